@@ -1,0 +1,117 @@
+/*
+ * catalog.h - GPU types with their MIG and vGPU tables (models/gpus.yaml
+ * and user files in the same format).
+ *
+ * The catalog owns every type and string; catalog_release frees all.
+ * Pointers to gpu_type stay valid until then (the array is not resized
+ * after loading finishes: load every file first, then take pointers).
+ */
+#ifndef PLANNER_CATALOG_H
+#define PLANNER_CATALOG_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+/* How a node exposes its GPUs; the order is the report order. */
+enum gpu_mode {
+	MODE_PASSTHROUGH,
+	MODE_VGPU,
+	MODE_MIG_VGPU,
+	MODE_MIG,
+	MODE_TIMESLICE,
+	MODE_MPS,
+	MODE_COUNT
+};
+#define MODE_BIT(m) (1u << (m))
+#define MODE_ALL ((1u << MODE_COUNT) - 1)
+const char *mode_name(enum gpu_mode m);
+/* Parses a mode name (case-insensitive); -1 when unknown. */
+int mode_parse(const char *s);
+/* NULL-terminated list of mode names, for hints. */
+extern const char *const mode_names[];
+
+#define MIG_MAX_SLICES 8	/* memory slices on every MIG GPU so far */
+#define MIG_MAX_PROFILES 16
+
+struct mig_profile {
+	char *name;		/* e.g. "1g.10gb", "1g.10gb+me" */
+	int id;			/* nvidia-smi / NVML GPU-instance profile id; -1 unknown */
+	int compute_slices;
+	int memory_slices;
+	long memory_mib;
+	int max_instances;
+	int nstarts;
+	int starts[MIG_MAX_SLICES]; /* allowed start memory slices, ascending */
+	int media_ext;		/* a +me variant */
+};
+
+struct mig_info {
+	int compute_slices;	/* 7 on A100/H100/H200/B200, 4 on A30 */
+	int memory_slices;	/* 8, or 4 on A30 */
+	int max_instances;
+	size_t nprofiles;
+	struct mig_profile *profiles; /* largest first, as in the file */
+};
+
+struct vgpu_profile {
+	char *name;		/* e.g. "H100XM-20C" */
+	long framebuffer_mib;
+	int max_equal;		/* max per GPU in equal-size mode */
+	int max_mixed;		/* max per GPU in mixed-size mode; 0 = not supported */
+};
+
+struct vgpu_mig_profile {
+	char *name;		/* e.g. "H100XM-3-40C" */
+	char *gi_profile;	/* e.g. "3g.40gb" */
+	int gi_index;		/* index of gi_profile in mig.profiles */
+	int max;
+};
+
+struct vgpu_info {
+	int mixed_size;		/* the GPU supports mixed-size mode */
+	size_t nprofiles;
+	struct vgpu_profile *profiles;
+	size_t nmig;
+	struct vgpu_mig_profile *mig_backed;
+};
+
+struct gpu_type {
+	char *id;		/* canonical id, e.g. "H100-SXM5-80GB" */
+	size_t naliases;
+	char **aliases;
+	long memory_mib;
+	int sms;		/* 0 = unknown */
+	int tdp_w;		/* 0 = unknown */
+	int has_mig;
+	struct mig_info mig;
+	int has_vgpu;
+	struct vgpu_info vgpu;
+	char *file;		/* where it was defined */
+	long line;
+	int user;		/* from a user file, not the bundled one */
+};
+
+struct catalog {
+	size_t n;
+	struct gpu_type *gpus;
+	size_t cap;
+};
+#define CATALOG_INIT { 0, NULL, 0 }
+
+/*
+ * Appends the types of one gpus.yaml-format file.  user marks types from
+ * a scenario's own file.  Fails on any schema error, a duplicate id or
+ * alias (across files too), an inconsistent MIG table (a start outside
+ * the slices, a gi_profile that does not exist, ...).
+ */
+int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d);
+void catalog_release(struct catalog *cat);
+/* By id or alias, ASCII case-insensitive; NULL if unknown. */
+const struct gpu_type *catalog_find(const struct catalog *cat, const char *name);
+/* The closest id to an unknown name, or NULL. */
+const char *catalog_suggest(const struct catalog *cat, const char *name);
+/* Index of a MIG profile by name in gpu->mig, -1 if none. */
+int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
+
+#endif

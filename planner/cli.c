@@ -1,0 +1,100 @@
+/*
+ * cli.c - shared helpers of the command layer.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "util.h"
+#include "banned.h"
+
+int cli_diag(const struct diag *d)
+{
+	char *s = diag_format(d);
+	fprintf(stderr, "gpuplan: %s\n", s);
+	free(s);
+	switch (d->kind) {
+	case DIAG_INPUT:
+		return EXIT_INPUT;
+	case DIAG_SOLVER:
+		return EXIT_SOLVER;
+	case DIAG_USAGE:
+		return EXIT_USAGE;
+	case DIAG_IO:
+	case DIAG_NONE:
+		break;
+	}
+	return EXIT_INTERNAL;
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("gpuplan: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+void cli_usage(FILE *f, const char *const *usage)
+{
+	for (; *usage; usage++)
+		fprintf(f, "%s\n", *usage);
+}
+
+int cli_misuse(const char *const *usage, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("gpuplan: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cli_usage(stderr, usage);
+	return EXIT_USAGE;
+}
+
+int cli_is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}
+
+int cli_parse_num(const char *opt, const char *s, double min, double max, double *out)
+{
+	double v;
+	int rc = parse_double(s, &v);
+	if (rc) {
+		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
+		return -1;
+	}
+	if (v < min || v > max) {
+		char a[64], b[64];
+		cli_error(EXIT_USAGE, "%s: %s is outside [%s, %s]", opt, s, fmt_fixed(a, sizeof(a), min, 2),
+			  fmt_fixed(b, sizeof(b), max, 2));
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,18 @@
+# Finds GLPK (libglpk-dev ships no pkg-config file) and provides GLPK::GLPK.
+find_path(GLPK_INCLUDE_DIR NAMES glpk.h)
+find_library(GLPK_LIBRARY NAMES glpk)
+if(GLPK_INCLUDE_DIR AND EXISTS "${GLPK_INCLUDE_DIR}/glpk.h")
+  file(STRINGS "${GLPK_INCLUDE_DIR}/glpk.h" _maj REGEX "^#define GLP_MAJOR_VERSION +[0-9]+")
+  file(STRINGS "${GLPK_INCLUDE_DIR}/glpk.h" _min REGEX "^#define GLP_MINOR_VERSION +[0-9]+")
+  string(REGEX REPLACE ".* ([0-9]+)$" "\\1" _maj "${_maj}")
+  string(REGEX REPLACE ".* ([0-9]+)$" "\\1" _min "${_min}")
+  set(GLPK_VERSION "${_maj}.${_min}")
+endif()
+include(FindPackageHandleStandardArgs)
+find_package_handle_standard_args(GLPK REQUIRED_VARS GLPK_LIBRARY GLPK_INCLUDE_DIR VERSION_VAR GLPK_VERSION)
+if(GLPK_FOUND AND NOT TARGET GLPK::GLPK)
+  add_library(GLPK::GLPK UNKNOWN IMPORTED)
+  set_target_properties(GLPK::GLPK PROPERTIES IMPORTED_LOCATION "${GLPK_LIBRARY}"
+                        INTERFACE_INCLUDE_DIRECTORIES "${GLPK_INCLUDE_DIR}")
+endif()
+mark_as_advanced(GLPK_INCLUDE_DIR GLPK_LIBRARY)

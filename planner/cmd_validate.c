@@ -1,0 +1,12 @@
+/*
+ * cmd_validate.c - placeholder until the command lands.
+ */
+#include "cli.h"
+
+int cmd_validate(int argc, char **argv, const struct cli_global *g)
+{
+	(void)argc;
+	(void)argv;
+	(void)g;
+	return cli_error(EXIT_INTERNAL, "'validate' is not implemented yet");
+}

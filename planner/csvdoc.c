@@ -1,0 +1,407 @@
+/*
+ * csvdoc.c - CSV via libcsv, fed one line at a time so that every row
+ * knows the line it starts on.
+ */
+#include <csv.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvdoc.h"
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+int utf8_valid(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n, k;
+		unsigned int cp;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF) {
+			n = 1;
+			cp = c & 0x1Fu;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			n = 2;
+			cp = c & 0x0Fu;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			n = 3;
+			cp = c & 0x07u;
+		} else {
+			return 0;
+		}
+		for (k = 1; k <= n; k++) {
+			if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (s[i + k] & 0x3Fu);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+		i += n + 1;
+	}
+	return 1;
+}
+
+static void row_free(struct csvrow *r)
+{
+	size_t j;
+	for (j = 0; j < r->n; j++)
+		free(r->f[j]);
+	free(r->f);
+	r->f = NULL;
+	r->n = 0;
+}
+
+void csvdoc_release(struct csvdoc *doc)
+{
+	size_t i;
+	row_free(&doc->header);
+	for (i = 0; i < doc->nrows; i++)
+		row_free(&doc->rows[i]);
+	free(doc->rows);
+	free(doc->file);
+	doc->rows = NULL;
+	doc->nrows = 0;
+	doc->file = NULL;
+}
+
+struct cstate {
+	struct csvdoc *doc;
+	struct diag *d;
+	struct csvrow cur;	/* row being built */
+	size_t curcap;
+	size_t rowcap;
+	long row_line;		/* line the current row started on */
+	long line;		/* line being fed */
+	int have_header;
+	int failed;
+};
+
+static char *trim_dup(const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	return xstrndup(s, len);
+}
+
+static void on_field(void *data, size_t len, void *priv)
+{
+	struct cstate *st = priv;
+	if (st->failed)
+		return;
+	if (st->cur.n >= CSVDOC_MAX_FIELDS) {
+		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line, 0,
+				      "more than %d fields in a row", CSVDOC_MAX_FIELDS);
+		return;
+	}
+	if (data && !utf8_valid(data, len)) {
+		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line,
+				      (long)st->cur.n + 1, "invalid UTF-8");
+		return;
+	}
+	XGROW(st->cur.f, st->curcap, st->cur.n + 1);
+	st->cur.f[st->cur.n++] = trim_dup(data ? data : "", data ? len : 0);
+}
+
+static void on_row(int term, void *priv)
+{
+	struct cstate *st = priv;
+	(void)term;
+	if (st->failed) {
+		row_free(&st->cur);
+		st->curcap = 0;
+		return;
+	}
+	st->cur.line = st->row_line;
+	if (!st->have_header) {
+		st->doc->header = st->cur;
+		st->have_header = 1;
+	} else if (st->cur.n != st->doc->header.n) {
+		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line, 0,
+				      "%zu fields, but the header has %zu", st->cur.n,
+				      st->doc->header.n);
+		row_free(&st->cur);
+	} else if ((long)st->doc->nrows >= CSVDOC_MAX_ROWS) {
+		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line, 0,
+				      "more than %ld rows", CSVDOC_MAX_ROWS);
+		row_free(&st->cur);
+	} else {
+		XGROW(st->doc->rows, st->rowcap, st->doc->nrows + 1);
+		st->doc->rows[st->doc->nrows++] = st->cur;
+	}
+	st->cur.f = NULL;
+	st->cur.n = 0;
+	st->curcap = 0;
+	st->row_line = 0;
+}
+
+/* True when the line holds nothing but blanks and a line end. */
+static int blank_line(const char *s, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+			return 0;
+	return 1;
+}
+
+int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t len, struct diag *d)
+{
+	struct csv_parser p;
+	struct cstate st;
+	size_t pos = 0;
+	int rc = -1;
+
+	memset(doc, 0, sizeof(*doc));
+	doc->file = xstrdup(name);
+	memset(&st, 0, sizeof(st));
+	st.doc = doc;
+	st.d = d;
+	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		pos = 3;
+	if (memchr(text, '\0', len))
+		return diag_set(d, DIAG_INPUT, name, 0, 0, "binary file (contains a NUL byte)");
+	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
+		return diag_set(d, DIAG_IO, name, 0, 0, "cannot initialise the CSV parser");
+	while (pos < len && !st.failed) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
+		st.line++;
+		if (l > (size_t)CSVDOC_MAX_LINE) {
+			diag_set(d, DIAG_INPUT, name, st.line, 0, "line longer than %ld bytes",
+				 CSVDOC_MAX_LINE);
+			goto out;
+		}
+		if (st.row_line == 0) {
+			/* Between rows: skip blank and comment lines. */
+			if (blank_line(text + pos, l) || text[pos] == '#') {
+				pos += l;
+				continue;
+			}
+			st.row_line = st.line;
+		}
+		if (csv_parse(&p, text + pos, l, on_field, on_row, &st) != l) {
+			diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
+				 "malformed CSV: %s", csv_strerror(csv_error(&p)));
+			goto out;
+		}
+		pos += l;
+	}
+	if (st.failed)
+		goto out;
+	if (csv_fini(&p, on_field, on_row, &st)) {
+		diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
+			 "malformed CSV: %s", csv_strerror(csv_error(&p)));
+		goto out;
+	}
+	if (st.failed)
+		goto out;
+	if (!st.have_header) {
+		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
+		goto out;
+	}
+	rc = 0;
+out:
+	row_free(&st.cur);
+	csv_free(&p);
+	return rc;
+}
+
+int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d)
+{
+	FILE *f;
+	char *buf;
+	size_t len = 0, cap = 65536;
+	int rc;
+	const long max_bytes = 1024L * 1024 * 1024;
+
+	memset(doc, 0, sizeof(*doc));
+	f = fopen(path, "rb");
+	if (!f)
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+	buf = xmalloc(cap);
+	for (;;) {
+		size_t got;
+		if (len + 1 >= cap) {
+			if (cap > (size_t)max_bytes) {
+				free(buf);
+				fclose(f);
+				return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes",
+						max_bytes);
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
+	}
+	fclose(f);
+	buf[len] = '\0';
+	rc = csvdoc_parse(doc, path, buf, len, d);
+	free(buf);
+	return rc;
+}
+
+int csvdoc_error(const struct csvdoc *doc, const struct csvrow *r, int idx, struct diag *d,
+		 const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(d, DIAG_INPUT, doc->file, r ? r->line : 0, idx >= 0 ? idx + 1 : 0, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, struct diag *d)
+{
+	size_t i, j, ncols = 0;
+	const char **names;
+	int rc = -1;
+
+	while (cols[ncols].name)
+		ncols++;
+	names = xcalloc(ncols + 1, sizeof(*names));
+	for (j = 0; j < ncols; j++) {
+		names[j] = cols[j].name;
+		idx[j] = -1;
+	}
+	for (i = 0; i < doc->header.n; i++) {
+		const char *h = doc->header.f[i];
+		for (j = 0; j < ncols; j++)
+			if (!str_casecmp(h, cols[j].name))
+				break;
+		if (j == ncols) {
+			const char *hint = did_you_mean(h, names);
+			if (hint)
+				csvdoc_error(doc, &doc->header, (int)i, d,
+					     "unknown column '%s' (did you mean '%s'?)", h, hint);
+			else
+				csvdoc_error(doc, &doc->header, (int)i, d, "unknown column '%s'", h);
+			goto out;
+		}
+		if (idx[j] >= 0) {
+			csvdoc_error(doc, &doc->header, (int)i, d, "duplicate column '%s'", h);
+			goto out;
+		}
+		idx[j] = (int)i;
+	}
+	for (j = 0; j < ncols; j++) {
+		if (cols[j].required && idx[j] < 0) {
+			csvdoc_error(doc, &doc->header, -1, d, "missing column '%s'", cols[j].name);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(names);
+	return rc;
+}
+
+const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int idx)
+{
+	(void)doc;
+	if (idx < 0 || (size_t)idx >= r->n)
+		return "";
+	return r->f[idx];
+}
+
+static int absent(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+		  int required, struct diag *d)
+{
+	if (required)
+		return csvdoc_error(doc, r, idx, d, "column '%s' is empty", name);
+	return 1;
+}
+
+int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, const char **out, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx);
+	if (!*s)
+		return absent(doc, r, idx, name, required, d);
+	*out = s;
+	return 0;
+}
+
+int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, double min, double max, double *out, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx);
+	double x;
+	int rc;
+	char a[64], b[64];
+
+	if (!*s)
+		return absent(doc, r, idx, name, required, d);
+	rc = parse_double(s, &x);
+	if (rc)
+		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
+				    parse_num_strerror(rc));
+	if (x < min || x > max)
+		return csvdoc_error(doc, r, idx, d, "column '%s': %s is outside [%s, %s]", name, s,
+				    fmt_fixed(a, sizeof(a), min, 6), fmt_fixed(b, sizeof(b), max, 6));
+	*out = x;
+	return 0;
+}
+
+int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, long long min, long long max, long long *out, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx);
+	long long x;
+	double dx;
+	int rc;
+
+	if (!*s)
+		return absent(doc, r, idx, name, required, d);
+	rc = parse_llong(s, &x);
+	if (rc == PARSE_SYNTAX && !parse_double(s, &dx))
+		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' is not a whole number", name, s);
+	if (rc)
+		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
+				    parse_num_strerror(rc));
+	if (x < min || x > max)
+		return csvdoc_error(doc, r, idx, d, "column '%s': %lld is outside [%lld, %lld]", name,
+				    x, min, max);
+	*out = x;
+	return 0;
+}
+
+int csvdoc_bool(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+		int required, int *out, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx);
+	if (!*s)
+		return absent(doc, r, idx, name, required, d);
+	if (!str_casecmp(s, "true") || !str_casecmp(s, "yes") || !strcmp(s, "1"))
+		*out = 1;
+	else if (!str_casecmp(s, "false") || !str_casecmp(s, "no") || !strcmp(s, "0"))
+		*out = 0;
+	else
+		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' is not true or false", name, s);
+	return 0;
+}

@@ -1,0 +1,80 @@
+/*
+ * csvdoc.h - a CSV file read into rows that keep their line numbers,
+ * with a header bound to a column table and typed field access.
+ *
+ * Accepted: a header row, RFC 4180 quoting (libcsv, strict mode), a
+ * UTF-8 BOM, CRLF or LF line ends, blank lines and lines starting with
+ * '#' (comments) anywhere.  Rejected with FILE:LINE[:COL] messages: an
+ * empty file, a header only when rows are required, rows with more or
+ * fewer fields than the header, invalid UTF-8, NUL bytes, a line longer
+ * than CSVDOC_MAX_LINE bytes, more than CSVDOC_MAX_ROWS rows.
+ * COL in messages is the 1-based field number.
+ *
+ * Ownership: the csvdoc owns every string; csvdoc_release frees all.
+ */
+#ifndef PLANNER_CSVDOC_H
+#define PLANNER_CSVDOC_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+#define CSVDOC_MAX_LINE (1024L * 1024)
+#define CSVDOC_MAX_ROWS 1000000L
+#define CSVDOC_MAX_FIELDS 1000
+
+struct csvrow {
+	long line;		/* 1-based line where the row starts */
+	size_t n;		/* number of fields */
+	char **f;		/* fields, NUL-terminated, trimmed of blanks */
+};
+
+struct csvdoc {
+	char *file;		/* path as given, used in messages */
+	struct csvrow header;
+	size_t nrows;
+	struct csvrow *rows;	/* data rows (header excluded) */
+};
+#define CSVDOC_INIT { NULL, { 0, 0, NULL }, 0, NULL }
+
+int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d);
+/* Parses a buffer (for tests and fuzzing); name is used in messages. */
+int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t len, struct diag *d);
+void csvdoc_release(struct csvdoc *doc);
+
+/* A known column; a table of them ends with a NULL name. */
+struct csvcol {
+	const char *name;
+	int required;		/* the column must be in the header */
+};
+
+/*
+ * Maps each table column to its header position in idx[] (-1 when an
+ * optional column is absent).  Fails on unknown (with a hint), missing
+ * required, and duplicate columns.
+ */
+int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, struct diag *d);
+
+/*
+ * Field access for row r, column position idx (from csvdoc_bind).
+ * Return 0 on success, 1 when the field is empty or the column absent
+ * and not required (out untouched), -1 with d filled on error.
+ * Messages name the column: "column 'count': 'x' is not a number".
+ */
+const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int idx);
+int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, const char **out, struct diag *d);
+int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, double min, double max, double *out, struct diag *d);
+int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, long long min, long long max, long long *out, struct diag *d);
+int csvdoc_bool(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+		int required, int *out, struct diag *d);
+/* Error at row r, column position idx (idx < 0: no column). */
+int csvdoc_error(const struct csvdoc *doc, const struct csvrow *r, int idx, struct diag *d,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* True when s is valid UTF-8. */
+int utf8_valid(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * inventory.h - node classes from the inventory CSV.
+ *
+ * A row is a class of identical nodes: `count` of them for owned nodes,
+ * at most `count` for nodes one may buy or rent.  The inventory owns its
+ * strings; gpu points into the catalog, which must outlive it.
+ */
+#ifndef PLANNER_INVENTORY_H
+#define PLANNER_INVENTORY_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "diag.h"
+
+enum hypervisor { HV_VSPHERE, HV_KVM, HV_BAREMETAL, HV_CLOUD, HV_COUNT };
+enum ownership { OWN_OWNED, OWN_BUY, OWN_RENT, OWN_COUNT };
+const char *hypervisor_name(enum hypervisor h);
+const char *ownership_name(enum ownership o);
+/* True for vsphere and kvm: the hypervisors that can run vGPU. */
+int hypervisor_is_vm_host(enum hypervisor h);
+/* Bit mask of the modes a hypervisor allows. */
+unsigned hypervisor_modes(enum hypervisor h);
+
+struct node_class {
+	char *name;		/* unique */
+	long count;		/* nodes owned, or the most one may buy/rent */
+	const struct gpu_type *gpu;
+	int gpus_per_node;
+	enum hypervisor hv;
+	char *site;
+	double cpu_cores;	/* per node */
+	double ram_gib;		/* per node */
+	enum ownership own;
+	double capex_usd;	/* buy: price per node */
+	double amortization_years; /* buy */
+	double hourly_usd;	/* rent: price per node-hour */
+	double base_power_w;	/* node power without GPUs; 0 = not priced */
+	long line;		/* row in the file */
+};
+
+struct inventory {
+	char *file;
+	size_t n;
+	struct node_class *classes;
+};
+#define INVENTORY_INIT { NULL, 0, NULL }
+
+int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,
+		   struct diag *d);
+void inventory_release(struct inventory *inv);
+
+#endif

@@ -1,0 +1,328 @@
+/*
+ * util.c - allocation, strings and strict number parsing.
+ *
+ * Number parsing and printing never depend on LC_NUMERIC: the planner
+ * never calls setlocale(LC_NUMERIC, ...), and parse_double checks for a
+ * '.' decimal point itself, so a comma-decimal locale cannot change
+ * what a CSV field means.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "banned.h"
+
+static void oom(size_t size)
+{
+	fprintf(stderr, "gpuplan: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p;
+	if (size && n > SIZE_MAX / size)
+		oom(SIZE_MAX);
+	p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		oom(size);
+	return p;
+}
+
+void xgrow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+	if (need <= *cap)
+		return;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			oom(SIZE_MAX);
+		ncap *= 2;
+	}
+	*arr = xrealloc(*arr, ncap * elem);
+	memset((char *)*arr + *cap * elem, 0, (ncap - *cap) * elem);
+	*cap = ncap;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+	char *p;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		n = 0;
+	p = xmalloc((size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void sb_init(struct sb *sb)
+{
+	sb->cap = 64;
+	sb->len = 0;
+	sb->buf = xmalloc(sb->cap);
+	sb->buf[0] = '\0';
+}
+
+void sb_release(struct sb *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void sb_addn(struct sb *sb, const char *s, size_t n)
+{
+	XGROW(sb->buf, sb->cap, sb->len + n + 1);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_adds(struct sb *sb, const char *s)
+{
+	sb_addn(sb, s, strlen(s));
+}
+
+void sb_addf(struct sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	sb_adds(sb, p);
+	free(p);
+}
+
+char *sb_detach(struct sb *sb)
+{
+	char *p = sb->buf;
+	sb_init(sb);
+	return p;
+}
+
+static int lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+int str_casecmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a;
+	const unsigned char *y = (const unsigned char *)b;
+	while (*x && lower(*x) == lower(*y)) {
+		x++;
+		y++;
+	}
+	return lower(*x) - lower(*y);
+}
+
+int str_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[256], prev, tmp, best;
+
+	if (la > 254 || lb > 254)
+		return 255;
+	for (j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (lower((unsigned char)a[i - 1]) != lower((unsigned char)b[j - 1]));
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb] > 255 ? 255 : row[lb];
+}
+
+int str_blank(const char *s)
+{
+	for (; *s; s++)
+		if (*s != ' ' && *s != '\t')
+			return 0;
+	return 1;
+}
+
+/*
+ * Checks the syntax of a decimal number by hand ([+-]digits[.digits]
+ * [e[+-]digits]) so that strtod's locale, hex floats, "nan" and "inf"
+ * never reach it; "nan"/"inf" are reported as non-finite.
+ */
+static int number_syntax(const char *s, int allow_frac)
+{
+	const char *p = s;
+	int digits = 0;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	while (isdigit((unsigned char)*p)) {
+		p++;
+		digits++;
+	}
+	if (allow_frac && *p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			p++;
+			digits++;
+		}
+	}
+	if (!digits)
+		return 0;
+	if (allow_frac && (*p == 'e' || *p == 'E')) {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return *p == '\0';
+}
+
+static int looks_nonfinite(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	return !str_casecmp(s, "nan") || !str_casecmp(s, "inf") || !str_casecmp(s, "infinity") ||
+	       !str_casecmp(s, ".nan") || !str_casecmp(s, ".inf");
+}
+
+int parse_double(const char *s, double *out)
+{
+	double v;
+
+	if (!s || !*s)
+		return PARSE_EMPTY;
+	if (looks_nonfinite(s))
+		return PARSE_NONFINITE;
+	if (!number_syntax(s, 1))
+		return PARSE_SYNTAX;
+	/* The syntax is checked; LC_NUMERIC is never changed, so strtod is "C". */
+	errno = 0;
+	v = strtod(s, NULL);
+	if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		return PARSE_RANGE;
+	if (!isfinite(v))
+		return PARSE_RANGE;
+	*out = v;
+	return PARSE_OK;
+}
+
+int parse_llong(const char *s, long long *out)
+{
+	long long v;
+	char *end;
+
+	if (!s || !*s)
+		return PARSE_EMPTY;
+	if (looks_nonfinite(s))
+		return PARSE_NONFINITE;
+	if (!number_syntax(s, 0))
+		return PARSE_SYNTAX;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno == ERANGE)
+		return PARSE_RANGE;
+	if (*end)
+		return PARSE_SYNTAX;
+	*out = v;
+	return PARSE_OK;
+}
+
+const char *parse_num_strerror(int err)
+{
+	switch (err) {
+	case PARSE_OK:
+		return "ok";
+	case PARSE_EMPTY:
+		return "is empty";
+	case PARSE_SYNTAX:
+		return "is not a number";
+	case PARSE_RANGE:
+		return "is out of range";
+	case PARSE_NONFINITE:
+		return "is not finite";
+	}
+	return "is invalid";
+}
+
+const char *fmt_fixed(char *buf, size_t size, double v, int decimals)
+{
+	char *p;
+	if (v == 0)
+		v = 0; /* turn -0 into 0 */
+	snprintf(buf, size, "%.*f", decimals, v);
+	/* A comma locale cannot reach us, but be sure the point is a '.'. */
+	for (p = buf; *p; p++)
+		if (*p == ',')
+			*p = '.';
+	if (!strcmp(buf, "-0") || !strncmp(buf, "-0.", 3)) {
+		int allzero = 1;
+		for (p = buf + 1; *p; p++)
+			if (*p != '0' && *p != '.')
+				allzero = 0;
+		if (allzero)
+			memmove(buf, buf + 1, strlen(buf));
+	}
+	return buf;
+}

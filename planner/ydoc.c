@@ -1,0 +1,516 @@
+/*
+ * ydoc.c - YAML into a positioned tree, and typed access with messages.
+ *
+ * Built on libyaml's event parser.  Every event is deleted right after
+ * use; on error the partial tree is freed, so nothing leaks.  libyaml's
+ * marks are 0-based; positions stored here are 1-based.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+static void ynode_free(struct ynode *n)
+{
+	size_t i;
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++) {
+		ynode_free(n->items[i]);
+		if (n->keys)
+			free(n->keys[i]);
+	}
+	free(n->items);
+	free(n->keys);
+	free(n->key_line);
+	free(n->key_col);
+	free(n->scalar);
+	free(n);
+}
+
+void ydoc_release(struct ydoc *doc)
+{
+	ynode_free(doc->root);
+	free(doc->file);
+	doc->root = NULL;
+	doc->file = NULL;
+}
+
+struct yparse {
+	yaml_parser_t parser;
+	const char *name;
+	struct diag *d;
+	size_t nodes;
+};
+
+static int parse_error(struct yparse *p, long line, long col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int parse_error(struct yparse *p, long line, long col, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(p->d, DIAG_INPUT, p->name, line, col, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+static int next_event(struct yparse *p, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&p->parser, ev)) {
+		const char *prob = p->parser.problem ? p->parser.problem : "invalid YAML";
+		long line = (long)p->parser.problem_mark.line + 1;
+		long col = (long)p->parser.problem_mark.column + 1;
+		if (p->parser.error == YAML_READER_ERROR) {
+			if (strstr(prob, "invalid") || strstr(prob, "incomplete"))
+				return parse_error(p, 0, 0, "invalid UTF-8 (%s at byte %zu)", prob,
+						   p->parser.problem_offset);
+			return parse_error(p, 0, 0, "%s at byte %zu", prob, p->parser.problem_offset);
+		}
+		if (p->parser.context)
+			return parse_error(p, line, col, "%s %s", prob, p->parser.context);
+		return parse_error(p, line, col, "%s", prob);
+	}
+	return 0;
+}
+
+static struct ynode *new_node(enum ynode_type type, const yaml_event_t *ev)
+{
+	struct ynode *n = xcalloc(1, sizeof(*n));
+	n->type = type;
+	n->line = (long)ev->start_mark.line + 1;
+	n->col = (long)ev->start_mark.column + 1;
+	return n;
+}
+
+static int parse_node(struct yparse *p, yaml_event_t *ev, int depth, struct ynode **out);
+
+/* Reads items until the end event; ev is the start event (already consumed). */
+static int parse_children(struct yparse *p, struct ynode *n, int depth, yaml_event_type_t end)
+{
+	size_t cap = 0, kcap = 0, lcap = 0, ccap = 0;
+
+	for (;;) {
+		yaml_event_t ev;
+		struct ynode *child = NULL;
+		char *key = NULL;
+		long kline = 0, kcol = 0;
+		size_t i;
+
+		if (next_event(p, &ev))
+			return -1;
+		if (ev.type == end) {
+			yaml_event_delete(&ev);
+			return 0;
+		}
+		if (n->type == YN_MAP) {
+			if (ev.type != YAML_SCALAR_EVENT) {
+				long l = (long)ev.start_mark.line + 1, c = (long)ev.start_mark.column + 1;
+				yaml_event_delete(&ev);
+				return parse_error(p, l, c, "mapping keys must be plain scalars");
+			}
+			if (ev.data.scalar.anchor || ev.data.scalar.tag) {
+				long l = (long)ev.start_mark.line + 1, c = (long)ev.start_mark.column + 1;
+				yaml_event_delete(&ev);
+				return parse_error(p, l, c, "anchors and tags are not supported");
+			}
+			key = xstrndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
+			kline = (long)ev.start_mark.line + 1;
+			kcol = (long)ev.start_mark.column + 1;
+			yaml_event_delete(&ev);
+			for (i = 0; i < n->n; i++) {
+				if (!strcmp(n->keys[i], key)) {
+					parse_error(p, kline, kcol, "duplicate key '%s' (first at line %ld)", key,
+						    n->key_line[i]);
+					free(key);
+					return -1;
+				}
+			}
+			if (next_event(p, &ev)) {
+				free(key);
+				return -1;
+			}
+		}
+		if (parse_node(p, &ev, depth + 1, &child)) {
+			free(key);
+			return -1;
+		}
+		XGROW(n->items, cap, n->n + 1);
+		n->items[n->n] = child;
+		if (n->type == YN_MAP) {
+			XGROW(n->keys, kcap, n->n + 1);
+			XGROW(n->key_line, lcap, n->n + 1);
+			XGROW(n->key_col, ccap, n->n + 1);
+			n->keys[n->n] = key;
+			n->key_line[n->n] = kline;
+			n->key_col[n->n] = kcol;
+		}
+		n->n++;
+	}
+}
+
+/* Consumes ev (deletes it) and builds *out. */
+static int parse_node(struct yparse *p, yaml_event_t *ev, int depth, struct ynode **out)
+{
+	struct ynode *n = NULL;
+	long line = (long)ev->start_mark.line + 1, col = (long)ev->start_mark.column + 1;
+	int rc = 0;
+
+	*out = NULL;
+	if (depth > YDOC_MAX_DEPTH) {
+		yaml_event_delete(ev);
+		return parse_error(p, line, col, "nesting deeper than %d levels", YDOC_MAX_DEPTH);
+	}
+	if (++p->nodes > 1000000) {
+		yaml_event_delete(ev);
+		return parse_error(p, line, col, "more than 1000000 nodes");
+	}
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		yaml_event_delete(ev);
+		return parse_error(p, line, col, "aliases are not supported");
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor || ev->data.scalar.tag) {
+			yaml_event_delete(ev);
+			return parse_error(p, line, col, "anchors and tags are not supported");
+		}
+		n = new_node(YN_SCALAR, ev);
+		n->scalar = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+		if (strlen(n->scalar) != ev->data.scalar.length) {
+			yaml_event_delete(ev);
+			ynode_free(n);
+			return parse_error(p, line, col, "NUL character in a value");
+		}
+		n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+			    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		yaml_event_delete(ev);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int is_map = ev->type == YAML_MAPPING_START_EVENT;
+		const yaml_char_t *anchor = is_map ? ev->data.mapping_start.anchor
+						   : ev->data.sequence_start.anchor;
+		if (anchor) {
+			yaml_event_delete(ev);
+			return parse_error(p, line, col, "anchors and tags are not supported");
+		}
+		n = new_node(is_map ? YN_MAP : YN_SEQ, ev);
+		yaml_event_delete(ev);
+		rc = parse_children(p, n, depth, is_map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT);
+		break;
+	}
+	default:
+		yaml_event_delete(ev);
+		return parse_error(p, line, col, "unexpected YAML event");
+	}
+	if (rc) {
+		ynode_free(n);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len, struct diag *d)
+{
+	struct yparse p;
+	yaml_event_t ev;
+	int rc = -1, started = 0;
+
+	doc->file = xstrdup(name);
+	doc->root = NULL;
+	memset(&p, 0, sizeof(p));
+	p.name = name;
+	p.d = d;
+	if (len == 0 || str_blank(text)) {
+		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
+		return -1;
+	}
+	if (memchr(text, '\0', len)) {
+		diag_set(d, DIAG_INPUT, name, 0, 0, "binary file (contains a NUL byte)");
+		return -1;
+	}
+	if (!yaml_parser_initialize(&p.parser)) {
+		diag_set(d, DIAG_IO, name, 0, 0, "cannot initialise the YAML parser");
+		return -1;
+	}
+	yaml_parser_set_input_string(&p.parser, (const unsigned char *)text, len);
+	for (;;) {
+		if (next_event(&p, &ev))
+			goto out;
+		if (ev.type == YAML_STREAM_START_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type == YAML_DOCUMENT_START_EVENT) {
+			long line = (long)ev.start_mark.line + 1;
+			yaml_event_delete(&ev);
+			if (started) {
+				diag_set(d, DIAG_INPUT, name, line, 0,
+					 "more than one YAML document in the file");
+				goto out;
+			}
+			started = 1;
+			continue;
+		}
+		if (ev.type == YAML_DOCUMENT_END_EVENT) {
+			yaml_event_delete(&ev);
+			continue;
+		}
+		if (parse_node(&p, &ev, 0, &doc->root))
+			goto out;
+	}
+	if (!doc->root || (doc->root->type == YN_SCALAR && doc->root->scalar[0] == '\0')) {
+		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
+		goto out;
+	}
+	rc = 0;
+out:
+	yaml_parser_delete(&p.parser);
+	if (rc) {
+		ynode_free(doc->root);
+		doc->root = NULL;
+	}
+	return rc;
+}
+
+int ydoc_load(struct ydoc *doc, const char *path, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t len = 0, cap = 65536;
+	int rc;
+
+	doc->file = NULL;
+	doc->root = NULL;
+	if (!f)
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
+	buf = xmalloc(cap);
+	for (;;) {
+		size_t got;
+		if (len + 1 >= cap) {
+			if (cap >= (size_t)YDOC_MAX_BYTES + 1) {
+				free(buf);
+				fclose(f);
+				return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes",
+						YDOC_MAX_BYTES);
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		got = fread(buf + len, 1, cap - len - 1, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
+	}
+	fclose(f);
+	if (len > (size_t)YDOC_MAX_BYTES) {
+		free(buf);
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes", YDOC_MAX_BYTES);
+	}
+	buf[len] = '\0';
+	rc = ydoc_parse(doc, path, buf, len, d);
+	free(buf);
+	return rc;
+}
+
+/* ================= typed access ================= */
+
+int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(d, DIAG_INPUT, doc->file, node ? node->line : 0, node ? node->col : 0, "%s", msg);
+	free(msg);
+	return -1;
+}
+
+int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(d, DIAG_INPUT, doc->file, map->key_line[i], map->key_col[i], "%s", msg);
+	free(msg);
+	return -1;
+}
+
+const char *did_you_mean(const char *s, const char *const *candidates)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+	size_t len = strlen(s);
+	int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+
+	for (; *candidates; candidates++) {
+		int dist = str_edit_distance(s, *candidates);
+		if (dist < bestd) {
+			bestd = dist;
+			best = *candidates;
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+static const char *type_name(enum ynode_type t)
+{
+	return t == YN_MAP ? "a mapping" : t == YN_SEQ ? "a list" : "a scalar";
+}
+
+int ynode_expect(const struct ydoc *doc, const struct ynode *node, enum ynode_type type,
+		 const char *name, struct diag *d)
+{
+	if (node->type == type)
+		return 0;
+	return ydoc_error(doc, node, d, "'%s' must be %s, not %s", name, type_name(type),
+			  type_name(node->type));
+}
+
+const struct ynode *ymap_get(const struct ynode *map, const char *key)
+{
+	size_t i;
+	if (!map || map->type != YN_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i], key))
+			return map->items[i];
+	return NULL;
+}
+
+int ymap_check_keys(const struct ydoc *doc, const struct ynode *map, const char *const *allowed,
+		    const char *what, struct diag *d)
+{
+	size_t i;
+	const char *const *a;
+
+	for (i = 0; i < map->n; i++) {
+		const char *hint;
+		for (a = allowed; *a; a++)
+			if (!strcmp(*a, map->keys[i]))
+				break;
+		if (*a)
+			continue;
+		hint = did_you_mean(map->keys[i], allowed);
+		if (hint)
+			return ydoc_key_error(doc, map, i, d, "unknown field '%s'%s%s (did you mean '%s'?)",
+					      map->keys[i], what ? " in " : "", what ? what : "", hint);
+		return ydoc_key_error(doc, map, i, d, "unknown field '%s'%s%s", map->keys[i],
+				      what ? " in " : "", what ? what : "");
+	}
+	return 0;
+}
+
+static int missing(const struct ydoc *doc, const struct ynode *map, const char *key, struct diag *d)
+{
+	return ydoc_error(doc, map, d, "missing field '%s'", key);
+}
+
+static const struct ynode *get_scalar(const struct ydoc *doc, const struct ynode *map,
+				      const char *key, int required, int *rc, struct diag *d)
+{
+	const struct ynode *v = ymap_get(map, key);
+	*rc = 0;
+	if (!v || (v->type == YN_SCALAR && !v->quoted && (!strcmp(v->scalar, "") ||
+							  !strcmp(v->scalar, "~") ||
+							  !strcmp(v->scalar, "null")))) {
+		*rc = required ? missing(doc, map, key, d) : 1;
+		return NULL;
+	}
+	if (v->type != YN_SCALAR) {
+		*rc = ydoc_error(doc, v, d, "field '%s' must be a scalar, not %s", key, type_name(v->type));
+		return NULL;
+	}
+	return v;
+}
+
+int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     const char **out, struct diag *d)
+{
+	int rc;
+	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	if (!v)
+		return rc;
+	*out = v->scalar;
+	return 0;
+}
+
+int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     double min, double max, double *out, struct diag *d)
+{
+	int rc;
+	double x;
+	char a[64], b[64];
+	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	if (!v)
+		return rc;
+	rc = parse_double(v->scalar, &x);
+	if (rc)
+		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
+	if (x < min || x > max)
+		return ydoc_error(doc, v, d, "field '%s': %s is outside [%s, %s]", key, v->scalar,
+				  fmt_fixed(a, sizeof(a), min, 6), fmt_fixed(b, sizeof(b), max, 6));
+	*out = x;
+	return 0;
+}
+
+int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     long long min, long long max, long long *out, struct diag *d)
+{
+	int rc;
+	long long x;
+	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	if (!v)
+		return rc;
+	rc = parse_llong(v->scalar, &x);
+	if (rc == PARSE_SYNTAX) {
+		double dx;
+		if (!parse_double(v->scalar, &dx))
+			return ydoc_error(doc, v, d, "field '%s': '%s' is not a whole number", key,
+					  v->scalar);
+	}
+	if (rc)
+		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
+	if (x < min || x > max)
+		return ydoc_error(doc, v, d, "field '%s': %lld is outside [%lld, %lld]", key, x, min, max);
+	*out = x;
+	return 0;
+}
+
+int ymap_bool(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	      int *out, struct diag *d)
+{
+	int rc;
+	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	if (!v)
+		return rc;
+	if (!str_casecmp(v->scalar, "true") || !str_casecmp(v->scalar, "yes"))
+		*out = 1;
+	else if (!str_casecmp(v->scalar, "false") || !str_casecmp(v->scalar, "no"))
+		*out = 0;
+	else
+		return ydoc_error(doc, v, d, "field '%s': '%s' is not true or false", key, v->scalar);
+	return 0;
+}

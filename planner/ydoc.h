@@ -1,0 +1,82 @@
+/*
+ * ydoc.h - a YAML file read into a small tree that keeps positions.
+ *
+ * The loaders (catalog, scenario, licences) walk this tree instead of
+ * libyaml's event stream, so that every error can name FILE:LINE:COL.
+ * Accepted: one document of block or flow mappings, sequences and
+ * scalars.  Rejected with a message: several documents, anchors and
+ * aliases, tags, duplicate keys, non-scalar keys, nesting deeper than
+ * YDOC_MAX_DEPTH, files larger than YDOC_MAX_BYTES, an empty document.
+ *
+ * Ownership: the ydoc owns every node and string; ydoc_release frees all.
+ */
+#ifndef PLANNER_YDOC_H
+#define PLANNER_YDOC_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+#define YDOC_MAX_DEPTH 64
+#define YDOC_MAX_BYTES (16L * 1024 * 1024)
+
+enum ynode_type { YN_SCALAR, YN_SEQ, YN_MAP };
+
+struct ynode {
+	enum ynode_type type;
+	long line, col;		/* 1-based position of the node */
+	char *scalar;		/* YN_SCALAR: the text */
+	int quoted;		/* YN_SCALAR: written in quotes */
+	size_t n;		/* YN_SEQ/YN_MAP: number of items */
+	struct ynode **items;	/* YN_SEQ: items; YN_MAP: values */
+	char **keys;		/* YN_MAP: keys */
+	long *key_line, *key_col; /* YN_MAP: key positions */
+};
+
+struct ydoc {
+	char *file;		/* path as given, used in messages */
+	struct ynode *root;
+};
+#define YDOC_INIT { NULL, NULL }
+
+/* Reads path; on failure fills d (DIAG_INPUT, or DIAG_IO if unreadable). */
+int ydoc_load(struct ydoc *doc, const char *path, struct diag *d);
+/* Parses a string (for tests); name is used in messages. */
+int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len, struct diag *d);
+void ydoc_release(struct ydoc *doc);
+
+/*
+ * Typed access with messages.  Every function below returns 0 on success,
+ * 1 when the key is absent and not required (out untouched), and -1 on
+ * error with d filled.  "what" names the mapping in messages, e.g.
+ * "gpu 'A100'"; it may be NULL.
+ */
+const struct ynode *ymap_get(const struct ynode *map, const char *key);
+/* Fails on a key not in the NULL-terminated allowed list (with a hint). */
+int ymap_check_keys(const struct ydoc *doc, const struct ynode *map, const char *const *allowed,
+		    const char *what, struct diag *d);
+/* Fails unless node has the given type. */
+int ynode_expect(const struct ydoc *doc, const struct ynode *node, enum ynode_type type,
+		 const char *name, struct diag *d);
+int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     const char **out, struct diag *d);
+/* A finite number in [min, max]. */
+int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     double min, double max, double *out, struct diag *d);
+/* An integer in [min, max]. */
+int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     long long min, long long max, long long *out, struct diag *d);
+/* true/false (also yes/no). */
+int ymap_bool(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	      int *out, struct diag *d);
+/* Error at a node's position. */
+int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *fmt,
+	       ...) __attribute__((format(printf, 4, 5)));
+/* Same, at the key of map entry i. */
+int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* The closest of the NULL-terminated candidates to s, or NULL if none is near. */
+const char *did_you_mean(const char *s, const char *const *candidates);
+
+#endif
