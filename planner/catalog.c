@@ -1,0 +1,397 @@
+/*
+ * catalog.c - loads gpus.yaml-format files into the GPU catalog.
+ *
+ * The schema is strict: unknown keys are errors, every count is an
+ * integer in a sane range, MIG starts must lie inside the memory slices,
+ * a MIG-backed vGPU profile must name an existing GPU-instance profile.
+ * Ids and aliases are unique across all loaded files, case-insensitively.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+const char *const mode_names[] = { "passthrough", "vgpu", "mig-vgpu", "mig", "timeslice", "mps", NULL };
+
+const char *mode_name(enum gpu_mode m)
+{
+	return (unsigned)m < MODE_COUNT ? mode_names[m] : "?";
+}
+
+int mode_parse(const char *s)
+{
+	int m;
+	for (m = 0; m < MODE_COUNT; m++)
+		if (!str_casecmp(s, mode_names[m]))
+			return m;
+	return -1;
+}
+
+static void gpu_release(struct gpu_type *g)
+{
+	size_t i;
+	free(g->id);
+	for (i = 0; i < g->naliases; i++)
+		free(g->aliases[i]);
+	free(g->aliases);
+	for (i = 0; i < g->mig.nprofiles; i++)
+		free(g->mig.profiles[i].name);
+	free(g->mig.profiles);
+	for (i = 0; i < g->vgpu.nprofiles; i++)
+		free(g->vgpu.profiles[i].name);
+	free(g->vgpu.profiles);
+	for (i = 0; i < g->vgpu.nmig; i++) {
+		free(g->vgpu.mig_backed[i].name);
+		free(g->vgpu.mig_backed[i].gi_profile);
+	}
+	free(g->vgpu.mig_backed);
+	free(g->file);
+}
+
+void catalog_release(struct catalog *cat)
+{
+	size_t i;
+	for (i = 0; i < cat->n; i++)
+		gpu_release(&cat->gpus[i]);
+	free(cat->gpus);
+	cat->gpus = NULL;
+	cat->n = cat->cap = 0;
+}
+
+static int name_taken(const struct catalog *cat, const char *name)
+{
+	return catalog_find(cat, name) != NULL;
+}
+
+const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
+{
+	size_t i, j;
+	for (i = 0; i < cat->n; i++) {
+		const struct gpu_type *g = &cat->gpus[i];
+		if (g->id && !str_casecmp(g->id, name))
+			return g;
+		for (j = 0; j < g->naliases; j++)
+			if (!str_casecmp(g->aliases[j], name))
+				return g;
+	}
+	return NULL;
+}
+
+const char *catalog_suggest(const struct catalog *cat, const char *name)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+	size_t i, len = strlen(name);
+	int limit = len <= 3 ? 1 : len <= 6 ? 2 : 4;
+
+	for (i = 0; i < cat->n; i++) {
+		int d = str_edit_distance(name, cat->gpus[i].id);
+		if (d < bestd) {
+			bestd = d;
+			best = cat->gpus[i].id;
+		}
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+int catalog_mig_profile(const struct gpu_type *gpu, const char *name)
+{
+	size_t i;
+	for (i = 0; i < gpu->mig.nprofiles; i++)
+		if (!strcmp(gpu->mig.profiles[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int as_int(long long v)
+{
+	return (int)v;
+}
+
+static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g,
+			    struct mig_profile *p, struct diag *d)
+{
+	static const char *const keys[] = { "name", "id", "compute_slices", "memory_slices", "memory_mib",
+					    "max_instances", "starts", "media_ext", NULL };
+	const struct ynode *starts;
+	const char *name;
+	long long v;
+	size_t i;
+	int me = 0;
+
+	if (ynode_expect(doc, n, YN_MAP, "profiles item", d) || ymap_check_keys(doc, n, keys, "MIG profile", d))
+		return -1;
+	if (ymap_str(doc, n, "name", 1, &name, d))
+		return -1;
+	p->name = xstrdup(name);
+	p->id = -1;
+	if (ymap_int(doc, n, "id", 0, 0, 1000, &v, d) < 0)
+		return -1;
+	else if (ymap_get(n, "id"))
+		p->id = as_int(v);
+	if (ymap_int(doc, n, "compute_slices", 1, 1, g->mig.compute_slices, &v, d))
+		return -1;
+	p->compute_slices = as_int(v);
+	if (ymap_int(doc, n, "memory_slices", 1, 1, g->mig.memory_slices, &v, d))
+		return -1;
+	p->memory_slices = as_int(v);
+	if (ymap_int(doc, n, "memory_mib", 1, 1, g->memory_mib, &v, d))
+		return -1;
+	p->memory_mib = (long)v;
+	if (ymap_int(doc, n, "max_instances", 1, 1, g->mig.max_instances, &v, d))
+		return -1;
+	p->max_instances = as_int(v);
+	if (ymap_bool(doc, n, "media_ext", 0, &me, d) < 0)
+		return -1;
+	p->media_ext = me;
+	starts = ymap_get(n, "starts");
+	if (!starts)
+		return ydoc_error(doc, n, d, "missing field 'starts'");
+	if (ynode_expect(doc, starts, YN_SEQ, "starts", d))
+		return -1;
+	if (starts->n == 0 || starts->n > MIG_MAX_SLICES)
+		return ydoc_error(doc, starts, d, "'starts' must list 1 to %d positions", MIG_MAX_SLICES);
+	for (i = 0; i < starts->n; i++) {
+		const struct ynode *s = starts->items[i];
+		long long x;
+		int rc;
+		if (s->type != YN_SCALAR)
+			return ydoc_error(doc, s, d, "a start must be a number");
+		rc = parse_llong(s->scalar, &x);
+		if (rc)
+			return ydoc_error(doc, s, d, "start '%s' %s", s->scalar, parse_num_strerror(rc));
+		if (x < 0 || x + p->memory_slices > g->mig.memory_slices)
+			return ydoc_error(doc, s, d,
+					  "start %lld of '%s' puts %d memory slices past the GPU's %d", x,
+					  p->name, p->memory_slices, g->mig.memory_slices);
+		if (i && x <= p->starts[i - 1])
+			return ydoc_error(doc, s, d, "starts must be in ascending order");
+		p->starts[i] = as_int(x);
+	}
+	p->nstarts = (int)starts->n;
+	if (catalog_mig_profile(g, p->name) >= 0)
+		return ydoc_error(doc, n, d, "duplicate MIG profile '%s'", p->name);
+	return 0;
+}
+
+static int load_mig(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
+{
+	static const char *const keys[] = { "compute_slices", "memory_slices", "max_instances", "profiles", NULL };
+	const struct ynode *profiles;
+	long long v;
+	size_t i;
+
+	if (ynode_expect(doc, n, YN_MAP, "mig", d) || ymap_check_keys(doc, n, keys, "mig", d))
+		return -1;
+	if (ymap_int(doc, n, "compute_slices", 1, 1, 8, &v, d))
+		return -1;
+	g->mig.compute_slices = as_int(v);
+	if (ymap_int(doc, n, "memory_slices", 1, 1, MIG_MAX_SLICES, &v, d))
+		return -1;
+	g->mig.memory_slices = as_int(v);
+	if (ymap_int(doc, n, "max_instances", 1, 1, 8, &v, d))
+		return -1;
+	g->mig.max_instances = as_int(v);
+	profiles = ymap_get(n, "profiles");
+	if (!profiles)
+		return ydoc_error(doc, n, d, "missing field 'profiles'");
+	if (ynode_expect(doc, profiles, YN_SEQ, "profiles", d))
+		return -1;
+	if (profiles->n == 0 || profiles->n > MIG_MAX_PROFILES)
+		return ydoc_error(doc, profiles, d, "'profiles' must list 1 to %d profiles", MIG_MAX_PROFILES);
+	g->mig.profiles = xcalloc(profiles->n, sizeof(*g->mig.profiles));
+	for (i = 0; i < profiles->n; i++) {
+		int rc = load_mig_profile(doc, profiles->items[i], g, &g->mig.profiles[i], d);
+		g->mig.nprofiles = i + 1;
+		if (rc)
+			return -1;
+	}
+	g->has_mig = 1;
+	return 0;
+}
+
+static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
+{
+	static const char *const keys[] = { "mixed_size", "profiles", "mig_backed", NULL };
+	static const char *const pkeys[] = { "name", "framebuffer_mib", "max_equal", "max_mixed", NULL };
+	static const char *const mkeys[] = { "name", "gi_profile", "max", NULL };
+	const struct ynode *list;
+	long long v;
+	size_t i, j;
+	int mixed = 0;
+
+	if (ynode_expect(doc, n, YN_MAP, "vgpu", d) || ymap_check_keys(doc, n, keys, "vgpu", d))
+		return -1;
+	if (ymap_bool(doc, n, "mixed_size", 1, &mixed, d))
+		return -1;
+	g->vgpu.mixed_size = mixed;
+	list = ymap_get(n, "profiles");
+	if (list) {
+		if (ynode_expect(doc, list, YN_SEQ, "profiles", d))
+			return -1;
+		g->vgpu.profiles = xcalloc(list->n, sizeof(*g->vgpu.profiles));
+		for (i = 0; i < list->n; i++) {
+			const struct ynode *p = list->items[i];
+			struct vgpu_profile *vp = &g->vgpu.profiles[i];
+			const char *name;
+			g->vgpu.nprofiles = i + 1;
+			if (ynode_expect(doc, p, YN_MAP, "profiles item", d) ||
+			    ymap_check_keys(doc, p, pkeys, "vGPU profile", d) || ymap_str(doc, p, "name", 1, &name, d))
+				return -1;
+			vp->name = xstrdup(name);
+			for (j = 0; j < i; j++)
+				if (!str_casecmp(g->vgpu.profiles[j].name, name))
+					return ydoc_error(doc, p, d, "duplicate vGPU profile '%s'", name);
+			if (ymap_int(doc, p, "framebuffer_mib", 1, 1, g->memory_mib, &v, d))
+				return -1;
+			vp->framebuffer_mib = (long)v;
+			if (ymap_int(doc, p, "max_equal", 1, 1, 64, &v, d))
+				return -1;
+			vp->max_equal = as_int(v);
+			if (vp->framebuffer_mib * vp->max_equal > g->memory_mib)
+				return ydoc_error(doc, p, d, "%d x %ld MiB of '%s' exceed the GPU's %ld MiB",
+						  vp->max_equal, vp->framebuffer_mib, name, g->memory_mib);
+			vp->max_mixed = 0;
+			if (ymap_int(doc, p, "max_mixed", 0, 1, 64, &v, d) < 0)
+				return -1;
+			if (ymap_get(p, "max_mixed")) {
+				if (!mixed)
+					return ydoc_error(doc, p, d,
+							  "'max_mixed' given but the GPU has mixed_size: false");
+				vp->max_mixed = as_int(v);
+			}
+		}
+	}
+	list = ymap_get(n, "mig_backed");
+	if (list) {
+		if (!g->has_mig)
+			return ydoc_error(doc, list, d, "'mig_backed' needs a 'mig' table before it");
+		if (ynode_expect(doc, list, YN_SEQ, "mig_backed", d))
+			return -1;
+		g->vgpu.mig_backed = xcalloc(list->n, sizeof(*g->vgpu.mig_backed));
+		for (i = 0; i < list->n; i++) {
+			const struct ynode *p = list->items[i];
+			struct vgpu_mig_profile *mp = &g->vgpu.mig_backed[i];
+			const char *name, *gi;
+			g->vgpu.nmig = i + 1;
+			if (ynode_expect(doc, p, YN_MAP, "mig_backed item", d) ||
+			    ymap_check_keys(doc, p, mkeys, "MIG-backed vGPU profile", d) ||
+			    ymap_str(doc, p, "name", 1, &name, d))
+				return -1;
+			mp->name = xstrdup(name);
+			if (ymap_str(doc, p, "gi_profile", 1, &gi, d))
+				return -1;
+			mp->gi_profile = xstrdup(gi);
+			mp->gi_index = catalog_mig_profile(g, gi);
+			if (mp->gi_index < 0)
+				return ydoc_error(doc, ymap_get(p, "gi_profile"), d,
+						  "unknown GPU-instance profile '%s' for '%s'", gi, g->id);
+			if (ymap_int(doc, p, "max", 1, 1, 8, &v, d))
+				return -1;
+			mp->max = as_int(v);
+		}
+	}
+	g->has_vgpu = 1;
+	return 0;
+}
+
+static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct ynode *n,
+		    struct gpu_type *g, struct diag *d)
+{
+	static const char *const keys[] = { "id", "aliases", "memory_mib", "sms", "tdp_w", "mig", "vgpu", NULL };
+	const struct ynode *aliases, *mig, *vgpu;
+	const char *id;
+	long long v;
+	size_t i;
+
+	if (ynode_expect(doc, n, YN_MAP, "gpus item", d) || ymap_check_keys(doc, n, keys, "GPU type", d))
+		return -1;
+	if (ymap_str(doc, n, "id", 1, &id, d))
+		return -1;
+	if (name_taken(cat, id))
+		return ydoc_error(doc, ymap_get(n, "id"), d, "duplicate GPU type '%s'", id);
+	g->id = xstrdup(id);
+	aliases = ymap_get(n, "aliases");
+	if (aliases) {
+		if (ynode_expect(doc, aliases, YN_SEQ, "aliases", d))
+			return -1;
+		g->aliases = xcalloc(aliases->n, sizeof(*g->aliases));
+		for (i = 0; i < aliases->n; i++) {
+			const struct ynode *a = aliases->items[i];
+			if (a->type != YN_SCALAR || !*a->scalar)
+				return ydoc_error(doc, a, d, "an alias must be a non-empty name");
+			if (name_taken(cat, a->scalar) || !str_casecmp(a->scalar, g->id))
+				return ydoc_error(doc, a, d, "alias '%s' is already a GPU type or alias",
+						  a->scalar);
+			g->aliases[g->naliases++] = xstrdup(a->scalar);
+		}
+	}
+	if (ymap_int(doc, n, "memory_mib", 1, 1, 16L * 1024 * 1024, &v, d))
+		return -1;
+	g->memory_mib = (long)v;
+	if (ymap_int(doc, n, "sms", 0, 1, 100000, &v, d) < 0)
+		return -1;
+	else if (ymap_get(n, "sms"))
+		g->sms = as_int(v);
+	if (ymap_int(doc, n, "tdp_w", 0, 1, 100000, &v, d) < 0)
+		return -1;
+	else if (ymap_get(n, "tdp_w"))
+		g->tdp_w = as_int(v);
+	mig = ymap_get(n, "mig");
+	if (mig && load_mig(doc, mig, g, d))
+		return -1;
+	vgpu = ymap_get(n, "vgpu");
+	if (vgpu && load_vgpu(doc, vgpu, g, d))
+		return -1;
+	g->line = n->line;
+	return 0;
+}
+
+int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d)
+{
+	static const char *const keys[] = { "schema", "gpus", NULL };
+	struct ydoc doc = YDOC_INIT;
+	const struct ynode *gpus;
+	const char *schema;
+	size_t i;
+	int rc = -1;
+
+	if (ydoc_load(&doc, path, d))
+		goto out;
+	if (ynode_expect(&doc, doc.root, YN_MAP, "the GPU file", d) ||
+	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
+		goto out;
+	if (strcmp(schema, "gpuplan-gpus/1")) {
+		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
+			   "unsupported schema '%s' (this gpuplan reads gpuplan-gpus/1)", schema);
+		goto out;
+	}
+	gpus = ymap_get(doc.root, "gpus");
+	if (!gpus) {
+		ydoc_error(&doc, doc.root, d, "missing field 'gpus'");
+		goto out;
+	}
+	if (ynode_expect(&doc, gpus, YN_SEQ, "gpus", d))
+		goto out;
+	for (i = 0; i < gpus->n; i++) {
+		struct gpu_type *g;
+		XGROW(cat->gpus, cat->cap, cat->n + 1);
+		g = &cat->gpus[cat->n];
+		memset(g, 0, sizeof(*g));
+		g->file = xstrdup(path);
+		g->user = user;
+		if (load_gpu(cat, &doc, gpus->items[i], g, d)) {
+			gpu_release(g);
+			memset(g, 0, sizeof(*g));
+			goto out;
+		}
+		cat->n++;
+	}
+	rc = 0;
+out:
+	ydoc_release(&doc);
+	return rc;
+}
