@@ -1,12 +1,164 @@
 /*
- * cmd_validate.c - placeholder until the command lands.
+ * cmd_validate.c - gpuplan validate: load a scenario, check that every
+ * workload could be placed somewhere, and summarise what it holds.
+ *
+ * Phases: load (scenario_load checks every file and field), validate
+ * (scenario_unhostable per workload; the first one that can never be
+ * placed is an input error), report (a short, deterministic summary on
+ * stdout).  Nothing is written to disk.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+#include "scenario.h"
+#include "util.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"usage: gpuplan [--models DIR] validate SCENARIO",
+	"",
+	"Loads SCENARIO and the files it names, checks every field and that each",
+	"workload fits some node of the inventory, and prints a summary.",
+	"Exit 0 when valid, 3 on the first error (one 'gpuplan: FILE:LINE[:COL]: ...' line).",
+	NULL,
+};
+
+/* A number with up to `decimals` decimals, trailing zeros dropped: "3", "2.5". */
+static const char *short_num(char *buf, size_t size, double v, int decimals)
+{
+	char *p, *e;
+	fmt_fixed(buf, size, v, decimals);
+	p = strchr(buf, '.');
+	if (!p)
+		return buf;
+	e = buf + strlen(buf) - 1;
+	while (e > p && *e == '0')
+		*e-- = '\0';
+	if (e == p)
+		*e = '\0';
+	return buf;
+}
+
+static int cmp_gpu_id(const void *a, const void *b)
+{
+	const struct gpu_type *const *x = a, *const *y = b;
+	return strcmp((*x)->id, (*y)->id);
+}
+
+static void print_inventory(const struct inventory *inv)
+{
+	const struct gpu_type **types = xcalloc(inv->n + 1, sizeof(*types));
+	size_t i, j, ntypes = 0;
+	long nodes = 0, gpus = 0;
+
+	for (i = 0; i < inv->n; i++) {
+		nodes += inv->classes[i].count;
+		gpus += inv->classes[i].count * inv->classes[i].gpus_per_node;
+		for (j = 0; j < ntypes; j++)
+			if (types[j] == inv->classes[i].gpu)
+				break;
+		if (j == ntypes)
+			types[ntypes++] = inv->classes[i].gpu;
+	}
+	qsort(types, ntypes, sizeof(*types), cmp_gpu_id);
+	printf("  inventory:  %zu node class%s, %ld node%s, %ld GPU%s (", inv->n,
+	       inv->n == 1 ? "" : "es", nodes, nodes == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s");
+	for (j = 0; j < ntypes; j++) {
+		long n = 0;
+		for (i = 0; i < inv->n; i++)
+			if (inv->classes[i].gpu == types[j])
+				n += inv->classes[i].count * inv->classes[i].gpus_per_node;
+		printf("%s%s %ld", j ? ", " : "", types[j]->id, n);
+	}
+	printf(")\n");
+	free(types);
+}
+
+static void print_workloads(const struct workloads *wl)
+{
+	const char **tenants = xcalloc(wl->n + 1, sizeof(*tenants));
+	size_t i, j, ntenants = 0;
+	long replicas = 0;
+	double gpu_eq = 0;
+	char buf[64];
+
+	for (i = 0; i < wl->n; i++) {
+		const struct workload *w = &wl->w[i];
+		replicas += w->replicas;
+		gpu_eq += (double)w->replicas * (w->gpus >= 1 ? (double)w->gpus : w->compute);
+		for (j = 0; j < ntenants; j++)
+			if (!strcmp(tenants[j], w->tenant))
+				break;
+		if (j == ntenants)
+			tenants[ntenants++] = w->tenant;
+	}
+	printf("  workloads:  %zu workload%s, %zu tenant%s, %ld replica%s (%s GPU-equivalents asked)\n",
+	       wl->n, wl->n == 1 ? "" : "s", ntenants, ntenants == 1 ? "" : "s", replicas,
+	       replicas == 1 ? "" : "s", fmt_fixed(buf, sizeof(buf), gpu_eq, 2));
+	free(tenants);
+}
+
+static void print_summary(const struct scenario *sc)
+{
+	size_t i, user = 0;
+	char buf[64];
+
+	for (i = 0; i < sc->catalog.n; i++)
+		user += sc->catalog.gpus[i].user != 0;
+	printf("scenario %s (%s)\n", sc->name, sc->file);
+	printf("  gpu types:  %zu bundled, %zu user\n", sc->catalog.n - user, user);
+	print_inventory(&sc->inventory);
+	print_workloads(&sc->workloads);
+	printf("  horizon:    %s year%s\n", short_num(buf, sizeof(buf), sc->horizon_years, 2),
+	       sc->horizon_years == 1 ? "" : "s");
+	printf("ok\n");
+}
 
 int cmd_validate(int argc, char **argv, const struct cli_global *g)
 {
-	(void)argc;
-	(void)argv;
-	(void)g;
-	return cli_error(EXIT_INTERNAL, "'validate' is not implemented yet");
+	struct scenario sc;
+	struct diag d = DIAG_INIT;
+	const char *path = NULL;
+	size_t i;
+	int a, ret = EXIT_OK;
+
+	for (a = 1; a < argc; a++) {
+		if (cli_is_help(argv[a])) {
+			cli_usage(stdout, usage);
+			return EXIT_OK;
+		}
+		if (argv[a][0] == '-' && argv[a][1] != '\0')
+			return cli_misuse(usage, "validate: unknown option '%s'", argv[a]);
+		if (path)
+			return cli_misuse(usage, "validate: more than one scenario given");
+		path = argv[a];
+	}
+	if (!path)
+		return cli_misuse(usage, "validate: no scenario given");
+
+	/* load: every file and field */
+	if (scenario_load(&sc, path, g->models_dir, &d)) {
+		ret = cli_diag(&d);
+		goto out;
+	}
+	/* validate: each workload must fit some node class */
+	for (i = 0; i < sc.workloads.n; i++) {
+		const struct workload *w = &sc.workloads.w[i];
+		char *why = scenario_unhostable(&sc, w);
+		if (why) {
+			diag_set(&d, DIAG_INPUT, sc.workloads.file, w->line, 0,
+				 "workload '%s' can never be placed: %s", w->name, why);
+			free(why);
+			ret = cli_diag(&d);
+			goto out;
+		}
+	}
+	/* report */
+	print_summary(&sc);
+out:
+	scenario_release(&sc);
+	diag_release(&d);
+	return ret;
 }

@@ -103,6 +103,12 @@ static void on_field(void *data, size_t len, void *priv)
 	struct cstate *st = priv;
 	if (st->failed)
 		return;
+	/*
+	 * A row that starts in the middle of a fed line (after a lone CR,
+	 * which libcsv also takes as a row end) starts on that line.
+	 */
+	if (st->row_line == 0)
+		st->row_line = st->line;
 	if (st->cur.n >= CSVDOC_MAX_FIELDS) {
 		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line, 0,
 				      "more than %d fields in a row", CSVDOC_MAX_FIELDS);

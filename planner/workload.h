@@ -42,8 +42,9 @@ struct workloads {
 	char *file;
 	size_t n;
 	struct workload *w;
+	long sites_col;		/* 1-based column of `sites` in the file, 0 if absent (for messages) */
 };
-#define WORKLOADS_INIT { NULL, 0, NULL }
+#define WORKLOADS_INIT { NULL, 0, NULL, 0 }
 
 int workloads_load(struct workloads *wl, const char *path, const struct catalog *cat,
 		   struct diag *d);

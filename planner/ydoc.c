@@ -219,6 +219,16 @@ static int parse_node(struct yparse *p, yaml_event_t *ev, int depth, struct ynod
 	return 0;
 }
 
+/* True when the first len bytes are only blanks (text need not be NUL-terminated). */
+static int blank_text(const char *text, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t')
+			return 0;
+	return 1;
+}
+
 int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len, struct diag *d)
 {
 	struct yparse p;
@@ -230,7 +240,7 @@ int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len,
 	memset(&p, 0, sizeof(p));
 	p.name = name;
 	p.d = d;
-	if (len == 0 || str_blank(text)) {
+	if (blank_text(text, len)) {
 		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
 		return -1;
 	}

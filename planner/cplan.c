@@ -1,0 +1,622 @@
+/*
+ * cplan.c - concrete plans: the placement engine shared by the greedy
+ * planner and the disaggregation of ILP counts.
+ *
+ * Free slots wait in one FIFO queue per (class, slot type), in the order
+ * they were created, so placement is first-fit and deterministic.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cplan.h"
+#include "util.h"
+#include "banned.h"
+
+void cplan_init(struct cplan *cp, const struct problem *p)
+{
+	size_t k, nd = p->ndemands ? p->ndemands : 1, nk = p->nclasses ? p->nclasses : 1;
+
+	memset(cp, 0, sizeof(*cp));
+	cp->p = p;
+	cp->placed = xcalloc(nd, sizeof(*cp->placed));
+	cp->unplaced = xcalloc(nd, sizeof(*cp->unplaced));
+	cp->reason = xcalloc(nd, sizeof(*cp->reason));
+	cp->opened = xcalloc(nk, sizeof(*cp->opened));
+	cp->fq = xcalloc(nk, sizeof(*cp->fq));
+	cp->fqn = xcalloc(nk, sizeof(*cp->fqn));
+	cp->fqcap = xcalloc(nk, sizeof(*cp->fqcap));
+	cp->fqhead = xcalloc(nk, sizeof(*cp->fqhead));
+	for (k = 0; k < p->nclasses; k++) {
+		size_t ns = p->classes[k].nslot_types ? p->classes[k].nslot_types : 1;
+		cp->fq[k] = xcalloc(ns, sizeof(**cp->fq));
+		cp->fqn[k] = xcalloc(ns, sizeof(**cp->fqn));
+		cp->fqcap[k] = xcalloc(ns, sizeof(**cp->fqcap));
+		cp->fqhead[k] = xcalloc(ns, sizeof(**cp->fqhead));
+	}
+}
+
+void cplan_release(struct cplan *cp)
+{
+	size_t i, k;
+	const struct problem *p = cp->p;
+
+	if (!p)
+		return;
+	for (i = 0; i < cp->nnodes; i++) {
+		free(cp->nodes[i].gpu_config);
+		free(cp->nodes[i].gpu_used);
+	}
+	free(cp->nodes);
+	free(cp->slots);
+	for (i = 0; i < p->ndemands; i++)
+		free(cp->reason[i]);
+	free(cp->reason);
+	free(cp->placed);
+	free(cp->unplaced);
+	free(cp->opened);
+	for (k = 0; k < p->nclasses; k++) {
+		size_t s;
+		for (s = 0; s < p->classes[k].nslot_types; s++)
+			free(cp->fq[k][s]);
+		free(cp->fq[k]);
+		free(cp->fqn[k]);
+		free(cp->fqcap[k]);
+		free(cp->fqhead[k]);
+	}
+	free(cp->fq);
+	free(cp->fqn);
+	free(cp->fqcap);
+	free(cp->fqhead);
+	memset(cp, 0, sizeof(*cp));
+}
+
+char *cplan_node_name(const struct cplan *cp, const struct cnode *n)
+{
+	return xasprintf("%s-%03d", cp->p->classes[n->k].nc->name, n->ordinal);
+}
+
+/* ================= slots and nodes ================= */
+
+static size_t *queue(struct cplan *cp, int k, int s)
+{
+	return cp->fq[k][s];
+}
+
+static void queue_push(struct cplan *cp, int k, int s, size_t slot)
+{
+	XGROW(cp->fq[k][s], cp->fqcap[k][s], cp->fqn[k][s] + 1);
+	cp->fq[k][s][cp->fqn[k][s]++] = slot;
+}
+
+static void add_slot(struct cplan *cp, int node, int gpu, int ngpus, int type, int mig_start)
+{
+	struct cslot *s;
+	XGROW(cp->slots, cp->slotcap, cp->nslots + 1);
+	s = &cp->slots[cp->nslots];
+	s->node = node;
+	s->gpu = gpu;
+	s->ngpus = ngpus;
+	s->type = type;
+	s->mig_start = mig_start;
+	s->d = -1;
+	s->replica = 0;
+	queue_push(cp, cp->nodes[node].k, cp->p->classes[cp->nodes[node].k].slot_types[type].rep, cp->nslots);
+	cp->nslots++;
+}
+
+static int slot_type_find(const struct pclass *c, enum gpu_mode mode, int licensed, const char *name)
+{
+	size_t i;
+	for (i = 0; i < c->nslot_types; i++)
+		if (c->slot_types[i].mode == mode && c->slot_types[i].licensed == licensed &&
+		    !strcmp(c->slot_types[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Opens a node of class k in mode m; for passthrough, split by pattern. */
+static int open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
+{
+	const struct pclass *c = &cp->p->classes[k];
+	int g = c->nc->gpus_per_node, i, node;
+	struct cnode *n;
+
+	XGROW(cp->nodes, cp->nodecap, cp->nnodes + 1);
+	node = (int)cp->nnodes++;
+	n = &cp->nodes[node];
+	memset(n, 0, sizeof(*n));
+	n->k = k;
+	n->ordinal = cp->opened[k]++;
+	n->mode = m;
+	n->pattern = pattern;
+	n->gpu_config = xmalloc((size_t)g * sizeof(*n->gpu_config));
+	n->gpu_used = xcalloc((size_t)g, sizeof(*n->gpu_used));
+	for (i = 0; i < g; i++)
+		n->gpu_config[i] = -1;
+	if (m == MODE_PASSTHROUGH && pattern >= 0) {
+		const struct config *cf = &c->configs[pattern];
+		int next = 0;
+		size_t j;
+		/* groups largest first, on consecutive GPUs */
+		for (j = 0; j < cf->nreal; j++) {
+			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
+			int r;
+			for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
+				add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
+				next += st->gpus;
+			}
+		}
+	}
+	return node;
+}
+
+/* Puts GPU gpu of node into configuration cfg and creates its slots. */
+static void configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
+{
+	struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct config *cf = &c->configs[cfg];
+	const struct gpu_type *gt = c->nc->gpu;
+	size_t j;
+	int r;
+
+	n->gpu_config[gpu] = cfg;
+	switch (cf->mode) {
+	case MODE_MIG:
+	case MODE_MIG_VGPU:
+		for (r = 0; r < cf->mig.n; r++) {
+			const char *nm = gt->mig.profiles[cf->mig.profile[r]].name;
+			int t;
+			if (cf->mode == MODE_MIG_VGPU) {
+				size_t v;
+				for (v = 0; v < gt->vgpu.nmig; v++)
+					if (gt->vgpu.mig_backed[v].gi_index == cf->mig.profile[r])
+						break;
+				nm = gt->vgpu.mig_backed[v].name;
+			}
+			t = slot_type_find(c, cf->mode, cf->licensed, nm);
+			if (t >= 0)
+				add_slot(cp, node, gpu, 1, t, cf->mig.start[r]);
+		}
+		break;
+	default:
+		for (j = 0; j < cf->nreal; j++)
+			for (r = 0; r < cf->real_count[j]; r++)
+				add_slot(cp, node, gpu, 1, cf->real_slot[j], -1);
+		break;
+	}
+}
+
+static int node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	return n->cpu_used + w->cpu_cores <= nc->cpu_cores + 1e-9 &&
+	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
+}
+
+static void place(struct cplan *cp, size_t slot, int d)
+{
+	struct cslot *s = &cp->slots[slot];
+	struct cnode *n = &cp->nodes[s->node];
+	const struct workload *w = cp->p->demands[d].w;
+	int i;
+
+	s->d = d;
+	s->replica = cp->placed[d]++;
+	n->cpu_used += w->cpu_cores;
+	n->ram_used += w->ram_gib;
+	for (i = 0; i < s->ngpus; i++)
+		n->gpu_used[s->gpu + i]++;
+}
+
+/* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
+static size_t take_free(struct cplan *cp, int k, int s, const struct workload *w)
+{
+	size_t *q = queue(cp, k, s);
+	size_t i, n = cp->fqn[k][s];
+
+	while (cp->fqhead[k][s] < n && cp->slots[q[cp->fqhead[k][s]]].d >= 0)
+		cp->fqhead[k][s]++;
+	for (i = cp->fqhead[k][s]; i < n; i++) {
+		const struct cslot *sl = &cp->slots[q[i]];
+		if (sl->d < 0 && node_has_room(cp, &cp->nodes[sl->node], w))
+			return q[i];
+	}
+	return (size_t)-1;
+}
+
+/* Range of arcs of demand d. */
+static void arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = p->narcs;
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+		if (p->arcs[mid].d < d)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (a < p->narcs && p->arcs[a].d == d)
+		a++;
+	*hi = a;
+}
+
+static size_t find_free(struct cplan *cp, int d)
+{
+	size_t lo, hi, i;
+	arcs_of(cp->p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		size_t s = take_free(cp, cp->p->arcs[i].k, cp->p->arcs[i].s, cp->p->demands[d].w);
+		if (s != (size_t)-1)
+			return s;
+	}
+	return (size_t)-1;
+}
+
+/* Slots of configuration cf that demand d can use. */
+static int fit_count(const struct problem *p, int d, int k, const struct config *cf)
+{
+	size_t lo, hi, i, j;
+	int n = 0;
+	arcs_of(p, d, &lo, &hi);
+	for (j = 0; j < cf->nslots; j++)
+		for (i = lo; i < hi; i++)
+			if (p->arcs[i].k == k && p->arcs[i].s == cf->slot[j])
+				n += cf->count[j];
+	return n;
+}
+
+static double arc_cost(const struct problem *p, int d, int k, int s)
+{
+	size_t lo, hi, i;
+	arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		if (p->arcs[i].k == k && p->arcs[i].s == s)
+			return p->arcs[i].cost;
+	return 0;
+}
+
+/* ================= greedy ================= */
+
+/* Configures an idle GPU on an open node for d; the slot, or -1. */
+static size_t open_gpu_for(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t ni;
+
+	for (ni = 0; ni < cp->nnodes; ni++) {
+		struct cnode *n = &cp->nodes[ni];
+		const struct pclass *c = &p->classes[n->k];
+		int g, best = -1, bestfit = 0;
+		size_t ci;
+		if (n->mode == MODE_PASSTHROUGH || !node_has_room(cp, n, w))
+			continue;
+		for (g = 0; g < c->nc->gpus_per_node; g++)
+			if (n->gpu_config[g] < 0)
+				break;
+		if (g == c->nc->gpus_per_node)
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			int fit;
+			if (cf->mode != n->mode)
+				continue;
+			fit = fit_count(p, d, n->k, cf);
+			if (fit > bestfit || (fit == bestfit && fit > 0 && cf->cost < c->configs[best].cost)) {
+				best = (int)ci;
+				bestfit = fit;
+			}
+		}
+		if (best < 0)
+			continue;
+		configure_gpu(cp, (int)ni, g, best);
+		return find_free(cp, d);
+	}
+	return (size_t)-1;
+}
+
+/* Opens the node (class, mode, configuration) cheapest per replica of d. */
+static size_t open_node_for(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	int bk = -1, bc = -1;
+	double bcost = 0;
+	size_t k, ci;
+	int node;
+
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		int g = c->nc->gpus_per_node;
+		if (cp->opened[k] >= c->nc->count || w->cpu_cores > c->nc->cpu_cores ||
+		    w->ram_gib > c->nc->ram_gib)
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			int fit = fit_count(p, d, (int)k, cf);
+			double per;
+			if (!fit)
+				continue;
+			if (cf->node_pattern) {
+				size_t j;
+				double ac = 0;
+				for (j = 0; j < cf->nslots; j++)
+					if (arc_cost(p, d, (int)k, cf->slot[j]) > ac)
+						ac = arc_cost(p, d, (int)k, cf->slot[j]);
+				per = (c->node_cost + p->tiebreak) / fit + ac;
+			} else {
+				per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit;
+			}
+			if (bk < 0 || per < bcost - 1e-9) {
+				bk = (int)k;
+				bc = (int)ci;
+				bcost = per;
+			}
+		}
+	}
+	if (bk < 0)
+		return (size_t)-1;
+	if (p->classes[bk].configs[bc].node_pattern) {
+		node = open_node(cp, bk, MODE_PASSTHROUGH, bc);
+	} else {
+		node = open_node(cp, bk, p->classes[bk].configs[bc].mode, -1);
+		configure_gpu(cp, node, 0, bc);
+	}
+	return find_free(cp, d);
+}
+
+static const struct problem *sort_problem;
+
+static int demand_order(const void *a, const void *b)
+{
+	const struct workload *x = sort_problem->demands[*(const int *)a].w;
+	const struct workload *y = sort_problem->demands[*(const int *)b].w;
+	if (x->gpus != y->gpus)
+		return x->gpus > y->gpus ? -1 : 1;
+	if (x->gpu_mem_gib != y->gpu_mem_gib)
+		return x->gpu_mem_gib > y->gpu_mem_gib ? -1 : 1;
+	if (x->compute != y->compute)
+		return x->compute > y->compute ? -1 : 1;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Why free capacity could not take a replica of d. */
+static void set_reason(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	size_t lo, hi, i;
+	int slot_left = 0;
+
+	if (cp->reason[d])
+		return;
+	if (p->demands[d].unhostable) {
+		cp->reason[d] = xstrdup(p->demands[d].unhostable);
+		return;
+	}
+	arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi && !slot_left; i++) {
+		size_t *q = queue(cp, p->arcs[i].k, p->arcs[i].s), j;
+		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++)
+			if (cp->slots[q[j]].d < 0)
+				slot_left = 1;
+	}
+	cp->reason[d] = xstrdup(slot_left ? "the nodes with a free slot it fits have no CPU or RAM left"
+					  : "not enough capacity: every node it fits on is in use");
+}
+
+void cplan_greedy(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++)
+		order[i] = (int)i;
+	sort_problem = p;
+	qsort(order, p->ndemands, sizeof(*order), demand_order);
+	for (i = 0; i < p->ndemands; i++) {
+		int d = order[i];
+		long r;
+		if (p->demands[d].unhostable) {
+			cp->unplaced[d] = p->demands[d].replicas;
+			set_reason(cp, d);
+			continue;
+		}
+		for (r = 0; r < p->demands[d].replicas; r++) {
+			size_t s = find_free(cp, d);
+			if (s == (size_t)-1)
+				s = open_gpu_for(cp, d);
+			if (s == (size_t)-1)
+				s = open_node_for(cp, d);
+			if (s == (size_t)-1) {
+				cp->unplaced[d] = p->demands[d].replicas - r;
+				set_reason(cp, d);
+				break;
+			}
+			place(cp, s, d);
+		}
+	}
+	free(order);
+}
+
+/* ================= from ILP counts ================= */
+
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t k, i;
+	int m;
+
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		int g = c->nc->gpus_per_node;
+		for (m = 0; m < MODE_COUNT; m++) {
+			long want = nmode[k * MODE_COUNT + (size_t)m], opened = 0;
+			size_t first = cp->nnodes, ci;
+			long gi = 0;
+			if (want <= 0)
+				continue;
+			if (m == MODE_PASSTHROUGH) {
+				for (ci = 0; ci < c->nconfigs; ci++) {
+					long r;
+					if (!c->configs[ci].node_pattern)
+						continue;
+					for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
+						open_node(cp, (int)k, MODE_PASSTHROUGH, (int)ci);
+				}
+				continue;
+			}
+			for (opened = 0; opened < want; opened++)
+				open_node(cp, (int)k, (enum gpu_mode)m, -1);
+			for (ci = 0; ci < c->nconfigs; ci++) {
+				long r;
+				if (c->configs[ci].mode != (enum gpu_mode)m || c->configs[ci].node_pattern)
+					continue;
+				for (r = 0; r < ncfg[k][ci] && gi < want * g; r++, gi++)
+					configure_gpu(cp, (int)(first + (size_t)(gi / g)), (int)(gi % g), (int)ci);
+			}
+		}
+	}
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		long n = (long)floor(arc[i] + 1e-6), r;
+		for (r = 0; r < n && cp->placed[a->d] < p->demands[a->d].replicas; r++) {
+			size_t s = take_free(cp, a->k, a->s, p->demands[a->d].w);
+			if (s == (size_t)-1)
+				break;
+			place(cp, s, a->d);
+		}
+	}
+	/* Replicas the counts left without a slot: first fit, else unplaced. */
+	for (i = 0; i < p->ndemands; i++) {
+		int d = (int)i;
+		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
+			size_t s = p->demands[d].unhostable ? (size_t)-1 : find_free(cp, d);
+			if (s == (size_t)-1) {
+				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
+				set_reason(cp, d);
+				break;
+			}
+			place(cp, s, d);
+		}
+	}
+}
+
+void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)
+{
+	const struct problem *p = cp->p;
+	size_t i, k;
+
+	memset(nmode, 0, p->nclasses * MODE_COUNT * sizeof(*nmode));
+	for (k = 0; k < p->nclasses; k++)
+		memset(ncfg[k], 0, p->classes[k].nconfigs * sizeof(**ncfg));
+	for (i = 0; i < p->narcs; i++)
+		arc[i] = 0;
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int g;
+		nmode[(size_t)n->k * MODE_COUNT + n->mode]++;
+		if (n->mode == MODE_PASSTHROUGH) {
+			if (n->pattern >= 0)
+				ncfg[n->k][n->pattern]++;
+			continue;
+		}
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
+			if (n->gpu_config[g] >= 0)
+				ncfg[n->k][n->gpu_config[g]]++;
+	}
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		size_t lo, hi, j;
+		if (s->d < 0)
+			continue;
+		arcs_of(p, s->d, &lo, &hi);
+		for (j = lo; j < hi; j++)
+			if (p->arcs[j].k == cp->nodes[s->node].k &&
+			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
+				arc[j] += 1;
+	}
+	for (i = 0; i < p->ndemands; i++)
+		unplaced[i] = (double)cp->unplaced[i];
+}
+
+void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *energy, double *lic,
+		     long *active, long *licensed)
+{
+	const struct problem *p = cp->p;
+	const struct scenario *sc = p->sc;
+	const struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &p->classes[n->k];
+	double per_lic = p->license_per_gpu_year * p->horizon_years;
+	double base = c->nc->base_power_w / 1000.0 * sc->pue * sc->energy_usd_per_kwh * HOURS_PER_YEAR *
+		      p->horizon_years;
+	int *gpu_lic = xcalloc((size_t)c->nc->gpus_per_node, sizeof(*gpu_lic));
+	size_t i;
+	int g;
+
+	*hw = c->node_cost - base;
+	*energy = base;
+	*lic = 0;
+	*active = *licensed = 0;
+	if (n->mode == MODE_PASSTHROUGH) {
+		/* a passthrough GPU is licensed when a needs_nvaie replica holds it */
+		for (i = 0; i < cp->nslots; i++) {
+			const struct cslot *s = &cp->slots[i];
+			if ((size_t)s->node == node && s->d >= 0 && p->demands[s->d].w->needs_nvaie)
+				for (g = s->gpu; g < s->gpu + s->ngpus; g++)
+					gpu_lic[g] = 1;
+		}
+	}
+	for (g = 0; g < c->nc->gpus_per_node; g++) {
+		int on, l;
+		if (n->mode == MODE_PASSTHROUGH) {
+			on = n->gpu_used[g] > 0;
+			l = gpu_lic[g];
+		} else {
+			on = n->gpu_config[g] >= 0;
+			l = on && c->configs[n->gpu_config[g]].licensed;
+		}
+		if (!on)
+			continue;
+		(*active)++;
+		*energy += c->gpu_active_cost;
+		if (l) {
+			(*licensed)++;
+			*lic += per_lic;
+		}
+	}
+	free(gpu_lic);
+}
+
+void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < cp->nnodes; i++) {
+		double hw, en, lic;
+		long act, licd;
+		cplan_node_cost(cp, i, &hw, &en, &lic, &act, &licd);
+		out->nodes++;
+		out->gpus += p->classes[cp->nodes[i].k].nc->gpus_per_node;
+		out->hardware += hw;
+		out->energy += en;
+		out->license += lic;
+		out->gpus_active += act;
+		out->gpus_licensed += licd;
+		out->objective += p->tiebreak * (double)(1 + act);
+	}
+	for (i = 0; i < p->ndemands; i++) {
+		out->placed += cp->placed[i];
+		out->unplaced += cp->unplaced[i];
+		out->objective += p->demands[i].penalty * (double)cp->unplaced[i];
+	}
+	out->total = out->hardware + out->energy + out->license;
+	out->objective += out->total;
+}

@@ -1,0 +1,95 @@
+/*
+ * cplan.h - a concrete plan: nodes in a mode, GPUs in a configuration,
+ * slots with their placements, and the replicas left unplaced.
+ *
+ * Two producers share the placement engine here: the greedy first-fit-
+ * decreasing planner (warm start, fallback and baseline) and the
+ * disaggregation of an ILP solution (counts become nodes, GPUs, slots
+ * and replica assignments, deterministically).  The verifier and the
+ * reports read the result.
+ *
+ * Ownership: the cplan owns its arrays; it points into the problem,
+ * which must outlive it.  cplan_release frees everything.
+ */
+#ifndef PLANNER_CPLAN_H
+#define PLANNER_CPLAN_H
+
+#include <stddef.h>
+
+#include "problem.h"
+
+struct cslot {
+	int node;		/* index in cplan.nodes */
+	int gpu;		/* first GPU of the node it uses */
+	int ngpus;		/* GPUs it spans: > 1 for passthrough groups */
+	int type;		/* slot type index in the node's class */
+	int mig_start;		/* MIG instance start memory slice; -1 otherwise */
+	int d;			/* demand holding it; -1 when free */
+	long replica;		/* replica number within the demand */
+};
+
+struct cnode {
+	int k;			/* class */
+	int ordinal;		/* number within the class, from 0 */
+	enum gpu_mode mode;
+	int pattern;		/* passthrough: config index of the node pattern */
+	int *gpu_config;	/* per GPU: config index, -1 idle */
+	int *gpu_used;		/* per GPU: replicas on it */
+	double cpu_used, ram_used;
+};
+
+struct cplan {
+	const struct problem *p;
+	size_t nnodes, nodecap;
+	struct cnode *nodes;
+	size_t nslots, slotcap;
+	struct cslot *slots;
+	long *placed;		/* per demand */
+	long *unplaced;		/* per demand */
+	char **reason;		/* per demand: why some are unplaced, or NULL */
+	int *opened;		/* per class: nodes opened */
+	/* free slot queues per (class, slot type) */
+	size_t ***fq;		/* fq[k][s]: slot ids in creation order */
+	size_t **fqn, **fqcap, **fqhead;
+};
+
+/* What a plan costs; costs exclude the tie-break and penalties. */
+struct cplan_cost {
+	double hardware;	/* capex share and rent */
+	double energy;
+	double license;
+	double total;		/* hardware + energy + license */
+	double objective;	/* total + tie-break + penalties: what the ILP minimises */
+	long nodes, gpus, gpus_active, gpus_licensed;
+	long placed, unplaced;
+};
+
+void cplan_init(struct cplan *cp, const struct problem *p);
+void cplan_release(struct cplan *cp);
+
+/* Greedy first-fit decreasing from an empty plan. */
+void cplan_greedy(struct cplan *cp);
+
+/*
+ * Builds the plan of an ILP solution: nmode[k*MODE_COUNT+m] nodes per class
+ * and mode, ncfg[k][c] GPUs (nodes, for patterns) per configuration,
+ * arc[i] replicas per arc.  Replicas the counts leave without a slot are
+ * placed first-fit where possible, else counted unplaced with a reason.
+ */
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+/* Counts of a plan in the ILP's terms (inverse of cplan_from_counts). */
+void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);
+
+void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
+/*
+ * One node's share: hardware (capex share or rent), energy (base and
+ * active GPUs) and licences, with its active and licensed GPU counts.
+ */
+void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *energy, double *lic,
+		     long *active, long *licensed);
+
+/* The node's name: "<class>-<ordinal>" with 3 digits at least.  Caller frees. */
+char *cplan_node_name(const struct cplan *cp, const struct cnode *n);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * ilp.h - the aggregated integer program, solved with GLPK.
+ *
+ * Integer: nodes per (class, mode), GPUs per (class, configuration),
+ * nodes per (class, passthrough pattern).  Continuous: replicas per arc
+ * (demand, class, slot type) and unplaced replicas per demand.  Only
+ * right-hand sides grow with the fleet and the replica counts.
+ * This is the only module that includes <glpk.h>.
+ */
+#ifndef PLANNER_ILP_H
+#define PLANNER_ILP_H
+
+#include "cplan.h"
+#include "diag.h"
+#include "problem.h"
+
+enum ilp_status {
+	ILP_OPTIMAL,		/* proven within the requested relative gap */
+	ILP_FEASIBLE,		/* an ILP plan, stopped by the time limit; gap stated */
+	ILP_TIME_LIMIT,		/* no ILP plan within the limit: the greedy plan stands */
+	ILP_NO_PLAN,		/* the solver failed and there is no plan */
+};
+const char *ilp_status_name(enum ilp_status s);
+
+struct ilp_opts {
+	double time_limit_s;
+	double mip_gap;		/* relative */
+	int verbose;		/* solver output to stderr */
+	const char *export_path; /* .mps or .lp: write the model before solving; NULL: none */
+	const struct cplan *warm; /* a feasible plan to start from, or NULL */
+};
+
+struct ilp_result {
+	enum ilp_status status;
+	double objective;	/* of the ILP incumbent */
+	double bound;		/* best proven lower bound */
+	double lp_bound;	/* root LP relaxation */
+	double gap;		/* (objective - bound) / objective, >= 0 */
+	int rows, cols, int_cols;
+	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
+	long *nmode;		/* [class * MODE_COUNT + mode] */
+	long **ncfg;		/* [class][config] */
+	double *arc;		/* [arc] */
+	double *unplaced;	/* [demand] */
+};
+
+/* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
+int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
+void ilp_result_release(const struct problem *p, struct ilp_result *r);
+/* Frees GLPK's environment; call once before exit. */
+void ilp_cleanup(void);
+/* Allocates the count arrays of r for p (zeroed). */
+void ilp_result_alloc(const struct problem *p, struct ilp_result *r);
+
+#endif

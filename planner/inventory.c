@@ -1,0 +1,293 @@
+/*
+ * inventory.c - node classes from the inventory CSV.
+ *
+ * Every field is checked strictly, in column-table order within a row and
+ * row by row, so the first error of the file is the one reported.  The
+ * cost columns depend on `ownership`: capex_usd and amortization_years
+ * belong to `buy` rows, hourly_usd to `rent` rows, and a cost given where
+ * it does not apply is an error rather than silently ignored.
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvdoc.h"
+#include "inventory.h"
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+static const char *const hv_names[] = { "vsphere", "kvm", "baremetal", "cloud", NULL };
+static const char *const own_names[] = { "owned", "buy", "rent", NULL };
+
+const char *hypervisor_name(enum hypervisor h)
+{
+	return (unsigned)h < HV_COUNT ? hv_names[h] : "?";
+}
+
+const char *ownership_name(enum ownership o)
+{
+	return (unsigned)o < OWN_COUNT ? own_names[o] : "?";
+}
+
+int hypervisor_is_vm_host(enum hypervisor h)
+{
+	return h == HV_VSPHERE || h == HV_KVM;
+}
+
+unsigned hypervisor_modes(enum hypervisor h)
+{
+	if (hypervisor_is_vm_host(h))
+		return MODE_ALL;
+	if ((unsigned)h < HV_COUNT)
+		return MODE_BIT(MODE_PASSTHROUGH) | MODE_BIT(MODE_MIG) | MODE_BIT(MODE_TIMESLICE) |
+		       MODE_BIT(MODE_MPS);
+	return 0;
+}
+
+/* The columns, in the order their fields are checked. */
+enum {
+	C_NAME,
+	C_COUNT,
+	C_GPU_TYPE,
+	C_GPUS_PER_NODE,
+	C_HYPERVISOR,
+	C_SITE,
+	C_CPU_CORES,
+	C_RAM_GIB,
+	C_OWNERSHIP,
+	C_CAPEX,
+	C_AMORT,
+	C_HOURLY,
+	C_BASE_POWER,
+	C_NCOLS
+};
+
+static const struct csvcol cols[] = {
+	{ "name", 1 },
+	{ "count", 1 },
+	{ "gpu_type", 1 },
+	{ "gpus_per_node", 1 },
+	{ "hypervisor", 1 },
+	{ "site", 1 },
+	{ "cpu_cores", 1 },
+	{ "ram_gib", 1 },
+	{ "ownership", 1 },
+	{ "capex_usd", 0 },
+	{ "amortization_years", 0 },
+	{ "hourly_usd", 0 },
+	{ "base_power_w", 0 },
+	{ NULL, 0 },
+};
+
+/* A limit as short text: "0", "30", "0.5". */
+static const char *limit_text(char *buf, size_t size, double v)
+{
+	char *p;
+	fmt_fixed(buf, size, v, 6);
+	p = strchr(buf, '.');
+	if (p) {
+		char *e = buf + strlen(buf) - 1;
+		while (e > p && *e == '0')
+			*e-- = '\0';
+		if (e == p)
+			*e = '\0';
+	}
+	return buf;
+}
+
+/*
+ * A number in a range whose ends may be open (lo_open: > lo, else >= lo;
+ * hi = HUGE_VAL for no upper end).  Same return values as csvdoc_num.
+ */
+static int num_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		     int required, double lo, int lo_open, double hi, double *out, struct diag *d)
+{
+	double x = 0;
+	char a[64], b[64];
+	int rc = csvdoc_num(doc, r, idx[c], cols[c].name, required, -DBL_MAX, DBL_MAX, &x, d);
+
+	if (rc)
+		return rc;
+	if ((lo_open ? x > lo : x >= lo) && x <= hi) {
+		*out = x;
+		return 0;
+	}
+	if (hi == HUGE_VAL)
+		return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be %s %s", cols[c].name,
+				    csvdoc_field(doc, r, idx[c]), lo_open ? "greater than" : "at least",
+				    limit_text(a, sizeof(a), lo));
+	return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be in %c%s, %s]", cols[c].name,
+			    csvdoc_field(doc, r, idx[c]), lo_open ? '(' : '[',
+			    limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi));
+}
+
+/* An integer in [lo, hi] (hi = LLONG_MAX: no upper end). */
+static int int_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		     int required, long long lo, long long hi, long long *out, struct diag *d)
+{
+	long long x = 0;
+	int rc = csvdoc_int(doc, r, idx[c], cols[c].name, required, LLONG_MIN,
+			    LLONG_MAX, &x, d);
+	if (rc)
+		return rc;
+	if (x >= lo && x <= hi) {
+		*out = x;
+		return 0;
+	}
+	if (hi == LLONG_MAX)
+		return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be at least %lld",
+				    cols[c].name, x, lo);
+	return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be in [%lld, %lld]",
+			    cols[c].name, x, lo, hi);
+}
+
+/* One of names (case-insensitive); the error hints at a near miss. */
+static int enum_field(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		      const char *what, const char *const *names, const char *expected, int *out,
+		      struct diag *d)
+{
+	const char *s = NULL, *hint;
+	int i;
+
+	if (csvdoc_str(doc, r, idx[c], cols[c].name, 1, &s, d))
+		return -1;
+	for (i = 0; names[i]; i++) {
+		if (!str_casecmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	hint = did_you_mean(s, names);
+	if (hint)
+		return csvdoc_error(doc, r, idx[c], d, "unknown %s '%s' (did you mean '%s'?)", what, s,
+				    hint);
+	return csvdoc_error(doc, r, idx[c], d, "unknown %s '%s' (expected %s)", what, s, expected);
+}
+
+/* A cost column that is required for one ownership and must be empty otherwise. */
+static int cost_field(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		      enum ownership own, enum ownership needs, double hi, double *out, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx[c]);
+
+	if (own != needs) {
+		if (*s)
+			return csvdoc_error(doc, r, idx[c], d,
+					    "column '%s' must be empty unless ownership is %s", cols[c].name,
+					    own_names[needs]);
+		return 0;
+	}
+	if (!*s)
+		return csvdoc_error(doc, r, idx[c], d, "column '%s' is required when ownership is %s",
+				    cols[c].name, own_names[needs]);
+	return num_range(doc, r, idx, c, 1, 0, 1, hi, out, d);
+}
+
+static int load_row(const struct inventory *inv, const struct csvdoc *doc, const struct csvrow *r,
+		    const int *idx, const struct catalog *cat, struct node_class *nc, struct diag *d)
+{
+	const char *s = NULL;
+	long long v = 0;
+	int e = 0;
+	size_t i;
+
+	nc->line = r->line;
+	if (csvdoc_str(doc, r, idx[C_NAME], "name", 1, &s, d))
+		return -1;
+	for (i = 0; i < inv->n; i++)
+		if (!strcmp(inv->classes[i].name, s))
+			return csvdoc_error(doc, r, idx[C_NAME], d,
+					    "duplicate node class '%s' (first at line %ld)", s,
+					    inv->classes[i].line);
+	nc->name = xstrdup(s);
+	if (int_range(doc, r, idx, C_COUNT, 1, 1, 1000000, &v, d))
+		return -1;
+	nc->count = (long)v;
+	if (csvdoc_str(doc, r, idx[C_GPU_TYPE], "gpu_type", 1, &s, d))
+		return -1;
+	nc->gpu = catalog_find(cat, s);
+	if (!nc->gpu) {
+		const char *hint = catalog_suggest(cat, s);
+		if (hint)
+			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d,
+					    "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
+		return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "unknown GPU type '%s'", s);
+	}
+	if (int_range(doc, r, idx, C_GPUS_PER_NODE, 1, 1, 64, &v, d))
+		return -1;
+	nc->gpus_per_node = (int)v;
+	if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hv_names,
+		       "vsphere, kvm, baremetal or cloud", &e, d))
+		return -1;
+	nc->hv = (enum hypervisor)e;
+	if (csvdoc_str(doc, r, idx[C_SITE], "site", 1, &s, d))
+		return -1;
+	nc->site = xstrdup(s);
+	if (num_range(doc, r, idx, C_CPU_CORES, 1, 0, 1, HUGE_VAL, &nc->cpu_cores, d) ||
+	    num_range(doc, r, idx, C_RAM_GIB, 1, 0, 1, HUGE_VAL, &nc->ram_gib, d))
+		return -1;
+	if (enum_field(doc, r, idx, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e, d))
+		return -1;
+	nc->own = (enum ownership)e;
+	if (cost_field(doc, r, idx, C_CAPEX, nc->own, OWN_BUY, HUGE_VAL, &nc->capex_usd, d) ||
+	    cost_field(doc, r, idx, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years, d) ||
+	    cost_field(doc, r, idx, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd, d))
+		return -1;
+	if (num_range(doc, r, idx, C_BASE_POWER, 0, 0, 0, HUGE_VAL, &nc->base_power_w, d) < 0)
+		return -1;
+	return 0;
+}
+
+static void node_class_release(struct node_class *nc)
+{
+	free(nc->name);
+	free(nc->site);
+}
+
+int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,
+		   struct diag *d)
+{
+	struct csvdoc doc = CSVDOC_INIT;
+	int idx[C_NCOLS];
+	size_t i;
+	int rc = -1;
+
+	inv->file = xstrdup(path);
+	inv->n = 0;
+	inv->classes = NULL;
+	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, cols, idx, d))
+		goto out;
+	if (doc.nrows == 0) {
+		csvdoc_error(&doc, &doc.header, -1, d, "no node classes (the file has only a header)");
+		goto out;
+	}
+	inv->classes = xcalloc(doc.nrows, sizeof(*inv->classes));
+	for (i = 0; i < doc.nrows; i++) {
+		struct node_class *nc = &inv->classes[inv->n];
+		if (load_row(inv, &doc, &doc.rows[i], idx, cat, nc, d)) {
+			node_class_release(nc);
+			memset(nc, 0, sizeof(*nc));
+			goto out;
+		}
+		inv->n++;
+	}
+	rc = 0;
+out:
+	csvdoc_release(&doc);
+	return rc;
+}
+
+void inventory_release(struct inventory *inv)
+{
+	size_t i;
+	for (i = 0; i < inv->n; i++)
+		node_class_release(&inv->classes[i]);
+	free(inv->classes);
+	free(inv->file);
+	inv->classes = NULL;
+	inv->file = NULL;
+	inv->n = 0;
+}

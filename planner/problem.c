@@ -1,0 +1,761 @@
+/*
+ * problem.c - configuration enumeration, matching rules and costs.
+ *
+ * Per node class and mode the GPU's possible partitions are enumerated
+ * (MIG geometries from the placement table, equal-size vGPU profiles,
+ * MIG-backed vGPU geometries, time-slice and MPS with k = 2..max, node
+ * patterns of whole-GPU groups for passthrough).  Slot types that no
+ * demand can use are dropped from configurations, configurations left
+ * without a useful slot are dropped, and a configuration whose useful
+ * slots are a sub-multiset of another's (same mode, same licence, no
+ * cheaper) is dominated and dropped.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "problem.h"
+#include "util.h"
+#include "banned.h"
+
+/* ================= slot types and configurations ================= */
+
+static int slot_type_get(struct pclass *c, size_t *cap, const struct slot_type *proto)
+{
+	size_t i;
+	for (i = 0; i < c->nslot_types; i++) {
+		const struct slot_type *s = &c->slot_types[i];
+		if (s->mode == proto->mode && s->licensed == proto->licensed && !strcmp(s->name, proto->name))
+			return (int)i;
+	}
+	XGROW(c->slot_types, *cap, c->nslot_types + 1);
+	c->slot_types[c->nslot_types] = *proto;
+	c->slot_types[c->nslot_types].name = xstrdup(proto->name);
+	return (int)c->nslot_types++;
+}
+
+static void config_add_slot(struct config *cf, int slot, int count)
+{
+	size_t i;
+	for (i = 0; i < cf->nslots; i++) {
+		if (cf->slot[i] == slot) {
+			cf->count[i] += count;
+			return;
+		}
+	}
+	cf->slot = xrealloc(cf->slot, (cf->nslots + 1) * sizeof(*cf->slot));
+	cf->count = xrealloc(cf->count, (cf->nslots + 1) * sizeof(*cf->count));
+	cf->slot[cf->nslots] = slot;
+	cf->count[cf->nslots] = count;
+	cf->nslots++;
+}
+
+static struct config *config_new(struct pclass *c, size_t *cap, enum gpu_mode mode, int licensed,
+				 char *name)
+{
+	struct config *cf;
+	XGROW(c->configs, *cap, c->nconfigs + 1);
+	cf = &c->configs[c->nconfigs++];
+	memset(cf, 0, sizeof(*cf));
+	cf->mode = mode;
+	cf->licensed = licensed;
+	cf->name = name;
+	cf->vgpu_profile = -1;
+	return cf;
+}
+
+static void config_free(struct config *cf)
+{
+	free(cf->name);
+	free(cf->slot);
+	free(cf->count);
+	free(cf->real_slot);
+	free(cf->real_count);
+}
+
+struct enum_ctx {
+	struct problem *p;
+	struct pclass *c;
+	size_t stcap, cfcap;
+	int want_licensed;	/* some demand needs NVAIE */
+	int *group_sizes;	/* passthrough group sizes >= 2 asked, ascending */
+	size_t ngroup_sizes;
+};
+
+static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, int licensed)
+{
+	const struct gpu_type *gpu = e->c->nc->gpu;
+	struct mig_geometry *geo = NULL;
+	size_t ngeo = 0, i, j;
+	int vm = mode == MODE_MIG_VGPU;
+	int *backed = NULL;
+
+	if (!gpu->has_mig)
+		return;
+	if (mode == MODE_MIG) {
+		if (mig_geometries(gpu, &geo, &ngeo))
+			return;
+	} else {
+		/*
+		 * MIG-backed vGPU: the geometries whose every instance has a
+		 * MIG-backed vGPU profile, maximal within that set.
+		 */
+		struct mig_geometry *all = NULL;
+		size_t nall = 0, k;
+		if (!gpu->has_vgpu || !gpu->vgpu.nmig || mig_geometries_all(gpu, &all, &nall))
+			return;
+		backed = xcalloc(gpu->mig.nprofiles, sizeof(*backed));
+		for (i = 0; i < gpu->mig.nprofiles; i++)
+			backed[i] = -1;
+		for (i = 0; i < gpu->vgpu.nmig; i++)
+			if (backed[gpu->vgpu.mig_backed[i].gi_index] < 0)
+				backed[gpu->vgpu.mig_backed[i].gi_index] = (int)i;
+		geo = xcalloc(nall ? nall : 1, sizeof(*geo));
+		for (i = 0; i < nall; i++) {
+			int ok = all[i].n > 0;
+			for (k = 0; k < (size_t)all[i].n; k++)
+				if (backed[all[i].profile[k]] < 0)
+					ok = 0;
+			if (ok)
+				geo[ngeo++] = all[i];
+		}
+		free(all);
+		/* keep the maximal ones */
+		for (i = 0; i < ngeo; i++) {
+			int cnt_i[MIG_MAX_PROFILES] = { 0 };
+			int dominated = 0;
+			for (k = 0; k < (size_t)geo[i].n; k++)
+				cnt_i[geo[i].profile[k]]++;
+			for (j = 0; j < ngeo && !dominated; j++) {
+				int cnt_j[MIG_MAX_PROFILES] = { 0 }, sub = 1;
+				if (j == i || geo[j].n <= geo[i].n)
+					continue;
+				for (k = 0; k < (size_t)geo[j].n; k++)
+					cnt_j[geo[j].profile[k]]++;
+				for (k = 0; k < gpu->mig.nprofiles; k++)
+					if (cnt_i[k] > cnt_j[k])
+						sub = 0;
+				dominated = sub;
+			}
+			if (dominated) {
+				geo[i].n = -1; /* mark */
+			}
+		}
+		for (i = j = 0; i < ngeo; i++)
+			if (geo[i].n >= 0)
+				geo[j++] = geo[i];
+		ngeo = j;
+	}
+	for (i = 0; i < ngeo; i++) {
+		struct config *cf;
+		char *gname = mig_geometry_name(gpu, &geo[i]);
+		cf = config_new(e->c, &e->cfcap, mode, licensed, gname);
+		cf->mig = geo[i];
+		for (j = 0; j < (size_t)geo[i].n; j++) {
+			const struct mig_profile *mp = &gpu->mig.profiles[geo[i].profile[j]];
+			struct slot_type st;
+			memset(&st, 0, sizeof(st));
+			st.mode = mode;
+			st.name = mode == MODE_MIG ? mp->name : gpu->vgpu.mig_backed[backed[geo[i].profile[j]]].name;
+			st.memory_mib = mp->memory_mib;
+			st.compute = (double)mp->compute_slices / gpu->mig.compute_slices;
+			st.iso = ISO_HARDWARE;
+			st.gpus = mp->compute_slices == gpu->mig.compute_slices &&
+				  mp->memory_slices == gpu->mig.memory_slices;
+			st.vm = vm;
+			st.licensed = licensed;
+			st.mig_profile = geo[i].profile[j];
+			st.vgpu_profile = mode == MODE_MIG_VGPU ? backed[geo[i].profile[j]] : -1;
+			config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), 1);
+		}
+	}
+	free(backed);
+	free(geo);
+}
+
+static void add_vgpu_configs(struct enum_ctx *e)
+{
+	const struct gpu_type *gpu = e->c->nc->gpu;
+	size_t i;
+
+	if (!gpu->has_vgpu)
+		return;
+	for (i = 0; i < gpu->vgpu.nprofiles; i++) {
+		const struct vgpu_profile *vp = &gpu->vgpu.profiles[i];
+		struct slot_type st;
+		struct config *cf = config_new(e->c, &e->cfcap, MODE_VGPU, 1,
+					       xasprintf("%s*%d", vp->name, vp->max_equal));
+		cf->vgpu_profile = (int)i;
+		memset(&st, 0, sizeof(st));
+		st.mode = MODE_VGPU;
+		st.name = vp->name;
+		st.memory_mib = vp->framebuffer_mib;
+		st.compute = 1.0 / vp->max_equal; /* the fixed-share scheduler's share */
+		st.iso = ISO_MEMORY;
+		st.gpus = vp->max_equal == 1;
+		st.vm = 1;
+		st.licensed = 1;
+		st.mig_profile = -1;
+		st.vgpu_profile = (int)i;
+		config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), vp->max_equal);
+	}
+}
+
+static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax, int licensed)
+{
+	const struct gpu_type *gpu = e->c->nc->gpu;
+	int k;
+
+	for (k = 2; k <= kmax; k++) {
+		struct slot_type st;
+		char name[32];
+		struct config *cf;
+
+		snprintf(name, sizeof(name), "%s%d", mode == MODE_MPS ? "mps" : "ts", k);
+		cf = config_new(e->c, &e->cfcap, mode, licensed, xstrdup(name));
+		cf->k = k;
+		memset(&st, 0, sizeof(st));
+		st.mode = mode;
+		st.name = name;
+		st.memory_mib = gpu->memory_mib / k;
+		/* MPS: CUDA_MPS_ACTIVE_THREAD_PERCENTAGE = 100 / k, an integer. */
+		st.compute = mode == MODE_MPS ? (double)(100 / k) / 100.0 : 1.0 / k;
+		st.iso = mode == MODE_MPS ? ISO_MEMORY : ISO_NONE;
+		st.gpus = 0;
+		st.vm = 0;
+		st.licensed = licensed;
+		st.mig_profile = st.vgpu_profile = -1;
+		config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), k);
+	}
+}
+
+/* Partitions of g into the group sizes (plus 1s), as node patterns. */
+static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int *mult, int g)
+{
+	size_t i;
+	if (from == e->ngroup_sizes) {
+		struct slot_type st;
+		struct config *cf;
+		struct sb name;
+		int singles = remaining;
+
+		sb_init(&name);
+		for (i = e->ngroup_sizes; i-- > 0;)
+			if (mult[i])
+				sb_addf(&name, "%sgpu%d*%d", name.len ? "+" : "", e->group_sizes[i], mult[i]);
+		if (singles)
+			sb_addf(&name, "%sgpu1*%d", name.len ? "+" : "", singles);
+		cf = config_new(e->c, &e->cfcap, MODE_PASSTHROUGH, 0, sb_detach(&name));
+		sb_release(&name);
+		cf->node_pattern = 1;
+		memset(&st, 0, sizeof(st));
+		st.mode = MODE_PASSTHROUGH;
+		st.memory_mib = e->c->nc->gpu->memory_mib;
+		st.compute = 1;
+		st.iso = ISO_EXCLUSIVE;
+		st.vm = hypervisor_is_vm_host(e->c->nc->hv);
+		st.licensed = 1; /* a licence is bought per GPU on the arc, when asked */
+		st.mig_profile = st.vgpu_profile = -1;
+		for (i = e->ngroup_sizes; i-- > 0;) {
+			char nm[32];
+			if (!mult[i])
+				continue;
+			snprintf(nm, sizeof(nm), "gpu%d", e->group_sizes[i]);
+			st.name = nm;
+			st.gpus = e->group_sizes[i];
+			config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), mult[i]);
+		}
+		if (singles) {
+			char one[] = "gpu1";
+			st.name = one;
+			st.gpus = 1;
+			config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), singles);
+		}
+		(void)g;
+		return;
+	}
+	for (mult[from] = 0; mult[from] * e->group_sizes[from] <= remaining; mult[from]++)
+		add_patterns_rec(e, remaining - mult[from] * e->group_sizes[from], from + 1, mult, g);
+	mult[from] = 0;
+}
+
+static void add_passthrough_configs(struct enum_ctx *e)
+{
+	int mult[64] = { 0 };
+	add_patterns_rec(e, e->c->nc->gpus_per_node, 0, mult, e->c->nc->gpus_per_node);
+}
+
+/* ================= matching ================= */
+
+static int has_site(const struct workload *w, const char *site)
+{
+	size_t i;
+	if (!w->nsites)
+		return 1;
+	for (i = 0; i < w->nsites; i++)
+		if (!str_casecmp(w->sites[i], site))
+			return 1;
+	return 0;
+}
+
+static int has_type(const struct workload *w, const struct gpu_type *g)
+{
+	size_t i;
+	if (!w->ngpu_types)
+		return 1;
+	for (i = 0; i < w->ngpu_types; i++)
+		if (w->gpu_types[i] == g)
+			return 1;
+	return 0;
+}
+
+/* Class-level rules: site, GPU type, CPU and RAM of one node. */
+static int class_fits(const struct pclass *c, const struct workload *w)
+{
+	const struct node_class *nc = c->nc;
+	return has_site(w, nc->site) && has_type(w, nc->gpu) && w->cpu_cores <= nc->cpu_cores &&
+	       w->ram_gib <= nc->ram_gib && w->gpus <= nc->gpus_per_node;
+}
+
+int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const struct workload *w)
+{
+	double ask_mib = w->gpu_mem_gib * 1024.0;
+
+	if (!(w->modes & MODE_BIT(st->mode)) || !(hypervisor_modes(c->nc->hv) & MODE_BIT(st->mode)))
+		return 0;
+	if (st->iso < w->iso)
+		return 0;
+	if (w->vm && !st->vm)
+		return 0;
+	if (w->needs_nvaie && !st->licensed)
+		return 0;
+	if (ask_mib > (double)st->memory_mib + 1e-9)
+		return 0;
+	if (w->gpus >= 1)
+		return st->gpus == w->gpus;
+	return st->gpus <= 1 && w->compute <= st->compute + 1e-9;
+}
+
+/* ================= costs ================= */
+
+static double energy_cost(const struct scenario *sc, double watts, double years)
+{
+	return watts / 1000.0 * sc->pue * sc->energy_usd_per_kwh * HOURS_PER_YEAR * years;
+}
+
+static double node_cost(const struct scenario *sc, const struct node_class *nc, double years)
+{
+	double hw = 0;
+	switch (nc->own) {
+	case OWN_OWNED:
+		hw = 0; /* sunk */
+		break;
+	case OWN_BUY:
+		hw = nc->capex_usd * fmin(years, nc->amortization_years) / nc->amortization_years;
+		break;
+	case OWN_RENT:
+		hw = nc->hourly_usd * HOURS_PER_YEAR * years;
+		break;
+	case OWN_COUNT:
+		break;
+	}
+	return hw + energy_cost(sc, nc->base_power_w, years);
+}
+
+/* ================= slot equivalence ================= */
+
+/*
+ * Two slot types of a class that exactly the same demands can use, at the
+ * same arc costs, are the same resource to the ILP: one stands for both
+ * (its rep), arcs go to the rep only, and configurations count their
+ * slots by rep.  Then a time-slice with 6 replicas dominates one with 5
+ * when the same workloads fit both, and MIG geometries collapse likewise.
+ * The real slot types stay on the configuration for the concrete plan.
+ */
+static int same_arcs(const struct problem *p, int k, int s1, int s2)
+{
+	size_t i, j;
+	for (i = j = 0;; i++, j++) {
+		while (i < p->narcs && (p->arcs[i].k != k || p->arcs[i].s != s1))
+			i++;
+		while (j < p->narcs && (p->arcs[j].k != k || p->arcs[j].s != s2))
+			j++;
+		if (i == p->narcs || j == p->narcs)
+			return i == p->narcs && j == p->narcs;
+		if (p->arcs[i].d != p->arcs[j].d || p->arcs[i].cost != p->arcs[j].cost)
+			return 0;
+	}
+}
+
+static void merge_equivalent(struct problem *p)
+{
+	size_t k, s, t, i, j;
+
+	for (k = 0; k < p->nclasses; k++) {
+		struct pclass *c = &p->classes[k];
+		for (s = 0; s < c->nslot_types; s++) {
+			c->slot_types[s].rep = (int)s;
+			for (t = 0; t < s; t++) {
+				if (c->slot_types[t].rep == (int)t && same_arcs(p, (int)k, (int)t, (int)s)) {
+					c->slot_types[s].rep = (int)t;
+					break;
+				}
+			}
+		}
+		for (i = 0; i < c->nconfigs; i++) {
+			struct config *cf = &c->configs[i];
+			size_t n = 0;
+			cf->nreal = cf->nslots;
+			cf->real_slot = xmalloc((cf->nslots + 1) * sizeof(int));
+			cf->real_count = xmalloc((cf->nslots + 1) * sizeof(int));
+			memcpy(cf->real_slot, cf->slot, cf->nslots * sizeof(int));
+			memcpy(cf->real_count, cf->count, cf->nslots * sizeof(int));
+			for (j = 0; j < cf->nreal; j++) {
+				int rep = c->slot_types[cf->real_slot[j]].rep;
+				size_t l;
+				for (l = 0; l < n && cf->slot[l] != rep; l++)
+					;
+				if (l == n) {
+					cf->slot[n] = rep;
+					cf->count[n++] = 0;
+				}
+				cf->count[l] += cf->real_count[j];
+			}
+			cf->nslots = n;
+		}
+	}
+	for (i = j = 0; i < p->narcs; i++) {
+		const struct pclass *c = &p->classes[p->arcs[i].k];
+		if (c->slot_types[p->arcs[i].s].rep == p->arcs[i].s)
+			p->arcs[j++] = p->arcs[i];
+	}
+	p->narcs = j;
+}
+
+/* ================= pruning ================= */
+
+static int arc_cmp(const void *a, const void *b)
+{
+	const struct arc *x = a, *y = b;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return (x->s > y->s) - (x->s < y->s);
+}
+
+/* True when slot type t can take every demand s can, at no higher arc cost. */
+static int covers(const struct problem *p, int k, int s, int t)
+{
+	size_t i, j;
+	if (s == t)
+		return 1;
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		int found = 0;
+		if (a->k != k || a->s != s)
+			continue;
+		for (j = 0; j < p->narcs && !found; j++)
+			if (p->arcs[j].k == k && p->arcs[j].s == t && p->arcs[j].d == a->d &&
+			    p->arcs[j].cost <= a->cost)
+				found = 1;
+		if (!found)
+			return 0;
+	}
+	return 1;
+}
+
+#define DOM_MAX 64
+
+/* Kuhn's augmenting path for the slot matching below. */
+static int augment(int u, const char (*edge)[DOM_MAX], int nb, int *match_b, char *seen)
+{
+	int v;
+	for (v = 0; v < nb; v++) {
+		if (!edge[u][v] || seen[v])
+			continue;
+		seen[v] = 1;
+		if (match_b[v] < 0 || augment(match_b[v], edge, nb, match_b, seen)) {
+			match_b[v] = u;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * True when configuration b can stand in for a: each useful slot of a
+ * maps to its own slot of b that covers it (a bipartite matching).
+ */
+static int config_covers(const struct problem *p, int k, const char *cov, size_t ns, const struct config *a,
+			 const struct config *b)
+{
+	int sa[DOM_MAX], sb[DOM_MAX], match_b[DOM_MAX], na = 0, nb = 0, u, r;
+	char edge[DOM_MAX][DOM_MAX], seen[DOM_MAX];
+	size_t j;
+
+	(void)p;
+	(void)k;
+	for (j = 0; j < a->nslots; j++)
+		for (r = 0; r < a->count[j]; r++) {
+			if (na == DOM_MAX)
+				return 0;
+			sa[na++] = a->slot[j];
+		}
+	for (j = 0; j < b->nslots; j++)
+		for (r = 0; r < b->count[j]; r++) {
+			if (nb == DOM_MAX)
+				return 0;
+			sb[nb++] = b->slot[j];
+		}
+	if (na > nb)
+		return 0;
+	for (u = 0; u < na; u++)
+		for (r = 0; r < nb; r++)
+			edge[u][r] = cov[(size_t)sa[u] * ns + (size_t)sb[r]];
+	for (r = 0; r < nb; r++)
+		match_b[r] = -1;
+	for (u = 0; u < na; u++) {
+		memset(seen, 0, sizeof(seen));
+		if (!augment(u, (const char(*)[DOM_MAX])edge, nb, match_b, seen))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Drops slot types no demand can use from each configuration, then
+ * configurations without a useful slot, then dominated configurations:
+ * a is dominated by b (same mode and unit) when b costs no more and
+ * each of a's useful slots has its own slot in b that takes every
+ * demand it takes.  Of two that dominate each other at the same cost
+ * the first is kept.
+ */
+static void prune_class(const struct problem *p, int kk, struct pclass *c, const char *useful)
+{
+	size_t i, j, k, n = 0, ns = c->nslot_types;
+	char *cov = xcalloc(ns * ns + 1, 1);
+	char *gone = xcalloc(c->nconfigs + 1, 1);
+
+	for (i = 0; i < c->nconfigs; i++) {
+		struct config *cf = &c->configs[i];
+		for (j = k = 0; j < cf->nslots; j++) {
+			if (useful[cf->slot[j]]) {
+				cf->slot[k] = cf->slot[j];
+				cf->count[k] = cf->count[j];
+				k++;
+			}
+		}
+		cf->nslots = k;
+		if (!k)
+			gone[i] = 1;
+	}
+	for (i = 0; i < ns; i++)
+		for (j = 0; j < ns; j++)
+			if (useful[i] && useful[j])
+				cov[i * ns + j] = (char)covers(p, kk, (int)i, (int)j);
+	for (i = 0; i < c->nconfigs; i++) {
+		struct config *a = &c->configs[i];
+		for (j = 0; j < c->nconfigs && !gone[i]; j++) {
+			struct config *b = &c->configs[j];
+			if (j == i || gone[j] || b->mode != a->mode || b->node_pattern != a->node_pattern ||
+			    b->cost > a->cost + 1e-9)
+				continue;
+			if (!config_covers(p, kk, cov, ns, a, b))
+				continue;
+			/* b stands in for a; when a also stands in for b at the same cost, keep the first */
+			if (b->cost < a->cost - 1e-9 || !config_covers(p, kk, cov, ns, b, a) || j < i)
+				gone[i] = 1;
+		}
+	}
+	for (i = 0; i < c->nconfigs; i++) {
+		if (gone[i])
+			config_free(&c->configs[i]);
+		else
+			c->configs[n++] = c->configs[i];
+	}
+	c->nconfigs = n;
+	c->modes = 0;
+	for (i = 0; i < n; i++)
+		c->modes |= MODE_BIT(c->configs[i].mode);
+	free(cov);
+	free(gone);
+}
+
+/* ================= build ================= */
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int problem_build(struct problem *p, const struct scenario *sc, double license_per_gpu_year,
+		  struct diag *d)
+{
+	const struct inventory *inv = &sc->inventory;
+	const struct workloads *wl = &sc->workloads;
+	size_t i, j, k, arccap = 0;
+	int want_licensed = 0;
+	int sizes[65];
+	size_t nsizes = 0;
+	double big = 1;
+
+	(void)d;
+	memset(p, 0, sizeof(*p));
+	p->sc = sc;
+	p->horizon_years = sc->horizon_years;
+	p->license_per_gpu_year = license_per_gpu_year;
+	p->tiebreak = 0.01;
+
+	for (i = 0; i < wl->n; i++) {
+		const struct workload *w = &wl->w[i];
+		if (w->needs_nvaie)
+			want_licensed = 1;
+		if (w->cpu_cores > 0)
+			p->any_cpu = 1;
+		if (w->ram_gib > 0)
+			p->any_ram = 1;
+		if (w->gpus >= 2) {
+			for (j = 0; j < nsizes; j++)
+				if (sizes[j] == w->gpus)
+					break;
+			if (j == nsizes && nsizes < 64)
+				sizes[nsizes++] = w->gpus;
+		}
+	}
+	qsort(sizes, nsizes, sizeof(int), int_cmp);
+
+	p->nclasses = inv->n;
+	p->classes = xcalloc(inv->n ? inv->n : 1, sizeof(*p->classes));
+	for (k = 0; k < inv->n; k++) {
+		struct pclass *c = &p->classes[k];
+		struct enum_ctx e;
+		unsigned hv = hypervisor_modes(inv->classes[k].hv);
+		int gsz[65];
+		size_t ng = 0;
+
+		c->nc = &inv->classes[k];
+		c->index = k;
+		c->node_cost = node_cost(sc, c->nc, p->horizon_years);
+		c->gpu_active_cost = energy_cost(sc, (double)c->nc->gpu->tdp_w * sc->gpu_load_factor,
+						 p->horizon_years);
+		memset(&e, 0, sizeof(e));
+		e.p = p;
+		e.c = c;
+		e.want_licensed = want_licensed;
+		for (j = 0; j < nsizes; j++)
+			if (sizes[j] <= c->nc->gpus_per_node)
+				gsz[ng++] = sizes[j];
+		e.group_sizes = gsz;
+		e.ngroup_sizes = ng;
+		if (hv & MODE_BIT(MODE_PASSTHROUGH))
+			add_passthrough_configs(&e);
+		if (hv & MODE_BIT(MODE_VGPU))
+			add_vgpu_configs(&e);
+		if (hv & MODE_BIT(MODE_MIG_VGPU))
+			add_mig_configs(&e, MODE_MIG_VGPU, 1);
+		for (j = 0; j <= (size_t)want_licensed; j++) {
+			if (hv & MODE_BIT(MODE_MIG))
+				add_mig_configs(&e, MODE_MIG, (int)j);
+			if (hv & MODE_BIT(MODE_TIMESLICE))
+				add_shared_configs(&e, MODE_TIMESLICE, sc->timeslice_max, (int)j);
+			if (hv & MODE_BIT(MODE_MPS))
+				add_shared_configs(&e, MODE_MPS, sc->mps_max, (int)j);
+		}
+		for (j = 0; j < c->nconfigs; j++) {
+			struct config *cf = &c->configs[j];
+			if (cf->node_pattern)
+				cf->cost = 0; /* per-GPU costs ride on the arcs */
+			else
+				cf->cost = c->gpu_active_cost + p->tiebreak +
+					   (cf->licensed ? license_per_gpu_year * p->horizon_years : 0);
+		}
+	}
+
+	/* Demands and arcs. */
+	p->ndemands = wl->n;
+	p->demands = xcalloc(wl->n ? wl->n : 1, sizeof(*p->demands));
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		double per_gpu = c->gpu_active_cost + 2 * p->tiebreak + license_per_gpu_year * p->horizon_years;
+		double full = c->node_cost + p->tiebreak + c->nc->gpus_per_node * per_gpu;
+		if (full + 1 > big)
+			big = full + 1;
+	}
+	for (i = 0; i < wl->n; i++) {
+		struct pdemand *dm = &p->demands[i];
+		dm->w = &wl->w[i];
+		dm->index = i;
+		dm->replicas = wl->w[i].replicas;
+		dm->penalty = big * wl->w[i].priority;
+		for (k = 0; k < p->nclasses; k++) {
+			const struct pclass *c = &p->classes[k];
+			if (!class_fits(c, dm->w))
+				continue;
+			for (j = 0; j < c->nslot_types; j++) {
+				const struct slot_type *st = &c->slot_types[j];
+				struct arc *a;
+				if (!problem_slot_fits(c, st, dm->w))
+					continue;
+				XGROW(p->arcs, arccap, p->narcs + 1);
+				a = &p->arcs[p->narcs++];
+				a->d = (int)i;
+				a->k = (int)k;
+				a->s = (int)j;
+				a->cost = 0;
+				if (st->mode == MODE_PASSTHROUGH)
+					a->cost = st->gpus * (c->gpu_active_cost + p->tiebreak +
+							      (dm->w->needs_nvaie ? license_per_gpu_year *
+										    p->horizon_years
+										  : 0));
+			}
+		}
+	}
+	qsort(p->arcs, p->narcs, sizeof(*p->arcs), arc_cmp);
+
+	merge_equivalent(p);
+	/* Prune slots, configurations and modes nobody can use. */
+	for (k = 0; k < p->nclasses; k++) {
+		struct pclass *c = &p->classes[k];
+		char *useful = xcalloc(c->nslot_types ? c->nslot_types : 1, 1);
+		for (i = 0; i < p->narcs; i++)
+			if (p->arcs[i].k == (int)k)
+				useful[p->arcs[i].s] = 1;
+		prune_class(p, (int)k, c, useful);
+		free(useful);
+	}
+	for (i = 0; i < wl->n; i++) {
+		int any = 0;
+		for (j = 0; j < p->narcs; j++)
+			if (p->arcs[j].d == (int)i)
+				any = 1;
+		if (any)
+			continue;
+		p->demands[i].unhostable = scenario_unhostable(sc, &wl->w[i]);
+		if (!p->demands[i].unhostable)
+			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
+	}
+	return 0;
+}
+
+void problem_release(struct problem *p)
+{
+	size_t i, j;
+	for (i = 0; i < p->nclasses; i++) {
+		struct pclass *c = &p->classes[i];
+		for (j = 0; j < c->nconfigs; j++)
+			config_free(&c->configs[j]);
+		free(c->configs);
+		for (j = 0; j < c->nslot_types; j++)
+			free(c->slot_types[j].name);
+		free(c->slot_types);
+	}
+	free(p->classes);
+	for (i = 0; i < p->ndemands; i++)
+		free(p->demands[i].unhostable);
+	free(p->demands);
+	free(p->arcs);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,113 @@
+/*
+ * problem.h - the planning problem in aggregated form: what each node
+ * class can offer (modes, per-GPU configurations, node patterns, slot
+ * types), which demand class fits which slot type, and what it costs.
+ *
+ * Built from a loaded scenario by problem_build; the ILP (ilp.c), the
+ * greedy planner and the disaggregation (cplan.c) all read it.  Nothing
+ * here depends on fleet size or replica counts except right-hand sides.
+ *
+ * Slots: every slot holds exactly one replica.  A configuration is one
+ * GPU's partition (a MIG geometry, an equal-size vGPU profile, k
+ * time-slice replicas, k MPS clients); in passthrough mode the unit is
+ * the node, split by a pattern into groups of whole GPUs (so a 4-GPU
+ * replica never straddles nodes).
+ *
+ * Ownership: the problem owns all arrays and strings; it points into the
+ * scenario (which must outlive it).  problem_release frees everything.
+ */
+#ifndef PLANNER_PROBLEM_H
+#define PLANNER_PROBLEM_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "diag.h"
+#include "mig.h"
+#include "scenario.h"
+
+#define HOURS_PER_YEAR 8760.0
+
+struct slot_type {
+	enum gpu_mode mode;
+	char *name;		/* "1g.10gb", "H100XM-20C", "ts4", "mps4", "gpu", "gpu*4" */
+	long memory_mib;	/* per GPU */
+	double compute;		/* guaranteed share of one GPU */
+	enum isolation iso;
+	int gpus;		/* whole GPUs it gives: 0 = a fraction, q >= 1 whole GPUs */
+	int vm;			/* gives a VM boundary */
+	int licensed;		/* sits on an NVAIE-licensed GPU */
+	int mig_profile;	/* mig, mig-vgpu: index in gpu->mig.profiles; else -1 */
+	int vgpu_profile;	/* vgpu: index in vgpu.profiles; mig-vgpu: in vgpu.mig_backed; else -1 */
+	int rep;		/* the slot type standing for it in the ILP (same demands, same costs) */
+};
+
+struct config {
+	enum gpu_mode mode;
+	char *name;		/* "4g.40gb+3g.40gb", "H100XM-20C*4", "ts4", "mps4", "gpu*4+gpu*4" */
+	int licensed;
+	int node_pattern;	/* passthrough: a per-node split into GPU groups */
+	size_t nslots;
+	int *slot;		/* the ILP's view: representative slot types, useful ones only */
+	int *count;		/* slots of that type per GPU (per node for patterns) */
+	size_t nreal;
+	int *real_slot;		/* the real slot types the partition creates */
+	int *real_count;
+	struct mig_geometry mig; /* mig, mig-vgpu */
+	int vgpu_profile;	/* vgpu */
+	int k;			/* timeslice, mps */
+	double cost;		/* per GPU (per node for patterns) over the horizon */
+};
+
+struct pclass {
+	const struct node_class *nc;
+	size_t index;		/* in the inventory */
+	unsigned modes;		/* modes worth offering (MODE_BIT) */
+	double node_cost;	/* one node over the horizon: capex share or rent, base energy */
+	double gpu_active_cost;	/* energy of one GPU in use over the horizon */
+	size_t nslot_types;
+	struct slot_type *slot_types;
+	size_t nconfigs;
+	struct config *configs;
+};
+
+struct pdemand {
+	const struct workload *w;
+	size_t index;		/* in the workloads */
+	long replicas;
+	double penalty;		/* objective cost of one unplaced replica */
+	char *unhostable;	/* why no node could ever host it, or NULL */
+};
+
+/* A (demand, class, slot type) pair: replicas of d may go into slots s of class k. */
+struct arc {
+	int d, k, s;
+	double cost;		/* objective cost per replica on this arc (passthrough energy/licence) */
+};
+
+struct problem {
+	const struct scenario *sc;
+	double horizon_years;
+	double license_per_gpu_year;
+	double tiebreak;	/* per GPU and per node in use, kept out of the cost */
+	size_t nclasses;
+	struct pclass *classes;
+	size_t ndemands;
+	struct pdemand *demands;
+	size_t narcs;
+	struct arc *arcs;	/* sorted by (d, k, s) */
+	int any_cpu, any_ram;	/* some demand asks CPU / RAM */
+};
+
+/*
+ * Builds the problem.  license_per_gpu_year is the NVAIE (or vCS) price
+ * per licensed GPU per year.  Fails only on internal limits (d filled).
+ */
+int problem_build(struct problem *p, const struct scenario *sc, double license_per_gpu_year,
+		  struct diag *d);
+void problem_release(struct problem *p);
+
+/* True when a slot of type st (in class c) can hold a replica of w. */
+int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const struct workload *w);
+
+#endif

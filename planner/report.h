@@ -1,0 +1,48 @@
+/*
+ * report.h - plan reports: summary.csv, nodes.csv, gpus.csv,
+ * placements.csv, unplaced.csv and plan.json, written to a directory all
+ * or nothing (each file goes to a temporary name first and is renamed
+ * into place only when every file was written).
+ *
+ * Only report.c includes cJSON.h.  Numbers have fixed formats and rows a
+ * fixed order, so the same plan gives the same bytes on any machine.
+ */
+#ifndef PLANNER_REPORT_H
+#define PLANNER_REPORT_H
+
+#include "cplan.h"
+#include "diag.h"
+#include "ilp.h"
+
+#define REPORT_SCHEMA_VERSION "1.0.0"
+
+enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
+
+/* What the solver said, for the summary. */
+struct report_run {
+	enum ilp_status status;
+	const char *plan_source;	/* "ilp" or "greedy" */
+	double objective;		/* of the reported plan */
+	double bound;			/* best proven lower bound (0 when none) */
+	double lp_bound;
+	double gap;
+	double greedy_objective;
+	int rows, cols, int_cols;
+	const char *license_source;
+	double license_per_gpu_year;
+};
+
+/* Writes the reports into dir (created if missing). */
+int report_write(const char *dir, enum report_format fmt, const struct cplan *cp, const struct report_run *run,
+		 struct diag *d);
+
+/* Mode mix and utilisation, shared by the reports and the stdout summary. */
+struct report_stats {
+	long nodes_by_mode[MODE_COUNT];
+	long gpus_by_mode[MODE_COUNT];
+	double mem_util;	/* asked GPU memory / memory of GPUs in used nodes */
+	double compute_util;	/* asked compute / GPUs in used nodes */
+};
+void report_stats(const struct cplan *cp, struct report_stats *st);
+
+#endif

@@ -1,0 +1,527 @@
+/*
+ * scenario.c - the scenario file, the files it names, and whether a
+ * workload could ever be placed on its inventory.
+ *
+ * Load order: scenario YAML (every field checked), the bundled GPU
+ * catalog, the scenario's own GPU files, the inventory, the workloads,
+ * then the checks across files.  Relative names are joined to the
+ * scenario's directory as given, so messages name the files the way the
+ * user can open them (data/example/inventory.csv:4:3: ...).
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+#ifndef GPUPLAN_MODELS_DIR
+#define GPUPLAN_MODELS_DIR "models"
+#endif
+
+#define SCENARIO_SCHEMA "gpuplan-scenario/1"
+
+/* ================= paths ================= */
+
+/* The directory part of path ("" when there is none; "/" for "/x"). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup("");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+/* name relative to dir, unless name is absolute or dir is empty. */
+static char *path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	if (name[0] == '/' || n == 0)
+		return xstrdup(name);
+	if (dir[n - 1] == '/')
+		return xasprintf("%s%s", dir, name);
+	return xasprintf("%s/%s", dir, name);
+}
+
+/* ================= numbers ================= */
+
+static const char *limit_text(char *buf, size_t size, double v)
+{
+	char *p;
+	fmt_fixed(buf, size, v, 6);
+	p = strchr(buf, '.');
+	if (p) {
+		char *e = buf + strlen(buf) - 1;
+		while (e > p && *e == '0')
+			*e-- = '\0';
+		if (e == p)
+			*e = '\0';
+	}
+	return buf;
+}
+
+/*
+ * A number field of map in a range with open or closed ends; keeps *out
+ * (the default) when the field is absent.  0 ok or absent, -1 error.
+ */
+static int num_field(const struct ydoc *doc, const struct ynode *map, const char *key, double lo,
+		     int lo_open, double hi, int hi_open, double *out, struct diag *d)
+{
+	double x = 0;
+	char a[64], b[64];
+	const struct ynode *v;
+	int rc = ymap_num(doc, map, key, 0, -DBL_MAX, DBL_MAX, &x, d);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if ((lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi)) {
+		*out = x;
+		return 0;
+	}
+	v = ymap_get(map, key);
+	if (hi == HUGE_VAL)
+		return ydoc_error(doc, v, d, "field '%s': '%s' must be %s %s", key, v->scalar,
+				  lo_open ? "greater than" : "at least", limit_text(a, sizeof(a), lo));
+	return ydoc_error(doc, v, d, "field '%s': '%s' must be in %c%s, %s%c", key, v->scalar,
+			  lo_open ? '(' : '[', limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi),
+			  hi_open ? ')' : ']');
+}
+
+/* An optional integer field in [lo, hi]; keeps *out when absent. */
+static int int_field(const struct ydoc *doc, const struct ynode *map, const char *key, long long lo,
+		     long long hi, int *out, struct diag *d)
+{
+	long long x = 0;
+	int rc = ymap_int(doc, map, key, 0, lo, hi, &x, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	*out = (int)x;
+	return 0;
+}
+
+/* An optional mapping with a fixed set of keys; *out NULL when absent. */
+static int sub_map(const struct ydoc *doc, const char *key, const char *const *keys,
+		   const struct ynode **out, struct diag *d)
+{
+	const struct ynode *m = ymap_get(doc->root, key);
+	*out = NULL;
+	if (!m)
+		return 0;
+	if (ynode_expect(doc, m, YN_MAP, key, d) || ymap_check_keys(doc, m, keys, key, d))
+		return -1;
+	*out = m;
+	return 0;
+}
+
+/* ================= loading ================= */
+
+/* A required or optional non-empty string field. */
+static int str_field(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+		     const char **out, struct diag *d)
+{
+	int rc = ymap_str(doc, map, key, required, out, d);
+	if (rc)
+		return rc;
+	if (str_blank(*out))
+		return ydoc_error(doc, ymap_get(map, key), d, "field '%s' is empty", key);
+	return 0;
+}
+
+/* Fails with a message at the scenario field that names a file that cannot be opened. */
+static int check_readable(const struct ydoc *doc, const struct ynode *node, const char *what,
+			  const char *path, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		fclose(f);
+		return 0;
+	}
+	return ydoc_error(doc, node, d, "cannot open %s '%s': %s", what, path, strerror(errno));
+}
+
+static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *dir,
+		       const char *models_dir, struct diag *d)
+{
+	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
+					    "workloads", "horizon_years", "solver", "sharing", "energy",
+					    "licensing", NULL };
+	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", NULL };
+	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients", NULL };
+	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", NULL };
+	static const char *const lic_keys[] = { "usd_per_gpu_year", "source", NULL };
+	const struct ynode *root = doc->root, *m, *list;
+	const char *s = NULL;
+	size_t i;
+
+	if (ynode_expect(doc, root, YN_MAP, "the scenario file", d) ||
+	    ymap_check_keys(doc, root, keys, NULL, d) || ymap_str(doc, root, "schema", 1, &s, d))
+		return -1;
+	if (strcmp(s, SCENARIO_SCHEMA))
+		return ydoc_error(doc, ymap_get(root, "schema"), d,
+				  "unsupported schema '%s' (this gpuplan reads " SCENARIO_SCHEMA ")", s);
+	if (str_field(doc, root, "name", 1, &s, d))
+		return -1;
+	sc->name = xstrdup(s);
+
+	if (models_dir) {
+		sc->models_dir = xstrdup(models_dir);
+	} else if (str_field(doc, root, "models", 0, &s, d) < 0) {
+		return -1;
+	} else if (ymap_get(root, "models")) {
+		sc->models_dir = path_join(dir, s);
+	} else {
+		const char *env = getenv("GPUPLAN_MODELS_DIR");
+		sc->models_dir = xstrdup(env && *env ? env : GPUPLAN_MODELS_DIR);
+	}
+
+	list = ymap_get(root, "gpu_types");
+	if (list) {
+		if (ynode_expect(doc, list, YN_SEQ, "gpu_types", d))
+			return -1;
+		sc->gpu_files = xcalloc(list->n, sizeof(*sc->gpu_files));
+		for (i = 0; i < list->n; i++) {
+			const struct ynode *it = list->items[i];
+			if (it->type != YN_SCALAR || str_blank(it->scalar))
+				return ydoc_error(doc, it, d, "a 'gpu_types' entry must be a file name");
+			sc->gpu_files[sc->ngpu_files++] = path_join(dir, it->scalar);
+			if (check_readable(doc, it, "GPU file", sc->gpu_files[i], d))
+				return -1;
+		}
+	}
+
+	if (str_field(doc, root, "inventory", 1, &s, d))
+		return -1;
+	sc->inventory_path = path_join(dir, s);
+	if (check_readable(doc, ymap_get(root, "inventory"), "inventory", sc->inventory_path, d))
+		return -1;
+	if (str_field(doc, root, "workloads", 1, &s, d))
+		return -1;
+	sc->workloads_path = path_join(dir, s);
+	if (check_readable(doc, ymap_get(root, "workloads"), "workloads", sc->workloads_path, d))
+		return -1;
+
+	if (num_field(doc, root, "horizon_years", 0, 1, 30, 0, &sc->horizon_years, d))
+		return -1;
+
+	if (sub_map(doc, "solver", solver_keys, &m, d))
+		return -1;
+	if (m && (num_field(doc, m, "time_limit_s", 0, 1, 86400, 0, &sc->time_limit_s, d) ||
+		  num_field(doc, m, "mip_gap", 0, 0, 1, 1, &sc->mip_gap, d)))
+		return -1;
+
+	if (sub_map(doc, "sharing", sharing_keys, &m, d))
+		return -1;
+	if (m && (int_field(doc, m, "timeslice_max_replicas", 2, 48, &sc->timeslice_max, d) ||
+		  int_field(doc, m, "mps_max_clients", 2, 48, &sc->mps_max, d)))
+		return -1;
+
+	if (sub_map(doc, "energy", energy_keys, &m, d))
+		return -1;
+	if (m && (num_field(doc, m, "usd_per_kwh", 0, 0, HUGE_VAL, 0, &sc->energy_usd_per_kwh, d) ||
+		  num_field(doc, m, "pue", 1, 0, 3, 0, &sc->pue, d) ||
+		  num_field(doc, m, "gpu_load_factor", 0, 1, 1, 0, &sc->gpu_load_factor, d)))
+		return -1;
+
+	if (sub_map(doc, "licensing", lic_keys, &m, d))
+		return -1;
+	if (m) {
+		double price = -1;
+		if (!ymap_get(m, "usd_per_gpu_year"))
+			return ydoc_error(doc, m, d, "missing field 'usd_per_gpu_year' in licensing");
+		if (num_field(doc, m, "usd_per_gpu_year", 0, 0, HUGE_VAL, 0, &price, d))
+			return -1;
+		sc->license_usd_per_gpu_year = price;
+		if (str_field(doc, m, "source", 0, &s, d) < 0)
+			return -1;
+		if (ymap_get(m, "source"))
+			sc->license_source = xstrdup(s);
+	}
+	return 0;
+}
+
+/* Each workload site must be a site of some node class. */
+static int check_sites(const struct scenario *sc, struct diag *d)
+{
+	const struct inventory *inv = &sc->inventory;
+	const struct workloads *wl = &sc->workloads;
+	const char **sites = xcalloc(inv->n + 1, sizeof(*sites));
+	size_t i, j, k, n = 0;
+	int rc = 0;
+
+	for (i = 0; i < inv->n; i++) {
+		for (k = 0; k < n; k++)
+			if (!strcmp(sites[k], inv->classes[i].site))
+				break;
+		if (k == n)
+			sites[n++] = inv->classes[i].site;
+	}
+	for (i = 0; i < wl->n && !rc; i++) {
+		const struct workload *w = &wl->w[i];
+		for (j = 0; j < w->nsites && !rc; j++) {
+			const char *hint;
+			for (k = 0; k < n; k++)
+				if (!strcmp(sites[k], w->sites[j]))
+					break;
+			if (k < n)
+				continue;
+			hint = did_you_mean(w->sites[j], sites);
+			if (hint)
+				rc = diag_set(d, DIAG_INPUT, wl->file, w->line, wl->sites_col,
+					      "unknown site '%s': no node class is there (did you mean '%s'?)",
+					      w->sites[j], hint);
+			else
+				rc = diag_set(d, DIAG_INPUT, wl->file, w->line, wl->sites_col,
+					      "unknown site '%s': no node class is there", w->sites[j]);
+		}
+	}
+	free(sites);
+	return rc;
+}
+
+int scenario_load(struct scenario *sc, const char *path, const char *models_dir, struct diag *d)
+{
+	struct ydoc doc = YDOC_INIT;
+	struct inventory inv0 = INVENTORY_INIT;
+	struct workloads wl0 = WORKLOADS_INIT;
+	struct catalog cat0 = CATALOG_INIT;
+	char *dir = dir_of(path), *gpus = NULL;
+	size_t i;
+	int rc = -1;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->catalog = cat0;
+	sc->inventory = inv0;
+	sc->workloads = wl0;
+	sc->file = xstrdup(path);
+	sc->horizon_years = 1;
+	sc->time_limit_s = 30;
+	sc->mip_gap = 1e-4;
+	sc->timeslice_max = 8;
+	sc->mps_max = 8;
+	sc->energy_usd_per_kwh = 0;
+	sc->pue = 1;
+	sc->gpu_load_factor = 1;
+	sc->license_usd_per_gpu_year = -1;
+	sc->license_source = NULL;
+
+	if (ydoc_load(&doc, path, d) || load_fields(sc, &doc, dir, models_dir, d))
+		goto out;
+	gpus = path_join(sc->models_dir, "gpus.yaml");
+	if (catalog_load(&sc->catalog, gpus, 0, d))
+		goto out;
+	for (i = 0; i < sc->ngpu_files; i++)
+		if (catalog_load(&sc->catalog, sc->gpu_files[i], 1, d))
+			goto out;
+	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, d) ||
+	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d))
+		goto out;
+	rc = 0;
+out:
+	free(gpus);
+	free(dir);
+	ydoc_release(&doc);
+	return rc;
+}
+
+void scenario_release(struct scenario *sc)
+{
+	size_t i;
+	free(sc->file);
+	free(sc->name);
+	free(sc->models_dir);
+	free(sc->inventory_path);
+	free(sc->workloads_path);
+	for (i = 0; i < sc->ngpu_files; i++)
+		free(sc->gpu_files[i]);
+	free(sc->gpu_files);
+	free(sc->license_source);
+	workloads_release(&sc->workloads);
+	inventory_release(&sc->inventory);
+	catalog_release(&sc->catalog);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* ================= hostability ================= */
+
+#define COMPUTE_EPS 1e-9
+
+/* A GiB amount as short text: "80", "20.5". */
+static const char *gib_text(char *buf, size_t size, double gib)
+{
+	return limit_text(buf, size, gib);
+}
+
+static int class_matches(const struct node_class *nc, const struct workload *w)
+{
+	size_t i;
+	int ok = w->nsites == 0;
+	for (i = 0; i < w->nsites && !ok; i++)
+		ok = !strcmp(w->sites[i], nc->site);
+	if (!ok)
+		return 0;
+	if (w->ngpu_types == 0)
+		return 1;
+	for (i = 0; i < w->ngpu_types; i++)
+		if (w->gpu_types[i] == nc->gpu)
+			return 1;
+	return 0;
+}
+
+/* Whether a slot of mem_mib MiB and a compute share fits the ask. */
+static int fits(double ask_mib, double compute, double mem_mib, double share)
+{
+	return ask_mib <= mem_mib && compute <= share + COMPUTE_EPS;
+}
+
+/*
+ * Whether one GPU of type g in mode m offers a slot for a replica of w
+ * (gpus 0: a fraction; gpus 1: a whole GPU or a full-size slot; gpus >= 2:
+ * passthrough only).
+ */
+static int mode_has_slot(const struct gpu_type *g, enum gpu_mode m, const struct workload *w)
+{
+	double ask = w->gpu_mem_gib * 1024.0;
+	double compute = w->gpus >= 1 ? 1.0 : w->compute;
+	int whole = w->gpus >= 1;
+	size_t i;
+
+	switch (m) {
+	case MODE_PASSTHROUGH:
+		return fits(ask, compute, (double)g->memory_mib, 1.0);
+	case MODE_MIG:
+		if (!g->has_mig || w->gpus >= 2)
+			return 0;
+		for (i = 0; i < g->mig.nprofiles; i++) {
+			const struct mig_profile *p = &g->mig.profiles[i];
+			double share = (double)p->compute_slices / g->mig.compute_slices;
+			if (p->media_ext || (whole && p->compute_slices != g->mig.compute_slices))
+				continue;
+			if (fits(ask, compute, (double)p->memory_mib, share))
+				return 1;
+		}
+		return 0;
+	case MODE_MIG_VGPU:
+		if (!g->has_mig || !g->has_vgpu || w->gpus >= 2)
+			return 0;
+		for (i = 0; i < g->vgpu.nmig; i++) {
+			int gi = g->vgpu.mig_backed[i].gi_index;
+			const struct mig_profile *p;
+			double share;
+			if (gi < 0 || (size_t)gi >= g->mig.nprofiles)
+				continue;
+			p = &g->mig.profiles[gi];
+			share = (double)p->compute_slices / g->mig.compute_slices;
+			if (p->media_ext || (whole && p->compute_slices != g->mig.compute_slices))
+				continue;
+			if (fits(ask, compute, (double)p->memory_mib, share))
+				return 1;
+		}
+		return 0;
+	case MODE_VGPU:
+		if (!g->has_vgpu || w->gpus >= 2)
+			return 0;
+		for (i = 0; i < g->vgpu.nprofiles; i++) {
+			const struct vgpu_profile *p = &g->vgpu.profiles[i];
+			if (whole && p->max_equal != 1)
+				continue;
+			if (fits(ask, compute, (double)p->framebuffer_mib, 1.0 / p->max_equal))
+				return 1;
+		}
+		return 0;
+	case MODE_TIMESLICE:
+	case MODE_MPS:
+		if (whole)
+			return 0;
+		return fits(ask, compute, (double)g->memory_mib / 2.0, 0.5);
+	case MODE_COUNT:
+		break;
+	}
+	return 0;
+}
+
+char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
+{
+	const struct inventory *inv = &sc->inventory;
+	const unsigned vm_modes =
+		MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH);
+	double ask_mib = w->gpu_mem_gib * 1024.0;
+	double max_cpu = 0, max_ram = 0;
+	long max_mem = 0;
+	int max_gpus = 0, any = 0, vm_host = 0, any_big = 0;
+	char a[64], b[64];
+	size_t i;
+
+	for (i = 0; i < inv->n; i++) {
+		const struct node_class *nc = &inv->classes[i];
+		if (!class_matches(nc, w))
+			continue;
+		any = 1;
+		if (nc->gpus_per_node > max_gpus)
+			max_gpus = nc->gpus_per_node;
+		if (nc->gpu->memory_mib > max_mem)
+			max_mem = nc->gpu->memory_mib;
+		if (nc->cpu_cores > max_cpu)
+			max_cpu = nc->cpu_cores;
+		if (nc->ram_gib > max_ram)
+			max_ram = nc->ram_gib;
+		if (hypervisor_is_vm_host(nc->hv))
+			vm_host = 1;
+	}
+	if (!any)
+		return xstrdup("no node class matches its sites/gpu_types");
+	if (w->gpus > max_gpus)
+		return xasprintf("asks %d GPUs per replica, the largest node has %d", w->gpus, max_gpus);
+	if (ask_mib > (double)max_mem)
+		return xasprintf("asks %s GiB of GPU memory, the largest allowed GPU has %s GiB",
+				 gib_text(a, sizeof(a), w->gpu_mem_gib),
+				 gib_text(b, sizeof(b), (double)max_mem / 1024.0));
+	if (w->cpu_cores > max_cpu)
+		return xasprintf("asks %s CPU cores per replica, the largest node has %s",
+				 limit_text(a, sizeof(a), w->cpu_cores), limit_text(b, sizeof(b), max_cpu));
+	if (w->ram_gib > max_ram)
+		return xasprintf("asks %s GiB of RAM per replica, the largest node has %s GiB",
+				 limit_text(a, sizeof(a), w->ram_gib), limit_text(b, sizeof(b), max_ram));
+	if (w->vm && !vm_host)
+		return xstrdup("needs a VM (vm: true) but no allowed node class runs vsphere or kvm");
+
+	for (i = 0; i < inv->n; i++) {
+		const struct node_class *nc = &inv->classes[i];
+		unsigned modes;
+		int m;
+		if (!class_matches(nc, w))
+			continue;
+		/* One class must have it all at once, not just the largest of each. */
+		if (w->gpus > nc->gpus_per_node || w->cpu_cores > nc->cpu_cores || w->ram_gib > nc->ram_gib)
+			continue;
+		any_big = 1;
+		modes = w->modes & hypervisor_modes(nc->hv);
+		if (w->vm)
+			modes &= hypervisor_is_vm_host(nc->hv) ? vm_modes : 0;
+		for (m = 0; m < MODE_COUNT; m++) {
+			if (!(modes & MODE_BIT(m)) || mode_isolation((enum gpu_mode)m) < w->iso)
+				continue;
+			if (mode_has_slot(nc->gpu, (enum gpu_mode)m, w))
+				return NULL;
+		}
+	}
+	if (!any_big)
+		return xstrdup("no single allowed node class has enough GPUs, CPU cores and RAM at once");
+	if (w->gpus >= 1) {
+		if (w->gpu_mem_gib > 0)
+			return xasprintf("no allowed mode offers %s with %s GiB (isolation %s)",
+					 w->gpus == 1 ? "a whole GPU" : "whole GPUs",
+					 gib_text(a, sizeof(a), w->gpu_mem_gib), isolation_name(w->iso));
+		return xasprintf("no allowed mode offers %s (isolation %s)",
+				 w->gpus == 1 ? "a whole GPU" : "whole GPUs", isolation_name(w->iso));
+	}
+	return xasprintf("no allowed mode offers a slot with %s GiB and compute %s (isolation %s)",
+			 gib_text(a, sizeof(a), w->gpu_mem_gib), limit_text(b, sizeof(b), w->compute),
+			 isolation_name(w->iso));
+}

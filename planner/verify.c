@@ -1,0 +1,288 @@
+/*
+ * verify.c - the plan verifier.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify.h"
+#include "util.h"
+#include "banned.h"
+
+static int fail(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *m;
+	va_start(ap, fmt);
+	m = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(d, DIAG_IO, NULL, 0, 0, "plan failed verification (a planner bug): %s", m);
+	free(m);
+	return -1;
+}
+
+/* What a slot offers, recomputed from the catalog. */
+struct offer {
+	double mem_mib, compute;
+	enum isolation iso;
+	int vm, gpus;
+};
+
+static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offer *o, struct diag *d)
+{
+	const struct cnode *n = &cp->nodes[s->node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct gpu_type *g = c->nc->gpu;
+	const struct slot_type *st = &c->slot_types[s->type];
+	int cfg = n->mode == MODE_PASSTHROUGH ? n->pattern : n->gpu_config[s->gpu];
+	const struct config *cf;
+
+	if (cfg < 0)
+		return fail(d, "slot on idle GPU %d of a node of '%s'", s->gpu, c->nc->name);
+	cf = &c->configs[cfg];
+	if (st->mode != n->mode || cf->mode != n->mode)
+		return fail(d, "slot of mode %s on a %s node", mode_name(st->mode), mode_name(n->mode));
+	memset(o, 0, sizeof(*o));
+	switch (n->mode) {
+	case MODE_PASSTHROUGH:
+		o->mem_mib = (double)g->memory_mib;
+		o->compute = 1;
+		o->iso = ISO_EXCLUSIVE;
+		o->vm = hypervisor_is_vm_host(c->nc->hv);
+		o->gpus = s->ngpus;
+		break;
+	case MODE_MIG:
+	case MODE_MIG_VGPU: {
+		const struct mig_profile *mp;
+		if (!g->has_mig || st->mig_profile < 0 || (size_t)st->mig_profile >= g->mig.nprofiles)
+			return fail(d, "MIG slot without a MIG profile on %s", g->id);
+		mp = &g->mig.profiles[st->mig_profile];
+		o->mem_mib = (double)mp->memory_mib;
+		o->compute = (double)mp->compute_slices / g->mig.compute_slices;
+		o->iso = ISO_HARDWARE;
+		o->vm = n->mode == MODE_MIG_VGPU && hypervisor_is_vm_host(c->nc->hv);
+		o->gpus = mp->compute_slices == g->mig.compute_slices && mp->memory_slices == g->mig.memory_slices;
+		break;
+	}
+	case MODE_VGPU: {
+		const struct vgpu_profile *vp;
+		if (!g->has_vgpu || cf->vgpu_profile < 0)
+			return fail(d, "vGPU slot without a vGPU profile on %s", g->id);
+		vp = &g->vgpu.profiles[cf->vgpu_profile];
+		o->mem_mib = (double)vp->framebuffer_mib;
+		o->compute = 1.0 / vp->max_equal;
+		o->iso = ISO_MEMORY;
+		o->vm = hypervisor_is_vm_host(c->nc->hv);
+		o->gpus = vp->max_equal == 1;
+		break;
+	}
+	case MODE_TIMESLICE:
+	case MODE_MPS:
+		if (cf->k < 2)
+			return fail(d, "shared GPU with k = %d", cf->k);
+		o->mem_mib = floor((double)g->memory_mib / cf->k);
+		o->compute = n->mode == MODE_MPS ? (double)(100 / cf->k) / 100.0 : 1.0 / cf->k;
+		o->iso = n->mode == MODE_MPS ? ISO_MEMORY : ISO_NONE;
+		o->vm = 0;
+		o->gpus = 0;
+		break;
+	case MODE_COUNT:
+		return fail(d, "node without a mode");
+	}
+	return 0;
+}
+
+static int check_gpu_partition(const struct cplan *cp, size_t ni, int gi, const size_t *slots, size_t ns,
+			       struct diag *d)
+{
+	const struct cnode *n = &cp->nodes[ni];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct gpu_type *g = c->nc->gpu;
+	const struct config *cf = &c->configs[n->gpu_config[gi]];
+	size_t i;
+
+	switch (n->mode) {
+	case MODE_MIG:
+	case MODE_MIG_VGPU: {
+		int prof[MIG_MAX_INSTANCES], start[MIG_MAX_INSTANCES];
+		char *why = NULL;
+		if (ns > MIG_MAX_INSTANCES)
+			return fail(d, "%zu MIG instances on one %s", ns, g->id);
+		for (i = 0; i < ns; i++) {
+			prof[i] = c->slot_types[cp->slots[slots[i]].type].mig_profile;
+			start[i] = cp->slots[slots[i]].mig_start;
+		}
+		if (mig_layout_check(g, (int)ns, prof, start, &why)) {
+			fail(d, "GPU %d of node %s-%03d: %s", gi, c->nc->name, n->ordinal, why ? why : "bad MIG layout");
+			free(why);
+			return -1;
+		}
+		if (n->mode == MODE_MIG_VGPU) {
+			for (i = 0; i < ns; i++) {
+				size_t v;
+				int found = 0;
+				for (v = 0; v < g->vgpu.nmig; v++)
+					if (g->vgpu.mig_backed[v].gi_index == prof[i])
+						found = 1;
+				if (!found)
+					return fail(d, "GPU instance without a MIG-backed vGPU profile on %s", g->id);
+			}
+		}
+		break;
+	}
+	case MODE_VGPU:
+		if ((long)ns > g->vgpu.profiles[cf->vgpu_profile].max_equal)
+			return fail(d, "%zu vGPUs of %s exceed its %d per GPU", ns,
+				    g->vgpu.profiles[cf->vgpu_profile].name, g->vgpu.profiles[cf->vgpu_profile].max_equal);
+		break;
+	case MODE_TIMESLICE:
+	case MODE_MPS:
+		if ((long)ns > cf->k)
+			return fail(d, "%zu replicas on a GPU shared %d ways", ns, cf->k);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int verify_plan(const struct cplan *cp, struct diag *d)
+{
+	const struct problem *p = cp->p;
+	size_t i, j, k;
+	long *per_class = xcalloc(p->nclasses + 1, sizeof(*per_class));
+	long *placed = xcalloc(p->ndemands + 1, sizeof(*placed));
+	double *cpu = xcalloc(cp->nnodes + 1, sizeof(*cpu));
+	double *ram = xcalloc(cp->nnodes + 1, sizeof(*ram));
+	size_t *byg = xcalloc(cp->nslots + 1, sizeof(*byg));
+	int rc = -1;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		const struct node_class *nc = p->classes[n->k].nc;
+		if (++per_class[n->k] > nc->count) {
+			fail(d, "more nodes of '%s' than its count %ld", nc->name, nc->count);
+			goto out;
+		}
+		if (!(hypervisor_modes(nc->hv) & MODE_BIT(n->mode))) {
+			fail(d, "mode %s on a %s node", mode_name(n->mode), hypervisor_name(nc->hv));
+			goto out;
+		}
+	}
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const struct cnode *n;
+		const struct workload *w;
+		struct offer o;
+		if (s->node < 0 || (size_t)s->node >= cp->nnodes) {
+			fail(d, "slot %zu on no node", i);
+			goto out;
+		}
+		n = &cp->nodes[s->node];
+		if (s->gpu < 0 || s->gpu + s->ngpus > p->classes[n->k].nc->gpus_per_node) {
+			fail(d, "slot %zu outside its node's GPUs", i);
+			goto out;
+		}
+		if (slot_offer(cp, s, &o, d))
+			goto out;
+		if (s->d < 0)
+			continue;
+		w = p->demands[s->d].w;
+		placed[s->d]++;
+		cpu[s->node] += w->cpu_cores;
+		ram[s->node] += w->ram_gib;
+		if (w->gpu_mem_gib * 1024.0 > o.mem_mib + 1e-6 || (w->gpus == 0 && w->compute > o.compute + 1e-9) ||
+		    (w->gpus >= 1 && o.gpus != w->gpus) || (w->gpus == 0 && o.gpus > 1) || o.iso < w->iso ||
+		    (w->vm && !o.vm) || !(w->modes & MODE_BIT(n->mode))) {
+			fail(d, "workload '%s' does not fit its slot on %s-%03d GPU %d", w->name,
+			     p->classes[n->k].nc->name, n->ordinal, s->gpu);
+			goto out;
+		}
+		if (w->nsites) {
+			int ok = 0;
+			for (j = 0; j < w->nsites; j++)
+				if (!str_casecmp(w->sites[j], p->classes[n->k].nc->site))
+					ok = 1;
+			if (!ok) {
+				fail(d, "workload '%s' placed outside its sites", w->name);
+				goto out;
+			}
+		}
+		if (w->ngpu_types) {
+			int ok = 0;
+			for (j = 0; j < w->ngpu_types; j++)
+				if (w->gpu_types[j] == p->classes[n->k].nc->gpu)
+					ok = 1;
+			if (!ok) {
+				fail(d, "workload '%s' placed on a GPU type it does not allow", w->name);
+				goto out;
+			}
+		}
+		if (w->needs_nvaie && n->mode != MODE_PASSTHROUGH &&
+		    !p->classes[n->k].configs[n->gpu_config[s->gpu]].licensed) {
+			fail(d, "workload '%s' needs NVAIE but its GPU is not licensed", w->name);
+			goto out;
+		}
+	}
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct node_class *nc = p->classes[cp->nodes[i].k].nc;
+		if (cpu[i] > nc->cpu_cores + 1e-6 || ram[i] > nc->ram_gib + 1e-6) {
+			fail(d, "node %s-%03d over its CPU or RAM", nc->name, cp->nodes[i].ordinal);
+			goto out;
+		}
+	}
+	for (i = 0; i < p->ndemands; i++) {
+		if (placed[i] != cp->placed[i] || placed[i] + cp->unplaced[i] != p->demands[i].replicas) {
+			fail(d, "workload '%s': %ld placed + %ld unplaced != %ld replicas", p->demands[i].w->name,
+			     placed[i], cp->unplaced[i], p->demands[i].replicas);
+			goto out;
+		}
+	}
+	/* Per GPU: partition validity; passthrough groups must not overlap. */
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int g, ng = p->classes[n->k].nc->gpus_per_node;
+		for (g = 0; g < ng; g++) {
+			size_t ns = 0;
+			int cover = 0;
+			for (k = 0; k < cp->nslots; k++) {
+				const struct cslot *s = &cp->slots[k];
+				if ((size_t)s->node != i)
+					continue;
+				if (n->mode == MODE_PASSTHROUGH) {
+					if (g >= s->gpu && g < s->gpu + s->ngpus)
+						cover++;
+				} else if (s->gpu == g) {
+					byg[ns++] = k;
+				}
+			}
+			if (n->mode == MODE_PASSTHROUGH) {
+				if (cover > 1) {
+					fail(d, "GPU %d of node %s-%03d in %d passthrough groups", g,
+					     p->classes[n->k].nc->name, n->ordinal, cover);
+					goto out;
+				}
+				continue;
+			}
+			if (n->gpu_config[g] < 0) {
+				if (ns) {
+					fail(d, "slots on an idle GPU");
+					goto out;
+				}
+				continue;
+			}
+			if (check_gpu_partition(cp, i, g, byg, ns, d))
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(per_class);
+	free(placed);
+	free(cpu);
+	free(ram);
+	free(byg);
+	return rc;
+}

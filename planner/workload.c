@@ -1,0 +1,481 @@
+/*
+ * workload.c - workloads from the workloads CSV.
+ *
+ * Each row is checked field by field in column-table order, then for
+ * consistency between its fields (vm, isolation and gpus against the
+ * `modes` list), so the first error of the file is the one reported.
+ * Whether some node can host a workload is not decided here: that needs
+ * the inventory (scenario_unhostable).
+ */
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvdoc.h"
+#include "util.h"
+#include "workload.h"
+#include "ydoc.h"
+#include "banned.h"
+
+static const char *const iso_names[] = { "none", "memory", "hardware", "exclusive", NULL };
+
+const char *isolation_name(enum isolation i)
+{
+	return (unsigned)i < ISO_COUNT ? iso_names[i] : "?";
+}
+
+enum isolation mode_isolation(enum gpu_mode m)
+{
+	switch (m) {
+	case MODE_PASSTHROUGH:
+		return ISO_EXCLUSIVE;
+	case MODE_MIG:
+	case MODE_MIG_VGPU:
+		return ISO_HARDWARE;
+	case MODE_VGPU:
+	case MODE_MPS:
+		return ISO_MEMORY;
+	case MODE_TIMESLICE:
+	case MODE_COUNT:
+		break;
+	}
+	return ISO_NONE;
+}
+
+enum {
+	C_NAME,
+	C_TENANT,
+	C_REPLICAS,
+	C_GPUS,
+	C_GPU_MEM,
+	C_COMPUTE,
+	C_ISOLATION,
+	C_VM,
+	C_CPU_CORES,
+	C_RAM_GIB,
+	C_GPU_TYPES,
+	C_MODES,
+	C_SITES,
+	C_NVAIE,
+	C_PRIORITY,
+	C_NCOLS
+};
+
+static const struct csvcol cols[] = {
+	{ "name", 1 },
+	{ "tenant", 1 },
+	{ "replicas", 1 },
+	{ "gpus", 0 },
+	{ "gpu_mem_gib", 0 },
+	{ "compute", 0 },
+	{ "isolation", 1 },
+	{ "vm", 0 },
+	{ "cpu_cores", 0 },
+	{ "ram_gib", 0 },
+	{ "gpu_types", 0 },
+	{ "modes", 0 },
+	{ "sites", 0 },
+	{ "needs_nvaie", 0 },
+	{ "priority", 0 },
+	{ NULL, 0 },
+};
+
+#define VM_MODES (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH))
+
+/* A limit as short text: "0", "30", "0.5". */
+static const char *limit_text(char *buf, size_t size, double v)
+{
+	char *p;
+	fmt_fixed(buf, size, v, 6);
+	p = strchr(buf, '.');
+	if (p) {
+		char *e = buf + strlen(buf) - 1;
+		while (e > p && *e == '0')
+			*e-- = '\0';
+		if (e == p)
+			*e = '\0';
+	}
+	return buf;
+}
+
+/* A number in [lo or (lo, hi]; hi = HUGE_VAL for no upper end.  As csvdoc_num. */
+static int num_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		     int required, double lo, int lo_open, double hi, double *out, struct diag *d)
+{
+	double x = 0;
+	char a[64], b[64];
+	int rc = csvdoc_num(doc, r, idx[c], cols[c].name, required, -DBL_MAX, DBL_MAX, &x, d);
+
+	if (rc)
+		return rc;
+	if ((lo_open ? x > lo : x >= lo) && x <= hi) {
+		*out = x;
+		return 0;
+	}
+	if (hi == HUGE_VAL)
+		return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be %s %s", cols[c].name,
+				    csvdoc_field(doc, r, idx[c]), lo_open ? "greater than" : "at least",
+				    limit_text(a, sizeof(a), lo));
+	return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be in %c%s, %s]", cols[c].name,
+			    csvdoc_field(doc, r, idx[c]), lo_open ? '(' : '[',
+			    limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi));
+}
+
+/* An integer in [lo, hi].  As csvdoc_int. */
+static int int_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		     int required, long long lo, long long hi, long long *out, struct diag *d)
+{
+	long long x = 0;
+	int rc = csvdoc_int(doc, r, idx[c], cols[c].name, required, LLONG_MIN, LLONG_MAX, &x, d);
+	if (rc)
+		return rc;
+	if (x >= lo && x <= hi) {
+		*out = x;
+		return 0;
+	}
+	return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be in [%lld, %lld]",
+			    cols[c].name, x, lo, hi);
+}
+
+/*
+ * Splits a '|'-separated field into trimmed entries (caller frees the
+ * array and the strings); an empty entry is an error.
+ */
+static int split_list(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		      char ***out, size_t *n, struct diag *d)
+{
+	const char *s = csvdoc_field(doc, r, idx[c]);
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		const char *bar = strchr(s, '|');
+		size_t len = bar ? (size_t)(bar - s) : strlen(s);
+		const char *b = s;
+		while (len && (*b == ' ' || *b == '\t')) {
+			b++;
+			len--;
+		}
+		while (len && (b[len - 1] == ' ' || b[len - 1] == '\t'))
+			len--;
+		if (!len) {
+			size_t i;
+			for (i = 0; i < *n; i++)
+				free((*out)[i]);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return csvdoc_error(doc, r, idx[c], d, "column '%s': empty entry in '%s'",
+					    cols[c].name, csvdoc_field(doc, r, idx[c]));
+		}
+		XGROW(*out, cap, *n + 1);
+		(*out)[(*n)++] = xstrndup(b, len);
+		if (!bar)
+			return 0;
+		s = bar + 1;
+	}
+}
+
+static void free_list(char **list, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
+static int parse_gpu_types(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
+			   const struct catalog *cat, struct workload *w, struct diag *d)
+{
+	char **list;
+	size_t n, i, j;
+	int rc = 0;
+
+	if (!*csvdoc_field(doc, r, idx[C_GPU_TYPES]))
+		return 0;
+	if (split_list(doc, r, idx, C_GPU_TYPES, &list, &n, d))
+		return -1;
+	w->gpu_types = xcalloc(n, sizeof(*w->gpu_types));
+	for (i = 0; i < n && !rc; i++) {
+		const struct gpu_type *g = catalog_find(cat, list[i]);
+		if (!g) {
+			const char *hint = catalog_suggest(cat, list[i]);
+			if (hint)
+				rc = csvdoc_error(doc, r, idx[C_GPU_TYPES], d,
+						  "unknown GPU type '%s' (did you mean '%s'?)", list[i], hint);
+			else
+				rc = csvdoc_error(doc, r, idx[C_GPU_TYPES], d, "unknown GPU type '%s'",
+						  list[i]);
+			break;
+		}
+		for (j = 0; j < w->ngpu_types; j++)
+			if (w->gpu_types[j] == g)
+				break;
+		if (j == w->ngpu_types)
+			w->gpu_types[w->ngpu_types++] = g;
+	}
+	free_list(list, n);
+	return rc;
+}
+
+static int parse_modes(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
+		       struct workload *w, struct diag *d)
+{
+	char **list;
+	size_t n, i;
+	int rc = 0;
+
+	w->modes = MODE_ALL;
+	if (!*csvdoc_field(doc, r, idx[C_MODES]))
+		return 0;
+	if (split_list(doc, r, idx, C_MODES, &list, &n, d))
+		return -1;
+	w->modes = 0;
+	for (i = 0; i < n; i++) {
+		int m = mode_parse(list[i]);
+		if (m < 0) {
+			const char *hint = did_you_mean(list[i], mode_names);
+			if (hint)
+				rc = csvdoc_error(doc, r, idx[C_MODES], d,
+						  "unknown mode '%s' (did you mean '%s'?)", list[i], hint);
+			else
+				rc = csvdoc_error(doc, r, idx[C_MODES], d,
+						  "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
+						  "mig, timeslice or mps)",
+						  list[i]);
+			break;
+		}
+		w->modes |= MODE_BIT(m);
+	}
+	free_list(list, n);
+	return rc;
+}
+
+static int parse_sites(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
+		       struct workload *w, struct diag *d)
+{
+	char **list;
+	size_t n, i, j;
+
+	if (!*csvdoc_field(doc, r, idx[C_SITES]))
+		return 0;
+	if (split_list(doc, r, idx, C_SITES, &list, &n, d))
+		return -1;
+	w->sites = xcalloc(n, sizeof(*w->sites));
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < w->nsites; j++)
+			if (!strcmp(w->sites[j], list[i]))
+				break;
+		if (j == w->nsites)
+			w->sites[w->nsites++] = list[i];
+		else
+			free(list[i]);
+	}
+	free(list);
+	return 0;
+}
+
+/* "a, b or c" for the modes in mask, in mode order. */
+static char *mode_list(unsigned mask)
+{
+	struct sb sb;
+	char *list;
+	int m, k = 0, total = 0;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (mask & MODE_BIT(m))
+			total++;
+	sb_init(&sb);
+	for (m = 0; m < MODE_COUNT; m++) {
+		if (!(mask & MODE_BIT(m)))
+			continue;
+		if (k)
+			sb_adds(&sb, k == total - 1 ? " or " : ", ");
+		sb_adds(&sb, mode_names[m]);
+		k++;
+	}
+	list = sb_detach(&sb);
+	sb_release(&sb);
+	return list;
+}
+
+/* Checks between fields; errors point at the `modes` field, which narrows the choice. */
+static int check_consistency(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
+			     const struct workload *w, struct diag *d)
+{
+	unsigned iso_ok = 0;
+	int m;
+
+	if (w->modes == MODE_ALL)
+		return 0;
+	if (w->vm && !(w->modes & VM_MODES))
+		return csvdoc_error(doc, r, idx[C_MODES], d,
+				    "vm: true needs one of the modes passthrough, vgpu or mig-vgpu");
+	for (m = 0; m < MODE_COUNT; m++)
+		if (mode_isolation((enum gpu_mode)m) >= w->iso)
+			iso_ok |= MODE_BIT(m);
+	if (!(w->modes & iso_ok)) {
+		char *list = mode_list(iso_ok);
+		csvdoc_error(doc, r, idx[C_MODES], d, "isolation '%s' needs %s %s", iso_names[w->iso],
+			     iso_ok == MODE_BIT(MODE_PASSTHROUGH) ? "the mode" : "one of the modes", list);
+		free(list);
+		return -1;
+	}
+	if (w->gpus >= 2 && !(w->modes & MODE_BIT(MODE_PASSTHROUGH)))
+		return csvdoc_error(doc, r, idx[C_MODES], d,
+				    "gpus %d needs the mode passthrough (a replica of several GPUs "
+				    "takes them whole)",
+				    w->gpus);
+	return 0;
+}
+
+static int load_row(const struct workloads *wl, const struct csvdoc *doc, const struct csvrow *r,
+		    const int *idx, const struct catalog *cat, struct workload *w, struct diag *d)
+{
+	const char *s = NULL;
+	long long v = 0;
+	size_t i;
+	int rc;
+
+	w->line = r->line;
+	if (csvdoc_str(doc, r, idx[C_NAME], "name", 1, &s, d))
+		return -1;
+	for (i = 0; i < wl->n; i++)
+		if (!strcmp(wl->w[i].name, s))
+			return csvdoc_error(doc, r, idx[C_NAME], d,
+					    "duplicate workload '%s' (first at line %ld)", s, wl->w[i].line);
+	w->name = xstrdup(s);
+	if (csvdoc_str(doc, r, idx[C_TENANT], "tenant", 1, &s, d))
+		return -1;
+	w->tenant = xstrdup(s);
+	if (int_range(doc, r, idx, C_REPLICAS, 1, 1, 1000000, &v, d))
+		return -1;
+	w->replicas = (long)v;
+	v = 0;
+	if (int_range(doc, r, idx, C_GPUS, 0, 0, 64, &v, d) < 0)
+		return -1;
+	w->gpus = (int)v;
+
+	w->gpu_mem_gib = 0;
+	if (w->gpus == 0 && !*csvdoc_field(doc, r, idx[C_GPU_MEM]))
+		return csvdoc_error(doc, r, idx[C_GPU_MEM], d,
+				    "column 'gpu_mem_gib' is required when gpus is 0");
+	if (num_range(doc, r, idx, C_GPU_MEM, 0, 0, 1, HUGE_VAL, &w->gpu_mem_gib, d) < 0)
+		return -1;
+	w->compute = 1;
+	if (w->gpus == 0) {
+		if (!*csvdoc_field(doc, r, idx[C_COMPUTE]))
+			return csvdoc_error(doc, r, idx[C_COMPUTE], d,
+					    "column 'compute' is required when gpus is 0");
+		if (num_range(doc, r, idx, C_COMPUTE, 1, 0, 1, 1, &w->compute, d))
+			return -1;
+	} else {
+		double c = 1;
+		rc = num_range(doc, r, idx, C_COMPUTE, 0, 0, 1, 1, &c, d);
+		if (rc < 0)
+			return -1;
+		if (c != 1)
+			return csvdoc_error(doc, r, idx[C_COMPUTE], d,
+					    "column 'compute' must be empty or 1 when gpus is %d", w->gpus);
+	}
+
+	{
+		const char *iso = NULL, *hint;
+		int k;
+		if (csvdoc_str(doc, r, idx[C_ISOLATION], "isolation", 1, &iso, d))
+			return -1;
+		for (k = 0; iso_names[k]; k++)
+			if (!str_casecmp(iso, iso_names[k]))
+				break;
+		if (!iso_names[k]) {
+			hint = did_you_mean(iso, iso_names);
+			if (hint)
+				return csvdoc_error(doc, r, idx[C_ISOLATION], d,
+						    "unknown isolation '%s' (did you mean '%s'?)", iso, hint);
+			return csvdoc_error(doc, r, idx[C_ISOLATION], d,
+					    "unknown isolation '%s' (expected none, memory, hardware or "
+					    "exclusive)",
+					    iso);
+		}
+		w->iso = (enum isolation)k;
+	}
+	w->vm = 0;
+	if (csvdoc_bool(doc, r, idx[C_VM], "vm", 0, &w->vm, d) < 0)
+		return -1;
+	if (num_range(doc, r, idx, C_CPU_CORES, 0, 0, 0, HUGE_VAL, &w->cpu_cores, d) < 0 ||
+	    num_range(doc, r, idx, C_RAM_GIB, 0, 0, 0, HUGE_VAL, &w->ram_gib, d) < 0)
+		return -1;
+	if (parse_gpu_types(doc, r, idx, cat, w, d) || parse_modes(doc, r, idx, w, d) ||
+	    parse_sites(doc, r, idx, w, d))
+		return -1;
+	w->needs_nvaie = 0;
+	if (csvdoc_bool(doc, r, idx[C_NVAIE], "needs_nvaie", 0, &w->needs_nvaie, d) < 0)
+		return -1;
+	v = 1;
+	if (int_range(doc, r, idx, C_PRIORITY, 0, 1, 1000, &v, d) < 0)
+		return -1;
+	w->priority = (int)v;
+	return check_consistency(doc, r, idx, w, d);
+}
+
+static void workload_release(struct workload *w)
+{
+	size_t i;
+	free(w->name);
+	free(w->tenant);
+	free(w->gpu_types);
+	for (i = 0; i < w->nsites; i++)
+		free(w->sites[i]);
+	free(w->sites);
+}
+
+int workloads_load(struct workloads *wl, const char *path, const struct catalog *cat,
+		   struct diag *d)
+{
+	struct csvdoc doc = CSVDOC_INIT;
+	int idx[C_NCOLS];
+	size_t i;
+	int rc = -1;
+
+	wl->file = xstrdup(path);
+	wl->n = 0;
+	wl->w = NULL;
+	wl->sites_col = 0;
+	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, cols, idx, d))
+		goto out;
+	wl->sites_col = idx[C_SITES] + 1;
+	if (doc.nrows == 0) {
+		csvdoc_error(&doc, &doc.header, -1, d, "no workloads (the file has only a header)");
+		goto out;
+	}
+	wl->w = xcalloc(doc.nrows, sizeof(*wl->w));
+	for (i = 0; i < doc.nrows; i++) {
+		struct workload *w = &wl->w[wl->n];
+		if (load_row(wl, &doc, &doc.rows[i], idx, cat, w, d)) {
+			workload_release(w);
+			memset(w, 0, sizeof(*w));
+			goto out;
+		}
+		wl->n++;
+	}
+	rc = 0;
+out:
+	csvdoc_release(&doc);
+	return rc;
+}
+
+void workloads_release(struct workloads *wl)
+{
+	size_t i;
+	for (i = 0; i < wl->n; i++)
+		workload_release(&wl->w[i]);
+	free(wl->w);
+	free(wl->file);
+	wl->w = NULL;
+	wl->file = NULL;
+	wl->n = 0;
+	wl->sites_col = 0;
+}

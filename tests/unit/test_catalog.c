@@ -1,0 +1,434 @@
+/*
+ * test_catalog.c - the bundled GPU catalog (models/gpus.yaml): invariants
+ * of every MIG and vGPU table, spot values from
+ * /work/shared/facts-nvidia.md, and the loader's error messages on small
+ * bad files (exact "FILE:LINE:COL: message" text).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "catalog.h"
+#include "util.h"
+
+/* ======================= invariants ======================= */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static void check_mig_invariants(const struct gpu_type *g)
+{
+	const struct mig_info *m = &g->mig;
+	int full = 0, me = 0, k;
+	size_t i, j;
+
+	CHECK(m->compute_slices >= 1 && m->compute_slices <= 8, "%s: compute_slices %d", g->id,
+	      m->compute_slices);
+	CHECK(m->memory_slices >= 1 && m->memory_slices <= MIG_MAX_SLICES, "%s: memory_slices %d", g->id,
+	      m->memory_slices);
+	CHECK(m->max_instances >= 1 && m->max_instances <= m->compute_slices, "%s: max_instances %d", g->id,
+	      m->max_instances);
+	CHECK(m->nprofiles >= 1, "%s: no MIG profiles", g->id);
+	for (i = 0; i < m->nprofiles; i++) {
+		const struct mig_profile *p = &m->profiles[i];
+		CHECK(p->compute_slices >= 1 && p->compute_slices <= m->compute_slices, "%s %s: compute %d",
+		      g->id, p->name, p->compute_slices);
+		CHECK(p->memory_slices >= 1 && p->memory_slices <= m->memory_slices, "%s %s: memory slices %d",
+		      g->id, p->name, p->memory_slices);
+		CHECK(p->memory_mib >= 1 && p->memory_mib <= g->memory_mib, "%s %s: memory_mib %ld", g->id,
+		      p->name, p->memory_mib);
+		CHECK(p->max_instances >= 1 && p->max_instances <= m->max_instances, "%s %s: max %d", g->id,
+		      p->name, p->max_instances);
+		/* Instances of one profile never overlap, so they fit the memory slices. */
+		CHECK(p->max_instances * p->memory_slices <= m->memory_slices, "%s %s: %d x %d slices > %d",
+		      g->id, p->name, p->max_instances, p->memory_slices, m->memory_slices);
+		CHECK(p->nstarts >= 1 && p->nstarts <= MIG_MAX_SLICES, "%s %s: nstarts %d", g->id, p->name,
+		      p->nstarts);
+		for (k = 0; k < p->nstarts; k++) {
+			CHECK(p->starts[k] >= 0 && p->starts[k] + p->memory_slices <= m->memory_slices,
+			      "%s %s: start %d outside the slices", g->id, p->name, p->starts[k]);
+			CHECK(k == 0 || p->starts[k] > p->starts[k - 1], "%s %s: starts not ascending", g->id,
+			      p->name);
+		}
+		CHECK(!p->media_ext == !ends_with(p->name, "+me"), "%s %s: media_ext %d disagrees with the name",
+		      g->id, p->name, p->media_ext);
+		if (p->media_ext) {
+			me++;
+			CHECK(p->max_instances == 1, "%s %s: a +me profile allows %d", g->id, p->name,
+			      p->max_instances);
+		}
+		CHECK(p->id >= 0, "%s %s: no profile id", g->id, p->name);
+		for (j = 0; j < i; j++) {
+			CHECK(strcmp(m->profiles[j].name, p->name), "%s: profile %s twice", g->id, p->name);
+			CHECK(m->profiles[j].id != p->id, "%s: profile id %d on %s and %s", g->id, p->id,
+			      m->profiles[j].name, p->name);
+		}
+		if (p->compute_slices == m->compute_slices && p->memory_slices == m->memory_slices &&
+		    p->nstarts == 1 && p->starts[0] == 0 && p->max_instances == 1)
+			full++;
+	}
+	CHECK(full == 1, "%s: %d whole-GPU profiles, want 1", g->id, full);
+	CHECK(me >= 1, "%s: no +me profile", g->id);
+}
+
+static void check_vgpu_invariants(const struct gpu_type *g)
+{
+	const struct vgpu_info *v = &g->vgpu;
+	size_t i;
+
+	for (i = 0; i < v->nprofiles; i++) {
+		const struct vgpu_profile *p = &v->profiles[i];
+		CHECK(p->framebuffer_mib * p->max_equal <= g->memory_mib, "%s %s: %d x %ld MiB > %ld", g->id,
+		      p->name, p->max_equal, p->framebuffer_mib, g->memory_mib);
+		CHECK(p->max_mixed <= p->max_equal, "%s %s: max_mixed %d > max_equal %d", g->id, p->name,
+		      p->max_mixed, p->max_equal);
+		CHECK(v->mixed_size || p->max_mixed == 0, "%s %s: max_mixed without mixed-size mode", g->id,
+		      p->name);
+		CHECK(ends_with(p->name, "C"), "%s %s: not a C-series name", g->id, p->name);
+	}
+	for (i = 0; i < v->nmig; i++) {
+		const struct vgpu_mig_profile *p = &v->mig_backed[i];
+		const struct mig_profile *gi;
+		CHECK(g->has_mig, "%s %s: MIG-backed on a GPU without MIG", g->id, p->name);
+		CHECK(p->gi_index >= 0 && (size_t)p->gi_index < g->mig.nprofiles, "%s %s: gi_index %d", g->id,
+		      p->name, p->gi_index);
+		if (!g->has_mig || p->gi_index < 0 || (size_t)p->gi_index >= g->mig.nprofiles)
+			continue;
+		gi = &g->mig.profiles[p->gi_index];
+		CHECK_STR(gi->name, p->gi_profile, "%s %s: gi_index names another profile", g->id, p->name);
+		CHECK(p->max >= 1 && p->max <= gi->max_instances, "%s %s: max %d > GI max %d", g->id, p->name,
+		      p->max, gi->max_instances);
+		CHECK(!gi->media_ext == !ends_with(p->name, "ME"), "%s %s: CME name vs +me GI %s", g->id,
+		      p->name, gi->name);
+	}
+}
+
+/* ======================= spot values ======================= */
+
+static const struct {
+	const char *gpu;	/* id or alias */
+	const char *profile;
+	int id, compute, memory, max;
+	const char *starts;	/* comma-separated */
+} mig_spots[] = {
+	{ "A100-PCIE-40GB", "1g.5gb", 19, 1, 1, 7, "0,1,2,3,4,5,6" },
+	{ "A100-PCIE-40GB", "1g.5gb+me", 20, 1, 1, 1, "0,1,2,3,4,5,6" },
+	{ "A100-PCIE-40GB", "1g.10gb", 15, 1, 2, 4, "0,2,4,6" },
+	{ "A100-PCIE-40GB", "2g.10gb", 14, 2, 2, 3, "0,2,4" },
+	{ "A100-PCIE-40GB", "3g.20gb", 9, 3, 4, 2, "0,4" },
+	{ "A100-PCIE-40GB", "4g.20gb", 5, 4, 4, 1, "0" },
+	{ "A100-PCIE-40GB", "7g.40gb", 0, 7, 8, 1, "0" },
+	{ "H100-NVL-94GB", "3g.47gb", 9, 3, 4, 2, "0,4" },
+	{ "H100-NVL", "1g.24gb", 15, 1, 2, 4, "0,2,4,6" },
+	{ "h100xm", "1g.10gb", 19, 1, 1, 7, "0,1,2,3,4,5,6" },
+	{ "H100-SXM5-80GB", "7g.80gb", 0, 7, 8, 1, "0" },
+	{ "A100D", "1g.20gb", 15, 1, 2, 4, "0,2,4,6" },
+	{ "A30", "1g.6gb", 14, 1, 1, 4, "0,1,2,3" },
+	{ "A30", "1g.6gb+me", 21, 1, 1, 1, "0,1,2,3" },
+	{ "A30", "2g.12gb", 5, 2, 2, 2, "0,2" },
+	{ "A30", "2g.12gb+me", 6, 2, 2, 1, "0,2" },
+	{ "A30", "4g.24gb", 0, 4, 4, 1, "0" },
+	{ "B200", "7g.180gb", 0, 7, 8, 1, "0" },
+};
+
+static const struct {
+	const char *gpu;
+	long memory_mib;
+	int has_mig, compute_slices, memory_slices, max_instances, has_vgpu;
+} gpu_spots[] = {
+	{ "T4", 16384, 0, 0, 0, 0, 1 },
+	{ "A30", 24576, 1, 4, 4, 4, 1 },
+	{ "A100-PCIE-40GB", 40960, 1, 7, 8, 7, 1 },
+	{ "H100-SXM5-80GB", 81920, 1, 7, 8, 7, 1 },
+	{ "H100-NVL-94GB", 96256, 1, 7, 8, 7, 1 },
+	{ "H200-SXM-141GB", 144384, 1, 7, 8, 7, 1 },
+	{ "B200", 184320, 1, 7, 8, 7, 0 },
+	{ "L40S", 49152, 0, 0, 0, 0, 1 },
+};
+
+static const struct {
+	const char *gpu;
+	const char *name;
+	long framebuffer_mib;
+	int max_equal, max_mixed;
+} vgpu_spots[] = {
+	{ "T4", "T4-4C", 4096, 4, 0 },
+	{ "H100-SXM5-80GB", "H100XM-16C", 16384, 5, 4 },
+	{ "H100-NVL-94GB", "H100L-94C", 96246, 1, 1 },
+	{ "A100-PCIE-40GB", "A100-4C", 4096, 10, 8 },
+};
+
+static const struct {
+	const char *gpu;
+	const char *name;
+	const char *gi_profile;
+	int max;
+} mig_backed_spots[] = {
+	{ "A100-PCIE-80GB", "A100D-1-20C", "1g.20gb", 4 },
+	{ "A100-PCIE-40GB", "A100-1-10C", "1g.10gb", 4 },
+	{ "A30", "A30-2-12CME", "2g.12gb+me", 1 },
+	{ "H100-NVL-94GB", "H100L-3-47C", "3g.47gb", 2 },
+};
+
+static char *starts_list(const struct mig_profile *p)
+{
+	struct sb sb;
+	char *out;
+	int k;
+	sb_init(&sb);
+	for (k = 0; k < p->nstarts; k++)
+		sb_addf(&sb, "%s%d", k ? "," : "", p->starts[k]);
+	out = sb_detach(&sb);
+	sb_release(&sb);	/* sb_detach leaves a new empty buffer behind */
+	return out;
+}
+
+static void check_spots(const struct catalog *cat)
+{
+	size_t i, j;
+
+	for (i = 0; i < sizeof(gpu_spots) / sizeof(gpu_spots[0]); i++) {
+		const struct gpu_type *g = catalog_find(cat, gpu_spots[i].gpu);
+		CHECK(g != NULL, "gpu spot row %zu: no %s", i, gpu_spots[i].gpu);
+		if (!g)
+			continue;
+		CHECK(g->memory_mib == gpu_spots[i].memory_mib, "gpu spot row %zu (%s): memory %ld", i, g->id,
+		      g->memory_mib);
+		CHECK(g->has_mig == gpu_spots[i].has_mig, "gpu spot row %zu (%s): has_mig", i, g->id);
+		CHECK(g->has_vgpu == gpu_spots[i].has_vgpu, "gpu spot row %zu (%s): has_vgpu", i, g->id);
+		if (g->has_mig)
+			CHECK(g->mig.compute_slices == gpu_spots[i].compute_slices &&
+				      g->mig.memory_slices == gpu_spots[i].memory_slices &&
+				      g->mig.max_instances == gpu_spots[i].max_instances,
+			      "gpu spot row %zu (%s): MIG %d/%d/%d", i, g->id, g->mig.compute_slices,
+			      g->mig.memory_slices, g->mig.max_instances);
+	}
+	for (i = 0; i < sizeof(mig_spots) / sizeof(mig_spots[0]); i++) {
+		const struct gpu_type *g = catalog_find(cat, mig_spots[i].gpu);
+		const struct mig_profile *p;
+		char *starts;
+		int k;
+		CHECK(g && g->has_mig, "mig spot row %zu: no MIG GPU %s", i, mig_spots[i].gpu);
+		if (!g || !g->has_mig)
+			continue;
+		k = catalog_mig_profile(g, mig_spots[i].profile);
+		CHECK(k >= 0, "mig spot row %zu: no %s on %s", i, mig_spots[i].profile, g->id);
+		if (k < 0)
+			continue;
+		p = &g->mig.profiles[k];
+		CHECK(p->id == mig_spots[i].id, "mig spot row %zu (%s %s): id %d", i, g->id, p->name, p->id);
+		CHECK(p->compute_slices == mig_spots[i].compute, "mig spot row %zu (%s %s): compute %d", i,
+		      g->id, p->name, p->compute_slices);
+		CHECK(p->memory_slices == mig_spots[i].memory, "mig spot row %zu (%s %s): memory %d", i, g->id,
+		      p->name, p->memory_slices);
+		CHECK(p->max_instances == mig_spots[i].max, "mig spot row %zu (%s %s): max %d", i, g->id,
+		      p->name, p->max_instances);
+		starts = starts_list(p);
+		CHECK_STR(starts, mig_spots[i].starts, "mig spot row %zu (%s %s): starts", i, g->id, p->name);
+		free(starts);
+	}
+	for (i = 0; i < sizeof(vgpu_spots) / sizeof(vgpu_spots[0]); i++) {
+		const struct gpu_type *g = catalog_find(cat, vgpu_spots[i].gpu);
+		const struct vgpu_profile *p = NULL;
+		if (g)
+			for (j = 0; j < g->vgpu.nprofiles; j++)
+				if (!strcmp(g->vgpu.profiles[j].name, vgpu_spots[i].name))
+					p = &g->vgpu.profiles[j];
+		CHECK(p != NULL, "vgpu spot row %zu: no %s", i, vgpu_spots[i].name);
+		if (!p)
+			continue;
+		CHECK(p->framebuffer_mib == vgpu_spots[i].framebuffer_mib && p->max_equal == vgpu_spots[i].max_equal &&
+			      p->max_mixed == vgpu_spots[i].max_mixed,
+		      "vgpu spot row %zu (%s): %ld %d %d", i, p->name, p->framebuffer_mib, p->max_equal,
+		      p->max_mixed);
+	}
+	for (i = 0; i < sizeof(mig_backed_spots) / sizeof(mig_backed_spots[0]); i++) {
+		const struct gpu_type *g = catalog_find(cat, mig_backed_spots[i].gpu);
+		const struct vgpu_mig_profile *p = NULL;
+		if (g)
+			for (j = 0; j < g->vgpu.nmig; j++)
+				if (!strcmp(g->vgpu.mig_backed[j].name, mig_backed_spots[i].name))
+					p = &g->vgpu.mig_backed[j];
+		CHECK(p != NULL, "mig-backed spot row %zu: no %s", i, mig_backed_spots[i].name);
+		if (!p)
+			continue;
+		CHECK_STR(p->gi_profile, mig_backed_spots[i].gi_profile, "mig-backed spot row %zu (%s)", i, p->name);
+		CHECK(p->max == mig_backed_spots[i].max, "mig-backed spot row %zu (%s): max %d", i, p->name, p->max);
+	}
+	CHECK(catalog_find(cat, "h100-sxm5") == catalog_find(cat, "H100-SXM5-80GB"), "alias lookup");
+	CHECK(catalog_find(cat, "H100") == NULL, "bare H100 must not resolve");
+	CHECK(catalog_mig_profile(catalog_find(cat, "A30"), "4G.24GB") == -1, "profile names are case-sensitive");
+	CHECK_STR(catalog_suggest(cat, "H100-SMX5-80GB"), "H100-SXM5-80GB", "suggest a transposition");
+}
+
+/* ======================= loader errors ======================= */
+
+#define HEAD "schema: gpuplan-gpus/1\ngpus:\n"
+#define MIG8 "    mig:\n      compute_slices: 7\n      memory_slices: 8\n      max_instances: 7\n      profiles:\n"
+#define PROF(s) "        - {name: 1g.10gb, id: 19, compute_slices: 1, memory_slices: 1, memory_mib: 1024, " \
+		"max_instances: 7, starts: " s "}\n"
+
+/*
+ * Each text is written to a temporary file and loaded (after the
+ * bundled catalog when bundled is set); want is the diag_format text
+ * after "FILE:".
+ */
+static const struct {
+	const char *what;
+	int bundled;
+	const char *text;
+	const char *want;
+} bad[] = {
+	{ "unknown key with hint", 0, HEAD "  - id: X1\n    memory_mb: 1024\n",
+	  "4:5: unknown field 'memory_mb' in GPU type (did you mean 'memory_mib'?)" },
+	{ "unknown key without hint", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    colour: red\n",
+	  "5:5: unknown field 'colour' in GPU type" },
+	{ "unknown top-level key", 0, "schema: gpuplan-gpus/1\ngpu: []\n",
+	  "2:1: unknown field 'gpu' (did you mean 'gpus'?)" },
+	{ "missing key", 0, HEAD "  - id: X1\n    tdp_w: 100\n", "3:5: missing field 'memory_mib'" },
+	{ "missing gpus", 0, "schema: gpuplan-gpus/1\n", "1:1: missing field 'gpus'" },
+	{ "missing starts", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8
+	       "        - {name: 7g, compute_slices: 7, memory_slices: 8, memory_mib: 8192, max_instances: 1}\n",
+	  "10:11: missing field 'starts'" },
+	{ "bad start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0, 7, 8]"),
+	  "10:123: start 8 of '1g.10gb' puts 1 memory slices past the GPU's 8" },
+	{ "negative start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[-1]"),
+	  "10:117: start -1 of '1g.10gb' puts 1 memory slices past the GPU's 8" },
+	{ "starts not ascending", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[2, 1]"),
+	  "10:120: starts must be in ascending order" },
+	{ "non-integer start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0, x]"),
+	  "10:120: start 'x' is not a number" },
+	{ "duplicate MIG profile", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0]") PROF("[1]"),
+	  "11:11: duplicate MIG profile '1g.10gb'" },
+	{ "duplicate id", 1, HEAD "  - id: a30\n    memory_mib: 1024\n", "3:9: duplicate GPU type 'a30'" },
+	{ "duplicate id in one file", 0,
+	  HEAD "  - id: X1\n    memory_mib: 1024\n  - id: x1\n    memory_mib: 1024\n",
+	  "5:9: duplicate GPU type 'x1'" },
+	{ "duplicate alias", 1, HEAD "  - id: X1\n    aliases: [X1B, h100xm]\n    memory_mib: 1024\n",
+	  "4:20: alias 'h100xm' is already a GPU type or alias" },
+	{ "alias equal to own id", 0, HEAD "  - id: X1\n    aliases: [x1]\n    memory_mib: 1024\n",
+	  "4:15: alias 'x1' is already a GPU type or alias" },
+	{ "gi_profile unknown", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0]")
+	       "    vgpu:\n      mixed_size: false\n      mig_backed:\n"
+	       "        - {name: X1-1-1C, gi_profile: 1g.20gb, max: 1}\n",
+	  "14:39: unknown GPU-instance profile '1g.20gb' for 'X1'" },
+	{ "mig_backed without mig", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: false\n      mig_backed: []\n",
+	  "7:19: 'mig_backed' needs a 'mig' table before it" },
+	{ "max_mixed without mixed-size mode", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: false\n      profiles:\n"
+	       "        - {name: X1-4C, framebuffer_mib: 4096, max_equal: 2, max_mixed: 2}\n",
+	  "8:11: 'max_mixed' given but the GPU has mixed_size: false" },
+	{ "vGPU over the memory", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: false\n      profiles:\n"
+	       "        - {name: X1-4C, framebuffer_mib: 4096, max_equal: 3}\n",
+	  "8:11: 3 x 4096 MiB of 'X1-4C' exceed the GPU's 8192 MiB" },
+	{ "wrong schema", 0, "schema: gpuplan-gpus/2\ngpus: []\n",
+	  "1:9: unsupported schema 'gpuplan-gpus/2' (this gpuplan reads gpuplan-gpus/1)" },
+	{ "gpus not a list", 0, "schema: gpuplan-gpus/1\ngpus: {}\n", "2:7: 'gpus' must be a list, not a mapping" },
+	{ "non-integer", 0, HEAD "  - id: X1\n    memory_mib: 10.5\n",
+	  "4:17: field 'memory_mib': '10.5' is not a whole number" },
+	{ "not a number", 0, HEAD "  - id: X1\n    memory_mib: lots\n",
+	  "4:17: field 'memory_mib': 'lots' is not a number" },
+	{ "negative", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    tdp_w: -5\n",
+	  "5:12: field 'tdp_w': -5 is outside [1, 100000]" },
+	{ "profile over the GPU's compute", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8
+	       "        - {name: 8g, compute_slices: 8, memory_slices: 8, memory_mib: 8192, max_instances: 1, starts: [0]}\n",
+	  "10:38: field 'compute_slices': 8 is outside [1, 7]" },
+	{ "bad boolean", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: maybe\n",
+	  "6:19: field 'mixed_size': 'maybe' is not true or false" },
+};
+
+static char *write_temp(const char *text)
+{
+	char tmpl[] = "/tmp/gpuplan-test-catalog-XXXXXX";
+	int fd = mkstemp(tmpl);
+	size_t len = strlen(text);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		unlink(tmpl);
+		return NULL;
+	}
+	close(fd);
+	return xstrdup(tmpl);
+}
+
+static void check_errors(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct catalog cat = CATALOG_INIT;
+		struct diag d = DIAG_INIT;
+		char *path = write_temp(bad[i].text);
+		char *got, *want;
+		size_t n0 = 0;
+		int rc;
+
+		CHECK(path != NULL, "error row %zu (%s): cannot write a temporary file", i, bad[i].what);
+		if (!path)
+			continue;
+		if (bad[i].bundled) {
+			rc = catalog_load(&cat, TEST_SRC_DIR "/models/gpus.yaml", 0, &d);
+			CHECK(rc == 0, "error row %zu (%s): bundled catalog", i, bad[i].what);
+			n0 = cat.n;
+		}
+		rc = catalog_load(&cat, path, 1, &d);
+		got = diag_format(&d);
+		want = xasprintf("%s:%s", path, bad[i].want);
+		CHECK(rc == -1 && d.kind == DIAG_INPUT, "error row %zu (%s): rc %d kind %d", i, bad[i].what, rc,
+		      (int)d.kind);
+		CHECK_STR(got, want, "error row %zu (%s)", i, bad[i].what);
+		/* A failed file leaves the types loaded before it. */
+		CHECK(cat.n >= n0, "error row %zu (%s): lost types", i, bad[i].what);
+		free(got);
+		free(want);
+		catalog_release(&cat);
+		diag_release(&d);
+		unlink(path);
+		free(path);
+	}
+}
+
+int main(void)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	size_t i, nmig = 0;
+
+	if (catalog_load(&cat, TEST_SRC_DIR "/models/gpus.yaml", 0, &d)) {
+		char *msg = diag_format(&d);
+		fprintf(stderr, "cannot load the catalog: %s\n", msg);
+		free(msg);
+		diag_release(&d);
+		return 1;
+	}
+	CHECK(cat.n >= 18, "only %zu GPU types", cat.n);
+	for (i = 0; i < cat.n; i++) {
+		const struct gpu_type *g = &cat.gpus[i];
+		CHECK(!g->user, "%s: bundled type marked user", g->id);
+		CHECK(catalog_find(&cat, g->id) == g, "%s: not found by its id", g->id);
+		if (g->has_mig) {
+			nmig++;
+			check_mig_invariants(g);
+		}
+		if (g->has_vgpu)
+			check_vgpu_invariants(g);
+	}
+	CHECK(nmig >= 10, "only %zu MIG types", nmig);
+	check_spots(&cat);
+	catalog_release(&cat);
+	check_errors();
+	return check_done();
+}

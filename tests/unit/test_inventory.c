@@ -1,0 +1,158 @@
+/*
+ * test_inventory.c - the inventory loader: every column rule, read back
+ * from a temp file, with the exact message (after the file name).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "inventory.h"
+#include "util.h"
+
+#define HEADER                                                                                   \
+	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
+	"amortization_years,hourly_usd,base_power_w\n"
+#define OK_ROW "a,2,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n"
+
+static const struct {
+	const char *text;
+	const char *err;	/* after "FILE"; NULL: loads */
+} rows[] = {
+	{ HEADER OK_ROW, NULL },
+	{ HEADER "b,1,h100xm,8,BareMetal,dc1,112,1024,buy,250000,5,,1200\n", NULL },
+	{ HEADER "c,3,L40S,2,cloud,aws,32,256,rent,,,4.5,\n", NULL },
+	{ "ram_gib,cpu_cores,site,hypervisor,gpus_per_node,gpu_type,count,name,ownership\n"
+	  "512,64,dc1,kvm,4,A100D,2,a,owned\n", NULL },
+	{ "", ": empty file" },
+	{ HEADER, ":1: no node classes (the file has only a header)" },
+	{ "name,count\nx,1\n", ":1: missing column 'gpu_type'" },
+	{ "name,count,gpu_type,gpus_per_nodes\n", ":1:4: unknown column 'gpus_per_nodes' (did you mean 'gpus_per_node'?)" },
+	{ HEADER OK_ROW "a,1,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":3:1: duplicate node class 'a' (first at line 2)" },
+	{ HEADER ",1,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:1: column 'name' is empty" },
+	{ HEADER "x,0,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:2: column 'count': 0 must be in [1, 1000000]" },
+	{ HEADER "x,1.5,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:2: column 'count': '1.5' is not a whole number" },
+	{ HEADER "x,two,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:2: column 'count': 'two' is not a number" },
+	{ HEADER "x,1,L40,2,kvm,dc1,32,256,owned,,,,\n", NULL },
+	{ HEADER "x,1,L40X,2,kvm,dc1,32,256,owned,,,,\n", ":2:3: unknown GPU type 'L40X' (did you mean 'L40'?)" },
+	{ HEADER "x,1,Quantum9,2,kvm,dc1,32,256,owned,,,,\n", ":2:3: unknown GPU type 'Quantum9'" },
+	{ HEADER "x,1,L40S,0,kvm,dc1,32,256,owned,,,,\n", ":2:4: column 'gpus_per_node': 0 must be in [1, 64]" },
+	{ HEADER "x,1,L40S,65,kvm,dc1,32,256,owned,,,,\n", ":2:4: column 'gpus_per_node': 65 must be in [1, 64]" },
+	{ HEADER "x,1,L40S,2,kvn,dc1,32,256,owned,,,,\n", ":2:5: unknown hypervisor 'kvn' (did you mean 'kvm'?)" },
+	{ HEADER "x,1,L40S,2,xen-server,dc1,32,256,owned,,,,\n", ":2:5: unknown hypervisor 'xen-server' (expected vsphere, kvm, baremetal or cloud)" },
+	{ HEADER "x,1,L40S,2,kvm,,32,256,owned,,,,\n", ":2:6: column 'site' is empty" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,0,256,owned,,,,\n", ":2:7: column 'cpu_cores': '0' must be greater than 0" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,nan,256,owned,,,,\n", ":2:7: column 'cpu_cores': 'nan' is not finite" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,Infinity,owned,,,,\n", ":2:8: column 'ram_gib': 'Infinity' is not finite" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,-1,owned,,,,\n", ":2:8: column 'ram_gib': '-1' must be greater than 0" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,leased,,,,\n", ":2:9: unknown ownership 'leased' (expected owned, buy or rent)" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owend,,,,\n", ":2:9: unknown ownership 'owend' (did you mean 'owned'?)" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owned,1000,,,\n", ":2:10: column 'capex_usd' must be empty unless ownership is buy" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,rent,,3,2.5,\n", ":2:11: column 'amortization_years' must be empty unless ownership is buy" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,buy,,5,,\n", ":2:10: column 'capex_usd' is required when ownership is buy" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,buy,0,5,,\n", ":2:10: column 'capex_usd': '0' must be greater than 0" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,buy,1000,,,\n", ":2:11: column 'amortization_years' is required when ownership is buy" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,buy,1000,31,,\n", ":2:11: column 'amortization_years': '31' must be in (0, 30]" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,buy,1000,5,1,\n", ":2:12: column 'hourly_usd' must be empty unless ownership is rent" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,rent,,,,\n", ":2:12: column 'hourly_usd' is required when ownership is rent" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,rent,,,-2,\n", ":2:12: column 'hourly_usd': '-2' must be greater than 0" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,,-5\n", ":2:13: column 'base_power_w': '-5' must be at least 0" },
+	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,\n", ":2: 12 fields, but the header has 13" },
+};
+
+static void test_rows(const struct catalog *cat)
+{
+	size_t i;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char path[] = "/tmp/test_inventory_XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "wb");
+		struct inventory inv = INVENTORY_INIT;
+		struct diag d = DIAG_INIT;
+		int rc;
+
+		fputs(rows[i].text, f);
+		fclose(f);
+		rc = inventory_load(&inv, path, cat, &d);
+		if (rows[i].err) {
+			char *want = xasprintf("%s%s", path, rows[i].err);
+			char *got = d.kind ? diag_format(&d) : NULL;
+			CHECK(rc < 0, "row %zu: rc %d", i, rc);
+			CHECK_STR(got, want, "row %zu", i);
+			free(want);
+			free(got);
+		} else {
+			char *got = d.kind ? diag_format(&d) : NULL;
+			CHECK(rc == 0, "row %zu: rc %d (%s)", i, rc, got ? got : "");
+			free(got);
+		}
+		unlink(path);
+		diag_release(&d);
+		inventory_release(&inv);
+	}
+}
+
+static void test_values(const struct catalog *cat)
+{
+	char path[] = "/tmp/test_inventory_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "wb");
+	struct inventory inv = INVENTORY_INIT;
+	struct diag d = DIAG_INIT;
+	const struct node_class *b;
+
+	fputs(HEADER OK_ROW "b,1,h100xm,8,BareMetal,dc1,112,1024,buy,250000,5,,1200\n", f);
+	fclose(f);
+	CHECK(inventory_load(&inv, path, cat, &d) == 0, "values load");
+	CHECK(inv.n == 2, "two classes");
+	if (inv.n == 2) {
+		b = &inv.classes[1];
+		CHECK_STR(b->name, "b", "name");
+		CHECK_STR(b->gpu->id, "H100-SXM5-80GB", "alias resolves to the id");
+		CHECK(b->count == 1 && b->gpus_per_node == 8 && b->hv == HV_BAREMETAL && b->own == OWN_BUY,
+		      "ints and enums");
+		CHECK(b->capex_usd == 250000 && b->amortization_years == 5 && b->hourly_usd == 0 &&
+			      b->base_power_w == 1200 && b->cpu_cores == 112 && b->ram_gib == 1024,
+		      "numbers");
+		CHECK(b->line == 3 && inv.classes[0].line == 2, "lines");
+		CHECK(inv.classes[0].base_power_w == 0, "base power default 0");
+	}
+	unlink(path);
+	diag_release(&d);
+	inventory_release(&inv);
+}
+
+static void test_hypervisors(void)
+{
+	const unsigned bare = MODE_BIT(MODE_PASSTHROUGH) | MODE_BIT(MODE_MIG) |
+			      MODE_BIT(MODE_TIMESLICE) | MODE_BIT(MODE_MPS);
+	CHECK(hypervisor_modes(HV_VSPHERE) == MODE_ALL && hypervisor_modes(HV_KVM) == MODE_ALL,
+	      "vm hosts allow all modes");
+	CHECK(hypervisor_modes(HV_BAREMETAL) == bare && hypervisor_modes(HV_CLOUD) == bare,
+	      "no vgpu without a hypervisor");
+	CHECK(hypervisor_is_vm_host(HV_VSPHERE) && hypervisor_is_vm_host(HV_KVM) &&
+		      !hypervisor_is_vm_host(HV_BAREMETAL) && !hypervisor_is_vm_host(HV_CLOUD),
+	      "vm hosts");
+	CHECK_STR(hypervisor_name(HV_BAREMETAL), "baremetal", "hypervisor name");
+	CHECK_STR(ownership_name(OWN_RENT), "rent", "ownership name");
+}
+
+int main(void)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+
+	if (catalog_load(&cat, TEST_SRC_DIR "/models/gpus.yaml", 0, &d)) {
+		char *m = diag_format(&d);
+		fprintf(stderr, "cannot load the catalog: %s\n", m);
+		free(m);
+		diag_release(&d);
+		return 1;
+	}
+	test_rows(&cat);
+	test_values(&cat);
+	test_hypervisors();
+	catalog_release(&cat);
+	return check_done();
+}

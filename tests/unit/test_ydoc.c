@@ -1,0 +1,199 @@
+/*
+ * test_ydoc.c - YAML into a positioned tree, and typed access.
+ *
+ * Rows of { input, expected message or NULL }; positions are 1-based.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "util.h"
+#include "ydoc.h"
+
+static const struct {
+	const char *in;
+	const char *err;	/* NULL: parses */
+} parse_rows[] = {
+	{ "a: 1\nb: [x, y]\nc: {d: 2}\n", NULL },
+	{ "\xEF\xBB\xBF" "a: 1\r\nb: 2\r\n", NULL },
+	{ "---\na: 1\n...\n", NULL },
+	{ "", "t.yaml: empty file" },
+	{ "   ", "t.yaml: empty file" },
+	{ "# only a comment\n", "t.yaml: empty file" },
+	{ "---\n", "t.yaml: empty file" },
+	{ "a: 1\na: 2\n", "t.yaml:2:1: duplicate key 'a' (first at line 1)" },
+	{ "a: &x 1\nb: *x\n", "t.yaml:1:4: anchors and tags are not supported" },
+	{ "a: !!str 1\n", "t.yaml:1:4: anchors and tags are not supported" },
+	{ "? [a]\n: 1\n", "t.yaml:1:3: mapping keys must be plain scalars" },
+	{ "a: 1\n---\nb: 2\n", "t.yaml:2: more than one YAML document in the file" },
+	{ "a: {b: 1\nc: 2\n", "t.yaml:2:2: did not find expected ',' or '}' while parsing a flow mapping" },
+	{ "a: \xff\n", "t.yaml: invalid UTF-8 (invalid leading UTF-8 octet at byte 3)" },
+};
+
+static const struct {
+	const char *in;		/* a one-key map "v: <in>" */
+	char kind;		/* n: num [0, 10], i: int [1, 5], b: bool, s: str */
+	int rc;
+	const char *err;
+} field_rows[] = {
+	{ "2.5", 'n', 0, NULL },
+	{ "~", 'n', 1, NULL },
+	{ "abc", 'n', -1, "t.yaml:1:4: field 'v': 'abc' is not a number" },
+	{ ".nan", 'n', -1, "t.yaml:1:4: field 'v': '.nan' is not finite" },
+	{ "11", 'n', -1, "t.yaml:1:4: field 'v': 11 is outside [0.000000, 10.000000]" },
+	{ "[1]", 'n', -1, "t.yaml:1:4: field 'v' must be a scalar, not a list" },
+	{ "3", 'i', 0, NULL },
+	{ "3.5", 'i', -1, "t.yaml:1:4: field 'v': '3.5' is not a whole number" },
+	{ "9", 'i', -1, "t.yaml:1:4: field 'v': 9 is outside [1, 5]" },
+	{ "yes", 'b', 0, NULL },
+	{ "perhaps", 'b', -1, "t.yaml:1:4: field 'v': 'perhaps' is not true or false" },
+	{ "\"\"", 's', 0, NULL },
+	{ "null", 's', 1, NULL },
+};
+
+static char *msg_of(const struct diag *d)
+{
+	return d->kind == DIAG_NONE ? NULL : diag_format(d);
+}
+
+static void test_parse(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(parse_rows) / sizeof(parse_rows[0]); i++) {
+		struct ydoc doc = YDOC_INIT;
+		struct diag d = DIAG_INIT;
+		/* An exact-size copy, not NUL-terminated: the parser must respect len. */
+		size_t len = strlen(parse_rows[i].in);
+		char *buf = xmalloc(len ? len : 1);
+		int rc;
+		char *m;
+		memcpy(buf, parse_rows[i].in, len);
+		rc = ydoc_parse(&doc, "t.yaml", buf, len, &d);
+		m = msg_of(&d);
+		if (parse_rows[i].err) {
+			CHECK(rc < 0, "parse row %zu: rc %d", i, rc);
+			CHECK_STR(m, parse_rows[i].err, "parse row %zu", i);
+		} else {
+			CHECK(rc == 0 && doc.root, "parse row %zu: rc %d (%s)", i, rc, m ? m : "");
+		}
+		free(m);
+		free(buf);
+		diag_release(&d);
+		ydoc_release(&doc);
+	}
+}
+
+static void test_positions(void)
+{
+	struct ydoc doc = YDOC_INIT;
+	struct diag d = DIAG_INIT;
+	const char *in = "a: 1\nsub:\n  b: two\n  list: [x, y]\n";
+	const struct ynode *sub, *b;
+	static const char *const keys[] = { "a", "sub", NULL };
+	static const char *const subkeys[] = { "b", "lists", NULL };
+	char *m;
+
+	CHECK(ydoc_parse(&doc, "t.yaml", in, strlen(in), &d) == 0, "positions parse");
+	sub = ymap_get(doc.root, "sub");
+	CHECK(sub && sub->type == YN_MAP && sub->line == 3 && sub->col == 3, "sub at 3:3");
+	b = ymap_get(sub, "b");
+	CHECK(b && b->line == 3 && b->col == 6 && !strcmp(b->scalar, "two"), "b at 3:6");
+	CHECK(sub->key_line[1] == 4 && sub->key_col[1] == 3, "key 'list' at 4:3");
+	CHECK(ymap_check_keys(&doc, doc.root, keys, NULL, &d) == 0, "root keys ok");
+	CHECK(ymap_check_keys(&doc, sub, subkeys, "sub", &d) < 0, "unknown key fails");
+	m = msg_of(&d);
+	CHECK_STR(m, "t.yaml:4:3: unknown field 'list' in sub (did you mean 'lists'?)", "hint");
+	free(m);
+	diag_release(&d);
+	CHECK(ynode_expect(&doc, sub, YN_SEQ, "sub", &d) < 0, "expect list fails");
+	m = msg_of(&d);
+	CHECK_STR(m, "t.yaml:3:3: 'sub' must be a list, not a mapping", "expect message");
+	free(m);
+	diag_release(&d);
+	ydoc_release(&doc);
+}
+
+static void test_fields(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(field_rows) / sizeof(field_rows[0]); i++) {
+		struct ydoc doc = YDOC_INIT;
+		struct diag d = DIAG_INIT;
+		char *in = xasprintf("v: %s\n", field_rows[i].in);
+		double v;
+		long long iv;
+		int bv, rc;
+		const char *s;
+		char *m;
+
+		CHECK(ydoc_parse(&doc, "t.yaml", in, strlen(in), &d) == 0, "field row %zu parses", i);
+		switch (field_rows[i].kind) {
+		case 'n':
+			rc = ymap_num(&doc, doc.root, "v", 0, 0, 10, &v, &d);
+			break;
+		case 'i':
+			rc = ymap_int(&doc, doc.root, "v", 0, 1, 5, &iv, &d);
+			break;
+		case 'b':
+			rc = ymap_bool(&doc, doc.root, "v", 0, &bv, &d);
+			break;
+		default:
+			rc = ymap_str(&doc, doc.root, "v", 0, &s, &d);
+			break;
+		}
+		m = msg_of(&d);
+		CHECK(rc == field_rows[i].rc, "field row %zu '%s': rc %d", i, field_rows[i].in, rc);
+		if (field_rows[i].err)
+			CHECK_STR(m, field_rows[i].err, "field row %zu", i);
+		free(m);
+		free(in);
+		diag_release(&d);
+		ydoc_release(&doc);
+	}
+}
+
+static void test_did_you_mean(void)
+{
+	static const char *const c[] = { "inventory", "workloads", "horizon_years", NULL };
+	CHECK_STR(did_you_mean("inventroy", c), "inventory", "transposition");
+	CHECK_STR(did_you_mean("Workloads", c), "workloads", "case");
+	CHECK(did_you_mean("zzz", c) == NULL, "nothing near");
+}
+
+static void test_load(void)
+{
+	struct ydoc doc = YDOC_INIT;
+	struct diag d = DIAG_INIT;
+	char path[] = "/tmp/test_ydoc_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	char *m;
+
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "wb");
+	fputs("a: 1\n", f);
+	fclose(f);
+	CHECK(ydoc_load(&doc, path, &d) == 0 && doc.root, "load");
+	ydoc_release(&doc);
+	unlink(path);
+	CHECK(ydoc_load(&doc, path, &d) < 0, "missing file fails");
+	m = msg_of(&d);
+	CHECK(m && strstr(m, "cannot open: No such file or directory"), "missing: %s", m ? m : "");
+	free(m);
+	diag_release(&d);
+	ydoc_release(&doc);
+}
+
+int main(void)
+{
+	test_parse();
+	test_positions();
+	test_fields();
+	test_did_you_mean();
+	test_load();
+	return check_done();
+}
