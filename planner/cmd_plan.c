@@ -28,6 +28,7 @@ static const char *const usage[] = {
 	"  --gap PCT         stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)",
 	"  --export-model F  write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)",
 	"  --require-all     exit 1 when some replica stays unplaced",
+	"  --greedy          skip the ILP: report the greedy first-fit-decreasing plan (a baseline)",
 	NULL,
 };
 
@@ -39,6 +40,7 @@ struct plan_args {
 	double gap;		/* < 0: the scenario's */
 	const char *export_path;
 	int require_all;
+	int greedy_only;
 };
 
 static int parse_args(int argc, char **argv, struct plan_args *a)
@@ -88,6 +90,8 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			a->export_path = v;
 		} else if (!strcmp(argv[i], "--require-all")) {
 			a->require_all = 1;
+		} else if (!strcmp(argv[i], "--greedy")) {
+			a->greedy_only = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_misuse(usage, "unknown option '%s'", argv[i]);
 		} else if (!a->scenario) {
@@ -200,7 +204,11 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	opts.verbose = g->verbose;
 	opts.export_path = a.export_path;
 	opts.warm = &greedy;
-	if (ilp_solve(&p, &opts, &res, &d)) {
+	if (a.greedy_only) {
+		memset(&res, 0, sizeof(res));
+		ilp_result_alloc(&p, &res);
+		res.status = ILP_SKIPPED;
+	} else if (ilp_solve(&p, &opts, &res, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}

@@ -369,11 +369,19 @@ static size_t open_node_for(struct cplan *cp, int d)
 }
 
 static const struct problem *sort_problem;
+static size_t *sort_options;
 
+/*
+ * Most constrained first (fewest node classes that can host it), then
+ * first-fit decreasing: more GPUs, more memory, more compute first.
+ */
 static int demand_order(const void *a, const void *b)
 {
-	const struct workload *x = sort_problem->demands[*(const int *)a].w;
-	const struct workload *y = sort_problem->demands[*(const int *)b].w;
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct workload *x = sort_problem->demands[i].w;
+	const struct workload *y = sort_problem->demands[j].w;
+	if (sort_options[i] != sort_options[j])
+		return sort_options[i] < sort_options[j] ? -1 : 1;
 	if (x->gpus != y->gpus)
 		return x->gpus > y->gpus ? -1 : 1;
 	if (x->gpu_mem_gib != y->gpu_mem_gib)
@@ -415,10 +423,23 @@ void cplan_greedy(struct cplan *cp)
 	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
 	size_t i;
 
-	for (i = 0; i < p->ndemands; i++)
+	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
+
+	for (i = 0; i < p->ndemands; i++) {
+		size_t lo, hi, j;
+		int last = -1;
 		order[i] = (int)i;
+		arcs_of(p, (int)i, &lo, &hi);
+		for (j = lo; j < hi; j++) {
+			if (p->arcs[j].k != last)
+				options[i]++;
+			last = p->arcs[j].k;
+		}
+	}
 	sort_problem = p;
+	sort_options = options;
 	qsort(order, p->ndemands, sizeof(*order), demand_order);
+	free(options);
 	for (i = 0; i < p->ndemands; i++) {
 		int d = order[i];
 		long r;

@@ -26,6 +26,8 @@ const char *ilp_status_name(enum ilp_status s)
 		return "time-limit";
 	case ILP_NO_PLAN:
 		return "no-plan";
+	case ILP_SKIPPED:
+		return "greedy-only";
 	}
 	return "?";
 }
@@ -68,6 +70,7 @@ struct cols {
 	int **g;		/* [k][config] */
 	int arc0;		/* first arc column */
 	int u0;			/* first unplaced column */
+	int agg0;		/* first aggregate column: NODES_k, GPUS_k pairs */
 	int ncols;
 };
 
@@ -156,6 +159,21 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 		snprintf(name, sizeof(name), "U_%zu", i);
 		add_col(P, name, 0, 0, (double)p->demands[i].replicas, p->demands[i].penalty);
 	}
+	/*
+	 * Aggregates per class: nodes in use and GPUs in use.  Integer by
+	 * definition; as columns of their own they give the branch-and-bound
+	 * the branching that closes bin-packing gaps fast ("how many GPUs of
+	 * this class are on"), instead of one configuration at a time.
+	 */
+	cl->agg0 = glp_get_num_cols(P) + 1;
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		double cnt = (double)c->nc->count;
+		snprintf(name, sizeof(name), "NODES_%zu", k);
+		add_col(P, name, 1, 0, cnt, 0);
+		snprintf(name, sizeof(name), "GPUS_%zu", k);
+		add_col(P, name, 1, 0, cnt * c->nc->gpus_per_node, 0);
+	}
 	cl->ncols = glp_get_num_cols(P);
 
 	for (k = 0; k < p->nclasses; k++) {
@@ -173,6 +191,21 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 		snprintf(name, sizeof(name), "avail_%zu", k);
 		if (any)
 			add_row(P, &rb, name, GLP_UP, 0, (double)c->nc->count);
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], 1);
+		rb_add(&rb, cl->agg0 + 2 * (int)k, -1);
+		snprintf(name, sizeof(name), "nodes_%zu", k);
+		add_row(P, &rb, name, GLP_FX, 0, 0);
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (!c->configs[ci].node_pattern)
+				rb_add(&rb, cl->g[k][ci], 1);
+		for (i = 0; i < p->narcs; i++)
+			if (p->arcs[i].k == (int)k && c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+				rb_add(&rb, cl->arc0 + (int)i, c->slot_types[p->arcs[i].s].gpus);
+		rb_add(&rb, cl->agg0 + 2 * (int)k + 1, -1);
+		snprintf(name, sizeof(name), "gpus_on_%zu", k);
+		add_row(P, &rb, name, GLP_FX, 0, 0);
 		for (m = 0; m < MODE_COUNT; m++) {
 			int col = cl->n[k * MODE_COUNT + (size_t)m];
 			if (!col)
@@ -388,10 +421,25 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 					cb.warm[cl.n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
 			for (ci = 0; ci < p->classes[k].nconfigs; ci++)
 				cb.warm[cl.g[k][ci]] = (double)ncfg[k][ci];
-			free(ncfg[k]);
 		}
 		for (i = 0; i < p->narcs; i++)
 			cb.warm[cl.arc0 + (int)i] = arc[i];
+		for (k = 0; k < p->nclasses; k++) {
+			const struct pclass *c = &p->classes[k];
+			double nodes = 0, gpus = 0;
+			for (m = 0; m < MODE_COUNT; m++)
+				nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
+			for (i = 0; i < p->narcs; i++)
+				if (p->arcs[i].k == (int)k && c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+					gpus += arc[i] * c->slot_types[p->arcs[i].s].gpus;
+			for (ci = 0; ci < c->nconfigs; ci++)
+				if (!c->configs[ci].node_pattern)
+					gpus += (double)ncfg[k][ci];
+			cb.warm[cl.agg0 + 2 * (int)k] = nodes;
+			cb.warm[cl.agg0 + 2 * (int)k + 1] = gpus;
+		}
+		for (k = 0; k < p->nclasses; k++)
+			free(ncfg[k]);
 		for (i = 0; i < p->ndemands; i++)
 			cb.warm[cl.u0 + (int)i] = un[i];
 		free(nmode);

@@ -19,6 +19,7 @@ enum ilp_status {
 	ILP_FEASIBLE,		/* an ILP plan, stopped by the time limit; gap stated */
 	ILP_TIME_LIMIT,		/* no ILP plan within the limit: the greedy plan stands */
 	ILP_NO_PLAN,		/* the solver failed and there is no plan */
+	ILP_SKIPPED,		/* not solved (--greedy): the greedy plan stands */
 };
 const char *ilp_status_name(enum ilp_status s);
 

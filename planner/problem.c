@@ -569,6 +569,57 @@ static void prune_class(const struct problem *p, int kk, struct pclass *c, const
 				gone[i] = 1;
 		}
 	}
+	/*
+	 * A whole mode is redundant when each of its configurations has a
+	 * stand-in in another mode (the node picks one mode, so this is the
+	 * only way two modes compare).  Of two interchangeable modes the one
+	 * first in mode order stays.
+	 */
+	{
+		int m1, m2;
+		for (m1 = 0; m1 < MODE_COUNT; m1++) {
+			for (m2 = 0; m2 < MODE_COUNT; m2++) {
+				int all = 1, any = 0, back = 1;
+				if (m1 == m2 || m1 == MODE_PASSTHROUGH || m2 == MODE_PASSTHROUGH)
+					continue;
+				for (i = 0; i < c->nconfigs && all; i++) {
+					const struct config *a = &c->configs[i];
+					int found = 0;
+					if (gone[i] || a->mode != (enum gpu_mode)m1)
+						continue;
+					any = 1;
+					for (j = 0; j < c->nconfigs && !found; j++) {
+						const struct config *b = &c->configs[j];
+						if (!gone[j] && b->mode == (enum gpu_mode)m2 && b->cost <= a->cost + 1e-9 &&
+						    config_covers(p, kk, cov, ns, a, b))
+							found = 1;
+					}
+					all = found;
+				}
+				if (!any || !all)
+					continue;
+				/* does m1 stand in for m2 as well? then keep the first mode */
+				for (i = 0; i < c->nconfigs && back; i++) {
+					const struct config *b = &c->configs[i];
+					int found = 0;
+					if (gone[i] || b->mode != (enum gpu_mode)m2)
+						continue;
+					for (j = 0; j < c->nconfigs && !found; j++) {
+						const struct config *a = &c->configs[j];
+						if (!gone[j] && a->mode == (enum gpu_mode)m1 && a->cost <= b->cost + 1e-9 &&
+						    config_covers(p, kk, cov, ns, b, a))
+							found = 1;
+					}
+					back = found;
+				}
+				if (back && m1 < m2)
+					continue;
+				for (i = 0; i < c->nconfigs; i++)
+					if (c->configs[i].mode == (enum gpu_mode)m1)
+						gone[i] = 1;
+			}
+		}
+	}
 	for (i = 0; i < c->nconfigs; i++) {
 		if (gone[i])
 			config_free(&c->configs[i]);
