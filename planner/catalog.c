@@ -80,21 +80,76 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 	return NULL;
 }
 
+static int ascii_lower(int c)
+{
+	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+/* True when needle occurs in hay, ASCII case-insensitively. */
+static int contains_nocase(const char *hay, const char *needle)
+{
+	size_t i;
+
+	for (; *hay; hay++) {
+		for (i = 0; needle[i] && ascii_lower((unsigned char)hay[i]) == ascii_lower((unsigned char)needle[i]);
+		     i++)
+			;
+		if (!needle[i])
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Two rules, in this order:
+ *  1. A name of 3 or more characters found (case-insensitively) inside the
+ *     id or an alias of exactly one type suggests that type: "H100X" is the
+ *     start of alias H100XM of H100-SXM5-80GB, "SXM5" is inside its id.
+ *     When it is inside names of several types ("H100", "NVL", "80GB") it
+ *     is ambiguous and nothing is suggested, since any pick would be a
+ *     guess and the caller's message already points at the full list.
+ *  2. Otherwise the nearest id or alias by did_you_mean (at most 1 edit up
+ *     to 4 characters, 2 up to 8, 3 beyond; a tie goes to the first type in
+ *     catalog order, its id before its aliases).
+ * Either way the answer is the type's id, never an alias.
+ */
 const char *catalog_suggest(const struct catalog *cat, const char *name)
 {
-	const char *best = NULL;
-	int bestd = 1000;
-	size_t i, len = strlen(name);
-	int limit = len <= 3 ? 1 : len <= 6 ? 2 : 4;
+	const struct gpu_type *found = NULL;
+	const char **names;
+	const char *hint, *ret = NULL;
+	size_t i, j, k = 0, total = 0;
 
-	for (i = 0; i < cat->n; i++) {
-		int d = str_edit_distance(name, cat->gpus[i].id);
-		if (d < bestd) {
-			bestd = d;
-			best = cat->gpus[i].id;
+	if (strlen(name) >= 3) {
+		for (i = 0; i < cat->n; i++) {
+			const struct gpu_type *g = &cat->gpus[i];
+			int hit = contains_nocase(g->id, name);
+			for (j = 0; j < g->naliases && !hit; j++)
+				hit = contains_nocase(g->aliases[j], name);
+			if (!hit)
+				continue;
+			if (found)
+				return NULL;
+			found = g;
 		}
+		if (found)
+			return found->id;
 	}
-	return bestd <= limit ? best : NULL;
+	for (i = 0; i < cat->n; i++)
+		total += 1 + cat->gpus[i].naliases;
+	names = xcalloc(total + 1, sizeof(*names));
+	for (i = 0; i < cat->n; i++) {
+		names[k++] = cat->gpus[i].id;
+		for (j = 0; j < cat->gpus[i].naliases; j++)
+			names[k++] = cat->gpus[i].aliases[j];
+	}
+	hint = did_you_mean(name, names);
+	if (hint) {
+		const struct gpu_type *g = catalog_find(cat, hint);
+		ret = g ? g->id : NULL;
+	}
+	free(names);
+	return ret;
 }
 
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name)
@@ -104,6 +159,19 @@ int catalog_mig_profile(const struct gpu_type *gpu, const char *name)
 		if (!strcmp(gpu->mig.profiles[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+char *catalog_mig_starts(const struct mig_profile *p)
+{
+	struct sb sb;
+	int i;
+
+	sb_init(&sb);
+	sb_adds(&sb, "{");
+	for (i = 0; i < p->nstarts; i++)
+		sb_addf(&sb, "%s%d", i ? "," : "", p->starts[i]);
+	sb_adds(&sb, "}");
+	return sb_detach(&sb);
 }
 
 static int as_int(long long v)
@@ -165,8 +233,10 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 			return ydoc_error(doc, s, d, "start '%s' %s", s->scalar, parse_num_strerror(rc));
 		if (x < 0 || x + p->memory_slices > g->mig.memory_slices)
 			return ydoc_error(doc, s, d,
-					  "start %lld of '%s' puts %d memory slices past the GPU's %d", x,
-					  p->name, p->memory_slices, g->mig.memory_slices);
+					  "start %lld of '%s' (%d memory slice%s) runs past the GPU's %d "
+					  "memory slice%s",
+					  x, p->name, p->memory_slices, p->memory_slices == 1 ? "" : "s",
+					  g->mig.memory_slices, g->mig.memory_slices == 1 ? "" : "s");
 		if (i && x <= p->starts[i - 1])
 			return ydoc_error(doc, s, d, "starts must be in ascending order");
 		p->starts[i] = as_int(x);
@@ -174,6 +244,12 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 	p->nstarts = (int)starts->n;
 	if (catalog_mig_profile(g, p->name) >= 0)
 		return ydoc_error(doc, n, d, "duplicate MIG profile '%s'", p->name);
+	if (p->id >= 0)
+		for (i = 0; i < g->mig.nprofiles; i++)
+			if (g->mig.profiles[i].id == p->id)
+				return ydoc_error(doc, ymap_get(n, "id"), d,
+						  "MIG profile id %d of '%s' is already used by '%s'", p->id,
+						  p->name, g->mig.profiles[i].name);
 	return 0;
 }
 

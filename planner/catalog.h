@@ -51,7 +51,7 @@ struct mig_info {
 	int memory_slices;	/* 8, or 4 on A30 */
 	int max_instances;
 	size_t nprofiles;
-	struct mig_profile *profiles; /* largest first, as in the file */
+	struct mig_profile *profiles; /* in file order (gpus.yaml: smallest first) */
 };
 
 struct vgpu_profile {
@@ -113,5 +113,7 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 const char *catalog_suggest(const struct catalog *cat, const char *name);
 /* Index of a MIG profile by name in gpu->mig, -1 if none. */
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
+/* The allowed starts of a MIG profile as "{0,2,4,6}"; caller frees. */
+char *catalog_mig_starts(const struct mig_profile *p);
 
 #endif

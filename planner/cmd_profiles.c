@@ -216,16 +216,9 @@ static void json_int(cJSON *obj, const char *key, long v)
 /* "{0,2,4,6}:2", as nvidia-smi mig -lgipp prints placements; caller frees. */
 static char *placements_text(const struct mig_profile *p)
 {
-	struct sb sb;
-	char *out;
-	int i;
-	sb_init(&sb);
-	sb_adds(&sb, "{");
-	for (i = 0; i < p->nstarts; i++)
-		sb_addf(&sb, "%s%d", i ? "," : "", p->starts[i]);
-	sb_addf(&sb, "}:%d", p->memory_slices);
-	out = sb_detach(&sb);
-	sb_release(&sb);	/* sb_detach leaves a new empty buffer behind */
+	char *starts = catalog_mig_starts(p);
+	char *out = xasprintf("%s:%d", starts, p->memory_slices);
+	free(starts);
 	return out;
 }
 

@@ -11,7 +11,6 @@
 
 #include "csvdoc.h"
 #include "util.h"
-#include "ydoc.h"
 #include "banned.h"
 
 int utf8_valid(const char *str, size_t len)
@@ -229,41 +228,20 @@ out:
 
 int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d)
 {
-	FILE *f;
-	char *buf;
-	size_t len = 0, cap = 65536;
-	int rc;
 	const long max_bytes = 1024L * 1024 * 1024;
+	char *buf;
+	size_t len;
+	int rc;
 
 	memset(doc, 0, sizeof(*doc));
-	f = fopen(path, "rb");
-	if (!f)
+	switch (file_read_all(path, (size_t)max_bytes, &buf, &len)) {
+	case FILE_READ_OPEN:
 		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-	buf = xmalloc(cap);
-	for (;;) {
-		size_t got;
-		if (len + 1 >= cap) {
-			if (cap > (size_t)max_bytes) {
-				free(buf);
-				fclose(f);
-				return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes",
-						max_bytes);
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
+	case FILE_READ_IO:
 		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
+	case FILE_READ_TOO_BIG:
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes", max_bytes);
 	}
-	fclose(f);
-	buf[len] = '\0';
 	rc = csvdoc_parse(doc, path, buf, len, d);
 	free(buf);
 	return rc;
@@ -353,13 +331,13 @@ int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const 
 	return 0;
 }
 
-int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, double min, double max, double *out, struct diag *d)
+int csvdoc_num_range(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+		     int required, double lo, double hi, int open, double *out, struct diag *d)
 {
 	const char *s = csvdoc_field(doc, r, idx);
 	double x;
 	int rc;
-	char a[64], b[64];
+	char range[RANGE_TEXT_SIZE];
 
 	if (!*s)
 		return absent(doc, r, idx, name, required, d);
@@ -367,11 +345,17 @@ int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const 
 	if (rc)
 		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
 				    parse_num_strerror(rc));
-	if (x < min || x > max)
-		return csvdoc_error(doc, r, idx, d, "column '%s': %s is outside [%s, %s]", name, s,
-				    fmt_fixed(a, sizeof(a), min, 6), fmt_fixed(b, sizeof(b), max, 6));
+	if (!range_contains(x, lo, hi, open))
+		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' must be %s", name, s,
+				    range_text(range, sizeof(range), lo, hi, open));
 	*out = x;
 	return 0;
+}
+
+int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+	       int required, double min, double max, double *out, struct diag *d)
+{
+	return csvdoc_num_range(doc, r, idx, name, required, min, max, RANGE_CLOSED, out, d);
 }
 
 int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
@@ -381,6 +365,7 @@ int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const 
 	long long x;
 	double dx;
 	int rc;
+	char range[RANGE_TEXT_SIZE];
 
 	if (!*s)
 		return absent(doc, r, idx, name, required, d);
@@ -391,8 +376,8 @@ int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const 
 		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
 				    parse_num_strerror(rc));
 	if (x < min || x > max)
-		return csvdoc_error(doc, r, idx, d, "column '%s': %lld is outside [%lld, %lld]", name,
-				    x, min, max);
+		return csvdoc_error(doc, r, idx, d, "column '%s': %lld must be %s", name, x,
+				    range_text_ll(range, sizeof(range), min, max));
 	*out = x;
 	return 0;
 }

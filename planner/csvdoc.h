@@ -64,8 +64,17 @@ int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, s
 const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int idx);
 int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
 	       int required, const char **out, struct diag *d);
+/* A finite number in [min, max]. */
 int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
 	       int required, double min, double max, double *out, struct diag *d);
+/*
+ * A finite number in lo..hi with ends open as flagged (enum range_open in
+ * util.h; HUGE_VAL for no upper end): "column 'compute': '0' must be in
+ * (0, 1]", "column 'ram_gib': '-1' must be greater than 0".
+ */
+int csvdoc_num_range(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
+		     int required, double lo, double hi, int open, double *out, struct diag *d);
+/* An integer in [min, max] (LLONG_MAX: no upper end): "column 'count': 0 must be in [1, 64]". */
 int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
 	       int required, long long min, long long max, long long *out, struct diag *d);
 int csvdoc_bool(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,

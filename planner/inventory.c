@@ -7,8 +7,6 @@
  * belong to `buy` rows, hourly_usd to `rent` rows, and a cost given where
  * it does not apply is an error rather than silently ignored.
  */
-#include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +14,6 @@
 #include "csvdoc.h"
 #include "inventory.h"
 #include "util.h"
-#include "ydoc.h"
 #include "banned.h"
 
 static const char *const hv_names[] = { "vsphere", "kvm", "baremetal", "cloud", NULL };
@@ -82,68 +79,6 @@ static const struct csvcol cols[] = {
 	{ NULL, 0 },
 };
 
-/* A limit as short text: "0", "30", "0.5". */
-static const char *limit_text(char *buf, size_t size, double v)
-{
-	char *p;
-	fmt_fixed(buf, size, v, 6);
-	p = strchr(buf, '.');
-	if (p) {
-		char *e = buf + strlen(buf) - 1;
-		while (e > p && *e == '0')
-			*e-- = '\0';
-		if (e == p)
-			*e = '\0';
-	}
-	return buf;
-}
-
-/*
- * A number in a range whose ends may be open (lo_open: > lo, else >= lo;
- * hi = HUGE_VAL for no upper end).  Same return values as csvdoc_num.
- */
-static int num_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		     int required, double lo, int lo_open, double hi, double *out, struct diag *d)
-{
-	double x = 0;
-	char a[64], b[64];
-	int rc = csvdoc_num(doc, r, idx[c], cols[c].name, required, -DBL_MAX, DBL_MAX, &x, d);
-
-	if (rc)
-		return rc;
-	if ((lo_open ? x > lo : x >= lo) && x <= hi) {
-		*out = x;
-		return 0;
-	}
-	if (hi == HUGE_VAL)
-		return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be %s %s", cols[c].name,
-				    csvdoc_field(doc, r, idx[c]), lo_open ? "greater than" : "at least",
-				    limit_text(a, sizeof(a), lo));
-	return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be in %c%s, %s]", cols[c].name,
-			    csvdoc_field(doc, r, idx[c]), lo_open ? '(' : '[',
-			    limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi));
-}
-
-/* An integer in [lo, hi] (hi = LLONG_MAX: no upper end). */
-static int int_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		     int required, long long lo, long long hi, long long *out, struct diag *d)
-{
-	long long x = 0;
-	int rc = csvdoc_int(doc, r, idx[c], cols[c].name, required, LLONG_MIN,
-			    LLONG_MAX, &x, d);
-	if (rc)
-		return rc;
-	if (x >= lo && x <= hi) {
-		*out = x;
-		return 0;
-	}
-	if (hi == LLONG_MAX)
-		return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be at least %lld",
-				    cols[c].name, x, lo);
-	return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be in [%lld, %lld]",
-			    cols[c].name, x, lo, hi);
-}
-
 /* One of names (case-insensitive); the error hints at a near miss. */
 static int enum_field(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
 		      const char *what, const char *const *names, const char *expected, int *out,
@@ -183,7 +118,7 @@ static int cost_field(const struct csvdoc *doc, const struct csvrow *r, const in
 	if (!*s)
 		return csvdoc_error(doc, r, idx[c], d, "column '%s' is required when ownership is %s",
 				    cols[c].name, own_names[needs]);
-	return num_range(doc, r, idx, c, 1, 0, 1, hi, out, d);
+	return csvdoc_num_range(doc, r, idx[c], cols[c].name, 1, 0, hi, RANGE_LO_OPEN, out, d);
 }
 
 static int load_row(const struct inventory *inv, const struct csvdoc *doc, const struct csvrow *r,
@@ -203,7 +138,7 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 					    "duplicate node class '%s' (first at line %ld)", s,
 					    inv->classes[i].line);
 	nc->name = xstrdup(s);
-	if (int_range(doc, r, idx, C_COUNT, 1, 1, 1000000, &v, d))
+	if (csvdoc_int(doc, r, idx[C_COUNT], "count", 1, 1, 1000000, &v, d))
 		return -1;
 	nc->count = (long)v;
 	if (csvdoc_str(doc, r, idx[C_GPU_TYPE], "gpu_type", 1, &s, d))
@@ -216,7 +151,7 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 					    "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
 		return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "unknown GPU type '%s'", s);
 	}
-	if (int_range(doc, r, idx, C_GPUS_PER_NODE, 1, 1, 64, &v, d))
+	if (csvdoc_int(doc, r, idx[C_GPUS_PER_NODE], "gpus_per_node", 1, 1, 64, &v, d))
 		return -1;
 	nc->gpus_per_node = (int)v;
 	if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hv_names,
@@ -226,8 +161,9 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 	if (csvdoc_str(doc, r, idx[C_SITE], "site", 1, &s, d))
 		return -1;
 	nc->site = xstrdup(s);
-	if (num_range(doc, r, idx, C_CPU_CORES, 1, 0, 1, HUGE_VAL, &nc->cpu_cores, d) ||
-	    num_range(doc, r, idx, C_RAM_GIB, 1, 0, 1, HUGE_VAL, &nc->ram_gib, d))
+	if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 1, 0, HUGE_VAL, RANGE_LO_OPEN,
+			     &nc->cpu_cores, d) ||
+	    csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 1, 0, HUGE_VAL, RANGE_LO_OPEN, &nc->ram_gib, d))
 		return -1;
 	if (enum_field(doc, r, idx, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e, d))
 		return -1;
@@ -236,7 +172,8 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 	    cost_field(doc, r, idx, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years, d) ||
 	    cost_field(doc, r, idx, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd, d))
 		return -1;
-	if (num_range(doc, r, idx, C_BASE_POWER, 0, 0, 0, HUGE_VAL, &nc->base_power_w, d) < 0)
+	if (csvdoc_num_range(doc, r, idx[C_BASE_POWER], "base_power_w", 0, 0, HUGE_VAL, RANGE_CLOSED,
+			     &nc->base_power_w, d) < 0)
 		return -1;
 	return 0;
 }

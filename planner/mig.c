@@ -25,7 +25,6 @@
 
 #include "mig.h"
 #include "util.h"
-#include "ydoc.h"
 #include "banned.h"
 
 /* Sets *why (when why is not NULL) to a new message; returns -1. */
@@ -278,7 +277,6 @@ char *mig_geometry_name(const struct gpu_type *gpu, const struct mig_geometry *g
 		i = j;
 	}
 	out = sb_detach(&sb);
-	sb_release(&sb);	/* sb_detach leaves a new empty buffer behind */
 	return out;
 }
 
@@ -407,22 +405,6 @@ int mig_geometry_parse(const struct gpu_type *gpu, const char *name, struct mig_
 
 /* ======================= layout check ======================= */
 
-static char *starts_text(const struct mig_profile *p)
-{
-	struct sb sb;
-	char *out;
-	int i;
-
-	sb_init(&sb);
-	sb_adds(&sb, "{");
-	for (i = 0; i < p->nstarts; i++)
-		sb_addf(&sb, "%s%d", i ? "," : "", p->starts[i]);
-	sb_adds(&sb, "}");
-	out = sb_detach(&sb);
-	sb_release(&sb);	/* sb_detach leaves a new empty buffer behind */
-	return out;
-}
-
 int mig_layout_check(const struct gpu_type *gpu, int n, const int *profile, const int *start,
 		     char **why)
 {
@@ -444,7 +426,7 @@ int mig_layout_check(const struct gpu_type *gpu, int n, const int *profile, cons
 			if (p->starts[k] == start[i])
 				break;
 		if (k == p->nstarts) {
-			char *allowed = starts_text(p);
+			char *allowed = catalog_mig_starts(p);
 			int rc = fail(why, "start %d not allowed for %s (starts %s)", start[i], p->name,
 				      allowed);
 			free(allowed);

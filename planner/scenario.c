@@ -9,7 +9,6 @@
  * user can open them (data/example/inventory.csv:4:3: ...).
  */
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,46 +51,14 @@ static char *path_join(const char *dir, const char *name)
 
 /* ================= numbers ================= */
 
-static const char *limit_text(char *buf, size_t size, double v)
-{
-	char *p;
-	fmt_fixed(buf, size, v, 6);
-	p = strchr(buf, '.');
-	if (p) {
-		char *e = buf + strlen(buf) - 1;
-		while (e > p && *e == '0')
-			*e-- = '\0';
-		if (e == p)
-			*e = '\0';
-	}
-	return buf;
-}
-
 /*
- * A number field of map in a range with open or closed ends; keeps *out
- * (the default) when the field is absent.  0 ok or absent, -1 error.
+ * An optional number field of map in lo..hi, ends open as flagged; keeps
+ * *out (the default) when the field is absent.  0 ok or absent, -1 error.
  */
 static int num_field(const struct ydoc *doc, const struct ynode *map, const char *key, double lo,
-		     int lo_open, double hi, int hi_open, double *out, struct diag *d)
+		     double hi, int open, double *out, struct diag *d)
 {
-	double x = 0;
-	char a[64], b[64];
-	const struct ynode *v;
-	int rc = ymap_num(doc, map, key, 0, -DBL_MAX, DBL_MAX, &x, d);
-
-	if (rc)
-		return rc < 0 ? -1 : 0;
-	if ((lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi)) {
-		*out = x;
-		return 0;
-	}
-	v = ymap_get(map, key);
-	if (hi == HUGE_VAL)
-		return ydoc_error(doc, v, d, "field '%s': '%s' must be %s %s", key, v->scalar,
-				  lo_open ? "greater than" : "at least", limit_text(a, sizeof(a), lo));
-	return ydoc_error(doc, v, d, "field '%s': '%s' must be in %c%s, %s%c", key, v->scalar,
-			  lo_open ? '(' : '[', limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi),
-			  hi_open ? ')' : ']');
+	return ymap_num_range(doc, map, key, 0, lo, hi, open, out, d) < 0 ? -1 : 0;
 }
 
 /* An optional integer field in [lo, hi]; keeps *out when absent. */
@@ -207,13 +174,13 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	if (check_readable(doc, ymap_get(root, "workloads"), "workloads", sc->workloads_path, d))
 		return -1;
 
-	if (num_field(doc, root, "horizon_years", 0, 1, 30, 0, &sc->horizon_years, d))
+	if (num_field(doc, root, "horizon_years", 0, 30, RANGE_LO_OPEN, &sc->horizon_years, d))
 		return -1;
 
 	if (sub_map(doc, "solver", solver_keys, &m, d))
 		return -1;
-	if (m && (num_field(doc, m, "time_limit_s", 0, 1, 86400, 0, &sc->time_limit_s, d) ||
-		  num_field(doc, m, "mip_gap", 0, 0, 1, 1, &sc->mip_gap, d)))
+	if (m && (num_field(doc, m, "time_limit_s", 0, 86400, RANGE_LO_OPEN, &sc->time_limit_s, d) ||
+		  num_field(doc, m, "mip_gap", 0, 1, RANGE_HI_OPEN, &sc->mip_gap, d)))
 		return -1;
 
 	if (sub_map(doc, "sharing", sharing_keys, &m, d))
@@ -224,9 +191,9 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 
 	if (sub_map(doc, "energy", energy_keys, &m, d))
 		return -1;
-	if (m && (num_field(doc, m, "usd_per_kwh", 0, 0, HUGE_VAL, 0, &sc->energy_usd_per_kwh, d) ||
-		  num_field(doc, m, "pue", 1, 0, 3, 0, &sc->pue, d) ||
-		  num_field(doc, m, "gpu_load_factor", 0, 1, 1, 0, &sc->gpu_load_factor, d)))
+	if (m && (num_field(doc, m, "usd_per_kwh", 0, HUGE_VAL, RANGE_CLOSED, &sc->energy_usd_per_kwh, d) ||
+		  num_field(doc, m, "pue", 1, 3, RANGE_CLOSED, &sc->pue, d) ||
+		  num_field(doc, m, "gpu_load_factor", 0, 1, RANGE_LO_OPEN, &sc->gpu_load_factor, d)))
 		return -1;
 
 	if (sub_map(doc, "licensing", lic_keys, &m, d))
@@ -235,7 +202,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		double price = -1;
 		if (!ymap_get(m, "usd_per_gpu_year"))
 			return ydoc_error(doc, m, d, "missing field 'usd_per_gpu_year' in licensing");
-		if (num_field(doc, m, "usd_per_gpu_year", 0, 0, HUGE_VAL, 0, &price, d))
+		if (num_field(doc, m, "usd_per_gpu_year", 0, HUGE_VAL, RANGE_CLOSED, &price, d))
 			return -1;
 		sc->license_usd_per_gpu_year = price;
 		if (str_field(doc, m, "source", 0, &s, d) < 0)
@@ -351,12 +318,6 @@ void scenario_release(struct scenario *sc)
 /* ================= hostability ================= */
 
 #define COMPUTE_EPS 1e-9
-
-/* A GiB amount as short text: "80", "20.5". */
-static const char *gib_text(char *buf, size_t size, double gib)
-{
-	return limit_text(buf, size, gib);
-}
 
 static int class_matches(const struct node_class *nc, const struct workload *w)
 {
@@ -480,14 +441,14 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		return xasprintf("asks %d GPUs per replica, the largest node has %d", w->gpus, max_gpus);
 	if (ask_mib > (double)max_mem)
 		return xasprintf("asks %s GiB of GPU memory, the largest allowed GPU has %s GiB",
-				 gib_text(a, sizeof(a), w->gpu_mem_gib),
-				 gib_text(b, sizeof(b), (double)max_mem / 1024.0));
+				 fmt_num_short(a, sizeof(a), w->gpu_mem_gib),
+				 fmt_num_short(b, sizeof(b), (double)max_mem / 1024.0));
 	if (w->cpu_cores > max_cpu)
 		return xasprintf("asks %s CPU cores per replica, the largest node has %s",
-				 limit_text(a, sizeof(a), w->cpu_cores), limit_text(b, sizeof(b), max_cpu));
+				 fmt_num_short(a, sizeof(a), w->cpu_cores), fmt_num_short(b, sizeof(b), max_cpu));
 	if (w->ram_gib > max_ram)
 		return xasprintf("asks %s GiB of RAM per replica, the largest node has %s GiB",
-				 limit_text(a, sizeof(a), w->ram_gib), limit_text(b, sizeof(b), max_ram));
+				 fmt_num_short(a, sizeof(a), w->ram_gib), fmt_num_short(b, sizeof(b), max_ram));
 	if (w->vm && !vm_host)
 		return xstrdup("needs a VM (vm: true) but no allowed node class runs vsphere or kvm");
 
@@ -517,11 +478,11 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		if (w->gpu_mem_gib > 0)
 			return xasprintf("no allowed mode offers %s with %s GiB (isolation %s)",
 					 w->gpus == 1 ? "a whole GPU" : "whole GPUs",
-					 gib_text(a, sizeof(a), w->gpu_mem_gib), isolation_name(w->iso));
+					 fmt_num_short(a, sizeof(a), w->gpu_mem_gib), isolation_name(w->iso));
 		return xasprintf("no allowed mode offers %s (isolation %s)",
 				 w->gpus == 1 ? "a whole GPU" : "whole GPUs", isolation_name(w->iso));
 	}
 	return xasprintf("no allowed mode offers a slot with %s GiB and compute %s (isolation %s)",
-			 gib_text(a, sizeof(a), w->gpu_mem_gib), limit_text(b, sizeof(b), w->compute),
+			 fmt_num_short(a, sizeof(a), w->gpu_mem_gib), fmt_num_short(b, sizeof(b), w->compute),
 			 isolation_name(w->iso));
 }

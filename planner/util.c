@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -148,7 +149,8 @@ void sb_addf(struct sb *sb, const char *fmt, ...)
 char *sb_detach(struct sb *sb)
 {
 	char *p = sb->buf;
-	sb_init(sb);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
 	return p;
 }
 
@@ -200,6 +202,23 @@ int str_blank(const char *s)
 		if (*s != ' ' && *s != '\t')
 			return 0;
 	return 1;
+}
+
+const char *did_you_mean(const char *s, const char *const *candidates)
+{
+	const char *best = NULL;
+	int bestd = 1000;
+	size_t len = strlen(s);
+	int limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+
+	for (; *candidates; candidates++) {
+		int dist = str_edit_distance(s, *candidates);
+		if (dist < bestd) {
+			bestd = dist;
+			best = *candidates;
+		}
+	}
+	return bestd <= limit ? best : NULL;
 }
 
 /*
@@ -325,4 +344,103 @@ const char *fmt_fixed(char *buf, size_t size, double v, int decimals)
 			memmove(buf, buf + 1, strlen(buf));
 	}
 	return buf;
+}
+
+const char *fmt_num_short(char *buf, size_t size, double v)
+{
+	char *p, *e;
+
+	fmt_fixed(buf, size, v, 6);
+	p = strchr(buf, '.');
+	if (!p)
+		return buf;
+	e = buf + strlen(buf) - 1;
+	while (e > p && *e == '0')
+		*e-- = '\0';
+	if (e == p)
+		*e = '\0';
+	return buf;
+}
+
+int range_contains(double x, double lo, double hi, int open)
+{
+	int lo_ok = (open & RANGE_LO_OPEN) ? x > lo : x >= lo;
+	int hi_ok = (open & RANGE_HI_OPEN) ? x < hi : x <= hi;
+	return lo_ok && hi_ok;
+}
+
+const char *range_text(char *buf, size_t size, double lo, double hi, int open)
+{
+	char a[64], b[64];
+	int has_lo = lo > -DBL_MAX, has_hi = hi < DBL_MAX;
+
+	if (has_lo && has_hi)
+		snprintf(buf, size, "in %c%s, %s%c", (open & RANGE_LO_OPEN) ? '(' : '[',
+			 fmt_num_short(a, sizeof(a), lo), fmt_num_short(b, sizeof(b), hi),
+			 (open & RANGE_HI_OPEN) ? ')' : ']');
+	else if (has_lo)
+		snprintf(buf, size, "%s %s", (open & RANGE_LO_OPEN) ? "greater than" : "at least",
+			 fmt_num_short(a, sizeof(a), lo));
+	else if (has_hi)
+		snprintf(buf, size, "%s %s", (open & RANGE_HI_OPEN) ? "less than" : "at most",
+			 fmt_num_short(b, sizeof(b), hi));
+	else
+		snprintf(buf, size, "a number");
+	return buf;
+}
+
+const char *range_text_ll(char *buf, size_t size, long long lo, long long hi)
+{
+	if (lo > LLONG_MIN && hi < LLONG_MAX)
+		snprintf(buf, size, "in [%lld, %lld]", lo, hi);
+	else if (lo > LLONG_MIN)
+		snprintf(buf, size, "at least %lld", lo);
+	else if (hi < LLONG_MAX)
+		snprintf(buf, size, "at most %lld", hi);
+	else
+		snprintf(buf, size, "a whole number");
+	return buf;
+}
+
+int file_read_all(const char *path, size_t max, char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 65536, n = 0;
+	char *p;
+	int err;
+
+	*buf = NULL;
+	*len = 0;
+	if (!f)
+		return FILE_READ_OPEN;
+	p = xmalloc(cap);
+	for (;;) {
+		size_t got;
+		if (n + 1 >= cap) {
+			if (n > max)
+				break;
+			cap *= 2;
+			p = xrealloc(p, cap);
+		}
+		got = fread(p + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		err = errno;
+		free(p);
+		fclose(f);
+		errno = err;
+		return FILE_READ_IO;
+	}
+	fclose(f);
+	if (n > max) {
+		free(p);
+		return FILE_READ_TOO_BIG;
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
 }

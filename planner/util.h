@@ -25,8 +25,12 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /*
- * A growable string; buf is never NULL after sb_init.  sb_detach hands
- * the buffer to the caller and leaves the sb empty.
+ * A growable string.  After sb_init buf is a NUL-terminated string (never
+ * NULL).  sb_detach hands the buffer to the caller (who frees it) and
+ * leaves the sb released without allocating: buf NULL, len = cap = 0.
+ * A released sb (after sb_release or sb_detach) may be added to again,
+ * which allocates; sb_release on it is a no-op.  After any sb_add* buf
+ * is NUL-terminated.
  */
 struct sb {
 	char *buf;
@@ -46,6 +50,13 @@ int str_casecmp(const char *a, const char *b);
 int str_edit_distance(const char *a, const char *b);
 /* True when s is empty or only ASCII blanks. */
 int str_blank(const char *s);
+/*
+ * The closest of the NULL-terminated candidates to s (edit distance, ASCII
+ * case-insensitive), or NULL if none is near: at most 1 edit for names of
+ * up to 4 characters, 2 up to 8, 3 beyond (so "H100" is not near "A10").
+ * Ties go to the first candidate.
+ */
+const char *did_you_mean(const char *s, const char *const *candidates);
 
 /*
  * Strict number parsing (the whole string must be the number, no
@@ -66,5 +77,43 @@ const char *parse_num_strerror(int err);
 
 /* Locale-independent %.*f formatting into buf (size >= 64). */
 const char *fmt_fixed(char *buf, size_t size, double v, int decimals);
+/*
+ * A number as short text for messages: at most 6 decimals, no trailing
+ * zeros and no bare point ("0", "30", "0.5", "-1.25").  buf size >= 64.
+ */
+const char *fmt_num_short(char *buf, size_t size, double v);
+
+/*
+ * Number ranges in messages.  A range is lo..hi with each end closed
+ * unless flagged open; lo <= -DBL_MAX or hi >= DBL_MAX (e.g. HUGE_VAL)
+ * means that side has no end.
+ */
+enum range_open {
+	RANGE_CLOSED = 0,
+	RANGE_LO_OPEN = 1,	/* x > lo, not x >= lo */
+	RANGE_HI_OPEN = 2,	/* x < hi, not x <= hi */
+};
+#define RANGE_TEXT_SIZE 160
+/* True when x lies in the range. */
+int range_contains(double x, double lo, double hi, int open);
+/*
+ * What a value must be, to follow "must be ": "in (0, 1]", "greater than 0",
+ * "at least 0", "less than 1", "at most 1".  buf size >= RANGE_TEXT_SIZE.
+ */
+const char *range_text(char *buf, size_t size, double lo, double hi, int open);
+/* The same for integers; LLONG_MIN / LLONG_MAX mean no end. */
+const char *range_text_ll(char *buf, size_t size, long long lo, long long hi);
+
+/*
+ * Reads a whole file into a new NUL-terminated buffer (*buf, caller
+ * frees; *len excludes the NUL).  Returns 0, or a FILE_READ_* error with
+ * errno kept for FILE_READ_OPEN and FILE_READ_IO; *buf is NULL then.
+ */
+enum file_read_err {
+	FILE_READ_OPEN = -1,	/* fopen failed */
+	FILE_READ_IO = -2,	/* a read failed */
+	FILE_READ_TOO_BIG = -3,	/* more than max bytes */
+};
+int file_read_all(const char *path, size_t max, char **buf, size_t *len);
 
 #endif

@@ -7,8 +7,6 @@
  * Whether some node can host a workload is not decided here: that needs
  * the inventory (scenario_unhostable).
  */
-#include <float.h>
-#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +14,6 @@
 #include "csvdoc.h"
 #include "util.h"
 #include "workload.h"
-#include "ydoc.h"
 #include "banned.h"
 
 static const char *const iso_names[] = { "none", "memory", "hardware", "exclusive", NULL };
@@ -83,61 +80,6 @@ static const struct csvcol cols[] = {
 };
 
 #define VM_MODES (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH))
-
-/* A limit as short text: "0", "30", "0.5". */
-static const char *limit_text(char *buf, size_t size, double v)
-{
-	char *p;
-	fmt_fixed(buf, size, v, 6);
-	p = strchr(buf, '.');
-	if (p) {
-		char *e = buf + strlen(buf) - 1;
-		while (e > p && *e == '0')
-			*e-- = '\0';
-		if (e == p)
-			*e = '\0';
-	}
-	return buf;
-}
-
-/* A number in [lo or (lo, hi]; hi = HUGE_VAL for no upper end.  As csvdoc_num. */
-static int num_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		     int required, double lo, int lo_open, double hi, double *out, struct diag *d)
-{
-	double x = 0;
-	char a[64], b[64];
-	int rc = csvdoc_num(doc, r, idx[c], cols[c].name, required, -DBL_MAX, DBL_MAX, &x, d);
-
-	if (rc)
-		return rc;
-	if ((lo_open ? x > lo : x >= lo) && x <= hi) {
-		*out = x;
-		return 0;
-	}
-	if (hi == HUGE_VAL)
-		return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be %s %s", cols[c].name,
-				    csvdoc_field(doc, r, idx[c]), lo_open ? "greater than" : "at least",
-				    limit_text(a, sizeof(a), lo));
-	return csvdoc_error(doc, r, idx[c], d, "column '%s': '%s' must be in %c%s, %s]", cols[c].name,
-			    csvdoc_field(doc, r, idx[c]), lo_open ? '(' : '[',
-			    limit_text(a, sizeof(a), lo), limit_text(b, sizeof(b), hi));
-}
-
-/* An integer in [lo, hi].  As csvdoc_int. */
-static int int_range(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		     int required, long long lo, long long hi, long long *out, struct diag *d)
-{
-	long long x = 0;
-	int rc = csvdoc_int(doc, r, idx[c], cols[c].name, required, LLONG_MIN, LLONG_MAX, &x, d);
-	if (rc)
-		return rc;
-	if (x >= lo && x <= hi) {
-		*out = x;
-		return 0;
-	}
-	return csvdoc_error(doc, r, idx[c], d, "column '%s': %lld must be in [%lld, %lld]",
-			    cols[c].name, x, lo, hi);
-}
 
 /*
  * Splits a '|'-separated field into trimmed entries (caller frees the
@@ -298,7 +240,6 @@ static char *mode_list(unsigned mask)
 		k++;
 	}
 	list = sb_detach(&sb);
-	sb_release(&sb);
 	return list;
 }
 
@@ -351,11 +292,11 @@ static int load_row(const struct workloads *wl, const struct csvdoc *doc, const 
 	if (csvdoc_str(doc, r, idx[C_TENANT], "tenant", 1, &s, d))
 		return -1;
 	w->tenant = xstrdup(s);
-	if (int_range(doc, r, idx, C_REPLICAS, 1, 1, 1000000, &v, d))
+	if (csvdoc_int(doc, r, idx[C_REPLICAS], "replicas", 1, 1, 1000000, &v, d))
 		return -1;
 	w->replicas = (long)v;
 	v = 0;
-	if (int_range(doc, r, idx, C_GPUS, 0, 0, 64, &v, d) < 0)
+	if (csvdoc_int(doc, r, idx[C_GPUS], "gpus", 0, 0, 64, &v, d) < 0)
 		return -1;
 	w->gpus = (int)v;
 
@@ -363,18 +304,19 @@ static int load_row(const struct workloads *wl, const struct csvdoc *doc, const 
 	if (w->gpus == 0 && !*csvdoc_field(doc, r, idx[C_GPU_MEM]))
 		return csvdoc_error(doc, r, idx[C_GPU_MEM], d,
 				    "column 'gpu_mem_gib' is required when gpus is 0");
-	if (num_range(doc, r, idx, C_GPU_MEM, 0, 0, 1, HUGE_VAL, &w->gpu_mem_gib, d) < 0)
+	if (csvdoc_num_range(doc, r, idx[C_GPU_MEM], "gpu_mem_gib", 0, 0, HUGE_VAL, RANGE_LO_OPEN,
+			     &w->gpu_mem_gib, d) < 0)
 		return -1;
 	w->compute = 1;
 	if (w->gpus == 0) {
 		if (!*csvdoc_field(doc, r, idx[C_COMPUTE]))
 			return csvdoc_error(doc, r, idx[C_COMPUTE], d,
 					    "column 'compute' is required when gpus is 0");
-		if (num_range(doc, r, idx, C_COMPUTE, 1, 0, 1, 1, &w->compute, d))
+		if (csvdoc_num_range(doc, r, idx[C_COMPUTE], "compute", 1, 0, 1, RANGE_LO_OPEN, &w->compute, d))
 			return -1;
 	} else {
 		double c = 1;
-		rc = num_range(doc, r, idx, C_COMPUTE, 0, 0, 1, 1, &c, d);
+		rc = csvdoc_num_range(doc, r, idx[C_COMPUTE], "compute", 0, 0, 1, RANGE_LO_OPEN, &c, d);
 		if (rc < 0)
 			return -1;
 		if (c != 1)
@@ -405,8 +347,10 @@ static int load_row(const struct workloads *wl, const struct csvdoc *doc, const 
 	w->vm = 0;
 	if (csvdoc_bool(doc, r, idx[C_VM], "vm", 0, &w->vm, d) < 0)
 		return -1;
-	if (num_range(doc, r, idx, C_CPU_CORES, 0, 0, 0, HUGE_VAL, &w->cpu_cores, d) < 0 ||
-	    num_range(doc, r, idx, C_RAM_GIB, 0, 0, 0, HUGE_VAL, &w->ram_gib, d) < 0)
+	if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 0, 0, HUGE_VAL, RANGE_CLOSED,
+			     &w->cpu_cores, d) < 0 ||
+	    csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 0, 0, HUGE_VAL, RANGE_CLOSED, &w->ram_gib,
+			     d) < 0)
 		return -1;
 	if (parse_gpu_types(doc, r, idx, cat, w, d) || parse_modes(doc, r, idx, w, d) ||
 	    parse_sites(doc, r, idx, w, d))
@@ -415,7 +359,7 @@ static int load_row(const struct workloads *wl, const struct csvdoc *doc, const 
 	if (csvdoc_bool(doc, r, idx[C_NVAIE], "needs_nvaie", 0, &w->needs_nvaie, d) < 0)
 		return -1;
 	v = 1;
-	if (int_range(doc, r, idx, C_PRIORITY, 0, 1, 1000, &v, d) < 0)
+	if (csvdoc_int(doc, r, idx[C_PRIORITY], "priority", 0, 1, 1000, &v, d) < 0)
 		return -1;
 	w->priority = (int)v;
 	return check_consistency(doc, r, idx, w, d);

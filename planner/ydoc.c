@@ -45,6 +45,8 @@ void ydoc_release(struct ydoc *doc)
 struct yparse {
 	yaml_parser_t parser;
 	const char *name;
+	const char *text;	/* the input, for positions of reader errors */
+	size_t len;
 	struct diag *d;
 	size_t nodes;
 };
@@ -63,6 +65,33 @@ static int parse_error(struct yparse *p, long line, long col, const char *fmt, .
 	return -1;
 }
 
+/*
+ * The 1-based line and character column of byte offset off in text, as
+ * libyaml counts them: a line ends at LF, CR LF or a lone CR; a UTF-8
+ * sequence is one column; a leading BOM takes no column.  The bytes
+ * before off are valid UTF-8 (the reader stopped at the first bad one).
+ */
+static void offset_position(const char *text, size_t len, size_t off, long *line, long *col)
+{
+	size_t i = 0;
+
+	*line = 1;
+	*col = 1;
+	if (off > len)
+		off = len;
+	if (off >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+		i = 3;
+	for (; i < off; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\n' || (c == '\r' && (i + 1 >= len || text[i + 1] != '\n'))) {
+			++*line;
+			*col = 1;
+		} else if (c != '\r' && (c & 0xC0) != 0x80) {
+			++*col;
+		}
+	}
+}
+
 static int next_event(struct yparse *p, yaml_event_t *ev)
 {
 	if (!yaml_parser_parse(&p->parser, ev)) {
@@ -70,10 +99,11 @@ static int next_event(struct yparse *p, yaml_event_t *ev)
 		long line = (long)p->parser.problem_mark.line + 1;
 		long col = (long)p->parser.problem_mark.column + 1;
 		if (p->parser.error == YAML_READER_ERROR) {
-			if (strstr(prob, "invalid") || strstr(prob, "incomplete"))
-				return parse_error(p, 0, 0, "invalid UTF-8 (%s at byte %zu)", prob,
-						   p->parser.problem_offset);
-			return parse_error(p, 0, 0, "%s at byte %zu", prob, p->parser.problem_offset);
+			/* Reader errors carry a byte offset, not a mark. */
+			offset_position(p->text, p->len, p->parser.problem_offset, &line, &col);
+			if (strstr(prob, "UTF-8") || strstr(prob, "Unicode"))
+				return parse_error(p, line, col, "invalid UTF-8");
+			return parse_error(p, line, col, "%s", prob);
 		}
 		if (p->parser.context)
 			return parse_error(p, line, col, "%s %s", prob, p->parser.context);
@@ -239,6 +269,8 @@ int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len,
 	doc->root = NULL;
 	memset(&p, 0, sizeof(p));
 	p.name = name;
+	p.text = text;
+	p.len = len;
 	p.d = d;
 	if (blank_text(text, len)) {
 		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
@@ -298,44 +330,20 @@ out:
 
 int ydoc_load(struct ydoc *doc, const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf;
-	size_t len = 0, cap = 65536;
+	size_t len;
 	int rc;
 
 	doc->file = NULL;
 	doc->root = NULL;
-	if (!f)
+	switch (file_read_all(path, (size_t)YDOC_MAX_BYTES, &buf, &len)) {
+	case FILE_READ_OPEN:
 		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-	buf = xmalloc(cap);
-	for (;;) {
-		size_t got;
-		if (len + 1 >= cap) {
-			if (cap >= (size_t)YDOC_MAX_BYTES + 1) {
-				free(buf);
-				fclose(f);
-				return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes",
-						YDOC_MAX_BYTES);
-			}
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + len, 1, cap - len - 1, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
+	case FILE_READ_IO:
 		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
-	}
-	fclose(f);
-	if (len > (size_t)YDOC_MAX_BYTES) {
-		free(buf);
+	case FILE_READ_TOO_BIG:
 		return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes", YDOC_MAX_BYTES);
 	}
-	buf[len] = '\0';
 	rc = ydoc_parse(doc, path, buf, len, d);
 	free(buf);
 	return rc;
@@ -366,23 +374,6 @@ int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, st
 	diag_set(d, DIAG_INPUT, doc->file, map->key_line[i], map->key_col[i], "%s", msg);
 	free(msg);
 	return -1;
-}
-
-const char *did_you_mean(const char *s, const char *const *candidates)
-{
-	const char *best = NULL;
-	int bestd = 1000;
-	size_t len = strlen(s);
-	int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-
-	for (; *candidates; candidates++) {
-		int dist = str_edit_distance(s, *candidates);
-		if (dist < bestd) {
-			bestd = dist;
-			best = *candidates;
-		}
-	}
-	return bestd <= limit ? best : NULL;
 }
 
 static const char *type_name(enum ynode_type t)
@@ -467,23 +458,29 @@ int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, i
 	return 0;
 }
 
-int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     double min, double max, double *out, struct diag *d)
+int ymap_num_range(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+		   double lo, double hi, int open, double *out, struct diag *d)
 {
 	int rc;
 	double x;
-	char a[64], b[64];
+	char range[RANGE_TEXT_SIZE];
 	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
 	if (!v)
 		return rc;
 	rc = parse_double(v->scalar, &x);
 	if (rc)
 		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
-	if (x < min || x > max)
-		return ydoc_error(doc, v, d, "field '%s': %s is outside [%s, %s]", key, v->scalar,
-				  fmt_fixed(a, sizeof(a), min, 6), fmt_fixed(b, sizeof(b), max, 6));
+	if (!range_contains(x, lo, hi, open))
+		return ydoc_error(doc, v, d, "field '%s': '%s' must be %s", key, v->scalar,
+				  range_text(range, sizeof(range), lo, hi, open));
 	*out = x;
 	return 0;
+}
+
+int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+	     double min, double max, double *out, struct diag *d)
+{
+	return ymap_num_range(doc, map, key, required, min, max, RANGE_CLOSED, out, d);
 }
 
 int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
@@ -491,6 +488,7 @@ int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, i
 {
 	int rc;
 	long long x;
+	char range[RANGE_TEXT_SIZE];
 	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
 	if (!v)
 		return rc;
@@ -504,7 +502,8 @@ int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, i
 	if (rc)
 		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
 	if (x < min || x > max)
-		return ydoc_error(doc, v, d, "field '%s': %lld is outside [%lld, %lld]", key, x, min, max);
+		return ydoc_error(doc, v, d, "field '%s': %lld must be %s", key, x,
+				  range_text_ll(range, sizeof(range), min, max));
 	*out = x;
 	return 0;
 }

@@ -63,7 +63,14 @@ int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, i
 /* A finite number in [min, max]. */
 int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
 	     double min, double max, double *out, struct diag *d);
-/* An integer in [min, max]. */
+/*
+ * A finite number in lo..hi with ends open as flagged (enum range_open in
+ * util.h; HUGE_VAL for no upper end).  Message: "field 'pue': '0.9' must be
+ * in [1, 3]", "... must be greater than 0".
+ */
+int ymap_num_range(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
+		   double lo, double hi, int open, double *out, struct diag *d);
+/* An integer in [min, max] (LLONG_MAX: no upper end). */
 int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
 	     long long min, long long max, long long *out, struct diag *d);
 /* true/false (also yes/no). */
@@ -75,8 +82,5 @@ int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d,
 /* Same, at the key of map entry i. */
 int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-/* The closest of the NULL-terminated candidates to s, or NULL if none is near. */
-const char *did_you_mean(const char *s, const char *const *candidates);
 
 #endif

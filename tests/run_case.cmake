@@ -24,7 +24,9 @@ file(READ "${CASE_DIR}/cmd" _cmd)
 string(STRIP "${_cmd}" _cmd)
 string(REPLACE "@SRC@" "${SRC_DIR}" _cmd "${_cmd}")
 separate_arguments(_args UNIX_COMMAND "${_cmd}")
-execute_process(COMMAND "${GPUPLAN}" ${_args}
+# WRAPPER: an optional command run in front (valgrind with its options), words separated by '|'.
+string(REPLACE "|" ";" WRAPPER "${WRAPPER}")
+execute_process(COMMAND ${WRAPPER} "${GPUPLAN}" ${_args}
                 WORKING_DIRECTORY "${WORK_DIR}"
                 OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc)
 string(REPLACE "${SRC_DIR}" "@SRC@" _out "${_out}")

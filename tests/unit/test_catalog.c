@@ -115,24 +115,24 @@ static const struct {
 	int id, compute, memory, max;
 	const char *starts;	/* comma-separated */
 } mig_spots[] = {
-	{ "A100-PCIE-40GB", "1g.5gb", 19, 1, 1, 7, "0,1,2,3,4,5,6" },
-	{ "A100-PCIE-40GB", "1g.5gb+me", 20, 1, 1, 1, "0,1,2,3,4,5,6" },
-	{ "A100-PCIE-40GB", "1g.10gb", 15, 1, 2, 4, "0,2,4,6" },
-	{ "A100-PCIE-40GB", "2g.10gb", 14, 2, 2, 3, "0,2,4" },
-	{ "A100-PCIE-40GB", "3g.20gb", 9, 3, 4, 2, "0,4" },
-	{ "A100-PCIE-40GB", "4g.20gb", 5, 4, 4, 1, "0" },
-	{ "A100-PCIE-40GB", "7g.40gb", 0, 7, 8, 1, "0" },
-	{ "H100-NVL-94GB", "3g.47gb", 9, 3, 4, 2, "0,4" },
-	{ "H100-NVL", "1g.24gb", 15, 1, 2, 4, "0,2,4,6" },
-	{ "h100xm", "1g.10gb", 19, 1, 1, 7, "0,1,2,3,4,5,6" },
-	{ "H100-SXM5-80GB", "7g.80gb", 0, 7, 8, 1, "0" },
-	{ "A100D", "1g.20gb", 15, 1, 2, 4, "0,2,4,6" },
-	{ "A30", "1g.6gb", 14, 1, 1, 4, "0,1,2,3" },
-	{ "A30", "1g.6gb+me", 21, 1, 1, 1, "0,1,2,3" },
-	{ "A30", "2g.12gb", 5, 2, 2, 2, "0,2" },
-	{ "A30", "2g.12gb+me", 6, 2, 2, 1, "0,2" },
-	{ "A30", "4g.24gb", 0, 4, 4, 1, "0" },
-	{ "B200", "7g.180gb", 0, 7, 8, 1, "0" },
+	{ "A100-PCIE-40GB", "1g.5gb", 19, 1, 1, 7, "{0,1,2,3,4,5,6}" },
+	{ "A100-PCIE-40GB", "1g.5gb+me", 20, 1, 1, 1, "{0,1,2,3,4,5,6}" },
+	{ "A100-PCIE-40GB", "1g.10gb", 15, 1, 2, 4, "{0,2,4,6}" },
+	{ "A100-PCIE-40GB", "2g.10gb", 14, 2, 2, 3, "{0,2,4}" },
+	{ "A100-PCIE-40GB", "3g.20gb", 9, 3, 4, 2, "{0,4}" },
+	{ "A100-PCIE-40GB", "4g.20gb", 5, 4, 4, 1, "{0}" },
+	{ "A100-PCIE-40GB", "7g.40gb", 0, 7, 8, 1, "{0}" },
+	{ "H100-NVL-94GB", "3g.47gb", 9, 3, 4, 2, "{0,4}" },
+	{ "H100-NVL", "1g.24gb", 15, 1, 2, 4, "{0,2,4,6}" },
+	{ "h100xm", "1g.10gb", 19, 1, 1, 7, "{0,1,2,3,4,5,6}" },
+	{ "H100-SXM5-80GB", "7g.80gb", 0, 7, 8, 1, "{0}" },
+	{ "A100D", "1g.20gb", 15, 1, 2, 4, "{0,2,4,6}" },
+	{ "A30", "1g.6gb", 14, 1, 1, 4, "{0,1,2,3}" },
+	{ "A30", "1g.6gb+me", 21, 1, 1, 1, "{0,1,2,3}" },
+	{ "A30", "2g.12gb", 5, 2, 2, 2, "{0,2}" },
+	{ "A30", "2g.12gb+me", 6, 2, 2, 1, "{0,2}" },
+	{ "A30", "4g.24gb", 0, 4, 4, 1, "{0}" },
+	{ "B200", "7g.180gb", 0, 7, 8, 1, "{0}" },
 };
 
 static const struct {
@@ -174,19 +174,6 @@ static const struct {
 	{ "H100-NVL-94GB", "H100L-3-47C", "3g.47gb", 2 },
 };
 
-static char *starts_list(const struct mig_profile *p)
-{
-	struct sb sb;
-	char *out;
-	int k;
-	sb_init(&sb);
-	for (k = 0; k < p->nstarts; k++)
-		sb_addf(&sb, "%s%d", k ? "," : "", p->starts[k]);
-	out = sb_detach(&sb);
-	sb_release(&sb);	/* sb_detach leaves a new empty buffer behind */
-	return out;
-}
-
 static void check_spots(const struct catalog *cat)
 {
 	size_t i, j;
@@ -227,7 +214,7 @@ static void check_spots(const struct catalog *cat)
 		      p->name, p->memory_slices);
 		CHECK(p->max_instances == mig_spots[i].max, "mig spot row %zu (%s %s): max %d", i, g->id,
 		      p->name, p->max_instances);
-		starts = starts_list(p);
+		starts = catalog_mig_starts(p);
 		CHECK_STR(starts, mig_spots[i].starts, "mig spot row %zu (%s %s): starts", i, g->id, p->name);
 		free(starts);
 	}
