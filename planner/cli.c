@@ -81,7 +81,21 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 	return 1;
 }
 
-int cli_parse_num(const char *opt, const char *s, double min, double max, double *out)
+/* A number without trailing zeros: 0.001, 86400, 2.5. */
+static const char *short_num(char *buf, size_t n, double v)
+{
+	char *p;
+	fmt_fixed(buf, n, v, 6);
+	p = buf + strlen(buf);
+	while (p > buf && p[-1] == '0')
+		*--p = '\0';
+	if (p > buf && p[-1] == '.')
+		*--p = '\0';
+	return buf;
+}
+
+int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
+		  double *out)
 {
 	double v;
 	int rc = parse_double(s, &v);
@@ -89,10 +103,10 @@ int cli_parse_num(const char *opt, const char *s, double min, double max, double
 		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
 		return -1;
 	}
-	if (v < min || v > max) {
+	if (v < min || v > max || (min_open && v == min) || (max_open && v == max)) {
 		char a[64], b[64];
-		cli_error(EXIT_USAGE, "%s: %s is outside [%s, %s]", opt, s, fmt_fixed(a, sizeof(a), min, 2),
-			  fmt_fixed(b, sizeof(b), max, 2));
+		cli_error(EXIT_USAGE, "%s: '%s' must be in %c%s, %s%c", opt, s, min_open ? '(' : '[',
+			  short_num(a, sizeof(a), min), short_num(b, sizeof(b), max), max_open ? ')' : ']');
 		return -1;
 	}
 	*out = v;

@@ -51,7 +51,11 @@ int cli_is_help(const char *arg);
  * value is missing.
  */
 int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
-/* Strict positive number for an option; -1 on error (message printed). */
-int cli_parse_num(const char *opt, const char *s, double min, double max, double *out);
+/*
+ * A strict number for an option in [min, max], with either end open when
+ * min_open / max_open; -1 on error (message printed: "'0' must be in (0, 86400]").
+ */
+int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
+		  double *out);
 
 #endif

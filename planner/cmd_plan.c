@@ -20,7 +20,7 @@
 
 static const char *const usage[] = {
 	"usage: gpuplan plan SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                    [--export-model FILE.mps|FILE.lp] [--require-all]",
+	"                    [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
 	"",
 	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
 	"  --format F        csv, json or both (default both)",
@@ -76,12 +76,12 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 		} else if ((r = cli_opt_value(argc, argv, &i, "--time-limit", &v)) != 0) {
 			if (r < 0)
 				return cli_misuse(usage, "--time-limit needs seconds");
-			if (cli_parse_num("--time-limit", v, 0.001, 86400, &a->time_limit))
+			if (cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &a->time_limit))
 				return EXIT_USAGE;
 		} else if ((r = cli_opt_value(argc, argv, &i, "--gap", &v)) != 0) {
 			if (r < 0)
 				return cli_misuse(usage, "--gap needs a percentage");
-			if (cli_parse_num("--gap", v, 0, 100, &a->gap))
+			if (cli_parse_num("--gap", v, 0, 0, 100, 1, &a->gap))
 				return EXIT_USAGE;
 			a->gap /= 100.0;
 		} else if ((r = cli_opt_value(argc, argv, &i, "--export-model", &v)) != 0) {

@@ -524,6 +524,17 @@ static int config_covers(const struct problem *p, int k, const char *cov, size_t
 	return 1;
 }
 
+/* Memory of all the slots a configuration creates, in MiB. */
+static long real_memory(const struct pclass *c, const struct config *cf)
+{
+	long m = 0;
+	size_t j;
+	for (j = 0; j < cf->nreal; j++)
+		m += c->slot_types[cf->real_slot[j]].memory_mib * cf->real_count[j] *
+		     (c->slot_types[cf->real_slot[j]].gpus > 1 ? c->slot_types[cf->real_slot[j]].gpus : 1);
+	return m;
+}
+
 /*
  * Drops slot types no demand can use from each configuration, then
  * configurations without a useful slot, then dominated configurations:
@@ -564,8 +575,14 @@ static void prune_class(const struct problem *p, int kk, struct pclass *c, const
 				continue;
 			if (!config_covers(p, kk, cov, ns, a, b))
 				continue;
-			/* b stands in for a; when a also stands in for b at the same cost, keep the first */
-			if (b->cost < a->cost - 1e-9 || !config_covers(p, kk, cov, ns, b, a) || j < i)
+			/*
+			 * b stands in for a.  When a also stands in for b at the same
+			 * cost, keep the tighter fit (less slot memory: 1g.10gb*7 over
+			 * 1g.20gb+1g.10gb*6 for 10 GiB replicas), then the first.
+			 */
+			if (b->cost < a->cost - 1e-9 || !config_covers(p, kk, cov, ns, b, a) ||
+			    real_memory(c, b) < real_memory(c, a) ||
+			    (real_memory(c, b) == real_memory(c, a) && j < i))
 				gone[i] = 1;
 		}
 	}

@@ -44,6 +44,22 @@ static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offe
 	cf = &c->configs[cfg];
 	if (st->mode != n->mode || cf->mode != n->mode)
 		return fail(d, "slot of mode %s on a %s node", mode_name(st->mode), mode_name(n->mode));
+	if (n->mode == MODE_MIG || n->mode == MODE_MIG_VGPU) {
+		int r, in = 0;
+		for (r = 0; r < cf->mig.n; r++)
+			if (cf->mig.profile[r] == st->mig_profile)
+				in = 1;
+		if (!in)
+			return fail(d, "a %s instance on a GPU configured as %s", st->name, cf->name);
+	} else {
+		size_t r;
+		int in = 0;
+		for (r = 0; r < cf->nreal; r++)
+			if (cf->real_slot[r] == s->type)
+				in = 1;
+		if (!in)
+			return fail(d, "a '%s' slot on a GPU configured as %s", st->name, cf->name);
+	}
 	memset(o, 0, sizeof(*o));
 	switch (n->mode) {
 	case MODE_PASSTHROUGH:

@@ -1,0 +1,337 @@
+/*
+ * test_cplan.c - concrete plans: the greedy planner places every replica
+ * of an easy instance; cplan_counts(cplan_from_counts(x)) gives back the
+ * counts x of a greedy plan; cplan_cost on hand-computed instances (each
+ * expected number written out from the README's cost formula with the
+ * literal inputs); node names.  Scenarios are written to a temp directory.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cplan.h"
+#include "ilp.h"
+#include "problem.h"
+#include "scenario.h"
+#include "util.h"
+#include "verify.h"
+
+#define MODELS TEST_SRC_DIR "/models"
+#define LICENSE 4500.0
+#define INV_HEADER                                                                              \
+	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
+	"amortization_years,hourly_usd,base_power_w\n"
+#define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
+#define SC_TEXT                                                                               \
+	"schema: gpuplan-scenario/1\nname: c\ninventory: inventory.csv\nworkloads: workloads.csv\n" \
+	"horizon_years: 3\nenergy: {usd_per_kwh: 0.12, pue: 1.4, gpu_load_factor: 0.6}\n"
+
+static char dir[] = "/tmp/test_cplan_XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+static void remove_file(const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	unlink(p);
+	free(p);
+}
+
+struct fixture {
+	struct scenario sc;
+	struct problem p;
+	struct cplan cp;
+	int ok;
+};
+
+static int fixture_build(struct fixture *fx, const char *inv, const char *wl)
+{
+	struct diag d = DIAG_INIT;
+	char *path = xasprintf("%s/scenario.yaml", dir);
+	int rc;
+
+	memset(fx, 0, sizeof(*fx));
+	write_file("scenario.yaml", SC_TEXT);
+	write_file("inventory.csv", inv);
+	write_file("workloads.csv", wl);
+	rc = scenario_load(&fx->sc, path, MODELS, &d);
+	free(path);
+	if (rc) {
+		char *m = diag_format(&d);
+		CHECK(0, "scenario_load: %s", m);
+		free(m);
+		diag_release(&d);
+		scenario_release(&fx->sc);
+		return -1;
+	}
+	if (problem_build(&fx->p, &fx->sc, LICENSE, &d)) {
+		CHECK(0, "problem_build failed");
+		diag_release(&d);
+		scenario_release(&fx->sc);
+		return -1;
+	}
+	diag_release(&d);
+	cplan_init(&fx->cp, &fx->p);
+	cplan_greedy(&fx->cp);
+	fx->ok = 1;
+	return 0;
+}
+
+static void fixture_release(struct fixture *fx)
+{
+	if (!fx->ok)
+		return;
+	cplan_release(&fx->cp);
+	problem_release(&fx->p);
+	scenario_release(&fx->sc);
+	fx->ok = 0;
+}
+
+static int verifies(const struct cplan *cp, const char *what)
+{
+	struct diag d = DIAG_INIT;
+	int rc = verify_plan(cp, &d);
+	CHECK(rc == 0, "%s: verify_plan: %s", what, d.msg ? d.msg : "");
+	diag_release(&d);
+	return rc == 0;
+}
+
+/* ================= instances ================= */
+
+/* Easy: room for everything, several modes and a 2-GPU replica. */
+static const char inv_easy[] = INV_HEADER
+	"bm,2,H100-SXM5-80GB,8,baremetal,dc1,128,1024,owned,,,,1300\n"
+	"vs,2,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,650\n";
+static const char wl_easy[] = WL_HEADER
+	"inf,t,7,0,10,0.14,hardware,false,2,8,,false,1\n"
+	"nb,t,10,0,8,0.1,none,false,1,4,,false,1\n"
+	"vm,t,3,0,16,0.25,memory,true,1,8,,false,1\n"
+	"train,t,2,2,,,exclusive,false,16,64,passthrough,false,1\n"
+	"ocr,t,4,0,20,0.2,memory,false,2,8,mps,false,1\n";
+
+/* One owned bare-metal H100 node, 7 x 10 GiB hardware-isolated: one MIG GPU. */
+static const char inv_mig[] = INV_HEADER "bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n";
+static const char wl_mig[] = WL_HEADER "inf,t,7,0,10,0.14,hardware,false,,,mig,false,1\n";
+
+/* A bought vSphere A100 node, 3 VM replicas (one licensed vGPU) and one unhostable workload. */
+static const char inv_buy[] = INV_HEADER "vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,buy,60000,5,,650\n";
+static const char wl_buy[] = WL_HEADER
+	"vm,t,3,0,16,0.25,memory,true,,,vgpu,false,1\n"
+	"huge,t,2,0,120,0.5,none,false,,,,false,2\n";
+
+/* A rented bare-metal H100 node, one whole-GPU replica that needs NVAIE. */
+static const char inv_rent[] = INV_HEADER "rent,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,rent,,,3.0,1300\n";
+static const char wl_rent[] = WL_HEADER "nv,t,1,1,,,exclusive,false,,,passthrough,true,1\n";
+
+/* ================= greedy ================= */
+
+static void test_greedy_easy(void)
+{
+	struct fixture fx;
+	struct cplan_cost cost;
+	size_t i;
+
+	if (fixture_build(&fx, inv_easy, wl_easy))
+		return;
+	cplan_cost(&fx.cp, &cost);
+	CHECK(cost.unplaced == 0, "easy: %ld unplaced", cost.unplaced);
+	CHECK(cost.placed == 7 + 10 + 3 + 2 + 4, "easy: %ld placed", cost.placed);
+	for (i = 0; i < fx.p.ndemands; i++) {
+		CHECK(fx.cp.placed[i] == fx.p.demands[i].replicas, "easy: %s placed %ld of %ld", fx.p.demands[i].w->name,
+		      fx.cp.placed[i], fx.p.demands[i].replicas);
+		CHECK(fx.cp.reason[i] == NULL, "easy: %s has an unplaced reason", fx.p.demands[i].w->name);
+	}
+	/* every 2-GPU replica holds a 2-GPU passthrough group of one node */
+	for (i = 0; i < fx.cp.nslots; i++) {
+		const struct cslot *s = &fx.cp.slots[i];
+		if (s->d >= 0 && fx.p.demands[s->d].w->gpus == 2)
+			CHECK(s->ngpus == 2 && fx.cp.nodes[s->node].mode == MODE_PASSTHROUGH,
+			      "easy: train replica %ld in a group of %d", s->replica, s->ngpus);
+	}
+	verifies(&fx.cp, "easy greedy");
+	fixture_release(&fx);
+}
+
+/* ================= counts round trip ================= */
+
+static void round_trip(const char *what, const char *inv, const char *wl)
+{
+	struct fixture fx;
+	struct ilp_result a, b;
+	struct cplan back;
+	struct cplan_cost c1, c2;
+	size_t i, k;
+
+	if (fixture_build(&fx, inv, wl))
+		return;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	ilp_result_alloc(&fx.p, &a);
+	ilp_result_alloc(&fx.p, &b);
+	cplan_counts(&fx.cp, a.nmode, a.ncfg, a.arc, a.unplaced);
+	cplan_init(&back, &fx.p);
+	cplan_from_counts(&back, a.nmode, a.ncfg, a.arc);
+	cplan_counts(&back, b.nmode, b.ncfg, b.arc, b.unplaced);
+	for (i = 0; i < fx.p.nclasses * MODE_COUNT; i++)
+		CHECK(a.nmode[i] == b.nmode[i], "%s: nmode[%zu] %ld != %ld", what, i, a.nmode[i], b.nmode[i]);
+	for (k = 0; k < fx.p.nclasses; k++)
+		for (i = 0; i < fx.p.classes[k].nconfigs; i++)
+			CHECK(a.ncfg[k][i] == b.ncfg[k][i], "%s: ncfg[%zu][%zu] (%s) %ld != %ld", what, k, i,
+			      fx.p.classes[k].configs[i].name, a.ncfg[k][i], b.ncfg[k][i]);
+	for (i = 0; i < fx.p.narcs; i++)
+		CHECK(a.arc[i] == b.arc[i], "%s: arc[%zu] %g != %g", what, i, a.arc[i], b.arc[i]);
+	for (i = 0; i < fx.p.ndemands; i++)
+		CHECK(a.unplaced[i] == b.unplaced[i], "%s: unplaced[%zu] %g != %g", what, i, a.unplaced[i], b.unplaced[i]);
+	cplan_cost(&fx.cp, &c1);
+	cplan_cost(&back, &c2);
+	CHECK(fabs(c1.objective - c2.objective) < 1e-6, "%s: objective %.4f != %.4f", what, c1.objective, c2.objective);
+	CHECK(c1.nodes == c2.nodes && c1.gpus_active == c2.gpus_active && c1.placed == c2.placed,
+	      "%s: nodes %ld/%ld, active %ld/%ld, placed %ld/%ld", what, c1.nodes, c2.nodes, c1.gpus_active,
+	      c2.gpus_active, c1.placed, c2.placed);
+	verifies(&back, what);
+	cplan_release(&back);
+	ilp_result_release(&fx.p, &a);
+	ilp_result_release(&fx.p, &b);
+	fixture_release(&fx);
+}
+
+static void test_round_trip(void)
+{
+	round_trip("easy", inv_easy, wl_easy);
+	round_trip("mig", inv_mig, wl_mig);
+	round_trip("buy", inv_buy, wl_buy);
+	round_trip("rent", inv_rent, wl_rent);
+}
+
+/* ================= costs ================= */
+
+static void test_cost_mig(void)
+{
+	struct fixture fx;
+	struct cplan_cost c;
+	/*
+	 * Owned node (hardware 0), 1 node and 1 active GPU, horizon 3 years:
+	 * energy = (base 1300 W + H100 700 W x load 0.6) / 1000 x pue 1.4
+	 *          x 0.12 USD/kWh x 8760 h/year x 3 years
+	 * objective = cost + tie-break 0.01 x (1 node + 1 GPU).
+	 */
+	double energy = (1300.0 + 700.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
+
+	if (fixture_build(&fx, inv_mig, wl_mig))
+		return;
+	cplan_cost(&fx.cp, &c);
+	CHECK(c.nodes == 1 && c.gpus == 8 && c.gpus_active == 1 && c.gpus_licensed == 0,
+	      "mig: nodes %ld, gpus %ld, active %ld, licensed %ld", c.nodes, c.gpus, c.gpus_active, c.gpus_licensed);
+	CHECK(c.placed == 7 && c.unplaced == 0, "mig: placed %ld unplaced %ld", c.placed, c.unplaced);
+	CHECK(fabs(c.hardware) < 1e-9, "mig: hardware %.4f", c.hardware);
+	CHECK(fabs(c.energy - energy) < 1e-6, "mig: energy %.6f, want %.6f", c.energy, energy);
+	CHECK(fabs(c.energy - 7593.8688) < 1e-6, "mig: energy %.6f, want 7593.8688", c.energy);
+	CHECK(fabs(c.license) < 1e-9, "mig: license %.4f", c.license);
+	CHECK(fabs(c.total - energy) < 1e-6, "mig: total %.6f", c.total);
+	CHECK(fabs(c.objective - (energy + 0.02)) < 1e-6, "mig: objective %.6f, want %.6f", c.objective, energy + 0.02);
+	fixture_release(&fx);
+}
+
+static void test_cost_buy(void)
+{
+	struct fixture fx;
+	struct cplan_cost c;
+	double hw, en, lic;
+	long act, licd;
+	/*
+	 * Bought node: 60000 USD x min(3, 5) / 5 = 36000.
+	 * energy = (650 W + A100-PCIE-80GB 300 W x 0.6) / 1000 x 1.4 x 0.12 x 8760 x 3
+	 * licence: one vGPU GPU (A100D-20C*4 holds the 3 replicas) = 4500 x 3.
+	 * huge (120 GiB) stays unplaced: 2 replicas x penalty (priority 2).
+	 */
+	double energy = (650.0 + 300.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
+	double total = 36000.0 + energy + 13500.0;
+
+	if (fixture_build(&fx, inv_buy, wl_buy))
+		return;
+	cplan_cost(&fx.cp, &c);
+	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "buy: nodes %ld, active %ld, licensed %ld",
+	      c.nodes, c.gpus_active, c.gpus_licensed);
+	CHECK(c.placed == 3 && c.unplaced == 2, "buy: placed %ld unplaced %ld", c.placed, c.unplaced);
+	CHECK(fabs(c.hardware - 36000.0) < 1e-6, "buy: hardware %.6f", c.hardware);
+	CHECK(fabs(c.energy - energy) < 1e-6, "buy: energy %.6f, want %.6f", c.energy, energy);
+	CHECK(fabs(c.license - 13500.0) < 1e-6, "buy: license %.6f", c.license);
+	CHECK(fabs(c.total - total) < 1e-6, "buy: total %.6f, want %.6f", c.total, total);
+	{
+		int h = -1;
+		size_t i;
+		for (i = 0; i < fx.p.ndemands; i++)
+			if (!strcmp(fx.p.demands[i].w->name, "huge"))
+				h = (int)i;
+		CHECK(h >= 0 && fx.cp.unplaced[h] == 2 && fx.cp.reason[h] &&
+			      strstr(fx.cp.reason[h], "asks 120 GiB of GPU memory"),
+		      "buy: huge unplaced with its reason '%s'", h >= 0 && fx.cp.reason[h] ? fx.cp.reason[h] : "");
+		if (h >= 0)
+			CHECK(fabs(c.objective - (total + 0.02 + 2 * fx.p.demands[h].penalty)) < 1e-6,
+			      "buy: objective %.6f, want %.6f", c.objective, total + 0.02 + 2 * fx.p.demands[h].penalty);
+	}
+	/* the node's share is the whole plan's here */
+	cplan_node_cost(&fx.cp, 0, &hw, &en, &lic, &act, &licd);
+	CHECK(fabs(hw - 36000.0) < 1e-6 && fabs(en - energy) < 1e-6 && fabs(lic - 13500.0) < 1e-6 && act == 1 &&
+		      licd == 1,
+	      "buy: node cost hw %.4f energy %.4f lic %.4f active %ld licensed %ld", hw, en, lic, act, licd);
+	fixture_release(&fx);
+}
+
+static void test_cost_rent(void)
+{
+	struct fixture fx;
+	struct cplan_cost c;
+	/*
+	 * Rented node: 3.0 USD/h x 8760 h x 3 years = 78840.
+	 * energy = (1300 W + 700 W x 0.6) / 1000 x 1.4 x 0.12 x 8760 x 3.
+	 * The passthrough GPU holds a needs_nvaie replica: licensed, 4500 x 3.
+	 */
+	double energy = (1300.0 + 700.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
+
+	if (fixture_build(&fx, inv_rent, wl_rent))
+		return;
+	cplan_cost(&fx.cp, &c);
+	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "rent: nodes %ld, active %ld, licensed %ld",
+	      c.nodes, c.gpus_active, c.gpus_licensed);
+	CHECK(fabs(c.hardware - 78840.0) < 1e-6, "rent: hardware %.6f", c.hardware);
+	CHECK(fabs(c.energy - energy) < 1e-6, "rent: energy %.6f, want %.6f", c.energy, energy);
+	CHECK(fabs(c.license - 13500.0) < 1e-6, "rent: license %.6f", c.license);
+	CHECK(fabs(c.objective - (78840.0 + energy + 13500.0 + 0.02)) < 1e-6, "rent: objective %.6f", c.objective);
+	{
+		char *name = cplan_node_name(&fx.cp, &fx.cp.nodes[0]);
+		CHECK_STR(name, "rent-000", "node name");
+		free(name);
+	}
+	fixture_release(&fx);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_greedy_easy();
+	test_round_trip();
+	test_cost_mig();
+	test_cost_buy();
+	test_cost_rent();
+	remove_file("scenario.yaml");
+	remove_file("inventory.csv");
+	remove_file("workloads.csv");
+	rmdir(dir);
+	return check_done();
+}

@@ -1,0 +1,460 @@
+/*
+ * test_problem.c - problem_build: which configurations are enumerated
+ * per class (modes by hypervisor, vGPU only where a demand can use it),
+ * which arcs exist (isolation, vm, needs_nvaie, sites, gpu_types, modes,
+ * CPU), the penalty of an unplaced replica, merged slot types and the
+ * dominance pruning.  Scenarios are written to a temp directory.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "problem.h"
+#include "scenario.h"
+#include "util.h"
+
+#define MODELS TEST_SRC_DIR "/models"
+#define LICENSE 4500.0
+#define INV_HEADER                                                                              \
+	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
+	"amortization_years,hourly_usd,base_power_w\n"
+#define WL_HEADER \
+	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,gpu_types,modes,sites,needs_nvaie,priority\n"
+#define SC_TEXT                                                                               \
+	"schema: gpuplan-scenario/1\nname: p\ninventory: inventory.csv\nworkloads: workloads.csv\n" \
+	"horizon_years: 3\nenergy: {usd_per_kwh: 0.12, pue: 1.4, gpu_load_factor: 0.6}\n"
+
+/* Three classes: bare-metal H100 (dc1), vSphere A100 bought (dc2), KVM L40S (dc2). */
+static const char inv_mixed[] = INV_HEADER
+	"bm,2,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n"
+	"vs,2,A100-PCIE-80GB,4,vsphere,dc2,64,512,buy,60000,5,,650\n"
+	"kvm,2,L40S,2,kvm,dc2,32,256,owned,,,,450\n";
+
+static const char wl_mixed[] = WL_HEADER
+	"any,t,2,0,10,0.1,none,false,,,,,false,1\n"
+	"hw,t,2,0,10,0.14,hardware,false,,,,,false,1\n"
+	"vmw,t,2,0,16,0.25,memory,true,,,,,false,1\n"
+	"nv,t,2,0,10,0.1,none,false,,,,,true,1\n"
+	"site1,t,2,0,10,0.1,none,false,,,,dc1,false,1\n"
+	"l40,t,2,0,10,0.1,none,false,,L40S,,,false,1\n"
+	"mpsonly,t,2,0,10,0.1,memory,false,,,mps,,false,1\n"
+	"big,t,2,0,70,0.5,memory,false,,,,,false,7\n"
+	"cpuhog,t,1,0,10,0.1,none,false,100,,,,false,1\n"
+	"quad,t,1,4,,,exclusive,false,,,passthrough,,false,1\n";
+
+/* Only hardware-isolated 10 GiB replicas on a bare-metal H100 and a vSphere A100 (no vm demand). */
+static const char inv_hw[] = INV_HEADER
+	"bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
+	"vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n";
+static const char wl_hw[] = WL_HEADER "hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+/* The same plus a 20 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
+static const char wl_hw20[] = WL_HEADER
+	"hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n"
+	"hw20,t,1,0,20,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+
+static char dir[] = "/tmp/test_problem_XXXXXX";
+
+static void write_file(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+static void remove_file(const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	unlink(p);
+	free(p);
+}
+
+struct fixture {
+	struct scenario sc;
+	struct problem p;
+	int ok;
+};
+
+static int fixture_build(struct fixture *fx, const char *inv, const char *wl)
+{
+	struct diag d = DIAG_INIT;
+	char *path = xasprintf("%s/scenario.yaml", dir);
+	int rc;
+
+	memset(fx, 0, sizeof(*fx));
+	write_file("scenario.yaml", SC_TEXT);
+	write_file("inventory.csv", inv);
+	write_file("workloads.csv", wl);
+	rc = scenario_load(&fx->sc, path, MODELS, &d);
+	free(path);
+	if (rc) {
+		char *m = diag_format(&d);
+		CHECK(0, "scenario_load: %s", m);
+		free(m);
+		diag_release(&d);
+		scenario_release(&fx->sc);
+		return -1;
+	}
+	rc = problem_build(&fx->p, &fx->sc, LICENSE, &d);
+	CHECK(rc == 0, "problem_build: rc %d", rc);
+	diag_release(&d);
+	if (rc) {
+		scenario_release(&fx->sc);
+		return -1;
+	}
+	fx->ok = 1;
+	return 0;
+}
+
+static void fixture_release(struct fixture *fx)
+{
+	if (!fx->ok)
+		return;
+	problem_release(&fx->p);
+	scenario_release(&fx->sc);
+	fx->ok = 0;
+}
+
+static int class_index(const struct problem *p, const char *name)
+{
+	size_t k;
+	for (k = 0; k < p->nclasses; k++)
+		if (!strcmp(p->classes[k].nc->name, name))
+			return (int)k;
+	return -1;
+}
+
+static int demand_index(const struct problem *p, const char *name)
+{
+	size_t i;
+	for (i = 0; i < p->ndemands; i++)
+		if (!strcmp(p->demands[i].w->name, name))
+			return (int)i;
+	return -1;
+}
+
+static int has_arc(const struct problem *p, int d, int k, int s)
+{
+	size_t i;
+	for (i = 0; i < p->narcs; i++)
+		if (p->arcs[i].d == d && p->arcs[i].k == k && p->arcs[i].s == s)
+			return 1;
+	return 0;
+}
+
+/*
+ * True when demand d may use some slot type of mode m in class k.  Arcs
+ * go to representatives only, and a type has the same arcs as its rep.
+ */
+static int may_use(const struct problem *p, int d, int k, int m)
+{
+	const struct pclass *c = &p->classes[k];
+	size_t t;
+	for (t = 0; t < c->nslot_types; t++)
+		if (c->slot_types[t].mode == (enum gpu_mode)m && has_arc(p, d, k, c->slot_types[t].rep))
+			return 1;
+	return 0;
+}
+
+static int configs_of_mode(const struct pclass *c, enum gpu_mode m)
+{
+	size_t i;
+	int n = 0;
+	for (i = 0; i < c->nconfigs; i++)
+		if (c->configs[i].mode == m)
+			n++;
+	return n;
+}
+
+static int slot_type_named(const struct pclass *c, enum gpu_mode m, int licensed, const char *name)
+{
+	size_t t;
+	for (t = 0; t < c->nslot_types; t++)
+		if (c->slot_types[t].mode == m && c->slot_types[t].licensed == licensed &&
+		    !strcmp(c->slot_types[t].name, name))
+			return (int)t;
+	return -1;
+}
+
+/* ================= arcs ================= */
+
+static const struct {
+	const char *w, *k;
+	enum gpu_mode m;
+	int want;
+} arc_rows[] = {
+	/* no isolation asked: any mode the hypervisor allows */
+	{ "any", "bm", MODE_TIMESLICE, 1 },
+	{ "any", "bm", MODE_MPS, 1 },
+	{ "any", "bm", MODE_MIG, 1 },
+	{ "any", "bm", MODE_PASSTHROUGH, 1 },
+	{ "any", "bm", MODE_VGPU, 0 },		/* no vGPU without a hypervisor */
+	{ "any", "bm", MODE_MIG_VGPU, 0 },
+	{ "any", "vs", MODE_VGPU, 1 },		/* a VM boundary it does not need is no obstacle */
+	{ "any", "kvm", MODE_MIG, 0 },		/* L40S: no MIG */
+	/* isolation hardware: mig, mig-vgpu, passthrough only */
+	{ "hw", "bm", MODE_MIG, 1 },
+	{ "hw", "bm", MODE_PASSTHROUGH, 1 },
+	{ "hw", "bm", MODE_TIMESLICE, 0 },
+	{ "hw", "bm", MODE_MPS, 0 },
+	{ "hw", "vs", MODE_VGPU, 0 },
+	{ "hw", "vs", MODE_MIG_VGPU, 1 },
+	{ "hw", "kvm", MODE_PASSTHROUGH, 1 },
+	{ "hw", "kvm", MODE_VGPU, 0 },
+	/* vm: true: a VM boundary (vgpu, mig-vgpu, passthrough on vsphere/kvm) */
+	{ "vmw", "bm", MODE_PASSTHROUGH, 0 },
+	{ "vmw", "bm", MODE_MIG, 0 },
+	{ "vmw", "vs", MODE_PASSTHROUGH, 1 },
+	{ "vmw", "vs", MODE_VGPU, 1 },
+	{ "vmw", "vs", MODE_MIG_VGPU, 1 },
+	{ "vmw", "vs", MODE_MIG, 0 },
+	{ "vmw", "vs", MODE_TIMESLICE, 0 },
+	{ "vmw", "vs", MODE_MPS, 0 },
+	{ "vmw", "kvm", MODE_VGPU, 1 },
+	/* needs_nvaie: licensed slots everywhere (bare MIG too, as a licensed configuration) */
+	{ "nv", "bm", MODE_MIG, 1 },
+	{ "nv", "bm", MODE_TIMESLICE, 1 },
+	{ "nv", "vs", MODE_VGPU, 1 },
+	/* sites */
+	{ "site1", "bm", MODE_TIMESLICE, 1 },
+	{ "site1", "vs", MODE_TIMESLICE, 0 },
+	{ "site1", "vs", MODE_PASSTHROUGH, 0 },
+	{ "site1", "kvm", MODE_PASSTHROUGH, 0 },
+	/* gpu_types */
+	{ "l40", "kvm", MODE_TIMESLICE, 1 },
+	{ "l40", "bm", MODE_TIMESLICE, 0 },
+	{ "l40", "vs", MODE_PASSTHROUGH, 0 },
+	/* modes */
+	{ "mpsonly", "bm", MODE_MPS, 1 },
+	{ "mpsonly", "bm", MODE_TIMESLICE, 0 },
+	{ "mpsonly", "bm", MODE_MIG, 0 },
+	{ "mpsonly", "bm", MODE_PASSTHROUGH, 0 },
+	/* 70 GiB: a whole GPU, 7g.80gb or an 80C vGPU; never half a GPU */
+	{ "big", "bm", MODE_PASSTHROUGH, 1 },
+	{ "big", "bm", MODE_MIG, 1 },
+	{ "big", "bm", MODE_TIMESLICE, 0 },
+	{ "big", "bm", MODE_MPS, 0 },
+	{ "big", "vs", MODE_VGPU, 1 },
+	{ "big", "kvm", MODE_PASSTHROUGH, 0 },	/* L40S has 48 GiB */
+	/* 100 cores: no node has them */
+	{ "cpuhog", "bm", MODE_TIMESLICE, 0 },
+	{ "cpuhog", "vs", MODE_PASSTHROUGH, 0 },
+	/* a 4-GPU replica: passthrough groups of 4, on nodes with 4 GPUs or more */
+	{ "quad", "bm", MODE_PASSTHROUGH, 1 },
+	{ "quad", "vs", MODE_PASSTHROUGH, 1 },
+	{ "quad", "kvm", MODE_PASSTHROUGH, 0 },
+	{ "quad", "bm", MODE_MIG, 0 },
+};
+
+static void test_arcs(void)
+{
+	struct fixture fx;
+	size_t i;
+
+	if (fixture_build(&fx, inv_mixed, wl_mixed))
+		return;
+	for (i = 0; i < sizeof(arc_rows) / sizeof(arc_rows[0]); i++) {
+		int d = demand_index(&fx.p, arc_rows[i].w), k = class_index(&fx.p, arc_rows[i].k);
+		CHECK(d >= 0 && k >= 0, "arc row %zu: no demand '%s' or class '%s'", i, arc_rows[i].w, arc_rows[i].k);
+		if (d < 0 || k < 0)
+			continue;
+		CHECK(may_use(&fx.p, d, k, arc_rows[i].m) == arc_rows[i].want, "arc row %zu: %s on %s in %s: want %d", i,
+		      arc_rows[i].w, arc_rows[i].k, mode_name(arc_rows[i].m), arc_rows[i].want);
+	}
+	/* every arc is sorted by (d, k, s), points at a representative, and fits */
+	for (i = 0; i < fx.p.narcs; i++) {
+		const struct arc *a = &fx.p.arcs[i];
+		const struct pclass *c = &fx.p.classes[a->k];
+		const struct slot_type *st = &c->slot_types[a->s];
+		CHECK(st->rep == a->s, "arc %zu: slot type %d is not a representative", i, a->s);
+		CHECK(problem_slot_fits(c, st, fx.p.demands[a->d].w), "arc %zu: %s does not fit %s", i,
+		      fx.p.demands[a->d].w->name, st->name);
+		if (fx.p.demands[a->d].w->needs_nvaie)
+			CHECK(st->licensed, "arc %zu: NVAIE workload on an unlicensed slot %s", i, st->name);
+		if (i > 0) {
+			const struct arc *b = &fx.p.arcs[i - 1];
+			CHECK(b->d < a->d || (b->d == a->d && (b->k < a->k || (b->k == a->k && b->s < a->s))),
+			      "arcs %zu, %zu out of order", i - 1, i);
+		}
+	}
+	{
+		int d = demand_index(&fx.p, "cpuhog"), any = demand_index(&fx.p, "any");
+		CHECK(d >= 0 && fx.p.demands[d].unhostable != NULL, "cpuhog is unhostable");
+		CHECK(any >= 0 && fx.p.demands[any].unhostable == NULL, "any is hostable");
+	}
+	fixture_release(&fx);
+}
+
+/* ================= configurations ================= */
+
+static void test_configs(void)
+{
+	struct fixture fx;
+	int bm, vs, kvm;
+	size_t i;
+
+	if (fixture_build(&fx, inv_mixed, wl_mixed))
+		return;
+	bm = class_index(&fx.p, "bm");
+	vs = class_index(&fx.p, "vs");
+	kvm = class_index(&fx.p, "kvm");
+	CHECK(configs_of_mode(&fx.p.classes[bm], MODE_VGPU) == 0, "baremetal H100: no vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[bm], MODE_MIG_VGPU) == 0, "baremetal H100: no mig-vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[bm], MODE_MIG) > 0, "baremetal H100: mig configs");
+	CHECK(configs_of_mode(&fx.p.classes[bm], MODE_PASSTHROUGH) > 0, "baremetal H100: passthrough patterns");
+	CHECK(!(fx.p.classes[bm].modes & (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU))), "baremetal modes mask 0x%x",
+	      fx.p.classes[bm].modes);
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_VGPU) > 0, "vsphere A100 with a vm demand: vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_MIG_VGPU) > 0, "vsphere A100 with a vm demand: mig-vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[kvm], MODE_MIG) == 0, "L40S: no mig configs");
+	CHECK(configs_of_mode(&fx.p.classes[kvm], MODE_VGPU) > 0, "kvm L40S: vgpu configs");
+	for (i = 0; i < fx.p.nclasses; i++) {
+		const struct pclass *c = &fx.p.classes[i];
+		size_t j;
+		for (j = 0; j < c->nconfigs; j++) {
+			const struct config *cf = &c->configs[j];
+			CHECK(hypervisor_modes(c->nc->hv) & MODE_BIT(cf->mode), "class %s config %s: mode %s not allowed",
+			      c->nc->name, cf->name, mode_name(cf->mode));
+			CHECK(cf->nslots > 0, "class %s config %s has no useful slot", c->nc->name, cf->name);
+			CHECK(c->modes & MODE_BIT(cf->mode), "class %s: modes mask misses %s", c->nc->name,
+			      mode_name(cf->mode));
+			if (cf->mode == MODE_VGPU || cf->mode == MODE_MIG_VGPU)
+				CHECK(cf->licensed, "class %s config %s: vGPU modes are licensed", c->nc->name, cf->name);
+		}
+	}
+	/* a 4-GPU group is offered as a node pattern where it fits */
+	{
+		int found = 0;
+		for (i = 0; i < fx.p.classes[bm].nconfigs; i++)
+			if (!strcmp(fx.p.classes[bm].configs[i].name, "gpu4*2"))
+				found = fx.p.classes[bm].configs[i].node_pattern;
+		CHECK(found, "bm offers the passthrough pattern gpu4*2");
+	}
+	fixture_release(&fx);
+
+	/* no demand can use a vGPU mode: vsphere gets none */
+	if (fixture_build(&fx, inv_hw, wl_hw))
+		return;
+	vs = class_index(&fx.p, "vs");
+	bm = class_index(&fx.p, "bm");
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_VGPU) == 0, "vsphere, mig|passthrough demand only: no vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_MIG_VGPU) == 0,
+	      "vsphere, mig|passthrough demand only: no mig-vgpu configs");
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_TIMESLICE) == 0, "hardware isolation: no timeslice configs");
+	CHECK(configs_of_mode(&fx.p.classes[vs], MODE_MPS) == 0, "hardware isolation: no mps configs");
+	/*
+	 * 7 x 10 GiB: every MIG geometry with 7 instances holds 7 replicas; the
+	 * dominance pruning keeps one MIG configuration per class, the first of
+	 * the equivalent ones in geometry order.
+	 */
+	CHECK(configs_of_mode(&fx.p.classes[bm], MODE_MIG) == 1, "bm: %d mig configs after pruning",
+	      configs_of_mode(&fx.p.classes[bm], MODE_MIG));
+	for (i = 0; i < fx.p.classes[bm].nconfigs; i++)
+		if (fx.p.classes[bm].configs[i].mode == MODE_MIG)
+			CHECK_STR(fx.p.classes[bm].configs[i].name, "1g.10gb*7", "bm: the MIG configuration kept (the tighter twin)");
+	fixture_release(&fx);
+}
+
+/* ================= penalty ================= */
+
+static void test_penalty(void)
+{
+	struct fixture fx;
+	size_t i, k;
+
+	if (fixture_build(&fx, inv_mixed, wl_mixed))
+		return;
+	for (i = 0; i < fx.p.ndemands; i++) {
+		const struct pdemand *dm = &fx.p.demands[i];
+		for (k = 0; k < fx.p.nclasses; k++) {
+			const struct pclass *c = &fx.p.classes[k];
+			/* a whole node with every GPU active, licensed and tie-broken */
+			double full = c->node_cost + fx.p.tiebreak +
+				      c->nc->gpus_per_node * (c->gpu_active_cost + fx.p.tiebreak +
+							      LICENSE * fx.p.horizon_years);
+			CHECK(dm->penalty > full * dm->w->priority, "demand %s: penalty %.2f <= class %s full cost %.2f x %d",
+			      dm->w->name, dm->penalty, c->nc->name, full, dm->w->priority);
+		}
+	}
+	/* priority scales it: big has priority 7, any 1 */
+	{
+		int big = demand_index(&fx.p, "big"), any = demand_index(&fx.p, "any");
+		CHECK(fabs(fx.p.demands[big].penalty - 7 * fx.p.demands[any].penalty) < 1e-6,
+		      "penalty of big %.2f = 7 x %.2f", fx.p.demands[big].penalty, fx.p.demands[any].penalty);
+	}
+	/*
+	 * The class costs from the formula with the literal inputs:
+	 * vs (bought 60000 over 5 years, 3-year horizon) = 60000 * 3 / 5 = 36000
+	 * plus base 650 W: 0.65 kW * 1.4 * 0.12 USD/kWh * 8760 h * 3 = 2869.776;
+	 * an A100-PCIE-80GB (300 W) at load 0.6: 0.18 kW * 1.4 * 0.12 * 8760 * 3 = 794.7072.
+	 */
+	k = (size_t)class_index(&fx.p, "vs");
+	CHECK(fabs(fx.p.classes[k].node_cost - (36000 + 2869.776)) < 1e-6, "vs node cost %.6f",
+	      fx.p.classes[k].node_cost);
+	CHECK(fabs(fx.p.classes[k].gpu_active_cost - 794.7072) < 1e-6, "vs GPU cost %.6f",
+	      fx.p.classes[k].gpu_active_cost);
+	fixture_release(&fx);
+}
+
+/* ================= merged slot types ================= */
+
+static void test_merge(void)
+{
+	struct fixture fx;
+	const struct pclass *c;
+	int bm, t10, t20, t2g, tpt;
+
+	if (fixture_build(&fx, inv_hw, wl_hw))
+		return;
+	bm = class_index(&fx.p, "bm");
+	c = &fx.p.classes[bm];
+	t10 = slot_type_named(c, MODE_MIG, 0, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, 0, "1g.20gb");
+	t2g = slot_type_named(c, MODE_MIG, 0, "2g.20gb");
+	tpt = slot_type_named(c, MODE_PASSTHROUGH, 1, "gpu1");
+	CHECK(t10 >= 0 && t20 >= 0 && t2g >= 0 && tpt >= 0, "slot types found: %d %d %d %d", t10, t20, t2g, tpt);
+	if (t10 >= 0 && t20 >= 0 && t2g >= 0 && tpt >= 0) {
+		/* the same single demand, arc cost 0: one resource to the ILP */
+		CHECK(c->slot_types[t10].rep == c->slot_types[t20].rep, "1g.10gb and 1g.20gb share a rep");
+		CHECK(c->slot_types[t10].rep == c->slot_types[t2g].rep, "1g.10gb and 2g.20gb share a rep");
+		/* a passthrough GPU has an arc cost (tie-break) of its own */
+		CHECK(c->slot_types[tpt].rep != c->slot_types[t10].rep, "gpu1 and 1g.10gb do not share a rep");
+	}
+	fixture_release(&fx);
+
+	if (fixture_build(&fx, inv_hw, wl_hw20))
+		return;
+	c = &fx.p.classes[class_index(&fx.p, "bm")];
+	t10 = slot_type_named(c, MODE_MIG, 0, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, 0, "1g.20gb");
+	t2g = slot_type_named(c, MODE_MIG, 0, "2g.20gb");
+	CHECK(t10 >= 0 && t20 >= 0 && t2g >= 0, "slot types found");
+	if (t10 >= 0 && t20 >= 0 && t2g >= 0) {
+		CHECK(c->slot_types[t10].rep != c->slot_types[t20].rep, "with a 20 GiB demand 1g.10gb and 1g.20gb differ");
+		CHECK(c->slot_types[t20].rep == c->slot_types[t2g].rep, "1g.20gb and 2g.20gb still share a rep");
+	}
+	fixture_release(&fx);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_arcs();
+	test_configs();
+	test_penalty();
+	test_merge();
+	remove_file("scenario.yaml");
+	remove_file("inventory.csv");
+	remove_file("workloads.csv");
+	rmdir(dir);
+	return check_done();
+}

@@ -1,0 +1,219 @@
+/*
+ * test_schema.c - every plan.json the test suite writes (the golden
+ * expected/ copies, which the cases compare byte for byte) is valid
+ * against reports/schema.json, and broken documents are not.
+ *
+ * The validator covers the JSON Schema keywords schema.json uses: type,
+ * required, properties, additionalProperties (false), items, enum,
+ * minimum, pattern (POSIX extended regex).
+ */
+#include <cJSON.h>
+#include <dirent.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "util.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int type_ok(const cJSON *v, const char *t)
+{
+	if (!strcmp(t, "object"))
+		return cJSON_IsObject(v);
+	if (!strcmp(t, "array"))
+		return cJSON_IsArray(v);
+	if (!strcmp(t, "string"))
+		return cJSON_IsString(v);
+	if (!strcmp(t, "boolean"))
+		return cJSON_IsBool(v);
+	if (!strcmp(t, "number"))
+		return cJSON_IsNumber(v);
+	if (!strcmp(t, "integer"))
+		return cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble;
+	return 0;
+}
+
+/* 0 when v is valid against s; else -1 with the JSON path of the fault in *where. */
+static int validate(const cJSON *s, const cJSON *v, const char *path, char **where)
+{
+	const cJSON *k, *t = cJSON_GetObjectItemCaseSensitive(s, "type");
+
+	if (t && !type_ok(v, t->valuestring)) {
+		*where = xasprintf("%s: not of type %s", path, t->valuestring);
+		return -1;
+	}
+	k = cJSON_GetObjectItemCaseSensitive(s, "enum");
+	if (k) {
+		const cJSON *e;
+		int found = 0;
+		cJSON_ArrayForEach(e, k) if (cJSON_Compare(e, v, 1)) found = 1;
+		if (!found) {
+			*where = xasprintf("%s: not in enum", path);
+			return -1;
+		}
+	}
+	k = cJSON_GetObjectItemCaseSensitive(s, "minimum");
+	if (k && cJSON_IsNumber(v) && v->valuedouble < k->valuedouble) {
+		*where = xasprintf("%s: below minimum", path);
+		return -1;
+	}
+	k = cJSON_GetObjectItemCaseSensitive(s, "pattern");
+	if (k && cJSON_IsString(v)) {
+		regex_t re;
+		int bad = regcomp(&re, k->valuestring, REG_EXTENDED | REG_NOSUB) || regexec(&re, v->valuestring, 0, NULL, 0);
+		regfree(&re);
+		if (bad) {
+			*where = xasprintf("%s: does not match %s", path, k->valuestring);
+			return -1;
+		}
+	}
+	if (cJSON_IsObject(v)) {
+		const cJSON *props = cJSON_GetObjectItemCaseSensitive(s, "properties");
+		const cJSON *addl = cJSON_GetObjectItemCaseSensitive(s, "additionalProperties");
+		const cJSON *req = cJSON_GetObjectItemCaseSensitive(s, "required"), *e;
+		cJSON_ArrayForEach(e, req) {
+			if (!cJSON_GetObjectItemCaseSensitive(v, e->valuestring)) {
+				*where = xasprintf("%s: missing '%s'", path, e->valuestring);
+				return -1;
+			}
+		}
+		cJSON_ArrayForEach(e, v) {
+			const cJSON *ps = props ? cJSON_GetObjectItemCaseSensitive(props, e->string) : NULL;
+			char *sub;
+			int rc;
+			if (!ps) {
+				if (addl && cJSON_IsFalse(addl)) {
+					*where = xasprintf("%s: unexpected '%s'", path, e->string);
+					return -1;
+				}
+				continue;
+			}
+			sub = xasprintf("%s.%s", path, e->string);
+			rc = validate(ps, e, sub, where);
+			free(sub);
+			if (rc)
+				return rc;
+		}
+	}
+	if (cJSON_IsArray(v)) {
+		const cJSON *items = cJSON_GetObjectItemCaseSensitive(s, "items"), *e;
+		int i = 0;
+		if (items) {
+			cJSON_ArrayForEach(e, v) {
+				char *sub = xasprintf("%s[%d]", path, i++);
+				int rc = validate(items, e, sub, where);
+				free(sub);
+				if (rc)
+					return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+static int nfound;
+
+static void walk(const char *dir, const cJSON *schema)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *p;
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
+			walk(p, schema);
+		} else if (!strcmp(e->d_name, "plan.json") && strstr(p, "/expected/")) {
+			char *text = slurp(p), *where = NULL;
+			cJSON *doc = text ? cJSON_Parse(text) : NULL;
+			CHECK(doc != NULL, "%s does not parse", p);
+			if (doc) {
+				int rc = validate(schema, doc, "$", &where);
+				CHECK(rc == 0, "%s: %s", p, where ? where : "");
+				nfound++;
+			}
+			free(where);
+			cJSON_Delete(doc);
+			free(text);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Mutations of a valid document that must fail. */
+static const struct {
+	const char *what;
+	const char *pointer;	/* top-level key to touch */
+	const char *sub;	/* key inside it (or NULL) */
+	int action;		/* 0 delete, 1 add unknown, 2 make string */
+} breaks[] = {
+	{ "missing schema_version", "schema_version", NULL, 0 },
+	{ "missing summary cost", "summary", "cost_total_usd", 0 },
+	{ "unknown summary key", "summary", "surprise", 1 },
+	{ "cost as a string", "summary", "cost_total_usd", 2 },
+	{ "status outside enum", "summary", "status", 2 },
+	{ "unknown top-level key", "extra", NULL, 1 },
+};
+
+int main(void)
+{
+	char *text = slurp("reports/schema.json");
+	cJSON *schema = text ? cJSON_Parse(text) : NULL;
+	size_t i;
+
+	CHECK(schema != NULL, "reports/schema.json parses");
+	if (!schema)
+		return check_done();
+	walk("tests/cases", schema);
+	CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
+	{
+		char *ex = slurp("tests/cases/plan-example/expected/out/plan.json");
+		if (ex) {
+			for (i = 0; i < sizeof(breaks) / sizeof(breaks[0]); i++) {
+				cJSON *doc = cJSON_Parse(ex), *target = doc;
+				char *where = NULL;
+				if (breaks[i].sub)
+					target = cJSON_GetObjectItemCaseSensitive(doc, breaks[i].pointer);
+				const char *key = breaks[i].sub ? breaks[i].sub : breaks[i].pointer;
+				if (breaks[i].action == 0)
+					cJSON_DeleteItemFromObjectCaseSensitive(target, key);
+				else if (breaks[i].action == 1)
+					cJSON_AddNumberToObject(target, key, 1);
+				else
+					cJSON_ReplaceItemInObjectCaseSensitive(target, key, cJSON_CreateString("bogus"));
+				CHECK(validate(schema, doc, "$", &where) != 0, "row %zu (%s) must fail", i, breaks[i].what);
+				free(where);
+				cJSON_Delete(doc);
+			}
+			free(ex);
+		}
+	}
+	cJSON_Delete(schema);
+	free(text);
+	return check_done();
+}
