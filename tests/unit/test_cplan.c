@@ -9,95 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "cplan.h"
+#include "fixture.h"
 #include "ilp.h"
 #include "problem.h"
-#include "scenario.h"
-#include "util.h"
 #include "verify.h"
 
-#define MODELS TEST_SRC_DIR "/models"
-#define LICENSE 4500.0
-#define INV_HEADER                                                                              \
-	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
-	"amortization_years,hourly_usd,base_power_w\n"
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
-#define SC_TEXT                                                                               \
-	"schema: gpuplan-scenario/1\nname: c\ninventory: inventory.csv\nworkloads: workloads.csv\n" \
-	"horizon_years: 3\nenergy: {usd_per_kwh: 0.12, pue: 1.4, gpu_load_factor: 0.6}\n"
-
-static char dir[] = "/tmp/test_cplan_XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "wb");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	free(p);
-}
-
-static void remove_file(const char *name)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	unlink(p);
-	free(p);
-}
-
-struct fixture {
-	struct scenario sc;
-	struct problem p;
-	struct cplan cp;
-	int ok;
-};
-
-static int fixture_build(struct fixture *fx, const char *inv, const char *wl)
-{
-	struct diag d = DIAG_INIT;
-	char *path = xasprintf("%s/scenario.yaml", dir);
-	int rc;
-
-	memset(fx, 0, sizeof(*fx));
-	write_file("scenario.yaml", SC_TEXT);
-	write_file("inventory.csv", inv);
-	write_file("workloads.csv", wl);
-	rc = scenario_load(&fx->sc, path, MODELS, &d);
-	free(path);
-	if (rc) {
-		char *m = diag_format(&d);
-		CHECK(0, "scenario_load: %s", m);
-		free(m);
-		diag_release(&d);
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	if (problem_build(&fx->p, &fx->sc, LICENSE, &d)) {
-		CHECK(0, "problem_build failed");
-		diag_release(&d);
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	diag_release(&d);
-	cplan_init(&fx->cp, &fx->p);
-	cplan_greedy(&fx->cp);
-	fx->ok = 1;
-	return 0;
-}
-
-static void fixture_release(struct fixture *fx)
-{
-	if (!fx->ok)
-		return;
-	cplan_release(&fx->cp);
-	problem_release(&fx->p);
-	scenario_release(&fx->sc);
-	fx->ok = 0;
-}
+#define SC_TEXT FIXTURE_SC_TEXT("c")
 
 static int verifies(const struct cplan *cp, const char *what)
 {
@@ -143,7 +64,7 @@ static void test_greedy_easy(void)
 	struct cplan_cost cost;
 	size_t i;
 
-	if (fixture_build(&fx, inv_easy, wl_easy))
+	if (fixture_build(&fx, SC_TEXT, inv_easy, wl_easy, FIXTURE_GREEDY))
 		return;
 	cplan_cost(&fx.cp, &cost);
 	CHECK(cost.unplaced == 0, "easy: %ld unplaced", cost.unplaced);
@@ -174,7 +95,7 @@ static void round_trip(const char *what, const char *inv, const char *wl)
 	struct cplan_cost c1, c2;
 	size_t i, k;
 
-	if (fixture_build(&fx, inv, wl))
+	if (fixture_build(&fx, SC_TEXT, inv, wl, FIXTURE_GREEDY))
 		return;
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
@@ -229,7 +150,7 @@ static void test_cost_mig(void)
 	 */
 	double energy = (1300.0 + 700.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
 
-	if (fixture_build(&fx, inv_mig, wl_mig))
+	if (fixture_build(&fx, SC_TEXT, inv_mig, wl_mig, FIXTURE_GREEDY))
 		return;
 	cplan_cost(&fx.cp, &c);
 	CHECK(c.nodes == 1 && c.gpus == 8 && c.gpus_active == 1 && c.gpus_licensed == 0,
@@ -259,7 +180,7 @@ static void test_cost_buy(void)
 	double energy = (650.0 + 300.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
 	double total = 36000.0 + energy + 13500.0;
 
-	if (fixture_build(&fx, inv_buy, wl_buy))
+	if (fixture_build(&fx, SC_TEXT, inv_buy, wl_buy, FIXTURE_GREEDY))
 		return;
 	cplan_cost(&fx.cp, &c);
 	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "buy: nodes %ld, active %ld, licensed %ld",
@@ -301,7 +222,7 @@ static void test_cost_rent(void)
 	 */
 	double energy = (1300.0 + 700.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
 
-	if (fixture_build(&fx, inv_rent, wl_rent))
+	if (fixture_build(&fx, SC_TEXT, inv_rent, wl_rent, FIXTURE_GREEDY))
 		return;
 	cplan_cost(&fx.cp, &c);
 	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "rent: nodes %ld, active %ld, licensed %ld",
@@ -320,18 +241,13 @@ static void test_cost_rent(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (fixture_setup("test_cplan"))
 		return 1;
-	}
 	test_greedy_easy();
 	test_round_trip();
 	test_cost_mig();
 	test_cost_buy();
 	test_cost_rent();
-	remove_file("scenario.yaml");
-	remove_file("inventory.csv");
-	remove_file("workloads.csv");
-	rmdir(dir);
+	fixture_teardown();
 	return check_done();
 }

@@ -9,23 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "fixture.h"
 #include "problem.h"
-#include "scenario.h"
-#include "util.h"
 
-#define MODELS TEST_SRC_DIR "/models"
-#define LICENSE 4500.0
-#define INV_HEADER                                                                              \
-	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
-	"amortization_years,hourly_usd,base_power_w\n"
 #define WL_HEADER \
 	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,gpu_types,modes,sites,needs_nvaie,priority\n"
-#define SC_TEXT                                                                               \
-	"schema: gpuplan-scenario/1\nname: p\ninventory: inventory.csv\nworkloads: workloads.csv\n" \
-	"horizon_years: 3\nenergy: {usd_per_kwh: 0.12, pue: 1.4, gpu_load_factor: 0.6}\n"
+#define SC_TEXT FIXTURE_SC_TEXT("p")
 
 /* Three classes: bare-metal H100 (dc1), vSphere A100 bought (dc2), KVM L40S (dc2). */
 static const char inv_mixed[] = INV_HEADER
@@ -54,72 +45,6 @@ static const char wl_hw[] = WL_HEADER "hw,t,7,0,10,0.14,hardware,false,,,mig|pas
 static const char wl_hw20[] = WL_HEADER
 	"hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n"
 	"hw20,t,1,0,20,0.14,hardware,false,,,mig|passthrough,,false,1\n";
-
-static char dir[] = "/tmp/test_problem_XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "wb");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	free(p);
-}
-
-static void remove_file(const char *name)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	unlink(p);
-	free(p);
-}
-
-struct fixture {
-	struct scenario sc;
-	struct problem p;
-	int ok;
-};
-
-static int fixture_build(struct fixture *fx, const char *inv, const char *wl)
-{
-	struct diag d = DIAG_INIT;
-	char *path = xasprintf("%s/scenario.yaml", dir);
-	int rc;
-
-	memset(fx, 0, sizeof(*fx));
-	write_file("scenario.yaml", SC_TEXT);
-	write_file("inventory.csv", inv);
-	write_file("workloads.csv", wl);
-	rc = scenario_load(&fx->sc, path, MODELS, &d);
-	free(path);
-	if (rc) {
-		char *m = diag_format(&d);
-		CHECK(0, "scenario_load: %s", m);
-		free(m);
-		diag_release(&d);
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	rc = problem_build(&fx->p, &fx->sc, LICENSE, &d);
-	CHECK(rc == 0, "problem_build: rc %d", rc);
-	diag_release(&d);
-	if (rc) {
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	fx->ok = 1;
-	return 0;
-}
-
-static void fixture_release(struct fixture *fx)
-{
-	if (!fx->ok)
-		return;
-	problem_release(&fx->p);
-	scenario_release(&fx->sc);
-	fx->ok = 0;
-}
 
 static int class_index(const struct problem *p, const char *name)
 {
@@ -257,7 +182,7 @@ static void test_arcs(void)
 	struct fixture fx;
 	size_t i;
 
-	if (fixture_build(&fx, inv_mixed, wl_mixed))
+	if (fixture_build(&fx, SC_TEXT, inv_mixed, wl_mixed, FIXTURE_CHECK_BUILD))
 		return;
 	for (i = 0; i < sizeof(arc_rows) / sizeof(arc_rows[0]); i++) {
 		int d = demand_index(&fx.p, arc_rows[i].w), k = class_index(&fx.p, arc_rows[i].k);
@@ -299,7 +224,7 @@ static void test_configs(void)
 	int bm, vs, kvm;
 	size_t i;
 
-	if (fixture_build(&fx, inv_mixed, wl_mixed))
+	if (fixture_build(&fx, SC_TEXT, inv_mixed, wl_mixed, FIXTURE_CHECK_BUILD))
 		return;
 	bm = class_index(&fx.p, "bm");
 	vs = class_index(&fx.p, "vs");
@@ -339,7 +264,7 @@ static void test_configs(void)
 	fixture_release(&fx);
 
 	/* no demand can use a vGPU mode: vsphere gets none */
-	if (fixture_build(&fx, inv_hw, wl_hw))
+	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_hw, FIXTURE_CHECK_BUILD))
 		return;
 	vs = class_index(&fx.p, "vs");
 	bm = class_index(&fx.p, "bm");
@@ -368,7 +293,7 @@ static void test_penalty(void)
 	struct fixture fx;
 	size_t i, k;
 
-	if (fixture_build(&fx, inv_mixed, wl_mixed))
+	if (fixture_build(&fx, SC_TEXT, inv_mixed, wl_mixed, FIXTURE_CHECK_BUILD))
 		return;
 	for (i = 0; i < fx.p.ndemands; i++) {
 		const struct pdemand *dm = &fx.p.demands[i];
@@ -377,7 +302,7 @@ static void test_penalty(void)
 			/* a whole node with every GPU active, licensed and tie-broken */
 			double full = c->node_cost + fx.p.tiebreak +
 				      c->nc->gpus_per_node * (c->gpu_active_cost + fx.p.tiebreak +
-							      LICENSE * fx.p.horizon_years);
+							      FIXTURE_LICENSE * fx.p.horizon_years);
 			CHECK(dm->penalty > full * dm->w->priority, "demand %s: penalty %.2f <= class %s full cost %.2f x %d",
 			      dm->w->name, dm->penalty, c->nc->name, full, dm->w->priority);
 		}
@@ -410,7 +335,7 @@ static void test_merge(void)
 	const struct pclass *c;
 	int bm, t10, t20, t2g, tpt;
 
-	if (fixture_build(&fx, inv_hw, wl_hw))
+	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_hw, FIXTURE_CHECK_BUILD))
 		return;
 	bm = class_index(&fx.p, "bm");
 	c = &fx.p.classes[bm];
@@ -428,7 +353,7 @@ static void test_merge(void)
 	}
 	fixture_release(&fx);
 
-	if (fixture_build(&fx, inv_hw, wl_hw20))
+	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_hw20, FIXTURE_CHECK_BUILD))
 		return;
 	c = &fx.p.classes[class_index(&fx.p, "bm")];
 	t10 = slot_type_named(c, MODE_MIG, 0, "1g.10gb");
@@ -444,17 +369,12 @@ static void test_merge(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (fixture_setup("test_problem"))
 		return 1;
-	}
 	test_arcs();
 	test_configs();
 	test_penalty();
 	test_merge();
-	remove_file("scenario.yaml");
-	remove_file("inventory.csv");
-	remove_file("workloads.csv");
-	rmdir(dir);
+	fixture_teardown();
 	return check_done();
 }

@@ -14,17 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "cplan.h"
+#include "fixture.h"
 #include "problem.h"
-#include "scenario.h"
-#include "util.h"
 #include "verify.h"
-
-#define MODELS TEST_SRC_DIR "/models"
-#define LICENSE 4500.0
 
 static const char sc_text[] =
 	"schema: gpuplan-scenario/1\n"
@@ -32,9 +27,7 @@ static const char sc_text[] =
 	"inventory: inventory.csv\n"
 	"workloads: workloads.csv\n";
 
-static const char inv_text[] =
-	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
-	"amortization_years,hourly_usd,base_power_w\n"
+static const char inv_text[] = INV_HEADER
 	"bm,2,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
 	"vs,3,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n";
 
@@ -43,74 +36,6 @@ static const char wl_text[] =
 	"mig-w,t,7,0,10,0.14,hardware,false,1,8,H100-SXM5-80GB,mig\n"
 	"vgpu-w,t,3,0,16,0.25,memory,true,1,8,A100-PCIE-80GB,vgpu\n"
 	"train,t,2,2,,,exclusive,false,40,64,A100-PCIE-80GB,passthrough\n";
-
-static char dir[] = "/tmp/test_verify_XXXXXX";
-
-static void write_file(const char *name, const char *text)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "wb");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-	free(p);
-}
-
-static void remove_file(const char *name)
-{
-	char *p = xasprintf("%s/%s", dir, name);
-	unlink(p);
-	free(p);
-}
-
-/* Everything one row needs, built from scratch. */
-struct fixture {
-	struct scenario sc;
-	struct problem p;
-	struct cplan cp;
-	int ok;
-};
-
-static int fixture_build(struct fixture *fx)
-{
-	struct diag d = DIAG_INIT;
-	char *path = xasprintf("%s/scenario.yaml", dir);
-	int rc;
-
-	memset(fx, 0, sizeof(*fx));
-	rc = scenario_load(&fx->sc, path, MODELS, &d);
-	free(path);
-	if (rc) {
-		char *m = diag_format(&d);
-		CHECK(0, "scenario_load: %s", m);
-		free(m);
-		diag_release(&d);
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	if (problem_build(&fx->p, &fx->sc, LICENSE, &d)) {
-		CHECK(0, "problem_build failed");
-		diag_release(&d);
-		scenario_release(&fx->sc);
-		return -1;
-	}
-	cplan_init(&fx->cp, &fx->p);
-	cplan_greedy(&fx->cp);
-	fx->ok = 1;
-	diag_release(&d);
-	return 0;
-}
-
-static void fixture_release(struct fixture *fx)
-{
-	if (!fx->ok)
-		return;
-	cplan_release(&fx->cp);
-	problem_release(&fx->p);
-	scenario_release(&fx->sc);
-	fx->ok = 0;
-}
 
 static int class_index(const struct fixture *fx, const char *name)
 {
@@ -404,7 +329,7 @@ static void test_baseline(void)
 	struct diag d = DIAG_INIT;
 	int n;
 
-	if (fixture_build(&fx))
+	if (fixture_build(&fx, sc_text, inv_text, wl_text, FIXTURE_GREEDY))
 		return;
 	CHECK(verify_plan(&fx.cp, &d) == 0, "baseline plan rejected: %s", d.msg ? d.msg : "");
 	CHECK(node_in_mode(&fx, MODE_MIG) >= 0, "baseline has a MIG node");
@@ -430,7 +355,7 @@ static void test_rows(void)
 		struct diag d = DIAG_INIT;
 		int rc;
 
-		if (fixture_build(&fx))
+		if (fixture_build(&fx, sc_text, inv_text, wl_text, FIXTURE_GREEDY))
 			return;
 		if (rows[i].corrupt(&fx)) {
 			CHECK(0, "row %zu (%s): the plan lacks what the row corrupts", i, rows[i].name);
@@ -451,18 +376,10 @@ static void test_rows(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (fixture_setup("test_verify"))
 		return 1;
-	}
-	write_file("scenario.yaml", sc_text);
-	write_file("inventory.csv", inv_text);
-	write_file("workloads.csv", wl_text);
 	test_baseline();
 	test_rows();
-	remove_file("scenario.yaml");
-	remove_file("inventory.csv");
-	remove_file("workloads.csv");
-	rmdir(dir);
+	fixture_teardown();
 	return check_done();
 }
