@@ -4,7 +4,8 @@
  * The schema is strict: unknown keys are errors, every count is an
  * integer in a sane range, MIG starts must lie inside the memory slices,
  * a MIG-backed vGPU profile must name an existing GPU-instance profile.
- * Ids and aliases are unique across all loaded files, case-insensitively.
+ * Ids and aliases are unique across all loaded files, case-insensitively;
+ * MIG profile names and ids are unique within a GPU.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -88,13 +89,14 @@ static int ascii_lower(int c)
 /* True when needle occurs in hay, ASCII case-insensitively. */
 static int contains_nocase(const char *hay, const char *needle)
 {
-	size_t i;
+	size_t n = strlen(needle), i;
 
 	for (; *hay; hay++) {
-		for (i = 0; needle[i] && ascii_lower((unsigned char)hay[i]) == ascii_lower((unsigned char)needle[i]);
-		     i++)
-			;
-		if (!needle[i])
+		/* A NUL in hay mismatches, so this stops at its end. */
+		for (i = 0; i < n; i++)
+			if (ascii_lower((unsigned char)hay[i]) != ascii_lower((unsigned char)needle[i]))
+				break;
+		if (i == n)
 			return 1;
 	}
 	return 0;
@@ -231,7 +233,9 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 		rc = parse_llong(s->scalar, &x);
 		if (rc)
 			return ydoc_error(doc, s, d, "start '%s' %s", s->scalar, parse_num_strerror(rc));
-		if (x < 0 || x + p->memory_slices > g->mig.memory_slices)
+		if (x < 0)
+			return ydoc_error(doc, s, d, "start %lld of '%s' is negative", x, p->name);
+		if (x + p->memory_slices > g->mig.memory_slices)
 			return ydoc_error(doc, s, d,
 					  "start %lld of '%s' (%d memory slice%s) runs past the GPU's %d "
 					  "memory slice%s",

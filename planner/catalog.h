@@ -36,7 +36,7 @@ extern const char *const mode_names[];
 
 struct mig_profile {
 	char *name;		/* e.g. "1g.10gb", "1g.10gb+me" */
-	int id;			/* nvidia-smi / NVML GPU-instance profile id; -1 unknown */
+	int id;			/* nvidia-smi / NVML GPU-instance profile id, unique per GPU; -1 unknown */
 	int compute_slices;
 	int memory_slices;
 	long memory_mib;
@@ -109,7 +109,12 @@ int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d
 void catalog_release(struct catalog *cat);
 /* By id or alias, ASCII case-insensitive; NULL if unknown. */
 const struct gpu_type *catalog_find(const struct catalog *cat, const char *name);
-/* The closest id to an unknown name, or NULL. */
+/*
+ * For an unknown name, the id of the type it most likely means, or NULL:
+ * the one type whose id or alias contains it (3+ characters; NULL when
+ * several do), else the nearest id or alias by did_you_mean's limits.
+ * The string is the type's id, owned by the catalog.
+ */
 const char *catalog_suggest(const struct catalog *cat, const char *name);
 /* Index of a MIG profile by name in gpu->mig, -1 if none. */
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name);

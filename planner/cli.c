@@ -81,19 +81,6 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
 	return 1;
 }
 
-/* A number without trailing zeros: 0.001, 86400, 2.5. */
-static const char *short_num(char *buf, size_t n, double v)
-{
-	char *p;
-	fmt_fixed(buf, n, v, 6);
-	p = buf + strlen(buf);
-	while (p > buf && p[-1] == '0')
-		*--p = '\0';
-	if (p > buf && p[-1] == '.')
-		*--p = '\0';
-	return buf;
-}
-
 int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
 		  double *out)
 {
@@ -103,11 +90,13 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
 		return -1;
 	}
-	if (v < min || v > max || (min_open && v == min) || (max_open && v == max)) {
-		char a[64], b[64];
-		cli_error(EXIT_USAGE, "%s: '%s' must be in %c%s, %s%c", opt, s, min_open ? '(' : '[',
-			  short_num(a, sizeof(a), min), short_num(b, sizeof(b), max), max_open ? ')' : ']');
-		return -1;
+	{
+		int open = (min_open ? RANGE_LO_OPEN : 0) | (max_open ? RANGE_HI_OPEN : 0);
+		char r[RANGE_TEXT_SIZE];
+		if (!range_contains(v, min, max, open)) {
+			cli_error(EXIT_USAGE, "%s: '%s' must be %s", opt, s, range_text(r, sizeof(r), min, max, open));
+			return -1;
+		}
 	}
 	*out = v;
 	return 0;

@@ -25,22 +25,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* A number with up to `decimals` decimals, trailing zeros dropped: "3", "2.5". */
-static const char *short_num(char *buf, size_t size, double v, int decimals)
-{
-	char *p, *e;
-	fmt_fixed(buf, size, v, decimals);
-	p = strchr(buf, '.');
-	if (!p)
-		return buf;
-	e = buf + strlen(buf) - 1;
-	while (e > p && *e == '0')
-		*e-- = '\0';
-	if (e == p)
-		*e = '\0';
-	return buf;
-}
-
 static int cmp_gpu_id(const void *a, const void *b)
 {
 	const struct gpu_type *const *x = a, *const *y = b;
@@ -111,7 +95,7 @@ static void print_summary(const struct scenario *sc)
 	printf("  gpu types:  %zu bundled, %zu user\n", sc->catalog.n - user, user);
 	print_inventory(&sc->inventory);
 	print_workloads(&sc->workloads);
-	printf("  horizon:    %s year%s\n", short_num(buf, sizeof(buf), sc->horizon_years, 2),
+	printf("  horizon:    %s year%s\n", fmt_num_short(buf, sizeof(buf), sc->horizon_years, 2),
 	       sc->horizon_years == 1 ? "" : "s");
 	printf("ok\n");
 }

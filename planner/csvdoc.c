@@ -3,7 +3,6 @@
  * knows the line it starts on.
  */
 #include <csv.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,19 +228,15 @@ out:
 int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d)
 {
 	const long max_bytes = 1024L * 1024 * 1024;
-	char *buf;
+	char *buf, msg[256];
 	size_t len;
 	int rc;
 
 	memset(doc, 0, sizeof(*doc));
-	switch (file_read_all(path, (size_t)max_bytes, &buf, &len)) {
-	case FILE_READ_OPEN:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-	case FILE_READ_IO:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
-	case FILE_READ_TOO_BIG:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes", max_bytes);
-	}
+	rc = file_read_all(path, (size_t)max_bytes, &buf, &len);
+	if (rc)
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "%s",
+				file_read_strerror(msg, sizeof(msg), rc, (size_t)max_bytes));
 	rc = csvdoc_parse(doc, path, buf, len, d);
 	free(buf);
 	return rc;

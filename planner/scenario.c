@@ -441,14 +441,14 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		return xasprintf("asks %d GPUs per replica, the largest node has %d", w->gpus, max_gpus);
 	if (ask_mib > (double)max_mem)
 		return xasprintf("asks %s GiB of GPU memory, the largest allowed GPU has %s GiB",
-				 fmt_num_short(a, sizeof(a), w->gpu_mem_gib),
-				 fmt_num_short(b, sizeof(b), (double)max_mem / 1024.0));
+				 fmt_num_short(a, sizeof(a), w->gpu_mem_gib, 6),
+				 fmt_num_short(b, sizeof(b), (double)max_mem / 1024.0, 6));
 	if (w->cpu_cores > max_cpu)
 		return xasprintf("asks %s CPU cores per replica, the largest node has %s",
-				 fmt_num_short(a, sizeof(a), w->cpu_cores), fmt_num_short(b, sizeof(b), max_cpu));
+				 fmt_num_short(a, sizeof(a), w->cpu_cores, 6), fmt_num_short(b, sizeof(b), max_cpu, 6));
 	if (w->ram_gib > max_ram)
 		return xasprintf("asks %s GiB of RAM per replica, the largest node has %s GiB",
-				 fmt_num_short(a, sizeof(a), w->ram_gib), fmt_num_short(b, sizeof(b), max_ram));
+				 fmt_num_short(a, sizeof(a), w->ram_gib, 6), fmt_num_short(b, sizeof(b), max_ram, 6));
 	if (w->vm && !vm_host)
 		return xstrdup("needs a VM (vm: true) but no allowed node class runs vsphere or kvm");
 
@@ -478,11 +478,11 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		if (w->gpu_mem_gib > 0)
 			return xasprintf("no allowed mode offers %s with %s GiB (isolation %s)",
 					 w->gpus == 1 ? "a whole GPU" : "whole GPUs",
-					 fmt_num_short(a, sizeof(a), w->gpu_mem_gib), isolation_name(w->iso));
+					 fmt_num_short(a, sizeof(a), w->gpu_mem_gib, 6), isolation_name(w->iso));
 		return xasprintf("no allowed mode offers %s (isolation %s)",
 				 w->gpus == 1 ? "a whole GPU" : "whole GPUs", isolation_name(w->iso));
 	}
 	return xasprintf("no allowed mode offers a slot with %s GiB and compute %s (isolation %s)",
-			 fmt_num_short(a, sizeof(a), w->gpu_mem_gib), fmt_num_short(b, sizeof(b), w->compute),
+			 fmt_num_short(a, sizeof(a), w->gpu_mem_gib, 6), fmt_num_short(b, sizeof(b), w->compute, 6),
 			 isolation_name(w->iso));
 }

@@ -346,11 +346,11 @@ const char *fmt_fixed(char *buf, size_t size, double v, int decimals)
 	return buf;
 }
 
-const char *fmt_num_short(char *buf, size_t size, double v)
+const char *fmt_num_short(char *buf, size_t size, double v, int decimals)
 {
 	char *p, *e;
 
-	fmt_fixed(buf, size, v, 6);
+	fmt_fixed(buf, size, v, decimals);
 	p = strchr(buf, '.');
 	if (!p)
 		return buf;
@@ -376,14 +376,14 @@ const char *range_text(char *buf, size_t size, double lo, double hi, int open)
 
 	if (has_lo && has_hi)
 		snprintf(buf, size, "in %c%s, %s%c", (open & RANGE_LO_OPEN) ? '(' : '[',
-			 fmt_num_short(a, sizeof(a), lo), fmt_num_short(b, sizeof(b), hi),
+			 fmt_num_short(a, sizeof(a), lo, 6), fmt_num_short(b, sizeof(b), hi, 6),
 			 (open & RANGE_HI_OPEN) ? ')' : ']');
 	else if (has_lo)
 		snprintf(buf, size, "%s %s", (open & RANGE_LO_OPEN) ? "greater than" : "at least",
-			 fmt_num_short(a, sizeof(a), lo));
+			 fmt_num_short(a, sizeof(a), lo, 6));
 	else if (has_hi)
 		snprintf(buf, size, "%s %s", (open & RANGE_HI_OPEN) ? "less than" : "at most",
-			 fmt_num_short(b, sizeof(b), hi));
+			 fmt_num_short(b, sizeof(b), hi, 6));
 	else
 		snprintf(buf, size, "a number");
 	return buf;
@@ -443,4 +443,25 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len)
 	*buf = p;
 	*len = n;
 	return 0;
+}
+
+const char *file_read_strerror(char *buf, size_t size, int err, size_t max)
+{
+	int e = errno;
+
+	switch (err) {
+	case FILE_READ_OPEN:
+		snprintf(buf, size, "cannot open: %s", strerror(e));
+		break;
+	case FILE_READ_IO:
+		snprintf(buf, size, "cannot read: %s", strerror(e));
+		break;
+	case FILE_READ_TOO_BIG:
+		snprintf(buf, size, "file larger than %zu bytes", max);
+		break;
+	default:
+		snprintf(buf, size, "cannot read the file");
+		break;
+	}
+	return buf;
 }

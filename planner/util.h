@@ -78,10 +78,11 @@ const char *parse_num_strerror(int err);
 /* Locale-independent %.*f formatting into buf (size >= 64). */
 const char *fmt_fixed(char *buf, size_t size, double v, int decimals);
 /*
- * A number as short text for messages: at most 6 decimals, no trailing
- * zeros and no bare point ("0", "30", "0.5", "-1.25").  buf size >= 64.
+ * A number as short text for messages: at most `decimals` decimals, then
+ * no trailing zeros and no bare point ("0", "30", "0.5", "-1.25").  As
+ * fmt_fixed: locale-independent, never "-0", buf size >= 64.
  */
-const char *fmt_num_short(char *buf, size_t size, double v);
+const char *fmt_num_short(char *buf, size_t size, double v, int decimals);
 
 /*
  * Number ranges in messages.  A range is lo..hi with each end closed
@@ -98,7 +99,8 @@ enum range_open {
 int range_contains(double x, double lo, double hi, int open);
 /*
  * What a value must be, to follow "must be ": "in (0, 1]", "greater than 0",
- * "at least 0", "less than 1", "at most 1".  buf size >= RANGE_TEXT_SIZE.
+ * "at least 0", "less than 1", "at most 1" (ends as fmt_num_short with 6
+ * decimals).  buf size >= RANGE_TEXT_SIZE.
  */
 const char *range_text(char *buf, size_t size, double lo, double hi, int open);
 /* The same for integers; LLONG_MIN / LLONG_MAX mean no end. */
@@ -115,5 +117,11 @@ enum file_read_err {
 	FILE_READ_TOO_BIG = -3,	/* more than max bytes */
 };
 int file_read_all(const char *path, size_t max, char **buf, size_t *len);
+/*
+ * The message for a file_read_all error, read right after it (it uses
+ * errno): "cannot open: No such file or directory", "file larger than
+ * 1024 bytes".  Written into buf (size >= 128).
+ */
+const char *file_read_strerror(char *buf, size_t size, int err, size_t max);
 
 #endif

@@ -5,7 +5,6 @@
  * use; on error the partial tree is freed, so nothing leaks.  libyaml's
  * marks are 0-based; positions stored here are 1-based.
  */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,8 +98,19 @@ static int next_event(struct yparse *p, yaml_event_t *ev)
 		long line = (long)p->parser.problem_mark.line + 1;
 		long col = (long)p->parser.problem_mark.column + 1;
 		if (p->parser.error == YAML_READER_ERROR) {
-			/* Reader errors carry a byte offset, not a mark. */
-			offset_position(p->text, p->len, p->parser.problem_offset, &line, &col);
+			/*
+			 * Reader errors carry a byte offset, not a mark.  For a bad
+			 * trailing octet it is that octet's; point at the start of
+			 * its sequence (the lead byte before the trailing ones).
+			 */
+			size_t off = p->parser.problem_offset;
+			if (!strcmp(prob, "invalid trailing UTF-8 octet") && off <= p->len) {
+				while (off > 0 && ((unsigned char)p->text[off - 1] & 0xC0) == 0x80)
+					off--;
+				if (off > 0)
+					off--;
+			}
+			offset_position(p->text, p->len, off, &line, &col);
 			if (strstr(prob, "UTF-8") || strstr(prob, "Unicode"))
 				return parse_error(p, line, col, "invalid UTF-8");
 			return parse_error(p, line, col, "%s", prob);
@@ -330,20 +340,16 @@ out:
 
 int ydoc_load(struct ydoc *doc, const char *path, struct diag *d)
 {
-	char *buf;
+	char *buf, msg[256];
 	size_t len;
 	int rc;
 
 	doc->file = NULL;
 	doc->root = NULL;
-	switch (file_read_all(path, (size_t)YDOC_MAX_BYTES, &buf, &len)) {
-	case FILE_READ_OPEN:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-	case FILE_READ_IO:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "cannot read: %s", strerror(errno));
-	case FILE_READ_TOO_BIG:
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "file larger than %ld bytes", YDOC_MAX_BYTES);
-	}
+	rc = file_read_all(path, (size_t)YDOC_MAX_BYTES, &buf, &len);
+	if (rc)
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "%s",
+				file_read_strerror(msg, sizeof(msg), rc, (size_t)YDOC_MAX_BYTES));
 	rc = ydoc_parse(doc, path, buf, len, d);
 	free(buf);
 	return rc;

@@ -174,6 +174,30 @@ static const struct {
 	{ "H100-NVL-94GB", "H100L-3-47C", "3g.47gb", 2 },
 };
 
+/* catalog_suggest against the bundled catalog; want NULL: no hint. */
+static const struct {
+	const char *in;
+	const char *want;
+} suggests[] = {
+	{ "H100-SMX5-80GB", "H100-SXM5-80GB" },	/* transposition in an id */
+	{ "H100-SXM5-80G", "H100-SXM5-80GB" },	/* prefix of one type */
+	{ "H100X", "H100-SXM5-80GB" },		/* prefix of alias H100XM: the id comes back */
+	{ "h100x", "H100-SXM5-80GB" },		/* case-insensitive */
+	{ "SXM5", "H100-SXM5-80GB" },		/* inside one type's names */
+	{ "H200-NV", "H200-NVL-141GB" },	/* prefix of an alias and an id of one type */
+	{ "H100DX", "A100-SXM4-80GB" },		/* 1 edit from alias A100DX */
+	{ "H100", NULL },			/* inside several H100 types: ambiguous */
+	{ "A100", NULL },			/* likewise, and not "A10" */
+	{ "NVL", NULL },			/* H100 NVL and H200 NVL */
+	{ "L41", "L4" },			/* 1 edit; L4 comes before L40 in the file */
+	{ "B300", "B200" },			/* 1 edit */
+	{ "Z9000", NULL },
+	{ "ZZZ", NULL },
+	{ "T", "T4" },				/* too short for a substring; 1 edit */
+	{ "H101-PCIE-80", "H100-PCIE-80GB" },	/* 3 edits at 12 characters */
+	{ "RTX-PRO-6000", NULL },		/* nothing near */
+};
+
 static void check_spots(const struct catalog *cat)
 {
 	size_t i, j;
@@ -249,7 +273,13 @@ static void check_spots(const struct catalog *cat)
 	CHECK(catalog_find(cat, "h100-sxm5") == catalog_find(cat, "H100-SXM5-80GB"), "alias lookup");
 	CHECK(catalog_find(cat, "H100") == NULL, "bare H100 must not resolve");
 	CHECK(catalog_mig_profile(catalog_find(cat, "A30"), "4G.24GB") == -1, "profile names are case-sensitive");
-	CHECK_STR(catalog_suggest(cat, "H100-SMX5-80GB"), "H100-SXM5-80GB", "suggest a transposition");
+	for (i = 0; i < sizeof(suggests) / sizeof(suggests[0]); i++) {
+		const char *h = catalog_suggest(cat, suggests[i].in);
+		if (suggests[i].want)
+			CHECK_STR(h, suggests[i].want, "suggest row %zu '%s'", i, suggests[i].in);
+		else
+			CHECK(h == NULL, "suggest row %zu '%s': got '%s'", i, suggests[i].in, h);
+	}
 }
 
 /* ======================= loader errors ======================= */
@@ -283,9 +313,9 @@ static const struct {
 	       "        - {name: 7g, compute_slices: 7, memory_slices: 8, memory_mib: 8192, max_instances: 1}\n",
 	  "10:11: missing field 'starts'" },
 	{ "bad start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0, 7, 8]"),
-	  "10:123: start 8 of '1g.10gb' puts 1 memory slices past the GPU's 8" },
+	  "10:123: start 8 of '1g.10gb' (1 memory slice) runs past the GPU's 8 memory slices" },
 	{ "negative start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[-1]"),
-	  "10:117: start -1 of '1g.10gb' puts 1 memory slices past the GPU's 8" },
+	  "10:117: start -1 of '1g.10gb' is negative" },
 	{ "starts not ascending", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[2, 1]"),
 	  "10:120: starts must be in ascending order" },
 	{ "non-integer start", 0, HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0, x]"),
@@ -293,6 +323,16 @@ static const struct {
 	{ "duplicate MIG profile", 0,
 	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0]") PROF("[1]"),
 	  "11:11: duplicate MIG profile '1g.10gb'" },
+	{ "duplicate MIG profile id", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0]")
+	       "        - {name: 1g.10gb+me, id: 19, compute_slices: 1, memory_slices: 1, memory_mib: 1024, "
+	       "max_instances: 1, starts: [0]}\n",
+	  "11:34: MIG profile id 19 of '1g.10gb+me' is already used by '1g.10gb'" },
+	{ "two-slice start past the end", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8
+	       "        - {name: 2g, compute_slices: 2, memory_slices: 2, memory_mib: 2048, max_instances: 3, "
+	       "starts: [0, 7]}\n",
+	  "10:107: start 7 of '2g' (2 memory slices) runs past the GPU's 8 memory slices" },
 	{ "duplicate id", 1, HEAD "  - id: a30\n    memory_mib: 1024\n", "3:9: duplicate GPU type 'a30'" },
 	{ "duplicate id in one file", 0,
 	  HEAD "  - id: X1\n    memory_mib: 1024\n  - id: x1\n    memory_mib: 1024\n",
@@ -325,11 +365,11 @@ static const struct {
 	{ "not a number", 0, HEAD "  - id: X1\n    memory_mib: lots\n",
 	  "4:17: field 'memory_mib': 'lots' is not a number" },
 	{ "negative", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    tdp_w: -5\n",
-	  "5:12: field 'tdp_w': -5 is outside [1, 100000]" },
+	  "5:12: field 'tdp_w': -5 must be in [1, 100000]" },
 	{ "profile over the GPU's compute", 0,
 	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8
 	       "        - {name: 8g, compute_slices: 8, memory_slices: 8, memory_mib: 8192, max_instances: 1, starts: [0]}\n",
-	  "10:38: field 'compute_slices': 8 is outside [1, 7]" },
+	  "10:38: field 'compute_slices': 8 must be in [1, 7]" },
 	{ "bad boolean", 0,
 	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: maybe\n",
 	  "6:19: field 'mixed_size': 'maybe' is not true or false" },

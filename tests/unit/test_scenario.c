@@ -69,7 +69,7 @@ static const struct {
 	{ SC_HEAD "solver: {mip_gap: 1}\n", NULL, NULL, "scenario.yaml:5:19: field 'mip_gap': '1' must be in [0, 1)" },
 	{ SC_HEAD "solver: {mip_gpa: 1}\n", NULL, NULL, "scenario.yaml:5:10: unknown field 'mip_gpa' in solver (did you mean 'mip_gap'?)" },
 	{ SC_HEAD "solver: [1]\n", NULL, NULL, "scenario.yaml:5:9: 'solver' must be a mapping, not a list" },
-	{ SC_HEAD "sharing: {mps_max_clients: 49}\n", NULL, NULL, "scenario.yaml:5:28: field 'mps_max_clients': 49 is outside [2, 48]" },
+	{ SC_HEAD "sharing: {mps_max_clients: 49}\n", NULL, NULL, "scenario.yaml:5:28: field 'mps_max_clients': 49 must be in [2, 48]" },
 	{ SC_HEAD "sharing: {timeslice_max_replicas: 4.5}\n", NULL, NULL,
 	  "scenario.yaml:5:35: field 'timeslice_max_replicas': '4.5' is not a whole number" },
 	{ SC_HEAD "energy: {usd_per_kwh: -0.1}\n", NULL, NULL, "scenario.yaml:5:23: field 'usd_per_kwh': '-0.1' must be at least 0" },
@@ -101,7 +101,6 @@ static char *expand(const char *s)
 			sb_addn(&sb, s, 1);
 	}
 	out = sb_detach(&sb);
-	sb_release(&sb);
 	return out;
 }
 

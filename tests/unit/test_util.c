@@ -1,7 +1,14 @@
 /*
- * test_util.c - strict number parsing, edit distance, fixed formatting.
+ * test_util.c - strict number parsing, edit distance, near-miss hints,
+ * number and range formatting, the growable string, whole-file reads.
  */
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "util.h"
@@ -45,6 +52,139 @@ static const struct {
 	{ "NaN", PARSE_NONFINITE, 0 },
 };
 
+static const struct {
+	const char *in;
+	const char *want;	/* NULL: no hint */
+} hints[] = {
+	{ "inventroy", "inventory" },		/* transposition, 9 chars: 2 edits */
+	{ "Workloads", "workloads" },		/* case only */
+	{ "zzz", NULL },
+	{ "inv", NULL },			/* 3 chars: 1 edit at most */
+	{ "horizon_yaers", "horizon_years" },
+	{ "horizn_yrs", "horizon_years" },	/* 3 edits, 10 chars */
+	{ "hrzn_yrs", NULL },			/* 5 edits */
+	{ "site", "sites" },			/* 4 chars, 1 edit */
+	{ "sitx", "sits" },			/* 1 edit beats 2 */
+	{ "sxtx", NULL },			/* 4 chars, 2 edits */
+};
+static const char *const hint_names[] = { "inventory", "workloads", "horizon_years", "sites", "sits", NULL };
+
+static const struct {
+	double v;
+	int decimals;
+	const char *want;
+} shorts[] = {
+	{ 0, 6, "0" },
+	{ 30, 6, "30" },
+	{ 0.5, 6, "0.5" },
+	{ -1.25, 6, "-1.25" },
+	{ 1e-7, 6, "0" },
+	{ -1e-7, 6, "0" },
+	{ 2.005, 2, "2" },	/* 2.00 (binary 2.00499...) */
+	{ 1234567.125, 6, "1234567.125" },
+	{ 86400, 2, "86400" },
+};
+
+static const struct {
+	double lo, hi;
+	int open;
+	const char *want;
+} ranges[] = {
+	{ 0, 1, RANGE_LO_OPEN, "in (0, 1]" },
+	{ 0, 1, RANGE_HI_OPEN, "in [0, 1)" },
+	{ 0, 1, RANGE_LO_OPEN | RANGE_HI_OPEN, "in (0, 1)" },
+	{ 1, 3, RANGE_CLOSED, "in [1, 3]" },
+	{ 0, HUGE_VAL, RANGE_LO_OPEN, "greater than 0" },
+	{ 0, DBL_MAX, RANGE_CLOSED, "at least 0" },
+	{ -HUGE_VAL, 2.5, RANGE_HI_OPEN, "less than 2.5" },
+	{ -DBL_MAX, 2.5, RANGE_CLOSED, "at most 2.5" },
+	{ -DBL_MAX, DBL_MAX, RANGE_CLOSED, "a number" },
+	{ 0.25, 1e9, RANGE_CLOSED, "in [0.25, 1000000000]" },
+};
+
+static const struct {
+	long long lo, hi;
+	const char *want;
+} ll_ranges[] = {
+	{ 1, 64, "in [1, 64]" },
+	{ -3, 3, "in [-3, 3]" },
+	{ 1, LLONG_MAX, "at least 1" },
+	{ LLONG_MIN, 5, "at most 5" },
+	{ LLONG_MIN, LLONG_MAX, "a whole number" },
+};
+
+static const struct {
+	double x, lo, hi;
+	int open, in;
+} contains[] = {
+	{ 0, 0, 1, RANGE_CLOSED, 1 },
+	{ 0, 0, 1, RANGE_LO_OPEN, 0 },
+	{ 1, 0, 1, RANGE_HI_OPEN, 0 },
+	{ 1, 0, 1, RANGE_LO_OPEN, 1 },
+	{ 1e300, 0, HUGE_VAL, RANGE_LO_OPEN, 1 },
+	{ -1, 0, HUGE_VAL, RANGE_CLOSED, 0 },
+};
+
+static void test_sb(void)
+{
+	struct sb sb;
+	char *s;
+
+	sb_init(&sb);
+	CHECK(sb.buf && sb.buf[0] == '\0', "sb_init: empty string");
+	sb_addf(&sb, "%d-%s", 7, "x");
+	sb_adds(&sb, "y");
+	s = sb_detach(&sb);
+	CHECK_STR(s, "7-xy", "sb");
+	CHECK(sb.buf == NULL && sb.len == 0 && sb.cap == 0, "sb_detach leaves the sb released");
+	free(s);
+	sb_release(&sb);	/* a no-op on a detached sb */
+	CHECK(sb.buf == NULL, "sb_release after sb_detach");
+	/* A released sb is reusable and stays NUL-terminated. */
+	sb_addn(&sb, "", 0);
+	CHECK_STR(sb.buf, "", "empty add on a released sb");
+	sb_adds(&sb, "ab");
+	sb_addf(&sb, "%s", "c");
+	CHECK_STR(sb.buf, "abc", "adds after detach");
+	CHECK(sb.len == 3, "len after reuse: %zu", sb.len);
+	s = sb_detach(&sb);
+	CHECK_STR(s, "abc", "second detach");
+	free(s);
+	s = sb_detach(&sb);
+	CHECK(s == NULL, "detach of a released sb gives NULL");
+	sb_release(&sb);
+}
+
+static void test_file_read(void)
+{
+	char path[] = "/tmp/test_util_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	char *buf = (char *)1, msg[256];
+	size_t len = 99;
+
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "wb");
+	fputs("hello\n", f);
+	fclose(f);
+	CHECK(file_read_all(path, 100, &buf, &len) == 0, "read");
+	CHECK(buf && len == 6 && !strcmp(buf, "hello\n"), "read: content");
+	free(buf);
+	CHECK(file_read_all(path, 6, &buf, &len) == 0, "read: exactly max");
+	free(buf);
+	CHECK(file_read_all(path, 5, &buf, &len) == FILE_READ_TOO_BIG && buf == NULL, "read: too big");
+	unlink(path);
+	CHECK(file_read_all(path, 100, &buf, &len) == FILE_READ_OPEN && errno == ENOENT && buf == NULL,
+	      "read: missing file");
+	CHECK_STR(file_read_strerror(msg, sizeof(msg), FILE_READ_OPEN, 100),
+		  "cannot open: No such file or directory", "read: open message");
+	CHECK_STR(file_read_strerror(msg, sizeof(msg), FILE_READ_TOO_BIG, 5), "file larger than 5 bytes",
+		  "read: size message");
+	CHECK(file_read_all("/", 100, &buf, &len) == FILE_READ_IO && buf == NULL, "read: a directory");
+}
+
 int main(void)
 {
 	size_t i;
@@ -70,16 +210,30 @@ int main(void)
 	CHECK(str_casecmp("Vsphere", "VSPHERE") == 0, "casecmp");
 	CHECK_STR(fmt_fixed(buf, sizeof(buf), -0.001, 2), "0.00", "negative zero");
 	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1234.567, 2), "1234.57", "rounding");
-	{
-		struct sb sb;
-		char *s;
-		sb_init(&sb);
-		sb_addf(&sb, "%d-%s", 7, "x");
-		sb_adds(&sb, "y");
-		s = sb_detach(&sb);
-		CHECK_STR(s, "7-xy", "sb");
-		free(s);
-		sb_release(&sb);
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		const char *h = did_you_mean(hints[i].in, hint_names);
+		if (hints[i].want)
+			CHECK_STR(h, hints[i].want, "hint row %zu '%s'", i, hints[i].in);
+		else
+			CHECK(h == NULL, "hint row %zu '%s': got '%s'", i, hints[i].in, h);
 	}
+	for (i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
+		CHECK_STR(fmt_num_short(buf, sizeof(buf), shorts[i].v, shorts[i].decimals), shorts[i].want,
+			  "fmt_num_short row %zu", i);
+	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		char rb[RANGE_TEXT_SIZE];
+		CHECK_STR(range_text(rb, sizeof(rb), ranges[i].lo, ranges[i].hi, ranges[i].open), ranges[i].want,
+			  "range_text row %zu", i);
+	}
+	for (i = 0; i < sizeof(ll_ranges) / sizeof(ll_ranges[0]); i++) {
+		char rb[RANGE_TEXT_SIZE];
+		CHECK_STR(range_text_ll(rb, sizeof(rb), ll_ranges[i].lo, ll_ranges[i].hi), ll_ranges[i].want,
+			  "range_text_ll row %zu", i);
+	}
+	for (i = 0; i < sizeof(contains) / sizeof(contains[0]); i++)
+		CHECK(range_contains(contains[i].x, contains[i].lo, contains[i].hi, contains[i].open) == contains[i].in,
+		      "range_contains row %zu", i);
+	test_sb();
+	test_file_read();
 	return check_done();
 }

@@ -29,7 +29,17 @@ static const struct {
 	{ "? [a]\n: 1\n", "t.yaml:1:3: mapping keys must be plain scalars" },
 	{ "a: 1\n---\nb: 2\n", "t.yaml:2: more than one YAML document in the file" },
 	{ "a: {b: 1\nc: 2\n", "t.yaml:2:2: did not find expected ',' or '}' while parsing a flow mapping" },
-	{ "a: \xff\n", "t.yaml: invalid UTF-8 (invalid leading UTF-8 octet at byte 3)" },
+	{ "a: \xff\n", "t.yaml:1:4: invalid UTF-8" },
+	/* Reader errors: LINE:COL counted from libyaml's byte offset. */
+	{ "a: 1\nb: x\xff\n", "t.yaml:2:5: invalid UTF-8" },
+	{ "a: 1\r\nb: \xc3\xa9\xff\n", "t.yaml:2:5: invalid UTF-8" },
+	{ "a: 1\rb: \xff\n", "t.yaml:2:4: invalid UTF-8" },
+	{ "\xEF\xBB\xBF" "a: \xff\n", "t.yaml:1:4: invalid UTF-8" },
+	{ "a: 1\n\nb: \xc3", "t.yaml:3:4: invalid UTF-8" },
+	{ "a: \xed\xa0\x80\n", "t.yaml:1:4: invalid UTF-8" },		/* a surrogate */
+	{ "a: \xc3\xa9\xe2\x82x\n", "t.yaml:1:5: invalid UTF-8" },	/* bad 3rd byte of a 3 */
+	{ "a: \xe9\n", "t.yaml:1:4: invalid UTF-8" },			/* Latin-1 e-acute */
+	{ "a: 1\nb: \x01\n", "t.yaml:2:4: control characters are not allowed" },
 };
 
 static const struct {
@@ -42,11 +52,11 @@ static const struct {
 	{ "~", 'n', 1, NULL },
 	{ "abc", 'n', -1, "t.yaml:1:4: field 'v': 'abc' is not a number" },
 	{ ".nan", 'n', -1, "t.yaml:1:4: field 'v': '.nan' is not finite" },
-	{ "11", 'n', -1, "t.yaml:1:4: field 'v': 11 is outside [0.000000, 10.000000]" },
+	{ "11", 'n', -1, "t.yaml:1:4: field 'v': '11' must be in [0, 10]" },
 	{ "[1]", 'n', -1, "t.yaml:1:4: field 'v' must be a scalar, not a list" },
 	{ "3", 'i', 0, NULL },
 	{ "3.5", 'i', -1, "t.yaml:1:4: field 'v': '3.5' is not a whole number" },
-	{ "9", 'i', -1, "t.yaml:1:4: field 'v': 9 is outside [1, 5]" },
+	{ "9", 'i', -1, "t.yaml:1:4: field 'v': 9 must be in [1, 5]" },
 	{ "yes", 'b', 0, NULL },
 	{ "perhaps", 'b', -1, "t.yaml:1:4: field 'v': 'perhaps' is not true or false" },
 	{ "\"\"", 's', 0, NULL },
@@ -154,14 +164,6 @@ static void test_fields(void)
 	}
 }
 
-static void test_did_you_mean(void)
-{
-	static const char *const c[] = { "inventory", "workloads", "horizon_years", NULL };
-	CHECK_STR(did_you_mean("inventroy", c), "inventory", "transposition");
-	CHECK_STR(did_you_mean("Workloads", c), "workloads", "case");
-	CHECK(did_you_mean("zzz", c) == NULL, "nothing near");
-}
-
 static void test_load(void)
 {
 	struct ydoc doc = YDOC_INIT;
@@ -193,7 +195,6 @@ int main(void)
 	test_parse();
 	test_positions();
 	test_fields();
-	test_did_you_mean();
 	test_load();
 	return check_done();
 }
