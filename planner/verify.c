@@ -173,6 +173,7 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 	double *cpu = xcalloc(cp->nnodes + 1, sizeof(*cpu));
 	double *ram = xcalloc(cp->nnodes + 1, sizeof(*ram));
 	size_t *byg = xcalloc(cp->nslots + 1, sizeof(*byg));
+	size_t *first = NULL, *bynode = NULL;
 	int rc = -1;
 
 	for (i = 0; i < cp->nnodes; i++) {
@@ -256,17 +257,31 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 			goto out;
 		}
 	}
+	/* Slots by node (a counting sort), so each GPU looks at its node's slots only. */
+	first = xcalloc(cp->nnodes + 2, sizeof(*first));
+	bynode = xcalloc(cp->nslots + 1, sizeof(*bynode));
+	for (k = 0; k < cp->nslots; k++)
+		first[cp->slots[k].node + 1]++;
+	for (i = 0; i < cp->nnodes; i++)
+		first[i + 1] += first[i];
+	{
+		size_t *fill = xcalloc(cp->nnodes + 1, sizeof(*fill));
+		for (k = 0; k < cp->nslots; k++) {
+			size_t nd = (size_t)cp->slots[k].node;
+			bynode[first[nd] + fill[nd]++] = k;
+		}
+		free(fill);
+	}
 	/* Per GPU: partition validity; passthrough groups must not overlap. */
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		int g, ng = p->classes[n->k].nc->gpus_per_node;
 		for (g = 0; g < ng; g++) {
-			size_t ns = 0;
+			size_t ns = 0, q;
 			int cover = 0;
-			for (k = 0; k < cp->nslots; k++) {
-				const struct cslot *s = &cp->slots[k];
-				if ((size_t)s->node != i)
-					continue;
+			for (q = first[i]; q < first[i + 1]; q++) {
+				const struct cslot *s = &cp->slots[bynode[q]];
+				k = bynode[q];
 				if (n->mode == MODE_PASSTHROUGH) {
 					if (g >= s->gpu && g < s->gpu + s->ngpus)
 						cover++;
@@ -295,6 +310,8 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 	}
 	rc = 0;
 out:
+	free(first);
+	free(bynode);
 	free(per_class);
 	free(placed);
 	free(cpu);
