@@ -46,6 +46,7 @@ void cplan_release(struct cplan *cp)
 	for (i = 0; i < cp->nnodes; i++) {
 		free(cp->nodes[i].gpu_config);
 		free(cp->nodes[i].gpu_used);
+		free(cp->nodes[i].gpu_nvaie);
 	}
 	free(cp->nodes);
 	free(cp->slots);
@@ -132,6 +133,7 @@ static int open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	n->pattern = pattern;
 	n->gpu_config = xmalloc((size_t)g * sizeof(*n->gpu_config));
 	n->gpu_used = xcalloc((size_t)g, sizeof(*n->gpu_used));
+	n->gpu_nvaie = xcalloc((size_t)g, sizeof(*n->gpu_nvaie));
 	for (i = 0; i < g; i++)
 		n->gpu_config[i] = -1;
 	if (m == MODE_PASSTHROUGH && pattern >= 0) {
@@ -206,8 +208,10 @@ static void place(struct cplan *cp, size_t slot, int d)
 	s->replica = cp->placed[d]++;
 	n->cpu_used += w->cpu_cores;
 	n->ram_used += w->ram_gib;
-	for (i = 0; i < s->ngpus; i++)
+	for (i = 0; i < s->ngpus; i++) {
 		n->gpu_used[s->gpu + i]++;
+		n->gpu_nvaie[s->gpu + i] += w->needs_nvaie;
+	}
 }
 
 /* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
@@ -576,28 +580,18 @@ void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *en
 	double per_lic = p->license_per_gpu_year * p->horizon_years;
 	double base = c->nc->base_power_w / 1000.0 * sc->pue * sc->energy_usd_per_kwh * HOURS_PER_YEAR *
 		      p->horizon_years;
-	int *gpu_lic = xcalloc((size_t)c->nc->gpus_per_node, sizeof(*gpu_lic));
-	size_t i;
 	int g;
 
 	*hw = c->node_cost - base;
 	*energy = base;
 	*lic = 0;
 	*active = *licensed = 0;
-	if (n->mode == MODE_PASSTHROUGH) {
-		/* a passthrough GPU is licensed when a needs_nvaie replica holds it */
-		for (i = 0; i < cp->nslots; i++) {
-			const struct cslot *s = &cp->slots[i];
-			if ((size_t)s->node == node && s->d >= 0 && p->demands[s->d].w->needs_nvaie)
-				for (g = s->gpu; g < s->gpu + s->ngpus; g++)
-					gpu_lic[g] = 1;
-		}
-	}
 	for (g = 0; g < c->nc->gpus_per_node; g++) {
 		int on, l;
 		if (n->mode == MODE_PASSTHROUGH) {
+			/* a passthrough GPU is licensed when a needs_nvaie replica holds it */
 			on = n->gpu_used[g] > 0;
-			l = gpu_lic[g];
+			l = n->gpu_nvaie[g] > 0;
 		} else {
 			on = n->gpu_config[g] >= 0;
 			l = on && c->configs[n->gpu_config[g]].licensed;
@@ -611,7 +605,6 @@ void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *en
 			*lic += per_lic;
 		}
 	}
-	free(gpu_lic);
 }
 
 void cplan_cost(const struct cplan *cp, struct cplan_cost *out)

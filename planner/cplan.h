@@ -35,6 +35,7 @@ struct cnode {
 	int pattern;		/* passthrough: config index of the node pattern */
 	int *gpu_config;	/* per GPU: config index, -1 idle */
 	int *gpu_used;		/* per GPU: replicas on it */
+	int *gpu_nvaie;		/* per GPU: replicas on it that need NVAIE */
 	double cpu_used, ram_used;
 };
 

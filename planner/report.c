@@ -131,6 +131,38 @@ static char *slot_label(const struct cplan *cp, const struct cslot *s, int index
 	return xasprintf("%s#%d", st->name, index_in_gpu);
 }
 
+/*
+ * The slots in (node, GPU, creation) order, and each slot's index within
+ * its GPU for labels such as "ts4#2"; computed once for all reports.
+ */
+struct slot_order {
+	size_t *sorted;		/* slot ids */
+	int *index;		/* [slot id]: position within its GPU */
+};
+
+static void slot_order_init(struct slot_order *so, const struct cplan *cp)
+{
+	size_t i;
+	so->sorted = xmalloc((cp->nslots + 1) * sizeof(*so->sorted));
+	so->index = xcalloc(cp->nslots + 1, sizeof(*so->index));
+	for (i = 0; i < cp->nslots; i++)
+		so->sorted[i] = i;
+	ord_cp = cp;
+	qsort(so->sorted, cp->nslots, sizeof(*so->sorted), slot_cmp);
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[so->sorted[i]];
+		const struct cslot *prev = i ? &cp->slots[so->sorted[i - 1]] : NULL;
+		so->index[so->sorted[i]] =
+			prev && prev->node == s->node && prev->gpu == s->gpu ? so->index[so->sorted[i - 1]] + 1 : 0;
+	}
+}
+
+static void slot_order_release(struct slot_order *so)
+{
+	free(so->sorted);
+	free(so->index);
+}
+
 /* ================= the documents ================= */
 
 struct docs {
@@ -210,11 +242,11 @@ static void build_summary(struct docs *dc, const struct cplan *cp, const struct 
 	}
 }
 
-static void build_nodes_gpus(struct docs *dc, const struct cplan *cp)
+static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
 {
 	const struct problem *p = cp->p;
 	size_t *ord = xmalloc((cp->nnodes + 1) * sizeof(*ord));
-	size_t *sl = xmalloc((cp->nslots + 1) * sizeof(*sl));
+	const size_t *sl = so->sorted;
 	cJSON *jn = cJSON_AddArrayToObject(dc->json, "nodes");
 	cJSON *jg = cJSON_AddArrayToObject(dc->json, "gpus");
 	size_t i, si;
@@ -223,11 +255,8 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp)
 
 	for (i = 0; i < cp->nnodes; i++)
 		ord[i] = i;
-	for (i = 0; i < cp->nslots; i++)
-		sl[i] = i;
 	ord_cp = cp;
 	qsort(ord, cp->nnodes, sizeof(*ord), node_cmp);
-	qsort(sl, cp->nslots, sizeof(*sl), slot_cmp);
 	for (i = 0; i < cp->nnodes; i++)
 		first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
@@ -286,7 +315,7 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp)
 		for (g = 0; g < nc->gpus_per_node; g++) {
 			struct sb place;
 			const char *part;
-			int nsl = 0, used = 0, idx = 0;
+			int nsl = 0, used = 0;
 			cJSON *go = cJSON_CreateObject(), *ja = cJSON_CreateArray();
 			sb_init(&place);
 			if (n->mode == MODE_PASSTHROUGH)
@@ -299,7 +328,7 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp)
 			for (j = si; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni && cp->slots[sl[j]].gpu == g;
 			     j++) {
 				const struct cslot *s = &cp->slots[sl[j]];
-				char *lab = slot_label(cp, s, idx++);
+				char *lab = slot_label(cp, s, so->index[sl[j]]);
 				sb_addf(&place, "%s%s", place.len ? " " : "", lab);
 				cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
 				free(lab);
@@ -341,10 +370,9 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp)
 	}
 	free(first);
 	free(ord);
-	free(sl);
 }
 
-static void build_placements(struct docs *dc, const struct cplan *cp)
+static void build_placements(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
 {
 	const struct problem *p = cp->p;
 	size_t *pl = xmalloc((cp->nslots + 1) * sizeof(*pl));
@@ -362,19 +390,8 @@ static void build_placements(struct docs *dc, const struct cplan *cp)
 		const struct cslot *s = &cp->slots[pl[i]];
 		const struct workload *w = p->demands[s->d].w;
 		char *node = cplan_node_name(cp, &cp->nodes[s->node]);
-		char *lab = slot_label(cp, s, 0);
+		char *lab = slot_label(cp, s, so->index[pl[i]]);
 		cJSON *o = cJSON_CreateObject();
-		const struct slot_type *st = &p->classes[cp->nodes[s->node].k].slot_types[s->type];
-		/* the within-GPU index only matters for the label of shared slots */
-		if (s->mig_start < 0 && st->mode != MODE_PASSTHROUGH) {
-			size_t j;
-			int idx = 0;
-			for (j = 0; j < pl[i]; j++)
-				if (cp->slots[j].node == s->node && cp->slots[j].gpu == s->gpu)
-					idx++;
-			free(lab);
-			lab = slot_label(cp, s, idx);
-		}
 		csv_field(&dc->placements, w->name);
 		sb_addn(&dc->placements, ",", 1);
 		csv_field(&dc->placements, w->tenant);
@@ -436,6 +453,7 @@ int report_write(const char *dir, enum report_format fmt, const struct cplan *cp
 		 struct diag *d)
 {
 	struct docs dc;
+	struct slot_order so;
 	struct stat stt;
 	const char *names[6] = { "summary.csv", "nodes.csv", "gpus.csv", "placements.csv", "unplaced.csv", "plan.json" };
 	const char *data[6];
@@ -452,8 +470,10 @@ int report_write(const char *dir, enum report_format fmt, const struct cplan *cp
 	dc.json = cJSON_CreateObject();
 	cJSON_AddStringToObject(dc.json, "schema_version", REPORT_SCHEMA_VERSION);
 	build_summary(&dc, cp, run);
-	build_nodes_gpus(&dc, cp);
-	build_placements(&dc, cp);
+	slot_order_init(&so, cp);
+	build_nodes_gpus(&dc, cp, &so);
+	build_placements(&dc, cp, &so);
+	slot_order_release(&so);
 	json = cJSON_Print(dc.json);
 
 	data[0] = dc.summary.buf, lens[0] = dc.summary.len;
