@@ -231,7 +231,7 @@ static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax,
 }
 
 /* Partitions of g into the group sizes (plus 1s), as node patterns. */
-static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int *mult, int g)
+static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int *mult)
 {
 	size_t i;
 	if (from == e->ngroup_sizes) {
@@ -272,18 +272,17 @@ static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int
 			st.gpus = 1;
 			config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), singles);
 		}
-		(void)g;
 		return;
 	}
 	for (mult[from] = 0; mult[from] * e->group_sizes[from] <= remaining; mult[from]++)
-		add_patterns_rec(e, remaining - mult[from] * e->group_sizes[from], from + 1, mult, g);
+		add_patterns_rec(e, remaining - mult[from] * e->group_sizes[from], from + 1, mult);
 	mult[from] = 0;
 }
 
 static void add_passthrough_configs(struct enum_ctx *e)
 {
 	int mult[64] = { 0 };
-	add_patterns_rec(e, e->c->nc->gpus_per_node, 0, mult, e->c->nc->gpus_per_node);
+	add_patterns_rec(e, e->c->nc->gpus_per_node, 0, mult);
 }
 
 /* ================= matching ================= */
@@ -488,15 +487,12 @@ static int augment(int u, const char (*edge)[DOM_MAX], int nb, int *match_b, cha
  * True when configuration b can stand in for a: each useful slot of a
  * maps to its own slot of b that covers it (a bipartite matching).
  */
-static int config_covers(const struct problem *p, int k, const char *cov, size_t ns, const struct config *a,
-			 const struct config *b)
+static int config_covers(const char *cov, size_t ns, const struct config *a, const struct config *b)
 {
 	int sa[DOM_MAX], sb[DOM_MAX], match_b[DOM_MAX], na = 0, nb = 0, u, r;
 	char edge[DOM_MAX][DOM_MAX], seen[DOM_MAX];
 	size_t j;
 
-	(void)p;
-	(void)k;
 	for (j = 0; j < a->nslots; j++)
 		for (r = 0; r < a->count[j]; r++) {
 			if (na == DOM_MAX)
@@ -573,14 +569,14 @@ static void prune_class(const struct problem *p, int kk, struct pclass *c, const
 			if (j == i || gone[j] || b->mode != a->mode || b->node_pattern != a->node_pattern ||
 			    b->cost > a->cost + 1e-9)
 				continue;
-			if (!config_covers(p, kk, cov, ns, a, b))
+			if (!config_covers(cov, ns, a, b))
 				continue;
 			/*
 			 * b stands in for a.  When a also stands in for b at the same
 			 * cost, keep the tighter fit (less slot memory: 1g.10gb*7 over
 			 * 1g.20gb+1g.10gb*6 for 10 GiB replicas), then the first.
 			 */
-			if (b->cost < a->cost - 1e-9 || !config_covers(p, kk, cov, ns, b, a) ||
+			if (b->cost < a->cost - 1e-9 || !config_covers(cov, ns, b, a) ||
 			    real_memory(c, b) < real_memory(c, a) ||
 			    (real_memory(c, b) == real_memory(c, a) && j < i))
 				gone[i] = 1;
@@ -608,7 +604,7 @@ static void prune_class(const struct problem *p, int kk, struct pclass *c, const
 					for (j = 0; j < c->nconfigs && !found; j++) {
 						const struct config *b = &c->configs[j];
 						if (!gone[j] && b->mode == (enum gpu_mode)m2 && b->cost <= a->cost + 1e-9 &&
-						    config_covers(p, kk, cov, ns, a, b))
+						    config_covers(cov, ns, a, b))
 							found = 1;
 					}
 					all = found;
@@ -624,7 +620,7 @@ static void prune_class(const struct problem *p, int kk, struct pclass *c, const
 					for (j = 0; j < c->nconfigs && !found; j++) {
 						const struct config *a = &c->configs[j];
 						if (!gone[j] && a->mode == (enum gpu_mode)m1 && a->cost <= b->cost + 1e-9 &&
-						    config_covers(p, kk, cov, ns, b, a))
+						    config_covers(cov, ns, b, a))
 							found = 1;
 					}
 					back = found;

@@ -7,16 +7,7 @@
 # (a decimal comma locale; skipped with a message when `locale -a` lacks
 # it) and compares every report file with cmp.  Ends with
 # "N passed, N failed" and exits 1 on any failure.
-set -u
-exe=$1 src=$2 work=$3
-case $exe in /*) ;; *) exe=$PWD/$exe ;; esac
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-rm -rf "$work" && mkdir -p "$work" || exit 1
-cd "$work" || exit 1
-scenario=$src/data/example/scenario.yaml
+. "$(dirname "$0")/lib.sh"
 files="summary.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json"
 
 plan() { # plan LOCALE DIR [ARGS...]
@@ -71,5 +62,4 @@ if [ "$n" -eq 1 ]; then ok; else bad "--format json wrote $n files: $(ls json)";
 n=$(find run1 csv json -name '*.tmp*' | wc -l)
 if [ "$n" -eq 0 ]; then ok; else bad "temporary files left: $(find run1 csv json -name '*.tmp*')"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

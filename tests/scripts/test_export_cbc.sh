@@ -8,16 +8,7 @@
 # m.mps and compares its objective with summary.csv's `objective` (0.01
 # tolerance); else prints SKIP.  An unknown extension (m.txt) is a usage
 # error (exit 2) that writes nothing.  Ends with "N passed, N failed".
-set -u
-exe=$1 src=$2 work=$3
-case $exe in /*) ;; *) exe=$PWD/$exe ;; esac
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-rm -rf "$work" && mkdir -p "$work" || exit 1
-cd "$work" || exit 1
-scenario=$src/data/example/scenario.yaml
+. "$(dirname "$0")/lib.sh"
 export LC_ALL=C
 
 for ext in mps lp; do
@@ -61,5 +52,4 @@ if grep -q "m.txt" stderr; then ok; else bad "--export-model m.txt: no message n
 if [ ! -e out ] && [ ! -e m.txt ]; then ok; else bad "--export-model m.txt wrote files: $(ls)"; fi
 cd ..
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
