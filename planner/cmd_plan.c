@@ -8,24 +8,21 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cplan.h"
-#include "ilp.h"
-#include "license.h"
-#include "problem.h"
+#include "plan.h"
 #include "report.h"
 #include "scenario.h"
 #include "util.h"
-#include "verify.h"
 #include "banned.h"
 
 static const char *const usage[] = {
 	"usage: gpuplan plan SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                    [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+	"                    [--node-limit N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
 	"",
 	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
 	"  --format F        csv, json or both (default both)",
 	"  --time-limit S    solver time limit in seconds (default: the scenario's, else 30)",
 	"  --gap PCT         stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)",
+	"  --node-limit N    stop after N branch-and-bound nodes: a limit that gives the same plan on any machine",
 	"  --export-model F  write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)",
 	"  --require-all     exit 1 when some replica stays unplaced",
 	"  --greedy          skip the ILP: report the greedy first-fit-decreasing plan (a baseline)",
@@ -38,6 +35,7 @@ struct plan_args {
 	enum report_format fmt;
 	double time_limit;	/* < 0: the scenario's */
 	double gap;		/* < 0: the scenario's */
+	long node_limit;	/* < 0: the scenario's */
 	const char *export_path;
 	int require_all;
 	int greedy_only;
@@ -50,6 +48,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
 	a->time_limit = a->gap = -1;
+	a->node_limit = -1;
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		int r;
@@ -84,6 +83,15 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			if (cli_parse_num("--gap", v, 0, 0, 100, 1, &a->gap))
 				return EXIT_USAGE;
 			a->gap /= 100.0;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--node-limit", &v)) != 0) {
+			double nl;
+			if (r < 0)
+				return cli_misuse(usage, "--node-limit needs a number of nodes");
+			if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &nl))
+				return EXIT_USAGE;
+			if (nl != floor(nl))
+				return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v);
+			a->node_limit = (long)nl;
 		} else if ((r = cli_opt_value(argc, argv, &i, "--export-model", &v)) != 0) {
 			if (r < 0)
 				return cli_misuse(usage, "--export-model needs a file name");
@@ -105,27 +113,49 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	return 0;
 }
 
-static void print_summary(const struct cplan *cp, const struct report_run *run, const char *dir)
+static void print_summary(const struct plan_result *r, const char *dir)
 {
+	const struct cplan *cp = r->final;
 	const struct problem *p = cp->p;
 	struct cplan_cost cost;
 	struct report_stats st;
-	char b1[64], b2[64], b3[64], b4[64], b5[64];
-	int m, first = 1;
+	char b1[64], b2[64];
+	int m, first = 1, q;
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	printf("plan %s: %s", p->sc->name, ilp_status_name(run->status));
-	if (run->status == ILP_FEASIBLE || run->status == ILP_OPTIMAL)
-		printf(" (gap %s%%)", fmt_fixed(b1, sizeof(b1), run->gap * 100.0, 3));
-	printf(", from the %s plan\n", run->plan_source);
-	printf("  cost:       %s USD over %s years (hardware %s, energy %s, licences %s)\n",
-	       fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
-	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2), fmt_fixed(b3, sizeof(b3), cost.hardware, 2),
-	       fmt_fixed(b4, sizeof(b4), cost.energy, 2), fmt_fixed(b5, sizeof(b5), cost.license, 2));
+	printf("plan %s: %s", p->sc->name, ilp_status_name(r->status));
+	if (r->status == ILP_FEASIBLE || r->status == ILP_OPTIMAL)
+		printf(" (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
+	printf(", from the %s plan\n", r->plan_source);
+	printf("  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
+	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
+	for (q = 0; q < CAT_COUNT; q++) {
+		if (cost.cat[q] == 0 && q != CAT_ENERGY)
+			continue;
+		printf("%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
+		       fmt_fixed(b1, sizeof(b1), round(cost.cat[q] * 100) / 100, 2));
+		first = 0;
+	}
+	printf(")\n");
 	printf("  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
+	printf("  licences:  ");
+	first = 1;
+	for (q = LIC_COUNT - 1; q > 0; q--) {
+		if (cost.lic_gpus[q])
+			printf("%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
+			       cost.lic_gpus[q] == 1 ? "" : "s");
+		if (cost.seats[q])
+			printf("%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
+			       lic_product_id((enum lic_product)q), cost.seats[q], cost.seats[q] == 1 ? "" : "s");
+		if (cost.lic_gpus[q] || cost.seats[q])
+			first = 0;
+	}
+	printf("%s (counted per %s)\n", first ? " none" : "",
+	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
 	printf("  mode mix:  ");
+	first = 1;
 	for (m = 0; m < MODE_COUNT; m++) {
 		if (!st.nodes_by_mode[m])
 			continue;
@@ -145,129 +175,57 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct plan_args a;
 	struct scenario sc;
 	struct diag d = DIAG_INIT;
-	struct problem p;
-	struct cplan greedy, ilp_plan, *final = NULL;
-	struct ilp_opts opts;
-	struct ilp_result res;
-	struct report_run run;
-	struct cplan_cost gc, ic;
-	char *lic_source = NULL;
-	double lic;
-	int rc, have_p = 0, have_ilp = 0;
+	struct plan_result r;
+	struct plan_opts po = PLAN_OPTS_INIT;
+	int rc;
 	size_t i;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc == 1 ? EXIT_OK : rc;
-	memset(&sc, 0, sizeof(sc));
-	memset(&res, 0, sizeof(res));
-	memset(&greedy, 0, sizeof(greedy));
-	memset(&ilp_plan, 0, sizeof(ilp_plan));
+	memset(&r, 0, sizeof(r));
 	if (scenario_load(&sc, a.scenario, g->models_dir, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
-	lic = sc.license_usd_per_gpu_year;
-	if (lic < 0) {
-		if (license_default_price(sc.models_dir, &lic, &lic_source, &d)) {
-			rc = cli_diag(&d);
-			goto out;
-		}
-	} else {
-		lic_source = xstrdup(sc.license_source ? sc.license_source : "scenario");
-	}
-	if (problem_build(&p, &sc, lic, &d)) {
+	po.time_limit_s = a.time_limit;
+	po.mip_gap = a.gap;
+	po.node_limit = a.node_limit;
+	po.verbose = g->verbose;
+	po.export_path = a.export_path;
+	po.greedy_only = a.greedy_only;
+	if (plan_run(&r, &sc, &po, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
-	have_p = 1;
-	for (i = 0; i < p.ndemands; i++)
-		if (p.demands[i].unhostable)
+	for (i = 0; i < r.p.ndemands; i++)
+		if (r.p.demands[i].unhostable)
 			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
-				sc.workloads.file, p.demands[i].w->line, p.demands[i].w->name, p.demands[i].unhostable);
-
+				sc.workloads.file, r.p.demands[i].w->line, r.p.demands[i].w->name, r.p.demands[i].unhostable);
 	if (g->verbose) {
 		size_t k, c;
-		for (k = 0; k < p.nclasses; k++)
-			for (c = 0; c < p.classes[k].nconfigs; c++)
-				fprintf(stderr, "gpuplan: class %s config %zu: %s %s%s\n", p.classes[k].nc->name, c,
-					mode_name(p.classes[k].configs[c].mode), p.classes[k].configs[c].name,
-					p.classes[k].configs[c].licensed ? " (licensed)" : "");
+		for (k = 0; k < r.p.nclasses; k++)
+			for (c = 0; c < r.p.classes[k].nconfigs; c++)
+				fprintf(stderr, "gpuplan: class %s config %zu: %s %s%s%s\n", r.p.classes[k].nc->name, c,
+					mode_name(r.p.classes[k].configs[c].mode), r.p.classes[k].configs[c].name,
+					r.p.classes[k].configs[c].lic != LIC_NONE ? " licence " : "",
+					r.p.classes[k].configs[c].lic != LIC_NONE
+						? lic_product_id(r.p.classes[k].configs[c].lic) : "");
 	}
-	cplan_init(&greedy, &p);
-	cplan_greedy(&greedy);
-	cplan_cost(&greedy, &gc);
-
-	memset(&opts, 0, sizeof(opts));
-	opts.time_limit_s = a.time_limit >= 0 ? a.time_limit : sc.time_limit_s;
-	opts.mip_gap = a.gap >= 0 ? a.gap : sc.mip_gap;
-	opts.verbose = g->verbose;
-	opts.export_path = a.export_path;
-	opts.warm = &greedy;
-	if (a.greedy_only) {
-		memset(&res, 0, sizeof(res));
-		ilp_result_alloc(&p, &res);
-		res.status = ILP_SKIPPED;
-	} else if (ilp_solve(&p, &opts, &res, &d)) {
+	if (report_write(a.out_dir, a.fmt, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
-	memset(&run, 0, sizeof(run));
-	run.status = res.status;
-	run.lp_bound = res.lp_bound;
-	run.bound = res.bound;
-	run.greedy_objective = gc.objective;
-	run.rows = res.rows;
-	run.cols = res.cols;
-	run.int_cols = res.int_cols;
-	run.license_source = lic_source;
-	run.license_per_gpu_year = lic;
-	final = &greedy;
-	run.plan_source = "greedy";
-	if (res.status == ILP_OPTIMAL || res.status == ILP_FEASIBLE) {
-		cplan_init(&ilp_plan, &p);
-		have_ilp = 1;
-		cplan_from_counts(&ilp_plan, res.nmode, res.ncfg, res.arc);
-		cplan_cost(&ilp_plan, &ic);
-		/* keep the ILP's plan unless rounding made it worse than the greedy one */
-		if (ic.objective <= gc.objective + 1e-6) {
-			final = &ilp_plan;
-			run.plan_source = "ilp";
-		}
-	}
-	{
-		struct cplan_cost fc;
-		cplan_cost(final, &fc);
-		run.objective = fc.objective;
-		if (run.bound <= 0)
-			run.bound = res.lp_bound;
-		run.gap = fabs(fc.objective) > 1e-9 ? fmax(0, (fc.objective - run.bound) / fabs(fc.objective)) : 0;
-	}
-	if (verify_plan(final, &d)) {
-		rc = cli_diag(&d);
-		goto out;
-	}
-	if (report_write(a.out_dir, a.fmt, final, &run, &d)) {
-		rc = cli_diag(&d);
-		goto out;
-	}
-	print_summary(final, &run, a.out_dir);
+	print_summary(&r, a.out_dir);
 	rc = EXIT_OK;
 	if (a.require_all) {
 		struct cplan_cost fc;
-		cplan_cost(final, &fc);
+		cplan_cost(r.final, &fc);
 		if (fc.unplaced)
 			rc = EXIT_CHECK;
 	}
 out:
-	if (have_ilp)
-		cplan_release(&ilp_plan);
-	if (have_p) {
-		cplan_release(&greedy);
-		ilp_result_release(&p, &res);
-		problem_release(&p);
-	}
-	free(lic_source);
+	plan_release(&r);
 	scenario_release(&sc);
 	diag_release(&d);
 	ilp_cleanup();

@@ -106,11 +106,11 @@ static void add_slot(struct cplan *cp, int node, int gpu, int ngpus, int type, i
 	cp->nslots++;
 }
 
-static int slot_type_find(const struct pclass *c, enum gpu_mode mode, int licensed, const char *name)
+static int slot_type_find(const struct pclass *c, enum gpu_mode mode, enum lic_product lic, const char *name)
 {
 	size_t i;
 	for (i = 0; i < c->nslot_types; i++)
-		if (c->slot_types[i].mode == mode && c->slot_types[i].licensed == licensed &&
+		if (c->slot_types[i].mode == mode && c->slot_types[i].lic == lic &&
 		    !strcmp(c->slot_types[i].name, name))
 			return (int)i;
 	return -1;
@@ -177,7 +177,7 @@ static void configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
 						break;
 				nm = gt->vgpu.mig_backed[v].name;
 			}
-			t = slot_type_find(c, cf->mode, cf->licensed, nm);
+			t = slot_type_find(c, cf->mode, cf->lic, nm);
 			if (t >= 0)
 				add_slot(cp, node, gpu, 1, t, cf->mig.start[r]);
 		}
@@ -344,15 +344,16 @@ static size_t open_node_for(struct cplan *cp, int d)
 			double per;
 			if (!fit)
 				continue;
-			if (cf->node_pattern) {
+			{
 				size_t j;
 				double ac = 0;
 				for (j = 0; j < cf->nslots; j++)
 					if (arc_cost(p, d, (int)k, cf->slot[j]) > ac)
 						ac = arc_cost(p, d, (int)k, cf->slot[j]);
-				per = (c->node_cost + p->tiebreak) / fit + ac;
-			} else {
-				per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit;
+				if (cf->node_pattern)
+					per = (c->node_cost + p->tiebreak) / fit + ac;
+				else
+					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
 			}
 			if (bk < 0 || per < bcost - 1e-9) {
 				bk = (int)k;
@@ -471,10 +472,22 @@ void cplan_greedy(struct cplan *cp)
 
 /* ================= from ILP counts ================= */
 
+/* Demands by CPU, then RAM per replica, decreasing; then in index order. */
+static int demand_load_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct workload *x = sort_problem->demands[i].w, *y = sort_problem->demands[j].w;
+	if (x->cpu_cores != y->cpu_cores)
+		return x->cpu_cores > y->cpu_cores ? -1 : 1;
+	if (x->ram_gib != y->ram_gib)
+		return x->ram_gib > y->ram_gib ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
 {
 	const struct problem *p = cp->p;
-	size_t k, i;
+	size_t k, i, *ord;
 	int m;
 
 	for (k = 0; k < p->nclasses; k++) {
@@ -517,11 +530,23 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			place(cp, s, a->d);
 		}
 	}
-	/* Replicas the counts left without a slot: first fit, else unplaced. */
+	/*
+	 * Replicas the counts left without a slot (CPU and RAM are aggregated
+	 * per class in the ILP, so a node's free slot may lack them): first fit,
+	 * else a new GPU or node as the greedy planner would, else unplaced.
+	 */
+	ord = xmalloc((p->ndemands + 1) * sizeof(*ord));
+	for (i = 0; i < p->ndemands; i++)
+		ord[i] = i;
+	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
 	for (i = 0; i < p->ndemands; i++) {
-		int d = (int)i;
+		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
 			size_t s = p->demands[d].unhostable ? (size_t)-1 : find_free(cp, d);
+			if (s == (size_t)-1 && !p->demands[d].unhostable)
+				s = open_gpu_for(cp, d);
+			if (s == (size_t)-1 && !p->demands[d].unhostable)
+				s = open_node_for(cp, d);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
 				set_reason(cp, d);
@@ -530,6 +555,7 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			place(cp, s, d);
 		}
 	}
+	free(ord);
 }
 
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)
@@ -570,67 +596,109 @@ void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double
 		unplaced[i] = (double)cp->unplaced[i];
 }
 
-void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *energy, double *lic,
-		     long *active, long *licensed)
+/* True where a licence server leases one seat per vGPU. */
+static int counts_seats(const struct problem *p, enum gpu_mode m)
+{
+	return p->pr->counting == COUNT_VGPU_SEAT && (m == MODE_VGPU || m == MODE_MIG_VGPU);
+}
+
+void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
+		       long *seats)
 {
 	const struct problem *p = cp->p;
-	const struct scenario *sc = p->sc;
+	const struct cnode *n = &cp->nodes[node];
+	const struct class_price *pc = &p->pr->cls[n->k];
+
+	*product = LIC_NONE;
+	*gpus = *seats = 0;
+	if (n->mode == MODE_PASSTHROUGH) {
+		/* a passthrough GPU is licensed as its replica needs */
+		if (n->gpu_used[g] > 0)
+			*product = n->gpu_nvaie[g] > 0 ? LIC_NVAIE : pc->mode_product[MODE_PASSTHROUGH];
+		*gpus = *product != LIC_NONE;
+	} else if (n->gpu_config[g] >= 0) {
+		*product = p->classes[n->k].configs[n->gpu_config[g]].lic;
+		if (*product == LIC_NONE)
+			return;
+		if (counts_seats(p, n->mode))
+			*seats = n->gpu_used[g];
+		else
+			*gpus = 1;
+	}
+}
+
+void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b)
+{
+	const struct problem *p = cp->p;
 	const struct cnode *n = &cp->nodes[node];
 	const struct pclass *c = &p->classes[n->k];
-	double per_lic = p->license_per_gpu_year * p->horizon_years;
-	double base = c->nc->base_power_w / 1000.0 * sc->pue * sc->energy_usd_per_kwh * HOURS_PER_YEAR *
-		      p->horizon_years;
-	int g;
+	const struct class_price *pc = &p->pr->cls[n->k];
+	int g, cat;
 
-	*hw = c->node_cost - base;
-	*energy = base;
-	*lic = 0;
-	*active = *licensed = 0;
+	memset(b, 0, sizeof(*b));
+	for (cat = 0; cat < CAT_COUNT; cat++)
+		for (g = 0; g < p->pr->nyears; g++)
+			b->cat[cat] += pc->node_year[cat][g];
 	for (g = 0; g < c->nc->gpus_per_node; g++) {
-		int on, l;
-		if (n->mode == MODE_PASSTHROUGH) {
-			/* a passthrough GPU is licensed when a needs_nvaie replica holds it */
-			on = n->gpu_used[g] > 0;
-			l = n->gpu_nvaie[g] > 0;
-		} else {
-			on = n->gpu_config[g] >= 0;
-			l = on && c->configs[n->gpu_config[g]].licensed;
-		}
+		enum lic_product lp;
+		long gpus, seats;
+		int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
 		if (!on)
 			continue;
-		(*active)++;
-		*energy += c->gpu_active_cost;
-		if (l) {
-			(*licensed)++;
-			*lic += per_lic;
-		}
+		b->active++;
+		b->cat[CAT_ENERGY] += pc->gpu_active_total;
+		cplan_gpu_licence(cp, node, g, &lp, &gpus, &seats);
+		if (lp == LIC_NONE)
+			continue;
+		b->lic_gpus[lp] += gpus;
+		b->seats[lp] += seats;
+		b->gpus_licensed += gpus + seats > 0;
+		b->cat[cost_cat_of_product(lp)] += (double)(gpus + seats) * pc->lic[lp].total;
 	}
+	for (cat = 0; cat < CAT_COUNT; cat++)
+		b->total += b->cat[cat];
 }
 
 void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 {
 	const struct problem *p = cp->p;
+	const struct pricing *pr = p->pr;
 	size_t i;
+	int cat, y, q;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < cp->nnodes; i++) {
-		double hw, en, lic;
-		long act, licd;
-		cplan_node_cost(cp, i, &hw, &en, &lic, &act, &licd);
+		const struct class_price *pc = &pr->cls[cp->nodes[i].k];
+		struct node_bill b;
+		cplan_node_bill(cp, i, &b);
 		out->nodes++;
 		out->gpus += p->classes[cp->nodes[i].k].nc->gpus_per_node;
-		out->hardware += hw;
-		out->energy += en;
-		out->license += lic;
-		out->gpus_active += act;
-		out->gpus_licensed += licd;
-		out->objective += p->tiebreak * (double)(1 + act);
+		out->gpus_active += b.active;
+		out->gpus_licensed += b.gpus_licensed;
+		for (cat = 0; cat < CAT_COUNT; cat++)
+			for (y = 0; y < pr->nyears; y++)
+				out->year[cat][y] += pc->node_year[cat][y];
+		for (y = 0; y < pr->nyears; y++)
+			out->year[CAT_ENERGY][y] += (double)b.active * pc->gpu_active_year[y];
+		for (q = 1; q < LIC_COUNT; q++) {
+			out->lic_gpus[q] += b.lic_gpus[q];
+			out->seats[q] += b.seats[q];
+			for (y = 0; y < pr->nyears; y++)
+				out->year[cost_cat_of_product((enum lic_product)q)][y] +=
+					(double)(b.lic_gpus[q] + b.seats[q]) * pc->lic[q].year[y];
+		}
+		out->objective += p->tiebreak * (double)(1 + b.active);
 	}
 	for (i = 0; i < p->ndemands; i++) {
 		out->placed += cp->placed[i];
 		out->unplaced += cp->unplaced[i];
 		out->objective += p->demands[i].penalty * (double)cp->unplaced[i];
 	}
-	out->total = out->hardware + out->energy + out->license;
+	for (cat = 0; cat < CAT_COUNT; cat++) {
+		for (y = 0; y < pr->nyears; y++)
+			out->cat[cat] += out->year[cat][y];
+		out->total += out->cat[cat];
+	}
 	out->objective += out->total;
 }
+

@@ -56,13 +56,25 @@ struct cplan {
 
 /* What a plan costs; costs exclude the tie-break and penalties. */
 struct cplan_cost {
-	double hardware;	/* capex share and rent */
-	double energy;
-	double license;
-	double total;		/* hardware + energy + license */
+	double cat[CAT_COUNT];				/* over the horizon */
+	double year[CAT_COUNT][PRICING_MAX_YEARS];	/* year by year (pricing.h) */
+	double total;		/* sum of the categories */
 	double objective;	/* total + tie-break + penalties: what the ILP minimises */
-	long nodes, gpus, gpus_active, gpus_licensed;
+	long nodes, gpus, gpus_active;
+	long gpus_licensed;	/* GPUs carrying a licence (per GPU or seats) */
+	long lic_gpus[LIC_COUNT];	/* per-GPU licences by product */
+	long seats[LIC_COUNT];		/* per-seat licences by product (vgpu-seat counting) */
 	long placed, unplaced;
+};
+
+/* One node's share of the bill. */
+struct node_bill {
+	double cat[CAT_COUNT];
+	double total;
+	long active;			/* GPUs in use */
+	long gpus_licensed;		/* GPUs with a licence (per GPU or seats) */
+	long lic_gpus[LIC_COUNT];
+	long seats[LIC_COUNT];
 };
 
 void cplan_init(struct cplan *cp, const struct problem *p);
@@ -83,12 +95,14 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);
 
 void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
+/* One node's bill: its class's node costs, its GPUs' energy and licences. */
+void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 /*
- * One node's share: hardware (capex share or rent), energy (base and
- * active GPUs) and licences, with its active and licensed GPU counts.
+ * The licence GPU g of a node carries: product (LIC_NONE: none), and 1 in
+ * *gpus when counted per GPU, or the seats in use when counted per seat.
  */
-void cplan_node_cost(const struct cplan *cp, size_t node, double *hw, double *energy, double *lic,
-		     long *active, long *licensed);
+void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
+		       long *seats);
 
 /* The node's name: "<class>-<ordinal>" with 3 digits at least.  Caller frees. */
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -244,29 +245,37 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 			add_row(P, &rb, name, GLP_UP, 0, 0);
 		}
 		if (p->any_cpu || p->any_ram) {
+			/*
+			 * CPU and RAM per (class, mode): a node in one mode holds only
+			 * that mode's slots, so this is still a relaxation of the
+			 * per-node limits, and a much tighter one than per class.
+			 */
 			int pass;
 			for (pass = 0; pass < 2; pass++) {
 				double cap = pass ? c->nc->ram_gib : c->nc->cpu_cores;
-				int used = 0;
 				if ((pass == 0 && !p->any_cpu) || (pass == 1 && !p->any_ram))
 					continue;
-				for (i = 0; i < p->narcs; i++) {
-					const struct workload *w = p->demands[p->arcs[i].d].w;
-					double need = pass ? w->ram_gib : w->cpu_cores;
-					if (p->arcs[i].k == (int)k && need > 0) {
-						rb_add(&rb, cl->arc0 + (int)i, need);
-						used = 1;
+				for (m = 0; m < MODE_COUNT; m++) {
+					int used = 0;
+					if (!cl->n[k * MODE_COUNT + (size_t)m])
+						continue;
+					for (i = 0; i < p->narcs; i++) {
+						const struct workload *w = p->demands[p->arcs[i].d].w;
+						double need = pass ? w->ram_gib : w->cpu_cores;
+						if (p->arcs[i].k == (int)k && need > 0 &&
+						    c->slot_types[p->arcs[i].s].mode == (enum gpu_mode)m) {
+							rb_add(&rb, cl->arc0 + (int)i, need);
+							used = 1;
+						}
 					}
+					if (!used) {
+						rb.len = 0;
+						continue;
+					}
+					rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
+					snprintf(name, sizeof(name), "%s_%zu_%d", pass ? "ram" : "cpu", k, m);
+					add_row(P, &rb, name, GLP_UP, 0, 0);
 				}
-				if (!used) {
-					rb.len = 0;
-					continue;
-				}
-				for (m = 0; m < MODE_COUNT; m++)
-					if (cl->n[k * MODE_COUNT + (size_t)m])
-						rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
-				snprintf(name, sizeof(name), "%s_%zu", pass ? "ram" : "cpu", k);
-				add_row(P, &rb, name, GLP_UP, 0, 0);
 			}
 		}
 	}
@@ -304,6 +313,10 @@ static void callback(glp_tree *T, void *info)
 	struct cbinfo *cb = info;
 	int node;
 
+	if (interrupt_pending()) {
+		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
+		return;
+	}
 	switch (glp_ios_reason(T)) {
 	case GLP_IHEUR:
 		if (cb->warm && !cb->injected) {

@@ -59,6 +59,8 @@ enum {
 	C_AMORT,
 	C_HOURLY,
 	C_BASE_POWER,
+	C_OFFER,
+	C_BUNDLE,
 	C_NCOLS
 };
 
@@ -76,6 +78,8 @@ static const struct csvcol cols[] = {
 	{ "amortization_years", 0 },
 	{ "hourly_usd", 0 },
 	{ "base_power_w", 0 },
+	{ "offer", 0 },
+	{ "nvaie_bundle_years", 0 },
 	{ NULL, 0 },
 };
 
@@ -121,15 +125,28 @@ static int cost_field(const struct csvdoc *doc, const struct csvrow *r, const in
 	return csvdoc_num_range(doc, r, idx[c], cols[c].name, 1, 0, hi, RANGE_LO_OPEN, out, d);
 }
 
-static int load_row(const struct inventory *inv, const struct csvdoc *doc, const struct csvrow *r,
-		    const int *idx, const struct catalog *cat, struct node_class *nc, struct diag *d)
+/* A field the row's cloud offer supplies: empty takes the offer's, else it must agree. */
+static int offer_text(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
+		      const struct cloud_offer *of, const char **out, struct diag *d)
 {
+	const char *s = csvdoc_field(doc, r, idx[c]);
+	if (of && !*s)
+		return 1;
+	return csvdoc_str(doc, r, idx[c], cols[c].name, 1, out, d);
+}
+
+static int load_row(const struct inventory *inv, const struct csvdoc *doc, const struct csvrow *r,
+		    const int *idx, const struct catalog *cat, const struct clouds *clouds,
+		    struct node_class *nc, struct diag *d)
+{
+	const struct cloud_offer *of = NULL;
 	const char *s = NULL;
 	long long v = 0;
-	int e = 0;
+	int e = 0, rc;
 	size_t i;
 
 	nc->line = r->line;
+	nc->bundle_years = -1;
 	if (csvdoc_str(doc, r, idx[C_NAME], "name", 1, &s, d))
 		return -1;
 	for (i = 0; i < inv->n; i++)
@@ -141,40 +158,95 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 	if (csvdoc_int(doc, r, idx[C_COUNT], "count", 1, 1, 1000000, &v, d))
 		return -1;
 	nc->count = (long)v;
-	if (csvdoc_str(doc, r, idx[C_GPU_TYPE], "gpu_type", 1, &s, d))
-		return -1;
-	nc->gpu = catalog_find(cat, s);
-	if (!nc->gpu) {
-		const char *hint = catalog_suggest(cat, s);
-		if (hint)
-			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d,
-					    "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
-		return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "unknown GPU type '%s'", s);
+	s = csvdoc_field(doc, r, idx[C_OFFER]);
+	if (*s) {
+		of = clouds ? clouds_find(clouds, s) : NULL;
+		if (!of) {
+			const char *hint = clouds ? clouds_suggest(clouds, s) : NULL;
+			if (hint)
+				return csvdoc_error(doc, r, idx[C_OFFER], d,
+						    "unknown cloud offer '%s' (did you mean '%s'?)", s, hint);
+			return csvdoc_error(doc, r, idx[C_OFFER], d,
+					    "unknown cloud offer '%s' (offers are in models/clouds.yaml and "
+					    "the scenario's cloud_offers files)", s);
+		}
+		nc->offer = of;
 	}
-	if (csvdoc_int(doc, r, idx[C_GPUS_PER_NODE], "gpus_per_node", 1, 1, 64, &v, d))
+	if ((rc = offer_text(doc, r, idx, C_GPU_TYPE, of, &s, d)) < 0)
 		return -1;
-	nc->gpus_per_node = (int)v;
-	if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hv_names,
-		       "vsphere, kvm, baremetal or cloud", &e, d))
-		return -1;
-	nc->hv = (enum hypervisor)e;
+	if (rc) {
+		nc->gpu = of->gpu;
+	} else {
+		nc->gpu = catalog_find(cat, s);
+		if (!nc->gpu) {
+			const char *hint = catalog_suggest(cat, s);
+			if (hint)
+				return csvdoc_error(doc, r, idx[C_GPU_TYPE], d,
+						    "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
+			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "unknown GPU type '%s'", s);
+		}
+		if (of && nc->gpu != of->gpu)
+			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "offer '%s' has GPU type %s, not %s",
+					    of->id, of->gpu->id, nc->gpu->id);
+	}
+	if (of && !*csvdoc_field(doc, r, idx[C_GPUS_PER_NODE])) {
+		nc->gpus_per_node = of->gpus;
+	} else {
+		if (csvdoc_int(doc, r, idx[C_GPUS_PER_NODE], "gpus_per_node", 1, 1, 64, &v, d))
+			return -1;
+		nc->gpus_per_node = (int)v;
+		if (of && nc->gpus_per_node != of->gpus)
+			return csvdoc_error(doc, r, idx[C_GPUS_PER_NODE], d, "offer '%s' has %d GPUs per node, not %d",
+					    of->id, of->gpus, nc->gpus_per_node);
+	}
+	if (of && !*csvdoc_field(doc, r, idx[C_HYPERVISOR])) {
+		nc->hv = HV_CLOUD;
+	} else {
+		if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hv_names,
+			       "vsphere, kvm, baremetal or cloud", &e, d))
+			return -1;
+		nc->hv = (enum hypervisor)e;
+		if (of && nc->hv != HV_CLOUD)
+			return csvdoc_error(doc, r, idx[C_HYPERVISOR], d,
+					    "a node rented from cloud offer '%s' has hypervisor cloud", of->id);
+	}
 	if (csvdoc_str(doc, r, idx[C_SITE], "site", 1, &s, d))
 		return -1;
 	nc->site = xstrdup(s);
-	if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 1, 0, HUGE_VAL, RANGE_LO_OPEN,
-			     &nc->cpu_cores, d) ||
-	    csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 1, 0, HUGE_VAL, RANGE_LO_OPEN, &nc->ram_gib, d))
+	if (of && of->vcpus > 0 && !*csvdoc_field(doc, r, idx[C_CPU_CORES]))
+		nc->cpu_cores = of->vcpus;
+	else if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 1, 0, HUGE_VAL, RANGE_LO_OPEN,
+				  &nc->cpu_cores, d))
+		return -1;
+	if (of && of->ram_gib > 0 && !*csvdoc_field(doc, r, idx[C_RAM_GIB]))
+		nc->ram_gib = of->ram_gib;
+	else if (csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 1, 0, HUGE_VAL, RANGE_LO_OPEN, &nc->ram_gib, d))
 		return -1;
 	if (enum_field(doc, r, idx, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e, d))
 		return -1;
 	nc->own = (enum ownership)e;
+	if (of && nc->own != OWN_RENT)
+		return csvdoc_error(doc, r, idx[C_OWNERSHIP], d, "a node from cloud offer '%s' is rented (ownership rent)",
+				    of->id);
 	if (cost_field(doc, r, idx, C_CAPEX, nc->own, OWN_BUY, HUGE_VAL, &nc->capex_usd, d) ||
-	    cost_field(doc, r, idx, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years, d) ||
-	    cost_field(doc, r, idx, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd, d))
+	    cost_field(doc, r, idx, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years, d))
 		return -1;
+	if (of) {
+		if (*csvdoc_field(doc, r, idx[C_HOURLY]))
+			return csvdoc_error(doc, r, idx[C_HOURLY], d,
+					    "column 'hourly_usd' must be empty: the price comes from offer '%s'", of->id);
+		nc->hourly_usd = of->usd_per_hour;
+	} else if (cost_field(doc, r, idx, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd, d)) {
+		return -1;
+	}
 	if (csvdoc_num_range(doc, r, idx[C_BASE_POWER], "base_power_w", 0, 0, HUGE_VAL, RANGE_CLOSED,
 			     &nc->base_power_w, d) < 0)
 		return -1;
+	if (*csvdoc_field(doc, r, idx[C_BUNDLE])) {
+		if (csvdoc_int(doc, r, idx[C_BUNDLE], "nvaie_bundle_years", 1, 0, 10, &v, d))
+			return -1;
+		nc->bundle_years = (int)v;
+	}
 	return 0;
 }
 
@@ -185,7 +257,7 @@ static void node_class_release(struct node_class *nc)
 }
 
 int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,
-		   struct diag *d)
+		   const struct clouds *clouds, struct diag *d)
 {
 	struct csvdoc doc = CSVDOC_INIT;
 	int idx[C_NCOLS];
@@ -204,7 +276,7 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 	inv->classes = xcalloc(doc.nrows, sizeof(*inv->classes));
 	for (i = 0; i < doc.nrows; i++) {
 		struct node_class *nc = &inv->classes[inv->n];
-		if (load_row(inv, &doc, &doc.rows[i], idx, cat, nc, d)) {
+		if (load_row(inv, &doc, &doc.rows[i], idx, cat, clouds, nc, d)) {
 			node_class_release(nc);
 			memset(nc, 0, sizeof(*nc));
 			goto out;

@@ -2,7 +2,9 @@
  * inventory.h - node classes from the inventory CSV.
  *
  * A row is a class of identical nodes: `count` of them for owned nodes,
- * at most `count` for nodes one may buy or rent.  The inventory owns its
+ * at most `count` for nodes one may buy or rent.  A rented row may name a
+ * cloud offer, which supplies its GPU type and count, vCPUs, memory and
+ * hourly price.  The inventory owns its
  * strings; gpu points into the catalog, which must outlive it.
  */
 #ifndef PLANNER_INVENTORY_H
@@ -11,6 +13,7 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "cloud.h"
 #include "diag.h"
 
 enum hypervisor { HV_VSPHERE, HV_KVM, HV_BAREMETAL, HV_CLOUD, HV_COUNT };
@@ -36,6 +39,8 @@ struct node_class {
 	double amortization_years; /* buy */
 	double hourly_usd;	/* rent: price per node-hour */
 	double base_power_w;	/* node power without GPUs; 0 = not priced */
+	const struct cloud_offer *offer; /* rented from this cloud offer, or NULL */
+	int bundle_years;	/* NVAIE years bundled per GPU; -1: the licence model's default */
 	long line;		/* row in the file */
 };
 
@@ -46,8 +51,9 @@ struct inventory {
 };
 #define INVENTORY_INIT { NULL, 0, NULL }
 
+/* clouds may be NULL (no offers: an `offer` column must then be empty). */
 int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,
-		   struct diag *d);
+		   const struct clouds *clouds, struct diag *d);
 void inventory_release(struct inventory *inv);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * license.c - reads the licence model.
+ * license.c - reads the licence model (models/licenses.yaml).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,85 +10,343 @@
 #include "ydoc.h"
 #include "banned.h"
 
-static int load_term(const struct ydoc *doc, const struct ynode *t, struct diag *d)
+#define LICENSES_SCHEMA "gpuplan-licenses/2"
+
+static const char *const product_ids[] = { "none", "vcs", "nvaie", NULL };
+static const char *const counting_names[] = { "physical-gpu", "vgpu-seat", NULL };
+static const char *const kind_names[] = { "subscription", "perpetual", "hourly", NULL };
+
+const char *lic_product_id(enum lic_product p)
 {
-	static const char *const keys[] = { "id", "years", "usd_per_gpu", "usd_per_gpu_hour", NULL };
-	double v;
-	if (ynode_expect(doc, t, YN_MAP, "terms item", d) || ymap_check_keys(doc, t, keys, "licence term", d))
-		return -1;
-	if (ymap_num(doc, t, "years", 0, 1, 10, &v, d) < 0 || ymap_num(doc, t, "usd_per_gpu", 0, 0, 1e9, &v, d) < 0 ||
-	    ymap_num(doc, t, "usd_per_gpu_hour", 0, 0, 1e6, &v, d) < 0)
-		return -1;
+	return (unsigned)p < LIC_COUNT ? product_ids[p] : "?";
+}
+
+int lic_product_parse(const char *s, enum lic_product *out)
+{
+	int i;
+	for (i = 1; i < LIC_COUNT; i++)
+		if (!strcmp(s, product_ids[i])) {
+			*out = (enum lic_product)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *lic_counting_name(enum lic_counting c)
+{
+	return (unsigned)c <= COUNT_VGPU_SEAT ? counting_names[c] : "?";
+}
+
+/* Index of s in the NULL-terminated names, or an error at node naming the choices. */
+static int pick(const struct ydoc *doc, const struct ynode *node, const char *const *names, int from,
+		const char *field, struct diag *d)
+{
+	const char *hint;
+	int i;
+	if (node->type != YN_SCALAR)
+		return ydoc_error(doc, node, d, "field '%s' must be a word", field);
+	for (i = from; names[i]; i++)
+		if (!strcmp(node->scalar, names[i]))
+			return i;
+	hint = did_you_mean(node->scalar, names + from);
+	if (hint)
+		return ydoc_error(doc, node, d, "unknown %s '%s' (did you mean '%s'?)", field, node->scalar, hint);
+	return ydoc_error(doc, node, d, "unknown %s '%s'", field, node->scalar);
+}
+
+static int required(const struct ydoc *doc, const struct ynode *map, const char *key, const char *what,
+		    const struct ynode **out, struct diag *d)
+{
+	*out = ymap_get(map, key);
+	if (!*out)
+		return ydoc_error(doc, map, d, "missing field '%s' in %s", key, what);
 	return 0;
 }
 
-int license_default_price(const char *models_dir, double *usd, char **source, struct diag *d)
+static int load_source(const struct ydoc *doc, const struct ynode *m, const char *what, char **source,
+		       int *assumed, struct diag *d)
 {
-	static const char *const keys[] = { "schema", "default", "products", NULL };
-	static const char *const dkeys[] = { "product", "term", NULL };
-	static const char *const pkeys[] = { "id", "name", "unit", "terms", NULL };
-	struct ydoc doc = YDOC_INIT;
-	char *path = xasprintf("%s/licenses.yaml", models_dir);
-	const struct ynode *def, *products;
-	const char *schema, *want_p, *want_t;
-	size_t i, j;
-	int rc = -1, found = 0;
+	const char *s;
+	int a = 0;
+	if (ymap_str(doc, m, "source", 1, &s, d))
+		return -1;
+	if (str_blank(s))
+		return ydoc_error(doc, ymap_get(m, "source"), d, "field 'source' of %s is empty", what);
+	if (assumed && ymap_bool(doc, m, "assumed", 0, &a, d) < 0)
+		return -1;
+	*source = xstrdup(s);
+	if (assumed)
+		*assumed = a;
+	return 0;
+}
 
+static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_term *lt, struct diag *d)
+{
+	static const char *const keys[] = { "id", "kind", "years", "usd_per_gpu", "usd_per_gpu_hour",
+					    "assumed", "source", NULL };
+	const struct ynode *kind;
+	const char *id;
+	long long years = 0;
+	int k;
+
+	if (ynode_expect(doc, t, YN_MAP, "terms item", d) || ymap_check_keys(doc, t, keys, "licence term", d) ||
+	    ymap_str(doc, t, "id", 1, &id, d) || required(doc, t, "kind", "licence term", &kind, d))
+		return -1;
+	if ((k = pick(doc, kind, kind_names, 0, "term kind", d)) < 0)
+		return -1;
+	lt->id = xstrdup(id);
+	lt->kind = (enum lic_term_kind)k;
+	lt->line = t->line;
+	if (lt->kind == TERM_HOURLY) {
+		if (ymap_get(t, "years") || ymap_get(t, "usd_per_gpu"))
+			return ydoc_error(doc, t, d, "an hourly term has usd_per_gpu_hour only");
+		if (ymap_num_range(doc, t, "usd_per_gpu_hour", 1, 0, 1e6, RANGE_CLOSED, &lt->usd_per_gpu_hour, d))
+			return -1;
+	} else {
+		if (ymap_get(t, "usd_per_gpu_hour"))
+			return ydoc_error(doc, ymap_get(t, "usd_per_gpu_hour"), d,
+					  "only an hourly term has usd_per_gpu_hour");
+		if (ymap_int(doc, t, "years", 1, 1, 10, &years, d) ||
+		    ymap_num_range(doc, t, "usd_per_gpu", 1, 0, 1e9, RANGE_CLOSED, &lt->usd_per_gpu, d))
+			return -1;
+		lt->years = (int)years;
+	}
+	return load_source(doc, t, "a licence term", &lt->source, &lt->assumed, d);
+}
+
+static int load_product(struct licenses *L, const struct ydoc *doc, const struct ynode *pr, struct diag *d)
+{
+	static const char *const keys[] = { "id", "name", "terms", NULL };
+	const struct ynode *idn, *terms;
+	struct lic_product_def *pd;
+	const char *name;
+	size_t i, j;
+	int p;
+
+	if (ynode_expect(doc, pr, YN_MAP, "products item", d) || ymap_check_keys(doc, pr, keys, "licence product", d) ||
+	    required(doc, pr, "id", "licence product", &idn, d) ||
+	    (p = pick(doc, idn, product_ids, 1, "licence product", d)) < 0)
+		return -1;
+	pd = &L->product[p];
+	if (pd->present)
+		return ydoc_error(doc, idn, d, "licence product '%s' is listed twice (first at line %ld)",
+				  idn->scalar, pd->line);
+	if (ymap_str(doc, pr, "name", 1, &name, d) || required(doc, pr, "terms", "licence product", &terms, d) ||
+	    ynode_expect(doc, terms, YN_SEQ, "terms", d))
+		return -1;
+	pd->present = 1;
+	pd->line = pr->line;
+	pd->name = xstrdup(name);
+	pd->terms = xcalloc(terms->n ? terms->n : 1, sizeof(*pd->terms));
+	for (i = 0; i < terms->n; i++) {
+		if (load_term(doc, terms->items[i], &pd->terms[pd->nterms++], d))
+			return -1;
+		for (j = 0; j + 1 < pd->nterms; j++)
+			if (!strcmp(pd->terms[j].id, pd->terms[i].id))
+				return ydoc_error(doc, terms->items[i], d, "term '%s' is listed twice", pd->terms[i].id);
+	}
+	return 0;
+}
+
+/* A sequence of words from names (index >= from) as a bit mask. */
+static int load_set(const struct ydoc *doc, const struct ynode *m, const char *key, const char *const *names,
+		    int from, const char *what, unsigned *out, struct diag *d)
+{
+	const struct ynode *seq;
+	size_t i;
+	int k;
+	if (required(doc, m, key, "licence requirement", &seq, d) || ynode_expect(doc, seq, YN_SEQ, key, d))
+		return -1;
+	*out = 0;
+	for (i = 0; i < seq->n; i++) {
+		if ((k = pick(doc, seq->items[i], names, from, what, d)) < 0)
+			return -1;
+		*out |= 1u << k;
+	}
+	return 0;
+}
+
+static int load_rule(struct licenses *L, const struct ydoc *doc, const struct ynode *r, struct diag *d)
+{
+	static const char *const keys[] = { "mode", "hypervisors", "products", "assumed", "source", NULL };
+	static const char *hv_names[HV_COUNT + 1];
+	static const char *mode_words[MODE_COUNT + 1];
+	const struct ynode *mn;
+	struct lic_rule *lr = &L->rules[L->nrules];
+	size_t i;
+	int m, assumed = 0;
+
+	for (i = 0; i < HV_COUNT; i++)
+		hv_names[i] = hypervisor_name((enum hypervisor)i);
+	for (i = 0; i < MODE_COUNT; i++)
+		mode_words[i] = mode_name((enum gpu_mode)i);
+	if (ynode_expect(doc, r, YN_MAP, "requirements item", d) ||
+	    ymap_check_keys(doc, r, keys, "licence requirement", d) ||
+	    required(doc, r, "mode", "licence requirement", &mn, d) ||
+	    (m = pick(doc, mn, mode_words, 0, "mode", d)) < 0)
+		return -1;
+	lr->mode = (enum gpu_mode)m;
+	lr->line = r->line;
+	if (load_set(doc, r, "hypervisors", hv_names, 0, "hypervisor", &lr->hypervisors, d) ||
+	    load_set(doc, r, "products", product_ids, 1, "licence product", &lr->products, d) ||
+	    load_source(doc, r, "a licence requirement", &lr->source, &assumed, d))
+		return -1;
+	L->nrules++;
+	for (i = 0; i + 1 < L->nrules; i++)
+		if (L->rules[i].mode == lr->mode && (L->rules[i].hypervisors & lr->hypervisors))
+			return ydoc_error(doc, r, d, "mode '%s' already has a requirement for these hypervisors (line %ld)",
+					  mode_name(lr->mode), L->rules[i].line);
+	for (i = 1; i < LIC_COUNT; i++)
+		if ((lr->products & (1u << i)) && !L->product[i].present)
+			return ydoc_error(doc, r, d, "licence product '%s' is not among the products", product_ids[i]);
+	lr->assumed = assumed;
+	return 0;
+}
+
+static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct ynode *b,
+		       const struct catalog *cat, struct diag *d)
+{
+	static const char *const keys[] = { "gpu_types", "product", "years", "source", NULL };
+	struct lic_bundle *lb = &L->bundles[L->nbundles];
+	const struct ynode *types, *pn;
+	long long years;
+	size_t i;
+	int p;
+
+	if (ynode_expect(doc, b, YN_MAP, "bundles item", d) || ymap_check_keys(doc, b, keys, "bundle", d) ||
+	    required(doc, b, "gpu_types", "bundle", &types, d) || ynode_expect(doc, types, YN_SEQ, "gpu_types", d) ||
+	    required(doc, b, "product", "bundle", &pn, d) || (p = pick(doc, pn, product_ids, 1, "licence product", d)) < 0 ||
+	    ymap_int(doc, b, "years", 1, 1, 10, &years, d))
+		return -1;
+	lb->product = (enum lic_product)p;
+	lb->years = (int)years;
+	lb->line = b->line;
+	lb->types = xcalloc(types->n ? types->n : 1, sizeof(*lb->types));
+	L->nbundles++;
+	for (i = 0; i < types->n; i++) {
+		const struct ynode *t = types->items[i];
+		const struct gpu_type *g;
+		if (t->type != YN_SCALAR)
+			return ydoc_error(doc, t, d, "a gpu_types entry must be a GPU type");
+		g = catalog_find(cat, t->scalar);
+		if (!g) {
+			const char *hint = catalog_suggest(cat, t->scalar);
+			if (hint)
+				return ydoc_error(doc, t, d, "unknown GPU type '%s' (did you mean '%s'?)", t->scalar, hint);
+			return ydoc_error(doc, t, d, "unknown GPU type '%s'", t->scalar);
+		}
+		lb->types[lb->ntypes++] = g;
+	}
+	return load_source(doc, b, "a bundle", &lb->source, NULL, d);
+}
+
+int licenses_load(struct licenses *L, const char *path, const struct catalog *cat, struct diag *d)
+{
+	static const char *const keys[] = { "schema", "products", "requirements", "bundles", NULL };
+	struct ydoc doc = YDOC_INIT;
+	const struct ynode *seq;
+	const char *schema;
+	size_t i;
+	int rc = -1;
+
+	memset(L, 0, sizeof(*L));
+	L->file = xstrdup(path);
 	if (ydoc_load(&doc, path, d))
 		goto out;
 	if (ynode_expect(&doc, doc.root, YN_MAP, "the licence file", d) ||
 	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
 		goto out;
-	if (strcmp(schema, "gpuplan-licenses/1")) {
-		ydoc_error(&doc, ymap_get(doc.root, "schema"), d, "unsupported schema '%s'", schema);
+	if (strcmp(schema, LICENSES_SCHEMA)) {
+		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
+			   "unsupported schema '%s' (this gpuplan reads " LICENSES_SCHEMA ")", schema);
 		goto out;
 	}
-	def = ymap_get(doc.root, "default");
-	products = ymap_get(doc.root, "products");
-	if (!def || !products) {
-		ydoc_error(&doc, doc.root, d, "missing field '%s'", def ? "products" : "default");
+	if (required(&doc, doc.root, "products", "the licence file", &seq, d) ||
+	    ynode_expect(&doc, seq, YN_SEQ, "products", d))
 		goto out;
-	}
-	if (ynode_expect(&doc, def, YN_MAP, "default", d) || ymap_check_keys(&doc, def, dkeys, "default", d) ||
-	    ymap_str(&doc, def, "product", 1, &want_p, d) || ymap_str(&doc, def, "term", 1, &want_t, d) ||
-	    ynode_expect(&doc, products, YN_SEQ, "products", d))
+	for (i = 0; i < seq->n; i++)
+		if (load_product(L, &doc, seq->items[i], d))
+			goto out;
+	if (required(&doc, doc.root, "requirements", "the licence file", &seq, d) ||
+	    ynode_expect(&doc, seq, YN_SEQ, "requirements", d))
 		goto out;
-	for (i = 0; i < products->n; i++) {
-		const struct ynode *pr = products->items[i], *terms;
-		const char *id;
-		if (ynode_expect(&doc, pr, YN_MAP, "products item", d) ||
-		    ymap_check_keys(&doc, pr, pkeys, "licence product", d) || ymap_str(&doc, pr, "id", 1, &id, d))
+	L->rules = xcalloc(seq->n ? seq->n : 1, sizeof(*L->rules));
+	for (i = 0; i < seq->n; i++)
+		if (load_rule(L, &doc, seq->items[i], d))
 			goto out;
-		terms = ymap_get(pr, "terms");
-		if (!terms) {
-			ydoc_error(&doc, pr, d, "missing field 'terms'");
+	seq = ymap_get(doc.root, "bundles");
+	if (seq) {
+		if (ynode_expect(&doc, seq, YN_SEQ, "bundles", d))
 			goto out;
-		}
-		if (ynode_expect(&doc, terms, YN_SEQ, "terms", d))
-			goto out;
-		for (j = 0; j < terms->n; j++) {
-			const struct ynode *t = terms->items[j];
-			const char *tid;
-			double years = 0, price = 0;
-			if (load_term(&doc, t, d) || ymap_str(&doc, t, "id", 1, &tid, d))
+		L->bundles = xcalloc(seq->n ? seq->n : 1, sizeof(*L->bundles));
+		for (i = 0; i < seq->n; i++)
+			if (load_bundle(L, &doc, seq->items[i], cat, d))
 				goto out;
-			if (strcmp(id, want_p) || strcmp(tid, want_t))
-				continue;
-			if (ymap_num(&doc, t, "years", 1, 1, 10, &years, d) ||
-			    ymap_num(&doc, t, "usd_per_gpu", 1, 0, 1e9, &price, d))
-				goto out;
-			*usd = price / years;
-			*source = xasprintf("%s %s (licenses.yaml line %ld)", want_p, want_t, t->line);
-			found = 1;
-		}
-	}
-	if (!found) {
-		ydoc_error(&doc, def, d, "default licence '%s %s' is not among the products", want_p, want_t);
-		goto out;
 	}
 	rc = 0;
 out:
 	ydoc_release(&doc);
-	free(path);
 	return rc;
+}
+
+void licenses_release(struct licenses *L)
+{
+	size_t i, j;
+	for (i = 0; i < LIC_COUNT; i++) {
+		for (j = 0; j < L->product[i].nterms; j++) {
+			free(L->product[i].terms[j].id);
+			free(L->product[i].terms[j].source);
+		}
+		free(L->product[i].terms);
+		free(L->product[i].name);
+	}
+	for (i = 0; i < L->nrules; i++)
+		free(L->rules[i].source);
+	free(L->rules);
+	for (i = 0; i < L->nbundles; i++) {
+		free(L->bundles[i].types);
+		free(L->bundles[i].source);
+	}
+	free(L->bundles);
+	free(L->file);
+	memset(L, 0, sizeof(*L));
+}
+
+const struct lic_term *licenses_term(const struct licenses *L, enum lic_product p, const char *id)
+{
+	size_t i;
+	if ((unsigned)p >= LIC_COUNT)
+		return NULL;
+	for (i = 0; i < L->product[p].nterms; i++)
+		if (!strcmp(L->product[p].terms[i].id, id))
+			return &L->product[p].terms[i];
+	return NULL;
+}
+
+const struct lic_rule *licenses_rule(const struct licenses *L, enum gpu_mode m, enum hypervisor hv)
+{
+	size_t i;
+	for (i = 0; i < L->nrules; i++)
+		if (L->rules[i].mode == m && (L->rules[i].hypervisors & (1u << hv)))
+			return &L->rules[i];
+	return NULL;
+}
+
+int licenses_bundle_years(const struct licenses *L, enum lic_product p, const struct gpu_type *g,
+			  const struct lic_bundle **which)
+{
+	size_t i, j;
+	for (i = 0; i < L->nbundles; i++) {
+		if (L->bundles[i].product != p)
+			continue;
+		for (j = 0; j < L->bundles[i].ntypes; j++)
+			if (L->bundles[i].types[j] == g) {
+				if (which)
+					*which = &L->bundles[i];
+				return L->bundles[i].years;
+			}
+	}
+	if (which)
+		*which = NULL;
+	return 0;
 }

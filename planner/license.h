@@ -1,19 +1,89 @@
 /*
- * license.h - the licence model (models/licenses.yaml).
+ * license.h - the licence model (models/licenses.yaml, schema
+ * gpuplan-licenses/2): products and their terms with prices and
+ * sources, which modes on which hypervisors need which product, and the
+ * entitlements bundled with some GPUs.
  *
- * For now the planner needs one number: the price per licensed GPU per
- * year of the default product and term.  license_default_price reads it.
+ * Ownership: struct licenses owns its strings and arrays; bundles point
+ * into the catalog, which must outlive it.  licenses_release frees all.
  */
 #ifndef PLANNER_LICENSE_H
 #define PLANNER_LICENSE_H
 
-#include "diag.h"
+#include <stddef.h>
 
-/*
- * Reads <models_dir>/licenses.yaml and returns the default term's price
- * per GPU per year in *usd and a description ("nvaie subscription-1y,
- * models/licenses.yaml:24") in *source (caller frees).
- */
-int license_default_price(const char *models_dir, double *usd, char **source, struct diag *d);
+#include "catalog.h"
+#include "diag.h"
+#include "inventory.h"
+
+/* Products, cheapest coverage first; NVAIE includes what vCS gives. */
+enum lic_product { LIC_NONE, LIC_VCS, LIC_NVAIE, LIC_COUNT };
+const char *lic_product_id(enum lic_product p);	/* "none", "vcs", "nvaie" */
+int lic_product_parse(const char *s, enum lic_product *out);
+
+/* How a licence is counted where a vGPU mode needs one. */
+enum lic_counting { COUNT_PHYSICAL_GPU, COUNT_VGPU_SEAT };
+const char *lic_counting_name(enum lic_counting c);	/* "physical-gpu", "vgpu-seat" */
+
+enum lic_term_kind { TERM_SUBSCRIPTION, TERM_PERPETUAL, TERM_HOURLY };
+
+struct lic_term {
+	char *id;		/* "subscription-3y", "perpetual", "cloud-hourly" */
+	enum lic_term_kind kind;
+	int years;		/* subscription: years covered; perpetual: support years included */
+	double usd_per_gpu;	/* subscription, perpetual: per GPU for the whole term */
+	double usd_per_gpu_hour; /* hourly */
+	int assumed;		/* not confirmed by a public NVIDIA source */
+	char *source;		/* document and date, or the assumption's origin */
+	long line;
+};
+
+struct lic_product_def {
+	int present;
+	char *name;
+	size_t nterms;
+	struct lic_term *terms;
+	long line;
+};
+
+/* Which products satisfy a mode on some hypervisors (none listed: no licence). */
+struct lic_rule {
+	enum gpu_mode mode;
+	unsigned hypervisors;	/* bit (1u << enum hypervisor) */
+	unsigned products;	/* bit (1u << enum lic_product); 0: no licence needed */
+	int assumed;
+	char *source;
+	long line;
+};
+
+/* GPUs sold with an entitlement of `years` of `product`. */
+struct lic_bundle {
+	size_t ntypes;
+	const struct gpu_type **types;
+	enum lic_product product;
+	int years;
+	char *source;
+	long line;
+};
+
+struct licenses {
+	char *file;
+	struct lic_product_def product[LIC_COUNT];	/* [LIC_NONE] unused */
+	size_t nrules;
+	struct lic_rule *rules;
+	size_t nbundles;
+	struct lic_bundle *bundles;
+};
+
+int licenses_load(struct licenses *L, const char *path, const struct catalog *cat, struct diag *d);
+void licenses_release(struct licenses *L);
+
+/* The term of a product with this id, or NULL. */
+const struct lic_term *licenses_term(const struct licenses *L, enum lic_product p, const char *id);
+/* The rule for a mode on a hypervisor, or NULL (no rule: no licence needed). */
+const struct lic_rule *licenses_rule(const struct licenses *L, enum gpu_mode m, enum hypervisor hv);
+/* Years of product bundled with a newly bought GPU of this type (0: none), and the bundle. */
+int licenses_bundle_years(const struct licenses *L, enum lic_product p, const struct gpu_type *g,
+			  const struct lic_bundle **which);
 
 #endif

@@ -26,7 +26,7 @@ static int slot_type_get(struct pclass *c, size_t *cap, const struct slot_type *
 	size_t i;
 	for (i = 0; i < c->nslot_types; i++) {
 		const struct slot_type *s = &c->slot_types[i];
-		if (s->mode == proto->mode && s->licensed == proto->licensed && !strcmp(s->name, proto->name))
+		if (s->mode == proto->mode && s->lic == proto->lic && !strcmp(s->name, proto->name))
 			return (int)i;
 	}
 	XGROW(c->slot_types, *cap, c->nslot_types + 1);
@@ -51,7 +51,7 @@ static void config_add_slot(struct config *cf, int slot, int count)
 	cf->nslots++;
 }
 
-static struct config *config_new(struct pclass *c, size_t *cap, enum gpu_mode mode, int licensed,
+static struct config *config_new(struct pclass *c, size_t *cap, enum gpu_mode mode, enum lic_product lic,
 				 char *name)
 {
 	struct config *cf;
@@ -59,7 +59,7 @@ static struct config *config_new(struct pclass *c, size_t *cap, enum gpu_mode mo
 	cf = &c->configs[c->nconfigs++];
 	memset(cf, 0, sizeof(*cf));
 	cf->mode = mode;
-	cf->licensed = licensed;
+	cf->lic = lic;
 	cf->name = name;
 	cf->vgpu_profile = -1;
 	return cf;
@@ -78,12 +78,12 @@ struct enum_ctx {
 	struct problem *p;
 	struct pclass *c;
 	size_t stcap, cfcap;
-	int want_licensed;	/* some demand needs NVAIE */
+	int want_nvaie;		/* some demand needs NVAIE */
 	int *group_sizes;	/* passthrough group sizes >= 2 asked, ascending */
 	size_t ngroup_sizes;
 };
 
-static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, int licensed)
+static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, enum lic_product lic)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
 	struct mig_geometry *geo = NULL;
@@ -150,7 +150,7 @@ static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, int licensed
 	for (i = 0; i < ngeo; i++) {
 		struct config *cf;
 		char *gname = mig_geometry_name(gpu, &geo[i]);
-		cf = config_new(e->c, &e->cfcap, mode, licensed, gname);
+		cf = config_new(e->c, &e->cfcap, mode, lic, gname);
 		cf->mig = geo[i];
 		for (j = 0; j < (size_t)geo[i].n; j++) {
 			const struct mig_profile *mp = &gpu->mig.profiles[geo[i].profile[j]];
@@ -164,7 +164,7 @@ static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, int licensed
 			st.gpus = mp->compute_slices == gpu->mig.compute_slices &&
 				  mp->memory_slices == gpu->mig.memory_slices;
 			st.vm = vm;
-			st.licensed = licensed;
+			st.lic = lic;
 			st.mig_profile = geo[i].profile[j];
 			st.vgpu_profile = mode == MODE_MIG_VGPU ? backed[geo[i].profile[j]] : -1;
 			config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), 1);
@@ -174,7 +174,7 @@ static void add_mig_configs(struct enum_ctx *e, enum gpu_mode mode, int licensed
 	free(geo);
 }
 
-static void add_vgpu_configs(struct enum_ctx *e)
+static void add_vgpu_configs(struct enum_ctx *e, enum lic_product lic)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
 	size_t i;
@@ -184,7 +184,7 @@ static void add_vgpu_configs(struct enum_ctx *e)
 	for (i = 0; i < gpu->vgpu.nprofiles; i++) {
 		const struct vgpu_profile *vp = &gpu->vgpu.profiles[i];
 		struct slot_type st;
-		struct config *cf = config_new(e->c, &e->cfcap, MODE_VGPU, 1,
+		struct config *cf = config_new(e->c, &e->cfcap, MODE_VGPU, lic,
 					       xasprintf("%s*%d", vp->name, vp->max_equal));
 		cf->vgpu_profile = (int)i;
 		memset(&st, 0, sizeof(st));
@@ -195,14 +195,14 @@ static void add_vgpu_configs(struct enum_ctx *e)
 		st.iso = ISO_MEMORY;
 		st.gpus = vp->max_equal == 1;
 		st.vm = 1;
-		st.licensed = 1;
+		st.lic = lic;
 		st.mig_profile = -1;
 		st.vgpu_profile = (int)i;
 		config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), vp->max_equal);
 	}
 }
 
-static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax, int licensed)
+static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax, enum lic_product lic)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
 	int k;
@@ -213,7 +213,7 @@ static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax,
 		struct config *cf;
 
 		snprintf(name, sizeof(name), "%s%d", mode == MODE_MPS ? "mps" : "ts", k);
-		cf = config_new(e->c, &e->cfcap, mode, licensed, xstrdup(name));
+		cf = config_new(e->c, &e->cfcap, mode, lic, xstrdup(name));
 		cf->k = k;
 		memset(&st, 0, sizeof(st));
 		st.mode = mode;
@@ -224,7 +224,7 @@ static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax,
 		st.iso = mode == MODE_MPS ? ISO_MEMORY : ISO_NONE;
 		st.gpus = 0;
 		st.vm = 0;
-		st.licensed = licensed;
+		st.lic = lic;
 		st.mig_profile = st.vgpu_profile = -1;
 		config_add_slot(cf, slot_type_get(e->c, &e->stcap, &st), k);
 	}
@@ -246,7 +246,7 @@ static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int
 				sb_addf(&name, "%sgpu%d*%d", name.len ? "+" : "", e->group_sizes[i], mult[i]);
 		if (singles)
 			sb_addf(&name, "%sgpu1*%d", name.len ? "+" : "", singles);
-		cf = config_new(e->c, &e->cfcap, MODE_PASSTHROUGH, 0, sb_detach(&name));
+		cf = config_new(e->c, &e->cfcap, MODE_PASSTHROUGH, LIC_NONE, sb_detach(&name));
 		sb_release(&name);
 		cf->node_pattern = 1;
 		memset(&st, 0, sizeof(st));
@@ -255,7 +255,7 @@ static void add_patterns_rec(struct enum_ctx *e, int remaining, size_t from, int
 		st.compute = 1;
 		st.iso = ISO_EXCLUSIVE;
 		st.vm = hypervisor_is_vm_host(e->c->nc->hv);
-		st.licensed = 1; /* a licence is bought per GPU on the arc, when asked */
+		st.lic = LIC_NVAIE; /* licences are bought per GPU on the arc, as the replica needs */
 		st.mig_profile = st.vgpu_profile = -1;
 		for (i = e->ngroup_sizes; i-- > 0;) {
 			char nm[32];
@@ -327,7 +327,7 @@ int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const 
 		return 0;
 	if (w->vm && !st->vm)
 		return 0;
-	if (w->needs_nvaie && !st->licensed)
+	if (w->needs_nvaie && st->lic != LIC_NVAIE)
 		return 0;
 	if (ask_mib > (double)st->memory_mib + 1e-9)
 		return 0;
@@ -337,30 +337,6 @@ int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const 
 }
 
 /* ================= costs ================= */
-
-static double energy_cost(const struct scenario *sc, double watts, double years)
-{
-	return watts / 1000.0 * sc->pue * sc->energy_usd_per_kwh * HOURS_PER_YEAR * years;
-}
-
-static double node_cost(const struct scenario *sc, const struct node_class *nc, double years)
-{
-	double hw = 0;
-	switch (nc->own) {
-	case OWN_OWNED:
-		hw = 0; /* sunk */
-		break;
-	case OWN_BUY:
-		hw = nc->capex_usd * fmin(years, nc->amortization_years) / nc->amortization_years;
-		break;
-	case OWN_RENT:
-		hw = nc->hourly_usd * HOURS_PER_YEAR * years;
-		break;
-	case OWN_COUNT:
-		break;
-	}
-	return hw + energy_cost(sc, nc->base_power_w, years);
-}
 
 /* ================= slot equivalence ================= */
 
@@ -396,7 +372,12 @@ static void merge_equivalent(struct problem *p)
 		for (s = 0; s < c->nslot_types; s++) {
 			c->slot_types[s].rep = (int)s;
 			for (t = 0; t < s; t++) {
-				if (c->slot_types[t].rep == (int)t && same_arcs(p, (int)k, (int)t, (int)s)) {
+				/*
+				 * Same mode only: nodes hold one mode, and the ILP limits
+				 * CPU and RAM per (class, mode).
+				 */
+				if (c->slot_types[t].rep == (int)t && c->slot_types[t].mode == c->slot_types[s].mode &&
+				    same_arcs(p, (int)k, (int)t, (int)s)) {
 					c->slot_types[s].rep = (int)t;
 					break;
 				}
@@ -655,13 +636,57 @@ static int int_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int problem_build(struct problem *p, const struct scenario *sc, double license_per_gpu_year,
-		  struct diag *d)
+/* True for the modes whose licences a licence server leases per vGPU. */
+static int seat_mode(enum gpu_mode m)
+{
+	return m == MODE_VGPU || m == MODE_MIG_VGPU;
+}
+
+/* Licence cost of one configured GPU (0 where it is counted per seat). */
+static double config_licence(const struct problem *p, const struct pclass *c, const struct config *cf)
+{
+	if (cf->lic == LIC_NONE || (p->pr->counting == COUNT_VGPU_SEAT && seat_mode(cf->mode)))
+		return 0;
+	return p->pr->cls[c->index].lic[cf->lic].total;
+}
+
+/* Enumerates a mode's configurations in the licence variants it needs. */
+static void add_mode(struct enum_ctx *e, enum gpu_mode m)
+{
+	enum lic_product base = e->p->pr->cls[e->c->index].mode_product[m];
+	enum lic_product v[2];
+	int nv = 0, i;
+
+	v[nv++] = base;
+	if (e->want_nvaie && base != LIC_NVAIE)
+		v[nv++] = LIC_NVAIE;
+	for (i = 0; i < nv; i++) {
+		switch (m) {
+		case MODE_VGPU:
+			add_vgpu_configs(e, v[i]);
+			break;
+		case MODE_MIG_VGPU:
+		case MODE_MIG:
+			add_mig_configs(e, m, v[i]);
+			break;
+		case MODE_TIMESLICE:
+			add_shared_configs(e, m, e->p->sc->timeslice_max, v[i]);
+			break;
+		case MODE_MPS:
+			add_shared_configs(e, m, e->p->sc->mps_max, v[i]);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)
 {
 	const struct inventory *inv = &sc->inventory;
 	const struct workloads *wl = &sc->workloads;
 	size_t i, j, k, arccap = 0;
-	int want_licensed = 0;
+	int want_nvaie = 0;
 	int sizes[65];
 	size_t nsizes = 0;
 	double big = 1;
@@ -669,14 +694,14 @@ int problem_build(struct problem *p, const struct scenario *sc, double license_p
 	(void)d;
 	memset(p, 0, sizeof(*p));
 	p->sc = sc;
+	p->pr = pr;
 	p->horizon_years = sc->horizon_years;
-	p->license_per_gpu_year = license_per_gpu_year;
 	p->tiebreak = 0.01;
 
 	for (i = 0; i < wl->n; i++) {
 		const struct workload *w = &wl->w[i];
 		if (w->needs_nvaie)
-			want_licensed = 1;
+			want_nvaie = 1;
 		if (w->cpu_cores > 0)
 			p->any_cpu = 1;
 		if (w->ram_gib > 0)
@@ -697,18 +722,17 @@ int problem_build(struct problem *p, const struct scenario *sc, double license_p
 		struct pclass *c = &p->classes[k];
 		struct enum_ctx e;
 		unsigned hv = hypervisor_modes(inv->classes[k].hv);
-		int gsz[65];
+		int gsz[65], m;
 		size_t ng = 0;
 
 		c->nc = &inv->classes[k];
 		c->index = k;
-		c->node_cost = node_cost(sc, c->nc, p->horizon_years);
-		c->gpu_active_cost = energy_cost(sc, (double)c->nc->gpu->tdp_w * sc->gpu_load_factor,
-						 p->horizon_years);
+		c->node_cost = pr->cls[k].node_total;
+		c->gpu_active_cost = pr->cls[k].gpu_active_total;
 		memset(&e, 0, sizeof(e));
 		e.p = p;
 		e.c = c;
-		e.want_licensed = want_licensed;
+		e.want_nvaie = want_nvaie;
 		for (j = 0; j < nsizes; j++)
 			if (sizes[j] <= c->nc->gpus_per_node)
 				gsz[ng++] = sizes[j];
@@ -716,25 +740,15 @@ int problem_build(struct problem *p, const struct scenario *sc, double license_p
 		e.ngroup_sizes = ng;
 		if (hv & MODE_BIT(MODE_PASSTHROUGH))
 			add_passthrough_configs(&e);
-		if (hv & MODE_BIT(MODE_VGPU))
-			add_vgpu_configs(&e);
-		if (hv & MODE_BIT(MODE_MIG_VGPU))
-			add_mig_configs(&e, MODE_MIG_VGPU, 1);
-		for (j = 0; j <= (size_t)want_licensed; j++) {
-			if (hv & MODE_BIT(MODE_MIG))
-				add_mig_configs(&e, MODE_MIG, (int)j);
-			if (hv & MODE_BIT(MODE_TIMESLICE))
-				add_shared_configs(&e, MODE_TIMESLICE, sc->timeslice_max, (int)j);
-			if (hv & MODE_BIT(MODE_MPS))
-				add_shared_configs(&e, MODE_MPS, sc->mps_max, (int)j);
-		}
+		for (m = 0; m < MODE_COUNT; m++)
+			if (m != MODE_PASSTHROUGH && (hv & MODE_BIT(m)))
+				add_mode(&e, (enum gpu_mode)m);
 		for (j = 0; j < c->nconfigs; j++) {
 			struct config *cf = &c->configs[j];
 			if (cf->node_pattern)
 				cf->cost = 0; /* per-GPU costs ride on the arcs */
 			else
-				cf->cost = c->gpu_active_cost + p->tiebreak +
-					   (cf->licensed ? license_per_gpu_year * p->horizon_years : 0);
+				cf->cost = c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf);
 		}
 	}
 
@@ -743,8 +757,13 @@ int problem_build(struct problem *p, const struct scenario *sc, double license_p
 	p->demands = xcalloc(wl->n ? wl->n : 1, sizeof(*p->demands));
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
-		double per_gpu = c->gpu_active_cost + 2 * p->tiebreak + license_per_gpu_year * p->horizon_years;
-		double full = c->node_cost + p->tiebreak + c->nc->gpus_per_node * per_gpu;
+		double lic = 0, per_gpu, full;
+		int q;
+		for (q = 0; q < LIC_COUNT; q++)
+			lic = fmax(lic, pr->cls[k].lic[q].total);
+		per_gpu = c->gpu_active_cost + 2 * p->tiebreak + lic;
+		/* a node, its GPUs, and a seat: more than placing one replica can cost */
+		full = c->node_cost + p->tiebreak + c->nc->gpus_per_node * per_gpu + lic;
 		if (full + 1 > big)
 			big = full + 1;
 	}
@@ -769,11 +788,13 @@ int problem_build(struct problem *p, const struct scenario *sc, double license_p
 				a->k = (int)k;
 				a->s = (int)j;
 				a->cost = 0;
-				if (st->mode == MODE_PASSTHROUGH)
-					a->cost = st->gpus * (c->gpu_active_cost + p->tiebreak +
-							      (dm->w->needs_nvaie ? license_per_gpu_year *
-										    p->horizon_years
-										  : 0));
+				if (st->mode == MODE_PASSTHROUGH) {
+					enum lic_product lp = dm->w->needs_nvaie ? LIC_NVAIE
+										 : pr->cls[k].mode_product[MODE_PASSTHROUGH];
+					a->cost = st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
+				} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
+					a->cost = pr->cls[k].lic[st->lic].total; /* one seat per vGPU in use */
+				}
 			}
 		}
 	}

@@ -24,9 +24,8 @@
 #include "catalog.h"
 #include "diag.h"
 #include "mig.h"
+#include "pricing.h"
 #include "scenario.h"
-
-#define HOURS_PER_YEAR 8760.0
 
 struct slot_type {
 	enum gpu_mode mode;
@@ -36,7 +35,7 @@ struct slot_type {
 	enum isolation iso;
 	int gpus;		/* whole GPUs it gives: 0 = a fraction, q >= 1 whole GPUs */
 	int vm;			/* gives a VM boundary */
-	int licensed;		/* sits on an NVAIE-licensed GPU */
+	enum lic_product lic;	/* the licence its GPU carries (passthrough: NVAIE, bought per replica as needed) */
 	int mig_profile;	/* mig, mig-vgpu: index in gpu->mig.profiles; else -1 */
 	int vgpu_profile;	/* vgpu: index in vgpu.profiles; mig-vgpu: in vgpu.mig_backed; else -1 */
 	int rep;		/* the slot type standing for it in the ILP (same demands, same costs) */
@@ -45,7 +44,7 @@ struct slot_type {
 struct config {
 	enum gpu_mode mode;
 	char *name;		/* "4g.40gb+3g.40gb", "H100XM-20C*4", "ts4", "mps4", "gpu*4+gpu*4" */
-	int licensed;
+	enum lic_product lic;	/* the licence the GPU carries */
 	int node_pattern;	/* passthrough: a per-node split into GPU groups */
 	size_t nslots;
 	int *slot;		/* the ILP's view: representative slot types, useful ones only */
@@ -82,13 +81,13 @@ struct pdemand {
 /* A (demand, class, slot type) pair: replicas of d may go into slots s of class k. */
 struct arc {
 	int d, k, s;
-	double cost;		/* objective cost per replica on this arc (passthrough energy/licence) */
+	double cost;		/* objective cost per replica on this arc (passthrough GPUs, vGPU seats) */
 };
 
 struct problem {
 	const struct scenario *sc;
+	const struct pricing *pr;
 	double horizon_years;
-	double license_per_gpu_year;
 	double tiebreak;	/* per GPU and per node in use, kept out of the cost */
 	size_t nclasses;
 	struct pclass *classes;
@@ -100,11 +99,10 @@ struct problem {
 };
 
 /*
- * Builds the problem.  license_per_gpu_year is the NVAIE (or vCS) price
- * per licensed GPU per year.  Fails only on internal limits (d filled).
+ * Builds the problem with the costs of pr (which must outlive it).
+ * Fails only on internal limits (d filled).
  */
-int problem_build(struct problem *p, const struct scenario *sc, double license_per_gpu_year,
-		  struct diag *d);
+int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d);
 void problem_release(struct problem *p);
 
 /* True when a slot of type st (in class c) can hold a replica of w. */

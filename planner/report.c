@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "report.h"
 #include "util.h"
 #include "banned.h"
@@ -166,7 +167,7 @@ static void slot_order_release(struct slot_order *so)
 /* ================= the documents ================= */
 
 struct docs {
-	struct sb summary, nodes, gpus, placements, unplaced;
+	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants;
 	cJSON *json;
 };
 
@@ -186,33 +187,63 @@ static void kvn(struct sb *sb, cJSON *obj, const char *key, double v, int decima
 	cJSON_AddNumberToObject(obj, key, round_to(v, decimals));
 }
 
-static void build_summary(struct docs *dc, const struct cplan *cp, const struct report_run *run)
+/* GPU-equivalents a replica holds: whole GPUs, or its compute share. */
+static double replica_gpus(const struct workload *w)
 {
+	return w->gpus >= 1 ? (double)w->gpus : w->compute;
+}
+
+/* True when an assumption concerns this plan (see pricing.h). */
+static int assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
+{
+	if (a->cat >= 0 && cost->cat[a->cat] <= 0)
+		return 0;
+	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
+}
+
+static void build_summary(struct docs *dc, const struct plan_result *r)
+{
+	const struct cplan *cp = r->final;
 	const struct problem *p = cp->p;
 	struct cplan_cost cost;
 	struct report_stats st;
 	cJSON *s = cJSON_AddObjectToObject(dc->json, "summary");
-	cJSON *cats, *mix;
-	int m;
+	cJSON *cats, *mix, *ja;
+	double gpu_hours = 0;
+	size_t i;
+	int m, q, na = 0;
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
+	for (i = 0; i < p->ndemands; i++)
+		gpu_hours += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
+	gpu_hours *= HOURS_PER_YEAR * p->horizon_years;
 	sb_adds(&dc->summary, "metric,value\n");
 	kv(&dc->summary, s, "scenario", p->sc->name);
-	kv(&dc->summary, s, "status", ilp_status_name(run->status));
-	kv(&dc->summary, s, "plan_source", run->plan_source);
+	kv(&dc->summary, s, "status", ilp_status_name(r->status));
+	kv(&dc->summary, s, "plan_source", r->plan_source);
 	kvn(&dc->summary, s, "horizon_years", p->horizon_years, 2);
 	kvn(&dc->summary, s, "cost_total_usd", cost.total, 2);
-	kvn(&dc->summary, s, "cost_hardware_usd", cost.hardware, 2);
-	kvn(&dc->summary, s, "cost_energy_usd", cost.energy, 2);
-	kvn(&dc->summary, s, "cost_license_usd", cost.license, 2);
-	kvn(&dc->summary, s, "objective", run->objective, 2);
-	kvn(&dc->summary, s, "lower_bound", run->bound, 2);
-	kvn(&dc->summary, s, "lp_bound", run->lp_bound, 2);
-	kvn(&dc->summary, s, "gap", run->gap, 6);
-	kvn(&dc->summary, s, "greedy_objective", run->greedy_objective, 2);
-	kvn(&dc->summary, s, "license_usd_per_gpu_year", run->license_per_gpu_year, 2);
-	kv(&dc->summary, s, "license_price_source", run->license_source ? run->license_source : "scenario");
+	kvn(&dc->summary, s, "cost_per_year_usd", cost.total / p->horizon_years, 2);
+	for (q = 0; q < CAT_COUNT; q++) {
+		char key[64];
+		snprintf(key, sizeof(key), "cost_%s_usd", cost_cat_name((enum cost_cat)q));
+		kvn(&dc->summary, s, key, cost.cat[q], 2);
+	}
+	kvn(&dc->summary, s, "cost_per_placed_gpu_hour_usd", gpu_hours > 0 ? cost.total / gpu_hours : 0, 4);
+	kvn(&dc->summary, s, "objective", r->objective, 2);
+	kvn(&dc->summary, s, "lower_bound", r->bound, 2);
+	kvn(&dc->summary, s, "lp_bound", r->lp_bound, 2);
+	kvn(&dc->summary, s, "gap", r->gap, 6);
+	kvn(&dc->summary, s, "greedy_objective", r->greedy_objective, 2);
+	kv(&dc->summary, s, "license_counting", lic_counting_name(r->pr.counting));
+	for (q = 1; q < LIC_COUNT; q++) {
+		char key[64];
+		snprintf(key, sizeof(key), "licenses_%s_gpus", lic_product_id((enum lic_product)q));
+		kvn(&dc->summary, s, key, (double)cost.lic_gpus[q], 0);
+		snprintf(key, sizeof(key), "licenses_%s_seats", lic_product_id((enum lic_product)q));
+		kvn(&dc->summary, s, key, (double)cost.seats[q], 0);
+	}
 	kvn(&dc->summary, s, "nodes_used", (double)cost.nodes, 0);
 	kvn(&dc->summary, s, "gpus_in_used_nodes", (double)cost.gpus, 0);
 	kvn(&dc->summary, s, "gpus_active", (double)cost.gpus_active, 0);
@@ -231,15 +262,290 @@ static void build_summary(struct docs *dc, const struct cplan *cp, const struct 
 		snprintf(key, sizeof(key), "gpus_%s", mode_name((enum gpu_mode)m));
 		kvn(&dc->summary, s, key, (double)st.gpus_by_mode[m], 0);
 	}
-	kvn(&dc->summary, s, "model_rows", run->rows, 0);
-	kvn(&dc->summary, s, "model_columns", run->cols, 0);
-	kvn(&dc->summary, s, "model_integer_columns", run->int_cols, 0);
+	kvn(&dc->summary, s, "model_rows", r->res.rows, 0);
+	kvn(&dc->summary, s, "model_columns", r->res.cols, 0);
+	kvn(&dc->summary, s, "model_integer_columns", r->res.int_cols, 0);
 	cats = cJSON_AddObjectToObject(s, "modes");
 	for (m = 0; m < MODE_COUNT; m++) {
 		mix = cJSON_AddObjectToObject(cats, mode_name((enum gpu_mode)m));
 		cJSON_AddNumberToObject(mix, "nodes", (double)st.nodes_by_mode[m]);
 		cJSON_AddNumberToObject(mix, "gpus", (double)st.gpus_by_mode[m]);
 	}
+	ja = cJSON_AddArrayToObject(dc->json, "assumptions");
+	for (i = 0; i < r->pr.nassumptions; i++) {
+		const struct assumption *a = &r->pr.assumptions[i];
+		char key[32];
+		char *line;
+		cJSON *o;
+		if (!assumption_used(a, &cost, &st))
+			continue;
+		snprintf(key, sizeof(key), "assumption_%d", ++na);
+		line = xasprintf("%s [%s]", a->what, a->source);
+		sb_adds(&dc->summary, key);
+		sb_addn(&dc->summary, ",", 1);
+		csv_field(&dc->summary, line);
+		sb_addn(&dc->summary, "\n", 1);
+		free(line);
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "what", a->what);
+		cJSON_AddStringToObject(o, "source", a->source);
+		cJSON_AddItemToArray(ja, o);
+	}
+}
+
+/* costs.csv: category x year, with a total row and column. */
+static void build_costs(struct docs *dc, const struct plan_result *r)
+{
+	const struct pricing *pr = &r->pr;
+	struct cplan_cost cost;
+	double ytot[PRICING_MAX_YEARS] = { 0 };
+	cJSON *jc = cJSON_AddObjectToObject(dc->json, "costs"), *ja, *jy;
+	char b[64];
+	int c, y;
+
+	cplan_cost(r->final, &cost);
+	jy = cJSON_AddArrayToObject(jc, "year_lengths");
+	sb_adds(&dc->costs, "category");
+	for (y = 0; y < pr->nyears; y++) {
+		sb_addf(&dc->costs, ",year_%d", y + 1);
+		cJSON_AddItemToArray(jy, cJSON_CreateNumber(round_to(pr->year_len[y], 4)));
+	}
+	sb_adds(&dc->costs, ",total\n");
+	ja = cJSON_AddArrayToObject(jc, "categories");
+	for (c = 0; c < CAT_COUNT; c++) {
+		cJSON *o = cJSON_CreateObject(), *v = cJSON_CreateArray();
+		sb_adds(&dc->costs, cost_cat_name((enum cost_cat)c));
+		for (y = 0; y < pr->nyears; y++) {
+			sb_addf(&dc->costs, ",%s", money(b, sizeof(b), cost.year[c][y]));
+			cJSON_AddItemToArray(v, cJSON_CreateNumber(round_to(cost.year[c][y], 2)));
+			ytot[y] += cost.year[c][y];
+		}
+		sb_addf(&dc->costs, ",%s\n", money(b, sizeof(b), cost.cat[c]));
+		cJSON_AddStringToObject(o, "category", cost_cat_name((enum cost_cat)c));
+		cJSON_AddItemToObject(o, "years", v);
+		cJSON_AddNumberToObject(o, "total", round_to(cost.cat[c], 2));
+		cJSON_AddItemToArray(ja, o);
+	}
+	sb_adds(&dc->costs, "total");
+	jy = cJSON_AddArrayToObject(jc, "total_by_year");
+	for (y = 0; y < pr->nyears; y++) {
+		sb_addf(&dc->costs, ",%s", money(b, sizeof(b), ytot[y]));
+		cJSON_AddItemToArray(jy, cJSON_CreateNumber(round_to(ytot[y], 2)));
+	}
+	sb_addf(&dc->costs, ",%s\n", money(b, sizeof(b), cost.total));
+	cJSON_AddNumberToObject(jc, "total", round_to(cost.total, 2));
+}
+
+/* One licences.csv row: a product, term and counting unit. */
+struct lic_row {
+	enum lic_product product;
+	const char *term;
+	int seat;		/* 0 physical GPU, 1 vGPU seat */
+	int assumed;
+	long count;
+	double total;
+};
+
+static int lic_row_cmp(const void *a, const void *b)
+{
+	const struct lic_row *x = a, *y = b;
+	int c;
+	if (x->product != y->product)
+		return x->product > y->product ? -1 : 1; /* nvaie first */
+	if ((c = strcmp(x->term, y->term)))
+		return c;
+	return x->seat - y->seat;
+}
+
+static void build_licenses(struct docs *dc, const struct plan_result *r)
+{
+	const struct cplan *cp = r->final;
+	const struct problem *p = cp->p;
+	struct lic_row *rows = NULL;
+	size_t nrows = 0, cap = 0, i, j;
+	cJSON *ja = cJSON_AddArrayToObject(dc->json, "licenses");
+	char b1[64], b2[64];
+
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		const struct class_price *pc = &r->pr.cls[n->k];
+		int g;
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++) {
+			enum lic_product lp;
+			long gpus, seats;
+			const struct lic_price *price;
+			int seat;
+			cplan_gpu_licence(cp, i, g, &lp, &gpus, &seats);
+			if (lp == LIC_NONE || gpus + seats == 0)
+				continue;
+			price = &pc->lic[lp];
+			seat = seats > 0;
+			for (j = 0; j < nrows; j++)
+				if (rows[j].product == lp && rows[j].seat == seat && !strcmp(rows[j].term, price->term_id))
+					break;
+			if (j == nrows) {
+				XGROW(rows, cap, nrows + 1);
+				memset(&rows[nrows], 0, sizeof(rows[nrows]));
+				rows[nrows].product = lp;
+				rows[nrows].term = price->term_id;
+				rows[nrows].seat = seat;
+				nrows++;
+			}
+			rows[j].count += gpus + seats;
+			rows[j].total += (double)(gpus + seats) * price->total;
+			rows[j].assumed |= (price->term && price->term->assumed) || !price->term;
+		}
+	}
+	qsort(rows, nrows, sizeof(*rows), lic_row_cmp);
+	sb_adds(&dc->licenses, "product,term,unit,count,usd_per_year,total_usd,assumed\n");
+	for (i = 0; i < nrows; i++) {
+		const char *unit = rows[i].seat ? "vgpu-seat" : "physical-gpu";
+		cJSON *o = cJSON_CreateObject();
+		sb_addf(&dc->licenses, "%s,%s,%s,%ld,%s,%s,%s\n", lic_product_id(rows[i].product), rows[i].term, unit,
+			rows[i].count, money(b1, sizeof(b1), rows[i].total / p->horizon_years),
+			money(b2, sizeof(b2), rows[i].total), rows[i].assumed ? "true" : "false");
+		cJSON_AddStringToObject(o, "product", lic_product_id(rows[i].product));
+		cJSON_AddStringToObject(o, "term", rows[i].term);
+		cJSON_AddStringToObject(o, "unit", unit);
+		cJSON_AddNumberToObject(o, "count", (double)rows[i].count);
+		cJSON_AddNumberToObject(o, "usd_per_year", round_to(rows[i].total / p->horizon_years, 2));
+		cJSON_AddNumberToObject(o, "total_usd", round_to(rows[i].total, 2));
+		cJSON_AddBoolToObject(o, "assumed", rows[i].assumed);
+		cJSON_AddItemToArray(ja, o);
+	}
+	free(rows);
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * tenants.csv (chargeback): a node's own costs are spread evenly over its
+ * GPUs; each GPU's cost (that share, its energy, a per-GPU licence) goes
+ * to the tenants holding its slots by their guaranteed share of the GPU,
+ * the rest to "(idle)"; a vGPU seat goes to the tenant holding it.
+ */
+static void build_tenants(struct docs *dc, const struct plan_result *r)
+{
+	const struct cplan *cp = r->final;
+	const struct problem *p = cp->p;
+	const char **names = xcalloc(p->ndemands + 1, sizeof(*names));
+	size_t nt = 0, i, t;
+	double *cost, *share, total = 0;
+	long *replicas;
+	double **used = xcalloc(cp->nnodes + 1, sizeof(*used));
+	cJSON *ja = cJSON_AddArrayToObject(dc->json, "tenants");
+	char b1[64], b2[64], b3[64];
+
+	for (i = 0; i < p->ndemands; i++)
+		names[nt++] = p->demands[i].w->tenant;
+	qsort(names, nt, sizeof(*names), str_ptr_cmp);
+	for (i = t = 0; i < nt; i++)
+		if (!t || strcmp(names[t - 1], names[i]))
+			names[t++] = names[i];
+	nt = t; /* tenants, then "(idle)" at index nt */
+	cost = xcalloc(nt + 1, sizeof(*cost));
+	share = xcalloc(nt + 1, sizeof(*share));
+	replicas = xcalloc(nt + 1, sizeof(*replicas));
+	for (i = 0; i < cp->nnodes; i++)
+		used[i] = xcalloc((size_t)p->classes[cp->nodes[i].k].nc->gpus_per_node, sizeof(**used));
+	/* per-GPU cost of each node, then the slots take their shares */
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const struct cnode *n = &cp->nodes[s->node];
+		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
+		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
+		const char *key;
+		const char **hit;
+		int g;
+		if (s->d < 0)
+			continue;
+		key = p->demands[s->d].w->tenant;
+		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
+		t = (size_t)(hit - names);
+		replicas[t]++;
+		for (g = s->gpu; g < s->gpu + s->ngpus; g++) {
+			used[s->node][g] += w;
+			share[t] += w;
+		}
+	}
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		const struct class_price *pc = &r->pr.cls[n->k];
+		int gp = p->classes[n->k].nc->gpus_per_node, g, c;
+		double node_part = 0;
+		for (c = 0; c < CAT_COUNT; c++)
+		{
+			int y;
+			for (y = 0; y < r->pr.nyears; y++)
+				node_part += pc->node_year[c][y];
+		}
+		node_part /= gp;
+		for (g = 0; g < gp; g++) {
+			enum lic_product lp;
+			long gpus, seats;
+			double gc = node_part, free_w;
+			int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
+			if (on)
+				gc += pc->gpu_active_total;
+			cplan_gpu_licence(cp, i, g, &lp, &gpus, &seats);
+			if (lp != LIC_NONE)
+				gc += (double)gpus * pc->lic[lp].total;
+			free_w = used[i][g] > 1 ? 0 : 1 - used[i][g];
+			cost[nt] += gc * free_w;
+			share[nt] += free_w;
+			total += gc;
+			if (used[i][g] <= 0)
+				continue;
+			/* the used share goes to the slots' tenants, below */
+			used[i][g] = gc * (1 - free_w) / used[i][g]; /* now: cost per unit of share */
+		}
+	}
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const struct cnode *n = &cp->nodes[s->node];
+		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
+		const struct class_price *pc = &r->pr.cls[n->k];
+		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
+		const char *key;
+		const char **hit;
+		int g;
+		if (s->d < 0)
+			continue;
+		key = p->demands[s->d].w->tenant;
+		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
+		t = (size_t)(hit - names);
+		for (g = s->gpu; g < s->gpu + s->ngpus; g++)
+			cost[t] += w * used[s->node][g];
+		if (p->pr->counting == COUNT_VGPU_SEAT && (st->mode == MODE_VGPU || st->mode == MODE_MIG_VGPU) &&
+		    st->lic != LIC_NONE) {
+			cost[t] += pc->lic[st->lic].total;
+			total += pc->lic[st->lic].total;
+		}
+	}
+	sb_adds(&dc->tenants, "tenant,replicas,gpu_equivalents,cost_usd,share_of_cost\n");
+	for (t = 0; t <= nt; t++) {
+		const char *name = t < nt ? names[t] : "(idle)";
+		cJSON *o = cJSON_CreateObject();
+		csv_field(&dc->tenants, name);
+		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", replicas[t], fmt_fixed(b1, sizeof(b1), share[t], 4),
+			money(b2, sizeof(b2), cost[t]), fmt_fixed(b3, sizeof(b3), total > 0 ? cost[t] / total : 0, 4));
+		cJSON_AddStringToObject(o, "tenant", name);
+		cJSON_AddNumberToObject(o, "replicas", (double)replicas[t]);
+		cJSON_AddNumberToObject(o, "gpu_equivalents", round_to(share[t], 4));
+		cJSON_AddNumberToObject(o, "cost_usd", round_to(cost[t], 2));
+		cJSON_AddNumberToObject(o, "share_of_cost", round_to(total > 0 ? cost[t] / total : 0, 4));
+		cJSON_AddItemToArray(ja, o);
+	}
+	for (i = 0; i < cp->nnodes; i++)
+		free(used[i]);
+	free(used);
+	free(cost);
+	free(share);
+	free(replicas);
+	free(names);
 }
 
 static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
@@ -270,18 +576,18 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 		const struct pclass *c = &p->classes[n->k];
 		const struct node_class *nc = c->nc;
 		char *name = cplan_node_name(cp, n);
-		double hw, en, lic, mem = 0, comp = 0;
-		long act, licd;
+		double mem = 0, comp = 0;
+		struct node_bill bill;
 		cJSON *o = cJSON_CreateObject();
 		int g;
 		size_t j;
 
-		cplan_node_cost(cp, ni, &hw, &en, &lic, &act, &licd);
-		for (j = 0; j < cp->nslots; j++) {
+		cplan_node_bill(cp, ni, &bill);
+		for (j = first[ni]; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni; j++) {
 			double m, cc;
-			if ((size_t)cp->slots[j].node != ni || cp->slots[j].d < 0)
+			if (cp->slots[sl[j]].d < 0)
 				continue;
-			replica_ask(p->demands[cp->slots[j].d].w, nc->gpu, &m, &cc);
+			replica_ask(p->demands[cp->slots[sl[j]].d].w, nc->gpu, &m, &cc);
 			mem += m;
 			comp += cc;
 		}
@@ -293,9 +599,10 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 		sb_addn(&dc->nodes, ",", 1);
 		csv_field(&dc->nodes, nc->site);
 		sb_addf(&dc->nodes, ",%s,%s,%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", hypervisor_name(nc->hv), nc->gpu->id,
-			mode_name(n->mode), nc->gpus_per_node, act, licd, fmt_fixed(b1, sizeof(b1), mem, 4),
-			fmt_fixed(b2, sizeof(b2), comp, 4), fmt_fixed(b3, sizeof(b3), n->cpu_used, 2),
-			fmt_fixed(b4, sizeof(b4), n->ram_used, 2), money(b5, sizeof(b5), hw + en + lic));
+			mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
+			fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
+			fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
+			money(b5, sizeof(b5), bill.total));
 		cJSON_AddStringToObject(o, "node", name);
 		cJSON_AddStringToObject(o, "class", nc->name);
 		cJSON_AddStringToObject(o, "site", nc->site);
@@ -303,13 +610,13 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 		cJSON_AddStringToObject(o, "gpu_type", nc->gpu->id);
 		cJSON_AddStringToObject(o, "mode", mode_name(n->mode));
 		cJSON_AddNumberToObject(o, "gpus", nc->gpus_per_node);
-		cJSON_AddNumberToObject(o, "gpus_active", (double)act);
-		cJSON_AddNumberToObject(o, "gpus_licensed", (double)licd);
+		cJSON_AddNumberToObject(o, "gpus_active", (double)bill.active);
+		cJSON_AddNumberToObject(o, "gpus_licensed", (double)bill.gpus_licensed);
 		cJSON_AddNumberToObject(o, "memory_utilisation", round_to(mem, 4));
 		cJSON_AddNumberToObject(o, "compute_utilisation", round_to(comp, 4));
 		cJSON_AddNumberToObject(o, "cpu_cores_used", round_to(n->cpu_used, 2));
 		cJSON_AddNumberToObject(o, "ram_gib_used", round_to(n->ram_used, 2));
-		cJSON_AddNumberToObject(o, "cost_usd", round_to(hw + en + lic, 2));
+		cJSON_AddNumberToObject(o, "cost_usd", round_to(bill.total, 2));
 		cJSON_AddItemToArray(jn, o);
 
 		for (g = 0; g < nc->gpus_per_node; g++) {
@@ -434,102 +741,46 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 
 /* ================= writing ================= */
 
-static int write_file(const char *path, const char *data, size_t len, struct diag *d)
+int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f)
-		return diag_set(d, DIAG_IO, path, 0, 0, "cannot create: %s", strerror(errno));
-	if (fwrite(data, 1, len, f) != len || fflush(f) || ferror(f)) {
-		int e = errno;
-		fclose(f);
-		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(e));
-	}
-	if (fclose(f))
-		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-	return 0;
-}
-
-int report_write(const char *dir, enum report_format fmt, const struct cplan *cp, const struct report_run *run,
-		 struct diag *d)
-{
+	const struct cplan *cp = r->final;
 	struct docs dc;
 	struct slot_order so;
-	struct stat stt;
-	const char *names[6] = { "summary.csv", "nodes.csv", "gpus.csv", "placements.csv", "unplaced.csv", "plan.json" };
-	const char *data[6];
-	size_t lens[6];
-	char *tmp[6] = { NULL };
-	char *json = NULL;
-	int created = 0, rc = -1, i;
+	struct outset os = OUTSET_INIT;
+	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.nodes,
+				     &dc.gpus, &dc.placements, &dc.unplaced };
+	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "nodes.csv",
+					     "gpus.csv", "placements.csv", "unplaced.csv" };
+	size_t i;
+	char *json;
+	int rc;
 
-	sb_init(&dc.summary);
-	sb_init(&dc.nodes);
-	sb_init(&dc.gpus);
-	sb_init(&dc.placements);
-	sb_init(&dc.unplaced);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		sb_init(parts[i]);
 	dc.json = cJSON_CreateObject();
 	cJSON_AddStringToObject(dc.json, "schema_version", REPORT_SCHEMA_VERSION);
-	build_summary(&dc, cp, run);
+	build_summary(&dc, r);
+	build_costs(&dc, r);
+	build_licenses(&dc, r);
+	build_tenants(&dc, r);
 	slot_order_init(&so, cp);
 	build_nodes_gpus(&dc, cp, &so);
 	build_placements(&dc, cp, &so);
 	slot_order_release(&so);
-	json = cJSON_Print(dc.json);
 
-	data[0] = dc.summary.buf, lens[0] = dc.summary.len;
-	data[1] = dc.nodes.buf, lens[1] = dc.nodes.len;
-	data[2] = dc.gpus.buf, lens[2] = dc.gpus.len;
-	data[3] = dc.placements.buf, lens[3] = dc.placements.len;
-	data[4] = dc.unplaced.buf, lens[4] = dc.unplaced.len;
-	data[5] = json, lens[5] = strlen(json);
-
-	if (stat(dir, &stt)) {
-		if (mkdir(dir, 0777)) {
-			diag_set(d, DIAG_IO, dir, 0, 0, "cannot create the output directory: %s", strerror(errno));
-			goto out;
-		}
-		created = 1;
-	} else if (!S_ISDIR(stt.st_mode)) {
-		diag_set(d, DIAG_IO, dir, 0, 0, "not a directory");
-		goto out;
+	outset_init(&os, dir);
+	if (fmt & REPORT_CSV)
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			outset_add_sb(&os, names[i], parts[i]);
+	if (fmt & REPORT_JSON) {
+		json = cJSON_Print(dc.json);
+		outset_add_copy(&os, "plan.json", json, strlen(json));
+		cJSON_free(json);
 	}
-	for (i = 0; i < 6; i++) {
-		int want = i == 5 ? (fmt & REPORT_JSON) : (fmt & REPORT_CSV);
-		if (!want)
-			continue;
-		tmp[i] = xasprintf("%s/.%s.%ld.tmp", dir, names[i], (long)getpid());
-		if (write_file(tmp[i], data[i], lens[i], d))
-			goto out;
-	}
-	for (i = 0; i < 6; i++) {
-		char *final;
-		if (!tmp[i])
-			continue;
-		final = xasprintf("%s/%s", dir, names[i]);
-		if (rename(tmp[i], final)) {
-			diag_set(d, DIAG_IO, final, 0, 0, "cannot rename into place: %s", strerror(errno));
-			free(final);
-			goto out;
-		}
-		free(final);
-		free(tmp[i]);
-		tmp[i] = NULL;
-	}
-	rc = 0;
-out:
-	for (i = 0; i < 6; i++) {
-		if (tmp[i])
-			remove(tmp[i]);
-		free(tmp[i]);
-	}
-	if (rc && created)
-		rmdir(dir);
-	cJSON_free(json);
+	rc = outset_commit(&os, d);
+	outset_release(&os);
 	cJSON_Delete(dc.json);
-	sb_release(&dc.summary);
-	sb_release(&dc.nodes);
-	sb_release(&dc.gpus);
-	sb_release(&dc.placements);
-	sb_release(&dc.unplaced);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		sb_release(parts[i]);
 	return rc;
 }

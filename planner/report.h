@@ -1,6 +1,7 @@
 /*
- * report.h - plan reports: summary.csv, nodes.csv, gpus.csv,
- * placements.csv, unplaced.csv and plan.json, written to a directory all
+ * report.h - plan reports: summary.csv, costs.csv, licenses.csv,
+ * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv and
+ * plan.json, written to a directory all
  * or nothing (each file goes to a temporary name first and is renamed
  * into place only when every file was written).
  *
@@ -12,29 +13,14 @@
 
 #include "cplan.h"
 #include "diag.h"
-#include "ilp.h"
+#include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "1.0.0"
+#define REPORT_SCHEMA_VERSION "2.0.0"
 
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
 
-/* What the solver said, for the summary. */
-struct report_run {
-	enum ilp_status status;
-	const char *plan_source;	/* "ilp" or "greedy" */
-	double objective;		/* of the reported plan */
-	double bound;			/* best proven lower bound (0 when none) */
-	double lp_bound;
-	double gap;
-	double greedy_objective;
-	int rows, cols, int_cols;
-	const char *license_source;
-	double license_per_gpu_year;
-};
-
-/* Writes the reports into dir (created if missing). */
-int report_write(const char *dir, enum report_format fmt, const struct cplan *cp, const struct report_run *run,
-		 struct diag *d);
+/* Writes the reports of a planning run into dir (created if missing). */
+int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d);
 
 /* Mode mix and utilisation, shared by the reports and the stdout summary. */
 struct report_stats {

@@ -113,19 +113,148 @@ static int check_readable(const struct ydoc *doc, const struct ynode *node, cons
 	return ydoc_error(doc, node, d, "cannot open %s '%s': %s", what, path, strerror(errno));
 }
 
+/* An optional non-empty string field, copied. */
+static int opt_str(const struct ydoc *doc, const struct ynode *map, const char *key, char **out,
+		   struct diag *d)
+{
+	const char *s;
+	int rc = str_field(doc, map, key, 0, &s, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	*out = xstrdup(s);
+	return 0;
+}
+
+/* An optional list of file names relative to dir, each readable. */
+static int file_list(const struct ydoc *doc, const char *key, const char *what, const char *dir,
+		     char ***files, size_t *n, struct diag *d)
+{
+	const struct ynode *list = ymap_get(doc->root, key);
+	size_t i;
+	if (!list)
+		return 0;
+	if (ynode_expect(doc, list, YN_SEQ, key, d))
+		return -1;
+	*files = xcalloc(list->n ? list->n : 1, sizeof(**files));
+	for (i = 0; i < list->n; i++) {
+		const struct ynode *it = list->items[i];
+		if (it->type != YN_SCALAR || str_blank(it->scalar))
+			return ydoc_error(doc, it, d, "a '%s' entry must be a file name", key);
+		(*files)[(*n)++] = path_join(dir, it->scalar);
+		if (check_readable(doc, it, what, (*files)[i], d))
+			return -1;
+	}
+	return 0;
+}
+
+/* A word of the NULL-terminated names; keeps *out when the field is absent. */
+static int word_field(const struct ydoc *doc, const struct ynode *map, const char *key,
+		      const char *const *names, int *out, struct diag *d)
+{
+	const char *s, *hint;
+	int i, rc = ymap_str(doc, map, key, 0, &s, d);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	for (i = 0; names[i]; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	hint = did_you_mean(s, names);
+	if (hint)
+		return ydoc_error(doc, ymap_get(map, key), d, "field '%s': unknown value '%s' (did you mean '%s'?)",
+				  key, s, hint);
+	{
+		struct sb all;
+		sb_init(&all);
+		for (i = 0; names[i]; i++)
+			sb_addf(&all, "%s%s", i ? (names[i + 1] ? ", " : " or ") : "", names[i]);
+		rc = ydoc_error(doc, ymap_get(map, key), d, "field '%s': unknown value '%s' (expected %s)", key, s,
+				all.buf);
+		sb_release(&all);
+		return rc;
+	}
+}
+
+static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct diag *d)
+{
+	static const char *const keys[] = { "counting", "vgpu_product", "term", "cloud_term",
+					    "nvaie_usd_per_gpu_year", "vcs_usd_per_gpu_year",
+					    "support_usd_per_gpu_year", "source", NULL };
+	static const char *const countings[] = { "physical-gpu", "vgpu-seat", NULL };
+	static const char *const products[] = { "vcs", "nvaie", NULL };
+	static const char *const terms[] = { "subscription", "perpetual", NULL };
+	static const char *const cloud_terms[] = { "cloud-hourly", "subscription", "perpetual", NULL };
+	struct scenario_licensing *L = &sc->licensing;
+	const struct ynode *m;
+	int c = 0, p = 1, t = 0, ct = 0;
+
+	if (sub_map(doc, "licensing", keys, &m, d))
+		return -1;
+	if (!m)
+		return 0;
+	L->line = m->line;
+	if (word_field(doc, m, "counting", countings, &c, d) || word_field(doc, m, "vgpu_product", products, &p, d) ||
+	    word_field(doc, m, "term", terms, &t, d) || word_field(doc, m, "cloud_term", cloud_terms, &ct, d) ||
+	    num_field(doc, m, "nvaie_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_NVAIE], d) ||
+	    num_field(doc, m, "vcs_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_VCS], d) ||
+	    num_field(doc, m, "support_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->support_usd_per_gpu_year, d) ||
+	    opt_str(doc, m, "source", &L->source, d))
+		return -1;
+	L->counting = (enum lic_counting)c;
+	L->vgpu_product = p ? LIC_NVAIE : LIC_VCS;
+	free(L->term);
+	free(L->cloud_term);
+	L->term = xstrdup(terms[t]);
+	L->cloud_term = xstrdup(cloud_terms[ct]);
+	if ((L->usd_per_gpu_year[LIC_NVAIE] >= 0 || L->usd_per_gpu_year[LIC_VCS] >= 0 ||
+	     L->support_usd_per_gpu_year >= 0) && !L->source)
+		return ydoc_error(doc, m, d, "licensing sets its own prices: say where they come from in 'source'");
+	return 0;
+}
+
+static int load_hypervisors(struct scenario *sc, const struct ydoc *doc, struct diag *d)
+{
+	static const char *const keys[] = { "vsphere", "kvm", "baremetal", "cloud", NULL };
+	static const char *const hkeys[] = { "usd_per_node_year", "usd_per_core_year", "source", NULL };
+	const struct ynode *m;
+	size_t i;
+
+	if (sub_map(doc, "hypervisors", keys, &m, d))
+		return -1;
+	for (i = 0; m && i < m->n; i++) {
+		const struct ynode *h = m->items[i];
+		struct hypervisor_cost *hc;
+		const char *src;
+		int k;
+		for (k = 0; k < HV_COUNT; k++)
+			if (!strcmp(m->keys[i], hypervisor_name((enum hypervisor)k)))
+				break;
+		hc = &sc->hv_cost[k];
+		hc->line = h->line;
+		if (ynode_expect(doc, h, YN_MAP, m->keys[i], d) || ymap_check_keys(doc, h, hkeys, m->keys[i], d) ||
+		    num_field(doc, h, "usd_per_node_year", 0, 1e9, RANGE_CLOSED, &hc->usd_per_node_year, d) ||
+		    num_field(doc, h, "usd_per_core_year", 0, 1e7, RANGE_CLOSED, &hc->usd_per_core_year, d))
+			return -1;
+		if (str_field(doc, h, "source", 1, &src, d))
+			return -1;
+		hc->source = xstrdup(src);
+	}
+	return 0;
+}
+
 static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *dir,
 		       const char *models_dir, struct diag *d)
 {
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
-					    "licensing", NULL };
-	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", NULL };
+					    "licensing", "hypervisors", "cloud_offers", NULL };
+	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
 	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients", NULL };
-	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", NULL };
-	static const char *const lic_keys[] = { "usd_per_gpu_year", "source", NULL };
-	const struct ynode *root = doc->root, *m, *list;
+	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", "gpu_idle_factor",
+						   "source", NULL };
+	const struct ynode *root = doc->root, *m;
 	const char *s = NULL;
-	size_t i;
 
 	if (ynode_expect(doc, root, YN_MAP, "the scenario file", d) ||
 	    ymap_check_keys(doc, root, keys, NULL, d) || ymap_str(doc, root, "schema", 1, &s, d))
@@ -148,20 +277,9 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		sc->models_dir = xstrdup(env && *env ? env : GPUPLAN_MODELS_DIR);
 	}
 
-	list = ymap_get(root, "gpu_types");
-	if (list) {
-		if (ynode_expect(doc, list, YN_SEQ, "gpu_types", d))
-			return -1;
-		sc->gpu_files = xcalloc(list->n, sizeof(*sc->gpu_files));
-		for (i = 0; i < list->n; i++) {
-			const struct ynode *it = list->items[i];
-			if (it->type != YN_SCALAR || str_blank(it->scalar))
-				return ydoc_error(doc, it, d, "a 'gpu_types' entry must be a file name");
-			sc->gpu_files[sc->ngpu_files++] = path_join(dir, it->scalar);
-			if (check_readable(doc, it, "GPU file", sc->gpu_files[i], d))
-				return -1;
-		}
-	}
+	if (file_list(doc, "gpu_types", "GPU file", dir, &sc->gpu_files, &sc->ngpu_files, d) ||
+	    file_list(doc, "cloud_offers", "cloud offers file", dir, &sc->offer_files, &sc->noffer_files, d))
+		return -1;
 
 	if (str_field(doc, root, "inventory", 1, &s, d))
 		return -1;
@@ -179,9 +297,14 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 
 	if (sub_map(doc, "solver", solver_keys, &m, d))
 		return -1;
-	if (m && (num_field(doc, m, "time_limit_s", 0, 86400, RANGE_LO_OPEN, &sc->time_limit_s, d) ||
-		  num_field(doc, m, "mip_gap", 0, 1, RANGE_HI_OPEN, &sc->mip_gap, d)))
-		return -1;
+	if (m) {
+		long long nl = 0;
+		if (num_field(doc, m, "time_limit_s", 0, 86400, RANGE_LO_OPEN, &sc->time_limit_s, d) ||
+		    num_field(doc, m, "mip_gap", 0, 1, RANGE_HI_OPEN, &sc->mip_gap, d) ||
+		    ymap_int(doc, m, "node_limit", 0, 1, 1000000000, &nl, d) < 0)
+			return -1;
+		sc->node_limit = (long)nl;
+	}
 
 	if (sub_map(doc, "sharing", sharing_keys, &m, d))
 		return -1;
@@ -193,24 +316,14 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		return -1;
 	if (m && (num_field(doc, m, "usd_per_kwh", 0, HUGE_VAL, RANGE_CLOSED, &sc->energy_usd_per_kwh, d) ||
 		  num_field(doc, m, "pue", 1, 3, RANGE_CLOSED, &sc->pue, d) ||
-		  num_field(doc, m, "gpu_load_factor", 0, 1, RANGE_LO_OPEN, &sc->gpu_load_factor, d)))
+		  num_field(doc, m, "gpu_load_factor", 0, 1, RANGE_LO_OPEN, &sc->gpu_load_factor, d) ||
+		  num_field(doc, m, "gpu_idle_factor", 0, 1, RANGE_CLOSED, &sc->gpu_idle_factor, d) ||
+		  opt_str(doc, m, "source", &sc->energy_source, d)))
 		return -1;
-
-	if (sub_map(doc, "licensing", lic_keys, &m, d))
-		return -1;
-	if (m) {
-		double price = -1;
-		if (!ymap_get(m, "usd_per_gpu_year"))
-			return ydoc_error(doc, m, d, "missing field 'usd_per_gpu_year' in licensing");
-		if (num_field(doc, m, "usd_per_gpu_year", 0, HUGE_VAL, RANGE_CLOSED, &price, d))
-			return -1;
-		sc->license_usd_per_gpu_year = price;
-		if (str_field(doc, m, "source", 0, &s, d) < 0)
-			return -1;
-		if (ymap_get(m, "source"))
-			sc->license_source = xstrdup(s);
-	}
-	return 0;
+	if (sc->gpu_idle_factor > sc->gpu_load_factor)
+		return ydoc_error(doc, ymap_get(m, "gpu_idle_factor"), d,
+				  "field 'gpu_idle_factor' must not exceed gpu_load_factor");
+	return load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
 }
 
 /* Each workload site must be a site of some node class. */
@@ -258,7 +371,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	struct inventory inv0 = INVENTORY_INIT;
 	struct workloads wl0 = WORKLOADS_INIT;
 	struct catalog cat0 = CATALOG_INIT;
-	char *dir = dir_of(path), *gpus = NULL;
+	char *dir = dir_of(path), *gpus = NULL, *lic = NULL, *offers = NULL;
 	size_t i;
 	int rc = -1;
 
@@ -275,8 +388,14 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	sc->energy_usd_per_kwh = 0;
 	sc->pue = 1;
 	sc->gpu_load_factor = 1;
-	sc->license_usd_per_gpu_year = -1;
-	sc->license_source = NULL;
+	sc->licensing.counting = COUNT_PHYSICAL_GPU;
+	sc->licensing.vgpu_product = LIC_NVAIE;
+	sc->licensing.term = xstrdup("subscription");
+	sc->licensing.cloud_term = xstrdup("cloud-hourly");
+	sc->licensing.usd_per_gpu_year[LIC_NONE] = 0;
+	sc->licensing.usd_per_gpu_year[LIC_VCS] = -1;
+	sc->licensing.usd_per_gpu_year[LIC_NVAIE] = -1;
+	sc->licensing.support_usd_per_gpu_year = -1;
 
 	if (ydoc_load(&doc, path, d) || load_fields(sc, &doc, dir, models_dir, d))
 		goto out;
@@ -286,12 +405,23 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	for (i = 0; i < sc->ngpu_files; i++)
 		if (catalog_load(&sc->catalog, sc->gpu_files[i], 1, d))
 			goto out;
-	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, d) ||
+	lic = path_join(sc->models_dir, "licenses.yaml");
+	if (licenses_load(&sc->licenses, lic, &sc->catalog, d))
+		goto out;
+	offers = path_join(sc->models_dir, "clouds.yaml");
+	if (clouds_load(&sc->clouds, offers, &sc->catalog, d))
+		goto out;
+	for (i = 0; i < sc->noffer_files; i++)
+		if (clouds_load(&sc->clouds, sc->offer_files[i], &sc->catalog, d))
+			goto out;
+	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, &sc->clouds, d) ||
 	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d))
 		goto out;
 	rc = 0;
 out:
 	free(gpus);
+	free(lic);
+	free(offers);
 	free(dir);
 	ydoc_release(&doc);
 	return rc;
@@ -308,7 +438,17 @@ void scenario_release(struct scenario *sc)
 	for (i = 0; i < sc->ngpu_files; i++)
 		free(sc->gpu_files[i]);
 	free(sc->gpu_files);
-	free(sc->license_source);
+	for (i = 0; i < sc->noffer_files; i++)
+		free(sc->offer_files[i]);
+	free(sc->offer_files);
+	free(sc->energy_source);
+	free(sc->licensing.term);
+	free(sc->licensing.cloud_term);
+	free(sc->licensing.source);
+	for (i = 0; i < HV_COUNT; i++)
+		free(sc->hv_cost[i].source);
+	licenses_release(&sc->licenses);
+	clouds_release(&sc->clouds);
 	workloads_release(&sc->workloads);
 	inventory_release(&sc->inventory);
 	catalog_release(&sc->catalog);

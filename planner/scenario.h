@@ -2,8 +2,10 @@
  * scenario.h - a scenario file and everything it binds together.
  *
  * scenario_load reads the scenario YAML, then the bundled GPU catalog
- * (models_dir/gpus.yaml), the scenario's own GPU files, the inventory
- * and the workloads, all relative to the scenario's directory.  The
+ * (models_dir/gpus.yaml), the scenario's own GPU files, the licence
+ * model (models_dir/licenses.yaml), the cloud offers (models_dir/
+ * clouds.yaml and the scenario's offer files), the inventory and the
+ * workloads, all relative to the scenario's directory.  The
  * scenario owns them all; scenario_release frees everything.
  */
 #ifndef PLANNER_SCENARIO_H
@@ -12,9 +14,31 @@
 #include <stddef.h>
 
 #include "catalog.h"
+#include "cloud.h"
 #include "diag.h"
 #include "inventory.h"
+#include "license.h"
 #include "workload.h"
+
+/* The scenario's licensing choices (the `licensing:` block). */
+struct scenario_licensing {
+	enum lic_counting counting;	/* physical-gpu (default) or vgpu-seat */
+	enum lic_product vgpu_product;	/* preferred product for vgpu/mig-vgpu; default nvaie */
+	char *term;		/* on-prem term kind: "subscription" (default) or "perpetual" */
+	char *cloud_term;	/* on cloud nodes: "cloud-hourly" (default), "subscription", "perpetual" */
+	double usd_per_gpu_year[LIC_COUNT];	/* flat price overrides; < 0: none */
+	double support_usd_per_gpu_year;	/* perpetual support beyond its included years; < 0: none */
+	char *source;		/* where the scenario's own prices come from */
+	long line;		/* of the block, for messages */
+};
+
+/* What a hypervisor costs per node in use (the `hypervisors:` block). */
+struct hypervisor_cost {
+	double usd_per_node_year;
+	double usd_per_core_year;
+	char *source;
+	long line;
+};
 
 struct scenario {
 	char *file;		/* path as given */
@@ -24,10 +48,13 @@ struct scenario {
 	char *workloads_path;	/* resolved */
 	size_t ngpu_files;
 	char **gpu_files;	/* resolved user GPU files */
+	size_t noffer_files;
+	char **offer_files;	/* resolved user cloud offer files */
 
 	double horizon_years;	/* planning horizon; default 1 */
 	double time_limit_s;	/* solver limit; default 30 */
 	double mip_gap;		/* relative; default 1e-4 */
+	long node_limit;	/* branch-and-bound nodes; 0 = none (a deterministic limit) */
 	int timeslice_max;	/* largest time-slice replica count k; default 8 */
 	int mps_max;		/* largest MPS client count; default 8 */
 
@@ -35,12 +62,15 @@ struct scenario {
 	double energy_usd_per_kwh;
 	double pue;		/* default 1 */
 	double gpu_load_factor;	/* share of TDP an active GPU draws; default 1 */
+	double gpu_idle_factor;	/* share of TDP an idle GPU of a node in use draws; default 0 */
+	char *energy_source;	/* where the energy figures come from */
 
-	/* Licences: USD per licensed GPU per year (issue #4 grows this). */
-	double license_usd_per_gpu_year;
-	char *license_source;	/* where that price came from, for reports */
+	struct scenario_licensing licensing;
+	struct hypervisor_cost hv_cost[HV_COUNT];
 
 	struct catalog catalog;
+	struct licenses licenses;	/* models_dir/licenses.yaml */
+	struct clouds clouds;		/* models_dir/clouds.yaml and the scenario's offer files */
 	struct inventory inventory;
 	struct workloads workloads;
 };

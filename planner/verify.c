@@ -238,7 +238,7 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 			}
 		}
 		if (w->needs_nvaie && n->mode != MODE_PASSTHROUGH &&
-		    !p->classes[n->k].configs[n->gpu_config[s->gpu]].licensed) {
+		    p->classes[n->k].configs[n->gpu_config[s->gpu]].lic != LIC_NVAIE) {
 			fail(d, "workload '%s' needs NVAIE but its GPU is not licensed", w->name);
 			goto out;
 		}

@@ -20,12 +20,13 @@
 
 #include "check.h"
 #include "cplan.h"
+#include "pricing.h"
 #include "problem.h"
 #include "scenario.h"
 #include "util.h"
 
 #define FIXTURE_MODELS TEST_SRC_DIR "/models"
-#define FIXTURE_LICENSE 4500.0
+#define FIXTURE_LICENSE 4500.0 /* NVAIE per GPU-year: 3 years = subscription-3y, 13500 */
 #define INV_HEADER                                                                              \
 	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
 	"amortization_years,hourly_usd,base_power_w\n"
@@ -40,6 +41,7 @@
 
 struct fixture {
 	struct scenario sc;
+	struct pricing pr;
 	struct problem p;
 	struct cplan cp; /* set only with FIXTURE_GREEDY */
 	int ok;          /* built, to be released */
@@ -110,11 +112,22 @@ static int fixture_build(struct fixture *fx, const char *sc_text, const char *in
 		scenario_release(&fx->sc);
 		return -1;
 	}
-	rc = problem_build(&fx->p, &fx->sc, FIXTURE_LICENSE, &d);
+	rc = pricing_build(&fx->pr, &fx->sc, &d);
+	if (rc) {
+		char *m = diag_format(&d);
+		CHECK(0, "pricing_build: %s", m);
+		free(m);
+		diag_release(&d);
+		pricing_release(&fx->pr);
+		scenario_release(&fx->sc);
+		return -1;
+	}
+	rc = problem_build(&fx->p, &fx->sc, &fx->pr, &d);
 	if (rc || (flags & FIXTURE_CHECK_BUILD))
 		CHECK(rc == 0, "problem_build: rc %d", rc);
 	diag_release(&d);
 	if (rc) {
+		pricing_release(&fx->pr);
 		scenario_release(&fx->sc);
 		return -1;
 	}
@@ -134,6 +147,7 @@ static void fixture_release(struct fixture *fx)
 	if (fx->has_cp)
 		cplan_release(&fx->cp);
 	problem_release(&fx->p);
+	pricing_release(&fx->pr);
 	scenario_release(&fx->sc);
 	fx->ok = 0;
 	fx->has_cp = 0;

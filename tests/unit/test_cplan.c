@@ -156,10 +156,13 @@ static void test_cost_mig(void)
 	CHECK(c.nodes == 1 && c.gpus == 8 && c.gpus_active == 1 && c.gpus_licensed == 0,
 	      "mig: nodes %ld, gpus %ld, active %ld, licensed %ld", c.nodes, c.gpus, c.gpus_active, c.gpus_licensed);
 	CHECK(c.placed == 7 && c.unplaced == 0, "mig: placed %ld unplaced %ld", c.placed, c.unplaced);
-	CHECK(fabs(c.hardware) < 1e-9, "mig: hardware %.4f", c.hardware);
-	CHECK(fabs(c.energy - energy) < 1e-6, "mig: energy %.6f, want %.6f", c.energy, energy);
-	CHECK(fabs(c.energy - 7593.8688) < 1e-6, "mig: energy %.6f, want 7593.8688", c.energy);
-	CHECK(fabs(c.license) < 1e-9, "mig: license %.4f", c.license);
+	CHECK(fabs(c.cat[CAT_HARDWARE]) < 1e-9, "mig: hardware %.4f", c.cat[CAT_HARDWARE]);
+	CHECK(fabs(c.cat[CAT_ENERGY] - energy) < 1e-6, "mig: energy %.6f, want %.6f", c.cat[CAT_ENERGY], energy);
+	CHECK(fabs(c.cat[CAT_ENERGY] - 7593.8688) < 1e-6, "mig: energy %.6f, want 7593.8688", c.cat[CAT_ENERGY]);
+	CHECK(fabs(c.cat[CAT_LIC_NVAIE]) < 1e-9, "mig: license %.4f", c.cat[CAT_LIC_NVAIE]);
+	/* energy accrues evenly: a third in each year */
+	CHECK(fabs(c.year[CAT_ENERGY][0] - energy / 3) < 1e-6 && fabs(c.year[CAT_ENERGY][2] - energy / 3) < 1e-6,
+	      "mig: energy per year %.6f", c.year[CAT_ENERGY][0]);
 	CHECK(fabs(c.total - energy) < 1e-6, "mig: total %.6f", c.total);
 	CHECK(fabs(c.objective - (energy + 0.02)) < 1e-6, "mig: objective %.6f, want %.6f", c.objective, energy + 0.02);
 	fixture_release(&fx);
@@ -169,12 +172,12 @@ static void test_cost_buy(void)
 {
 	struct fixture fx;
 	struct cplan_cost c;
-	double hw, en, lic;
-	long act, licd;
+	struct node_bill b;
 	/*
 	 * Bought node: 60000 USD x min(3, 5) / 5 = 36000.
 	 * energy = (650 W + A100-PCIE-80GB 300 W x 0.6) / 1000 x 1.4 x 0.12 x 8760 x 3
-	 * licence: one vGPU GPU (A100D-20C*4 holds the 3 replicas) = 4500 x 3.
+	 * licence: one vGPU GPU (A100D-20C*4 holds the 3 replicas): NVAIE subscription-3y, 13500,
+	 * paid in year 1; depreciation 12000 a year.
 	 * huge (120 GiB) stays unplaced: 2 replicas x penalty (priority 2).
 	 */
 	double energy = (650.0 + 300.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
@@ -186,9 +189,13 @@ static void test_cost_buy(void)
 	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "buy: nodes %ld, active %ld, licensed %ld",
 	      c.nodes, c.gpus_active, c.gpus_licensed);
 	CHECK(c.placed == 3 && c.unplaced == 2, "buy: placed %ld unplaced %ld", c.placed, c.unplaced);
-	CHECK(fabs(c.hardware - 36000.0) < 1e-6, "buy: hardware %.6f", c.hardware);
-	CHECK(fabs(c.energy - energy) < 1e-6, "buy: energy %.6f, want %.6f", c.energy, energy);
-	CHECK(fabs(c.license - 13500.0) < 1e-6, "buy: license %.6f", c.license);
+	CHECK(fabs(c.cat[CAT_HARDWARE] - 36000.0) < 1e-6, "buy: hardware %.6f", c.cat[CAT_HARDWARE]);
+	CHECK(fabs(c.year[CAT_HARDWARE][1] - 12000.0) < 1e-6, "buy: hardware year 2 %.6f", c.year[CAT_HARDWARE][1]);
+	CHECK(fabs(c.cat[CAT_ENERGY] - energy) < 1e-6, "buy: energy %.6f, want %.6f", c.cat[CAT_ENERGY], energy);
+	CHECK(fabs(c.cat[CAT_LIC_NVAIE] - 13500.0) < 1e-6, "buy: license %.6f", c.cat[CAT_LIC_NVAIE]);
+	CHECK(fabs(c.year[CAT_LIC_NVAIE][0] - 13500.0) < 1e-6 && c.year[CAT_LIC_NVAIE][1] == 0,
+	      "buy: the 3-year subscription is paid in year 1 (%.2f)", c.year[CAT_LIC_NVAIE][0]);
+	CHECK(c.lic_gpus[LIC_NVAIE] == 1 && c.seats[LIC_NVAIE] == 0, "buy: 1 NVAIE GPU licence");
 	CHECK(fabs(c.total - total) < 1e-6, "buy: total %.6f, want %.6f", c.total, total);
 	{
 		int h = -1;
@@ -204,10 +211,12 @@ static void test_cost_buy(void)
 			      "buy: objective %.6f, want %.6f", c.objective, total + 0.02 + 2 * fx.p.demands[h].penalty);
 	}
 	/* the node's share is the whole plan's here */
-	cplan_node_cost(&fx.cp, 0, &hw, &en, &lic, &act, &licd);
-	CHECK(fabs(hw - 36000.0) < 1e-6 && fabs(en - energy) < 1e-6 && fabs(lic - 13500.0) < 1e-6 && act == 1 &&
-		      licd == 1,
-	      "buy: node cost hw %.4f energy %.4f lic %.4f active %ld licensed %ld", hw, en, lic, act, licd);
+	cplan_node_bill(&fx.cp, 0, &b);
+	CHECK(fabs(b.cat[CAT_HARDWARE] - 36000.0) < 1e-6 && fabs(b.cat[CAT_ENERGY] - energy) < 1e-6 &&
+		      fabs(b.cat[CAT_LIC_NVAIE] - 13500.0) < 1e-6 && b.active == 1 && b.gpus_licensed == 1 &&
+		      fabs(b.total - total) < 1e-6,
+	      "buy: node bill hw %.4f energy %.4f lic %.4f active %ld licensed %ld", b.cat[CAT_HARDWARE],
+	      b.cat[CAT_ENERGY], b.cat[CAT_LIC_NVAIE], b.active, b.gpus_licensed);
 	fixture_release(&fx);
 }
 
@@ -216,20 +225,19 @@ static void test_cost_rent(void)
 	struct fixture fx;
 	struct cplan_cost c;
 	/*
-	 * Rented node: 3.0 USD/h x 8760 h x 3 years = 78840.
-	 * energy = (1300 W + 700 W x 0.6) / 1000 x 1.4 x 0.12 x 8760 x 3.
+	 * Rented node: 3.0 USD/h x 8760 h x 3 years = 78840; its power is in the rent.
 	 * The passthrough GPU holds a needs_nvaie replica: licensed, 4500 x 3.
 	 */
-	double energy = (1300.0 + 700.0 * 0.6) / 1000.0 * 1.4 * 0.12 * 8760.0 * 3.0;
+	double energy = 0;
 
 	if (fixture_build(&fx, SC_TEXT, inv_rent, wl_rent, FIXTURE_GREEDY))
 		return;
 	cplan_cost(&fx.cp, &c);
 	CHECK(c.nodes == 1 && c.gpus_active == 1 && c.gpus_licensed == 1, "rent: nodes %ld, active %ld, licensed %ld",
 	      c.nodes, c.gpus_active, c.gpus_licensed);
-	CHECK(fabs(c.hardware - 78840.0) < 1e-6, "rent: hardware %.6f", c.hardware);
-	CHECK(fabs(c.energy - energy) < 1e-6, "rent: energy %.6f, want %.6f", c.energy, energy);
-	CHECK(fabs(c.license - 13500.0) < 1e-6, "rent: license %.6f", c.license);
+	CHECK(fabs(c.cat[CAT_CLOUD] - 78840.0) < 1e-6, "rent: %.6f", c.cat[CAT_CLOUD]);
+	CHECK(fabs(c.cat[CAT_ENERGY] - energy) < 1e-6, "rent: energy %.6f, want %.6f", c.cat[CAT_ENERGY], energy);
+	CHECK(fabs(c.cat[CAT_LIC_NVAIE] - 13500.0) < 1e-6, "rent: license %.6f", c.cat[CAT_LIC_NVAIE]);
 	CHECK(fabs(c.objective - (78840.0 + energy + 13500.0 + 0.02)) < 1e-6, "rent: objective %.6f", c.objective);
 	{
 		char *name = cplan_node_name(&fx.cp, &fx.cp.nodes[0]);

@@ -74,7 +74,7 @@ static void test_rows(const struct catalog *cat)
 
 		fputs(rows[i].text, f);
 		fclose(f);
-		rc = inventory_load(&inv, path, cat, &d);
+		rc = inventory_load(&inv, path, cat, NULL, &d);
 		if (rows[i].err) {
 			char *want = xasprintf("%s%s", path, rows[i].err);
 			char *got = d.kind ? diag_format(&d) : NULL;
@@ -104,7 +104,7 @@ static void test_values(const struct catalog *cat)
 
 	fputs(HEADER OK_ROW "b,1,h100xm,8,BareMetal,dc1,112,1024,buy,250000,5,,1200\n", f);
 	fclose(f);
-	CHECK(inventory_load(&inv, path, cat, &d) == 0, "values load");
+	CHECK(inventory_load(&inv, path, cat, NULL, &d) == 0, "values load");
 	CHECK(inv.n == 2, "two classes");
 	if (inv.n == 2) {
 		b = &inv.classes[1];

@@ -97,11 +97,11 @@ static int configs_of_mode(const struct pclass *c, enum gpu_mode m)
 	return n;
 }
 
-static int slot_type_named(const struct pclass *c, enum gpu_mode m, int licensed, const char *name)
+static int slot_type_named(const struct pclass *c, enum gpu_mode m, enum lic_product lic, const char *name)
 {
 	size_t t;
 	for (t = 0; t < c->nslot_types; t++)
-		if (c->slot_types[t].mode == m && c->slot_types[t].licensed == licensed &&
+		if (c->slot_types[t].mode == m && c->slot_types[t].lic == lic &&
 		    !strcmp(c->slot_types[t].name, name))
 			return (int)t;
 	return -1;
@@ -201,7 +201,7 @@ static void test_arcs(void)
 		CHECK(problem_slot_fits(c, st, fx.p.demands[a->d].w), "arc %zu: %s does not fit %s", i,
 		      fx.p.demands[a->d].w->name, st->name);
 		if (fx.p.demands[a->d].w->needs_nvaie)
-			CHECK(st->licensed, "arc %zu: NVAIE workload on an unlicensed slot %s", i, st->name);
+			CHECK(st->lic == LIC_NVAIE, "arc %zu: NVAIE workload on a slot without NVAIE %s", i, st->name);
 		if (i > 0) {
 			const struct arc *b = &fx.p.arcs[i - 1];
 			CHECK(b->d < a->d || (b->d == a->d && (b->k < a->k || (b->k == a->k && b->s < a->s))),
@@ -250,7 +250,7 @@ static void test_configs(void)
 			CHECK(c->modes & MODE_BIT(cf->mode), "class %s: modes mask misses %s", c->nc->name,
 			      mode_name(cf->mode));
 			if (cf->mode == MODE_VGPU || cf->mode == MODE_MIG_VGPU)
-				CHECK(cf->licensed, "class %s config %s: vGPU modes are licensed", c->nc->name, cf->name);
+				CHECK(cf->lic != LIC_NONE, "class %s config %s: vGPU modes are licensed", c->nc->name, cf->name);
 		}
 	}
 	/* a 4-GPU group is offered as a node pattern where it fits */
@@ -339,10 +339,10 @@ static void test_merge(void)
 		return;
 	bm = class_index(&fx.p, "bm");
 	c = &fx.p.classes[bm];
-	t10 = slot_type_named(c, MODE_MIG, 0, "1g.10gb");
-	t20 = slot_type_named(c, MODE_MIG, 0, "1g.20gb");
-	t2g = slot_type_named(c, MODE_MIG, 0, "2g.20gb");
-	tpt = slot_type_named(c, MODE_PASSTHROUGH, 1, "gpu1");
+	t10 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.20gb");
+	t2g = slot_type_named(c, MODE_MIG, LIC_NONE, "2g.20gb");
+	tpt = slot_type_named(c, MODE_PASSTHROUGH, LIC_NVAIE, "gpu1");
 	CHECK(t10 >= 0 && t20 >= 0 && t2g >= 0 && tpt >= 0, "slot types found: %d %d %d %d", t10, t20, t2g, tpt);
 	if (t10 >= 0 && t20 >= 0 && t2g >= 0 && tpt >= 0) {
 		/* the same single demand, arc cost 0: one resource to the ILP */
@@ -356,9 +356,9 @@ static void test_merge(void)
 	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_hw20, FIXTURE_CHECK_BUILD))
 		return;
 	c = &fx.p.classes[class_index(&fx.p, "bm")];
-	t10 = slot_type_named(c, MODE_MIG, 0, "1g.10gb");
-	t20 = slot_type_named(c, MODE_MIG, 0, "1g.20gb");
-	t2g = slot_type_named(c, MODE_MIG, 0, "2g.20gb");
+	t10 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.20gb");
+	t2g = slot_type_named(c, MODE_MIG, LIC_NONE, "2g.20gb");
 	CHECK(t10 >= 0 && t20 >= 0 && t2g >= 0, "slot types found");
 	if (t10 >= 0 && t20 >= 0 && t2g >= 0) {
 		CHECK(c->slot_types[t10].rep != c->slot_types[t20].rep, "with a 20 GiB demand 1g.10gb and 1g.20gb differ");

@@ -75,8 +75,22 @@ static const struct {
 	{ SC_HEAD "energy: {usd_per_kwh: -0.1}\n", NULL, NULL, "scenario.yaml:5:23: field 'usd_per_kwh': '-0.1' must be at least 0" },
 	{ SC_HEAD "energy: {pue: 0.9}\n", NULL, NULL, "scenario.yaml:5:15: field 'pue': '0.9' must be in [1, 3]" },
 	{ SC_HEAD "energy: {gpu_load_factor: 0}\n", NULL, NULL, "scenario.yaml:5:27: field 'gpu_load_factor': '0' must be in (0, 1]" },
-	{ SC_HEAD "licensing: {source: x}\n", NULL, NULL, "scenario.yaml:5:12: missing field 'usd_per_gpu_year' in licensing" },
-	{ SC_HEAD "licensing: {usd_per_gpu_year: nan}\n", NULL, NULL, "scenario.yaml:5:31: field 'usd_per_gpu_year': 'nan' is not finite" },
+	{ SC_HEAD "licensing: {nvaie_usd_per_gpu_year: 100}\n", NULL, NULL,
+	  "scenario.yaml:5:12: licensing sets its own prices: say where they come from in 'source'" },
+	{ SC_HEAD "licensing: {nvaie_usd_per_gpu_year: nan}\n", NULL, NULL,
+	  "scenario.yaml:5:37: field 'nvaie_usd_per_gpu_year': 'nan' is not finite" },
+	{ SC_HEAD "licensing: {counting: per-seat}\n", NULL, NULL,
+	  "scenario.yaml:5:23: field 'counting': unknown value 'per-seat' (expected physical-gpu or vgpu-seat)" },
+	{ SC_HEAD "licensing: {term: perpetuel}\n", NULL, NULL,
+	  "scenario.yaml:5:19: field 'term': unknown value 'perpetuel' (did you mean 'perpetual'?)" },
+	{ SC_HEAD "hypervisors: {vsphere: {usd_per_core_year: 100}}\n", NULL, NULL,
+	  "scenario.yaml:5:24: missing field 'source'" },
+	{ SC_HEAD "hypervisors: {esxi: {usd_per_core_year: 100, source: x}}\n", NULL, NULL,
+	  "scenario.yaml:5:15: unknown field 'esxi' in hypervisors" },
+	{ SC_HEAD "energy: {gpu_load_factor: 0.5, gpu_idle_factor: 0.6}\n", NULL, NULL,
+	  "scenario.yaml:5:49: field 'gpu_idle_factor' must not exceed gpu_load_factor" },
+	{ SC_HEAD "cloud_offers: [nope.yaml]\n", NULL, NULL,
+	  "scenario.yaml:5:16: cannot open cloud offers file '@/nope.yaml': No such file or directory" },
 	{ SC_HEAD "gpu_types: my.yaml\n", NULL, NULL, "scenario.yaml:5:12: 'gpu_types' must be a list, not a scalar" },
 	{ SC_HEAD "gpu_types: [missing.yaml]\n", NULL, NULL,
 	  "scenario.yaml:5:13: cannot open GPU file '@/missing.yaml': No such file or directory" },
@@ -155,7 +169,10 @@ static void test_defaults_and_fields(void)
 		      sc.timeslice_max == 8 && sc.mps_max == 8,
 	      "defaults: horizon, solver, sharing");
 	CHECK(sc.energy_usd_per_kwh == 0 && sc.pue == 1 && sc.gpu_load_factor == 1, "energy defaults");
-	CHECK(sc.license_usd_per_gpu_year == -1 && sc.license_source == NULL, "licensing absent");
+	CHECK(sc.licensing.usd_per_gpu_year[LIC_NVAIE] == -1 && sc.licensing.source == NULL &&
+		      sc.licensing.counting == COUNT_PHYSICAL_GPU && sc.licensing.vgpu_product == LIC_NVAIE &&
+		      !strcmp(sc.licensing.term, "subscription") && !strcmp(sc.licensing.cloud_term, "cloud-hourly"),
+	      "licensing defaults");
 	CHECK(sc.inventory.n == 1 && sc.workloads.n == 1 && sc.ngpu_files == 0, "contents");
 	scenario_release(&sc);
 
@@ -164,16 +181,22 @@ static void test_defaults_and_fields(void)
 		   SC_HEAD "horizon_years: 2.5\nsolver: {time_limit_s: 5, mip_gap: 0.01}\n"
 			   "sharing: {timeslice_max_replicas: 4, mps_max_clients: 48}\n"
 			   "energy: {usd_per_kwh: 0.2, pue: 1.5, gpu_load_factor: 0.7}\n"
-			   "licensing: {usd_per_gpu_year: 4500, source: \"quote 2025\"}\n"
+			   "licensing: {counting: vgpu-seat, vgpu_product: vcs, term: perpetual,\n"
+			   "  nvaie_usd_per_gpu_year: 4500, support_usd_per_gpu_year: 900, source: \"quote 2025\"}\n"
+			   "hypervisors: {kvm: {usd_per_node_year: 300, source: \"RHEL quote\"}}\n"
 			   "gpu_types: [my-gpus.yaml]\n");
 	CHECK(scenario_load(&sc, path, MODELS, &d) == 0, "all fields load");
 	CHECK(sc.horizon_years == 2.5 && sc.time_limit_s == 5 && sc.mip_gap == 0.01 &&
 		      sc.timeslice_max == 4 && sc.mps_max == 48,
 	      "horizon, solver, sharing");
 	CHECK(sc.energy_usd_per_kwh == 0.2 && sc.pue == 1.5 && sc.gpu_load_factor == 0.7, "energy");
-	CHECK(sc.license_usd_per_gpu_year == 4500 && sc.license_source &&
-		      !strcmp(sc.license_source, "quote 2025"),
+	CHECK(sc.licensing.usd_per_gpu_year[LIC_NVAIE] == 4500 && sc.licensing.source &&
+		      !strcmp(sc.licensing.source, "quote 2025") && sc.licensing.counting == COUNT_VGPU_SEAT &&
+		      sc.licensing.vgpu_product == LIC_VCS && !strcmp(sc.licensing.term, "perpetual") &&
+		      sc.licensing.support_usd_per_gpu_year == 900,
 	      "licensing");
+	CHECK(sc.hv_cost[HV_KVM].usd_per_node_year == 300 && !strcmp(sc.hv_cost[HV_KVM].source, "RHEL quote"),
+	      "hypervisor cost");
 	CHECK(sc.ngpu_files == 1 && catalog_find(&sc.catalog, "LAB-24") &&
 		      catalog_find(&sc.catalog, "LAB-24")->user,
 	      "user GPU file loaded as user");

@@ -1,0 +1,155 @@
+/*
+ * cloud.c - reads cloud instance offers (schema gpuplan-clouds/1).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cloud.h"
+#include "util.h"
+#include "ydoc.h"
+#include "banned.h"
+
+#define CLOUDS_SCHEMA "gpuplan-clouds/1"
+
+static const char *const pricing_names[] = { "on-demand", "reserved", "spot", NULL };
+
+const char *offer_pricing_name(enum offer_pricing p)
+{
+	return (unsigned)p < PRICING_COUNT ? pricing_names[p] : "?";
+}
+
+static int str_req(const struct ydoc *doc, const struct ynode *m, const char *key, char **out, struct diag *d)
+{
+	const char *s;
+	if (ymap_str(doc, m, key, 1, &s, d))
+		return -1;
+	if (str_blank(s))
+		return ydoc_error(doc, ymap_get(m, key), d, "field '%s' is empty", key);
+	*out = xstrdup(s);
+	return 0;
+}
+
+static int load_offer(struct clouds *c, const struct ydoc *doc, const struct ynode *o, const struct catalog *cat,
+		      struct diag *d)
+{
+	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
+					    "vcpus", "ram_gib", "usd_per_hour", "assumed", "source", NULL };
+	struct cloud_offer *of = &c->offers[c->n];
+	const char *s, *hint;
+	long long gpus;
+	size_t i;
+
+	memset(of, 0, sizeof(*of));
+	if (ynode_expect(doc, o, YN_MAP, "offers item", d) || ymap_check_keys(doc, o, keys, "cloud offer", d))
+		return -1;
+	c->n++;
+	of->line = o->line;
+	of->file = c->files[c->nfiles - 1];
+	if (str_req(doc, o, "id", &of->id, d) || str_req(doc, o, "cloud", &of->cloud, d) ||
+	    str_req(doc, o, "instance", &of->instance, d) || str_req(doc, o, "region", &of->region, d) ||
+	    str_req(doc, o, "source", &of->source, d) || ymap_str(doc, o, "pricing", 1, &s, d))
+		return -1;
+	for (i = 0; pricing_names[i]; i++)
+		if (!strcmp(s, pricing_names[i]))
+			break;
+	if (!pricing_names[i])
+		return ydoc_error(doc, ymap_get(o, "pricing"), d, "unknown pricing '%s' (on-demand, reserved or spot)", s);
+	of->pricing = (enum offer_pricing)i;
+	if (ymap_str(doc, o, "gpu_type", 1, &s, d))
+		return -1;
+	of->gpu = catalog_find(cat, s);
+	if (!of->gpu) {
+		hint = catalog_suggest(cat, s);
+		if (hint)
+			return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
+		return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s'", s);
+	}
+	if (ymap_int(doc, o, "gpus", 1, 1, 64, &gpus, d) ||
+	    ymap_num_range(doc, o, "vcpus", 0, 0, 1e5, RANGE_LO_OPEN, &of->vcpus, d) < 0 ||
+	    ymap_num_range(doc, o, "ram_gib", 0, 0, 1e7, RANGE_LO_OPEN, &of->ram_gib, d) < 0 ||
+	    ymap_num_range(doc, o, "usd_per_hour", 1, 0, 1e6, RANGE_CLOSED, &of->usd_per_hour, d) ||
+	    ymap_bool(doc, o, "assumed", 0, &of->assumed, d) < 0)
+		return -1;
+	of->gpus = (int)gpus;
+	for (i = 0; i + 1 < c->n; i++)
+		if (!strcmp(c->offers[i].id, of->id))
+			return ydoc_error(doc, ymap_get(o, "id"), d, "offer '%s' is already defined at %s:%ld", of->id,
+					  c->offers[i].file, c->offers[i].line);
+	return 0;
+}
+
+int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d)
+{
+	static const char *const keys[] = { "schema", "offers", NULL };
+	struct ydoc doc = YDOC_INIT;
+	const struct ynode *offers;
+	const char *schema;
+	size_t i;
+	int rc = -1;
+
+	XGROW(c->files, c->nfiles, c->nfiles + 1); /* capacity tracks the count exactly */
+	c->files[c->nfiles++] = xstrdup(path);
+	if (ydoc_load(&doc, path, d))
+		goto out;
+	if (ynode_expect(&doc, doc.root, YN_MAP, "the cloud offers file", d) ||
+	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
+		goto out;
+	if (strcmp(schema, CLOUDS_SCHEMA)) {
+		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
+			   "unsupported schema '%s' (this gpuplan reads " CLOUDS_SCHEMA ")", schema);
+		goto out;
+	}
+	offers = ymap_get(doc.root, "offers");
+	if (!offers) {
+		ydoc_error(&doc, doc.root, d, "missing field 'offers'");
+		goto out;
+	}
+	if (ynode_expect(&doc, offers, YN_SEQ, "offers", d))
+		goto out;
+	c->offers = xrealloc(c->offers, (c->n + offers->n + 1) * sizeof(*c->offers));
+	for (i = 0; i < offers->n; i++)
+		if (load_offer(c, &doc, offers->items[i], cat, d))
+			goto out;
+	rc = 0;
+out:
+	ydoc_release(&doc);
+	return rc;
+}
+
+void clouds_release(struct clouds *c)
+{
+	size_t i;
+	for (i = 0; i < c->n; i++) {
+		free(c->offers[i].id);
+		free(c->offers[i].cloud);
+		free(c->offers[i].instance);
+		free(c->offers[i].region);
+		free(c->offers[i].source);
+	}
+	free(c->offers);
+	for (i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct cloud_offer *clouds_find(const struct clouds *c, const char *id)
+{
+	size_t i;
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->offers[i].id, id))
+			return &c->offers[i];
+	return NULL;
+}
+
+const char *clouds_suggest(const struct clouds *c, const char *s)
+{
+	const char **ids = xcalloc(c->n + 1, sizeof(*ids));
+	const char *hint;
+	size_t i;
+	for (i = 0; i < c->n; i++)
+		ids[i] = c->offers[i].id;
+	hint = did_you_mean(s, ids);
+	free(ids);
+	return hint;
+}

@@ -1,0 +1,55 @@
+/*
+ * cloud.h - cloud instance offers (models/clouds.yaml and the
+ * scenario's own offer files, schema gpuplan-clouds/1).
+ *
+ * An offer is one instance type in one region at one pricing (on-demand,
+ * reserved, spot): its GPUs, vCPUs, memory and price per hour, with the
+ * source it was read from.  Inventory rows that rent cloud nodes name an
+ * offer by id.
+ *
+ * Ownership: struct clouds owns its strings; gpu points into the
+ * catalog, which must outlive it.  clouds_release frees everything.
+ */
+#ifndef PLANNER_CLOUD_H
+#define PLANNER_CLOUD_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "diag.h"
+
+enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_COUNT };
+const char *offer_pricing_name(enum offer_pricing p);
+
+struct cloud_offer {
+	char *id;		/* unique, e.g. "aws/p4de.24xlarge/us-east-1/on-demand" */
+	char *cloud;		/* aws, gcp, azure, or a user's name */
+	char *instance;
+	char *region;
+	enum offer_pricing pricing;
+	const struct gpu_type *gpu;
+	int gpus;
+	double vcpus;		/* 0: not stated (no CPU limit) */
+	double ram_gib;		/* 0: not stated */
+	double usd_per_hour;
+	int assumed;
+	char *source;
+	char *file;		/* the file it came from (not owned: points at clouds.file[]) */
+	long line;
+};
+
+struct clouds {
+	size_t nfiles;
+	char **files;
+	size_t n;
+	struct cloud_offer *offers;
+};
+
+/* Reads one offers file and appends its offers; ids must stay unique. */
+int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d);
+void clouds_release(struct clouds *c);
+const struct cloud_offer *clouds_find(const struct clouds *c, const char *id);
+/* The id most like s (for "did you mean"), or NULL. */
+const char *clouds_suggest(const struct clouds *c, const char *s);
+
+#endif

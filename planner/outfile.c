@@ -1,0 +1,237 @@
+/*
+ * outfile.c - a set of output files written all or nothing: temporary
+ * files created exclusively (never through a symlink), fsync'ed, then
+ * renamed into place together with the interrupt signals blocked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "interrupt.h"
+#include "outfile.h"
+#include "banned.h"
+
+/* Attempts at a free temporary name per file before giving up. */
+#define OUTFILE_TMP_TRIES 100
+
+void outset_init(struct outset *os, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	os->dir = xstrndup(dir, n);
+	os->files = NULL;
+	os->n = os->cap = 0;
+}
+
+void outset_add(struct outset *os, const char *name, char *data, size_t len)
+{
+	struct outfile *f;
+
+	XGROW(os->files, os->cap, os->n + 1);
+	f = &os->files[os->n++];
+	f->name = xstrdup(name);
+	f->data = data;
+	f->len = len;
+}
+
+void outset_add_copy(struct outset *os, const char *name, const char *data, size_t len)
+{
+	char *copy = xmalloc(len + 1);
+
+	if (len)
+		memcpy(copy, data, len);
+	copy[len] = '\0';
+	outset_add(os, name, copy, len);
+}
+
+void outset_add_sb(struct outset *os, const char *name, struct sb *sb)
+{
+	size_t len = sb->len;
+
+	outset_add(os, name, sb_detach(sb), len);
+}
+
+void outset_release(struct outset *os)
+{
+	size_t i;
+
+	for (i = 0; i < os->n; i++) {
+		free(os->files[i].name);
+		free(os->files[i].data);
+	}
+	free(os->files);
+	free(os->dir);
+	os->dir = NULL;
+	os->files = NULL;
+	os->n = os->cap = 0;
+}
+
+static int name_ok(const char *name)
+{
+	return name[0] && name[0] != '.' && !strchr(name, '/');
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Creates a fresh temporary file for final; *tmp gets its path. */
+static int create_tmp(const struct outset *os, const struct outfile *f, char **tmp)
+{
+	int k, fd;
+
+	for (k = 0; k < OUTFILE_TMP_TRIES; k++) {
+		*tmp = k ? xasprintf("%s/.%s.%ld-%d.tmp", os->dir, f->name, (long)getpid(), k)
+			 : xasprintf("%s/.%s.%ld.tmp", os->dir, f->name, (long)getpid());
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			return fd;
+		free(*tmp);
+		*tmp = NULL;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Writes f into a new temporary file; 0, or -1 with d set. */
+static int write_tmp(const struct outset *os, const struct outfile *f, const char *final, char **tmp, int *slot,
+		     struct diag *d)
+{
+	int fd = create_tmp(os, f, tmp), e;
+
+	if (fd < 0)
+		return diag_set(d, DIAG_IO, final, 0, 0, "cannot create: %s", strerror(errno));
+	*slot = interrupt_track(*tmp);
+	if (write_all(fd, f->data, f->len) || (fsync(fd) && errno != EINVAL && errno != EROFS)) {
+		e = errno;
+		close(fd);
+		return diag_set(d, DIAG_IO, final, 0, 0, "cannot write: %s", strerror(e));
+	}
+	if (close(fd))
+		return diag_set(d, DIAG_IO, final, 0, 0, "cannot write: %s", strerror(errno));
+	return 0;
+}
+
+static int interrupted(struct diag *d)
+{
+	int sig = interrupt_pending();
+
+	if (!sig)
+		return 0;
+	diag_set(d, DIAG_IO, NULL, 0, 0, "interrupted by %s: no reports written", interrupt_signame(sig));
+	return 1;
+}
+
+int outset_commit(struct outset *os, struct diag *d)
+{
+	char **tmp = NULL, **final = NULL;
+	int *slot = NULL;
+	struct stat st;
+	sigset_t old;
+	int created = 0, rc = -1;
+	size_t i, j, renamed = 0;
+
+	if (interrupted(d))
+		return -1;
+	if (!os->dir || !os->dir[0])
+		return diag_set(d, DIAG_IO, NULL, 0, 0, "the output directory name is empty");
+	for (i = 0; i < os->n; i++) {
+		if (!name_ok(os->files[i].name))
+			return diag_set(d, DIAG_IO, os->dir, 0, 0, "invalid output file name '%s'",
+					os->files[i].name);
+		for (j = 0; j < i; j++)
+			if (!strcmp(os->files[i].name, os->files[j].name))
+				return diag_set(d, DIAG_IO, os->dir, 0, 0, "output file '%s' given twice",
+						os->files[i].name);
+	}
+	if (stat(os->dir, &st)) {
+		if (errno != ENOENT)
+			return diag_set(d, DIAG_IO, os->dir, 0, 0, "cannot access the output directory: %s",
+					strerror(errno));
+		if (mkdir(os->dir, 0777))
+			return diag_set(d, DIAG_IO, os->dir, 0, 0, "cannot create the output directory: %s",
+					strerror(errno));
+		created = 1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		return diag_set(d, DIAG_IO, os->dir, 0, 0, "not a directory");
+	}
+
+	tmp = xcalloc(os->n + 1, sizeof(*tmp));
+	final = xcalloc(os->n + 1, sizeof(*final));
+	slot = xcalloc(os->n + 1, sizeof(*slot));
+	for (i = 0; i < os->n; i++) {
+		slot[i] = -1;
+		final[i] = xasprintf("%s/%s", os->dir, os->files[i].name);
+		if (!lstat(final[i], &st) && S_ISDIR(st.st_mode)) {
+			diag_set(d, DIAG_IO, final[i], 0, 0, "is a directory");
+			goto out;
+		}
+	}
+	for (i = 0; i < os->n; i++) {
+		if (interrupted(d))
+			goto out;
+		if (write_tmp(os, &os->files[i], final[i], &tmp[i], &slot[i], d))
+			goto out;
+	}
+
+	interrupt_block(&old);
+	if (interrupted(d)) {
+		interrupt_unblock(&old);
+		goto out;
+	}
+	for (i = 0; i < os->n; i++) {
+		if (rename(tmp[i], final[i])) {
+			diag_set(d, DIAG_IO, final[i], 0, 0, "cannot rename into place: %s", strerror(errno));
+			break;
+		}
+		interrupt_untrack(slot[i]);
+		slot[i] = -1;
+		free(tmp[i]);
+		tmp[i] = NULL;
+		renamed++;
+	}
+	interrupt_unblock(&old);
+	if (renamed == os->n)
+		rc = 0;
+out:
+	for (i = 0; i < os->n; i++) {
+		if (tmp && tmp[i]) {
+			unlink(tmp[i]);
+			interrupt_untrack(slot[i]);
+			free(tmp[i]);
+		}
+		if (final)
+			free(final[i]);
+	}
+	if (rc && created && !renamed)
+		rmdir(os->dir);
+	free(tmp);
+	free(final);
+	free(slot);
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * outfile.h - a set of output files written all or nothing.
+ *
+ * A command collects the contents of every file it will write, then
+ * commits them together:
+ *
+ *	struct outset os = OUTSET_INIT;
+ *	outset_init(&os, dir);
+ *	outset_add(&os, "summary.csv", buf, len);	(takes buf)
+ *	outset_add_sb(&os, "nodes.csv", &sb);		(takes sb's buffer)
+ *	if (outset_commit(&os, &d)) ...		(d says what went wrong)
+ *	outset_release(&os);
+ *
+ * outset_commit creates dir when it is missing (one level, mode 0777 less
+ * the umask), writes each file to a temporary name in dir,
+ * ".NAME.PID.tmp", created with O_EXCL|O_NOFOLLOW so that nothing planted
+ * at that name (a file, a symlink) is ever followed or overwritten (the
+ * next name ".NAME.PID-N.tmp" is tried instead), flushes it with fsync,
+ * and only when every file was written renames them all into place with
+ * SIGINT/SIGTERM blocked.  rename() replaces an existing file at DIR/NAME
+ * and a symlink there is replaced itself, never followed; a directory at
+ * DIR/NAME is an error found before anything is written.  On any failure
+ * the temporary files are removed, a directory it created is removed
+ * again, and no file in dir has changed.  The temporary paths are
+ * registered with interrupt_track(), so a forced exit on a second signal
+ * removes them too.  After a first SIGINT/SIGTERM (interrupt_pending())
+ * outset_commit writes nothing and fails.
+ *
+ * Errors are DIAG_IO (exit 5), naming the final path, never the
+ * temporary one: "out/summary.csv: cannot write: No space left on device".
+ *
+ * Ownership: the outset owns dir's copy, every name and every buffer
+ * given to outset_add; outset_release frees them (also after a commit).
+ */
+#ifndef PLANNER_OUTFILE_H
+#define PLANNER_OUTFILE_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "util.h"
+
+struct outfile {
+	char *name;	/* file name in the directory: no '/', not starting with '.' */
+	char *data;	/* contents (owned) */
+	size_t len;	/* bytes in data */
+};
+
+struct outset {
+	char *dir;		/* output directory, trailing '/' removed */
+	struct outfile *files;	/* in the order added (and renamed) */
+	size_t n, cap;
+};
+#define OUTSET_INIT { NULL, NULL, 0, 0 }
+
+/* Starts an empty set of files for dir. */
+void outset_init(struct outset *os, const char *dir);
+/* Adds a file; takes data (malloc'd, may be NULL when len is 0). */
+void outset_add(struct outset *os, const char *name, char *data, size_t len);
+/* Adds a file with a copy of data. */
+void outset_add_copy(struct outset *os, const char *name, const char *data, size_t len);
+/* Adds a file with sb's contents, leaving sb released (as sb_detach). */
+void outset_add_sb(struct outset *os, const char *name, struct sb *sb);
+/*
+ * Writes every file into dir, all or nothing (see above).  0, or -1 with
+ * d set.  May be called once per outset.
+ */
+int outset_commit(struct outset *os, struct diag *d);
+/* Frees everything; the outset may be outset_init'ed again. */
+void outset_release(struct outset *os);
+
+#endif

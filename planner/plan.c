@@ -1,0 +1,79 @@
+/*
+ * plan.c - one planning run: price, build, greedy, ILP, disaggregate,
+ * choose, verify.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "plan.h"
+#include "verify.h"
+#include "banned.h"
+
+int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
+{
+	struct ilp_opts opts;
+	struct cplan_cost gc, fc;
+
+	memset(r, 0, sizeof(*r));
+	r->sc = sc;
+	if (pricing_build(&r->pr, sc, d))
+		return -1;
+	r->have_pr = 1;
+	if (problem_build(&r->p, sc, &r->pr, d))
+		return -1;
+	r->have_p = 1;
+	cplan_init(&r->greedy, &r->p);
+	cplan_greedy(&r->greedy);
+	cplan_cost(&r->greedy, &gc);
+	r->greedy_objective = gc.objective;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.time_limit_s = o->time_limit_s >= 0 ? o->time_limit_s : sc->time_limit_s;
+	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
+	opts.verbose = o->verbose;
+	opts.export_path = o->export_path;
+	opts.warm = &r->greedy;
+	if (o->greedy_only) {
+		ilp_result_alloc(&r->p, &r->res);
+		r->res.status = ILP_SKIPPED;
+	} else if (ilp_solve(&r->p, &opts, &r->res, d)) {
+		return -1;
+	}
+	r->status = r->res.status;
+	r->lp_bound = r->res.lp_bound;
+	r->bound = r->res.bound;
+	r->final = &r->greedy;
+	r->plan_source = "greedy";
+	if (r->res.status == ILP_OPTIMAL || r->res.status == ILP_FEASIBLE) {
+		struct cplan_cost ic;
+		cplan_init(&r->ilp, &r->p);
+		r->have_ilp = 1;
+		cplan_from_counts(&r->ilp, r->res.nmode, r->res.ncfg, r->res.arc);
+		cplan_cost(&r->ilp, &ic);
+		/* keep the ILP's plan unless rounding made it worse than the greedy one */
+		if (ic.objective <= gc.objective + 1e-6) {
+			r->final = &r->ilp;
+			r->plan_source = "ilp";
+		}
+	}
+	cplan_cost(r->final, &fc);
+	r->objective = fc.objective;
+	if (r->bound <= 0)
+		r->bound = r->res.lp_bound;
+	r->gap = fabs(fc.objective) > 1e-9 ? fmax(0, (fc.objective - r->bound) / fabs(fc.objective)) : 0;
+	return verify_plan(r->final, d);
+}
+
+void plan_release(struct plan_result *r)
+{
+	if (r->have_ilp)
+		cplan_release(&r->ilp);
+	if (r->have_p) {
+		cplan_release(&r->greedy);
+		ilp_result_release(&r->p, &r->res);
+		problem_release(&r->p);
+	}
+	if (r->have_pr)
+		pricing_release(&r->pr);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,58 @@
+/*
+ * plan.h - one planning run of a loaded scenario: price it, build the
+ * problem, take the greedy plan, solve the ILP, turn the counts into a
+ * concrete plan, keep the better of the two, verify it.
+ *
+ * Every command that plans (plan, compare, check, simulate) calls
+ * plan_run; the reports read the result.  Nothing here prints.
+ *
+ * Ownership: the result owns the pricing, the problem, both plans and
+ * the solver's counts; it points into the scenario, which must outlive
+ * it.  plan_release frees everything (also after a failed plan_run).
+ */
+#ifndef PLANNER_PLAN_H
+#define PLANNER_PLAN_H
+
+#include "cplan.h"
+#include "diag.h"
+#include "ilp.h"
+#include "pricing.h"
+#include "problem.h"
+#include "scenario.h"
+
+struct plan_opts {
+	double time_limit_s;	/* < 0: the scenario's */
+	double mip_gap;		/* < 0: the scenario's */
+	long node_limit;	/* < 0: the scenario's; 0: none */
+	int verbose;		/* solver output to stderr */
+	const char *export_path; /* write the ILP (.mps/.lp) before solving, or NULL */
+	int greedy_only;	/* skip the ILP */
+};
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0 }
+
+struct plan_result {
+	const struct scenario *sc;
+	struct pricing pr;
+	struct problem p;
+	struct cplan greedy, ilp;
+	struct ilp_result res;
+	const struct cplan *final;	/* the plan reported: &ilp or &greedy */
+	const char *plan_source;	/* "ilp" or "greedy" */
+	enum ilp_status status;
+	double objective;		/* of final */
+	double bound;			/* best proven lower bound */
+	double lp_bound;
+	double gap;			/* (objective - bound) / objective */
+	double greedy_objective;
+	int have_pr, have_p, have_ilp;
+};
+
+/*
+ * Plans sc.  Fails with d set on bad pricing input (DIAG_INPUT), a model
+ * that cannot be exported or a solver error (DIAG_IO), or a plan the
+ * verifier rejects (DIAG_IO, an internal error).
+ */
+int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d);
+void plan_release(struct plan_result *r);
+
+#endif
