@@ -193,6 +193,16 @@ static double replica_gpus(const struct workload *w)
 	return w->gpus >= 1 ? (double)w->gpus : w->compute;
 }
 
+double report_placed_gpu_hours(const struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	double h = 0;
+	size_t i;
+	for (i = 0; i < p->ndemands; i++)
+		h += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
+	return h * HOURS_PER_YEAR * p->horizon_years;
+}
+
 /* True when an assumption concerns this plan (see pricing.h). */
 static int assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
 {
@@ -209,15 +219,13 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	struct report_stats st;
 	cJSON *s = cJSON_AddObjectToObject(dc->json, "summary");
 	cJSON *cats, *mix, *ja;
-	double gpu_hours = 0;
+	double gpu_hours;
 	size_t i;
 	int m, q, na = 0;
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	for (i = 0; i < p->ndemands; i++)
-		gpu_hours += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
-	gpu_hours *= HOURS_PER_YEAR * p->horizon_years;
+	gpu_hours = report_placed_gpu_hours(cp);
 	sb_adds(&dc->summary, "metric,value\n");
 	kv(&dc->summary, s, "scenario", p->sc->name);
 	kv(&dc->summary, s, "status", ilp_status_name(r->status));

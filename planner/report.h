@@ -31,4 +31,7 @@ struct report_stats {
 };
 void report_stats(const struct cplan *cp, struct report_stats *st);
 
+/* GPU-hours the placed replicas hold over the horizon (whole GPUs, or compute shares). */
+double report_placed_gpu_hours(const struct cplan *cp);
+
 #endif

@@ -1,0 +1,269 @@
+/*
+ * cmd_compare.c - gpuplan compare: plan several scenarios and line them
+ * up side by side (a table on stdout, compare.csv and compare.json).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "plan.h"
+#include "scenario.h"
+#include "util.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"usage: gpuplan compare SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--node-limit N]",
+	"                       [--greedy]",
+	"",
+	"  plans every scenario and prints them side by side: cost over the horizon and per year, by",
+	"  category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
+	"",
+	"  -o DIR            write compare.csv and compare.json into DIR (default ./gpuplan-out)",
+	"  --format F        csv, json or both (default both)",
+	"  --time-limit S    solver time limit per scenario (default: each scenario's own)",
+	"  --node-limit N    branch-and-bound node limit per scenario (reproducible on any machine)",
+	"  --greedy          skip the ILP: compare the greedy plans",
+	NULL,
+};
+
+struct compare_args {
+	const char **files;
+	size_t nfiles;
+	const char *out_dir;
+	enum report_format fmt;
+	struct plan_opts po;
+};
+
+static int parse_args(int argc, char **argv, struct compare_args *a)
+{
+	int i;
+	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
+	a->out_dir = "gpuplan-out";
+	a->fmt = REPORT_BOTH;
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		int r;
+		double x;
+		if (cli_is_help(argv[i])) {
+			cli_usage(stdout, usage);
+			return 1;
+		}
+		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
+		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "-o needs a directory");
+			a->out_dir = v;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--format", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--format needs csv, json or both");
+			if (!strcmp(v, "csv"))
+				a->fmt = REPORT_CSV;
+			else if (!strcmp(v, "json"))
+				a->fmt = REPORT_JSON;
+			else if (!strcmp(v, "both"))
+				a->fmt = REPORT_BOTH;
+			else
+				return cli_misuse(usage, "--format: '%s' is not csv, json or both", v);
+		} else if ((r = cli_opt_value(argc, argv, &i, "--time-limit", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--time-limit needs seconds");
+			if (cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &a->po.time_limit_s))
+				return EXIT_USAGE;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--node-limit", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--node-limit needs a number of nodes");
+			if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &x))
+				return EXIT_USAGE;
+			if (x != floor(x))
+				return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v);
+			a->po.node_limit = (long)x;
+		} else if (!strcmp(argv[i], "--greedy")) {
+			a->po.greedy_only = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_misuse(usage, "unknown option '%s'", argv[i]);
+		} else {
+			a->files[a->nfiles++] = argv[i];
+		}
+	}
+	if (!a->nfiles)
+		return cli_misuse(usage, "no scenario given");
+	return 0;
+}
+
+/* The table: one column per scenario, one line per figure. */
+struct table {
+	size_t n;
+	int w0, w;		/* label width, column width */
+};
+
+static void row_text(const struct table *t, const char *label, char **cells)
+{
+	size_t i;
+	printf("%-*s", t->w0, label);
+	for (i = 0; i < t->n; i++) {
+		printf("  %*s", t->w, cells[i]);
+		free(cells[i]);
+	}
+	printf("\n");
+}
+
+static void row_num(const struct table *t, const struct compare_row *rows, const char *label, size_t off,
+		    int decimals, double scale)
+{
+	char **cells = xcalloc(t->n, sizeof(*cells));
+	char b[64];
+	size_t i;
+	for (i = 0; i < t->n; i++) {
+		double v = *(const double *)((const char *)&rows[i] + off) * scale;
+		cells[i] = xstrdup(fmt_fixed(b, sizeof(b), round(v * pow(10, decimals)) / pow(10, decimals), decimals));
+	}
+	row_text(t, label, cells);
+	free(cells);
+}
+
+static void print_table(const struct compare_row *rows, size_t n)
+{
+	struct table t = { n, 26, 12 };
+	char **cells;
+	char b[64];
+	size_t i, best = 0, second = (size_t)-1;
+	int q, m;
+
+	for (i = 0; i < n; i++)
+		if ((int)strlen(rows[i].scenario) > t.w)
+			t.w = (int)strlen(rows[i].scenario);
+	cells = xcalloc(n, sizeof(*cells));
+	for (i = 0; i < n; i++)
+		cells[i] = xstrdup(rows[i].scenario);
+	row_text(&t, "scenario", cells);
+	for (i = 0; i < n; i++)
+		cells[i] = xstrdup(rows[i].status);
+	row_text(&t, "solver status", cells);
+	row_num(&t, rows, "horizon (years)", offsetof(struct compare_row, horizon_years), 2, 1);
+	row_num(&t, rows, "total (USD)", offsetof(struct compare_row, total), 2, 1);
+	row_num(&t, rows, "per year (USD)", offsetof(struct compare_row, per_year), 2, 1);
+	for (q = 0; q < CAT_COUNT; q++) {
+		char label[64];
+		int any = 0;
+		for (i = 0; i < n; i++)
+			any |= rows[i].cat[q] != 0;
+		if (!any)
+			continue;
+		snprintf(label, sizeof(label), "  %s", cost_cat_name((enum cost_cat)q));
+		row_num(&t, rows, label, offsetof(struct compare_row, cat) + (size_t)q * sizeof(double), 2, 1);
+	}
+	row_num(&t, rows, "per placed GPU-hour (USD)", offsetof(struct compare_row, cost_per_gpu_hour), 4, 1);
+	row_num(&t, rows, "compute utilisation (%)", offsetof(struct compare_row, compute_util), 1, 100);
+	row_num(&t, rows, "memory utilisation (%)", offsetof(struct compare_row, mem_util), 1, 100);
+	for (q = LIC_COUNT - 1; q > 0; q--) {
+		int any = 0;
+		for (i = 0; i < n; i++)
+			any |= rows[i].lic_gpus[q] || rows[i].seats[q];
+		if (!any)
+			continue;
+		for (i = 0; i < n; i++)
+			cells[i] = rows[i].seats[q] ? xasprintf("%ld + %ld seats", rows[i].lic_gpus[q], rows[i].seats[q])
+						    : xasprintf("%ld", rows[i].lic_gpus[q]);
+		snprintf(b, sizeof(b), "licences %s (GPUs)", lic_product_id((enum lic_product)q));
+		row_text(&t, b, cells);
+	}
+	for (i = 0; i < n; i++)
+		cells[i] = xasprintf("%ld / %ld", rows[i].placed, rows[i].unplaced);
+	row_text(&t, "replicas placed / unplaced", cells);
+	for (i = 0; i < n; i++)
+		cells[i] = xasprintf("%ld / %ld", rows[i].nodes, rows[i].gpus);
+	row_text(&t, "nodes / GPUs used", cells);
+	for (m = 0; m < MODE_COUNT; m++) {
+		int any = 0;
+		for (i = 0; i < n; i++)
+			any |= rows[i].gpus_by_mode[m] != 0;
+		if (!any)
+			continue;
+		for (i = 0; i < n; i++)
+			cells[i] = xasprintf("%ld", rows[i].gpus_by_mode[m]);
+		snprintf(b, sizeof(b), "  GPUs in %s", mode_name((enum gpu_mode)m));
+		row_text(&t, b, cells);
+	}
+	free(cells);
+	if (n < 2)
+		return;
+	/* the cheapest per year among the plans that place everything */
+	best = (size_t)-1;
+	for (i = 0; i < n; i++) {
+		if (rows[i].unplaced)
+			continue;
+		if (best == (size_t)-1 || rows[i].per_year < rows[best].per_year) {
+			second = best;
+			best = i;
+		} else if (second == (size_t)-1 || rows[i].per_year < rows[second].per_year) {
+			second = i;
+		}
+	}
+	if (best == (size_t)-1) {
+		printf("\nno scenario places every replica\n");
+		return;
+	}
+	printf("\ncheapest per year with every replica placed: %s, %s USD/year", rows[best].scenario,
+	       fmt_fixed(b, sizeof(b), round(rows[best].per_year * 100) / 100, 2));
+	if (second != (size_t)-1)
+		printf(" (%s USD/year less than %s)",
+		       fmt_fixed(b, sizeof(b), round((rows[second].per_year - rows[best].per_year) * 100) / 100, 2),
+		       rows[second].scenario);
+	printf("\n");
+}
+
+int cmd_compare(int argc, char **argv, const struct cli_global *g)
+{
+	struct compare_args a;
+	struct compare_row *rows;
+	struct diag d = DIAG_INIT;
+	size_t i, nrows = 0;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	{
+		struct plan_opts po = PLAN_OPTS_INIT;
+		a.po = po;
+	}
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		free(a.files);
+		return rc == 1 ? EXIT_OK : rc;
+	}
+	a.po.verbose = g->verbose;
+	rows = xcalloc(a.nfiles, sizeof(*rows));
+	for (i = 0; i < a.nfiles; i++) {
+		struct scenario sc;
+		struct plan_result r;
+		int bad;
+		memset(&r, 0, sizeof(r));
+		bad = scenario_load(&sc, a.files[i], g->models_dir, &d) || plan_run(&r, &sc, &a.po, &d);
+		if (!bad)
+			compare_row_fill(&rows[nrows++], a.files[i], &r);
+		plan_release(&r);
+		scenario_release(&sc);
+		if (bad) {
+			rc = cli_diag(&d);
+			goto out;
+		}
+	}
+	if (compare_write(a.out_dir, a.fmt, rows, nrows, &d)) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	print_table(rows, nrows);
+	printf("reports: %s\n", a.out_dir);
+	rc = EXIT_OK;
+out:
+	for (i = 0; i < nrows; i++)
+		compare_row_release(&rows[i]);
+	free(rows);
+	free(a.files);
+	diag_release(&d);
+	ilp_cleanup();
+	return rc;
+}
