@@ -87,7 +87,7 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
 	size_t i;
 	int rc = -1;
 
-	XGROW(c->files, c->nfiles, c->nfiles + 1); /* capacity tracks the count exactly */
+	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files)); /* capacity tracks the count exactly */
 	c->files[c->nfiles++] = xstrdup(path);
 	if (ydoc_load(&doc, path, d))
 		goto out;

@@ -131,13 +131,13 @@ static void print_summary(const struct plan_result *r, const char *dir)
 	printf("  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
 	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
 	for (q = 0; q < CAT_COUNT; q++) {
-		if (cost.cat[q] == 0 && q != CAT_ENERGY)
+		if (cost.cat[q] == 0)
 			continue;
 		printf("%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
 		       fmt_fixed(b1, sizeof(b1), round(cost.cat[q] * 100) / 100, 2));
 		first = 0;
 	}
-	printf(")\n");
+	printf("%s)\n", first ? "nothing" : "");
 	printf("  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
 	printf("  licences:  ");

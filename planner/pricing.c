@@ -65,9 +65,16 @@ static double sum(const double *v, int n)
 	return s;
 }
 
+/* A models file as reports name it: "licenses.yaml", whatever directory it was read from. */
+static const char *model_file(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
 static char *term_source(const struct licenses *L, const struct lic_term *t)
 {
-	return xasprintf("%s:%ld: %s", L->file, t->line, t->source);
+	return xasprintf("%s:%ld: %s", model_file(L->file), t->line, t->source);
 }
 
 /*
@@ -159,7 +166,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 	if (B > 0) {
 		char *what = xasprintf("%s: %d year%s of NVAIE bundled with each %s", nc->name, B, B == 1 ? "" : "s",
 				       nc->gpu->id);
-		char *src = bundle ? xasprintf("%s:%ld: %s", L->file, bundle->line, bundle->source)
+		char *src = bundle ? xasprintf("%s:%ld: %s", model_file(L->file), bundle->line, bundle->source)
 				   : xasprintf("%s:%ld: column nvaie_bundle_years", sc->inventory.file, nc->line);
 		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
 		free(what);
@@ -261,7 +268,7 @@ static void note_rules(struct pricing *pr, const struct node_class *nc)
 		if (!r || !r->assumed)
 			continue;
 		what = xasprintf("%s needs %s", mode_name((enum gpu_mode)m), r->products ? "a licence" : "no licence");
-		src = xasprintf("%s:%ld: %s", L->file, r->line, r->source);
+		src = xasprintf("%s:%ld: %s", model_file(L->file), r->line, r->source);
 		pricing_assume(pr, -1, m, what, src);
 		free(what);
 		free(src);
@@ -313,7 +320,7 @@ static void price_node(struct pricing *pr, const struct node_class *nc, struct c
 	if (nc->offer && nc->offer->assumed) {
 		char *what = xasprintf("cloud offer %s at %s USD per hour", nc->offer->id,
 				       NUM(nc->offer->usd_per_hour));
-		char *src = xasprintf("%s:%ld: %s", nc->offer->file, nc->offer->line, nc->offer->source);
+		char *src = xasprintf("%s:%ld: %s", model_file(nc->offer->file), nc->offer->line, nc->offer->source);
 		pricing_assume(pr, CAT_CLOUD, -1, what, src);
 		free(what);
 		free(src);

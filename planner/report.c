@@ -206,8 +206,14 @@ double report_placed_gpu_hours(const struct cplan *cp)
 /* True when an assumption concerns this plan (see pricing.h). */
 static int assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
 {
-	if (a->cat >= 0 && cost->cat[a->cat] <= 0)
+	if (a->cat == CAT_LIC_VCS || a->cat == CAT_LIC_NVAIE) {
+		/* a licence bundled or priced at 0 still concerns the plan when it counts licences */
+		enum lic_product p = a->cat == CAT_LIC_VCS ? LIC_VCS : LIC_NVAIE;
+		if (cost->cat[a->cat] <= 0 && cost->lic_gpus[p] + cost->seats[p] == 0)
+			return 0;
+	} else if (a->cat >= 0 && cost->cat[a->cat] <= 0) {
 		return 0;
+	}
 	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
 }
 
