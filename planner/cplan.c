@@ -702,3 +702,73 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 	out->objective += out->total;
 }
 
+/*
+ * ================= incremental placement (simulate) =================
+ *
+ * Thin entry points to the engine above for `gpuplan simulate`, which
+ * rebuilds each step's plan from the previous one (see cplan.h).
+ */
+
+int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
+{
+	return open_node(cp, k, m, pattern);
+}
+
+void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
+{
+	configure_gpu(cp, node, gpu, cfg);
+}
+
+void cplan_place_at(struct cplan *cp, size_t slot, int d)
+{
+	place(cp, slot, d);
+}
+
+void cplan_place_more(struct cplan *cp, const long *add)
+{
+	const struct problem *p = cp->p;
+	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
+	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		size_t lo, hi, j;
+		int last = -1;
+		order[i] = (int)i;
+		arcs_of(p, (int)i, &lo, &hi);
+		for (j = lo; j < hi; j++) {
+			if (p->arcs[j].k != last)
+				options[i]++;
+			last = p->arcs[j].k;
+		}
+	}
+	sort_problem = p;
+	sort_options = options;
+	qsort(order, p->ndemands, sizeof(*order), demand_order);
+	free(options);
+	for (i = 0; i < p->ndemands; i++) {
+		int d = order[i];
+		long r;
+		if (add[d] <= 0)
+			continue;
+		if (p->demands[d].unhostable) {
+			cp->unplaced[d] += add[d];
+			set_reason(cp, d);
+			continue;
+		}
+		for (r = 0; r < add[d]; r++) {
+			size_t s = find_free(cp, d);
+			if (s == (size_t)-1)
+				s = open_gpu_for(cp, d);
+			if (s == (size_t)-1)
+				s = open_node_for(cp, d);
+			if (s == (size_t)-1) {
+				cp->unplaced[d] += add[d] - r;
+				set_reason(cp, d);
+				break;
+			}
+			place(cp, s, d);
+		}
+	}
+	free(order);
+}

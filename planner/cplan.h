@@ -107,4 +107,27 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 /* The node's name: "<class>-<ordinal>" with 3 digits at least.  Caller frees. */
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n);
 
+/*
+ * ================= incremental placement (simulate) =================
+ *
+ * For `gpuplan simulate`, which plans every step of a demand trace from
+ * the previous step's plan: rebuild the nodes and GPU configurations that
+ * still hold replicas, put those replicas back into the same slots, then
+ * place what is new greedily (free slots first, then idle GPUs of open
+ * nodes, then new nodes).  Owned by simulate (helper of issue #6).
+ */
+
+/* Opens a node of class k in mode m (passthrough: split by config pattern); its index. */
+int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern);
+/* Puts idle GPU gpu of node into configuration cfg, creating its slots. */
+void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg);
+/* Places the next replica of demand d into free slot `slot` (caller checked the fit). */
+void cplan_place_at(struct cplan *cp, size_t slot, int d);
+/*
+ * Places add[d] more replicas of every demand d, demands in the greedy
+ * order, each replica as cplan_greedy would; what finds no room is added
+ * to unplaced[d] with a reason.
+ */
+void cplan_place_more(struct cplan *cp, const long *add);
+
 #endif

@@ -180,7 +180,7 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 {
 	static const char *const keys[] = { "counting", "vgpu_product", "term", "cloud_term",
 					    "nvaie_usd_per_gpu_year", "vcs_usd_per_gpu_year",
-					    "support_usd_per_gpu_year", "source", NULL };
+					    "support_usd_per_gpu_year", "source", "lease_hours", NULL };
 	static const char *const countings[] = { "physical-gpu", "vgpu-seat", NULL };
 	static const char *const products[] = { "vcs", "nvaie", NULL };
 	static const char *const terms[] = { "subscription", "perpetual", NULL };
@@ -199,7 +199,8 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 	    num_field(doc, m, "nvaie_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_NVAIE], d) ||
 	    num_field(doc, m, "vcs_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_VCS], d) ||
 	    num_field(doc, m, "support_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->support_usd_per_gpu_year, d) ||
-	    opt_str(doc, m, "source", &L->source, d))
+	    opt_str(doc, m, "source", &L->source, d) ||
+	    num_field(doc, m, "lease_hours", 0, 8760, RANGE_CLOSED, &L->lease_hours, d))
 		return -1;
 	L->counting = (enum lic_counting)c;
 	L->vgpu_product = p ? LIC_NVAIE : LIC_VCS;

@@ -30,6 +30,7 @@ struct scenario_licensing {
 	double support_usd_per_gpu_year;	/* perpetual support beyond its included years; < 0: none */
 	char *source;		/* where the scenario's own prices come from */
 	long line;		/* of the block, for messages */
+	double lease_hours;	/* simulate: a seat stays leased this long after its last use; default 0 */
 };
 
 /* What a hypervisor costs per node in use (the `hypervisors:` block). */

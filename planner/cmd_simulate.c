@@ -1,0 +1,205 @@
+/*
+ * cmd_simulate.c - gpuplan simulate: load the scenario and a demand trace
+ * (a CSV file or a generated shape), step it hour by hour, price the ways
+ * of buying licences, write the reports and say which is cheapest.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "scenario.h"
+#include "simulate.h"
+#include "trace.h"
+#include "util.h"
+#include "banned.h"
+
+static const char *const usage[] = {
+	"usage: gpuplan simulate SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--hours N]",
+	"                        [--lease-hours H] [--verify]",
+	"",
+	"  --trace FILE      demand trace CSV: timestamp (ISO 8601 UTC or hours from the start), workload, replicas",
+	"  --generate SPEC   a generated trace: flat[:growth=G,hours=N] or",
+	"                    daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]",
+	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
+	"  --hours N         simulate N hourly steps, repeating the trace (default: the longer of the trace",
+	"                    and the scenario's horizon)",
+	"  --lease-hours H   a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)",
+	"  --verify          check every step's plan with the verifier (slower)",
+	NULL,
+};
+
+struct sim_args {
+	const char *scenario;
+	const char *trace;
+	const char *generate;
+	const char *out_dir;
+	struct sim_opts o;
+};
+
+static int parse_args(int argc, char **argv, struct sim_args *a)
+{
+	int i;
+	struct sim_opts init = SIM_OPTS_INIT;
+	memset(a, 0, sizeof(*a));
+	a->out_dir = "gpuplan-out";
+	a->o = init;
+	for (i = 1; i < argc; i++) {
+		const char *v;
+		int r;
+		if (cli_is_help(argv[i])) {
+			cli_usage(stdout, usage);
+			return 1;
+		}
+		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
+		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "-o needs a directory");
+			a->out_dir = v;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--trace", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--trace needs a file");
+			a->trace = v;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--generate", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--generate needs a shape, e.g. daily:hours_per_day=10");
+			a->generate = v;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--hours", &v)) != 0) {
+			double h;
+			if (r < 0)
+				return cli_misuse(usage, "--hours needs a number of hours");
+			if (cli_parse_num("--hours", v, 1, 0, (double)TRACE_MAX_HOURS, 0, &h))
+				return EXIT_USAGE;
+			if (h != floor(h))
+				return cli_misuse(usage, "--hours: '%s' is not a whole number", v);
+			a->o.hours = (long)h;
+		} else if ((r = cli_opt_value(argc, argv, &i, "--lease-hours", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--lease-hours needs a number of hours");
+			if (cli_parse_num("--lease-hours", v, 0, 0, 8760, 0, &a->o.lease_hours))
+				return EXIT_USAGE;
+		} else if (!strcmp(argv[i], "--verify")) {
+			a->o.verify = 1;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_misuse(usage, "unknown option '%s'", argv[i]);
+		} else if (!a->scenario) {
+			a->scenario = argv[i];
+		} else {
+			return cli_misuse(usage, "more than one scenario given");
+		}
+	}
+	if (!a->scenario)
+		return cli_misuse(usage, "no scenario given");
+	if (!a->trace && !a->generate)
+		return cli_misuse(usage, "give a trace: --trace FILE or --generate SPEC");
+	if (a->trace && a->generate)
+		return cli_misuse(usage, "--trace and --generate exclude each other");
+	return 0;
+}
+
+static void print_summary(const struct sim_result *r, const char *dir)
+{
+	char b1[64], b2[64], b3[64];
+	int q, k, s, any = 0;
+
+	printf("simulate %s: %zu hourly steps (%s years) of %s", r->sc->name, r->nsteps,
+	       fmt_fixed(b1, sizeof(b1), (double)r->nsteps / HOURS_PER_YEAR, 2), r->tr->source);
+	if (r->tr->nsteps < r->nsteps)
+		printf(" (period %zu h, repeated)", r->tr->nsteps);
+	printf("\n");
+	printf("  demand:     peak %ld replicas; %.0f replica-hours unplaced (peak %ld)\n", r->peak_demand,
+	       r->unplaced_hours, r->peak_unplaced);
+	printf("  fleet:      peak %ld node%s, %ld GPU%s in use; %ld node starts, %ld re-plans\n", r->peak_nodes,
+	       r->peak_nodes == 1 ? "" : "s", r->peak_gpus, r->peak_gpus == 1 ? "" : "s", r->node_opens, r->replans);
+	printf("  licences:  ");
+	for (q = 1; q < LIC_COUNT; q++) {
+		if (!r->peak_units[q])
+			continue;
+		printf("%s %s peak %ld, %.0f licence-hours (%s%% of the peak's hours)", any ? ";" : "",
+		       lic_product_id((enum lic_product)q), r->peak_units[q], r->unit_hours[q],
+		       fmt_fixed(b1, sizeof(b1), 100.0 * r->unit_hours[q] / ((double)r->peak_units[q] * (double)r->nsteps), 1));
+		any = 1;
+	}
+	printf("%s; per %s", any ? "" : " none", r->sc->licensing.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
+	if (r->sc->licensing.counting == COUNT_VGPU_SEAT)
+		printf(", lease %ld h", r->lease_steps);
+	printf("\n");
+	printf("  strategies (USD over the %zu hours):\n", r->nsteps);
+	for (k = 1; k <= STRAT_COUNT; k++)
+		for (s = 0; s < STRAT_COUNT; s++) {
+			const struct sim_strategy_result *x = &r->strat[s];
+			if (!x->available || x->rank != k)
+				continue;
+			printf("    %d %-20s %14s", k, sim_strategy_name((enum sim_strategy)s), fmt_fixed(b1, sizeof(b1), x->total, 2));
+			if (k > 1)
+				printf("  +%s", fmt_fixed(b2, sizeof(b2), x->total - r->strat[r->cheapest].total, 2));
+			printf("\n");
+		}
+	for (s = 0; s < STRAT_COUNT; s++)
+		if (!r->strat[s].available)
+			printf("    - %-20s unavailable: %s\n", sim_strategy_name((enum sim_strategy)s), r->strat[s].how);
+	if (r->cheapest < 0) {
+		printf("  cheapest:   none of the strategies can be priced\n");
+	} else if (r->runner_up < 0) {
+		printf("  cheapest:   %s, %s USD (the only one)\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		       fmt_fixed(b1, sizeof(b1), r->strat[r->cheapest].total, 2));
+	} else if (r->strat[r->runner_up].total - r->strat[r->cheapest].total < 0.005) {
+		printf("  cheapest:   %s, %s USD, tied with %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		       fmt_fixed(b1, sizeof(b1), r->strat[r->cheapest].total, 2),
+		       sim_strategy_name((enum sim_strategy)r->runner_up));
+	} else {
+		double c = r->strat[r->cheapest].total, n = r->strat[r->runner_up].total;
+		printf("  cheapest:   %s, %s USD: %s USD (%s%%) less than %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		       fmt_fixed(b1, sizeof(b1), c, 2), fmt_fixed(b2, sizeof(b2), n - c, 2),
+		       fmt_fixed(b3, sizeof(b3), n > 0 ? 100.0 * (n - c) / n : 0, 1),
+		       sim_strategy_name((enum sim_strategy)r->runner_up));
+	}
+	printf("  reports:    %s\n", dir);
+}
+
+int cmd_simulate(int argc, char **argv, const struct cli_global *g)
+{
+	struct sim_args a;
+	struct scenario sc;
+	struct trace tr = TRACE_INIT;
+	struct sim_result r;
+	struct diag d = DIAG_INIT;
+	int rc, have_sc = 0, have_r = 0;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc == 1 ? EXIT_OK : rc;
+	if (scenario_load(&sc, a.scenario, g->models_dir, &d)) {
+		rc = cli_diag(&d);
+		scenario_release(&sc);
+		goto out;
+	}
+	have_sc = 1;
+	if (a.trace ? trace_load(&tr, a.trace, &sc.workloads, &d)
+		    : trace_generate(&tr, a.generate, &sc.workloads, (long)floor(sc.horizon_years * HOURS_PER_YEAR + 0.5), &d)) {
+		rc = cli_diag(&d);
+		if (d.kind == DIAG_USAGE)
+			cli_usage(stderr, usage);
+		goto out;
+	}
+	have_r = 1;
+	if (simulate_run(&r, &sc, &tr, &a.o, &d)) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	if (simulate_write(&r, a.out_dir, &d)) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	print_summary(&r, a.out_dir);
+	rc = EXIT_OK;
+out:
+	if (have_r)
+		simulate_release(&r);
+	trace_release(&tr);
+	if (have_sc)
+		scenario_release(&sc);
+	diag_release(&d);
+	return rc;
+}

@@ -1,0 +1,442 @@
+/*
+ * trace.c - demand traces: the CSV reader and the shape generator.
+ *
+ * Both fill a dense table of replicas per (hour, workload) for one
+ * period; simulate repeats the period to the length it simulates.  Times
+ * are converted with integer civil-calendar arithmetic (days from civil
+ * and back), never the C library's time zone functions, so a trace reads
+ * the same in any TZ and locale.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvdoc.h"
+#include "trace.h"
+#include "util.h"
+#include "banned.h"
+
+#define MAX_REPLICAS 1000000LL
+
+/* ================= time ================= */
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
+static long long days_from_civil(long long y, long long m, long long d)
+{
+	long long era, yoe, doy, doe;
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(long long z, long long *y, long long *m, long long *d)
+{
+	long long era, doe, yoe, doy, mp;
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+static int is_leap(long long y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+/* n decimal digits at *s into *out; advances *s.  0 or -1. */
+static int digits(const char **s, int n, long long *out)
+{
+	long long v = 0;
+	int i;
+	for (i = 0; i < n; i++) {
+		char c = (*s)[i];
+		if (c < '0' || c > '9')
+			return -1;
+		v = v * 10 + (c - '0');
+	}
+	*s += n;
+	*out = v;
+	return 0;
+}
+
+int trace_parse_time(const char *s, long long *secs)
+{
+	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	long long y, mo, dd, hh = 0, mi = 0, ss = 0;
+
+	if (digits(&s, 4, &y) || *s++ != '-' || digits(&s, 2, &mo) || *s++ != '-' || digits(&s, 2, &dd))
+		return -1;
+	if (mo < 1 || mo > 12 || dd < 1 || dd > mdays[mo - 1] + (mo == 2 && is_leap(y)))
+		return -1;
+	if (*s == 'T' || *s == ' ') {
+		s++;
+		if (digits(&s, 2, &hh) || *s++ != ':' || digits(&s, 2, &mi))
+			return -1;
+		if (*s == ':') {
+			s++;
+			if (digits(&s, 2, &ss))
+				return -1;
+		}
+		if (hh > 23 || mi > 59 || ss > 59)
+			return -1;
+		if (!strcmp(s, "Z") || !strcmp(s, "+00:00"))
+			s += strlen(s);
+		else
+			return -1;
+	}
+	if (*s)
+		return -1;
+	*secs = days_from_civil(y, mo, dd) * 86400 + hh * 3600 + mi * 60 + ss;
+	return 0;
+}
+
+const char *trace_format_time(char *buf, size_t size, long long secs)
+{
+	long long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+	long long rem = secs - days * 86400, y, m, d;
+	civil_from_days(days, &y, &m, &d);
+	snprintf(buf, size, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, rem / 3600, rem / 60 % 60,
+		 rem % 60);
+	return buf;
+}
+
+/* ================= the table ================= */
+
+void trace_release(struct trace *tr)
+{
+	free(tr->source);
+	free(tr->replicas);
+	memset(tr, 0, sizeof(*tr));
+}
+
+int trace_at(const struct trace *tr, size_t step, size_t w)
+{
+	return tr->replicas[(step % tr->nsteps) * tr->nw + w];
+}
+
+static long find_workload(const struct workloads *wl, const char *name)
+{
+	size_t i;
+	for (i = 0; i < wl->n; i++)
+		if (!strcmp(wl->w[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* One parsed row. */
+struct event {
+	size_t step;
+	size_t w;
+	int n;
+};
+
+int trace_load(struct trace *tr, const char *path, const struct workloads *wl, struct diag *d)
+{
+	static const struct csvcol cols[] = { { "timestamp", 1 }, { "workload", 1 }, { "replicas", 1 }, { NULL, 0 } };
+	struct csvdoc doc = CSVDOC_INIT;
+	struct event *ev = NULL;
+	const char **names = NULL;
+	int idx[3], kind = 0; /* 1: ISO, 2: hours */
+	double first = 0, last = 0;
+	size_t i, j, nsteps = 0;
+	int rc = -1, *cur = NULL, *seen = NULL;
+	size_t *touched = NULL;
+
+	memset(tr, 0, sizeof(*tr));
+	tr->source = xstrdup(path);
+	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, cols, idx, d))
+		goto out;
+	if (!doc.nrows) {
+		diag_set(d, DIAG_INPUT, path, doc.header.line, 0, "no rows: a trace needs at least one");
+		goto out;
+	}
+	names = xcalloc(wl->n + 1, sizeof(*names));
+	for (i = 0; i < wl->n; i++)
+		names[i] = wl->w[i].name;
+	ev = xcalloc(doc.nrows, sizeof(*ev));
+	for (i = 0; i < doc.nrows; i++) {
+		const struct csvrow *r = &doc.rows[i];
+		const char *ts, *name;
+		long long secs, n;
+		double at;
+		long w;
+		int k;
+
+		if (csvdoc_str(&doc, r, idx[0], "timestamp", 1, &ts, d) || csvdoc_str(&doc, r, idx[1], "workload", 1, &name, d))
+			goto out;
+		if (parse_double(ts, &at) == PARSE_OK) {
+			k = 2;
+			if (at < 0) {
+				csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' must be at least 0 (hours from the start)", ts);
+				goto out;
+			}
+		} else if (trace_parse_time(ts, &secs) == 0) {
+			k = 1;
+			at = (double)secs / 3600.0;
+		} else {
+			csvdoc_error(&doc, r, idx[0], d,
+				     "column 'timestamp': '%s' is neither an ISO 8601 UTC time (2025-01-06T08:00:00Z) "
+				     "nor a number of hours", ts);
+			goto out;
+		}
+		if (kind && k != kind) {
+			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is %s, but the first row's is %s", ts,
+				     k == 1 ? "an ISO 8601 time" : "a number of hours",
+				     kind == 1 ? "an ISO 8601 time" : "a number of hours");
+			goto out;
+		}
+		if (!kind) {
+			kind = k;
+			first = at;
+			if (k == 1)
+				tr->t0 = secs;
+		} else if (at < last) {
+			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is earlier than the row before: rows must be in time order", ts);
+			goto out;
+		}
+		last = at;
+		if (at - first >= (double)TRACE_MAX_HOURS) {
+			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is %ld hours or more after the first row", ts,
+				     TRACE_MAX_HOURS);
+			goto out;
+		}
+		w = find_workload(wl, name);
+		if (w < 0) {
+			const char *hint = did_you_mean(name, names);
+			if (hint)
+				csvdoc_error(&doc, r, idx[1], d, "unknown workload '%s' (did you mean '%s'?)", name, hint);
+			else
+				csvdoc_error(&doc, r, idx[1], d, "unknown workload '%s': not in %s", name, wl->file);
+			goto out;
+		}
+		if (csvdoc_int(&doc, r, idx[2], "replicas", 1, 0, MAX_REPLICAS, &n, d))
+			goto out;
+		ev[i].step = (size_t)floor(at - first + 1e-9);
+		ev[i].w = (size_t)w;
+		ev[i].n = (int)n;
+		if (ev[i].step + 1 > nsteps)
+			nsteps = ev[i].step + 1;
+	}
+	tr->iso = kind == 1;
+	tr->nsteps = nsteps;
+	tr->nw = wl->n;
+	tr->replicas = xcalloc(nsteps * (wl->n ? wl->n : 1), sizeof(*tr->replicas));
+	cur = xcalloc(wl->n + 1, sizeof(*cur));
+	seen = xcalloc(wl->n + 1, sizeof(*seen));
+	touched = xcalloc(wl->n + 1, sizeof(*touched));
+	for (i = 0; i < doc.nrows; i++)
+		seen[ev[i].w] = 1;
+	for (j = 0; j < wl->n; j++)
+		cur[j] = seen[j] ? 0 : (int)wl->w[j].replicas;
+	/* rows are in step order: fill each step, the largest count of a step winning */
+	for (i = 0, j = 0; j < nsteps; j++) {
+		int *row = &tr->replicas[j * wl->n];
+		size_t w;
+		for (w = 0; w < wl->n; w++)
+			row[w] = cur[w];
+		for (; i < doc.nrows && ev[i].step == j; i++) {
+			const struct event *e = &ev[i];
+			if (touched[e->w] != j + 1)
+				row[e->w] = e->n;
+			else if (row[e->w] < e->n)
+				row[e->w] = e->n;
+			touched[e->w] = j + 1;
+			cur[e->w] = e->n;
+		}
+	}
+	rc = 0;
+out:
+	free(cur);
+	free(seen);
+	free(touched);
+	free(ev);
+	free(names);
+	csvdoc_release(&doc);
+	if (rc)
+		trace_release(tr);
+	return rc;
+}
+
+/* ================= the generator ================= */
+
+struct gen_params {
+	double hours_per_day, start_hour, base, weekend, growth, hours;
+	const char *only;	/* "a|b", or NULL: all */
+};
+
+static int spec_error(struct diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int spec_error(struct diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	diag_set(d, DIAG_USAGE, NULL, 0, 0, "--generate: %s", msg);
+	free(msg);
+	return -1;
+}
+
+/* Whether workload name is in the |-separated list. */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+static int parse_params(char *s, int daily, struct gen_params *g, const struct workloads *wl, struct diag *d)
+{
+	static const char *const daily_keys[] = { "hours_per_day", "start_hour", "base", "weekend", "workloads",
+						  "growth", "hours", NULL };
+	static const char *const flat_keys[] = { "growth", "hours", NULL };
+	const char *const *keys = daily ? daily_keys : flat_keys;
+	char *p = s;
+
+	while (p && *p) {
+		char *next = strchr(p, ','), *eq, *val;
+		double v;
+		int k;
+		if (next)
+			*next++ = '\0';
+		eq = strchr(p, '=');
+		if (!eq)
+			return spec_error(d, "'%s' is not KEY=VALUE", p);
+		*eq = '\0';
+		val = eq + 1;
+		for (k = 0; keys[k]; k++)
+			if (!strcmp(keys[k], p))
+				break;
+		if (!keys[k]) {
+			const char *hint = did_you_mean(p, keys);
+			if (hint)
+				return spec_error(d, "unknown key '%s' (did you mean '%s'?)", p, hint);
+			return spec_error(d, "unknown key '%s' for shape '%s'", p, daily ? "daily" : "flat");
+		}
+		if (!strcmp(p, "workloads")) {
+			const char *q = val;
+			if (!*val)
+				return spec_error(d, "workloads: empty list");
+			while (*q) {
+				const char *e = strchr(q, '|');
+				size_t len = e ? (size_t)(e - q) : strlen(q);
+				size_t i;
+				for (i = 0; i < wl->n; i++)
+					if (strlen(wl->w[i].name) == len && !strncmp(wl->w[i].name, q, len))
+						break;
+				if (i == wl->n)
+					return spec_error(d, "workloads: unknown workload '%.*s'", (int)len, q);
+				if (!e)
+					break;
+				q = e + 1;
+			}
+			g->only = val;
+		} else {
+			struct {
+				const char *key;
+				double lo, hi;
+				int whole;
+				double *out;
+			} const nums[] = {
+				{ "hours_per_day", 1, 24, 1, &g->hours_per_day },
+				{ "start_hour", 0, 23, 1, &g->start_hour },
+				{ "base", 0, 1, 0, &g->base },
+				{ "weekend", 0, 1, 0, &g->weekend },
+				{ "growth", -0.5, 10, 0, &g->growth },
+				{ "hours", 1, (double)TRACE_MAX_HOURS, 1, &g->hours },
+			};
+			size_t n;
+			char rbuf[RANGE_TEXT_SIZE];
+			for (n = 0; n < sizeof(nums) / sizeof(nums[0]); n++)
+				if (!strcmp(nums[n].key, p))
+					break;
+			if (parse_double(val, &v) != PARSE_OK)
+				return spec_error(d, "%s: '%s' is not a number", p, val);
+			if (!range_contains(v, nums[n].lo, nums[n].hi, RANGE_CLOSED))
+				return spec_error(d, "%s: '%s' must be %s", p, val,
+						  range_text(rbuf, sizeof(rbuf), nums[n].lo, nums[n].hi, RANGE_CLOSED));
+			if (nums[n].whole && v != floor(v))
+				return spec_error(d, "%s: '%s' is not a whole number", p, val);
+			*nums[n].out = v;
+		}
+		p = next;
+	}
+	return 0;
+}
+
+int trace_generate(struct trace *tr, const char *spec, const struct workloads *wl, long default_hours,
+		   struct diag *d)
+{
+	struct gen_params g = { 10, 8, 0, 1, 0, 0, NULL };
+	char *copy = xstrdup(spec), *params = strchr(copy, ':');
+	static const char *const shapes[] = { "flat", "daily", NULL };
+	int daily, rc = -1;
+	size_t h, w;
+
+	memset(tr, 0, sizeof(*tr));
+	if (params)
+		*params++ = '\0';
+	if (!strcmp(copy, "flat")) {
+		daily = 0;
+	} else if (!strcmp(copy, "daily")) {
+		daily = 1;
+	} else {
+		const char *hint = did_you_mean(copy, shapes);
+		if (hint)
+			spec_error(d, "unknown shape '%s' (did you mean '%s'?)", copy, hint);
+		else
+			spec_error(d, "unknown shape '%s' (flat or daily)", copy);
+		goto out;
+	}
+	g.hours = (double)default_hours;
+	if (params && parse_params(params, daily, &g, wl, d))
+		goto out;
+	if (g.hours < 1)
+		g.hours = 1;
+	if (g.hours > (double)TRACE_MAX_HOURS)
+		g.hours = (double)TRACE_MAX_HOURS;
+	tr->source = xasprintf("generated %s", spec);
+	tr->nsteps = (size_t)g.hours;
+	tr->nw = wl->n;
+	tr->replicas = xcalloc(tr->nsteps * (wl->n ? wl->n : 1), sizeof(*tr->replicas));
+	for (h = 0; h < tr->nsteps; h++) {
+		double growth = pow(1.0 + g.growth, (double)(h / 730));
+		long hod = (long)(h % 24), day = (long)(h / 24);
+		long from = (long)g.start_hour, to = from + (long)g.hours_per_day;
+		int in_window = (hod >= from && hod < to) || (hod + 24 >= from && hod + 24 < to);
+		double level = in_window ? 1.0 : g.base;
+		if (day % 7 >= 5)
+			level *= g.weekend;
+		for (w = 0; w < wl->n; w++) {
+			double lv = daily && (!g.only || in_list(g.only, wl->w[w].name)) ? level : 1.0;
+			double x = floor((double)wl->w[w].replicas * lv * growth + 0.5 + 1e-9);
+			tr->replicas[h * wl->n + w] = x > (double)MAX_REPLICAS ? (int)MAX_REPLICAS : (int)x;
+		}
+	}
+	rc = 0;
+out:
+	free(copy);
+	if (rc)
+		trace_release(tr);
+	return rc;
+}
