@@ -33,6 +33,12 @@ struct cmd {
 int cmd_validate(int argc, char **argv, const struct cli_global *g);
 int cmd_profiles(int argc, char **argv, const struct cli_global *g);
 int cmd_plan(int argc, char **argv, const struct cli_global *g);
+int cmd_compare(int argc, char **argv, const struct cli_global *g);
+int cmd_check(int argc, char **argv, const struct cli_global *g);
+int cmd_diff(int argc, char **argv, const struct cli_global *g);
+int cmd_simulate(int argc, char **argv, const struct cli_global *g);
+int cmd_bench(int argc, char **argv, const struct cli_global *g);
+int cmd_import(int argc, char **argv, const struct cli_global *g);
 
 /* Prints "gpuplan: <diag>" to stderr; returns the exit code for its kind. */
 int cli_diag(const struct diag *d);

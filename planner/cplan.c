@@ -515,8 +515,13 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 				long r;
 				if (c->configs[ci].mode != (enum gpu_mode)m || c->configs[ci].node_pattern)
 					continue;
+				/*
+				 * Round-robin over the nodes: each node gets a share of every
+				 * configuration, so the replicas of a configuration (and the CPU
+				 * and RAM they ask) are spread rather than piled on a few nodes.
+				 */
 				for (r = 0; r < ncfg[k][ci] && gi < want * g; r++, gi++)
-					configure_gpu(cp, (int)(first + (size_t)(gi / g)), (int)(gi % g), (int)ci);
+					configure_gpu(cp, (int)(first + (size_t)(gi % want)), (int)(gi / want), (int)ci);
 			}
 		}
 	}

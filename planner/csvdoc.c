@@ -112,10 +112,25 @@ static void on_field(void *data, size_t len, void *priv)
 				      "more than %d fields in a row", CSVDOC_MAX_FIELDS);
 		return;
 	}
+	if (len > CSVDOC_MAX_FIELD) {
+		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line, (long)st->cur.n + 1,
+				      "field longer than %d bytes", CSVDOC_MAX_FIELD);
+		return;
+	}
 	if (data && !utf8_valid(data, len)) {
 		st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line,
 				      (long)st->cur.n + 1, "invalid UTF-8");
 		return;
+	}
+	if (data) {
+		const unsigned char *c = data, *end = c + len;
+		for (; c < end; c++) {
+			if ((*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r') || *c == 0x7f) {
+				st->failed = diag_set(st->d, DIAG_INPUT, st->doc->file, st->row_line,
+						      (long)st->cur.n + 1, "control character 0x%02x in a field", *c);
+				return;
+			}
+		}
 	}
 	XGROW(st->cur.f, st->curcap, st->cur.n + 1);
 	st->cur.f[st->cur.n++] = trim_dup(data ? data : "", data ? len : 0);
@@ -163,6 +178,19 @@ static int blank_line(const char *s, size_t len)
 	return 1;
 }
 
+/* Length of the line at s, with its end: LF, CR LF, or a lone CR. */
+static size_t line_len(const char *s, size_t len)
+{
+	size_t i;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			return i + 1;
+		if (s[i] == '\r' && (i + 1 >= len || s[i + 1] != '\n'))
+			return i + 1;
+	}
+	return len;
+}
+
 int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t len, struct diag *d)
 {
 	struct csv_parser p;
@@ -177,17 +205,18 @@ int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t 
 	st.d = d;
 	if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
 		pos = 3;
+	if (len >= 2 && (!memcmp(text, "\xFF\xFE", 2) || !memcmp(text, "\xFE\xFF", 2)))
+		return diag_set(d, DIAG_INPUT, name, 0, 0, "UTF-16 text: save the file as UTF-8");
 	if (memchr(text, '\0', len))
 		return diag_set(d, DIAG_INPUT, name, 0, 0, "binary file (contains a NUL byte)");
 	if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL))
 		return diag_set(d, DIAG_IO, name, 0, 0, "cannot initialise the CSV parser");
 	while (pos < len && !st.failed) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
+		size_t l = line_len(text + pos, len - pos);
 		st.line++;
 		if (l > (size_t)CSVDOC_MAX_LINE) {
-			diag_set(d, DIAG_INPUT, name, st.line, 0, "line longer than %ld bytes",
-				 CSVDOC_MAX_LINE);
+			diag_set(d, DIAG_INPUT, name, st.line, 0, "line longer than %ld MiB",
+				 CSVDOC_MAX_LINE >> 20);
 			goto out;
 		}
 		if (st.row_line == 0) {
@@ -199,8 +228,13 @@ int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t 
 			st.row_line = st.line;
 		}
 		if (csv_parse(&p, text + pos, l, on_field, on_row, &st) != l) {
-			diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
-				 "malformed CSV: %s", csv_strerror(csv_error(&p)));
+			if (csv_error(&p) == CSV_EPARSE)
+				diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line,
+					 (long)st.cur.n + 1,
+					 "malformed CSV: a quote inside an unquoted field, or text after a closing quote");
+			else
+				diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
+					 "malformed CSV: %s", csv_strerror(csv_error(&p)));
 			goto out;
 		}
 		pos += l;
@@ -208,8 +242,12 @@ int csvdoc_parse(struct csvdoc *doc, const char *name, const char *text, size_t 
 	if (st.failed)
 		goto out;
 	if (csv_fini(&p, on_field, on_row, &st)) {
-		diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
-			 "malformed CSV: %s", csv_strerror(csv_error(&p)));
+		if (csv_error(&p) == CSV_EPARSE)
+			diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, (long)st.cur.n + 1,
+				 "malformed CSV: a quoted field is not closed");
+		else
+			diag_set(d, DIAG_INPUT, name, st.row_line ? st.row_line : st.line, 0,
+				 "malformed CSV: %s", csv_strerror(csv_error(&p)));
 		goto out;
 	}
 	if (st.failed)
@@ -227,7 +265,7 @@ out:
 
 int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d)
 {
-	const long max_bytes = 1024L * 1024 * 1024;
+	const long max_bytes = UTIL_MAX_FILE_BYTES;
 	char *buf, msg[256];
 	size_t len;
 	int rc;
@@ -275,7 +313,12 @@ int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, s
 				break;
 		if (j == ncols) {
 			const char *hint = did_you_mean(h, names);
-			if (hint)
+			const char *sep = doc->header.n == 1 ? strpbrk(h, ";\t") : NULL;
+			if (sep)
+				csvdoc_error(doc, &doc->header, (int)i, d,
+					     "the header is one column: fields must be separated by ',', not %s",
+					     *sep == ';' ? "';'" : "tabs");
+			else if (hint)
 				csvdoc_error(doc, &doc->header, (int)i, d,
 					     "unknown column '%s' (did you mean '%s'?)", h, hint);
 			else

@@ -3,11 +3,14 @@
  * with a header bound to a column table and typed field access.
  *
  * Accepted: a header row, RFC 4180 quoting (libcsv, strict mode), a
- * UTF-8 BOM, CRLF or LF line ends, blank lines and lines starting with
+ * UTF-8 BOM, CRLF, LF or lone CR line ends, blank lines and lines starting with
  * '#' (comments) anywhere.  Rejected with FILE:LINE[:COL] messages: an
  * empty file, a header only when rows are required, rows with more or
- * fewer fields than the header, invalid UTF-8, NUL bytes, a line longer
- * than CSVDOC_MAX_LINE bytes, more than CSVDOC_MAX_ROWS rows.
+ * fewer fields than the header, invalid UTF-8, UTF-16, NUL bytes and other
+ * control characters (but tab, and line ends inside quotes), a line
+ * longer than CSVDOC_MAX_LINE bytes, a field longer than CSVDOC_MAX_FIELD,
+ * more than CSVDOC_MAX_FIELDS fields in a row or CSVDOC_MAX_ROWS rows, a
+ * file larger than UTIL_MAX_FILE_BYTES.
  * COL in messages is the 1-based field number.
  *
  * Ownership: the csvdoc owns every string; csvdoc_release frees all.
@@ -22,6 +25,7 @@
 #define CSVDOC_MAX_LINE (1024L * 1024)
 #define CSVDOC_MAX_ROWS 1000000L
 #define CSVDOC_MAX_FIELDS 1000
+#define CSVDOC_MAX_FIELD 4096	/* bytes in one field */
 
 struct csvrow {
 	long line;		/* 1-based line where the row starts */

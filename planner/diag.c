@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "diag.h"
 #include "util.h"
@@ -21,6 +22,54 @@ void diag_release(struct diag *d)
 	diag_init(d);
 }
 
+/* Appends s[0..n) with control characters as "\xNN". */
+static void add_escaped(struct sb *sb, const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < 0x20 || s[i] == 0x7f)
+			sb_addf(sb, "\\x%02x", s[i]);
+		else
+			sb_addn(sb, (const char *)s + i, 1);
+	}
+}
+
+/*
+ * Makes a message or file name safe for one line: control characters
+ * (which come from hostile input quoted in a message) become "\xNN", and
+ * text longer than DIAG_MAX_TEXT bytes keeps its start and its last
+ * DIAG_KEEP_TAIL bytes around "..." (cut at UTF-8 boundaries), so that a
+ * hint at the end survives.  Takes s, returns a new string.
+ */
+#define DIAG_KEEP_TAIL 200
+static char *one_line(char *s)
+{
+	const unsigned char *p;
+	size_t len = strlen(s), head, tail;
+	struct sb sb;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			break;
+	if (!*p && len <= DIAG_MAX_TEXT)
+		return s;
+	sb_init(&sb);
+	add_escaped(&sb, (const unsigned char *)s, len);
+	free(s);
+	if (sb.len <= DIAG_MAX_TEXT)
+		return sb_detach(&sb);
+	head = DIAG_MAX_TEXT - DIAG_KEEP_TAIL - 3;
+	while (head > 0 && ((unsigned char)sb.buf[head] & 0xC0) == 0x80)
+		head--;
+	tail = sb.len - DIAG_KEEP_TAIL;
+	while (tail < sb.len && ((unsigned char)sb.buf[tail] & 0xC0) == 0x80)
+		tail++;
+	s = xasprintf("%.*s...%s", (int)head, sb.buf, sb.buf + tail);
+	sb_release(&sb);
+	return s;
+}
+
 int diag_set(struct diag *d, enum diag_kind kind, const char *file, long line, long col,
 	     const char *fmt, ...)
 {
@@ -29,11 +78,11 @@ int diag_set(struct diag *d, enum diag_kind kind, const char *file, long line, l
 	if (!d || d->kind != DIAG_NONE)
 		return -1;
 	d->kind = kind;
-	d->file = file ? xstrdup(file) : NULL;
+	d->file = file ? one_line(xstrdup(file)) : NULL;
 	d->line = line;
 	d->col = col;
 	va_start(ap, fmt);
-	d->msg = xvasprintf(fmt, ap);
+	d->msg = one_line(xvasprintf(fmt, ap));
 	va_end(ap);
 	return -1;
 }

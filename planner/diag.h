@@ -21,6 +21,14 @@ enum diag_kind {
 	DIAG_USAGE,	/* misuse of the command line: exit 2 */
 };
 
+/*
+ * diag_set keeps a message on one line: control characters become "\xNN"
+ * and a message or file name longer than this many bytes is shortened in
+ * the middle to at most this many ("..." marks the cut), so hostile input
+ * quoted in a message cannot break the one-line format.
+ */
+#define DIAG_MAX_TEXT 1000
+
 struct diag {
 	enum diag_kind kind;
 	char *file;	/* NULL when the error has no file */

@@ -1,8 +1,38 @@
 /*
  * ilp.c - builds the aggregated model, solves it with GLPK, reads back
- * the counts.  The root LP (with presolve) gives the lower bound; the
- * branch-and-cut reuses its basis, starts from the greedy plan when one
- * is given (GLP_IHEUR), and stops at the time limit or the relative gap.
+ * the counts.
+ *
+ * Phases, all inside one deadline (the time limit, counted from the
+ * start of ilp_solve):
+ *
+ *  1. Root LP.  Large models (more than SIFT_MIN_ARCS arc columns) are
+ *     solved by sifting: only a working set of arcs is free (the tightest
+ *     slot of each demand in each class, and the arcs of the warm plan),
+ *     the others are fixed at 0 and so left out of GLPK's simplex; after
+ *     each solve the fixed arcs are priced with the row duals and those
+ *     with a negative reduced cost join the set, until none is left.  The
+ *     LP optimum of the working set is then the LP optimum of the whole
+ *     model, and its value the lower bound.
+ *  2. Rounding (relax and fix, on a copy): nodes per (class, mode)
+ *     rounded within each class's count (largest remainders, never fewer
+ *     nodes than the LP used), then GPUs per configuration within each
+ *     (class, mode)'s GPUs, ROUND_BATCHES batches each, re-solving the LP
+ *     after every batch so the next one is rounded on updated values.  Done twice: tight (as
+ *     many units as the LP used, largest fractions up) and generous (every
+ *     fraction up, within the limits: costs a few units, loses no slot).
+ *     The replica flows of the last LP complete an integer plan; the
+ *     cheaper one is offered to the branch-and-cut as an incumbent next to
+ *     the warm (greedy) plan.
+ *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
+ *     the two, stopped by the relative gap, the time limit, the node limit
+ *     or an interrupt.  When sifting left arcs out, the search runs on the
+ *     working set: its plans are plans of the whole model, but its bound
+ *     is not, so the bound reported is the whole model's LP bound.  When
+ *     the incumbent is already within the gap of the LP bound, the search
+ *     is skipped.
+ *
+ * Everything but the time limit is deterministic: with the node limit
+ * binding (and the time limit not), two runs give the same plan.
  */
 #include <errno.h>
 #include <glpk.h>
@@ -10,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ilp.h"
 #include "interrupt.h"
@@ -75,20 +106,19 @@ struct cols {
 	int ncols;
 };
 
+/* One row being assembled; pos maps a column to its place in the row (0: absent). */
 struct rowbuf {
 	int *ind;
 	double *val;
 	int len, cap;
+	int *pos;		/* [ncols + 1] */
 };
 
 static void rb_add(struct rowbuf *rb, int col, double v)
 {
-	int i;
-	for (i = 1; i <= rb->len; i++) {
-		if (rb->ind[i] == col) {
-			rb->val[i] += v;
-			return;
-		}
+	if (rb->pos[col]) {
+		rb->val[rb->pos[col]] += v;
+		return;
 	}
 	if (rb->len + 2 > rb->cap) {
 		rb->cap = rb->cap ? rb->cap * 2 : 64;
@@ -98,15 +128,26 @@ static void rb_add(struct rowbuf *rb, int col, double v)
 	rb->len++;
 	rb->ind[rb->len] = col;
 	rb->val[rb->len] = v;
+	rb->pos[col] = rb->len;
 }
 
 static void add_row(glp_prob *P, struct rowbuf *rb, const char *name, int type, double lo, double hi)
 {
-	int r = glp_add_rows(P, 1);
+	int r = glp_add_rows(P, 1), i;
 	glp_set_row_name(P, r, name);
 	glp_set_row_bnds(P, r, type, lo, hi);
 	if (rb->len)
 		glp_set_mat_row(P, r, rb->len, rb->ind, rb->val);
+	for (i = 1; i <= rb->len; i++)
+		rb->pos[rb->ind[i]] = 0;
+	rb->len = 0;
+}
+
+static void rb_clear(struct rowbuf *rb)
+{
+	int i;
+	for (i = 1; i <= rb->len; i++)
+		rb->pos[rb->ind[i]] = 0;
 	rb->len = 0;
 }
 
@@ -121,11 +162,54 @@ static int add_col(glp_prob *P, const char *name, int integer, double lo, double
 	return c;
 }
 
-static void build(glp_prob *P, const struct problem *p, struct cols *cl)
+/* Arcs grouped by class, then slot type, then demand: byk[kstart[k] .. kstart[k+1]). */
+struct arcidx {
+	size_t *byk;
+	size_t *kstart;
+};
+
+static const struct arc *sort_arcs;
+
+static int arc_ksd_cmp(const void *a, const void *b)
 {
-	struct rowbuf rb = { NULL, NULL, 0, 0 };
+	const struct arc *x = &sort_arcs[*(const size_t *)a], *y = &sort_arcs[*(const size_t *)b];
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return 0;
+}
+
+static void arcidx_build(struct arcidx *ix, const struct problem *p)
+{
+	size_t i, k;
+	ix->byk = xcalloc(p->narcs + 1, sizeof(*ix->byk));
+	ix->kstart = xcalloc(p->nclasses + 2, sizeof(*ix->kstart));
+	for (i = 0; i < p->narcs; i++)
+		ix->byk[i] = i;
+	sort_arcs = p->arcs;
+	qsort(ix->byk, p->narcs, sizeof(*ix->byk), arc_ksd_cmp);
+	for (i = 0, k = 0; k <= p->nclasses; k++) {
+		while (i < p->narcs && p->arcs[ix->byk[i]].k < (int)k)
+			i++;
+		ix->kstart[k] = i;
+	}
+	ix->kstart[p->nclasses + 1] = p->narcs;
+}
+
+static void arcidx_release(struct arcidx *ix)
+{
+	free(ix->byk);
+	free(ix->kstart);
+}
+
+static void build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl)
+{
+	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	char name[96];
-	size_t k, i, ci, s;
+	size_t k, i, ci, s, a, lo, hi;
 	int m;
 
 	glp_set_prob_name(P, "gpuplan");
@@ -144,16 +228,16 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 		}
 		for (ci = 0; ci < c->nconfigs; ci++) {
 			const struct config *cf = &c->configs[ci];
-			double hi = cf->node_pattern ? cnt : cnt * c->nc->gpus_per_node;
+			double hi_ = cf->node_pattern ? cnt : cnt * c->nc->gpus_per_node;
 			snprintf(name, sizeof(name), "G_%zu_%zu", k, ci);
-			cl->g[k][ci] = add_col(P, name, 1, 0, hi, cf->cost);
+			cl->g[k][ci] = add_col(P, name, 1, 0, hi_, cf->cost);
 		}
 	}
 	cl->arc0 = glp_get_num_cols(P) + 1;
 	for (i = 0; i < p->narcs; i++) {
-		const struct arc *a = &p->arcs[i];
-		snprintf(name, sizeof(name), "A_%d_%d_%d", a->d, a->k, a->s);
-		add_col(P, name, 0, 0, (double)p->demands[a->d].replicas, a->cost);
+		const struct arc *ar = &p->arcs[i];
+		snprintf(name, sizeof(name), "A_%d_%d_%d", ar->d, ar->k, ar->s);
+		add_col(P, name, 0, 0, (double)p->demands[ar->d].replicas, ar->cost);
 	}
 	cl->u0 = glp_get_num_cols(P) + 1;
 	for (i = 0; i < p->ndemands; i++) {
@@ -176,12 +260,15 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 		add_col(P, name, 1, 0, cnt * c->nc->gpus_per_node, 0);
 	}
 	cl->ncols = glp_get_num_cols(P);
+	rb.pos = xcalloc((size_t)cl->ncols + 1, sizeof(*rb.pos));
 
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
 		int any = 0;
 		if (!c->modes)
 			continue;
+		lo = ix->kstart[k];
+		hi = ix->kstart[k + 1];
 		for (m = 0; m < MODE_COUNT; m++) {
 			int col = cl->n[k * MODE_COUNT + (size_t)m];
 			if (col) {
@@ -201,9 +288,11 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 		for (ci = 0; ci < c->nconfigs; ci++)
 			if (!c->configs[ci].node_pattern)
 				rb_add(&rb, cl->g[k][ci], 1);
-		for (i = 0; i < p->narcs; i++)
-			if (p->arcs[i].k == (int)k && c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+		for (a = lo; a < hi; a++) {
+			i = ix->byk[a];
+			if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
 				rb_add(&rb, cl->arc0 + (int)i, c->slot_types[p->arcs[i].s].gpus);
+		}
 		rb_add(&rb, cl->agg0 + 2 * (int)k + 1, -1);
 		snprintf(name, sizeof(name), "gpus_on_%zu", k);
 		add_row(P, &rb, name, GLP_FX, 0, 0);
@@ -224,16 +313,10 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 				add_row(P, &rb, name, GLP_UP, 0, 0);
 			}
 		}
-		for (s = 0; s < c->nslot_types; s++) {
-			int used = 0;
-			for (i = 0; i < p->narcs; i++) {
-				if (p->arcs[i].k == (int)k && p->arcs[i].s == (int)s) {
-					rb_add(&rb, cl->arc0 + (int)i, 1);
-					used = 1;
-				}
-			}
-			if (!used)
-				continue;
+		for (a = lo; a < hi;) {
+			s = (size_t)p->arcs[ix->byk[a]].s;
+			for (; a < hi && p->arcs[ix->byk[a]].s == (int)s; a++)
+				rb_add(&rb, cl->arc0 + (int)ix->byk[a], 1);
 			for (ci = 0; ci < c->nconfigs; ci++) {
 				const struct config *cf = &c->configs[ci];
 				size_t j;
@@ -259,17 +342,19 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 					int used = 0;
 					if (!cl->n[k * MODE_COUNT + (size_t)m])
 						continue;
-					for (i = 0; i < p->narcs; i++) {
-						const struct workload *w = p->demands[p->arcs[i].d].w;
-						double need = pass ? w->ram_gib : w->cpu_cores;
-						if (p->arcs[i].k == (int)k && need > 0 &&
-						    c->slot_types[p->arcs[i].s].mode == (enum gpu_mode)m) {
+					for (a = lo; a < hi; a++) {
+						const struct workload *w;
+						double need;
+						i = ix->byk[a];
+						w = p->demands[p->arcs[i].d].w;
+						need = pass ? w->ram_gib : w->cpu_cores;
+						if (need > 0 && c->slot_types[p->arcs[i].s].mode == (enum gpu_mode)m) {
 							rb_add(&rb, cl->arc0 + (int)i, need);
 							used = 1;
 						}
 					}
 					if (!used) {
-						rb.len = 0;
+						rb_clear(&rb);
 						continue;
 					}
 					rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
@@ -279,33 +364,417 @@ static void build(glp_prob *P, const struct problem *p, struct cols *cl)
 			}
 		}
 	}
-	for (i = 0; i < p->ndemands; i++) {
-		size_t a;
-		for (a = 0; a < p->narcs; a++)
-			if (p->arcs[a].d == (int)i)
-				rb_add(&rb, cl->arc0 + (int)a, 1);
+	for (i = 0, a = 0; i < p->ndemands; i++) {
+		for (; a < p->narcs && p->arcs[a].d == (int)i; a++)
+			rb_add(&rb, cl->arc0 + (int)a, 1);
 		rb_add(&rb, cl->u0 + (int)i, 1);
 		snprintf(name, sizeof(name), "dem_%zu", i);
 		add_row(P, &rb, name, GLP_FX, (double)p->demands[i].replicas, (double)p->demands[i].replicas);
 	}
 	free(rb.ind);
 	free(rb.val);
+	free(rb.pos);
 }
 
 static void cols_free(const struct problem *p, struct cols *cl)
 {
 	size_t k;
+	if (!cl->g)
+		return;
 	for (k = 0; k < p->nclasses; k++)
 		free(cl->g[k]);
 	free(cl->g);
 	free(cl->n);
 }
 
+/* ================= time ================= */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* GLPK's tm_lim (ms) for what is left until deadline; 0 when nothing is left. */
+static int ms_left(double deadline)
+{
+	double ms = (deadline - now_s()) * 1000.0;
+	if (ms < 1)
+		return 0;
+	return ms > 2e9 ? 2000000000 : (int)ms;
+}
+
+/* ================= the root LP: sifting ================= */
+
+#define SIFT_MIN_ARCS 20000	/* below this the whole model goes to the simplex at once */
+
+enum lp_end { LP_OPTIMAL, LP_TIME, LP_FAILED };
+
+static enum lp_end simplex(glp_prob *P, int presolve, int verbose, double deadline, int *code)
+{
+	glp_smcp smcp;
+	int ret;
+	glp_init_smcp(&smcp);
+	smcp.presolve = presolve ? GLP_ON : GLP_OFF;
+	smcp.msg_lev = verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+	smcp.tm_lim = ms_left(deadline);
+	if (!smcp.tm_lim || interrupt_pending())
+		return LP_TIME;
+	if (!presolve && !glp_bf_exists(P) && glp_factorize(P))
+		glp_std_basis(P);
+	ret = glp_simplex(P, &smcp);
+	*code = ret;
+	if (ret == GLP_ETMLIM || ret == GLP_EITLIM)
+		return LP_TIME;
+	if (ret || glp_get_status(P) != GLP_OPT)
+		return LP_FAILED;
+	return LP_OPTIMAL;
+}
+
+/* The tighter of two slot types for a replica: less memory, then less compute, then fewer GPUs. */
+static int slot_tighter(const struct slot_type *a, const struct slot_type *b)
+{
+	if (a->memory_mib != b->memory_mib)
+		return a->memory_mib < b->memory_mib;
+	if (a->compute != b->compute)
+		return a->compute < b->compute;
+	return a->gpus < b->gpus;
+}
+
+struct neg {
+	int arc;
+	double rc;
+};
+
+static int neg_cmp(const void *a, const void *b)
+{
+	const struct neg *x = a, *y = b;
+	if (x->rc != y->rc)
+		return x->rc < y->rc ? -1 : 1;
+	return (x->arc > y->arc) - (x->arc < y->arc);
+}
+
+/*
+ * Solves the root LP of P.  in_set[i] says whether arc i is free; arcs
+ * outside are fixed at 0.  Without sifting every arc is in the set.
+ */
+static enum lp_end root_lp(glp_prob *P, const struct problem *p, const struct cols *cl, const double *warm,
+			   char *in_set, int verbose, double deadline, int *rounds, int *code)
+{
+	size_t i, j;
+	int nrows = glp_get_num_rows(P), *ind, added, first = 1;
+	double *val, *y;
+	struct neg *negs;
+	enum lp_end e;
+
+	*rounds = 0;
+	if (p->narcs < SIFT_MIN_ARCS) {
+		for (i = 0; i < p->narcs; i++)
+			in_set[i] = 1;
+		*rounds = 1;
+		return simplex(P, 1, verbose, deadline, code);
+	}
+	/* the tightest slot of each demand in each class, and the warm plan's arcs */
+	for (i = 0; i < p->narcs;) {
+		size_t best = i;
+		for (j = i + 1; j < p->narcs && p->arcs[j].d == p->arcs[i].d && p->arcs[j].k == p->arcs[i].k; j++)
+			if (slot_tighter(&p->classes[p->arcs[j].k].slot_types[p->arcs[j].s],
+					 &p->classes[p->arcs[best].k].slot_types[p->arcs[best].s]))
+				best = j;
+		in_set[best] = 1;
+		i = j;
+	}
+	for (i = 0; warm && i < p->narcs; i++)
+		if (warm[cl->arc0 + (int)i] > 0)
+			in_set[i] = 1;
+	for (i = 0; i < p->narcs; i++)
+		if (!in_set[i])
+			glp_set_col_bnds(P, cl->arc0 + (int)i, GLP_FX, 0, 0);
+
+	ind = xcalloc((size_t)nrows + 1, sizeof(*ind));
+	val = xcalloc((size_t)nrows + 1, sizeof(*val));
+	y = xcalloc((size_t)nrows + 1, sizeof(*y));
+	negs = xcalloc(p->narcs + 1, sizeof(*negs));
+	for (;;) {
+		size_t nneg = 0, cap;
+		(*rounds)++;
+		e = simplex(P, first, verbose, deadline, code);
+		first = 0;
+		if (e != LP_OPTIMAL)
+			break;
+		for (j = 1; j <= (size_t)nrows; j++)
+			y[j] = glp_get_row_dual(P, (int)j);
+		for (i = 0; i < p->narcs; i++) {
+			int col = cl->arc0 + (int)i, len, t;
+			double rc;
+			if (in_set[i])
+				continue;
+			rc = glp_get_obj_coef(P, col);
+			len = glp_get_mat_col(P, col, ind, val);
+			for (t = 1; t <= len; t++)
+				rc -= val[t] * y[ind[t]];
+			if (rc < -1e-7 * (1 + fabs(glp_get_obj_coef(P, col)))) {
+				negs[nneg].arc = (int)i;
+				negs[nneg].rc = rc;
+				nneg++;
+			}
+		}
+		if (!nneg)
+			break;
+		qsort(negs, nneg, sizeof(*negs), neg_cmp);
+		cap = (size_t)(2 * nrows > 2000 ? 2 * nrows : 2000);
+		for (i = 0, added = 0; i < nneg && i < cap; i++, added++) {
+			int col = cl->arc0 + negs[i].arc;
+			in_set[negs[i].arc] = 1;
+			glp_set_col_bnds(P, col, GLP_DB, 0, (double)p->demands[p->arcs[negs[i].arc].d].replicas);
+			glp_set_col_stat(P, col, GLP_NL);
+		}
+	}
+	free(ind);
+	free(val);
+	free(y);
+	free(negs);
+	return e;
+}
+
+/* ================= rounding: fix and re-solve ================= */
+
+/*
+ * Rounds the values x[0..n) to integers whose sum is target (at most n
+ * values rounded up): floors, then the largest fractional parts up.
+ * Values already integral stay.  Ties go to the first.
+ */
+static void round_to_sum(const double *x, long *out, size_t n, long target)
+{
+	long sum = 0;
+	size_t i;
+	char *up = xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		out[i] = (long)floor(x[i] + 1e-6);
+		if (out[i] < 0)
+			out[i] = 0;
+		sum += out[i];
+	}
+	while (sum < target) {
+		size_t best = n;
+		double bf = 1e-9;
+		for (i = 0; i < n; i++) {
+			double f = x[i] - (double)out[i];
+			if (!up[i] && f > bf) {
+				best = i;
+				bf = f;
+			}
+		}
+		if (best == n) /* no fraction left: the largest value takes the rest */
+			for (i = 0, bf = -1; i < n; i++)
+				if (!up[i] && x[i] > bf) {
+					best = i;
+					bf = x[i];
+				}
+		if (best == n)
+			break;
+		out[best]++;
+		up[best] = 1;
+		sum++;
+	}
+	free(up);
+}
+
+static void fix_col(glp_prob *Q, int col, double v)
+{
+	glp_set_col_bnds(Q, col, GLP_FX, v, v);
+}
+
+static int all_integral(glp_prob *Q)
+{
+	int j, n = glp_get_num_cols(Q);
+	for (j = 1; j <= n; j++) {
+		double v = glp_get_col_prim(Q, j);
+		if (glp_get_col_kind(Q, j) == GLP_IV && fabs(v - floor(v + 0.5)) > 1e-6)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Rounds the LP solution of P into an integer plan (see the top of the
+ * file).  Fills x (1-based, every column) and returns 0, or -1 when
+ * there was no time or an LP failed.
+ */
+#define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
+
+static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl, int generous, int verbose,
+		    double deadline, double *x, double *obj)
+{
+	glp_prob *Q = glp_create_prob();
+	double vals[MODE_COUNT], *gv = NULL;
+	long nv[MODE_COUNT], *gi = NULL;
+	size_t k, ci, gcap = 0, batch, g0, ngroups = p->nclasses * MODE_COUNT;
+	int m, code, j, ncols, rc = -1, pass;
+
+	glp_copy_prob(Q, P, GLP_OFF);
+	ncols = glp_get_num_cols(Q);
+	/* 1: nodes per mode, within the class count, at least the LP's total; a batch of classes at a time */
+	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
+	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
+		for (k = g0; k < g0 + batch && k < p->nclasses; k++) {
+			const struct pclass *c = &p->classes[k];
+			double tot = 0;
+			long target;
+			for (m = 0; m < MODE_COUNT; m++) {
+				int col = cl->n[k * MODE_COUNT + (size_t)m];
+				vals[m] = col ? glp_get_col_prim(Q, col) : 0;
+				tot += generous ? ceil(vals[m] - 1e-6) : vals[m];
+			}
+			target = (long)ceil(tot - 1e-6);
+			if (target > c->nc->count)
+				target = c->nc->count;
+			round_to_sum(vals, nv, MODE_COUNT, target);
+			for (m = 0; m < MODE_COUNT; m++)
+				if (cl->n[k * MODE_COUNT + (size_t)m])
+					fix_col(Q, cl->n[k * MODE_COUNT + (size_t)m], (double)nv[m]);
+		}
+		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+			goto out;
+	}
+	/*
+	 * 2: GPUs per configuration within each (class, mode); passthrough
+	 * patterns sum to the passthrough nodes.  A batch of (class, mode)
+	 * groups at a time, so that the LP moves replicas to where the
+	 * rounding left room before the next batch is rounded.
+	 */
+	batch = (ngroups + ROUND_BATCHES - 1) / ROUND_BATCHES;
+	for (g0 = 0; g0 < ngroups; g0 += batch) {
+		size_t gr;
+		for (gr = g0; gr < g0 + batch && gr < ngroups; gr++) {
+			const struct pclass *c;
+			int ncol = cl->n[gr];
+			size_t n = 0;
+			double tot = 0;
+			long target, room;
+			k = gr / MODE_COUNT;
+			m = (int)(gr % MODE_COUNT);
+			c = &p->classes[k];
+			if (!ncol)
+				continue;
+			XGROW(gv, gcap, c->nconfigs + 1);
+			gi = xrealloc(gi, gcap * sizeof(*gi));
+			for (ci = 0; ci < c->nconfigs; ci++)
+				if (c->configs[ci].mode == (enum gpu_mode)m) {
+					gv[n] = glp_get_col_prim(Q, cl->g[k][ci]);
+					tot += generous ? ceil(gv[n] - 1e-6) : gv[n];
+					n++;
+				}
+			room = lround(glp_get_col_prim(Q, ncol));
+			if (m != MODE_PASSTHROUGH)
+				room *= c->nc->gpus_per_node;
+			target = m == MODE_PASSTHROUGH ? room : (long)ceil(tot - 1e-6);
+			if (target > room)
+				target = room;
+			round_to_sum(gv, gi, n, target);
+			for (ci = 0, n = 0; ci < c->nconfigs; ci++)
+				if (c->configs[ci].mode == (enum gpu_mode)m)
+					fix_col(Q, cl->g[k][ci], (double)gi[n++]);
+		}
+		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+			goto out;
+	}
+	/* 3: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
+	for (pass = 0; pass < 2 && !all_integral(Q); pass++) {
+		for (k = 0; k < p->nclasses; k++) {
+			int col = cl->agg0 + 2 * (int)k + 1;
+			double v = glp_get_col_prim(Q, col);
+			if (fabs(v - floor(v + 0.5)) > 1e-6)
+				fix_col(Q, col, pass ? floor(v) : floor(v + 0.5));
+		}
+		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+			goto out;
+	}
+	if (!all_integral(Q))
+		goto out;
+	for (j = 1; j <= ncols; j++) {
+		double v = glp_get_col_prim(Q, j);
+		x[j] = glp_get_col_kind(Q, j) == GLP_IV ? floor(v + 0.5) : v;
+	}
+	*obj = glp_get_obj_val(Q);
+	rc = 0;
+out:
+	free(gv);
+	free(gi);
+	glp_delete_prob(Q);
+	return rc;
+}
+
+/* ================= the warm plan as a column vector ================= */
+
+static double *warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm)
+{
+	long *nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*nmode));
+	long **ncfg = xcalloc(p->nclasses + 1, sizeof(*ncfg));
+	double *arc = xcalloc(p->narcs + 1, sizeof(*arc));
+	double *un = xcalloc(p->ndemands + 1, sizeof(*un));
+	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
+	size_t k, i, ci;
+	int m;
+
+	for (k = 0; k < p->nclasses; k++)
+		ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**ncfg));
+	cplan_counts(warm, nmode, ncfg, arc, un);
+	for (k = 0; k < p->nclasses; k++) {
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				x[cl->n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			x[cl->g[k][ci]] = (double)ncfg[k][ci];
+	}
+	for (i = 0; i < p->narcs; i++)
+		x[cl->arc0 + (int)i] = arc[i];
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		double nodes = 0, gpus = 0;
+		for (m = 0; m < MODE_COUNT; m++)
+			nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (!c->configs[ci].node_pattern)
+				gpus += (double)ncfg[k][ci];
+		x[cl->agg0 + 2 * (int)k] = nodes;
+		x[cl->agg0 + 2 * (int)k + 1] = gpus;
+	}
+	for (i = 0; i < p->narcs; i++) {
+		const struct pclass *c = &p->classes[p->arcs[i].k];
+		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+			x[cl->agg0 + 2 * p->arcs[i].k + 1] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
+	}
+	for (i = 0; i < p->ndemands; i++)
+		x[cl->u0 + (int)i] = un[i];
+	for (k = 0; k < p->nclasses; k++)
+		free(ncfg[k]);
+	free(nmode);
+	free(ncfg);
+	free(arc);
+	free(un);
+	return x;
+}
+
+static double vec_obj(glp_prob *P, const double *x)
+{
+	double z = glp_get_obj_coef(P, 0);
+	int j, n = glp_get_num_cols(P);
+	for (j = 1; j <= n; j++)
+		z += glp_get_obj_coef(P, j) * x[j];
+	return z;
+}
+
+/* ================= branch-and-cut ================= */
+
 struct cbinfo {
-	double *warm;		/* 1-based column values, or NULL */
+	const double *start[2];	/* incumbents to offer at the first GLP_IHEUR (1-based), or NULL */
 	int injected;
 	double bound;
 	int have_bound;
+	long node_limit;	/* 0 = none */
+	int node_stop;		/* stopped by the node limit */
 };
 
 static void callback(glp_tree *T, void *info)
@@ -317,11 +786,23 @@ static void callback(glp_tree *T, void *info)
 		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
 		return;
 	}
+	if (cb->node_limit > 0) {
+		int total;
+		glp_ios_tree_size(T, NULL, NULL, &total);
+		if (total >= cb->node_limit) {
+			cb->node_stop = 1;
+			glp_ios_terminate(T);
+			return;
+		}
+	}
 	switch (glp_ios_reason(T)) {
 	case GLP_IHEUR:
-		if (cb->warm && !cb->injected) {
+		if (!cb->injected) {
 			cb->injected = 1;
-			glp_ios_heur_sol(T, cb->warm);
+			if (cb->start[0])
+				glp_ios_heur_sol(T, cb->start[0]);
+			if (cb->start[1])
+				glp_ios_heur_sol(T, cb->start[1]);
 		}
 		break;
 	case GLP_ISELECT:
@@ -379,102 +860,146 @@ static int write_model(glp_prob *P, const char *path, struct diag *d)
 	return 0;
 }
 
+/* Reads the counts of the plan x (1-based column values) into r. */
+static void take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r)
+{
+	size_t k, i, ci;
+	int m;
+	for (k = 0; k < p->nclasses; k++) {
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = cl->n[k * MODE_COUNT + (size_t)m];
+			r->nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
+		}
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			r->ncfg[k][ci] = lround(x[cl->g[k][ci]]);
+	}
+	for (i = 0; i < p->narcs; i++)
+		r->arc[i] = x[cl->arc0 + (int)i];
+	for (i = 0; i < p->ndemands; i++)
+		r->unplaced[i] = x[cl->u0 + (int)i];
+}
+
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
 {
 	glp_prob *P;
 	struct cols cl;
-	glp_smcp smcp;
+	struct arcidx ix;
 	glp_iocp iocp;
 	struct cbinfo cb;
-	size_t k, i, ci;
-	int m, ret, st, rc = -1;
-	double tm = o->time_limit_s * 1000.0;
+	char *in_set = NULL;
+	double *warm = NULL, *rounded = NULL, *best = NULL, *x = NULL, warm_obj = 0, round_obj = 0, best_obj = 0;
+	double t0 = now_s(), deadline = t0 + o->time_limit_s;
+	int ret, st, code = 0, rounds = 0, restricted = 0, rc = -1, j;
+	size_t i;
+	enum lp_end e;
 
 	memset(r, 0, sizeof(*r));
 	memset(&cb, 0, sizeof(cb));
+	memset(&cl, 0, sizeof(cl));
 	ilp_result_alloc(p, r);
 	glp_term_hook(o->verbose ? term_hook : silent_hook, NULL);
 	P = glp_create_prob();
-	build(P, p, &cl);
+	arcidx_build(&ix, p);
+	build(P, p, &ix, &cl);
 	r->rows = glp_get_num_rows(P);
 	r->cols = glp_get_num_cols(P);
 	r->int_cols = glp_get_num_int(P);
 	if (o->export_path && write_model(P, o->export_path, d))
 		goto out;
+	if (o->warm) {
+		warm = warm_vector(p, &cl, o->warm);
+		warm_obj = vec_obj(P, warm);
+	}
 
-	glp_init_smcp(&smcp);
-	smcp.presolve = GLP_ON;
-	smcp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-	smcp.tm_lim = tm > 2e9 ? 2000000000 : (int)fmax(1, tm);
-	ret = glp_simplex(P, &smcp);
-	if (ret == GLP_ETMLIM || (ret == 0 && glp_get_status(P) != GLP_OPT)) {
+	/* 1: root LP */
+	in_set = xcalloc(p->narcs + 1, 1);
+	e = root_lp(P, p, &cl, warm, in_set, o->verbose, deadline, &rounds, &code);
+	r->lp_rounds = rounds;
+	r->t_lp = now_s() - t0;
+	if (e == LP_TIME) {
 		r->status = ILP_TIME_LIMIT;
 		rc = 0;
 		goto out;
 	}
-	if (ret) {
-		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the LP relaxation failed (GLPK code %d)", ret);
+	if (e == LP_FAILED) {
+		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the LP relaxation failed (GLPK code %d)", code);
 		r->status = ILP_NO_PLAN;
 		goto out;
 	}
 	r->lp_bound = glp_get_obj_val(P);
+	for (i = 0; i < p->narcs; i++)
+		if (!in_set[i])
+			restricted = 1;
+	r->lp_arcs = 0;
+	for (i = 0; i < p->narcs; i++)
+		r->lp_arcs += in_set[i];
 
-	if (o->warm) {
-		long *nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*nmode));
-		long **ncfg = xcalloc(p->nclasses + 1, sizeof(*ncfg));
-		double *arc = xcalloc(p->narcs + 1, sizeof(*arc));
-		double *un = xcalloc(p->ndemands + 1, sizeof(*un));
-		cb.warm = xcalloc((size_t)cl.ncols + 1, sizeof(*cb.warm));
-		for (k = 0; k < p->nclasses; k++)
-			ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**ncfg));
-		cplan_counts(o->warm, nmode, ncfg, arc, un);
-		for (k = 0; k < p->nclasses; k++) {
-			for (m = 0; m < MODE_COUNT; m++)
-				if (cl.n[k * MODE_COUNT + (size_t)m])
-					cb.warm[cl.n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
-			for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-				cb.warm[cl.g[k][ci]] = (double)ncfg[k][ci];
+	/* 2: rounding, tight (as many units as the LP used) and generous (every fraction up) */
+	rounded = xcalloc((size_t)cl.ncols + 1, sizeof(*rounded));
+	{
+		double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0;
+		int ok1 = !round_lp(P, p, &cl, 0, o->verbose, deadline, rounded, &round_obj);
+		int ok2 = !round_lp(P, p, &cl, 1, o->verbose, deadline, x2, &obj2);
+		if (ok2 && (!ok1 || obj2 < round_obj)) {
+			memcpy(rounded, x2, ((size_t)cl.ncols + 1) * sizeof(*x2));
+			round_obj = obj2;
 		}
-		for (i = 0; i < p->narcs; i++)
-			cb.warm[cl.arc0 + (int)i] = arc[i];
-		for (k = 0; k < p->nclasses; k++) {
-			const struct pclass *c = &p->classes[k];
-			double nodes = 0, gpus = 0;
-			for (m = 0; m < MODE_COUNT; m++)
-				nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
-			for (i = 0; i < p->narcs; i++)
-				if (p->arcs[i].k == (int)k && c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
-					gpus += arc[i] * c->slot_types[p->arcs[i].s].gpus;
-			for (ci = 0; ci < c->nconfigs; ci++)
-				if (!c->configs[ci].node_pattern)
-					gpus += (double)ncfg[k][ci];
-			cb.warm[cl.agg0 + 2 * (int)k] = nodes;
-			cb.warm[cl.agg0 + 2 * (int)k + 1] = gpus;
+		free(x2);
+		if (!ok1 && !ok2) {
+			free(rounded);
+			rounded = NULL;
 		}
-		for (k = 0; k < p->nclasses; k++)
-			free(ncfg[k]);
-		for (i = 0; i < p->ndemands; i++)
-			cb.warm[cl.u0 + (int)i] = un[i];
-		free(nmode);
-		free(ncfg);
-		free(arc);
-		free(un);
+	}
+	r->round_objective = rounded ? round_obj : 0;
+	r->t_round = now_s() - t0;
+	if (rounded && (!warm || round_obj <= warm_obj)) {
+		best = rounded;
+		best_obj = round_obj;
+	} else if (warm) {
+		best = warm;
+		best_obj = warm_obj;
 	}
 
+	/* 3: branch-and-cut, unless the best start is already within the gap */
+	x = xcalloc((size_t)cl.ncols + 1, sizeof(*x));
+	if (best && best_obj - r->lp_bound <= o->mip_gap * fabs(best_obj) + 1e-9) {
+		memcpy(x, best, ((size_t)cl.ncols + 1) * sizeof(*x));
+		r->status = ILP_OPTIMAL;
+		r->objective = best_obj;
+		r->bound = r->lp_bound;
+		goto done;
+	}
 	glp_init_iocp(&iocp);
 	iocp.presolve = GLP_OFF;
 	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-	iocp.tm_lim = smcp.tm_lim;
+	iocp.tm_lim = ms_left(deadline);
 	iocp.mip_gap = o->mip_gap;
 	iocp.cb_func = callback;
 	iocp.cb_info = &cb;
-	ret = glp_intopt(P, &iocp);
-	st = glp_mip_status(P);
+	cb.start[0] = rounded;
+	cb.start[1] = warm;
+	cb.node_limit = o->node_limit;
+	if (!iocp.tm_lim || interrupt_pending()) {
+		ret = GLP_ETMLIM;
+		st = GLP_UNDEF;
+	} else {
+		ret = glp_intopt(P, &iocp);
+		st = glp_mip_status(P);
+	}
+	r->nodes = cb.node_stop ? o->node_limit : 0;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
 		r->status = ILP_OPTIMAL;
 	} else if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && st == GLP_FEAS) {
 		r->status = ILP_FEASIBLE;
 	} else if (ret == GLP_ETMLIM || ret == GLP_ESTOP) {
+		/* no search or no incumbent of its own: the best start stands */
+		if (best && best != warm) {
+			memcpy(x, best, ((size_t)cl.ncols + 1) * sizeof(*x));
+			r->status = ILP_FEASIBLE;
+			r->objective = best_obj;
+			r->bound = r->lp_bound;
+			goto done;
+		}
 		r->status = ILP_TIME_LIMIT;
 		rc = 0;
 		goto out;
@@ -484,29 +1009,34 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		goto out;
 	}
 	r->objective = glp_mip_obj_val(P);
-	if (st == GLP_OPT)
+	for (j = 1; j <= cl.ncols; j++)
+		x[j] = glp_mip_col_val(P, j);
+	if (restricted)
+		r->bound = r->lp_bound; /* the search saw only the working set */
+	else if (st == GLP_OPT)
 		r->bound = r->objective;
 	else
 		r->bound = cb.have_bound ? fmax(cb.bound, r->lp_bound) : r->lp_bound;
+	if (restricted && r->status == ILP_OPTIMAL &&
+	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_FEASIBLE; /* optimal on the working set only */
+done:
 	if (r->bound > r->objective)
 		r->bound = r->objective;
 	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
-	for (k = 0; k < p->nclasses; k++) {
-		for (m = 0; m < MODE_COUNT; m++) {
-			int col = cl.n[k * MODE_COUNT + (size_t)m];
-			if (col)
-				r->nmode[k * MODE_COUNT + (size_t)m] = lround(glp_mip_col_val(P, col));
-		}
-		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-			r->ncfg[k][ci] = lround(glp_mip_col_val(P, cl.g[k][ci]));
-	}
-	for (i = 0; i < p->narcs; i++)
-		r->arc[i] = glp_mip_col_val(P, cl.arc0 + (int)i);
-	for (i = 0; i < p->ndemands; i++)
-		r->unplaced[i] = glp_mip_col_val(P, cl.u0 + (int)i);
+	take_plan(p, &cl, x, r);
 	rc = 0;
 out:
-	free(cb.warm);
+	/* one summary line in the solver's log (stderr with --verbose; bench/run.sh reads it) */
+	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
+		   "lp_arcs %ld/%ld t_lp %.2f t_round %.2f t_total %.2f\n",
+		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
+		   r->lp_arcs, (long)p->narcs, r->t_lp, r->t_round, now_s() - t0);
+	free(x);
+	free(warm);
+	free(rounded);
+	free(in_set);
+	arcidx_release(&ix);
 	cols_free(p, &cl);
 	glp_delete_prob(P);
 	glp_term_hook(NULL, NULL);

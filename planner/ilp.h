@@ -29,6 +29,12 @@ struct ilp_opts {
 	int verbose;		/* solver output to stderr */
 	const char *export_path; /* .mps or .lp: write the model before solving; NULL: none */
 	const struct cplan *warm; /* a feasible plan to start from, or NULL */
+	/*
+	 * Deterministic work budget: stop the branch-and-bound after this many
+	 * nodes (glp_ios_tree_size's total), 0 = no limit.  Unlike the time
+	 * limit, the same limit gives the same plan on every run and machine.
+	 */
+	long node_limit;
 };
 
 struct ilp_result {
@@ -38,6 +44,12 @@ struct ilp_result {
 	double lp_bound;	/* root LP relaxation */
 	double gap;		/* (objective - bound) / objective, >= 0 */
 	int rows, cols, int_cols;
+	/* how the solve went (for the benchmark and --verbose; not in the reports) */
+	int lp_rounds;		/* simplex solves of the root LP (> 1: sifting) */
+	long lp_arcs;		/* arc columns free in the root LP and the search */
+	double round_objective;	/* the rounded LP plan's objective, 0 when rounding failed */
+	long nodes;		/* the node limit when it stopped the search, else 0 */
+	double t_lp, t_round;	/* seconds from the start to the end of the root LP, of the rounding */
 	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
 	long *nmode;		/* [class * MODE_COUNT + mode] */
 	long **ncfg;		/* [class][config] */

@@ -2,14 +2,15 @@
  * interrupt.c - SIGINT/SIGTERM flag and the temporary-file registry.
  *
  * The handler does only async-signal-safe things: it stores into a
- * volatile sig_atomic_t, and on a second signal calls unlink(), write()
- * and _exit().  The registry is a fixed table of pointers changed only
+ * volatile sig_atomic_t, reads CLOCK_MONOTONIC, and on a second signal
+ * calls unlink(), write() and _exit().  The registry is a fixed table of pointers changed only
  * with the two signals blocked.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "interrupt.h"
@@ -31,12 +32,31 @@ static void put(const char *s)
 	}
 }
 
+static struct timespec first_at;	/* when the first signal came */
+
+/* True when now is less than a second after the first signal. */
+static int same_burst(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now))
+		return 0;
+	return now.tv_sec - first_at.tv_sec < 1 ||
+	       (now.tv_sec - first_at.tv_sec == 1 && now.tv_nsec < first_at.tv_nsec);
+}
+
 static void handler(int sig)
 {
 	int e = errno, i;
 
 	if (!interrupt_signal) {
 		interrupt_signal = sig;
+		clock_gettime(CLOCK_MONOTONIC, &first_at);
+		errno = e;
+		return;
+	}
+	/* timeout(1) signals the process and then its group: one request */
+	if (same_burst()) {
 		errno = e;
 		return;
 	}

@@ -6,9 +6,11 @@
  * only records the signal in interrupt_signal: long-running code (the
  * ILP's callback) tests it and stops early, and outset_commit() refuses
  * to rename anything into place, so an interrupted run writes no report.
- * A second signal removes every registered temporary file and ends the
- * process at once with exit code 128 + the signal number (130 for
- * SIGINT, 143 for SIGTERM), the code main() also returns after the first.
+ * A second signal, a second or more after the first (timeout(1) sends
+ * one to the process and one to its group at once: that counts as one),
+ * removes every registered temporary file and ends the process at once
+ * with exit code 128 + the signal number (130 for SIGINT, 143 for
+ * SIGTERM), the code main() also returns after the first.
  *
  * The registry holds at most INTERRUPT_MAX_TEMPS paths.  Paths are not
  * copied: a registered path must stay valid until interrupt_untrack().

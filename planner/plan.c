@@ -16,8 +16,10 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 
 	memset(r, 0, sizeof(*r));
 	r->sc = sc;
-	if (pricing_build(&r->pr, sc, d))
+	if (pricing_build(&r->pr, sc, d)) {
+		pricing_release(&r->pr);
 		return -1;
+	}
 	r->have_pr = 1;
 	if (problem_build(&r->p, sc, &r->pr, d))
 		return -1;
@@ -30,6 +32,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	memset(&opts, 0, sizeof(opts));
 	opts.time_limit_s = o->time_limit_s >= 0 ? o->time_limit_s : sc->time_limit_s;
 	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
+	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit; /* deterministic, unlike time */
 	opts.verbose = o->verbose;
 	opts.export_path = o->export_path;
 	opts.warm = &r->greedy;

@@ -179,7 +179,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 	if (S->usd_per_gpu_year[p] >= 0) {
 		char *what = xasprintf("%s at %s USD per GPU-year, set by the scenario", lic_product_id(p),
 				       NUM(S->usd_per_gpu_year[p]));
-		char *src = xasprintf("%s:%ld: %s", sc->file, S->line, S->source);
+		char *src = xasprintf("%s:%ld: %s", model_file(sc->file), S->line, S->source);
 		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
 		free(what);
 		free(src);
@@ -232,7 +232,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 				lp->year[y] += S->support_usd_per_gpu_year;
 			what = xasprintf("perpetual support at %s USD per GPU-year, set by the scenario",
 					 NUM(S->support_usd_per_gpu_year));
-			src = xasprintf("%s:%ld: %s", sc->file, S->line, S->source);
+			src = xasprintf("%s:%ld: %s", model_file(sc->file), S->line, S->source);
 			pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
 			free(what);
 			free(src);
@@ -310,7 +310,7 @@ static void price_node(struct pricing *pr, const struct node_class *nc, struct c
 		char *what = xasprintf("%s: %s USD per node-year + %s USD per core-year", hypervisor_name(nc->hv),
 				       NUM(hc->usd_per_node_year),
 				       NUM(hc->usd_per_core_year));
-		char *src = xasprintf("%s:%ld: %s", sc->file, hc->line, hc->source);
+		char *src = xasprintf("%s:%ld: %s", model_file(sc->file), hc->line, hc->source);
 		accrue(pr, cp->node_year[CAT_HYPERVISOR], hc->usd_per_node_year + hc->usd_per_core_year * nc->cpu_cores,
 		       0, H);
 		pricing_assume(pr, CAT_HYPERVISOR, -1, what, src);
@@ -355,13 +355,13 @@ int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 				       NUM(sc->pue),
 				       NUM(sc->gpu_load_factor),
 				       NUM(sc->gpu_idle_factor));
-		char *src = xasprintf("%s: %s", sc->file, sc->energy_source ? sc->energy_source : "energy (no source given)");
+		char *src = xasprintf("%s: %s", model_file(sc->file), sc->energy_source ? sc->energy_source : "energy (no source given)");
 		pricing_assume(pr, CAT_ENERGY, -1, what, src);
 		free(what);
 		free(src);
 	}
 	if (pr->counting == COUNT_VGPU_SEAT) {
-		char *src = xasprintf("%s:%ld: licensing.counting", sc->file, sc->licensing.line);
+		char *src = xasprintf("%s:%ld: licensing.counting", model_file(sc->file), sc->licensing.line);
 		pricing_assume(pr, -1, MODE_VGPU, "vGPU licences counted per seat (one per vGPU VM, as a licence "
 				   "server leases them), not per physical GPU (NVIDIA's contractual rule)", src);
 		pricing_assume(pr, -1, MODE_MIG_VGPU, "vGPU licences counted per seat (one per vGPU VM, as a licence "

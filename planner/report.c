@@ -410,7 +410,8 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 			rows[j].assumed |= (price->term && price->term->assumed) || !price->term;
 		}
 	}
-	qsort(rows, nrows, sizeof(*rows), lic_row_cmp);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), lic_row_cmp);
 	sb_adds(&dc->licenses, "product,term,unit,count,usd_per_year,total_usd,assumed\n");
 	for (i = 0; i < nrows; i++) {
 		const char *unit = rows[i].seat ? "vgpu-seat" : "physical-gpu";

@@ -877,7 +877,8 @@ int simulate_write(const struct sim_result *r, const char *dir, struct diag *d)
 	sb_adds(&js, "{\n  \"schema_version\": \"1.0.0\",\n  \"scenario\": ");
 	json_str(&js, r->sc->name);
 	sb_adds(&js, ",\n  \"trace\": ");
-	json_str(&js, r->tr->source);
+	/* the file name only: reports do not depend on where the trace was read from */
+	json_str(&js, strrchr(r->tr->source, '/') ? strrchr(r->tr->source, '/') + 1 : r->tr->source);
 	sb_addf(&js, ",\n  \"trace_period_hours\": %zu,\n  \"steps\": %zu,\n  \"step_hours\": 1,\n", r->tr->nsteps,
 		r->nsteps);
 	sb_addf(&js, "  \"counting\": \"%s\",\n  \"lease_hours\": %ld,\n", lic_counting_name(r->sc->licensing.counting),

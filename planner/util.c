@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include "util.h"
 #include "banned.h"
 
@@ -350,6 +352,14 @@ const char *fmt_num_short(char *buf, size_t size, double v, int decimals)
 {
 	char *p, *e;
 
+	if (isfinite(v) && fabs(v) >= 1e15) {
+		/* huge input echoed in a message: "1e+308", not 309 digits */
+		snprintf(buf, size, "%.6g", v);
+		for (p = buf; *p; p++)
+			if (*p == ',')
+				*p = '.';
+		return buf;
+	}
 	fmt_fixed(buf, size, v, decimals);
 	p = strchr(buf, '.');
 	if (!p)
@@ -406,6 +416,7 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	size_t cap = 65536, n = 0;
+	struct stat st;
 	char *p;
 	int err;
 
@@ -413,6 +424,18 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len)
 	*len = 0;
 	if (!f)
 		return FILE_READ_OPEN;
+	if (!fstat(fileno(f), &st)) {
+		/* a directory opens but cannot be read; a big file fails before reading */
+		if (S_ISDIR(st.st_mode)) {
+			fclose(f);
+			errno = EISDIR;
+			return FILE_READ_IO;
+		}
+		if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > (unsigned long long)max) {
+			fclose(f);
+			return FILE_READ_TOO_BIG;
+		}
+	}
 	p = xmalloc(cap);
 	for (;;) {
 		size_t got;
@@ -457,11 +480,24 @@ const char *file_read_strerror(char *buf, size_t size, int err, size_t max)
 		snprintf(buf, size, "cannot read: %s", strerror(e));
 		break;
 	case FILE_READ_TOO_BIG:
-		snprintf(buf, size, "file larger than %zu bytes", max);
+		if (max >= (size_t)1 << 20 && max % ((size_t)1 << 20) == 0)
+			snprintf(buf, size, "file larger than %zu MiB", max >> 20);
+		else
+			snprintf(buf, size, "file larger than %zu bytes", max);
 		break;
 	default:
 		snprintf(buf, size, "cannot read the file");
 		break;
 	}
 	return buf;
+}
+
+int ckd_add_l(long a, long b, long *out)
+{
+	return __builtin_add_overflow(a, b, out);
+}
+
+int ckd_mul_l(long a, long b, long *out)
+{
+	return __builtin_mul_overflow(a, b, out);
 }

@@ -79,7 +79,8 @@ const char *parse_num_strerror(int err);
 const char *fmt_fixed(char *buf, size_t size, double v, int decimals);
 /*
  * A number as short text for messages: at most `decimals` decimals, then
- * no trailing zeros and no bare point ("0", "30", "0.5", "-1.25").  As
+ * no trailing zeros and no bare point ("0", "30", "0.5", "-1.25"); from
+ * 1e15 on, 6 significant digits with an exponent ("1e+308").  As
  * fmt_fixed: locale-independent, never "-0", buf size >= 64.
  */
 const char *fmt_num_short(char *buf, size_t size, double v, int decimals);
@@ -119,9 +120,29 @@ enum file_read_err {
 int file_read_all(const char *path, size_t max, char **buf, size_t *len);
 /*
  * The message for a file_read_all error, read right after it (it uses
- * errno): "cannot open: No such file or directory", "file larger than
- * 1024 bytes".  Written into buf (size >= 128).
+ * errno): "cannot open: No such file or directory", "cannot read: Is a
+ * directory", "file larger than 1024 bytes" ("... than 16 MiB" for whole
+ * MiB).  Written into buf (size >= 128).  A regular file over max fails
+ * from its size, before any reading.
  */
 const char *file_read_strerror(char *buf, size_t size, int err, size_t max);
+
+/*
+ * Input limits of one run, checked by the loaders so that hostile or
+ * mistaken input fails with a message instead of exhausting memory:
+ * files (UTIL_MAX_FILE_BYTES for CSV, YDOC_MAX_BYTES for YAML), lines and
+ * rows (csvdoc.h), and these totals over a whole file.
+ */
+#define LIMIT_TOTAL_REPLICAS 1000000L	/* replicas over all workloads */
+#define LIMIT_TOTAL_NODES 1000000L	/* nodes over all node classes */
+#define LIMIT_TOTAL_GPUS 8000000L	/* GPUs over all node classes */
+#define UTIL_MAX_FILE_BYTES (256L * 1024 * 1024) /* a CSV input file */
+
+/*
+ * Overflow-checked arithmetic: *out = a + b (a * b); returns 1 (and *out
+ * wrapped) when the exact result does not fit a long, else 0.
+ */
+int ckd_add_l(long a, long b, long *out);
+int ckd_mul_l(long a, long b, long *out);
 
 #endif

@@ -382,6 +382,7 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 	struct csvdoc doc = CSVDOC_INIT;
 	int idx[C_NCOLS];
 	size_t i;
+	long total = 0;
 	int rc = -1;
 
 	wl->file = xstrdup(path);
@@ -404,6 +405,13 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 			goto out;
 		}
 		wl->n++;
+		/* replicas <= 1e6 a row, so the sum cannot overflow before it trips */
+		if (ckd_add_l(total, w->replicas, &total) || total > LIMIT_TOTAL_REPLICAS) {
+			csvdoc_error(&doc, &doc.rows[i], idx[C_REPLICAS], d,
+				     "more than %ld replicas in all workloads (the limit of one plan)",
+				     LIMIT_TOTAL_REPLICAS);
+			goto out;
+		}
 	}
 	rc = 0;
 out:

@@ -115,6 +115,9 @@ static int next_event(struct yparse *p, yaml_event_t *ev)
 				return parse_error(p, line, col, "invalid UTF-8");
 			return parse_error(p, line, col, "%s", prob);
 		}
+		if (p->parser.problem_mark.index < p->len && p->text[p->parser.problem_mark.index] == '\t' &&
+		    strstr(prob, "cannot start any token"))
+			return parse_error(p, line, col, "tab character: YAML indents with spaces only");
 		if (p->parser.context)
 			return parse_error(p, line, col, "%s %s", prob, p->parser.context);
 		return parse_error(p, line, col, "%s", prob);
@@ -222,12 +225,28 @@ static int parse_node(struct yparse *p, yaml_event_t *ev, int depth, struct ynod
 			yaml_event_delete(ev);
 			return parse_error(p, line, col, "anchors and tags are not supported");
 		}
+		if (ev->data.scalar.length > YDOC_MAX_SCALAR) {
+			yaml_event_delete(ev);
+			return parse_error(p, line, col, "value longer than %d bytes", YDOC_MAX_SCALAR);
+		}
 		n = new_node(YN_SCALAR, ev);
 		n->scalar = xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
 		if (strlen(n->scalar) != ev->data.scalar.length) {
 			yaml_event_delete(ev);
 			ynode_free(n);
 			return parse_error(p, line, col, "NUL character in a value");
+		}
+		{
+			const unsigned char *c;
+			for (c = (const unsigned char *)n->scalar; *c; c++)
+				if ((*c < 0x20 && *c != '\t' && *c != '\n') || *c == 0x7f)
+					break;
+			if (*c) {
+				unsigned char bad = *c;
+				yaml_event_delete(ev);
+				ynode_free(n);
+				return parse_error(p, line, col, "control character 0x%02x in a value", bad);
+			}
 		}
 		n->quoted = ev->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 			    ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
@@ -284,6 +303,10 @@ int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len,
 	p.d = d;
 	if (blank_text(text, len)) {
 		diag_set(d, DIAG_INPUT, name, 0, 0, "empty file");
+		return -1;
+	}
+	if (len >= 2 && (!memcmp(text, "\xFF\xFE", 2) || !memcmp(text, "\xFE\xFF", 2))) {
+		diag_set(d, DIAG_INPUT, name, 0, 0, "UTF-16 text: save the file as UTF-8");
 		return -1;
 	}
 	if (memchr(text, '\0', len)) {
@@ -443,7 +466,10 @@ static const struct ynode *get_scalar(const struct ydoc *doc, const struct ynode
 	if (!v || (v->type == YN_SCALAR && !v->quoted && (!strcmp(v->scalar, "") ||
 							  !strcmp(v->scalar, "~") ||
 							  !strcmp(v->scalar, "null")))) {
-		*rc = required ? missing(doc, map, key, d) : 1;
+		if (v && required)
+			*rc = ydoc_error(doc, v, d, "field '%s' has no value", key);
+		else
+			*rc = required ? missing(doc, map, key, d) : 1;
 		return NULL;
 	}
 	if (v->type != YN_SCALAR) {

@@ -6,7 +6,10 @@
  * Accepted: one document of block or flow mappings, sequences and
  * scalars.  Rejected with a message: several documents, anchors and
  * aliases, tags, duplicate keys, non-scalar keys, nesting deeper than
- * YDOC_MAX_DEPTH, files larger than YDOC_MAX_BYTES, an empty document.
+ * YDOC_MAX_DEPTH, files larger than YDOC_MAX_BYTES, values longer than
+ * YDOC_MAX_SCALAR, control characters but tab and newline in values,
+ * UTF-16, an empty document.  A key with no value (null) is absent for an
+ * optional field and "has no value" for a required one.
  *
  * Ownership: the ydoc owns every node and string; ydoc_release frees all.
  */
@@ -19,6 +22,7 @@
 
 #define YDOC_MAX_DEPTH 64
 #define YDOC_MAX_BYTES (16L * 1024 * 1024)
+#define YDOC_MAX_SCALAR 4096	/* bytes in one value */
 
 enum ynode_type { YN_SCALAR, YN_SEQ, YN_MAP };
 

@@ -1,14 +1,17 @@
 #!/bin/bash
 # test_determinism.sh - the reports of data/example are the same bytes on
-# every run and in every locale; --format picks the files written.
+# every run and in every locale; --format picks the files written; and so
+# is every other report: check and diff in each --format (a passing and a
+# failing check), compare's table, compare.csv and compare.json.
 #
 # usage: bash test_determinism.sh GPUPLAN_EXE SRC_DIR WORK_DIR
 # Plans data/example twice under LC_ALL=C and once under LC_ALL=de_DE.UTF-8
 # (a decimal comma locale; skipped with a message when `locale -a` lacks
-# it) and compares every report file with cmp.  Ends with
+# it) and compares every report file with cmp; check, diff and compare
+# the same way.  Ends with
 # "N passed, N failed" and exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
-files="summary.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json"
+files="summary.csv costs.csv licenses.csv tenants.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json"
 
 plan() { # plan LOCALE DIR [ARGS...]
 	local loc=$1 dir=$2
@@ -61,5 +64,72 @@ if [ "$n" -eq 1 ]; then ok; else bad "--format json wrote $n files: $(ls json)";
 # no temporary files left behind by the all-or-nothing writer
 n=$(find run1 csv json -name '*.tmp*' | wc -l)
 if [ "$n" -eq 0 ]; then ok; else bad "temporary files left: $(find run1 csv json -name '*.tmp*')"; fi
+
+# check, diff and compare: the same bytes twice in C and once in de_DE
+base=$src/reports/baseline
+mkdir -p doubled
+grep -v '^models:' "$src/data/example/scenario.yaml" >doubled/scenario.yaml
+cp "$src/data/example/inventory.csv" doubled/
+sed 's/^llm-chat-7b,search,12,/llm-chat-7b,search,24,/' "$src/data/example/workloads.csv" >doubled/workloads.csv
+locales="C C"
+if locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8'; then locales="C C de_DE.UTF-8"; fi
+same() { # same NAME WANT_RC COMMAND...: runs the command in each locale, compares stdout and stderr
+	local name=$1 want=$2 n=0 loc rc
+	shift 2
+	for loc in $locales; do
+		n=$((n + 1))
+		LC_ALL=$loc "$exe" "$@" >"$name.$n.out" 2>"$name.$n.err"
+		rc=$?
+		if [ "$rc" -eq "$want" ]; then ok; else bad "$name ($loc) exited $rc, not $want: $(head -3 "$name.$n.err")"; fi
+		if [ "$n" -gt 1 ]; then
+			if cmp -s "$name.1.out" "$name.$n.out" && cmp -s "$name.1.err" "$name.$n.err"; then
+				ok
+			else
+				bad "$name: output of run 1 and run $n ($loc) differ"
+				diff "$name.1.out" "$name.$n.out" | head -5
+			fi
+		fi
+	done
+	if [ -s "$name.1.out" ]; then ok; else bad "$name printed nothing"; fi
+}
+for f in text markdown json; do
+	same "check-same-$f" 0 check "$scenario" --baseline "$base/example.json" --format "$f"
+	same "check-doubled-$f" 1 check doubled/scenario.yaml --baseline "$base/example.json" --format "$f" \
+		--max-util-drop 1 --max-cost-increase-abs 100
+	same "diff-$f" 1 diff "$base/baremetal.json" "$base/hybrid.json" --format "$f" --max-cost-increase 1
+done
+# a plan stopped by the branch-and-bound node limit is the same on every run (a time limit is not)
+n=0
+for loc in $locales; do
+	n=$((n + 1))
+	LC_ALL=$loc "$exe" plan "$scenario" --node-limit 3 --format json -o "nl$n" >/dev/null 2>&1
+	if [ -s nl1/plan.json ] && cmp -s nl1/plan.json "nl$n/plan.json"; then ok; else
+		bad "--node-limit 3: plan.json of run $n ($loc) differs or is missing"
+	fi
+done
+for f in text json; do
+	if ! grep -q '[0-9],[0-9]' "check-doubled-$f.1.out"; then ok; else bad "check-doubled-$f has a decimal comma"; fi
+done
+scenarios=$(ls "$src"/data/scenarios/*.yaml 2>/dev/null | head -2)
+if [ -n "$scenarios" ]; then
+	n=0
+	for loc in $locales; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		if LC_ALL=$loc "$exe" compare $scenarios -o "compare$n" >"compare$n.out" 2>&1; then ok; else
+			bad "compare ($loc) exited $?: $(head -3 "compare$n.out")"
+		fi
+		if [ "$n" -gt 1 ]; then
+			for f in compare.csv compare.json; do
+				if [ -s "compare1/$f" ] && cmp -s "compare1/$f" "compare$n/$f"; then ok; else
+					bad "compare: $f of run 1 and run $n ($loc) differ or are missing"
+				fi
+			done
+			if cmp -s <(sed '/compare1/d' compare1.out) <(sed "/compare$n/d" "compare$n.out"); then ok; else
+				bad "compare: stdout of run 1 and run $n ($loc) differ"
+			fi
+		fi
+	done
+fi
 
 finish

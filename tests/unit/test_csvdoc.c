@@ -39,13 +39,15 @@ static const struct {
 	{ "a,b\n1,\xc3\n", 0, "t.csv:2:2: invalid UTF-8", 0, 0 },
 	{ "a,b\n1,\xed\xa0\x80\n", 0, "t.csv:2:2: invalid UTF-8", 0, 0 },
 	{ "a,b\n1,\xc3\xa9\n", 0, NULL, 1, 2 },
-	{ "a,b\n1,\"2\n", 0, "t.csv:2: malformed CSV: error parsing data while strict checking enabled",
-	  0, 0 },
-	{ "a,b\n1,x\"y\n", 0, "t.csv:2: malformed CSV: error parsing data while strict checking enabled",
-	  0, 0 },
+	{ "a,b\n1,\"2\n", 0, "t.csv:2:2: malformed CSV: a quoted field is not closed", 0, 0 },
+	{ "a,b\n1,x\"y\n", 0,
+	  "t.csv:2:2: malformed CSV: a quote inside an unquoted field, or text after a closing quote", 0, 0 },
+	{ "a,b\n1,\x01\n", 0, "t.csv:2:2: control character 0x01 in a field", 0, 0 },
+	{ "\xFF\xFE" "a\0,\0", 6, "t.csv: UTF-16 text: save the file as UTF-8", 0, 0 },
 	{ "a,b\n1,2\0\n", 9, "t.csv: binary file (contains a NUL byte)", 0, 0 },
-	/* CR-only line ends: rows still carry a line number, never 0. */
-	{ "a,b\r1,2\r3,4\r", 0, NULL, 2, 1 },
+	/* CR-only line ends count lines as LF does */
+	{ "a,b\r1,2\r3,4\r", 0, NULL, 2, 3 },
+	{ "a,b\r\n1,2\r3,4\n", 0, NULL, 2, 3 },
 };
 
 static const struct csvcol cols[] = {

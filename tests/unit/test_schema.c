@@ -1,9 +1,14 @@
 /*
  * test_schema.c - every plan.json the test suite writes (the golden
  * expected/ copies, which the cases compare byte for byte) is valid
- * against reports/schema.json, and broken documents are not.
+ * against reports/schema.json, and broken documents are not; so is every
+ * golden compare.json against reports/compare.schema.json and every
+ * golden `check`/`diff --format json` output (expected/stdout of the
+ * cases check-* and diff-* that print JSON) against
+ * reports/check.schema.json.
  *
- * The validator covers the JSON Schema keywords schema.json uses: type,
+ * The validator covers the JSON Schema keywords the schemas use: type (a
+ * name or a list of names),
  * required, properties, additionalProperties (false), items, enum,
  * minimum, pattern (POSIX extended regex).
  */
@@ -46,6 +51,8 @@ static int type_ok(const cJSON *v, const char *t)
 		return cJSON_IsString(v);
 	if (!strcmp(t, "boolean"))
 		return cJSON_IsBool(v);
+	if (!strcmp(t, "null"))
+		return cJSON_IsNull(v);
 	if (!strcmp(t, "number"))
 		return cJSON_IsNumber(v);
 	if (!strcmp(t, "integer"))
@@ -58,7 +65,15 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 {
 	const cJSON *k, *t = cJSON_GetObjectItemCaseSensitive(s, "type");
 
-	if (t && !type_ok(v, t->valuestring)) {
+	if (t && cJSON_IsArray(t)) {
+		const cJSON *e;
+		int any = 0;
+		cJSON_ArrayForEach(e, t) any |= type_ok(v, e->valuestring);
+		if (!any) {
+			*where = xasprintf("%s: not of any type listed", path);
+			return -1;
+		}
+	} else if (t && !type_ok(v, t->valuestring)) {
 		*where = xasprintf("%s: not of type %s", path, t->valuestring);
 		return -1;
 	}
@@ -131,9 +146,45 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 	return 0;
 }
 
-static int nfound;
+static int nfound, nfound_compare, nfound_check, nfound_baseline;
 
-static void walk(const char *dir, const cJSON *schema)
+/* The schemas: plan.json, compare.json, check/diff JSON output. */
+struct schemas {
+	const cJSON *plan, *compare, *check;
+};
+
+static void validate_file(const char *p, const cJSON *schema, int *count)
+{
+	char *text = slurp(p), *where = NULL;
+	cJSON *doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(doc != NULL, "%s does not parse", p);
+	if (doc) {
+		int rc = validate(schema, doc, "$", &where);
+		CHECK(rc == 0, "%s: %s", p, where ? where : "");
+		++*count;
+	}
+	free(where);
+	cJSON_Delete(doc);
+	free(text);
+}
+
+/* True for tests/cases/{check,diff}-NAME/expected/stdout holding JSON. */
+static int is_check_json(const char *p)
+{
+	const char *c = strstr(p, "/cases/");
+	char *text;
+	int yes;
+	if (!c || (strncmp(c + 7, "check-", 6) && strncmp(c + 7, "diff-", 5)))
+		return 0;
+	if (strlen(p) < 16 || strcmp(p + strlen(p) - 16, "/expected/stdout"))
+		return 0;
+	text = slurp(p);
+	yes = text && text[0] == '{';
+	free(text);
+	return yes;
+}
+
+static void walk(const char *dir, const struct schemas *sc)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -145,21 +196,16 @@ static void walk(const char *dir, const cJSON *schema)
 		if (e->d_name[0] == '.')
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (!stat(p, &st) && S_ISDIR(st.st_mode)) {
-			walk(p, schema);
-		} else if (!strcmp(e->d_name, "plan.json") && strstr(p, "/expected/")) {
-			char *text = slurp(p), *where = NULL;
-			cJSON *doc = text ? cJSON_Parse(text) : NULL;
-			CHECK(doc != NULL, "%s does not parse", p);
-			if (doc) {
-				int rc = validate(schema, doc, "$", &where);
-				CHECK(rc == 0, "%s: %s", p, where ? where : "");
-				nfound++;
-			}
-			free(where);
-			cJSON_Delete(doc);
-			free(text);
-		}
+		if (!stat(p, &st) && S_ISDIR(st.st_mode))
+			walk(p, sc);
+		else if (!strcmp(e->d_name, "plan.json") && strstr(p, "/expected/"))
+			validate_file(p, sc->plan, &nfound);
+		else if (!strcmp(e->d_name, "compare.json") && strstr(p, "/expected/") && sc->compare)
+			validate_file(p, sc->compare, &nfound_compare);
+		else if (sc->check && is_check_json(p))
+			validate_file(p, sc->check, &nfound_check);
+		else if (!strncmp(p, "reports/baseline/", 17) && strlen(p) > 5 && !strcmp(p + strlen(p) - 5, ".json"))
+			validate_file(p, sc->plan, &nfound_baseline);
 		free(p);
 	}
 	closedir(d);
@@ -189,8 +235,24 @@ int main(void)
 	CHECK(schema != NULL, "reports/schema.json parses");
 	if (!schema)
 		return check_done();
-	walk("tests/cases", schema);
-	CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
+	{
+		char *ctext = slurp("reports/compare.schema.json"), *ktext = slurp("reports/check.schema.json");
+		cJSON *cs = ctext ? cJSON_Parse(ctext) : NULL, *ks = ktext ? cJSON_Parse(ktext) : NULL;
+		struct schemas sc = { schema, cs, ks };
+		CHECK(cs != NULL, "reports/compare.schema.json parses");
+		CHECK(ks != NULL, "reports/check.schema.json parses");
+		walk("tests/cases", &sc);
+		CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
+		CHECK(nfound_compare > 0, "found golden compare.json files (%d)", nfound_compare);
+		CHECK(nfound_check > 0, "found golden check/diff JSON outputs (%d)", nfound_check);
+		/* the baselines the project checks itself against are reports too */
+		walk("reports/baseline", &sc);
+		CHECK(nfound_baseline > 0, "found baselines in reports/baseline (%d)", nfound_baseline);
+		cJSON_Delete(cs);
+		cJSON_Delete(ks);
+		free(ctext);
+		free(ktext);
+	}
 	{
 		char *ex = slurp("tests/cases/plan-example/expected/out/plan.json");
 		if (ex) {

@@ -40,6 +40,9 @@ static const struct {
 	{ "a: \xc3\xa9\xe2\x82x\n", "t.yaml:1:5: invalid UTF-8" },	/* bad 3rd byte of a 3 */
 	{ "a: \xe9\n", "t.yaml:1:4: invalid UTF-8" },			/* Latin-1 e-acute */
 	{ "a: 1\nb: \x01\n", "t.yaml:2:4: control characters are not allowed" },
+	{ "a: \"x\\ty\\u0007\"\n", "t.yaml:1:4: control character 0x07 in a value" },
+	{ "a:\n\tb: 1\n", "t.yaml:2:1: tab character: YAML indents with spaces only" },
+	{ "\xFF\xFE" "a\0:\0", "t.yaml: UTF-16 text: save the file as UTF-8" },
 };
 
 static const struct {

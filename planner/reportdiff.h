@@ -1,0 +1,155 @@
+/*
+ * reportdiff.h - two plan reports side by side: read a plan.json (a
+ * baseline), take the same figures from a planning run, compare them,
+ * judge the change against thresholds, and format the comparison as
+ * text, Markdown (a pull-request comment) or JSON.
+ *
+ * What is compared: the total cost and each cost category (pricing.h),
+ * licences by product (GPUs and seats; their cost is the category
+ * license_<product>), nodes and GPUs used, active and licensed GPUs, the
+ * mode mix (nodes and GPUs per mode), placed and unplaced replicas,
+ * unplaced replicas by workload, and memory and compute utilisation.
+ * Figures are kept as the reports round them: money in cents,
+ * utilisation in hundredths of a percent (the report's 4 decimals), so
+ * a plan compared with its own plan.json shows no change at all and the
+ * comparison is exact integer arithmetic.
+ *
+ * Reading is strict: the file must be JSON (a syntax error or a
+ * truncated file is "FILE:LINE:COL: ..."), schema_version must be 2.x
+ * (REPORTDIFF_READS_MAJOR; older and newer majors get a message that says
+ * how to regenerate the file), and every field compared must be there
+ * with the right type (an error names the field and points at it).
+ * Fields not compared are ignored, so minor versions that add fields
+ * are read.  All errors are DIAG_INPUT (exit 3).
+ *
+ * Ownership: an rd_report owns its strings and arrays (rd_report_release);
+ * an rd_diff owns its merged unplaced rows and points at both reports,
+ * which must outlive it (rd_diff_release).  Formatted text is the
+ * caller's to free.
+ */
+#ifndef PLANNER_REPORTDIFF_H
+#define PLANNER_REPORTDIFF_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "diag.h"
+#include "license.h"
+#include "plan.h"
+#include "pricing.h"
+
+#define REPORTDIFF_READS_MAJOR 2		/* plan.json schema major read */
+#define REPORTDIFF_SCHEMA_VERSION "1.0.0"	/* of the JSON comparison */
+#define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
+
+/* Unplaced replicas of one workload. */
+struct rd_unplaced {
+	char *workload;
+	char *tenant;
+	char *reason;		/* "" when none given */
+	long replicas;
+};
+
+/* The figures of one plan report. */
+struct rd_report {
+	char *file;			/* where it came from (a report, or the scenario planned) */
+	char *schema_version;		/* "2.0.0" (for a plan run: the version it would write) */
+	char *scenario;			/* the scenario's name */
+	char *status;			/* solver status: "optimal", "feasible", ... */
+	char *plan_source;		/* "ilp" or "greedy" */
+	double horizon_years;
+	double gap;			/* relative, as reported */
+	long long total_cents;
+	long long cat_cents[CAT_COUNT];
+	long lic_gpus[LIC_COUNT];	/* [LIC_NONE] unused */
+	long lic_seats[LIC_COUNT];
+	long nodes_used, gpus_in_used_nodes, gpus_active, gpus_licensed;
+	long replicas_placed, replicas_unplaced;
+	long nodes_by_mode[MODE_COUNT], gpus_by_mode[MODE_COUNT];
+	long mem_util_bp;		/* utilisation in 1/10000 (0.7626 -> 7626) */
+	long compute_util_bp;
+	size_t nunplaced;
+	struct rd_unplaced *unplaced;	/* one row per workload, by name (byte order) */
+};
+
+/*
+ * Reads the plan.json at path.  role names the file in messages
+ * ("baseline", "report").  0, or -1 with d set (DIAG_INPUT).
+ */
+int rd_report_read(struct rd_report *r, const char *path, const char *role, struct diag *d);
+/* The same from text already in memory (len bytes, NUL-terminated); file names it in messages. */
+int rd_report_parse(struct rd_report *r, const char *file, const char *text, size_t len, const char *role,
+		    struct diag *d);
+/* The figures of a planning run, rounded as plan.json rounds them; file names the scenario. */
+void rd_report_from_plan(struct rd_report *r, const char *file, const struct plan_result *pr);
+void rd_report_release(struct rd_report *r);
+
+/* Thresholds; a negative value means "not checked". */
+enum rd_limit {
+	RD_COST_PCT,		/* --max-cost-increase PCT: total cost increase in percent */
+	RD_COST_ABS,		/* --max-cost-increase-abs AMOUNT: in USD */
+	RD_UNPLACED,		/* --max-unplaced-increase N: more unplaced replicas */
+	RD_UTIL_DROP,		/* --max-util-drop PTS: memory or compute utilisation, percentage points */
+	RD_LIMIT_COUNT
+};
+const char *rd_limit_option(enum rd_limit l);	/* "--max-cost-increase", ... */
+
+struct rd_limits {
+	double limit[RD_LIMIT_COUNT];	/* < 0: not checked */
+};
+/* No threshold at all (gpuplan diff's default). */
+void rd_limits_none(struct rd_limits *l);
+/*
+ * gpuplan check's defaults: total cost may rise by at most 0.5 %, and no
+ * more replicas may stay unplaced than in the baseline.
+ */
+#define RD_DEFAULT_COST_PCT 0.5
+#define RD_DEFAULT_UNPLACED 0
+void rd_limits_check_defaults(struct rd_limits *l);
+
+/* One threshold checked. */
+struct rd_verdict {
+	int checked;		/* the threshold was given (or defaulted) */
+	int exceeded;
+	int infinite;		/* RD_COST_PCT from a zero baseline: an unbounded increase */
+	double value;		/* the change measured, in the threshold's unit (a drop for RD_UTIL_DROP) */
+	const char *what;	/* RD_UTIL_DROP: "memory" or "compute", the larger drop */
+};
+
+/* A workload's unplaced replicas on both sides. */
+struct rd_unplaced_change {
+	const char *workload, *tenant, *reason;	/* reason: the current one, else the baseline's */
+	long base, cur;
+};
+
+struct rd_diff {
+	const struct rd_report *base, *cur;
+	struct rd_limits limits;
+	struct rd_verdict verdict[RD_LIMIT_COUNT];
+	int nchecked;		/* thresholds checked */
+	int failed;		/* some threshold exceeded */
+	int changed;		/* some figure compared differs */
+	size_t nunplaced;
+	struct rd_unplaced_change *unplaced;	/* union of both sides, by workload name */
+};
+
+/* Compares cur with base and judges the change against lim. */
+void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const struct rd_report *cur,
+		     const struct rd_limits *lim);
+void rd_diff_release(struct rd_diff *df);
+
+enum rd_format { RD_TEXT, RD_MARKDOWN, RD_JSON };
+/*
+ * The comparison as text (aligned columns), Markdown (a heading, a table
+ * and the verdict, fit for a pull-request comment) or JSON (schema in
+ * reports/check.schema.json).  command is "check" or "diff".  The bytes
+ * depend only on the two reports, the limits and command.  Caller frees.
+ */
+char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command);
+/*
+ * The thresholds exceeded, in option order, joined by "; ", e.g. "total cost
+ * +100.50 USD (+10.05%) is over --max-cost-increase 5%"; caller frees; NULL if none.
+ */
+char *rd_diff_failure(const struct rd_diff *df);
+
+#endif

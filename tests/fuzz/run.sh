@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tests/fuzz/run.sh [SECONDS] [HARNESS...] - builds the libFuzzer harnesses
+# with clang (ASan+UBSan) and runs each for SECONDS (default 60) on 2 jobs.
+#
+#   tests/fuzz/run.sh 600            every harness for 10 minutes
+#   tests/fuzz/run.sh 60 csv yaml    two of them
+#
+# Installs clang and libclang-rt-14-dev with apt-get when missing (sudo
+# when not root).  The growing corpus lives in build-fuzz/corpus/NAME
+# (seeded from tests/fuzz/corpus/NAME); a crash, leak or timeout is copied
+# to tests/fuzz/crashes/NAME/, which ctest replays from then on (fuzz/NAME
+# tests).  Exits 1 when any harness found something.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+src=$PWD
+secs=${1:-60}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(csv yaml scenario)
+out=${GPUPLAN_FUZZ_DIR:-$src/build-fuzz}
+jobs=${GPUPLAN_FUZZ_JOBS:-2}
+
+need=()
+command -v clang >/dev/null || need+=(clang)
+fuzzlib=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -1 || true)
+[ -n "$fuzzlib" ] || need+=(libclang-rt-14-dev)
+for p in libyaml-dev libcsv-dev libcjson-dev libglpk-dev; do
+	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -q
+	$sudo apt-get install -y -q "${need[@]}"
+fi
+
+mkdir -p "$out"
+core=()
+for f in "$src"/planner/*.c; do
+	case $(basename "$f") in main.c | cli.c | cmd_*.c) ;; *) core+=("$f") ;; esac
+done
+flags=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L
+	"-DGPUPLAN_MODELS_DIR=\"$src/models\"" "-DFUZZ_MODELS_DIR=\"$src/models\"" -DGPUPLAN_VERSION=\"fuzz\"
+	-I"$src/planner" -I/usr/include/cjson
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+libs=(-lyaml -lcjson -lglpk -lcsv -lm)
+
+found=0
+for h in "${harnesses[@]}"; do
+	echo "== fuzz_$h: building"
+	clang "${flags[@]}" "$src/tests/fuzz/fuzz_$h.c" "${core[@]}" "${libs[@]}" -o "$out/fuzz_$h"
+	mkdir -p "$out/corpus/$h" "$out/artifacts/$h"
+	dict=()
+	[ -f "$src/tests/fuzz/$h.dict" ] && dict=(-dict="$src/tests/fuzz/$h.dict")
+	echo "== fuzz_$h: ${secs}s on $jobs jobs"
+	set +e
+	(cd "$out/artifacts/$h" &&
+		"$out/fuzz_$h" "$out/corpus/$h" "$src/tests/fuzz/corpus/$h" "${dict[@]}" \
+			-max_total_time="$secs" -jobs="$jobs" -workers="$jobs" -max_len=65536 -timeout=10 \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/artifacts/$h/" \
+			>"$out/fuzz_$h.log" 2>&1)
+	rc=$?
+	set -e
+	grep -h "stat::number_of_executed_units\|cov:" "$out/artifacts/$h"/fuzz-*.log 2>/dev/null | tail -2 || true
+	shopt -s nullglob
+	arts=("$out/artifacts/$h"/crash-* "$out/artifacts/$h"/leak-* "$out/artifacts/$h"/timeout-* "$out/artifacts/$h"/oom-*)
+	shopt -u nullglob
+	if [ ${#arts[@]} -gt 0 ] || [ $rc -ne 0 ]; then
+		found=1
+		mkdir -p "$src/tests/fuzz/crashes/$h"
+		for a in "${arts[@]}"; do
+			cp "$a" "$src/tests/fuzz/crashes/$h/"
+			echo "FOUND: $a (copied to tests/fuzz/crashes/$h/)"
+		done
+		echo "fuzz_$h exited $rc; see $out/fuzz_$h.log and $out/artifacts/$h/fuzz-*.log"
+	else
+		echo "fuzz_$h: clean"
+	fi
+done
+exit $found

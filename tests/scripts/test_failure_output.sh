@@ -1,0 +1,108 @@
+#!/bin/bash
+# test_failure_output.sh - the reports are written all or nothing, whatever
+# is in the way at the output path.
+#
+# usage: bash test_failure_output.sh GPUPLAN_EXE SRC_DIR WORK_DIR
+# Plans a small scenario (tests/bad/base) into output paths that fail:
+# a missing parent, a file, /dev/full (not a directory), a directory at a
+# report name, a read-only directory (as an unprivileged user when run as
+# root, via setpriv; else skipped), a file size limit (ulimit -f: EFBIG);
+# each must exit 5 with one "gpuplan: ..." line and leave no report and
+# no temporary file.  Then what is replaced: existing reports (other files
+# kept), a symlink at a report name (replaced, its target untouched), and
+# symlinks planted at the temporary names (never followed).  Standard
+# output on /dev/full is exit 5 too.  Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+export LC_ALL=C
+cp "$src"/tests/bad/base/* .
+
+# expect RC 'STDERR' ARGS...: gpuplan ARGS exits RC with exactly STDERR
+expect() {
+	local want_rc=$1 want_err=$2 got_rc got_err
+	shift 2
+	"$exe" "$@" >out.txt 2>err.txt
+	got_rc=$?
+	got_err=$(cat err.txt)
+	if [ "$got_rc" = "$want_rc" ] && [ "$got_err" = "$want_err" ]; then ok; else
+		bad "$*: want $want_rc '$want_err', got $got_rc '$got_err'"
+	fi
+}
+# no_temps DIR: no .*.tmp file left in DIR
+no_temps() {
+	if [ -z "$(find "$1" -name '.*.tmp' 2>/dev/null)" ]; then ok; else bad "temporary files left in $1: $(ls -A "$1")"; fi
+}
+
+expect 5 "gpuplan: no/such: cannot create the output directory: No such file or directory" \
+	plan scenario.yaml -o no/such
+[ ! -e no ] && ok || bad "no/ was created"
+
+echo x >afile
+expect 5 "gpuplan: afile: not a directory" plan scenario.yaml -o afile
+expect 5 "gpuplan: /dev/full: not a directory" plan scenario.yaml -o /dev/full
+
+mkdir -p blocked/summary.csv
+echo old >blocked/nodes.csv
+expect 5 "gpuplan: blocked/summary.csv: is a directory" plan scenario.yaml -o blocked
+[ "$(cat blocked/nodes.csv)" = old ] && ok || bad "blocked/nodes.csv changed"
+[ "$(ls -A blocked | tr '\n' ' ')" = "nodes.csv summary.csv " ] && ok || bad "blocked/ holds $(ls -A blocked)"
+
+# a read-only directory: root writes anyway, so drop to nobody when root
+mkdir ro && chmod 555 ro
+if [ "$(id -u)" -ne 0 ]; then
+	expect 5 "gpuplan: ro/summary.csv: cannot create: Permission denied" plan scenario.yaml -o ro
+	[ -z "$(ls -A ro)" ] && ok || bad "ro/ holds $(ls -A ro)"
+elif command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$exe" -a -r scenario.yaml; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$exe" plan scenario.yaml -o ro >out.txt 2>err.txt
+	rc=$?
+	[ $rc = 5 ] && [ "$(cat err.txt)" = "gpuplan: ro/summary.csv: cannot create: Permission denied" ] && ok ||
+		bad "read-only dir as nobody: exit $rc: $(cat err.txt)"
+	[ -z "$(ls -A ro)" ] && ok || bad "ro/ holds $(ls -A ro)"
+else
+	echo "SKIP: read-only directory (root, and cannot run as nobody)"
+fi
+
+# a full disk, as a file size limit: writes fail with EFBIG
+mkdir full
+(ulimit -f 1 && exec "$exe" plan scenario.yaml -o full >out.txt 2>err.txt)
+rc=$?
+[ $rc = 5 ] && grep -q '^gpuplan: full/[a-z]*\.[a-z]*: cannot write: File too large$' err.txt && ok ||
+	bad "ulimit -f: exit $rc: $(cat err.txt)"
+[ -z "$(ls -A full)" ] && ok || bad "full/ holds $(ls -A full)"
+
+# standard output on a full device
+if [ -w /dev/full ]; then
+	"$exe" plan scenario.yaml -o devfull >/dev/full 2>err.txt
+	rc=$?
+	[ $rc = 5 ] && [ "$(cat err.txt)" = "gpuplan: cannot write to standard output" ] && ok ||
+		bad "stdout on /dev/full: exit $rc: $(cat err.txt)"
+else
+	echo "SKIP: /dev/full not writable"
+fi
+
+# what is replaced: old reports yes, other files no, symlinks are not followed
+mkdir -p keep
+echo old >keep/summary.csv
+echo mine >keep/notes.txt
+echo target >target.txt
+ln -s ../target.txt keep/nodes.csv
+expect 0 "" plan scenario.yaml -o keep
+grep -q '^metric,value' keep/summary.csv && ok || bad "keep/summary.csv not replaced"
+[ "$(cat keep/notes.txt)" = mine ] && ok || bad "keep/notes.txt changed"
+[ -f keep/nodes.csv ] && [ ! -L keep/nodes.csv ] && ok || bad "keep/nodes.csv is still a symlink"
+[ "$(cat target.txt)" = target ] && ok || bad "the symlink's target was written"
+no_temps keep
+
+# symlinks planted at every temporary name this run could use
+mkdir trap
+for pid in $(seq $(($$ + 1)) $(($$ + 40))); do
+	for f in summary.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json; do
+		ln -s ../target.txt "trap/.$f.$pid.tmp"
+	done
+done
+expect 0 "" plan scenario.yaml -o trap
+[ "$(cat target.txt)" = target ] && ok || bad "a planted temporary symlink was followed"
+grep -q '^metric,value' trap/summary.csv && ok || bad "trap/summary.csv missing"
+[ "$(find trap -name '.*.tmp' ! -type l)" = "" ] && ok || bad "temporary files left in trap/"
+
+finish

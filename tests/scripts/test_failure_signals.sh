@@ -1,0 +1,75 @@
+#!/bin/bash
+# test_failure_signals.sh - SIGINT/SIGTERM mid-run, and a tiny time limit.
+#
+# usage: bash test_failure_signals.sh GPUPLAN_EXE SRC_DIR WORK_DIR
+# 1. SIGINT, and SIGTERM, one second into a long ILP (40 node classes of a
+#    million 64-GPU nodes, --time-limit 60): gpuplan stops the solver and
+#    exits 130 (143) within a few seconds with "gpuplan: interrupted by
+#    SIGINT: no reports written" and no output directory.
+# 2. Two SIGTERMs 1.5 s apart during a long greedy run (which does not
+#    poll the flag): the second ends it at once, exit 143.
+# 3. --time-limit 0.01 on data/example still gives a plan (exit 0, status
+#    stated in summary.csv) or exit 4 -- never a crash.
+# Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+export LC_ALL=C
+cp "$src"/tests/bad/base/* .
+cp inventory.csv inventory-small.csv
+for i in $(seq 40); do echo "big$i,1000000,H100-SXM5-80GB,64,baremetal,dc1,112,1024,owned,,,,"; done >>inventory.csv
+
+# signal SIG CODE: SIG one second into the ILP
+signal() {
+	local sig=$1 code=$2 pid rc t0 t1
+	rm -rf "out-$sig"
+	t0=$(date +%s)
+	"$exe" plan scenario.yaml -o "out-$sig" --time-limit 60 >"$sig.out" 2>"$sig.err" &
+	pid=$!
+	sleep 1
+	kill -s "$sig" $pid
+	wait $pid
+	rc=$?
+	t1=$(date +%s)
+	[ $rc = "$code" ] && ok || bad "$sig: exit $rc, want $code: $(cat "$sig.err")"
+	[ "$(cat "$sig.err")" = "gpuplan: interrupted by SIG$sig: no reports written" ] && ok ||
+		bad "$sig: stderr: $(cat "$sig.err")"
+	[ ! -e "out-$sig" ] && ok || bad "$sig: out-$sig exists: $(ls -A "out-$sig")"
+	[ ! -s "$sig.out" ] && ok || bad "$sig: printed a summary"
+	[ $((t1 - t0)) -le 10 ] && ok || bad "$sig: took $((t1 - t0)) s to stop"
+}
+signal INT 130
+signal TERM 143
+
+# a second signal while the greedy pass (no polling) runs
+sed 's/^chat,t1,4,/chat,t1,400000,/' workloads.csv >workloads-many.csv
+sed 's/^inventory: .*/inventory: inventory-small.csv/; s/^workloads: .*/workloads: workloads-many.csv/' scenario.yaml >many.yaml
+for i in 1 2; do echo "big$i,1000000,H100-SXM5-80GB,8,baremetal,dc1,112,1024,owned,,,,"; done >>inventory-small.csv
+"$exe" plan many.yaml -o out-twice --greedy >twice.out 2>twice.err &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+sleep 1.5
+kill -TERM $pid 2>/dev/null
+wait $pid
+rc=$?
+if [ $rc = 143 ] && [ "$(cat twice.err)" = "gpuplan: interrupted by SIGTERM again, stopping now; no reports written" ]; then
+	ok
+elif [ $rc = 143 ] && [ "$(cat twice.err)" = "gpuplan: interrupted by SIGTERM: no reports written" ]; then
+	echo "SKIP: the greedy run ended before the second signal"
+else
+	bad "two SIGTERMs: exit $rc: $(cat twice.err)"
+fi
+[ ! -e out-twice ] && ok || bad "out-twice exists"
+
+# a time limit of 0.01 s
+"$exe" plan "$scenario" -o tl --time-limit 0.01 >tl.out 2>tl.err
+rc=$?
+if [ $rc = 0 ]; then
+	status=$(grep '^status,' tl/summary.csv | cut -d, -f2)
+	case $status in optimal | feasible | time-limit) ok ;; *) bad "--time-limit 0.01: status '$status'" ;; esac
+	grep -q "^plan example-onprem: $status" tl.out && ok || bad "--time-limit 0.01: summary does not state '$status'"
+elif [ $rc = 4 ]; then
+	[ ! -e tl ] && ok || bad "--time-limit 0.01: exit 4 but wrote tl/"
+else
+	bad "--time-limit 0.01: exit $rc: $(cat tl.err)"
+fi
+finish

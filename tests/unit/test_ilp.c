@@ -1,0 +1,84 @@
+/*
+ * test_ilp.c - the solver's deterministic node limit: on the generated S
+ * fleet (whose search runs long), a node limit that binds stops the
+ * search there, and two runs give the same objective and the same counts;
+ * without a limit (and with a gap it cannot reach at once) the time limit
+ * is what stops it.  Also: the rounded LP plan is a plan (integral counts).
+ */
+#include <math.h>
+
+#include "fixture.h"
+#include "gen.h"
+#include "ilp.h"
+
+static int same_counts(const struct problem *p, const struct ilp_result *a, const struct ilp_result *b)
+{
+	size_t k, c, i;
+	for (k = 0; k < p->nclasses * MODE_COUNT; k++)
+		if (a->nmode[k] != b->nmode[k])
+			return 0;
+	for (k = 0; k < p->nclasses; k++)
+		for (c = 0; c < p->classes[k].nconfigs; c++)
+			if (a->ncfg[k][c] != b->ncfg[k][c])
+				return 0;
+	for (i = 0; i < p->narcs; i++)
+		if (fabs(a->arc[i] - b->arc[i]) > 1e-9)
+			return 0;
+	return 1;
+}
+
+int main(void)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	struct gen_out g;
+	struct fixture fx;
+	struct ilp_opts o;
+	struct ilp_result a, b;
+	static const long limits[] = { 1, 25 };
+	size_t t;
+
+	if (fixture_setup("test_ilp"))
+		return 1;
+	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
+	CHECK(gen_generate(GEN_S, 1, &cat, &g, &d) == 0, "generate S");
+	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
+		for (t = 0; t < sizeof(limits) / sizeof(limits[0]); t++) {
+			memset(&o, 0, sizeof(o));
+			o.time_limit_s = 600; /* never binds before the node limit */
+			o.mip_gap = 0;
+			o.node_limit = limits[t];
+			o.warm = &fx.cp;
+			CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "limit %ld: first run", limits[t]);
+			CHECK(ilp_solve(&fx.p, &o, &b, &d) == 0, "limit %ld: second run", limits[t]);
+			CHECK(a.status == ILP_FEASIBLE && b.status == ILP_FEASIBLE, "limit %ld: status %s / %s", limits[t],
+			      ilp_status_name(a.status), ilp_status_name(b.status));
+			CHECK(a.nodes == limits[t] && b.nodes == limits[t], "limit %ld: stopped by it (%ld, %ld)", limits[t],
+			      a.nodes, b.nodes);
+			CHECK(a.objective == b.objective && a.bound == b.bound, "limit %ld: objective %.6f vs %.6f",
+			      limits[t], a.objective, b.objective);
+			CHECK(same_counts(&fx.p, &a, &b), "limit %ld: same counts twice", limits[t]);
+			CHECK(a.round_objective > 0 && a.objective <= a.round_objective + 1e-6,
+			      "limit %ld: rounded plan %.2f, result %.2f", limits[t], a.round_objective, a.objective);
+			CHECK(a.lp_bound <= a.objective + 1e-6, "limit %ld: LP bound below the plan", limits[t]);
+			ilp_result_release(&fx.p, &a);
+			ilp_result_release(&fx.p, &b);
+		}
+		/* a short time limit, no node limit: the search stops on time with a plan */
+		memset(&o, 0, sizeof(o));
+		o.time_limit_s = 0.5;
+		o.mip_gap = 0;
+		o.warm = &fx.cp;
+		CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "time limit run");
+		CHECK(a.status == ILP_FEASIBLE && a.nodes == 0, "time limit: status %s, node stop %ld",
+		      ilp_status_name(a.status), a.nodes);
+		ilp_result_release(&fx.p, &a);
+		fixture_release(&fx);
+	}
+	gen_out_release(&g);
+	catalog_release(&cat);
+	diag_release(&d);
+	ilp_cleanup();
+	fixture_teardown();
+	return check_done();
+}
