@@ -1,6 +1,7 @@
 /*
  * cli.c - shared helpers of the command layer.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,5 +100,41 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 		}
 	}
 	*out = v;
+	return 0;
+}
+
+int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, struct plan_opts *po)
+{
+	const char *v;
+	double x;
+	int r;
+
+	if ((r = cli_opt_value(argc, argv, i, "--time-limit", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "--time-limit needs seconds"), -1;
+		return cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &po->time_limit_s) ? -1 : 1;
+	}
+	if ((r = cli_opt_value(argc, argv, i, "--gap", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "--gap needs a percentage"), -1;
+		if (cli_parse_num("--gap", v, 0, 0, 100, 1, &x))
+			return -1;
+		po->mip_gap = x / 100.0;
+		return 1;
+	}
+	if ((r = cli_opt_value(argc, argv, i, "--node-limit", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "--node-limit needs a number of nodes"), -1;
+		if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &x))
+			return -1;
+		if (x != floor(x))
+			return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v), -1;
+		po->node_limit = (long)x;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--greedy")) {
+		po->greedy_only = 1;
+		return 1;
+	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "plan.h"
 
 /* Exit codes: documented in README "Exit codes"; tests assert them. */
 enum exit_code {
@@ -63,5 +64,12 @@ int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **
  */
 int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
 		  double *out);
+/*
+ * The solver options plan, compare and check share: --time-limit S,
+ * --gap PCT, --node-limit N, --greedy.  1 when argv[*i] was one of them
+ * (po set, *i advanced past its value), 0 when it is another argument,
+ * -1 after a message (the usage on misuse): return EXIT_USAGE.
+ */
+int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, struct plan_opts *po);
 
 #endif

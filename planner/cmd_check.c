@@ -143,26 +143,9 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 			if (r < 0)
 				return cli_misuse(usage, "-o needs a directory");
 			a->out_dir = v;
-		} else if (is_check && (r = cli_opt_value(argc, argv, &i, "--time-limit", &v)) != 0) {
+		} else if (is_check && (r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "--time-limit needs seconds");
-			if (cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &a->po.time_limit_s))
 				return EXIT_USAGE;
-		} else if (is_check && (r = cli_opt_value(argc, argv, &i, "--gap", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--gap needs a percentage");
-			if (cli_parse_num("--gap", v, 0, 0, 100, 1, &a->po.mip_gap))
-				return EXIT_USAGE;
-			a->po.mip_gap /= 100.0;
-		} else if (is_check && (r = cli_opt_value(argc, argv, &i, "--node-limit", &v)) != 0) {
-			double nl;
-			if (r < 0)
-				return cli_misuse(usage, "--node-limit needs a number of nodes");
-			if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &nl))
-				return EXIT_USAGE;
-			if (nl != floor(nl))
-				return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v);
-			a->po.node_limit = (long)nl;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_misuse(usage, "unknown option '%s'", argv[i]);
 		} else if (a->npos < (is_check ? 1 : 2)) {

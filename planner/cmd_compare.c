@@ -16,8 +16,8 @@
 #include "banned.h"
 
 static const char *const usage[] = {
-	"usage: gpuplan compare SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--node-limit N]",
-	"                       [--greedy]",
+	"usage: gpuplan compare SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
+	"                       [--node-limit N] [--greedy]",
 	"",
 	"  plans every scenario and prints them side by side: cost over the horizon and per year, by",
 	"  category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
@@ -25,6 +25,7 @@ static const char *const usage[] = {
 	"  -o DIR            write compare.csv and compare.json into DIR (default ./gpuplan-out)",
 	"  --format F        csv, json or both (default both)",
 	"  --time-limit S    solver time limit per scenario (default: each scenario's own)",
+	"  --gap PCT         stop when proven within PCT percent of optimal (default: each scenario's own)",
 	"  --node-limit N    branch-and-bound node limit per scenario (reproducible on any machine)",
 	"  --greedy          skip the ILP: compare the greedy plans",
 	NULL,
@@ -47,7 +48,6 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		int r;
-		double x;
 		if (cli_is_help(argv[i])) {
 			cli_usage(stdout, usage);
 			return 1;
@@ -68,21 +68,9 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				a->fmt = REPORT_BOTH;
 			else
 				return cli_misuse(usage, "--format: '%s' is not csv, json or both", v);
-		} else if ((r = cli_opt_value(argc, argv, &i, "--time-limit", &v)) != 0) {
+		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "--time-limit needs seconds");
-			if (cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &a->po.time_limit_s))
 				return EXIT_USAGE;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--node-limit", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--node-limit needs a number of nodes");
-			if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &x))
-				return EXIT_USAGE;
-			if (x != floor(x))
-				return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v);
-			a->po.node_limit = (long)x;
-		} else if (!strcmp(argv[i], "--greedy")) {
-			a->po.greedy_only = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_misuse(usage, "unknown option '%s'", argv[i]);
 		} else {

@@ -33,12 +33,9 @@ struct plan_args {
 	const char *scenario;
 	const char *out_dir;
 	enum report_format fmt;
-	double time_limit;	/* < 0: the scenario's */
-	double gap;		/* < 0: the scenario's */
-	long node_limit;	/* < 0: the scenario's */
+	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
 	int require_all;
-	int greedy_only;
 };
 
 static int parse_args(int argc, char **argv, struct plan_args *a)
@@ -47,8 +44,10 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
-	a->time_limit = a->gap = -1;
-	a->node_limit = -1;
+	{
+		struct plan_opts po = PLAN_OPTS_INIT;
+		a->po = po;
+	}
 	for (i = 1; i < argc; i++) {
 		const char *v;
 		int r;
@@ -72,34 +71,15 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 				a->fmt = REPORT_BOTH;
 			else
 				return cli_misuse(usage, "--format: '%s' is not csv, json or both", v);
-		} else if ((r = cli_opt_value(argc, argv, &i, "--time-limit", &v)) != 0) {
+		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "--time-limit needs seconds");
-			if (cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &a->time_limit))
 				return EXIT_USAGE;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--gap", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--gap needs a percentage");
-			if (cli_parse_num("--gap", v, 0, 0, 100, 1, &a->gap))
-				return EXIT_USAGE;
-			a->gap /= 100.0;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--node-limit", &v)) != 0) {
-			double nl;
-			if (r < 0)
-				return cli_misuse(usage, "--node-limit needs a number of nodes");
-			if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &nl))
-				return EXIT_USAGE;
-			if (nl != floor(nl))
-				return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v);
-			a->node_limit = (long)nl;
 		} else if ((r = cli_opt_value(argc, argv, &i, "--export-model", &v)) != 0) {
 			if (r < 0)
 				return cli_misuse(usage, "--export-model needs a file name");
 			a->export_path = v;
 		} else if (!strcmp(argv[i], "--require-all")) {
 			a->require_all = 1;
-		} else if (!strcmp(argv[i], "--greedy")) {
-			a->greedy_only = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return cli_misuse(usage, "unknown option '%s'", argv[i]);
 		} else if (!a->scenario) {
@@ -188,12 +168,9 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	po.time_limit_s = a.time_limit;
-	po.mip_gap = a.gap;
-	po.node_limit = a.node_limit;
+	po = a.po;
 	po.verbose = g->verbose;
 	po.export_path = a.export_path;
-	po.greedy_only = a.greedy_only;
 	if (plan_run(&r, &sc, &po, &d)) {
 		rc = cli_diag(&d);
 		goto out;
