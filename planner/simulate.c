@@ -169,7 +169,8 @@ static long step_plan(struct cplan *cur, const struct cplan *prev, struct steppe
 			nkeepnodes++;
 		}
 	}
-	qsort(st->kept, st->nkept, sizeof(*st->kept), kept_order);
+	if (st->nkept)
+		qsort(st->kept, st->nkept, sizeof(*st->kept), kept_order);
 	for (i = 0; i < st->nkept; i++)
 		cplan_place_at(cur, st->kept[i].slot, st->kept[i].d);
 	cplan_place_more(cur, st->add);
