@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scenario.h"
 #include "util.h"
@@ -106,8 +107,12 @@ static int check_readable(const struct ydoc *doc, const struct ynode *node, cons
 			  const char *path, struct diag *d)
 {
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 	if (f) {
+		int dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
 		fclose(f);
+		if (dir)
+			return ydoc_error(doc, node, d, "%s '%s' is a directory, not a file", what, path);
 		return 0;
 	}
 	return ydoc_error(doc, node, d, "cannot open %s '%s': %s", what, path, strerror(errno));

@@ -131,11 +131,9 @@ const char *file_read_strerror(char *buf, size_t size, int err, size_t max);
  * Input limits of one run, checked by the loaders so that hostile or
  * mistaken input fails with a message instead of exhausting memory:
  * files (UTIL_MAX_FILE_BYTES for CSV, YDOC_MAX_BYTES for YAML), lines and
- * rows (csvdoc.h), and these totals over a whole file.
+ * rows (csvdoc.h), and the replicas of all workloads.
  */
 #define LIMIT_TOTAL_REPLICAS 1000000L	/* replicas over all workloads */
-#define LIMIT_TOTAL_NODES 1000000L	/* nodes over all node classes */
-#define LIMIT_TOTAL_GPUS 8000000L	/* GPUs over all node classes */
 #define UTIL_MAX_FILE_BYTES (256L * 1024 * 1024) /* a CSV input file */
 
 /*
