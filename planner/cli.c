@@ -138,3 +138,31 @@ int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, s
 	}
 	return 0;
 }
+
+int cli_output_option(int argc, char **argv, int *i, const char *const *usage, const char **dir,
+		      enum report_format *fmt)
+{
+	const char *v;
+	int r;
+
+	if ((r = cli_opt_value(argc, argv, i, "-o", &v)) != 0 || (r = cli_opt_value(argc, argv, i, "--output", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "-o needs a directory"), -1;
+		*dir = v;
+		return 1;
+	}
+	if (fmt && (r = cli_opt_value(argc, argv, i, "--format", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "--format needs csv, json or both"), -1;
+		if (!strcmp(v, "csv"))
+			*fmt = REPORT_CSV;
+		else if (!strcmp(v, "json"))
+			*fmt = REPORT_JSON;
+		else if (!strcmp(v, "both"))
+			*fmt = REPORT_BOTH;
+		else
+			return cli_misuse(usage, "--format: '%s' is not csv, json or both", v), -1;
+		return 1;
+	}
+	return 0;
+}

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "plan.h"
+#include "report.h"
 
 /* Exit codes: documented in README "Exit codes"; tests assert them. */
 enum exit_code {
@@ -71,5 +72,11 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
  * -1 after a message (the usage on misuse): return EXIT_USAGE.
  */
 int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, struct plan_opts *po);
+/*
+ * The output options: -o/--output DIR, and --format csv|json|both when fmt
+ * is not NULL.  Returns as cli_solver_option.
+ */
+int cli_output_option(int argc, char **argv, int *i, const char *const *usage, const char **dir,
+		      enum report_format *fmt);
 
 #endif

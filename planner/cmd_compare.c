@@ -46,28 +46,14 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
 	for (i = 1; i < argc; i++) {
-		const char *v;
 		int r;
 		if (cli_is_help(argv[i])) {
 			cli_usage(stdout, usage);
 			return 1;
 		}
-		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
+		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, &a->fmt)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			a->out_dir = v;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--format", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--format needs csv, json or both");
-			if (!strcmp(v, "csv"))
-				a->fmt = REPORT_CSV;
-			else if (!strcmp(v, "json"))
-				a->fmt = REPORT_JSON;
-			else if (!strcmp(v, "both"))
-				a->fmt = REPORT_BOTH;
-			else
-				return cli_misuse(usage, "--format: '%s' is not csv, json or both", v);
+				return EXIT_USAGE;
 		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
 			if (r < 0)
 				return EXIT_USAGE;

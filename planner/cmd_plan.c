@@ -55,22 +55,9 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			cli_usage(stdout, usage);
 			return 1;
 		}
-		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
+		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, &a->fmt)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			a->out_dir = v;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--format", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--format needs csv, json or both");
-			if (!strcmp(v, "csv"))
-				a->fmt = REPORT_CSV;
-			else if (!strcmp(v, "json"))
-				a->fmt = REPORT_JSON;
-			else if (!strcmp(v, "both"))
-				a->fmt = REPORT_BOTH;
-			else
-				return cli_misuse(usage, "--format: '%s' is not csv, json or both", v);
+				return EXIT_USAGE;
 		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
 			if (r < 0)
 				return EXIT_USAGE;

@@ -52,11 +52,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 			cli_usage(stdout, usage);
 			return 1;
 		}
-		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
+		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, NULL)) != 0) {
 			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			a->out_dir = v;
+				return EXIT_USAGE;
 		} else if ((r = cli_opt_value(argc, argv, &i, "--trace", &v)) != 0) {
 			if (r < 0)
 				return cli_misuse(usage, "--trace needs a file");

@@ -58,21 +58,6 @@ static double r2(double v, int decimals)
 	return x == 0 ? 0 : x;
 }
 
-static void csv_text(struct sb *sb, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r")) {
-		sb_addn(sb, "\"", 1);
-		for (; *s; s++) {
-			if (*s == '"')
-				sb_addn(sb, "\"", 1);
-			sb_addn(sb, s, 1);
-		}
-		sb_addn(sb, "\"", 1);
-	} else {
-		sb_adds(sb, s);
-	}
-}
-
 /* One numeric column: CSV text and the JSON member. */
 static void col(struct sb *sb, cJSON *o, const char *key, double v, int decimals)
 {
@@ -108,7 +93,7 @@ int compare_write(const char *dir, enum report_format fmt, const struct compare_
 	for (i = 0; i < n; i++) {
 		const struct compare_row *r = &rows[i];
 		cJSON *o = cJSON_CreateObject(), *modes;
-		csv_text(&csv, r->scenario);
+		sb_add_csv(&csv, r->scenario);
 		sb_addf(&csv, ",%s", r->status);
 		cJSON_AddStringToObject(o, "scenario", r->scenario);
 		cJSON_AddStringToObject(o, "status", r->status);

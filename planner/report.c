@@ -65,21 +65,6 @@ static double round_to(double v, int decimals)
 	return r == 0 ? 0 : r;
 }
 
-static void csv_field(struct sb *sb, const char *s)
-{
-	if (strpbrk(s, ",\"\n\r")) {
-		sb_addn(sb, "\"", 1);
-		for (; *s; s++) {
-			if (*s == '"')
-				sb_addn(sb, "\"", 1);
-			sb_addn(sb, s, 1);
-		}
-		sb_addn(sb, "\"", 1);
-	} else {
-		sb_adds(sb, s);
-	}
-}
-
 /* ================= stats ================= */
 
 static void replica_ask(const struct workload *w, const struct gpu_type *g, double *mem, double *comp)
@@ -175,7 +160,7 @@ static void kv(struct sb *sb, cJSON *obj, const char *key, const char *val)
 {
 	sb_adds(sb, key);
 	sb_addn(sb, ",", 1);
-	csv_field(sb, val);
+	sb_add_csv(sb, val);
 	sb_addn(sb, "\n", 1);
 	cJSON_AddStringToObject(obj, key, val);
 }
@@ -297,7 +282,7 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 		line = xasprintf("%s [%s]", a->what, a->source);
 		sb_adds(&dc->summary, key);
 		sb_addn(&dc->summary, ",", 1);
-		csv_field(&dc->summary, line);
+		sb_add_csv(&dc->summary, line);
 		sb_addn(&dc->summary, "\n", 1);
 		free(line);
 		o = cJSON_CreateObject();
@@ -544,7 +529,7 @@ static void build_tenants(struct docs *dc, const struct plan_result *r)
 	for (t = 0; t <= nt; t++) {
 		const char *name = t < nt ? names[t] : "(idle)";
 		cJSON *o = cJSON_CreateObject();
-		csv_field(&dc->tenants, name);
+		sb_add_csv(&dc->tenants, name);
 		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", replicas[t], fmt_fixed(b1, sizeof(b1), share[t], 4),
 			money(b2, sizeof(b2), cost[t]), fmt_fixed(b3, sizeof(b3), total > 0 ? cost[t] / total : 0, 4));
 		cJSON_AddStringToObject(o, "tenant", name);
@@ -608,11 +593,11 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 		}
 		mem /= (double)nc->gpus_per_node * (double)nc->gpu->memory_mib;
 		comp /= nc->gpus_per_node;
-		csv_field(&dc->nodes, name);
+		sb_add_csv(&dc->nodes, name);
 		sb_addn(&dc->nodes, ",", 1);
-		csv_field(&dc->nodes, nc->name);
+		sb_add_csv(&dc->nodes, nc->name);
 		sb_addn(&dc->nodes, ",", 1);
-		csv_field(&dc->nodes, nc->site);
+		sb_add_csv(&dc->nodes, nc->site);
 		sb_addf(&dc->nodes, ",%s,%s,%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", hypervisor_name(nc->hv), nc->gpu->id,
 			mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
 			fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
@@ -672,11 +657,11 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 					}
 				}
 			}
-			csv_field(&dc->gpus, name);
+			sb_add_csv(&dc->gpus, name);
 			sb_addf(&dc->gpus, ",%d,%s,", g, mode_name(n->mode));
-			csv_field(&dc->gpus, part);
+			sb_add_csv(&dc->gpus, part);
 			sb_addn(&dc->gpus, ",", 1);
-			csv_field(&dc->gpus, place.buf);
+			sb_add_csv(&dc->gpus, place.buf);
 			sb_addf(&dc->gpus, ",%d,%d\n", nsl, used);
 			cJSON_AddStringToObject(go, "node", name);
 			cJSON_AddNumberToObject(go, "gpu", g);
@@ -714,13 +699,13 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		char *node = cplan_node_name(cp, &cp->nodes[s->node]);
 		char *lab = slot_label(cp, s, so->index[pl[i]]);
 		cJSON *o = cJSON_CreateObject();
-		csv_field(&dc->placements, w->name);
+		sb_add_csv(&dc->placements, w->name);
 		sb_addn(&dc->placements, ",", 1);
-		csv_field(&dc->placements, w->tenant);
+		sb_add_csv(&dc->placements, w->tenant);
 		sb_addf(&dc->placements, ",%ld,", s->replica);
-		csv_field(&dc->placements, node);
+		sb_add_csv(&dc->placements, node);
 		sb_addf(&dc->placements, ",%d,", s->gpu);
-		csv_field(&dc->placements, lab);
+		sb_add_csv(&dc->placements, lab);
 		sb_addn(&dc->placements, "\n", 1);
 		cJSON_AddStringToObject(o, "workload", w->name);
 		cJSON_AddStringToObject(o, "tenant", w->tenant);
@@ -738,11 +723,11 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		cJSON *o;
 		if (!cp->unplaced[i])
 			continue;
-		csv_field(&dc->unplaced, w->name);
+		sb_add_csv(&dc->unplaced, w->name);
 		sb_addn(&dc->unplaced, ",", 1);
-		csv_field(&dc->unplaced, w->tenant);
+		sb_add_csv(&dc->unplaced, w->tenant);
 		sb_addf(&dc->unplaced, ",%ld,", cp->unplaced[i]);
-		csv_field(&dc->unplaced, cp->reason[i] ? cp->reason[i] : "");
+		sb_add_csv(&dc->unplaced, cp->reason[i] ? cp->reason[i] : "");
 		sb_addn(&dc->unplaced, "\n", 1);
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "workload", w->name);

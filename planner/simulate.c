@@ -793,21 +793,6 @@ void simulate_release(struct sim_result *r)
 
 /* ================= reports ================= */
 
-static void csv_field(struct sb *sb, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		sb_adds(sb, s);
-		return;
-	}
-	sb_addn(sb, "\"", 1);
-	for (; *s; s++) {
-		if (*s == '"')
-			sb_addn(sb, "\"", 1);
-		sb_addn(sb, s, 1);
-	}
-	sb_addn(sb, "\"", 1);
-}
-
 static void json_str(struct sb *sb, const char *s)
 {
 	sb_addn(sb, "\"", 1);
@@ -853,7 +838,7 @@ int simulate_write(const struct sim_result *r, const char *dir, struct diag *d)
 					MONEY(x->total - r->strat[r->cheapest].total));
 			else
 				sb_addf(&s, ",%s,,,", sim_strategy_name((enum sim_strategy)q));
-			csv_field(&s, x->how);
+			sb_add_csv(&s, x->how);
 			sb_adds(&s, "\n");
 		}
 	}

@@ -501,3 +501,18 @@ int ckd_mul_l(long a, long b, long *out)
 {
 	return __builtin_mul_overflow(a, b, out);
 }
+
+void sb_add_csv(struct sb *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_addn(sb, "\"", 1);
+	for (; *s; s++) {
+		if (*s == '"')
+			sb_addn(sb, "\"", 1);
+		sb_addn(sb, s, 1);
+	}
+	sb_addn(sb, "\"", 1);
+}

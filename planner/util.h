@@ -42,6 +42,8 @@ void sb_release(struct sb *sb);
 void sb_addf(struct sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_addn(struct sb *sb, const char *s, size_t n);
 void sb_adds(struct sb *sb, const char *s);
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds , " or a line break. */
+void sb_add_csv(struct sb *sb, const char *s);
 char *sb_detach(struct sb *sb);
 
 /* ASCII case-insensitive comparison, independent of the locale. */
