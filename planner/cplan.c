@@ -422,52 +422,27 @@ static void set_reason(struct cplan *cp, int d)
 					  : "not enough capacity: every node it fits on is in use");
 }
 
+/* A slot for one more replica of d: a free one, else a new GPU, else a new node; -1 when none. */
+static size_t place_one(struct cplan *cp, int d)
+{
+	size_t s = find_free(cp, d);
+	if (s == (size_t)-1)
+		s = open_gpu_for(cp, d);
+	if (s == (size_t)-1)
+		s = open_node_for(cp, d);
+	return s;
+}
+
 void cplan_greedy(struct cplan *cp)
 {
 	const struct problem *p = cp->p;
-	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
+	long *all = xmalloc((p->ndemands + 1) * sizeof(*all));
 	size_t i;
 
-	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
-
-	for (i = 0; i < p->ndemands; i++) {
-		size_t lo, hi, j;
-		int last = -1;
-		order[i] = (int)i;
-		arcs_of(p, (int)i, &lo, &hi);
-		for (j = lo; j < hi; j++) {
-			if (p->arcs[j].k != last)
-				options[i]++;
-			last = p->arcs[j].k;
-		}
-	}
-	sort_problem = p;
-	sort_options = options;
-	qsort(order, p->ndemands, sizeof(*order), demand_order);
-	free(options);
-	for (i = 0; i < p->ndemands; i++) {
-		int d = order[i];
-		long r;
-		if (p->demands[d].unhostable) {
-			cp->unplaced[d] = p->demands[d].replicas;
-			set_reason(cp, d);
-			continue;
-		}
-		for (r = 0; r < p->demands[d].replicas; r++) {
-			size_t s = find_free(cp, d);
-			if (s == (size_t)-1)
-				s = open_gpu_for(cp, d);
-			if (s == (size_t)-1)
-				s = open_node_for(cp, d);
-			if (s == (size_t)-1) {
-				cp->unplaced[d] = p->demands[d].replicas - r;
-				set_reason(cp, d);
-				break;
-			}
-			place(cp, s, d);
-		}
-	}
-	free(order);
+	for (i = 0; i < p->ndemands; i++)
+		all[i] = p->demands[i].replicas;
+	cplan_place_more(cp, all);
+	free(all);
 }
 
 /* ================= from ILP counts ================= */
@@ -547,11 +522,7 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
-			size_t s = p->demands[d].unhostable ? (size_t)-1 : find_free(cp, d);
-			if (s == (size_t)-1 && !p->demands[d].unhostable)
-				s = open_gpu_for(cp, d);
-			if (s == (size_t)-1 && !p->demands[d].unhostable)
-				s = open_node_for(cp, d);
+			size_t s = p->demands[d].unhostable ? (size_t)-1 : place_one(cp, d);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
 				set_reason(cp, d);
@@ -762,11 +733,7 @@ void cplan_place_more(struct cplan *cp, const long *add)
 			continue;
 		}
 		for (r = 0; r < add[d]; r++) {
-			size_t s = find_free(cp, d);
-			if (s == (size_t)-1)
-				s = open_gpu_for(cp, d);
-			if (s == (size_t)-1)
-				s = open_node_for(cp, d);
+			size_t s = place_one(cp, d);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] += add[d] - r;
 				set_reason(cp, d);

@@ -125,8 +125,9 @@ void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg);
 void cplan_place_at(struct cplan *cp, size_t slot, int d);
 /*
  * Places add[d] more replicas of every demand d, demands in the greedy
- * order, each replica as cplan_greedy would; what finds no room is added
- * to unplaced[d] with a reason.
+ * order, each into a free slot, else a new GPU, else a new node; what
+ * finds no room is added to unplaced[d] with a reason.  cplan_greedy is
+ * this with every demand's replicas on an empty plan.
  */
 void cplan_place_more(struct cplan *cp, const long *add);
 
