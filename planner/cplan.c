@@ -518,6 +518,7 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	ord = xmalloc((p->ndemands + 1) * sizeof(*ord));
 	for (i = 0; i < p->ndemands; i++)
 		ord[i] = i;
+	sort_problem = p; /* not left over from another problem's greedy pass */
 	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
