@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ilp.h"
 #include "interrupt.h"
@@ -389,12 +388,7 @@ static void cols_free(const struct problem *p, struct cols *cl)
 
 /* ================= time ================= */
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#define now_s util_now_s
 
 /* GLPK's tm_lim (ms) for what is left until deadline; 0 when nothing is left. */
 static int ms_left(double deadline)
@@ -766,6 +760,56 @@ static double vec_obj(glp_prob *P, const double *x)
 	return z;
 }
 
+/*
+ * The plan x (1-based column values) made concrete: its counts dealt
+ * over real nodes (per-node CPU and RAM), the replicas that found no
+ * slot placed as the greedy planner would (a free slot, a new GPU, a new
+ * node), and read back as a column vector.  Where the fleet has room
+ * this turns a rounded plan's unplaced replicas into a little more cost.
+ */
+static double *repair_vector(const struct problem *p, const struct cols *cl, const double *x)
+{
+	long *nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*nmode));
+	long **ncfg = xcalloc(p->nclasses + 1, sizeof(*ncfg));
+	double *arc = xcalloc(p->narcs + 1, sizeof(*arc)), *out;
+	struct cplan cp;
+	size_t k, i, ci;
+	int m;
+
+	for (k = 0; k < p->nclasses; k++) {
+		ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**ncfg));
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = cl->n[k * MODE_COUNT + (size_t)m];
+			nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
+		}
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			ncfg[k][ci] = lround(x[cl->g[k][ci]]);
+	}
+	for (i = 0; i < p->narcs; i++)
+		arc[i] = x[cl->arc0 + (int)i];
+	cplan_init(&cp, p);
+	cplan_from_counts(&cp, nmode, ncfg, arc);
+	out = warm_vector(p, cl, &cp);
+	cplan_release(&cp);
+	for (k = 0; k < p->nclasses; k++)
+		free(ncfg[k]);
+	free(ncfg);
+	free(nmode);
+	free(arc);
+	return out;
+}
+
+/* Frees the arcs x uses that sifting left out of the working set, so that x is a plan of P. */
+static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *cl, const double *x, char *in_set)
+{
+	size_t i;
+	for (i = 0; i < p->narcs; i++)
+		if (!in_set[i] && x[cl->arc0 + (int)i] > 0) {
+			in_set[i] = 1;
+			glp_set_col_bnds(P, cl->arc0 + (int)i, GLP_DB, 0, (double)p->demands[p->arcs[i].d].replicas);
+		}
+}
+
 /* ================= branch-and-cut ================= */
 
 struct cbinfo {
@@ -950,6 +994,18 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 			rounded = NULL;
 		}
 	}
+	if (rounded) {
+		/* the rounding's leftovers placed on real nodes, when that is better */
+		double *fixed = repair_vector(p, &cl, rounded), fobj = vec_obj(P, fixed);
+		if (fobj < round_obj - 1e-6) {
+			admit_arcs(P, p, &cl, fixed, in_set);
+			free(rounded);
+			rounded = fixed;
+			round_obj = fobj;
+		} else {
+			free(fixed);
+		}
+	}
 	r->round_objective = rounded ? round_obj : 0;
 	r->t_round = now_s() - t0;
 	if (rounded && (!warm || round_obj <= warm_obj)) {
@@ -1027,11 +1083,17 @@ done:
 	take_plan(p, &cl, x, r);
 	rc = 0;
 out:
+	{
+		double un = 0;
+		for (i = 0; r->unplaced && i < p->ndemands; i++)
+			un += r->unplaced[i];
+		r->unplaced_total = un;
+	}
 	/* one summary line in the solver's log (stderr with --verbose; bench/run.sh reads it) */
 	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
-		   "lp_arcs %ld/%ld t_lp %.2f t_round %.2f t_total %.2f\n",
+		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
 		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
-		   r->lp_arcs, (long)p->narcs, r->t_lp, r->t_round, now_s() - t0);
+		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, now_s() - t0);
 	free(x);
 	free(warm);
 	free(rounded);

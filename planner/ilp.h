@@ -47,6 +47,7 @@ struct ilp_result {
 	/* how the solve went (for the benchmark and --verbose; not in the reports) */
 	int lp_rounds;		/* simplex solves of the root LP (> 1: sifting) */
 	long lp_arcs;		/* arc columns free in the root LP and the search */
+	double unplaced_total;	/* replicas the plan leaves unplaced (sum of unplaced[]) */
 	double round_objective;	/* the rounded LP plan's objective, 0 when rounding failed */
 	long nodes;		/* the node limit when it stopped the search, else 0 */
 	double t_lp, t_round;	/* seconds from the start to the end of the root LP, of the rounding */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "util.h"
 #include "verify.h"
 #include "banned.h"
 
@@ -13,6 +14,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 {
 	struct ilp_opts opts;
 	struct cplan_cost gc, fc;
+	double t0 = util_now_s(), t_greedy, limit;
 
 	memset(r, 0, sizeof(*r));
 	r->sc = sc;
@@ -24,13 +26,21 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	if (problem_build(&r->p, sc, &r->pr, d))
 		return -1;
 	r->have_p = 1;
+	t_greedy = util_now_s();
 	cplan_init(&r->greedy, &r->p);
 	cplan_greedy(&r->greedy);
+	t_greedy = util_now_s() - t_greedy;
 	cplan_cost(&r->greedy, &gc);
 	r->greedy_objective = gc.objective;
 
 	memset(&opts, 0, sizeof(opts));
-	opts.time_limit_s = o->time_limit_s >= 0 ? o->time_limit_s : sc->time_limit_s;
+	/*
+	 * The limit is for the whole run: what pricing, the model and the
+	 * greedy pass took is spent, and the disaggregation after the solve
+	 * (a pass like the greedy one) is set aside, twice the greedy's time.
+	 */
+	limit = o->time_limit_s >= 0 ? o->time_limit_s : sc->time_limit_s;
+	opts.time_limit_s = fmax(0, limit - (util_now_s() - t0) - 2 * t_greedy);
 	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
 	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit; /* deterministic, unlike time */
 	opts.verbose = o->verbose;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sys/stat.h>
 
@@ -515,4 +516,11 @@ void sb_add_csv(struct sb *sb, const char *s)
 		sb_addn(sb, s, 1);
 	}
 	sb_addn(sb, "\"", 1);
+}
+
+double util_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

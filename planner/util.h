@@ -74,6 +74,9 @@ enum parse_num_err {
 };
 int parse_double(const char *s, double *out);
 int parse_llong(const char *s, long long *out);
+
+/* Seconds on the monotonic clock (for time limits, never for output). */
+double util_now_s(void);
 /* A message for a parse_* error, e.g. "is not a number". */
 const char *parse_num_strerror(int err);
 
