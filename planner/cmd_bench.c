@@ -19,12 +19,13 @@
 #endif
 
 static const char *const usage[] = {
-	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] -o DIR",
+	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
 	"",
 	"  --size S|M|L|XL  S 100 GPUs / 500 replicas, M 1,000 / 5,000,",
 	"                   L 8,000 GPUs in 40 node classes / 20,000 replicas in 200 workloads,",
 	"                   XL 20,000 / 100,000",
 	"  --seed N         the random seed, 0..2^63-1 (default 1)",
+	"  --load X         asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see README)",
 	"  -o DIR           write inventory.csv, workloads.csv and scenario.yaml into DIR",
 	NULL,
 };
@@ -45,6 +46,7 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 	const char *out_dir = NULL, *v;
 	int size = -1, i, r, rc;
 	long long seed = 1;
+	double load = 0;
 	struct catalog cat = CATALOG_INIT;
 	struct gen_out go;
 	struct diag d = DIAG_INIT;
@@ -66,6 +68,11 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 				return cli_misuse(usage, "--seed needs a number");
 			if (parse_llong(v, &seed) || seed < 0)
 				return cli_misuse(usage, "--seed: '%s' is not a whole number >= 0", v);
+		} else if ((r = cli_opt_value(argc, argv, &i, "--load", &v)) != 0) {
+			if (r < 0)
+				return cli_misuse(usage, "--load needs a number");
+			if (cli_parse_num("--load", v, 0, 1, 2, 0, &load))
+				return EXIT_USAGE;
 		} else if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
 			   (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
 			if (r < 0)
@@ -87,7 +94,7 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	if (gen_generate((enum gen_size)size, (unsigned long long)seed, &cat, &go, &d)) {
+	if (gen_generate((enum gen_size)size, (unsigned long long)seed, load, &cat, &go, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
@@ -120,7 +127,7 @@ out:
 }
 
 static const char *const bench_usage[] = {
-	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] -o DIR",
+	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
 	"",
 	"The benchmark itself is bench/run.sh (README \"Benchmarks\").",
 	NULL,

@@ -164,9 +164,15 @@ struct gwork {
 };
 
 /* GPU-equivalents of one replica. */
+/*
+ * GPU-equivalents one replica takes: its GPUs, or for a fraction the
+ * larger of its compute share and its memory over GEN_MEM_PER_GPU (slots
+ * come in profile sizes, so memory, not compute, is what fills a GPU).
+ */
+#define GEN_MEM_PER_GPU 48.0
 static double work_equiv(const struct gwork *w)
 {
-	return w->gpus ? w->gpus : w->compute;
+	return w->gpus ? w->gpus : fmax(w->compute, w->mem / GEN_MEM_PER_GPU);
 }
 
 /* True when id is an entry of the '|'-separated list. */
@@ -218,8 +224,8 @@ static const struct menu menus[2] = {
 	{ { 4, 5, 6, 8, 8, 10, 12, 16 }, { 0.05, 0.1, 0.1, 0.125, 0.2 }, { 20, 24, 32, 40 },
 	  { 0.25, 0.3, 0.4, 0.5 }, { 8, 12, 16, 24 }, { 0.1, 0.125, 0.2, 0.25 }, { 8, 10, 16, 20 },
 	  { 0.1, 0.2, 0.25 } },
-	{ { 2, 4, 4, 5, 6, 8, 8, 10 }, { 0.05, 0.05, 0.1, 0.1, 0.125 }, { 10, 12, 16, 20 },
-	  { 0.125, 0.2, 0.2, 0.25 }, { 4, 6, 8, 10 }, { 0.05, 0.1, 0.1, 0.125 }, { 4, 8, 8, 10 },
+	{ { 2, 2, 3, 4, 4, 5, 6, 8 }, { 0.05, 0.05, 0.1, 0.1, 0.125 }, { 8, 10, 12, 16 },
+	  { 0.125, 0.2, 0.2, 0.25 }, { 4, 5, 6, 8 }, { 0.05, 0.1, 0.1, 0.125 }, { 4, 5, 8, 8 },
 	  { 0.1, 0.1, 0.125 } },
 };
 
@@ -369,8 +375,8 @@ static void add_num(struct sb *sb, double v)
 	sb_adds(sb, fmt_num_short(buf, sizeof(buf), v, 6));
 }
 
-int gen_generate(enum gen_size size, unsigned long long seed, const struct catalog *cat, struct gen_out *out,
-		 struct diag *d)
+int gen_generate(enum gen_size size, unsigned long long seed, double load, const struct catalog *cat,
+		 struct gen_out *out, struct diag *d)
 {
 	const struct gen_spec *sp = &specs[size];
 	struct rng r;
@@ -472,7 +478,7 @@ int gen_generate(enum gen_size size, unsigned long long seed, const struct catal
 	for (i = 0; i < nw; i++) {
 		int tries = 0;
 		do
-			draw_work(&r, &wk[i], cl, ncl, ntenants, &menus[sp->replicas >= 4 * sp->gpus]);
+			draw_work(&r, &wk[i], cl, ncl, ntenants, &menus[sp->replicas >= 2 * sp->gpus]);
 		while (!hostable(cl, ncl, &wk[i], cat) && ++tries < 100);
 	}
 	/* Replicas: fractional and whole-GPU groups sized to meet the load. */
@@ -490,7 +496,7 @@ int gen_generate(enum gen_size size, unsigned long long seed, const struct catal
 	}
 	e_f = sum_f > 0 ? e_f / sum_f : 0;
 	e_w = sum_w > 0 ? e_w / sum_w : 1;
-	x = ((double)sp->gpus * sp->load / (double)sp->replicas - e_f) / (e_w - e_f);
+	x = ((double)sp->gpus * (load > 0 ? load : sp->load) / (double)sp->replicas - e_f) / (e_w - e_f);
 	x = fmin(0.6, fmax(0.0, x));
 	r_w = lround(x * (double)sp->replicas);
 	if (r_w < (long)nwh)

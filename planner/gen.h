@@ -52,12 +52,13 @@ struct gen_out {
 };
 
 /*
- * Generates a fleet and its workloads.  cat must hold the bundled GPU
+ * Generates a fleet and its workloads; load > 0 replaces the size's
+ * default load (asked GPU-equivalents / GPUs).  cat must hold the bundled GPU
  * types the generator uses (it reads their memory); fails with d filled
  * (DIAG_INPUT) when one is missing.
  */
-int gen_generate(enum gen_size size, unsigned long long seed, const struct catalog *cat, struct gen_out *out,
-		 struct diag *d);
+int gen_generate(enum gen_size size, unsigned long long seed, double load, const struct catalog *cat,
+		 struct gen_out *out, struct diag *d);
 void gen_out_release(struct gen_out *out);
 
 #endif

@@ -15,8 +15,8 @@ static void check_size(const struct catalog *cat, enum gen_size s, unsigned long
 	size_t i;
 	long gpus = 0, reps = 0;
 
-	CHECK(gen_generate(s, seed, cat, &a, &d) == 0, "%s seed %llu: generate", sp->name, seed);
-	CHECK(gen_generate(s, seed, cat, &b, &d) == 0, "%s seed %llu: generate again", sp->name, seed);
+	CHECK(gen_generate(s, seed, 0, cat, &a, &d) == 0, "%s seed %llu: generate", sp->name, seed);
+	CHECK(gen_generate(s, seed, 0, cat, &b, &d) == 0, "%s seed %llu: generate again", sp->name, seed);
 	CHECK_STR(a.inventory, b.inventory, "%s seed %llu: inventory bytes", sp->name, seed);
 	CHECK_STR(a.workloads, b.workloads, "%s seed %llu: workloads bytes", sp->name, seed);
 	CHECK_STR(a.scenario, b.scenario, "%s seed %llu: scenario bytes", sp->name, seed);
@@ -61,14 +61,29 @@ int main(void)
 			check_size(&cat, (enum gen_size)s, seed);
 	check_size(&cat, GEN_XL, 1);
 	/* another seed, another fleet */
-	CHECK(gen_generate(GEN_M, 1, &cat, &a, &d) == 0 && gen_generate(GEN_M, 2, &cat, &b, &d) == 0, "M seeds 1, 2");
+	CHECK(gen_generate(GEN_M, 1, 0, &cat, &a, &d) == 0 && gen_generate(GEN_M, 2, 0, &cat, &b, &d) == 0, "M seeds 1, 2");
 	CHECK(strcmp(a.inventory, b.inventory) && strcmp(a.workloads, b.workloads), "seeds 1 and 2 differ");
+	gen_out_release(&a);
+	gen_out_release(&b);
+	/*
+	 * --load: at L (2.5 replicas per GPU, so the whole-GPU share is not
+	 * pinned at its bounds) a higher load asks more GPU-equivalents, with
+	 * the same fleet; and the default load is the size's own.
+	 */
+	CHECK(gen_generate(GEN_L, 1, 0.6, &cat, &a, &d) == 0 && gen_generate(GEN_L, 1, 0.8, &cat, &b, &d) == 0,
+	      "L at load 0.6 and 0.8");
+	CHECK(a.gpu_equiv < b.gpu_equiv && !strcmp(a.inventory, b.inventory), "L: 0.6 asks %.2f < 0.8 asks %.2f",
+	      a.gpu_equiv, b.gpu_equiv);
+	CHECK(b.gpu_equiv > 0.75 * 8000 && b.gpu_equiv < 0.85 * 8000, "L at 0.8 asks %.2f GPU-equivalents",
+	      b.gpu_equiv);
+	gen_out_release(&a);
+	CHECK(gen_generate(GEN_L, 1, 0, &cat, &a, &d) == 0 && !strcmp(a.workloads, b.workloads), "L default is 0.8");
 	gen_out_release(&a);
 	gen_out_release(&b);
 	/* a catalog without the generator's GPU types is an input error */
 	{
 		struct catalog empty = CATALOG_INIT;
-		CHECK(gen_generate(GEN_S, 1, &empty, &a, &d) == -1 && d.kind == DIAG_INPUT, "empty catalog refused");
+		CHECK(gen_generate(GEN_S, 1, 0, &empty, &a, &d) == -1 && d.kind == DIAG_INPUT, "empty catalog refused");
 	}
 	catalog_release(&cat);
 	diag_release(&d);

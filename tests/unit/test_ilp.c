@@ -41,7 +41,7 @@ int main(void)
 	if (fixture_setup("test_ilp"))
 		return 1;
 	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
-	CHECK(gen_generate(GEN_S, 1, &cat, &g, &d) == 0, "generate S");
+	CHECK(gen_generate(GEN_S, 1, 0, &cat, &g, &d) == 0, "generate S");
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
 		for (t = 0; t < sizeof(limits) / sizeof(limits[0]); t++) {
 			memset(&o, 0, sizeof(o));
