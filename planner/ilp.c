@@ -20,9 +20,12 @@
  *     after every batch so the next one is rounded on updated values.  Done twice: tight (as
  *     many units as the LP used, largest fractions up) and generous (every
  *     fraction up, within the limits: costs a few units, loses no slot).
- *     The replica flows of the last LP complete an integer plan; the
- *     cheaper one is offered to the branch-and-cut as an incumbent next to
- *     the warm (greedy) plan.
+ *     The replica flows of the last LP complete an integer plan.  The
+ *     cheaper one is then made concrete (cplan_from_counts: counts dealt
+ *     over real nodes with their CPU and RAM, replicas left without a slot
+ *     put on a free slot, a new GPU or a new node) and read back, when
+ *     that costs less than the penalties it saves; the result is offered
+ *     to the branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
  *     the two, stopped by the relative gap, the time limit, the node limit
  *     or an interrupt.  When sifting left arcs out, the search runs on the
@@ -388,12 +391,11 @@ static void cols_free(const struct problem *p, struct cols *cl)
 
 /* ================= time ================= */
 
-#define now_s util_now_s
 
 /* GLPK's tm_lim (ms) for what is left until deadline; 0 when nothing is left. */
 static int ms_left(double deadline)
 {
-	double ms = (deadline - now_s()) * 1000.0;
+	double ms = (deadline - util_now_s()) * 1000.0;
 	if (ms < 1)
 		return 0;
 	return ms > 2e9 ? 2000000000 : (int)ms;
@@ -932,7 +934,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct cbinfo cb;
 	char *in_set = NULL;
 	double *warm = NULL, *rounded = NULL, *best = NULL, *x = NULL, warm_obj = 0, round_obj = 0, best_obj = 0;
-	double t0 = now_s(), deadline = t0 + o->time_limit_s;
+	double t0 = util_now_s(), deadline = t0 + o->time_limit_s;
 	int ret, st, code = 0, rounds = 0, restricted = 0, rc = -1, j;
 	size_t i;
 	enum lp_end e;
@@ -959,7 +961,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	in_set = xcalloc(p->narcs + 1, 1);
 	e = root_lp(P, p, &cl, warm, in_set, o->verbose, deadline, &rounds, &code);
 	r->lp_rounds = rounds;
-	r->t_lp = now_s() - t0;
+	r->t_lp = util_now_s() - t0;
 	if (e == LP_TIME) {
 		r->status = ILP_TIME_LIMIT;
 		rc = 0;
@@ -1007,7 +1009,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		}
 	}
 	r->round_objective = rounded ? round_obj : 0;
-	r->t_round = now_s() - t0;
+	r->t_round = util_now_s() - t0;
 	if (rounded && (!warm || round_obj <= warm_obj)) {
 		best = rounded;
 		best_obj = round_obj;
@@ -1093,7 +1095,7 @@ out:
 	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
 		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
 		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
-		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, now_s() - t0);
+		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - t0);
 	free(x);
 	free(warm);
 	free(rounded);
