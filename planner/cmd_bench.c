@@ -9,14 +9,11 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "scenario.h"
 #include "gen.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
-
-#ifndef GPUPLAN_MODELS_DIR
-#define GPUPLAN_MODELS_DIR "models"
-#endif
 
 static const char *const usage[] = {
 	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
@@ -29,17 +26,6 @@ static const char *const usage[] = {
 	"  -o DIR           write inventory.csv, workloads.csv and scenario.yaml into DIR",
 	NULL,
 };
-
-/* --models, else $GPUPLAN_MODELS_DIR when set and non-empty, else the build's default. */
-static const char *models_dir(const struct cli_global *g)
-{
-	const char *env = getenv("GPUPLAN_MODELS_DIR");
-	if (g->models_dir)
-		return g->models_dir;
-	if (env && *env)
-		return env;
-	return GPUPLAN_MODELS_DIR;
-}
 
 static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 {
@@ -87,7 +73,7 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 	if (!out_dir)
 		return cli_misuse(usage, "no -o DIR given");
 
-	path = xasprintf("%s/gpus.yaml", models_dir(g));
+	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
 	if (rc) {

@@ -18,13 +18,10 @@
 
 #include "catalog.h"
 #include "cli.h"
+#include "scenario.h"
 #include "mig.h"
 #include "util.h"
 #include "banned.h"
-
-#ifndef GPUPLAN_MODELS_DIR
-#define GPUPLAN_MODELS_DIR "models"
-#endif
 
 static const char *const usage[] = {
 	"usage: gpuplan profiles [--gpus FILE]... [--format table|csv|json]",
@@ -566,17 +563,6 @@ static int view_vgpu(const struct gpu_type *t, enum out_format f)
 
 /* ======================= command ======================= */
 
-/* --models, else $GPUPLAN_MODELS_DIR when set and non-empty, else the build's default. */
-static const char *models_dir(const struct cli_global *g)
-{
-	const char *env = getenv("GPUPLAN_MODELS_DIR");
-	if (g->models_dir)
-		return g->models_dir;
-	if (env && *env)
-		return env;
-	return GPUPLAN_MODELS_DIR;
-}
-
 /*
  * gpuplan profiles [--gpus FILE]... [--format FMT] [GPU [--mig-geometries | --vgpu]]:
  * argv[0] is "profiles".  Prints one view to stdout and returns an exit
@@ -667,7 +653,7 @@ int cmd_profiles(int argc, char **argv, const struct cli_global *g)
 		view = VIEW_VGPU;
 
 	/* load the catalog */
-	path = xasprintf("%s/gpus.yaml", models_dir(g));
+	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	if (catalog_load(&cat, path, 0, &d)) {
 		rc = cli_diag(&d);
 		goto out;

@@ -279,8 +279,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	} else if (ymap_get(root, "models")) {
 		sc->models_dir = path_join(dir, s);
 	} else {
-		const char *env = getenv("GPUPLAN_MODELS_DIR");
-		sc->models_dir = xstrdup(env && *env ? env : GPUPLAN_MODELS_DIR);
+		sc->models_dir = xstrdup(models_dir_or_default(NULL));
 	}
 
 	if (file_list(doc, "gpu_types", "GPU file", dir, &sc->gpu_files, &sc->ngpu_files, d) ||
@@ -369,6 +368,16 @@ static int check_sites(const struct scenario *sc, struct diag *d)
 	}
 	free(sites);
 	return rc;
+}
+
+const char *models_dir_or_default(const char *given)
+{
+	const char *env = getenv("GPUPLAN_MODELS_DIR");
+	if (given)
+		return given;
+	if (env && *env)
+		return env;
+	return GPUPLAN_MODELS_DIR;
 }
 
 int scenario_load(struct scenario *sc, const char *path, const char *models_dir, struct diag *d)

@@ -81,6 +81,8 @@ struct scenario {
  * (NULL: the scenario's `models:` field, else GPUPLAN_MODELS_DIR).
  */
 int scenario_load(struct scenario *sc, const char *path, const char *models_dir, struct diag *d);
+/* The models directory: given (--models), else $GPUPLAN_MODELS_DIR when set and non-empty, else the build's. */
+const char *models_dir_or_default(const char *given);
 void scenario_release(struct scenario *sc);
 
 /*
