@@ -762,6 +762,25 @@ static double vec_obj(glp_prob *P, const double *x)
 	return z;
 }
 
+/* Reads the counts of the plan x (1-based column values) into r. */
+static void take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r)
+{
+	size_t k, i, ci;
+	int m;
+	for (k = 0; k < p->nclasses; k++) {
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = cl->n[k * MODE_COUNT + (size_t)m];
+			r->nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
+		}
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			r->ncfg[k][ci] = lround(x[cl->g[k][ci]]);
+	}
+	for (i = 0; i < p->narcs; i++)
+		r->arc[i] = x[cl->arc0 + (int)i];
+	for (i = 0; i < p->ndemands; i++)
+		r->unplaced[i] = x[cl->u0 + (int)i];
+}
+
 /*
  * The plan x (1-based column values) made concrete: its counts dealt
  * over real nodes (per-node CPU and RAM), the replicas that found no
@@ -771,33 +790,18 @@ static double vec_obj(glp_prob *P, const double *x)
  */
 static double *repair_vector(const struct problem *p, const struct cols *cl, const double *x)
 {
-	long *nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*nmode));
-	long **ncfg = xcalloc(p->nclasses + 1, sizeof(*ncfg));
-	double *arc = xcalloc(p->narcs + 1, sizeof(*arc)), *out;
+	struct ilp_result counts;
 	struct cplan cp;
-	size_t k, i, ci;
-	int m;
+	double *out;
 
-	for (k = 0; k < p->nclasses; k++) {
-		ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**ncfg));
-		for (m = 0; m < MODE_COUNT; m++) {
-			int col = cl->n[k * MODE_COUNT + (size_t)m];
-			nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
-		}
-		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-			ncfg[k][ci] = lround(x[cl->g[k][ci]]);
-	}
-	for (i = 0; i < p->narcs; i++)
-		arc[i] = x[cl->arc0 + (int)i];
+	memset(&counts, 0, sizeof(counts));
+	ilp_result_alloc(p, &counts);
+	take_plan(p, cl, x, &counts);
 	cplan_init(&cp, p);
-	cplan_from_counts(&cp, nmode, ncfg, arc);
+	cplan_from_counts(&cp, counts.nmode, counts.ncfg, counts.arc);
 	out = warm_vector(p, cl, &cp);
 	cplan_release(&cp);
-	for (k = 0; k < p->nclasses; k++)
-		free(ncfg[k]);
-	free(ncfg);
-	free(nmode);
-	free(arc);
+	ilp_result_release(p, &counts);
 	return out;
 }
 
@@ -904,25 +908,6 @@ static int write_model(glp_prob *P, const char *path, struct diag *d)
 	}
 	free(tmp);
 	return 0;
-}
-
-/* Reads the counts of the plan x (1-based column values) into r. */
-static void take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r)
-{
-	size_t k, i, ci;
-	int m;
-	for (k = 0; k < p->nclasses; k++) {
-		for (m = 0; m < MODE_COUNT; m++) {
-			int col = cl->n[k * MODE_COUNT + (size_t)m];
-			r->nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
-		}
-		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-			r->ncfg[k][ci] = lround(x[cl->g[k][ci]]);
-	}
-	for (i = 0; i < p->narcs; i++)
-		r->arc[i] = x[cl->arc0 + (int)i];
-	for (i = 0; i < p->ndemands; i++)
-		r->unplaced[i] = x[cl->u0 + (int)i];
 }
 
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
