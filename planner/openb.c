@@ -305,7 +305,8 @@ int openb_import(const char *nodes_path, const char *pods_path, const struct cat
 		     "schema: gpuplan-scenario/1\nname: openb\n");
 	sb_adds(&sc, "gpu_types: [gpus-openb.yaml]\ninventory: inventory.csv\nworkloads: workloads.csv\n"
 		     "horizon_years: 1\nsolver: {time_limit_s: 60, mip_gap: 0.0001}\n");
-	sb_addf(&sc, "sharing: {timeslice_max_replicas: %ld, mps_max_clients: 2}\n", kmax);
+	/* pods ask any share of a GPU and the trace's scheduler packs mixed shares: time-slice with shares */
+	sb_addf(&sc, "sharing: {timeslice_max_replicas: %ld, mps_max_clients: 2, timeslice_shares: true}\n", kmax);
 	out->inventory = sb_detach(&inv);
 	out->workloads = sb_detach(&wl);
 	out->gpus = sb_detach(&gy);

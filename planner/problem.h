@@ -9,7 +9,9 @@
  *
  * Slots: every slot holds exactly one replica.  A configuration is one
  * GPU's partition (a MIG geometry, an equal-size vGPU profile, k
- * time-slice replicas, k MPS clients); in passthrough mode the unit is
+ * time-slice replicas, k MPS clients, or - with sharing.timeslice_shares
+ * - time-slice slots of different compute shares summing to at most one
+ * GPU, packed from the demand); in passthrough mode the unit is
  * the node, split by a pattern into groups of whole GPUs (so a 4-GPU
  * replica never straddles nodes).
  *
@@ -38,6 +40,7 @@ struct slot_type {
 	enum lic_product lic;	/* the licence its GPU carries (passthrough: NVAIE, bought per replica as needed) */
 	int mig_profile;	/* mig, mig-vgpu: index in gpu->mig.profiles; else -1 */
 	int vgpu_profile;	/* vgpu: index in vgpu.profiles; mig-vgpu: in vgpu.mig_backed; else -1 */
+	int share;		/* time-slice with shares: compute share in 1/1000 of a GPU; else 0 */
 	int rep;		/* the slot type standing for it in the ILP (same demands, same costs) */
 };
 
@@ -54,7 +57,7 @@ struct config {
 	int *real_count;
 	struct mig_geometry mig; /* mig, mig-vgpu */
 	int vgpu_profile;	/* vgpu */
-	int k;			/* timeslice, mps */
+	int k;			/* timeslice, mps: slots per GPU */
 	double cost;		/* per GPU (per node for patterns) over the horizon */
 };
 

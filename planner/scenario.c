@@ -256,7 +256,8 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
 					    "licensing", "hypervisors", "cloud_offers", NULL };
 	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
-	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients", NULL };
+	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients",
+						    "timeslice_shares", NULL };
 	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", "gpu_idle_factor",
 						   "source", NULL };
 	const struct ynode *root = doc->root, *m;
@@ -314,7 +315,8 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	if (sub_map(doc, "sharing", sharing_keys, &m, d))
 		return -1;
 	if (m && (int_field(doc, m, "timeslice_max_replicas", 2, 48, &sc->timeslice_max, d) ||
-		  int_field(doc, m, "mps_max_clients", 2, 48, &sc->mps_max, d)))
+		  int_field(doc, m, "mps_max_clients", 2, 48, &sc->mps_max, d) ||
+		  ymap_bool(doc, m, "timeslice_shares", 0, &sc->timeslice_shares, d) < 0))
 		return -1;
 
 	if (sub_map(doc, "energy", energy_keys, &m, d))

@@ -58,6 +58,7 @@ struct scenario {
 	long node_limit;	/* branch-and-bound nodes; 0 = none (a deterministic limit) */
 	int timeslice_max;	/* largest time-slice replica count k; default 8 */
 	int mps_max;		/* largest MPS client count; default 8 */
+	int timeslice_shares;	/* time-sliced GPUs may mix replicas of different compute shares */
 
 	/* Energy; price 0 means energy is not priced. */
 	double energy_usd_per_kwh;

@@ -98,6 +98,14 @@ static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offe
 	case MODE_MPS:
 		if (cf->k < 2)
 			return fail(d, "shared GPU with k = %d", cf->k);
+		if (st->share) {	/* a time-slice mix: the slot's own share */
+			if (n->mode != MODE_TIMESLICE || st->share < 1 || st->share >= 1000)
+				return fail(d, "a share of %d/1000 on a %s GPU", st->share, mode_name(n->mode));
+			o->mem_mib = floor((double)g->memory_mib * st->share / 1000);
+			o->compute = st->share / 1000.0;
+			o->iso = ISO_NONE;
+			break;
+		}
 		o->mem_mib = floor((double)g->memory_mib / cf->k);
 		o->compute = n->mode == MODE_MPS ? (double)(100 / cf->k) / 100.0 : 1.0 / cf->k;
 		o->iso = n->mode == MODE_MPS ? ISO_MEMORY : ISO_NONE;
@@ -157,6 +165,14 @@ static int check_gpu_partition(const struct cplan *cp, size_t ni, int gi, const 
 	case MODE_MPS:
 		if ((long)ns > cf->k)
 			return fail(d, "%zu replicas on a GPU shared %d ways", ns, cf->k);
+		if (n->mode == MODE_TIMESLICE) {
+			long sum = 0;
+			for (i = 0; i < ns; i++)
+				sum += c->slot_types[cp->slots[slots[i]].type].share;
+			if (sum > 1000)
+				return fail(d, "GPU %d of node %s-%03d: shares sum to %ld/1000", gi, c->nc->name,
+					    n->ordinal, sum);
+		}
 		break;
 	default:
 		break;

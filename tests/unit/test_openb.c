@@ -88,8 +88,10 @@ int main(void)
 		      "two identical half-GPU pods are one workload: %s", o.workloads);
 		CHECK(strstr(o.gpus, "  - id: V100M32\n    memory_mib: 32768") != NULL, "V100M32 user type: %s", o.gpus);
 		CHECK(strstr(o.scenario, "timeslice_max_replicas: 20") != NULL, "k up to 1000/50: %s", o.scenario);
+		CHECK(strstr(o.scenario, "timeslice_shares: true") != NULL, "pods mix shares on a GPU: %s", o.scenario);
 		fixture_write("gpus-openb.yaml", o.gpus);
 		if (fixture_build(&fx, o.scenario, o.inventory, o.workloads, FIXTURE_CHECK_BUILD) == 0) {
+			CHECK(fx.sc.timeslice_shares == 1, "the scenario loads with timeslice_shares on");
 			for (i = 0; i < fx.sc.workloads.n; i++) {
 				char *why = scenario_unhostable(&fx.sc, &fx.sc.workloads.w[i]);
 				CHECK(!why, "workload %s: %s", fx.sc.workloads.w[i].name, why);

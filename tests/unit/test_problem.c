@@ -286,6 +286,84 @@ static void test_configs(void)
 	fixture_release(&fx);
 }
 
+/* ================= time-slice with shares ================= */
+
+/* One bare-metal node of 4 x L40S (48 GiB); replicas that may only time-slice. */
+static const char inv_share[] = INV_HEADER "bm,1,L40S,4,baremetal,dc1,64,512,owned,,,,\n";
+static const char wl_share[] = WL_HEADER
+	"big,t,3,0,12,0.65,none,false,,,timeslice,,false,1\n"	/* share 0.650 */
+	"mid,t,3,0,8,0.32,none,false,,,timeslice,,false,1\n"	/* 0.320 */
+	"memy,t,1,0,24,0.1,none,false,,,timeslice,,false,1\n"	/* memory: 24/48 -> 0.500 */
+	"tiny,t,2,0,1,0.16,none,false,,,timeslice,,false,1\n"	/* 0.160 */
+	"hw,t,1,0,1,0.3,hardware,false,,,,,false,1\n";		/* never time-sliced */
+#define SC_SHARES SC_TEXT "sharing: {timeslice_shares: true}\n"
+
+static const struct config *config_named(const struct pclass *c, const char *name)
+{
+	size_t i;
+	for (i = 0; i < c->nconfigs; i++)
+		if (!strcmp(c->configs[i].name, name))
+			return &c->configs[i];
+	return NULL;
+}
+
+static void test_shares(void)
+{
+	struct fixture fx;
+	const struct pclass *c;
+	const struct config *cf;
+	size_t i, j;
+	int mixes = 0;
+
+	/*
+	 * Best-fit decreasing on the shares 0.650 x3, 0.500, 0.320 x3,
+	 * 0.160 x2: each 0.650 opens a bin; 0.500 opens one; each 0.320 goes
+	 * to the fullest bin it fits (0.650 -> 0.970, three times); the
+	 * 0.160s fill the 0.500 bin (0.820).  Mixes: ts:0.650+0.320 (3 bins),
+	 * ts:0.500+0.160+0.160 (1 bin).
+	 */
+	if (fixture_build(&fx, SC_SHARES, inv_share, wl_share, FIXTURE_CHECK_BUILD))
+		return;
+	c = &fx.p.classes[0];
+	cf = config_named(c, "ts:0.650+0.320");
+	CHECK(cf != NULL, "mix ts:0.650+0.320 offered");
+	if (cf) {
+		int sum = 0, n = 0;
+		CHECK(cf->mode == MODE_TIMESLICE && cf->k == 2, "mix: mode %s, k %d", mode_name(cf->mode), cf->k);
+		for (j = 0; j < cf->nreal; j++) {
+			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
+			sum += st->share * cf->real_count[j];
+			n += cf->real_count[j];
+			CHECK(st->memory_mib == 49152L * st->share / 1000, "slot %s: %ld MiB for share %d", st->name,
+			      st->memory_mib, st->share);
+		}
+		CHECK(sum == 970 && n == 2, "mix shares sum %d over %d slots", sum, n);
+	}
+	CHECK(config_named(c, "ts:0.500+0.160+0.160") != NULL, "mix ts:0.500+0.160+0.160 offered");
+	for (i = 0; i < c->nconfigs; i++)
+		if (!strncmp(c->configs[i].name, "ts:", 3))
+			mixes++;
+	CHECK(mixes == 2, "%d mixes", mixes);
+	/* the mix takes the 0.65 replicas: an arc from 'big' to its 0.650 slot */
+	{
+		int d = demand_index(&fx.p, "big"), s = slot_type_named(c, MODE_TIMESLICE, LIC_NONE, "ts:0.650");
+		CHECK(s >= 0 && has_arc(&fx.p, d, 0, c->slot_types[s].rep), "big -> ts:0.650");
+	}
+	fixture_release(&fx);
+
+	/* the default: equal slots only */
+	if (fixture_build(&fx, SC_TEXT, inv_share, wl_share, FIXTURE_CHECK_BUILD))
+		return;
+	c = &fx.p.classes[0];
+	for (i = 0; i < c->nconfigs; i++)
+		CHECK(strncmp(c->configs[i].name, "ts:", 3) != 0, "no mixes without timeslice_shares: %s",
+		      c->configs[i].name);
+	for (i = 0; i < c->nslot_types; i++)
+		CHECK(c->slot_types[i].share == 0, "slot %s has share %d", c->slot_types[i].name,
+		      c->slot_types[i].share);
+	fixture_release(&fx);
+}
+
 /* ================= penalty ================= */
 
 static void test_penalty(void)
@@ -375,6 +453,7 @@ int main(void)
 	test_configs();
 	test_penalty();
 	test_merge();
+	test_shares();
 	fixture_teardown();
 	return check_done();
 }
