@@ -17,15 +17,18 @@
  *     rounded within each class's count (largest remainders, never fewer
  *     nodes than the LP used), then GPUs per configuration within each
  *     (class, mode)'s GPUs, ROUND_BATCHES batches each, re-solving the LP
- *     after every batch so the next one is rounded on updated values.  Done twice: tight (as
- *     many units as the LP used, largest fractions up) and generous (every
- *     fraction up, within the limits: costs a few units, loses no slot).
- *     The replica flows of the last LP complete an integer plan.  The
- *     cheaper one is then made concrete (cplan_from_counts: counts dealt
- *     over real nodes with their CPU and RAM, replicas left without a slot
- *     put on a free slot, a new GPU or a new node) and read back, when
- *     that costs less than the penalties it saves; the result is offered
- *     to the branch-and-cut as an incumbent next to the warm (greedy) plan.
+ *     after every batch so the next one is rounded on updated values.  Done
+ *     three ways: tight (as many units as the LP used, largest fractions
+ *     up), generous (every fraction up, within the limits: costs a few
+ *     units, loses no slot) and nearest (a class's node total rounded to
+ *     the nearest, so the next batches' LP takes up what a class rounded
+ *     down gives away; tight rounds every class up, about a node per
+ *     class).  The replica flows of the last LP complete an integer plan.
+ *     Each is then made concrete (cplan_from_counts: counts dealt over
+ *     real nodes with their CPU and RAM, replicas left without a slot put
+ *     on a free slot, a new GPU or a new node) and read back, when that
+ *     costs less than the penalties it saves; the cheapest is offered to
+ *     the branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
  *     the two, stopped by the relative gap, the time limit, the node limit
  *     or an interrupt.  When sifting left arcs out, the search runs on the
@@ -600,9 +603,12 @@ static int all_integral(glp_prob *Q)
  */
 #define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
 
-static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl, int generous, int verbose,
+enum rounding { ROUND_TIGHT, ROUND_GENEROUS, ROUND_NEAREST, ROUND_WAYS };
+
+static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl, enum rounding how, int verbose,
 		    double deadline, double *x, double *obj)
 {
+	int generous = how == ROUND_GENEROUS;
 	glp_prob *Q = glp_create_prob();
 	double vals[MODE_COUNT], *gv = NULL;
 	long nv[MODE_COUNT], *gi = NULL;
@@ -623,7 +629,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 				vals[m] = col ? glp_get_col_prim(Q, col) : 0;
 				tot += generous ? ceil(vals[m] - 1e-6) : vals[m];
 			}
-			target = (long)ceil(tot - 1e-6);
+			target = how == ROUND_NEAREST ? (long)floor(tot + 0.5) : (long)ceil(tot - 1e-6);
 			if (target > c->nc->count)
 				target = c->nc->count;
 			round_to_sum(vals, nv, MODE_COUNT, target);
@@ -965,33 +971,38 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	for (i = 0; i < p->narcs; i++)
 		r->lp_arcs += in_set[i];
 
-	/* 2: rounding, tight (as many units as the LP used) and generous (every fraction up) */
-	rounded = xcalloc((size_t)cl.ncols + 1, sizeof(*rounded));
+	/*
+	 * 2: rounding, three ways (tight, generous, nearest), each made
+	 * concrete when that is better (its leftovers placed on real nodes);
+	 * the cheapest is kept.
+	 */
 	{
-		double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0;
-		int ok1 = !round_lp(P, p, &cl, 0, o->verbose, deadline, rounded, &round_obj);
-		int ok2 = !round_lp(P, p, &cl, 1, o->verbose, deadline, x2, &obj2);
-		if (ok2 && (!ok1 || obj2 < round_obj)) {
-			memcpy(rounded, x2, ((size_t)cl.ncols + 1) * sizeof(*x2));
-			round_obj = obj2;
+		int how;
+		for (how = 0; how < ROUND_WAYS && !interrupt_pending(); how++) {
+			double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
+			if (round_lp(P, p, &cl, (enum rounding)how, o->verbose, deadline, x2, &obj2)) {
+				free(x2);
+				continue;
+			}
+			fixed = repair_vector(p, &cl, x2);
+			fobj = vec_obj(P, fixed);
+			if (fobj < obj2 - 1e-6) {
+				free(x2);
+				x2 = fixed;
+				obj2 = fobj;
+			} else {
+				free(fixed);
+			}
+			if (!rounded || obj2 < round_obj - 1e-6) {
+				free(rounded);
+				rounded = x2;
+				round_obj = obj2;
+			} else {
+				free(x2);
+			}
 		}
-		free(x2);
-		if (!ok1 && !ok2) {
-			free(rounded);
-			rounded = NULL;
-		}
-	}
-	if (rounded) {
-		/* the rounding's leftovers placed on real nodes, when that is better */
-		double *fixed = repair_vector(p, &cl, rounded), fobj = vec_obj(P, fixed);
-		if (fobj < round_obj - 1e-6) {
-			admit_arcs(P, p, &cl, fixed, in_set);
-			free(rounded);
-			rounded = fixed;
-			round_obj = fobj;
-		} else {
-			free(fixed);
-		}
+		if (rounded)
+			admit_arcs(P, p, &cl, rounded, in_set);
 	}
 	r->round_objective = rounded ? round_obj : 0;
 	r->t_round = util_now_s() - t0;
