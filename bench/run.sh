@@ -18,7 +18,8 @@
 # openb trace is present
 # (../shared/traces/alibaba-openb, or $OPENB_DIR), imports it, plans all pods
 # at once (60 s) and prints the GPU allocation rate: placed GPU demand / GPUs,
-# next to the paper's best online figure (FGD 95.23%).
+# next to the paper's best online figure (FGD 95.23%), and, when python3 and
+# glpsol are there, the upper bound no placement can beat (bench/openb_bound.py).
 # Needs: bash, awk, /usr/bin/time (installed with apt-get when missing), cbc.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -144,6 +145,11 @@ if [ $openb -eq 1 ] && [ -f "$T/openb_node_list_gpu_node.csv" ] && [ -f "$T/open
 					printf "GPU allocation rate: %.2f%% (published online schedulers: FGD 95.23%%, best-fit 92.86%%, random 86.30%%)\n",
 						100 * placed / cap
 				}' openb/inventory.csv openb/workloads.csv openb-out/unplaced.csv
+			# what no placement can beat (bench/openb_bound.py: python3 and glpsol, when present)
+			if command -v python3 >/dev/null && command -v glpsol >/dev/null; then
+				python3 "$src/bench/openb_bound.py" "$T/openb_node_list_gpu_node.csv" \
+					"$T/openb_pod_list_default.csv" || echo "openb bound: failed"
+			fi
 		else
 			echo "openb: plan failed: $(tail -1 openb-plan.log)"
 		fi
