@@ -197,7 +197,8 @@ static int node_has_room(const struct cplan *cp, const struct cnode *n, const st
 	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
 }
 
-static void place(struct cplan *cp, size_t slot, int d)
+/* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
+static void slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 {
 	struct cslot *s = &cp->slots[slot];
 	struct cnode *n = &cp->nodes[s->node];
@@ -205,13 +206,18 @@ static void place(struct cplan *cp, size_t slot, int d)
 	int i;
 
 	s->d = d;
-	s->replica = cp->placed[d]++;
+	s->replica = replica;
 	n->cpu_used += w->cpu_cores;
 	n->ram_used += w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {
 		n->gpu_used[s->gpu + i]++;
 		n->gpu_nvaie[s->gpu + i] += w->needs_nvaie;
 	}
+}
+
+static void place(struct cplan *cp, size_t slot, int d)
+{
+	slot_fill(cp, slot, d, cp->placed[d]++);
 }
 
 /* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
@@ -445,8 +451,6 @@ void cplan_greedy(struct cplan *cp)
 	free(all);
 }
 
-/* ================= from ILP counts ================= */
-
 /* Demands by CPU, then RAM per replica, decreasing; then in index order. */
 static int demand_load_order(const void *a, const void *b)
 {
@@ -459,10 +463,33 @@ static int demand_load_order(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
-void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+/* The demands in demand_load_order; caller frees. */
+static size_t *demands_by_load(const struct problem *p)
+{
+	size_t *ord = xmalloc((p->ndemands + 1) * sizeof(*ord)), i;
+
+	for (i = 0; i < p->ndemands; i++)
+		ord[i] = i;
+	sort_problem = p; /* not left over from another problem's greedy pass */
+	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
+	return ord;
+}
+
+/*
+ * ================= from ILP counts =================
+ *
+ * The ILP checks CPU and RAM per (class, mode) only, so dealing its counts
+ * over real nodes, each with its own CPU and RAM, can leave a replica
+ * without a slot.  cplan_from_counts opens the nodes and GPUs of the
+ * counts, deals each arc's whole replicas first fit, and places the rest
+ * as the greedy planner would (a free slot, a new GPU, a new node).
+ */
+
+/* Opens the nodes of the counts and configures their GPUs. */
+static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 {
 	const struct problem *p = cp->p;
-	size_t k, i, *ord;
+	size_t k;
 	int m;
 
 	for (k = 0; k < p->nclasses; k++) {
@@ -500,6 +527,14 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			}
 		}
 	}
+}
+
+/* Deals each arc's whole replicas (arc order, first fit). */
+static void deal_first_fit(struct cplan *cp, const double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
 	for (i = 0; i < p->narcs; i++) {
 		const struct arc *a = &p->arcs[i];
 		long n = (long)floor(arc[i] + 1e-6), r;
@@ -510,16 +545,18 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			place(cp, s, a->d);
 		}
 	}
-	/*
-	 * Replicas the counts left without a slot (CPU and RAM are aggregated
-	 * per class in the ILP, so a node's free slot may lack them): first fit,
-	 * else a new GPU or node as the greedy planner would, else unplaced.
-	 */
-	ord = xmalloc((p->ndemands + 1) * sizeof(*ord));
-	for (i = 0; i < p->ndemands; i++)
-		ord[i] = i;
-	sort_problem = p; /* not left over from another problem's greedy pass */
-	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
+}
+
+/*
+ * Places the replicas still without a slot as the greedy planner would
+ * (a free slot, a new GPU, a new node), heaviest demands first; what finds
+ * none is counted unplaced, with a reason.
+ */
+static void place_leftover(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	size_t *ord = demands_by_load(p), i;
+
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
@@ -533,6 +570,13 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 		}
 	}
 	free(ord);
+}
+
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	open_counts(cp, nmode, ncfg);
+	deal_first_fit(cp, arc);
+	place_leftover(cp);
 }
 
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)
