@@ -933,10 +933,15 @@ static void repair_unplaced(struct cplan *cp)
  *
  * The ILP checks CPU and RAM per (class, mode) only, so dealing its counts
  * over real nodes, each with its own CPU and RAM, can leave a replica
- * without a slot.  cplan_from_counts opens the nodes and GPUs of the
- * counts, deals each arc's whole replicas first fit, places the rest as
- * the greedy planner would (a free slot, a new GPU, a new node), then
- * repairs (above) what is still unplaced.
+ * without a slot.  cplan_from_counts first deals them as it always has:
+ * each arc's whole replicas first fit, then the rest as the greedy planner
+ * would (a free slot, a new GPU, a new node), then a repair (below) of
+ * what is still unplaced.  Only when that loses replicas does it build a
+ * second plan of the same counts that looks at CPU and RAM from the start:
+ * every arc's share rounded (largest remainders within the demand), the
+ * replicas that ask the most of a node's CPU or RAM dealt first, each onto
+ * the node with the most CPU and RAM left; then the greedy fallback and
+ * the repair.  The second plan is kept only when it places more replicas.
  */
 
 /* Opens the nodes of the counts and configures their GPUs. */
@@ -1026,12 +1031,192 @@ static void place_leftover(struct cplan *cp)
 	free(ord);
 }
 
+/*
+ * Each arc's replicas in whole numbers: the whole part of its count, and
+ * the demand's rounded total shared out by largest remainders (then arc
+ * order).  Caller frees.
+ */
+static long *round_arcs(const struct problem *p, const double *arc)
+{
+	long *t = xcalloc(p->narcs + 1, sizeof(*t));
+	size_t d, lo, hi, a;
+
+	for (d = 0; d < p->ndemands; d++) {
+		double sum = 0;
+		long base = 0, extra;
+		arcs_of(p, (int)d, &lo, &hi);
+		for (a = lo; a < hi; a++) {
+			t[a] = (long)floor(arc[a] + 1e-6);
+			base += t[a];
+			sum += arc[a];
+		}
+		extra = (long)floor(sum + 0.5);
+		if (extra > p->demands[d].replicas)
+			extra = p->demands[d].replicas;
+		for (extra -= base; extra > 0; extra--) {
+			size_t best = hi;
+			for (a = lo; a < hi; a++)
+				if (arc[a] - (double)t[a] > 1e-6 &&
+				    (best == hi || arc[a] - (double)t[a] > arc[best] - (double)t[best]))
+					best = a;
+			if (best == hi)
+				break;
+			t[best]++;
+		}
+	}
+	return t;
+}
+
+/*
+ * How much of the fuller of its CPU and RAM a node keeps free once w is
+ * on it, as a share of the node (1 when w asks neither).
+ */
+static double headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	double h = 1;
+
+	if (w->cpu_cores > 0 && nc->cpu_cores > 0)
+		h = fmin(h, (nc->cpu_cores - n->cpu_used - w->cpu_cores) / nc->cpu_cores);
+	if (w->ram_gib > 0 && nc->ram_gib > 0)
+		h = fmin(h, (nc->ram_gib - n->ram_used - w->ram_gib) / nc->ram_gib);
+	return h;
+}
+
+/*
+ * Deals target[a] replicas onto each arc a: the arcs whose demand asks
+ * the largest share of a node's CPU or RAM first, each replica onto the
+ * node with a free slot of the arc and the most CPU and RAM left (the
+ * first in queue order on a tie), so the heavy replicas are spread before
+ * the light ones fill the gaps.
+ */
+static void deal_balanced(struct cplan *cp, const long *target)
+{
+	const struct problem *p = cp->p;
+	struct repair_cand *ord = xmalloc((p->narcs + 1) * sizeof(*ord)); /* .slot: an arc here */
+	size_t *group = xmalloc((cp->nnodes + 1) * sizeof(*group));	/* per node: its group, or -1 */
+	size_t *gnode = NULL, *gnext = NULL, *gend = NULL, *gslot = NULL;
+	size_t cap1 = 0, cap2 = 0, cap3 = 0, cap4 = 0, na = 0, i;
+
+	for (i = 0; i < p->narcs; i++)
+		if (target[i] > 0) {
+			ord[na].key = -load_share(p->classes[p->arcs[i].k].nc, p->demands[p->arcs[i].d].w);
+			ord[na++].slot = i;
+		}
+	qsort(ord, na, sizeof(*ord), cand_order);
+	for (i = 0; i < cp->nnodes; i++)
+		group[i] = (size_t)-1;
+	for (i = 0; i < na; i++) {
+		const struct arc *a = &p->arcs[ord[i].slot];
+		const struct workload *w = p->demands[a->d].w;
+		const size_t *q;
+		size_t ng = 0, n, j, g;
+		long r;
+
+		/*
+		 * The arc's free slots grouped by node (nodes in the order they
+		 * come in the queue): group g's are gslot[gnext[g]] .. gslot[gend[g] - 1].
+		 */
+		queue_compact(cp, a->k, a->s);
+		q = queue(cp, a->k, a->s);
+		n = cp->fqn[a->k][a->s] - cp->fqhead[a->k][a->s];
+		q += cp->fqhead[a->k][a->s];
+		for (j = 0; j < n; j++) {
+			size_t nd = (size_t)cp->slots[q[j]].node;
+			if (group[nd] == (size_t)-1) {
+				XGROW(gnode, cap1, ng + 1);
+				XGROW(gnext, cap2, ng + 1);
+				XGROW(gend, cap3, ng + 1);
+				group[nd] = ng;
+				gnode[ng] = nd;
+				gend[ng++] = 0;
+			}
+			gend[group[nd]]++;
+		}
+		for (g = 0, j = 0; g < ng; g++) {
+			gnext[g] = j;
+			j += gend[g];
+			gend[g] = gnext[g];
+		}
+		XGROW(gslot, cap4, n + 1);
+		for (j = 0; j < n; j++)
+			gslot[gend[group[cp->slots[q[j]].node]]++] = q[j];
+		for (g = 0; g < ng; g++)
+			group[gnode[g]] = (size_t)-1;
+		for (r = 0; r < target[ord[i].slot] && cp->placed[a->d] < p->demands[a->d].replicas; r++) {
+			size_t best = ng;
+			double hbest = 0;
+			for (g = 0; g < ng; g++) {
+				const struct cnode *nd = &cp->nodes[gnode[g]];
+				double h;
+				if (gnext[g] == gend[g] || !node_has_room(cp, nd, w))
+					continue;
+				h = headroom(cp, nd, w);
+				if (best == ng || h > hbest) {
+					best = g;
+					hbest = h;
+				}
+			}
+			if (best == ng)
+				break;
+			place(cp, gslot[gnext[best]++], a->d);
+		}
+	}
+	free(ord);
+	free(group);
+	free(gnode);
+	free(gnext);
+	free(gend);
+	free(gslot);
+}
+
+/*
+ * The second plan of the counts (see above): rounded arcs dealt heaviest
+ * first onto the nodes with the most room, completed greedily, repaired.
+ */
+static void from_counts_balanced(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	long *target = round_arcs(cp->p, arc);
+
+	open_counts(cp, nmode, ncfg);
+	deal_balanced(cp, target);
+	place_leftover(cp);
+	repair_unplaced(cp);
+	free(target);
+}
+
+static long placed_total(const struct cplan *cp)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < cp->p->ndemands; i++)
+		n += cp->placed[i];
+	return n;
+}
+
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
 {
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	size_t i;
+
 	open_counts(cp, nmode, ncfg);
 	deal_first_fit(cp, arc);
 	place_leftover(cp);
 	repair_unplaced(cp);
+	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
+		;
+	if (i == p->ndemands)
+		return;
+	cplan_init(&alt, p);
+	from_counts_balanced(&alt, nmode, ncfg, arc);
+	if (placed_total(&alt) > placed_total(cp)) {
+		cplan_release(cp);
+		*cp = alt;
+	} else {
+		cplan_release(&alt);
+	}
 }
 
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)

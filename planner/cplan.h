@@ -90,6 +90,9 @@ void cplan_greedy(struct cplan *cp);
  * placed first-fit where possible; what is still unplaced is then placed
  * where moving other replicas between the plan's slots makes room for it
  * (a bounded, deterministic search), else counted unplaced with a reason.
+ * When replicas stay unplaced, a second deal of the same counts that
+ * spreads the replicas asking the most CPU and RAM first is tried, and
+ * kept if it places more.  cp must be empty (just initialised).
  */
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 

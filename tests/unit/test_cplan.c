@@ -142,14 +142,15 @@ static void test_round_trip(void)
 
 /*
  * Counts written by hand (what the ILP could return: CPU fits per class
- * and mode, not per node) for one class of 1-GPU time-slicing nodes with
- * 4 cores each.  Heavy replicas (3 cores, 30 GiB) fit only ts2 slots (40
- * GiB), light ones (1 or 2 cores, 10 GiB) also ts8.  The first-fit deal,
- * in workload order, puts the light replicas first and leaves a heavy one
- * without a node with room; the repair moves a light replica out of its
- * way (trading slots with it, or off the node whose free slot it fits).
+ * and mode, not per node) for one class of two 1-GPU time-slicing nodes.
+ * Heavy replicas of 30 GiB fit only ts2 slots (40 GiB), 10 GiB ones also
+ * ts8.  The first-fit deal, in workload order, puts the light replicas
+ * first and leaves a heavy one without a node with room.  The repair moves
+ * light ones out of its way (trading slots with one, or moving one off the
+ * node whose free slot it fits); where moves cannot, the second deal,
+ * heaviest first onto the nodes with the most room, places it.
  */
-#define TS_INV(n) INV_HEADER "ts," #n ",H100-SXM5-80GB,1,baremetal,dc1,4,64,owned,,,,1300\n"
+#define TS_INV INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,4,64,owned,,,,1300\n" /* 4 cores */
 
 struct deal_case {
 	const char *name;
@@ -162,19 +163,29 @@ struct deal_case {
 
 static const struct deal_case deal_cases[] = {
 	/* ts2 on both nodes: light, light | heavy, free; one light must trade places with a heavy */
-	{ "swap", TS_INV(2),
+	{ "swap", TS_INV,
 	  WL_HEADER "light,t,2,0,10,0.1,none,false,1,4,timeslice,false,1\n"
 		    "heavy,t,2,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 2 }, { NULL, 0 } },
 	  { { "light", "ts2", 2 }, { "heavy", "ts2", 2 }, { NULL, NULL, 0 } }, 0 },
 	/* ts2 (40 GiB) on node 0, ts8 (10 GiB) on node 1: the 30 GiB heavy one needs node 0's free ts2 */
-	{ "eject", TS_INV(2),
+	{ "eject", TS_INV,
 	  WL_HEADER "light,t,1,0,10,0.1,none,false,2,4,timeslice,false,1\n"
 		    "heavy,t,1,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 1 }, { "ts8", 1 }, { NULL, 0 } },
 	  { { "light", "ts2", 1 }, { "heavy", "ts2", 1 }, { NULL, NULL, 0 } }, 0 },
+	/*
+	 * ts8 on nodes with 11 cores: eight light ones fill node 0's slots and the heavy ones
+	 * (6 cores) both need node 1, which two light ones cannot make room on, nor a traded
+	 * slot; dealt heaviest first, onto the node with the most room, each node gets one
+	 */
+	{ "spread", INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
+	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
+	  2, { { "ts8", 2 }, { NULL, 0 } },
+	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0 },
 	/* three heavy replicas, room for two: one stays unplaced whatever is moved */
-	{ "full", TS_INV(2),
+	{ "full", TS_INV,
 	  WL_HEADER "heavy,t,3,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 2 }, { NULL, 0 } },
 	  { { "heavy", "ts2", 3 }, { NULL, NULL, 0 } }, 1 },
@@ -214,7 +225,7 @@ static void test_deal_cpu(void)
 		struct ilp_result x;
 		struct cplan cp;
 		struct cplan_cost cost;
-		long want_placed = 0;
+		long want_placed = 0, gpus = 0;
 		size_t i;
 		int ok = 1;
 
@@ -230,6 +241,7 @@ static void test_deal_cpu(void)
 				ok = 0;
 			else
 				x.ncfg[0][ci] = dc->cfg[i].gpus;
+			gpus += dc->cfg[i].gpus;
 		}
 		for (i = 0; dc->arc[i].wl; i++) {
 			long a = arc_named(&fx.p, dc->arc[i].wl, dc->arc[i].slot);
@@ -250,7 +262,7 @@ static void test_deal_cpu(void)
 			      "%s: %ld placed, %ld unplaced; want %ld, %ld", dc->name, cost.placed, cost.unplaced,
 			      want_placed, dc->unplaced);
 			/* the counts' nodes and GPUs, no more */
-			CHECK(cost.nodes == dc->nodes && cost.gpus_active == dc->nodes, "%s: %ld nodes, %ld GPUs active",
+			CHECK(cost.nodes == dc->nodes && cost.gpus_active == gpus, "%s: %ld nodes, %ld GPUs active",
 			      dc->name, cost.nodes, cost.gpus_active);
 			for (i = 0; i < fx.p.ndemands; i++)
 				CHECK((cp.unplaced[i] > 0) == (cp.reason[i] != NULL), "%s: %s: %ld unplaced, reason '%s'",
