@@ -90,6 +90,21 @@ static void queue_push(struct cplan *cp, int k, int s, size_t slot)
 	cp->fq[k][s][cp->fqn[k][s]++] = slot;
 }
 
+/*
+ * Drops the taken slots from the part of queue (k, s) still ahead of its
+ * head, keeping the order of the free ones.  A slot freed later is queued
+ * again (slot_clear), so none is lost.
+ */
+static void queue_compact(struct cplan *cp, int k, int s)
+{
+	size_t *q = cp->fq[k][s], i, j = cp->fqhead[k][s];
+
+	for (i = j; i < cp->fqn[k][s]; i++)
+		if (cp->slots[q[i]].d < 0)
+			q[j++] = q[i];
+	cp->fqn[k][s] = j;
+}
+
 static void add_slot(struct cplan *cp, int node, int gpu, int ngpus, int type, int mig_start)
 {
 	struct cslot *s;
@@ -197,7 +212,8 @@ static int node_has_room(const struct cplan *cp, const struct cnode *n, const st
 	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
 }
 
-static void place(struct cplan *cp, size_t slot, int d)
+/* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
+static void slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 {
 	struct cslot *s = &cp->slots[slot];
 	struct cnode *n = &cp->nodes[s->node];
@@ -205,13 +221,41 @@ static void place(struct cplan *cp, size_t slot, int d)
 	int i;
 
 	s->d = d;
-	s->replica = cp->placed[d]++;
+	s->replica = replica;
 	n->cpu_used += w->cpu_cores;
 	n->ram_used += w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {
 		n->gpu_used[s->gpu + i]++;
 		n->gpu_nvaie[s->gpu + i] += w->needs_nvaie;
 	}
+}
+
+/*
+ * Empties slot `slot` (the inverse of slot_fill) and queues it again: the
+ * head of its queue may have passed it while it was taken.  A slot may so
+ * be queued twice; every reader of a queue checks that a slot is free.
+ */
+static void slot_clear(struct cplan *cp, size_t slot)
+{
+	struct cslot *s = &cp->slots[slot];
+	struct cnode *n = &cp->nodes[s->node];
+	const struct workload *w = cp->p->demands[s->d].w;
+	int i;
+
+	n->cpu_used -= w->cpu_cores;
+	n->ram_used -= w->ram_gib;
+	for (i = 0; i < s->ngpus; i++) {
+		n->gpu_used[s->gpu + i]--;
+		n->gpu_nvaie[s->gpu + i] -= w->needs_nvaie;
+	}
+	s->d = -1;
+	s->replica = 0;
+	queue_push(cp, n->k, cp->p->classes[n->k].slot_types[s->type].rep, slot);
+}
+
+static void place(struct cplan *cp, size_t slot, int d)
+{
+	slot_fill(cp, slot, d, cp->placed[d]++);
 }
 
 /* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
@@ -445,8 +489,6 @@ void cplan_greedy(struct cplan *cp)
 	free(all);
 }
 
-/* ================= from ILP counts ================= */
-
 /* Demands by CPU, then RAM per replica, decreasing; then in index order. */
 static int demand_load_order(const void *a, const void *b)
 {
@@ -459,10 +501,454 @@ static int demand_load_order(const void *a, const void *b)
 	return (i > j) - (i < j);
 }
 
-void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+/* The demands in demand_load_order; caller frees. */
+static size_t *demands_by_load(const struct problem *p)
+{
+	size_t *ord = xmalloc((p->ndemands + 1) * sizeof(*ord)), i;
+
+	for (i = 0; i < p->ndemands; i++)
+		ord[i] = i;
+	sort_problem = p; /* not left over from another problem's greedy pass */
+	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
+	return ord;
+}
+
+/*
+ * ================= repair: ejection chains =================
+ *
+ * Places a replica that found no slot with the CPU and RAM it asks by
+ * moving others out of its way, within the slots the plan has (no GPU
+ * is configured and no node opened here):
+ *
+ *  - a free slot it fits, on a node with room: taken directly;
+ *  - a free slot it fits on a node short of CPU or RAM: some replicas of
+ *    that node move elsewhere first (their own homes found the same way,
+ *    REPAIR_DEPTH levels deep, never back onto a node being cleared);
+ *  - a slot it fits held by another demand's replica, on a node that has
+ *    room once that replica is gone: that replica moves elsewhere first.
+ *
+ * Moves keep the replica's number, are logged, and are undone when the
+ * chain fails, so a failed attempt leaves the plan as it was.  Searches
+ * are charged a step per slot they look at, within a budget per replica
+ * and per pass: the time stays bounded and the result does not depend on
+ * the machine.
+ */
+#define REPAIR_DEPTH 2		  /* levels of moves behind the replica placed */
+#define REPAIR_MAX_EVICT 3	  /* replicas moved off one node to make room */
+#define REPAIR_TRIES 4		  /* replicas tried per eviction, nodes per replica moved */
+#define REPAIR_STEPS 50000L	  /* per replica placed */
+#define REPAIR_TOTAL 2000000L	  /* per pass */
+
+struct repair_move {
+	size_t from, to;
+};
+
+/* A candidate slot and how good it is (smaller first). */
+struct repair_cand {
+	double key;
+	size_t slot;
+};
+
+/* Nodes a chain must not move replicas onto: the ones it is clearing. */
+struct repair_forbid {
+	int node[REPAIR_DEPTH + 1];
+	int n;
+};
+
+struct repair {
+	struct cplan *cp;
+	size_t *first;			/* slots of node i: byslot[first[i]] .. byslot[first[i + 1] - 1] */
+	size_t *byslot;
+	size_t *kfirst;			/* nodes of class k: bynode[kfirst[k]] .. bynode[kfirst[k + 1] - 1] */
+	size_t *bynode;
+	unsigned *seen;			/* per node: the search that last considered it */
+	unsigned search;		/* the current search */
+	struct repair_move *log;	/* the moves of the chain being built */
+	size_t nlog, logcap;
+	struct repair_cand *cand[2 * REPAIR_DEPTH + 2];	/* scratch: [2 * depth] find_home, [+ 1] make_room */
+	size_t ncandcap[2 * REPAIR_DEPTH + 2];
+	long steps;			/* left for the current replica */
+	long total;			/* left for the pass */
+};
+
+static void repair_init(struct repair *rp, struct cplan *cp)
 {
 	const struct problem *p = cp->p;
-	size_t k, i, *ord;
+	size_t i, *fill;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->cp = cp;
+	rp->first = xcalloc(cp->nnodes + 2, sizeof(*rp->first));
+	rp->byslot = xmalloc((cp->nslots + 1) * sizeof(*rp->byslot));
+	for (i = 0; i < cp->nslots; i++)
+		rp->first[cp->slots[i].node + 1]++;
+	for (i = 0; i < cp->nnodes; i++)
+		rp->first[i + 1] += rp->first[i];
+	fill = xcalloc(cp->nnodes + 1, sizeof(*fill));
+	for (i = 0; i < cp->nslots; i++) {
+		size_t nd = (size_t)cp->slots[i].node;
+		rp->byslot[rp->first[nd] + fill[nd]++] = i;
+	}
+	free(fill);
+	rp->kfirst = xcalloc(p->nclasses + 2, sizeof(*rp->kfirst));
+	rp->bynode = xmalloc((cp->nnodes + 1) * sizeof(*rp->bynode));
+	for (i = 0; i < cp->nnodes; i++)
+		rp->kfirst[cp->nodes[i].k + 1]++;
+	for (i = 0; i < p->nclasses; i++)
+		rp->kfirst[i + 1] += rp->kfirst[i];
+	fill = xcalloc(p->nclasses + 1, sizeof(*fill));
+	for (i = 0; i < cp->nnodes; i++) {
+		size_t k = (size_t)cp->nodes[i].k;
+		rp->bynode[rp->kfirst[k] + fill[k]++] = i;
+	}
+	free(fill);
+	rp->seen = xcalloc(cp->nnodes + 1, sizeof(*rp->seen));
+	rp->total = REPAIR_TOTAL;
+}
+
+static void repair_release(struct repair *rp)
+{
+	int l;
+
+	free(rp->first);
+	free(rp->byslot);
+	free(rp->kfirst);
+	free(rp->bynode);
+	free(rp->seen);
+	free(rp->log);
+	for (l = 0; l < 2 * REPAIR_DEPTH + 2; l++)
+		free(rp->cand[l]);
+	memset(rp, 0, sizeof(*rp));
+}
+
+/* One step of search; 0 when the budget is spent. */
+static int repair_charge(struct repair *rp)
+{
+	if (rp->steps <= 0 || rp->total <= 0)
+		return 0;
+	rp->steps--;
+	rp->total--;
+	return 1;
+}
+
+static void repair_move(struct repair *rp, size_t from, size_t to)
+{
+	struct cplan *cp = rp->cp;
+	int d = cp->slots[from].d;
+	long r = cp->slots[from].replica;
+
+	slot_clear(cp, from);
+	slot_fill(cp, to, d, r);
+	XGROW(rp->log, rp->logcap, rp->nlog + 1);
+	rp->log[rp->nlog].from = from;
+	rp->log[rp->nlog].to = to;
+	rp->nlog++;
+}
+
+/* Undoes the logged moves back to mark, last first. */
+static void repair_undo(struct repair *rp, size_t mark)
+{
+	struct cplan *cp = rp->cp;
+
+	while (rp->nlog > mark) {
+		const struct repair_move *mv = &rp->log[--rp->nlog];
+		int d = cp->slots[mv->to].d;
+		long r = cp->slots[mv->to].replica;
+		slot_clear(cp, mv->to);
+		slot_fill(cp, mv->from, d, r);
+	}
+}
+
+static int forbidden(const struct repair_forbid *f, int node)
+{
+	int i;
+	for (i = 0; i < f->n; i++)
+		if (f->node[i] == node)
+			return 1;
+	return 0;
+}
+
+static void cand_add(struct repair *rp, int level, size_t *n, double key, size_t slot)
+{
+	XGROW(rp->cand[level], rp->ncandcap[level], *n + 1);
+	rp->cand[level][*n].key = key;
+	rp->cand[level][*n].slot = slot;
+	(*n)++;
+}
+
+static int cand_order(const void *a, const void *b)
+{
+	const struct repair_cand *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Sorts the first n candidates of level `level` (none may be allocated yet). */
+static void cand_sort(struct repair *rp, int level, size_t n)
+{
+	if (n > 1)
+		qsort(rp->cand[level], n, sizeof(*rp->cand[level]), cand_order);
+}
+
+/* Share of a node of class c that w takes: its larger share of CPU and RAM. */
+static double load_share(const struct node_class *nc, const struct workload *w)
+{
+	double c = nc->cpu_cores > 0 ? w->cpu_cores / nc->cpu_cores : 0;
+	double r = nc->ram_gib > 0 ? w->ram_gib / nc->ram_gib : 0;
+	return c > r ? c : r;
+}
+
+static size_t find_home(struct repair *rp, int e, int depth, const struct repair_forbid *f, int top);
+
+/* Moves the replica in slot `slot` to a home off the nodes f forbids; 1 when moved. */
+static int relocate(struct repair *rp, size_t slot, int depth, const struct repair_forbid *f)
+{
+	size_t to = find_home(rp, rp->cp->slots[slot].d, depth, f, 0);
+
+	if (to == (size_t)-1)
+		return 0;
+	repair_move(rp, slot, to);
+	return 1;
+}
+
+/*
+ * Moves replicas off node `node` (forbidden in f) until it has room for
+ * a replica of demand e: each time the smallest one that frees enough on
+ * its own, else the largest; 1 when done, else 0 with nothing moved.
+ */
+static int make_room(struct repair *rp, int node, int e, int depth, const struct repair_forbid *f)
+{
+	struct cplan *cp = rp->cp;
+	const struct cnode *n = &cp->nodes[node];
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	const struct workload *w = cp->p->demands[e].w;
+	size_t mark = rp->nlog;
+	int ev, buf = 2 * depth + 1;
+
+	for (ev = 0; ev <= REPAIR_MAX_EVICT; ev++) {
+		double dc = n->cpu_used + w->cpu_cores - nc->cpu_cores, dr = n->ram_used + w->ram_gib - nc->ram_gib;
+		size_t nv = 0, q, t;
+		if (dc <= 1e-9 && dr <= 1e-9)
+			return 1;
+		if (ev == REPAIR_MAX_EVICT)
+			break;
+		for (q = rp->first[node]; q < rp->first[node + 1]; q++) {
+			const struct cslot *s = &cp->slots[rp->byslot[q]];
+			const struct workload *y;
+			double share;
+			if (!repair_charge(rp))
+				goto fail;
+			if (s->d < 0 || s->d == e)
+				continue;
+			y = cp->p->demands[s->d].w;
+			if (!((dc > 1e-9 && y->cpu_cores > 0) || (dr > 1e-9 && y->ram_gib > 0)))
+				continue;
+			share = load_share(nc, y);
+			/* the ones that free enough alone first, smallest first; then largest first */
+			cand_add(rp, buf, &nv,
+				 y->cpu_cores >= dc - 1e-9 && y->ram_gib >= dr - 1e-9 ? share : 2 - share,
+				 rp->byslot[q]);
+		}
+		cand_sort(rp, buf, nv);
+		for (t = 0; t < nv && t < REPAIR_TRIES; t++)
+			if (relocate(rp, rp->cand[buf][t].slot, depth, f))
+				break;
+		if (t == nv || t == REPAIR_TRIES)
+			goto fail;
+	}
+fail:
+	repair_undo(rp, mark);
+	return 0;
+}
+
+/* A free slot demand e fits, on a node f allows with room for it; -1 if none. */
+static size_t home_direct(struct repair *rp, int e, const struct repair_forbid *f)
+{
+	struct cplan *cp = rp->cp;
+	const struct problem *p = cp->p;
+	size_t lo, hi, a, i;
+
+	arcs_of(p, e, &lo, &hi);
+	for (a = lo; a < hi; a++) {
+		int k = p->arcs[a].k, s = p->arcs[a].s;
+		const size_t *q;
+		queue_compact(cp, k, s);
+		q = queue(cp, k, s);
+		for (i = cp->fqhead[k][s]; i < cp->fqn[k][s]; i++) {
+			const struct cslot *sl = &cp->slots[q[i]];
+			if (!repair_charge(rp))
+				return (size_t)-1;
+			if (sl->d < 0 && !forbidden(f, sl->node) && node_has_room(cp, &cp->nodes[sl->node], p->demands[e].w))
+				return q[i];
+		}
+	}
+	return (size_t)-1;
+}
+
+/*
+ * A free slot for a replica of demand e, on a node f allows and with room
+ * for it, made by moving up to depth levels of other replicas (logged).
+ * With top (e's replica is the one being placed, not one being moved),
+ * every node short of room is tried, and so are slots other demands hold.
+ * -1, with nothing moved, when there is none.
+ */
+static size_t find_home(struct repair *rp, int e, int depth, const struct repair_forbid *f, int top)
+{
+	struct cplan *cp = rp->cp;
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[e].w;
+	size_t lo, hi, a, b, i, nc = 0, t;
+	int buf = 2 * depth;
+	unsigned id;
+	struct repair_forbid g = *f;
+
+	t = home_direct(rp, e, f);
+	if (t != (size_t)-1 || depth == 0 || f->n >= REPAIR_DEPTH)
+		return t;
+	id = ++rp->search;
+	arcs_of(p, e, &lo, &hi);
+	/* free slots it fits on nodes short of CPU or RAM, the least short first */
+	for (a = lo; a < hi; a++) {
+		int k = p->arcs[a].k, s = p->arcs[a].s;
+		const size_t *q = queue(cp, k, s);
+		for (i = cp->fqhead[k][s]; i < cp->fqn[k][s]; i++) {
+			const struct cslot *sl = &cp->slots[q[i]];
+			const struct cnode *n = &cp->nodes[sl->node];
+			const struct node_class *ncl = p->classes[n->k].nc;
+			double dc, dr;
+			if (!repair_charge(rp))
+				return (size_t)-1;
+			if (sl->d >= 0 || forbidden(f, sl->node) || rp->seen[sl->node] == id ||
+			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9)
+				continue;
+			rp->seen[sl->node] = id;
+			dc = ncl->cpu_cores > 0 ? (n->cpu_used + w->cpu_cores - ncl->cpu_cores) / ncl->cpu_cores : 0;
+			dr = ncl->ram_gib > 0 ? (n->ram_used + w->ram_gib - ncl->ram_gib) / ncl->ram_gib : 0;
+			cand_add(rp, buf, &nc, dc > dr ? dc : dr, q[i]);
+		}
+	}
+	cand_sort(rp, buf, nc);
+	g.n = f->n + 1;
+	for (t = 0; t < nc && (top || t < REPAIR_TRIES); t++) {
+		size_t slot = rp->cand[buf][t].slot;
+		g.node[f->n] = cp->slots[slot].node;
+		if (make_room(rp, cp->slots[slot].node, e, depth - 1, &g))
+			return slot;
+		if (rp->steps <= 0 || rp->total <= 0)
+			return (size_t)-1;
+	}
+	if (!top)
+		return (size_t)-1;
+	/* slots it fits held by others, on nodes with room once they leave: the lightest first */
+	nc = 0;
+	for (a = lo; a < hi; a = b) {
+		int k = p->arcs[a].k;
+		const struct pclass *c = &p->classes[k];
+		size_t j;
+		for (b = a; b < hi && p->arcs[b].k == k; b++)
+			;
+		for (j = rp->kfirst[k]; j < rp->kfirst[k + 1]; j++) {
+			int node = (int)rp->bynode[j];
+			const struct cnode *n = &cp->nodes[node];
+			size_t q, x;
+			if (forbidden(f, node))
+				continue;
+			for (q = rp->first[node]; q < rp->first[node + 1]; q++) {
+				const struct cslot *sl = &cp->slots[rp->byslot[q]];
+				const struct workload *y;
+				if (!repair_charge(rp))
+					return (size_t)-1;
+				if (sl->d < 0 || sl->d == e)
+					continue;
+				for (x = a; x < b && p->arcs[x].s != c->slot_types[sl->type].rep; x++)
+					;
+				if (x == b)
+					continue;
+				y = p->demands[sl->d].w;
+				if (n->cpu_used - y->cpu_cores + w->cpu_cores > c->nc->cpu_cores + 1e-9 ||
+				    n->ram_used - y->ram_gib + w->ram_gib > c->nc->ram_gib + 1e-9)
+					continue;
+				cand_add(rp, buf, &nc, load_share(c->nc, y), rp->byslot[q]);
+			}
+		}
+	}
+	cand_sort(rp, buf, nc);
+	for (t = 0; t < nc; t++) {
+		size_t slot = rp->cand[buf][t].slot;
+		g.node[f->n] = cp->slots[slot].node;
+		if (relocate(rp, slot, depth - 1, &g))
+			return slot;
+		if (rp->steps <= 0 || rp->total <= 0)
+			break;
+	}
+	return (size_t)-1;
+}
+
+/*
+ * Places what is unplaced by repair, heaviest demands first; each
+ * replica placed comes off unplaced[d] (and the reason goes with the
+ * last one).
+ */
+static void repair_unplaced(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	struct repair rp;
+	struct repair_forbid none;
+	size_t *ord, i;
+
+	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
+		;
+	if (i == p->ndemands)
+		return;
+	ord = demands_by_load(p);
+	repair_init(&rp, cp);
+	none.n = 0;
+	for (i = 0; i < p->ndemands; i++) {
+		int d = (int)ord[i];
+		if (p->demands[d].unhostable)
+			continue;
+		while (cp->unplaced[d] > 0) {
+			size_t t;
+			rp.steps = REPAIR_STEPS;
+			rp.nlog = 0;
+			t = find_home(&rp, d, REPAIR_DEPTH, &none, 1);
+			if (t == (size_t)-1) {
+				repair_undo(&rp, 0);
+				break; /* the next replica would fail the same way */
+			}
+			place(cp, t, d);
+			if (!--cp->unplaced[d]) {
+				free(cp->reason[d]);
+				cp->reason[d] = NULL;
+			}
+		}
+	}
+	repair_release(&rp);
+	free(ord);
+}
+
+/*
+ * ================= from ILP counts =================
+ *
+ * The ILP checks CPU and RAM per (class, mode) only, so dealing its counts
+ * over real nodes, each with its own CPU and RAM, can leave a replica
+ * without a slot.  cplan_from_counts first deals them as it always has:
+ * each arc's whole replicas first fit, then the rest as the greedy planner
+ * would (a free slot, a new GPU, a new node), then a repair (below) of
+ * what is still unplaced.  Only when that loses replicas does it build a
+ * second plan of the same counts that looks at CPU and RAM from the start:
+ * every arc's share rounded (largest remainders within the demand), the
+ * replicas that ask the most of a node's CPU or RAM dealt first, each onto
+ * the node with the most CPU and RAM left; then the greedy fallback and
+ * the repair.  The second plan is kept only when it places more replicas.
+ */
+
+/* Opens the nodes of the counts and configures their GPUs. */
+static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
+{
+	const struct problem *p = cp->p;
+	size_t k;
 	int m;
 
 	for (k = 0; k < p->nclasses; k++) {
@@ -500,6 +986,14 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			}
 		}
 	}
+}
+
+/* Deals each arc's whole replicas (arc order, first fit). */
+static void deal_first_fit(struct cplan *cp, const double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
 	for (i = 0; i < p->narcs; i++) {
 		const struct arc *a = &p->arcs[i];
 		long n = (long)floor(arc[i] + 1e-6), r;
@@ -510,16 +1004,18 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 			place(cp, s, a->d);
 		}
 	}
-	/*
-	 * Replicas the counts left without a slot (CPU and RAM are aggregated
-	 * per class in the ILP, so a node's free slot may lack them): first fit,
-	 * else a new GPU or node as the greedy planner would, else unplaced.
-	 */
-	ord = xmalloc((p->ndemands + 1) * sizeof(*ord));
-	for (i = 0; i < p->ndemands; i++)
-		ord[i] = i;
-	sort_problem = p; /* not left over from another problem's greedy pass */
-	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
+}
+
+/*
+ * Places the replicas still without a slot as the greedy planner would
+ * (a free slot, a new GPU, a new node), heaviest demands first; what finds
+ * none is counted unplaced, with a reason.
+ */
+static void place_leftover(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	size_t *ord = demands_by_load(p), i;
+
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
@@ -533,6 +1029,194 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 		}
 	}
 	free(ord);
+}
+
+/*
+ * Each arc's replicas in whole numbers: the whole part of its count, and
+ * the demand's rounded total shared out by largest remainders (then arc
+ * order).  Caller frees.
+ */
+static long *round_arcs(const struct problem *p, const double *arc)
+{
+	long *t = xcalloc(p->narcs + 1, sizeof(*t));
+	size_t d, lo, hi, a;
+
+	for (d = 0; d < p->ndemands; d++) {
+		double sum = 0;
+		long base = 0, extra;
+		arcs_of(p, (int)d, &lo, &hi);
+		for (a = lo; a < hi; a++) {
+			t[a] = (long)floor(arc[a] + 1e-6);
+			base += t[a];
+			sum += arc[a];
+		}
+		extra = (long)floor(sum + 0.5);
+		if (extra > p->demands[d].replicas)
+			extra = p->demands[d].replicas;
+		for (extra -= base; extra > 0; extra--) {
+			size_t best = hi;
+			for (a = lo; a < hi; a++)
+				if (arc[a] - (double)t[a] > 1e-6 &&
+				    (best == hi || arc[a] - (double)t[a] > arc[best] - (double)t[best]))
+					best = a;
+			if (best == hi)
+				break;
+			t[best]++;
+		}
+	}
+	return t;
+}
+
+/*
+ * How much of the fuller of its CPU and RAM a node keeps free once w is
+ * on it, as a share of the node (1 when w asks neither).
+ */
+static double headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	double h = 1;
+
+	if (w->cpu_cores > 0 && nc->cpu_cores > 0)
+		h = fmin(h, (nc->cpu_cores - n->cpu_used - w->cpu_cores) / nc->cpu_cores);
+	if (w->ram_gib > 0 && nc->ram_gib > 0)
+		h = fmin(h, (nc->ram_gib - n->ram_used - w->ram_gib) / nc->ram_gib);
+	return h;
+}
+
+/*
+ * Deals target[a] replicas onto each arc a: the arcs whose demand asks
+ * the largest share of a node's CPU or RAM first, each replica onto the
+ * node with a free slot of the arc and the most CPU and RAM left (the
+ * first in queue order on a tie), so the heavy replicas are spread before
+ * the light ones fill the gaps.
+ */
+static void deal_balanced(struct cplan *cp, const long *target)
+{
+	const struct problem *p = cp->p;
+	struct repair_cand *ord = xmalloc((p->narcs + 1) * sizeof(*ord)); /* .slot: an arc here */
+	size_t *group = xmalloc((cp->nnodes + 1) * sizeof(*group));	/* per node: its group, or -1 */
+	size_t *gnode = NULL, *gnext = NULL, *gend = NULL, *gslot = NULL;
+	size_t cap1 = 0, cap2 = 0, cap3 = 0, cap4 = 0, na = 0, i;
+
+	for (i = 0; i < p->narcs; i++)
+		if (target[i] > 0) {
+			ord[na].key = -load_share(p->classes[p->arcs[i].k].nc, p->demands[p->arcs[i].d].w);
+			ord[na++].slot = i;
+		}
+	qsort(ord, na, sizeof(*ord), cand_order);
+	for (i = 0; i < cp->nnodes; i++)
+		group[i] = (size_t)-1;
+	for (i = 0; i < na; i++) {
+		const struct arc *a = &p->arcs[ord[i].slot];
+		const struct workload *w = p->demands[a->d].w;
+		const size_t *q;
+		size_t ng = 0, n, j, g;
+		long r;
+
+		/*
+		 * The arc's free slots grouped by node (nodes in the order they
+		 * come in the queue): group g's are gslot[gnext[g]] .. gslot[gend[g] - 1].
+		 */
+		queue_compact(cp, a->k, a->s);
+		q = queue(cp, a->k, a->s);
+		n = cp->fqn[a->k][a->s] - cp->fqhead[a->k][a->s];
+		q += cp->fqhead[a->k][a->s];
+		for (j = 0; j < n; j++) {
+			size_t nd = (size_t)cp->slots[q[j]].node;
+			if (group[nd] == (size_t)-1) {
+				XGROW(gnode, cap1, ng + 1);
+				XGROW(gnext, cap2, ng + 1);
+				XGROW(gend, cap3, ng + 1);
+				group[nd] = ng;
+				gnode[ng] = nd;
+				gend[ng++] = 0;
+			}
+			gend[group[nd]]++;
+		}
+		for (g = 0, j = 0; g < ng; g++) {
+			gnext[g] = j;
+			j += gend[g];
+			gend[g] = gnext[g];
+		}
+		XGROW(gslot, cap4, n + 1);
+		for (j = 0; j < n; j++)
+			gslot[gend[group[cp->slots[q[j]].node]]++] = q[j];
+		for (g = 0; g < ng; g++)
+			group[gnode[g]] = (size_t)-1;
+		for (r = 0; r < target[ord[i].slot] && cp->placed[a->d] < p->demands[a->d].replicas; r++) {
+			size_t best = ng;
+			double hbest = 0;
+			for (g = 0; g < ng; g++) {
+				const struct cnode *nd = &cp->nodes[gnode[g]];
+				double h;
+				if (gnext[g] == gend[g] || !node_has_room(cp, nd, w))
+					continue;
+				h = headroom(cp, nd, w);
+				if (best == ng || h > hbest) {
+					best = g;
+					hbest = h;
+				}
+			}
+			if (best == ng)
+				break;
+			place(cp, gslot[gnext[best]++], a->d);
+		}
+	}
+	free(ord);
+	free(group);
+	free(gnode);
+	free(gnext);
+	free(gend);
+	free(gslot);
+}
+
+/*
+ * The second plan of the counts (see above): rounded arcs dealt heaviest
+ * first onto the nodes with the most room, completed greedily, repaired.
+ */
+static void from_counts_balanced(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	long *target = round_arcs(cp->p, arc);
+
+	open_counts(cp, nmode, ncfg);
+	deal_balanced(cp, target);
+	place_leftover(cp);
+	repair_unplaced(cp);
+	free(target);
+}
+
+static long placed_total(const struct cplan *cp)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < cp->p->ndemands; i++)
+		n += cp->placed[i];
+	return n;
+}
+
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	size_t i;
+
+	open_counts(cp, nmode, ncfg);
+	deal_first_fit(cp, arc);
+	place_leftover(cp);
+	repair_unplaced(cp);
+	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
+		;
+	if (i == p->ndemands)
+		return;
+	cplan_init(&alt, p);
+	from_counts_balanced(&alt, nmode, ncfg, arc);
+	if (placed_total(&alt) > placed_total(cp)) {
+		cplan_release(cp);
+		*cp = alt;
+	} else {
+		cplan_release(&alt);
+	}
 }
 
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)

@@ -87,7 +87,12 @@ void cplan_greedy(struct cplan *cp);
  * Builds the plan of an ILP solution: nmode[k*MODE_COUNT+m] nodes per class
  * and mode, ncfg[k][c] GPUs (nodes, for patterns) per configuration,
  * arc[i] replicas per arc.  Replicas the counts leave without a slot are
- * placed first-fit where possible, else counted unplaced with a reason.
+ * placed first-fit where possible; what is still unplaced is then placed
+ * where moving other replicas between the plan's slots makes room for it
+ * (a bounded, deterministic search), else counted unplaced with a reason.
+ * When replicas stay unplaced, a second deal of the same counts that
+ * spreads the replicas asking the most CPU and RAM first is tried, and
+ * kept if it places more.  cp must be empty (just initialised).
  */
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 

@@ -1,9 +1,11 @@
 /*
  * test_cplan.c - concrete plans: the greedy planner places every replica
  * of an easy instance; cplan_counts(cplan_from_counts(x)) gives back the
- * counts x of a greedy plan; cplan_cost on hand-computed instances (each
- * expected number written out from the README's cost formula with the
- * literal inputs); node names.  Scenarios are written to a temp directory.
+ * counts x of a greedy plan; cplan_from_counts keeps the replicas that
+ * per-node CPU would make a first-fit deal lose; cplan_cost on
+ * hand-computed instances (each expected number written out from the
+ * README's cost formula with the literal inputs); node names.  Scenarios
+ * are written to a temp directory.
  */
 #include <math.h>
 #include <stdio.h>
@@ -136,6 +138,143 @@ static void test_round_trip(void)
 	round_trip("rent", inv_rent, wl_rent);
 }
 
+/* ================= disaggregation under per-node CPU ================= */
+
+/*
+ * Counts written by hand (what the ILP could return: CPU fits per class
+ * and mode, not per node) for one class of two 1-GPU time-slicing nodes.
+ * Heavy replicas of 30 GiB fit only ts2 slots (40 GiB), 10 GiB ones also
+ * ts8.  The first-fit deal, in workload order, puts the light replicas
+ * first and leaves a heavy one without a node with room.  The repair moves
+ * light ones out of its way (trading slots with one, or moving one off the
+ * node whose free slot it fits); where moves cannot, the second deal,
+ * heaviest first onto the nodes with the most room, places it.
+ */
+#define TS_INV INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,4,64,owned,,,,1300\n" /* 4 cores */
+
+struct deal_case {
+	const char *name;
+	const char *inv, *wl;
+	long nodes;					/* all in time-slicing */
+	struct { const char *cfg; long gpus; } cfg[3];	/* GPUs per configuration, NULL-terminated */
+	struct { const char *wl, *slot; double n; } arc[4];	/* replicas per (workload, slot type) */
+	long unplaced;					/* after cplan_from_counts */
+};
+
+static const struct deal_case deal_cases[] = {
+	/* ts2 on both nodes: light, light | heavy, free; one light must trade places with a heavy */
+	{ "swap", TS_INV,
+	  WL_HEADER "light,t,2,0,10,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,30,0.1,none,false,3,4,timeslice,false,1\n",
+	  2, { { "ts2", 2 }, { NULL, 0 } },
+	  { { "light", "ts2", 2 }, { "heavy", "ts2", 2 }, { NULL, NULL, 0 } }, 0 },
+	/* ts2 (40 GiB) on node 0, ts8 (10 GiB) on node 1: the 30 GiB heavy one needs node 0's free ts2 */
+	{ "eject", TS_INV,
+	  WL_HEADER "light,t,1,0,10,0.1,none,false,2,4,timeslice,false,1\n"
+		    "heavy,t,1,0,30,0.1,none,false,3,4,timeslice,false,1\n",
+	  2, { { "ts2", 1 }, { "ts8", 1 }, { NULL, 0 } },
+	  { { "light", "ts2", 1 }, { "heavy", "ts2", 1 }, { NULL, NULL, 0 } }, 0 },
+	/*
+	 * ts8 on nodes with 11 cores: eight light ones fill node 0's slots and the heavy ones
+	 * (6 cores) both need node 1, which two light ones cannot make room on, nor a traded
+	 * slot; dealt heaviest first, onto the node with the most room, each node gets one
+	 */
+	{ "spread", INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
+	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
+	  2, { { "ts8", 2 }, { NULL, 0 } },
+	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0 },
+	/* three heavy replicas, room for two: one stays unplaced whatever is moved */
+	{ "full", TS_INV,
+	  WL_HEADER "heavy,t,3,0,30,0.1,none,false,3,4,timeslice,false,1\n",
+	  2, { { "ts2", 2 }, { NULL, 0 } },
+	  { { "heavy", "ts2", 3 }, { NULL, NULL, 0 } }, 1 },
+};
+
+static int config_named(const struct pclass *c, const char *name)
+{
+	size_t i;
+	for (i = 0; i < c->nconfigs; i++)
+		if (c->configs[i].mode == MODE_TIMESLICE && !strcmp(c->configs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The arc of (workload, class 0, the ILP's slot type for slot type `slot`), or -1. */
+static long arc_named(const struct problem *p, const char *wl, const char *slot)
+{
+	const struct pclass *c = &p->classes[0];
+	size_t i;
+	int s = -1;
+	for (i = 0; i < c->nslot_types; i++)
+		if (c->slot_types[i].mode == MODE_TIMESLICE && !strcmp(c->slot_types[i].name, slot))
+			s = c->slot_types[i].rep;
+	for (i = 0; i < p->narcs; i++)
+		if (p->arcs[i].k == 0 && p->arcs[i].s == s && !strcmp(p->demands[p->arcs[i].d].w->name, wl))
+			return (long)i;
+	return -1;
+}
+
+static void test_deal_cpu(void)
+{
+	size_t t;
+
+	for (t = 0; t < sizeof(deal_cases) / sizeof(deal_cases[0]); t++) {
+		const struct deal_case *dc = &deal_cases[t];
+		struct fixture fx;
+		struct ilp_result x;
+		struct cplan cp;
+		struct cplan_cost cost;
+		long want_placed = 0, gpus = 0;
+		size_t i;
+		int ok = 1;
+
+		if (fixture_build(&fx, SC_TEXT, dc->inv, dc->wl, 0))
+			continue;
+		memset(&x, 0, sizeof(x));
+		ilp_result_alloc(&fx.p, &x);
+		x.nmode[MODE_TIMESLICE] = dc->nodes;
+		for (i = 0; dc->cfg[i].cfg; i++) {
+			int ci = config_named(&fx.p.classes[0], dc->cfg[i].cfg);
+			CHECK(ci >= 0, "%s: no configuration %s", dc->name, dc->cfg[i].cfg);
+			if (ci < 0)
+				ok = 0;
+			else
+				x.ncfg[0][ci] = dc->cfg[i].gpus;
+			gpus += dc->cfg[i].gpus;
+		}
+		for (i = 0; dc->arc[i].wl; i++) {
+			long a = arc_named(&fx.p, dc->arc[i].wl, dc->arc[i].slot);
+			CHECK(a >= 0, "%s: no arc %s -> %s", dc->name, dc->arc[i].wl, dc->arc[i].slot);
+			if (a < 0)
+				ok = 0;
+			else
+				x.arc[a] = dc->arc[i].n;
+		}
+		if (ok) {
+			cplan_init(&cp, &fx.p);
+			cplan_from_counts(&cp, x.nmode, x.ncfg, x.arc);
+			cplan_cost(&cp, &cost);
+			for (i = 0; i < fx.p.ndemands; i++)
+				want_placed += fx.p.demands[i].replicas;
+			want_placed -= dc->unplaced;
+			CHECK(cost.unplaced == dc->unplaced && cost.placed == want_placed,
+			      "%s: %ld placed, %ld unplaced; want %ld, %ld", dc->name, cost.placed, cost.unplaced,
+			      want_placed, dc->unplaced);
+			/* the counts' nodes and GPUs, no more */
+			CHECK(cost.nodes == dc->nodes && cost.gpus_active == gpus, "%s: %ld nodes, %ld GPUs active",
+			      dc->name, cost.nodes, cost.gpus_active);
+			for (i = 0; i < fx.p.ndemands; i++)
+				CHECK((cp.unplaced[i] > 0) == (cp.reason[i] != NULL), "%s: %s: %ld unplaced, reason '%s'",
+				      dc->name, fx.p.demands[i].w->name, cp.unplaced[i], cp.reason[i] ? cp.reason[i] : "");
+			verifies(&cp, dc->name);
+			cplan_release(&cp);
+		}
+		ilp_result_release(&fx.p, &x);
+		fixture_release(&fx);
+	}
+}
+
 /* ================= costs ================= */
 
 static void test_cost_mig(void)
@@ -253,6 +392,7 @@ int main(void)
 		return 1;
 	test_greedy_easy();
 	test_round_trip();
+	test_deal_cpu();
 	test_cost_mig();
 	test_cost_buy();
 	test_cost_rent();
