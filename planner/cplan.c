@@ -699,6 +699,22 @@ static double load_share(const struct node_class *nc, const struct workload *w)
 	return c > r ? c : r;
 }
 
+/*
+ * How much of the fuller of its CPU and RAM a node keeps free once w is
+ * on it, as a share of the node (1 when w asks neither).
+ */
+static double headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	double h = 1;
+
+	if (w->cpu_cores > 0 && nc->cpu_cores > 0)
+		h = fmin(h, (nc->cpu_cores - n->cpu_used - w->cpu_cores) / nc->cpu_cores);
+	if (w->ram_gib > 0 && nc->ram_gib > 0)
+		h = fmin(h, (nc->ram_gib - n->ram_used - w->ram_gib) / nc->ram_gib);
+	return h;
+}
+
 static size_t find_home(struct repair *rp, int e, int depth, const struct repair_forbid *f, int top);
 
 /* Moves the replica in slot `slot` to a home off the nodes f forbids; 1 when moved. */
@@ -816,16 +832,14 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 			const struct cslot *sl = &cp->slots[q[i]];
 			const struct cnode *n = &cp->nodes[sl->node];
 			const struct node_class *ncl = p->classes[n->k].nc;
-			double dc, dr;
 			if (!repair_charge(rp))
 				return (size_t)-1;
 			if (sl->d >= 0 || forbidden(f, sl->node) || rp->seen[sl->node] == id ||
 			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9)
 				continue;
 			rp->seen[sl->node] = id;
-			dc = ncl->cpu_cores > 0 ? (n->cpu_used + w->cpu_cores - ncl->cpu_cores) / ncl->cpu_cores : 0;
-			dr = ncl->ram_gib > 0 ? (n->ram_used + w->ram_gib - ncl->ram_gib) / ncl->ram_gib : 0;
-			cand_add(rp, buf, &nc, dc > dr ? dc : dr, q[i]);
+			/* how short the node is: minus the share it would keep free */
+			cand_add(rp, buf, &nc, -headroom(cp, n, w), q[i]);
 		}
 	}
 	cand_sort(rp, buf, nc);
@@ -885,6 +899,15 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 	return (size_t)-1;
 }
 
+static int any_unplaced(const struct cplan *cp)
+{
+	size_t i;
+	for (i = 0; i < cp->p->ndemands; i++)
+		if (cp->unplaced[i])
+			return 1;
+	return 0;
+}
+
 /*
  * Places what is unplaced by repair, heaviest demands first; each
  * replica placed comes off unplaced[d] (and the reason goes with the
@@ -897,9 +920,7 @@ static void repair_unplaced(struct cplan *cp)
 	struct repair_forbid none;
 	size_t *ord, i;
 
-	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
-		;
-	if (i == p->ndemands)
+	if (!any_unplaced(cp))
 		return;
 	ord = demands_by_load(p);
 	repair_init(&rp, cp);
@@ -1067,21 +1088,6 @@ static long *round_arcs(const struct problem *p, const double *arc)
 	return t;
 }
 
-/*
- * How much of the fuller of its CPU and RAM a node keeps free once w is
- * on it, as a share of the node (1 when w asks neither).
- */
-static double headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w)
-{
-	const struct node_class *nc = cp->p->classes[n->k].nc;
-	double h = 1;
-
-	if (w->cpu_cores > 0 && nc->cpu_cores > 0)
-		h = fmin(h, (nc->cpu_cores - n->cpu_used - w->cpu_cores) / nc->cpu_cores);
-	if (w->ram_gib > 0 && nc->ram_gib > 0)
-		h = fmin(h, (nc->ram_gib - n->ram_used - w->ram_gib) / nc->ram_gib);
-	return h;
-}
 
 /*
  * Deals target[a] replicas onto each arc a: the arcs whose demand asks
@@ -1199,15 +1205,12 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 {
 	const struct problem *p = cp->p;
 	struct cplan alt;
-	size_t i;
 
 	open_counts(cp, nmode, ncfg);
 	deal_first_fit(cp, arc);
 	place_leftover(cp);
 	repair_unplaced(cp);
-	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
-		;
-	if (i == p->ndemands)
+	if (!any_unplaced(cp))
 		return;
 	cplan_init(&alt, p);
 	from_counts_balanced(&alt, nmode, ncfg, arc);

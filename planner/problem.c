@@ -246,7 +246,7 @@ static void add_shared_configs(struct enum_ctx *e, enum gpu_mode mode, int kmax,
  * alike are one pattern.  The most used SHARE_MAX_PATTERNS patterns with
  * two or more slots become configurations, next to the equal ts k ones.
  */
-enum { SHARE_UNIT = 1000, SHARE_MAX_PATTERNS = 32, SHARE_MAX_GROUPS = 4096 };
+enum { SHARE_UNIT = 1000, SHARE_MAX_PATTERNS = 32, SHARE_MAX_GROUPS = 4096, SHARE_MAX_SLOTS = 48 };
 
 static int class_fits(const struct pclass *c, const struct workload *w);
 
@@ -257,7 +257,7 @@ struct share_item {
 
 struct share_group {
 	int n, fill;		/* slots, sum of shares */
-	int item[48];		/* shares, descending */
+	int item[SHARE_MAX_SLOTS];	/* shares, descending */
 	long count;		/* bins packed alike */
 };
 
@@ -312,15 +312,22 @@ static void add_share_configs(struct enum_ctx *e, enum lic_product lic)
 	int kmax = e->p->sc->timeslice_max;
 	struct share_item *it = xcalloc(wl->n + 1, sizeof(*it));
 	struct share_group *g = NULL;
+	struct slot_type whole;
 	size_t nit = 0, ng = 0, gcap = 0, i, j, npat;
 
-	if (kmax > 48)
-		kmax = 48;
+	if (kmax > SHARE_MAX_SLOTS)
+		kmax = SHARE_MAX_SLOTS;
+	/* what a time-slice slot could offer at most: the whole GPU's memory and compute */
+	memset(&whole, 0, sizeof(whole));
+	whole.mode = MODE_TIMESLICE;
+	whole.memory_mib = gpu->memory_mib;
+	whole.compute = 1;
+	whole.iso = ISO_NONE;
+	whole.lic = lic;
 	for (i = 0; i < wl->n; i++) {
 		const struct workload *w = &wl->w[i];
 		int u;
-		if (w->gpus || !(w->modes & MODE_BIT(MODE_TIMESLICE)) || w->iso > ISO_NONE || w->vm ||
-		    (w->needs_nvaie && lic != LIC_NVAIE) || !class_fits(e->c, w))
+		if (!class_fits(e->c, w) || !problem_slot_fits(e->c, &whole, w))
 			continue;
 		u = share_of(w, gpu->memory_mib);
 		if (u) {
