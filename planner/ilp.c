@@ -105,9 +105,9 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 struct cols {
 	int *n;			/* [k * MODE_COUNT + m] */
 	int **g;		/* [k][config] */
-	int arc0;		/* first arc column */
-	int u0;			/* first unplaced column */
-	int agg0;		/* first aggregate column: NODES_k, GPUS_k pairs */
+	int *arc;		/* [arc] */
+	int *u;			/* [demand] unplaced */
+	int *agg;		/* [2k]: NODES_k, [2k + 1]: GPUS_k */
 	int ncols;
 };
 
@@ -121,6 +121,8 @@ struct rowbuf {
 
 static void rb_add(struct rowbuf *rb, int col, double v)
 {
+	if (!col) /* not in this model */
+		return;
 	if (rb->pos[col]) {
 		rb->val[rb->pos[col]] += v;
 		return;
@@ -210,169 +212,200 @@ static void arcidx_release(struct arcidx *ix)
 	free(ix->kstart);
 }
 
+static void cols_alloc(const struct problem *p, struct cols *cl)
+{
+	size_t k;
+	cl->n = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->n));
+	cl->g = xcalloc(p->nclasses + 1, sizeof(*cl->g));
+	for (k = 0; k < p->nclasses; k++)
+		cl->g[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cl->g));
+	cl->arc = xcalloc(p->narcs + 1, sizeof(*cl->arc));
+	cl->u = xcalloc(p->ndemands + 1, sizeof(*cl->u));
+	cl->agg = xcalloc(2 * p->nclasses + 1, sizeof(*cl->agg));
+}
+
+/* The node columns (one per mode) and configuration columns of class k. */
+static void class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k)
+{
+	const struct pclass *c = &p->classes[k];
+	double cnt = (double)c->nc->count;
+	char name[96];
+	size_t ci;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++) {
+		if (!(c->modes & MODE_BIT(m)))
+			continue;
+		snprintf(name, sizeof(name), "N_%zu_%s", k, mode_name((enum gpu_mode)m));
+		cl->n[k * MODE_COUNT + (size_t)m] = add_col(P, name, 1, 0, cnt, c->node_cost + p->tiebreak);
+	}
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		const struct config *cf = &c->configs[ci];
+		double hi_ = cf->node_pattern ? cnt : cnt * c->nc->gpus_per_node;
+		snprintf(name, sizeof(name), "G_%zu_%zu", k, ci);
+		cl->g[k][ci] = add_col(P, name, 1, 0, hi_, cf->cost);
+	}
+}
+
+static void arc_col(glp_prob *P, const struct problem *p, struct cols *cl, size_t i)
+{
+	const struct arc *ar = &p->arcs[i];
+	char name[96];
+	snprintf(name, sizeof(name), "A_%d_%d_%d", ar->d, ar->k, ar->s);
+	cl->arc[i] = add_col(P, name, 0, 0, (double)p->demands[ar->d].replicas, ar->cost);
+}
+
+/*
+ * Aggregates of class k: nodes in use and GPUs in use.  Integer by
+ * definition; as columns of their own they give the branch-and-bound
+ * the branching that closes bin-packing gaps fast ("how many GPUs of
+ * this class are on"), instead of one configuration at a time.
+ */
+static void agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k)
+{
+	const struct pclass *c = &p->classes[k];
+	double cnt = (double)c->nc->count;
+	char name[96];
+	snprintf(name, sizeof(name), "NODES_%zu", k);
+	cl->agg[2 * k] = add_col(P, name, 1, 0, cnt, 0);
+	snprintf(name, sizeof(name), "GPUS_%zu", k);
+	cl->agg[2 * k + 1] = add_col(P, name, 1, 0, cnt * c->nc->gpus_per_node, 0);
+}
+
+/* The rows of class k: nodes, GPUs per mode, slots, CPU and RAM.  Columns absent from cl (0) are left out. */
+static void class_rows(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+		       struct rowbuf *rb, size_t k)
+{
+	const struct pclass *c = &p->classes[k];
+	char name[96];
+	size_t i, ci, s, a, lo = ix->kstart[k], hi = ix->kstart[k + 1];
+	int m, any = 0;
+
+	if (!c->modes)
+		return;
+	for (m = 0; m < MODE_COUNT; m++) {
+		int col = cl->n[k * MODE_COUNT + (size_t)m];
+		if (col) {
+			rb_add(rb, col, 1);
+			any = 1;
+		}
+	}
+	snprintf(name, sizeof(name), "avail_%zu", k);
+	if (any)
+		add_row(P, rb, name, GLP_UP, 0, (double)c->nc->count);
+	for (m = 0; m < MODE_COUNT; m++)
+		rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], 1);
+	rb_add(rb, cl->agg[2 * k], -1);
+	snprintf(name, sizeof(name), "nodes_%zu", k);
+	add_row(P, rb, name, GLP_FX, 0, 0);
+	for (ci = 0; ci < c->nconfigs; ci++)
+		if (!c->configs[ci].node_pattern)
+			rb_add(rb, cl->g[k][ci], 1);
+	for (a = lo; a < hi; a++) {
+		i = ix->byk[a];
+		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+			rb_add(rb, cl->arc[i], c->slot_types[p->arcs[i].s].gpus);
+	}
+	rb_add(rb, cl->agg[2 * k + 1], -1);
+	snprintf(name, sizeof(name), "gpus_on_%zu", k);
+	add_row(P, rb, name, GLP_FX, 0, 0);
+	for (m = 0; m < MODE_COUNT; m++) {
+		int col = cl->n[k * MODE_COUNT + (size_t)m];
+		if (!col)
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (c->configs[ci].mode == (enum gpu_mode)m)
+				rb_add(rb, cl->g[k][ci], 1);
+		if (m == MODE_PASSTHROUGH) {
+			rb_add(rb, col, -1);
+			snprintf(name, sizeof(name), "pat_%zu", k);
+			add_row(P, rb, name, GLP_FX, 0, 0);
+		} else {
+			rb_add(rb, col, -(double)c->nc->gpus_per_node);
+			snprintf(name, sizeof(name), "gpus_%zu_%s", k, mode_name((enum gpu_mode)m));
+			add_row(P, rb, name, GLP_UP, 0, 0);
+		}
+	}
+	for (a = lo; a < hi;) {
+		s = (size_t)p->arcs[ix->byk[a]].s;
+		for (; a < hi && p->arcs[ix->byk[a]].s == (int)s; a++)
+			rb_add(rb, cl->arc[ix->byk[a]], 1);
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			size_t j;
+			for (j = 0; j < cf->nslots; j++)
+				if (cf->slot[j] == (int)s)
+					rb_add(rb, cl->g[k][ci], -(double)cf->count[j]);
+		}
+		snprintf(name, sizeof(name), "cap_%zu_%zu", k, s);
+		add_row(P, rb, name, GLP_UP, 0, 0);
+	}
+	if (p->any_cpu || p->any_ram) {
+		/*
+		 * CPU and RAM per (class, mode): a node in one mode holds only
+		 * that mode's slots, so this is still a relaxation of the
+		 * per-node limits, and a much tighter one than per class.
+		 */
+		int pass;
+		for (pass = 0; pass < 2; pass++) {
+			double cap = pass ? c->nc->ram_gib : c->nc->cpu_cores;
+			if ((pass == 0 && !p->any_cpu) || (pass == 1 && !p->any_ram))
+				continue;
+			for (m = 0; m < MODE_COUNT; m++) {
+				int used = 0;
+				if (!cl->n[k * MODE_COUNT + (size_t)m])
+					continue;
+				for (a = lo; a < hi; a++) {
+					const struct workload *w;
+					double need;
+					i = ix->byk[a];
+					w = p->demands[p->arcs[i].d].w;
+					need = pass ? w->ram_gib : w->cpu_cores;
+					if (need > 0 && cl->arc[i] &&
+					    c->slot_types[p->arcs[i].s].mode == (enum gpu_mode)m) {
+						rb_add(rb, cl->arc[i], need);
+						used = 1;
+					}
+				}
+				if (!used) {
+					rb_clear(rb);
+					continue;
+				}
+				rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
+				snprintf(name, sizeof(name), "%s_%zu_%d", pass ? "ram" : "cpu", k, m);
+				add_row(P, rb, name, GLP_UP, 0, 0);
+			}
+		}
+	}
+}
+
 static void build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl)
 {
 	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	char name[96];
-	size_t k, i, ci, s, a, lo, hi;
-	int m;
+	size_t k, i, a;
 
 	glp_set_prob_name(P, "gpuplan");
 	glp_set_obj_dir(P, GLP_MIN);
-	cl->n = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->n));
-	cl->g = xcalloc(p->nclasses + 1, sizeof(*cl->g));
-	for (k = 0; k < p->nclasses; k++) {
-		const struct pclass *c = &p->classes[k];
-		double cnt = (double)c->nc->count;
-		cl->g[k] = xcalloc(c->nconfigs + 1, sizeof(**cl->g));
-		for (m = 0; m < MODE_COUNT; m++) {
-			if (!(c->modes & MODE_BIT(m)))
-				continue;
-			snprintf(name, sizeof(name), "N_%zu_%s", k, mode_name((enum gpu_mode)m));
-			cl->n[k * MODE_COUNT + (size_t)m] = add_col(P, name, 1, 0, cnt, c->node_cost + p->tiebreak);
-		}
-		for (ci = 0; ci < c->nconfigs; ci++) {
-			const struct config *cf = &c->configs[ci];
-			double hi_ = cf->node_pattern ? cnt : cnt * c->nc->gpus_per_node;
-			snprintf(name, sizeof(name), "G_%zu_%zu", k, ci);
-			cl->g[k][ci] = add_col(P, name, 1, 0, hi_, cf->cost);
-		}
-	}
-	cl->arc0 = glp_get_num_cols(P) + 1;
-	for (i = 0; i < p->narcs; i++) {
-		const struct arc *ar = &p->arcs[i];
-		snprintf(name, sizeof(name), "A_%d_%d_%d", ar->d, ar->k, ar->s);
-		add_col(P, name, 0, 0, (double)p->demands[ar->d].replicas, ar->cost);
-	}
-	cl->u0 = glp_get_num_cols(P) + 1;
+	cols_alloc(p, cl);
+	for (k = 0; k < p->nclasses; k++)
+		class_cols(P, p, cl, k);
+	for (i = 0; i < p->narcs; i++)
+		arc_col(P, p, cl, i);
 	for (i = 0; i < p->ndemands; i++) {
 		snprintf(name, sizeof(name), "U_%zu", i);
-		add_col(P, name, 0, 0, (double)p->demands[i].replicas, p->demands[i].penalty);
+		cl->u[i] = add_col(P, name, 0, 0, (double)p->demands[i].replicas, p->demands[i].penalty);
 	}
-	/*
-	 * Aggregates per class: nodes in use and GPUs in use.  Integer by
-	 * definition; as columns of their own they give the branch-and-bound
-	 * the branching that closes bin-packing gaps fast ("how many GPUs of
-	 * this class are on"), instead of one configuration at a time.
-	 */
-	cl->agg0 = glp_get_num_cols(P) + 1;
-	for (k = 0; k < p->nclasses; k++) {
-		const struct pclass *c = &p->classes[k];
-		double cnt = (double)c->nc->count;
-		snprintf(name, sizeof(name), "NODES_%zu", k);
-		add_col(P, name, 1, 0, cnt, 0);
-		snprintf(name, sizeof(name), "GPUS_%zu", k);
-		add_col(P, name, 1, 0, cnt * c->nc->gpus_per_node, 0);
-	}
+	for (k = 0; k < p->nclasses; k++)
+		agg_cols(P, p, cl, k);
 	cl->ncols = glp_get_num_cols(P);
 	rb.pos = xcalloc((size_t)cl->ncols + 1, sizeof(*rb.pos));
-
-	for (k = 0; k < p->nclasses; k++) {
-		const struct pclass *c = &p->classes[k];
-		int any = 0;
-		if (!c->modes)
-			continue;
-		lo = ix->kstart[k];
-		hi = ix->kstart[k + 1];
-		for (m = 0; m < MODE_COUNT; m++) {
-			int col = cl->n[k * MODE_COUNT + (size_t)m];
-			if (col) {
-				rb_add(&rb, col, 1);
-				any = 1;
-			}
-		}
-		snprintf(name, sizeof(name), "avail_%zu", k);
-		if (any)
-			add_row(P, &rb, name, GLP_UP, 0, (double)c->nc->count);
-		for (m = 0; m < MODE_COUNT; m++)
-			if (cl->n[k * MODE_COUNT + (size_t)m])
-				rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], 1);
-		rb_add(&rb, cl->agg0 + 2 * (int)k, -1);
-		snprintf(name, sizeof(name), "nodes_%zu", k);
-		add_row(P, &rb, name, GLP_FX, 0, 0);
-		for (ci = 0; ci < c->nconfigs; ci++)
-			if (!c->configs[ci].node_pattern)
-				rb_add(&rb, cl->g[k][ci], 1);
-		for (a = lo; a < hi; a++) {
-			i = ix->byk[a];
-			if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
-				rb_add(&rb, cl->arc0 + (int)i, c->slot_types[p->arcs[i].s].gpus);
-		}
-		rb_add(&rb, cl->agg0 + 2 * (int)k + 1, -1);
-		snprintf(name, sizeof(name), "gpus_on_%zu", k);
-		add_row(P, &rb, name, GLP_FX, 0, 0);
-		for (m = 0; m < MODE_COUNT; m++) {
-			int col = cl->n[k * MODE_COUNT + (size_t)m];
-			if (!col)
-				continue;
-			for (ci = 0; ci < c->nconfigs; ci++)
-				if (c->configs[ci].mode == (enum gpu_mode)m)
-					rb_add(&rb, cl->g[k][ci], 1);
-			if (m == MODE_PASSTHROUGH) {
-				rb_add(&rb, col, -1);
-				snprintf(name, sizeof(name), "pat_%zu", k);
-				add_row(P, &rb, name, GLP_FX, 0, 0);
-			} else {
-				rb_add(&rb, col, -(double)c->nc->gpus_per_node);
-				snprintf(name, sizeof(name), "gpus_%zu_%s", k, mode_name((enum gpu_mode)m));
-				add_row(P, &rb, name, GLP_UP, 0, 0);
-			}
-		}
-		for (a = lo; a < hi;) {
-			s = (size_t)p->arcs[ix->byk[a]].s;
-			for (; a < hi && p->arcs[ix->byk[a]].s == (int)s; a++)
-				rb_add(&rb, cl->arc0 + (int)ix->byk[a], 1);
-			for (ci = 0; ci < c->nconfigs; ci++) {
-				const struct config *cf = &c->configs[ci];
-				size_t j;
-				for (j = 0; j < cf->nslots; j++)
-					if (cf->slot[j] == (int)s)
-						rb_add(&rb, cl->g[k][ci], -(double)cf->count[j]);
-			}
-			snprintf(name, sizeof(name), "cap_%zu_%zu", k, s);
-			add_row(P, &rb, name, GLP_UP, 0, 0);
-		}
-		if (p->any_cpu || p->any_ram) {
-			/*
-			 * CPU and RAM per (class, mode): a node in one mode holds only
-			 * that mode's slots, so this is still a relaxation of the
-			 * per-node limits, and a much tighter one than per class.
-			 */
-			int pass;
-			for (pass = 0; pass < 2; pass++) {
-				double cap = pass ? c->nc->ram_gib : c->nc->cpu_cores;
-				if ((pass == 0 && !p->any_cpu) || (pass == 1 && !p->any_ram))
-					continue;
-				for (m = 0; m < MODE_COUNT; m++) {
-					int used = 0;
-					if (!cl->n[k * MODE_COUNT + (size_t)m])
-						continue;
-					for (a = lo; a < hi; a++) {
-						const struct workload *w;
-						double need;
-						i = ix->byk[a];
-						w = p->demands[p->arcs[i].d].w;
-						need = pass ? w->ram_gib : w->cpu_cores;
-						if (need > 0 && c->slot_types[p->arcs[i].s].mode == (enum gpu_mode)m) {
-							rb_add(&rb, cl->arc0 + (int)i, need);
-							used = 1;
-						}
-					}
-					if (!used) {
-						rb_clear(&rb);
-						continue;
-					}
-					rb_add(&rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
-					snprintf(name, sizeof(name), "%s_%zu_%d", pass ? "ram" : "cpu", k, m);
-					add_row(P, &rb, name, GLP_UP, 0, 0);
-				}
-			}
-		}
-	}
+	for (k = 0; k < p->nclasses; k++)
+		class_rows(P, p, ix, cl, &rb, k);
 	for (i = 0, a = 0; i < p->ndemands; i++) {
 		for (; a < p->narcs && p->arcs[a].d == (int)i; a++)
-			rb_add(&rb, cl->arc0 + (int)a, 1);
-		rb_add(&rb, cl->u0 + (int)i, 1);
+			rb_add(&rb, cl->arc[a], 1);
+		rb_add(&rb, cl->u[i], 1);
 		snprintf(name, sizeof(name), "dem_%zu", i);
 		add_row(P, &rb, name, GLP_FX, (double)p->demands[i].replicas, (double)p->demands[i].replicas);
 	}
@@ -390,6 +423,10 @@ static void cols_free(const struct problem *p, struct cols *cl)
 		free(cl->g[k]);
 	free(cl->g);
 	free(cl->n);
+	free(cl->arc);
+	free(cl->u);
+	free(cl->agg);
+	cl->g = NULL;
 }
 
 /* ================= time ================= */
@@ -485,11 +522,11 @@ static enum lp_end root_lp(glp_prob *P, const struct problem *p, const struct co
 		i = j;
 	}
 	for (i = 0; warm && i < p->narcs; i++)
-		if (warm[cl->arc0 + (int)i] > 0)
+		if (warm[cl->arc[i]] > 0)
 			in_set[i] = 1;
 	for (i = 0; i < p->narcs; i++)
 		if (!in_set[i])
-			glp_set_col_bnds(P, cl->arc0 + (int)i, GLP_FX, 0, 0);
+			glp_set_col_bnds(P, cl->arc[i], GLP_FX, 0, 0);
 
 	ind = xcalloc((size_t)nrows + 1, sizeof(*ind));
 	val = xcalloc((size_t)nrows + 1, sizeof(*val));
@@ -505,7 +542,7 @@ static enum lp_end root_lp(glp_prob *P, const struct problem *p, const struct co
 		for (j = 1; j <= (size_t)nrows; j++)
 			y[j] = glp_get_row_dual(P, (int)j);
 		for (i = 0; i < p->narcs; i++) {
-			int col = cl->arc0 + (int)i, len, t;
+			int col = cl->arc[i], len, t;
 			double rc;
 			if (in_set[i])
 				continue;
@@ -524,7 +561,7 @@ static enum lp_end root_lp(glp_prob *P, const struct problem *p, const struct co
 		qsort(negs, nneg, sizeof(*negs), neg_cmp);
 		cap = (size_t)(2 * nrows > 2000 ? 2 * nrows : 2000);
 		for (i = 0, added = 0; i < nneg && i < cap; i++, added++) {
-			int col = cl->arc0 + negs[i].arc;
+			int col = cl->arc[negs[i].arc];
 			in_set[negs[i].arc] = 1;
 			glp_set_col_bnds(P, col, GLP_DB, 0, (double)p->demands[p->arcs[negs[i].arc].d].replicas);
 			glp_set_col_stat(P, col, GLP_NL);
@@ -685,7 +722,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 	/* 3: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
 	for (pass = 0; pass < 2 && !all_integral(Q); pass++) {
 		for (k = 0; k < p->nclasses; k++) {
-			int col = cl->agg0 + 2 * (int)k + 1;
+			int col = cl->agg[2 * k + 1];
 			double v = glp_get_col_prim(Q, col);
 			if (fabs(v - floor(v + 0.5)) > 1e-6)
 				fix_col(Q, col, pass ? floor(v) : floor(v + 0.5));
@@ -731,7 +768,7 @@ static double *warm_vector(const struct problem *p, const struct cols *cl, const
 			x[cl->g[k][ci]] = (double)ncfg[k][ci];
 	}
 	for (i = 0; i < p->narcs; i++)
-		x[cl->arc0 + (int)i] = arc[i];
+		x[cl->arc[i]] = arc[i];
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
 		double nodes = 0, gpus = 0;
@@ -740,16 +777,16 @@ static double *warm_vector(const struct problem *p, const struct cols *cl, const
 		for (ci = 0; ci < c->nconfigs; ci++)
 			if (!c->configs[ci].node_pattern)
 				gpus += (double)ncfg[k][ci];
-		x[cl->agg0 + 2 * (int)k] = nodes;
-		x[cl->agg0 + 2 * (int)k + 1] = gpus;
+		x[cl->agg[2 * k]] = nodes;
+		x[cl->agg[2 * k + 1]] = gpus;
 	}
 	for (i = 0; i < p->narcs; i++) {
 		const struct pclass *c = &p->classes[p->arcs[i].k];
 		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
-			x[cl->agg0 + 2 * p->arcs[i].k + 1] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
+			x[cl->agg[2 * (size_t)p->arcs[i].k + 1]] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
 	}
 	for (i = 0; i < p->ndemands; i++)
-		x[cl->u0 + (int)i] = un[i];
+		x[cl->u[i]] = un[i];
 	for (k = 0; k < p->nclasses; k++)
 		free(ncfg[k]);
 	free(nmode);
@@ -782,9 +819,9 @@ static void take_plan(const struct problem *p, const struct cols *cl, const doub
 			r->ncfg[k][ci] = lround(x[cl->g[k][ci]]);
 	}
 	for (i = 0; i < p->narcs; i++)
-		r->arc[i] = x[cl->arc0 + (int)i];
+		r->arc[i] = x[cl->arc[i]];
 	for (i = 0; i < p->ndemands; i++)
-		r->unplaced[i] = x[cl->u0 + (int)i];
+		r->unplaced[i] = x[cl->u[i]];
 }
 
 /*
@@ -816,9 +853,9 @@ static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *
 {
 	size_t i;
 	for (i = 0; i < p->narcs; i++)
-		if (!in_set[i] && x[cl->arc0 + (int)i] > 0) {
+		if (!in_set[i] && x[cl->arc[i]] > 0) {
 			in_set[i] = 1;
-			glp_set_col_bnds(P, cl->arc0 + (int)i, GLP_DB, 0, (double)p->demands[p->arcs[i].d].replicas);
+			glp_set_col_bnds(P, cl->arc[i], GLP_DB, 0, (double)p->demands[p->arcs[i].d].replicas);
 		}
 }
 
