@@ -1191,30 +1191,22 @@ static void from_counts_balanced(struct cplan *cp, const long *nmode, long *cons
 	free(target);
 }
 
-static long placed_total(const struct cplan *cp)
-{
-	long n = 0;
-	size_t i;
-
-	for (i = 0; i < cp->p->ndemands; i++)
-		n += cp->placed[i];
-	return n;
-}
-
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
 {
 	const struct problem *p = cp->p;
 	struct cplan alt;
 
+	struct cplan_cost c1, c2;
+
 	open_counts(cp, nmode, ncfg);
 	deal_first_fit(cp, arc);
 	place_leftover(cp);
 	repair_unplaced(cp);
-	if (!any_unplaced(cp))
-		return;
 	cplan_init(&alt, p);
 	from_counts_balanced(&alt, nmode, ncfg, arc);
-	if (placed_total(&alt) > placed_total(cp)) {
+	cplan_cost(cp, &c1);
+	cplan_cost(&alt, &c2);
+	if (c2.objective < c1.objective - 1e-6) {
 		cplan_release(cp);
 		*cp = alt;
 	} else {

@@ -13,22 +13,26 @@
  *     with a negative reduced cost join the set, until none is left.  The
  *     LP optimum of the working set is then the LP optimum of the whole
  *     model, and its value the lower bound.
- *  2. Rounding (relax and fix, on a copy): nodes per (class, mode)
- *     rounded within each class's count (largest remainders, never fewer
- *     nodes than the LP used), then GPUs per configuration within each
- *     (class, mode)'s GPUs, ROUND_BATCHES batches each, re-solving the LP
- *     after every batch so the next one is rounded on updated values.  Done
- *     three ways: tight (as many units as the LP used, largest fractions
- *     up), generous (every fraction up, within the limits: costs a few
- *     units, loses no slot) and nearest (a class's node total rounded to
- *     the nearest, so the next batches' LP takes up what a class rounded
- *     down gives away; tight rounds every class up, about a node per
- *     class).  The replica flows of the last LP complete an integer plan.
- *     Each is then made concrete (cplan_from_counts: counts dealt over
- *     real nodes with their CPU and RAM, replicas left without a slot put
- *     on a free slot, a new GPU or a new node) and read back, when that
- *     costs less than the penalties it saves; the cheapest is offered to
- *     the branch-and-cut as an incumbent next to the warm (greedy) plan.
+ *  2. Rounding (relax and fix, on a copy), four ways.  First by class:
+ *     the classes in batches, the fullest first (the fewest nodes the LP
+ *     leaves unused), so that what a full class cannot take on whole
+ *     configurations still finds room in the classes rounded last; each
+ *     class of a batch gets its own small MIP (class_mip: its node and
+ *     configuration counts that take the replicas the LP gave it, at least
+ *     cost), its counts are fixed and the LP re-solved before the next
+ *     batch.  Then three ways that round the LP's values directly: nodes
+ *     per (class, mode) rounded within each class's count (largest
+ *     remainders), then GPUs per configuration within each (class,
+ *     mode)'s GPUs, ROUND_BATCHES batches each, re-solving the LP after
+ *     every batch: tight (as many units as the LP used, largest
+ *     fractions up), generous (every fraction up, within the limits) and
+ *     nearest (a class's node total rounded to the nearest).  The
+ *     replica flows of the last LP complete an integer plan.  Each is
+ *     then made concrete (cplan_from_counts: counts dealt over real nodes
+ *     with their CPU and RAM, replicas left without a slot put on a free
+ *     slot, a new GPU or a new node) and read back, when that costs less
+ *     than the penalties it saves; the cheapest is offered to the
+ *     branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
  *     the two, stopped by the relative gap, the time limit, the node limit
  *     or an interrupt.  When sifting left arcs out, the search runs on the
@@ -272,6 +276,72 @@ static void agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size
 	cl->agg[2 * k + 1] = add_col(P, name, 1, 0, cnt * c->nc->gpus_per_node, 0);
 }
 
+/*
+ * GPUs that replicas left alone on a node waste, per (class, mode).  A
+ * replica whose CPU or RAM, with the least any replica in that (class,
+ * mode) asks, is more than a node has cannot share its node: the node's
+ * other GPUs stay idle.  The CPU and RAM rows do not see that (they sum
+ * over the nodes), so without this row the counts promise GPUs no
+ * placement can use.  Valid: every plan's GPUs in use plus the GPUs idle
+ * beside a lone replica fit in the mode's nodes.
+ */
+static void alone_row(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+		      struct rowbuf *rb, size_t k, enum gpu_mode m)
+{
+	const struct pclass *c = &p->classes[k];
+	double mincpu = -1, minram = -1, gpn = c->nc->gpus_per_node;
+	size_t a, i, ci, lo = ix->kstart[k], hi = ix->kstart[k + 1];
+	int ncol = cl->n[k * MODE_COUNT + (size_t)m], any = 0;
+	char name[64];
+
+	if (!ncol || gpn < 2)
+		return;
+	for (a = lo; a < hi; a++) {
+		const struct workload *w = p->demands[p->arcs[ix->byk[a]].d].w;
+		if (c->slot_types[p->arcs[ix->byk[a]].s].mode != m)
+			continue;
+		if (mincpu < 0 || w->cpu_cores < mincpu)
+			mincpu = w->cpu_cores;
+		if (minram < 0 || w->ram_gib < minram)
+			minram = w->ram_gib;
+	}
+	for (a = lo; a < hi; a++) {
+		const struct slot_type *st;
+		const struct workload *w;
+		double used;
+		i = ix->byk[a];
+		st = &c->slot_types[p->arcs[i].s];
+		w = p->demands[p->arcs[i].d].w;
+		if (st->mode != m)
+			continue;
+		used = st->gpus > 1 ? st->gpus : 1;
+		if (w->cpu_cores + mincpu > c->nc->cpu_cores + 1e-9 || w->ram_gib + minram > c->nc->ram_gib + 1e-9) {
+			if (gpn - used > 0 && cl->arc[i]) {
+				rb_add(rb, cl->arc[i], gpn - used);
+				any = 1;
+			}
+		}
+	}
+	if (!any) {
+		rb_clear(rb);
+		return;
+	}
+	if (m == MODE_PASSTHROUGH) {
+		for (a = lo; a < hi; a++) {
+			i = ix->byk[a];
+			if (c->slot_types[p->arcs[i].s].mode == m)
+				rb_add(rb, cl->arc[i], c->slot_types[p->arcs[i].s].gpus);
+		}
+	} else {
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (c->configs[ci].mode == m && !c->configs[ci].node_pattern)
+				rb_add(rb, cl->g[k][ci], 1);
+	}
+	rb_add(rb, ncol, -gpn);
+	snprintf(name, sizeof(name), "alone_%zu_%s", k, mode_name(m));
+	add_row(P, rb, name, GLP_UP, 0, 0);
+}
+
 /* The rows of class k: nodes, GPUs per mode, slots, CPU and RAM.  Columns absent from cl (0) are left out. */
 static void class_rows(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
 		       struct rowbuf *rb, size_t k)
@@ -376,6 +446,8 @@ static void class_rows(glp_prob *P, const struct problem *p, const struct arcidx
 				add_row(P, rb, name, GLP_UP, 0, 0);
 			}
 		}
+		for (m = 0; m < MODE_COUNT; m++)
+			alone_row(P, p, ix, cl, rb, k, (enum gpu_mode)m);
 	}
 }
 
@@ -633,34 +705,268 @@ static int all_integral(glp_prob *Q)
 	return 1;
 }
 
+/* ================= a class's own MIP ================= */
+
+/* Column values to fix once a batch of classes is solved. */
+struct fixes {
+	int *col;
+	double *val;
+	size_t n, cap;
+};
+
+static void fixes_add(struct fixes *f, int col, double v)
+{
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 64;
+		f->col = xrealloc(f->col, f->cap * sizeof(*f->col));
+		f->val = xrealloc(f->val, f->cap * sizeof(*f->val));
+	}
+	f->col[f->n] = col;
+	f->val[f->n] = v;
+	f->n++;
+}
+
+#define CLASS_MIP_NODES 2000	/* branch-and-bound nodes per class: deterministic, unlike a time limit */
+
+struct class_cb {
+	const double *start;	/* leave everything: always a plan */
+	int injected, nodes;
+};
+
+static void class_callback(glp_tree *T, void *info)
+{
+	struct class_cb *cb = info;
+	int total;
+
+	if (interrupt_pending()) {
+		glp_ios_terminate(T);
+		return;
+	}
+	glp_ios_tree_size(T, NULL, NULL, &total);
+	if (total >= cb->nodes) {
+		glp_ios_terminate(T);
+		return;
+	}
+	if (glp_ios_reason(T) == GLP_IHEUR && !cb->injected) {
+		cb->injected = 1;
+		glp_ios_heur_sol(T, cb->start);
+	}
+}
+
+/* (demand, column) of an arc in the class model, to build the demand rows */
+struct darc {
+	int d, col;
+};
+
+static int darc_cmp(const void *a, const void *b)
+{
+	const struct darc *x = a, *y = b;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (x->col > y->col) - (x->col < y->col);
+}
+
+/*
+ * Class k's own MIP, against the LP solved in Q: the cheapest whole nodes
+ * and whole configurations of k that take the replicas the LP gives it
+ * (q_d, the LP's flow of demand d into k), under k's own rows (slots,
+ * CPU and RAM, lone replicas).  What it cannot take costs the demand's
+ * penalty, as in the whole model, so it takes all it can.  (Leaving
+ * replicas at the dual price of their demand, what the LP pays at the
+ * margin to place one more elsewhere, was tried: the classes rounded
+ * first shed, and the last ones had no room left; tens to hundreds of
+ * replicas ended unplaced on the benchmark.)  Appends the class's node and
+ * configuration counts to fx.  Returns 0, or -1 when GLPK found no plan
+ * (fx untouched).
+ */
+static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
+		     int verbose, double deadline, struct fixes *fx)
+{
+	const struct pclass *c = &p->classes[k];
+	glp_prob *S = glp_create_prob();
+	struct cols lc;
+	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
+	struct darc *da;
+	struct class_cb cb;
+	glp_smcp smcp;
+	glp_iocp iocp;
+	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), *start = NULL;
+	size_t a, nda = 0, lo = ix->kstart[k], hi = ix->kstart[k + 1], i, ci;
+	int m, rc = -1, ret, st, ncols;
+	char name[48];
+
+	memset(&lc, 0, sizeof(lc));
+	cols_alloc(p, &lc);
+	da = xcalloc(hi - lo + 1, sizeof(*da));
+	for (a = lo; a < hi; a++) {
+		i = ix->byk[a];
+		if (glp_get_col_ub(Q, cl->arc[i]) > 0)
+			q[p->arcs[i].d] += glp_get_col_prim(Q, cl->arc[i]);
+	}
+	glp_set_obj_dir(S, GLP_MIN);
+	class_cols(S, p, &lc, k);
+	for (a = lo; a < hi; a++) {
+		i = ix->byk[a];
+		if (glp_get_col_ub(Q, cl->arc[i]) > 0 && q[p->arcs[i].d] > 1e-6) {
+			arc_col(S, p, &lc, i);
+			da[nda].d = p->arcs[i].d;
+			da[nda].col = lc.arc[i];
+			nda++;
+		}
+	}
+	qsort(da, nda, sizeof(*da), darc_cmp);
+	for (a = 0; a < nda; a++) {
+		int d = da[a].d;
+		if (lc.u[d])
+			continue;
+		snprintf(name, sizeof(name), "U_%d", d);
+		lc.u[d] = add_col(S, name, 0, 0, q[d], p->demands[d].penalty);
+	}
+	agg_cols(S, p, &lc, k);
+	ncols = glp_get_num_cols(S);
+	rb.pos = xcalloc((size_t)ncols + 1, sizeof(*rb.pos));
+	class_rows(S, p, ix, &lc, &rb, k);
+	for (a = 0; a < nda;) {
+		int d = da[a].d;
+		for (; a < nda && da[a].d == d; a++)
+			rb_add(&rb, da[a].col, 1);
+		rb_add(&rb, lc.u[d], 1);
+		snprintf(name, sizeof(name), "dem_%d", d);
+		add_row(S, &rb, name, GLP_FX, q[d], q[d]);
+	}
+	/* the plan that leaves every replica: nothing on, all unplaced */
+	start = xcalloc((size_t)ncols + 1, sizeof(*start));
+	for (a = 0; a < nda; a++)
+		start[lc.u[da[a].d]] = q[da[a].d];
+
+	glp_init_smcp(&smcp);
+	smcp.msg_lev = GLP_MSG_OFF;
+	smcp.presolve = GLP_ON;
+	smcp.tm_lim = ms_left(deadline);
+	if (!smcp.tm_lim || glp_simplex(S, &smcp) || glp_get_status(S) != GLP_OPT)
+		goto out;
+	glp_init_iocp(&iocp);
+	iocp.msg_lev = verbose > 1 ? GLP_MSG_ON : GLP_MSG_OFF;
+	iocp.tm_lim = ms_left(deadline);
+	iocp.mip_gap = 1e-4;
+	iocp.mir_cuts = GLP_ON;
+	iocp.cb_func = class_callback;
+	iocp.cb_info = &cb;
+	memset(&cb, 0, sizeof(cb));
+	cb.start = start;
+	cb.nodes = CLASS_MIP_NODES;
+	if (!iocp.tm_lim)
+		goto out;
+	ret = glp_intopt(S, &iocp);
+	st = glp_mip_status(S);
+	if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) ||
+	    (st != GLP_OPT && st != GLP_FEAS))
+		goto out;
+	for (m = 0; m < MODE_COUNT; m++)
+		if (lc.n[k * MODE_COUNT + (size_t)m])
+			fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
+				  floor(glp_mip_col_val(S, lc.n[k * MODE_COUNT + (size_t)m]) + 0.5));
+	for (ci = 0; ci < c->nconfigs; ci++)
+		fixes_add(fx, cl->g[k][ci], floor(glp_mip_col_val(S, lc.g[k][ci]) + 0.5));
+	rc = 0;
+out:
+	free(start);
+	free(rb.ind);
+	free(rb.val);
+	free(rb.pos);
+	free(da);
+	free(q);
+	cols_free(p, &lc);
+	glp_delete_prob(S);
+	return rc;
+}
+
 /*
  * Rounds the LP solution of P into an integer plan (see the top of the
  * file).  Fills x (1-based, every column) and returns 0, or -1 when
  * there was no time or an LP failed.
  */
+static const double *order_key;
+
+static int order_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (order_key[x] != order_key[y])
+		return order_key[x] < order_key[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The classes in the order they are rounded: the fullest first (the
+ * fewest nodes the LP leaves unused), so that what rounding takes from
+ * a full class can still go to the classes with room, rounded last.
+ */
+static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct cols *cl)
+{
+	size_t *order = xcalloc(p->nclasses + 1, sizeof(*order)), k;
+	double *key = xcalloc(p->nclasses + 1, sizeof(*key));
+	int m;
+	for (k = 0; k < p->nclasses; k++) {
+		order[k] = k;
+		key[k] = (double)p->classes[k].nc->count;
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				key[k] -= glp_get_col_prim(Q, cl->n[k * MODE_COUNT + (size_t)m]);
+	}
+	order_key = key;
+	qsort(order, p->nclasses, sizeof(*order), order_cmp);
+	free(key);
+	return order;
+}
+
 #define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
 
-enum rounding { ROUND_TIGHT, ROUND_GENEROUS, ROUND_NEAREST, ROUND_WAYS };
+enum rounding { ROUND_CLASS, ROUND_TIGHT, ROUND_GENEROUS, ROUND_NEAREST, ROUND_WAYS };
 
-static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl, enum rounding how, int verbose,
-		    double deadline, double *x, double *obj)
+static const char *const round_name[ROUND_WAYS] = { "by class", "tight", "generous", "nearest" };
+
+static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+		    enum rounding how, int verbose, double deadline, double *x, double *obj)
 {
 	int generous = how == ROUND_GENEROUS;
 	glp_prob *Q = glp_create_prob();
 	double vals[MODE_COUNT], *gv = NULL;
 	long nv[MODE_COUNT], *gi = NULL;
 	size_t k, ci, gcap = 0, batch, g0, ngroups = p->nclasses * MODE_COUNT;
-	int m, code, j, ncols, rc = -1, pass;
+	int m, code, j, ncols, rc = -1, pass, any;
+	char *done = xcalloc(p->nclasses + 1, 1);
+	struct fixes fx = { NULL, NULL, 0, 0 };
+	size_t *order;
 
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
-	/* 1: nodes per mode, within the class count, at least the LP's total; a batch of classes at a time */
+	order = slack_order(Q, p, cl);
+	/* 0 (by class): each class's own MIP against the last LP, a batch of classes at a time */
 	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
+	for (g0 = 0; how == ROUND_CLASS && g0 < p->nclasses; g0 += batch) {
+		size_t f, b;
+		fx.n = 0;
+		for (b = g0; b < g0 + batch && b < p->nclasses; b++) {
+			k = order[b];
+			if (p->classes[k].modes && !class_mip(Q, p, ix, cl, k, verbose, deadline, &fx))
+				done[k] = 1;
+		}
+		for (f = 0; f < fx.n; f++)
+			fix_col(Q, fx.col[f], fx.val[f]);
+		if (fx.n && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+			goto out;
+	}
+	/* 1: nodes per mode, within the class count, at least the LP's total; a batch of classes at a time */
 	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
-		for (k = g0; k < g0 + batch && k < p->nclasses; k++) {
-			const struct pclass *c = &p->classes[k];
+		size_t b;
+		for (b = g0, any = 0; b < g0 + batch && b < p->nclasses; b++) {
+			const struct pclass *c = &p->classes[order[b]];
 			double tot = 0;
 			long target;
+			k = order[b];
+			if (done[k])
+				continue;
+			any = 1;
 			for (m = 0; m < MODE_COUNT; m++) {
 				int col = cl->n[k * MODE_COUNT + (size_t)m];
 				vals[m] = col ? glp_get_col_prim(Q, col) : 0;
@@ -674,7 +980,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 				if (cl->n[k * MODE_COUNT + (size_t)m])
 					fix_col(Q, cl->n[k * MODE_COUNT + (size_t)m], (double)nv[m]);
 		}
-		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+		if (any && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
 			goto out;
 	}
 	/*
@@ -686,17 +992,19 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 	batch = (ngroups + ROUND_BATCHES - 1) / ROUND_BATCHES;
 	for (g0 = 0; g0 < ngroups; g0 += batch) {
 		size_t gr;
-		for (gr = g0; gr < g0 + batch && gr < ngroups; gr++) {
+		for (gr = g0, any = 0; gr < g0 + batch && gr < ngroups; gr++) {
 			const struct pclass *c;
-			int ncol = cl->n[gr];
+			int ncol;
 			size_t n = 0;
 			double tot = 0;
 			long target, room;
-			k = gr / MODE_COUNT;
+			k = order[gr / MODE_COUNT];
 			m = (int)(gr % MODE_COUNT);
+			ncol = cl->n[k * MODE_COUNT + (size_t)m];
 			c = &p->classes[k];
-			if (!ncol)
+			if (!ncol || done[k])
 				continue;
+			any = 1;
 			XGROW(gv, gcap, c->nconfigs + 1);
 			gi = xrealloc(gi, gcap * sizeof(*gi));
 			for (ci = 0; ci < c->nconfigs; ci++)
@@ -716,7 +1024,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 				if (c->configs[ci].mode == (enum gpu_mode)m)
 					fix_col(Q, cl->g[k][ci], (double)gi[n++]);
 		}
-		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+		if (any && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
 			goto out;
 	}
 	/* 3: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
@@ -741,6 +1049,10 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct cols *cl,
 out:
 	free(gv);
 	free(gi);
+	free(done);
+	free(order);
+	free(fx.col);
+	free(fx.val);
 	glp_delete_prob(Q);
 	return rc;
 }
@@ -794,6 +1106,15 @@ static double *warm_vector(const struct problem *p, const struct cols *cl, const
 	free(arc);
 	free(un);
 	return x;
+}
+
+static double unplaced_sum(const struct problem *p, const struct cols *cl, const double *x)
+{
+	double u = 0;
+	size_t i;
+	for (i = 0; i < p->ndemands; i++)
+		u += x[cl->u[i]];
+	return u;
 }
 
 static double vec_obj(glp_prob *P, const double *x)
@@ -1017,12 +1338,15 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		int how;
 		for (how = 0; how < ROUND_WAYS && !interrupt_pending(); how++) {
 			double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
-			if (round_lp(P, p, &cl, (enum rounding)how, o->verbose, deadline, x2, &obj2)) {
+			if (round_lp(P, p, &ix, &cl, (enum rounding)how, o->verbose, deadline, x2, &obj2)) {
 				free(x2);
 				continue;
 			}
 			fixed = repair_vector(p, &cl, x2);
 			fobj = vec_obj(P, fixed);
+			glp_printf("gpuplan-ilp: rounding %s: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
+				   "(%.2f s)\n", round_name[how], obj2, unplaced_sum(p, &cl, x2), fobj,
+				   unplaced_sum(p, &cl, fixed), util_now_s() - t0);
 			if (fobj < obj2 - 1e-6) {
 				free(x2);
 				x2 = fixed;

@@ -3,7 +3,9 @@
  * fleet (whose search runs long), a node limit that binds stops the
  * search there, and two runs give the same objective and the same counts;
  * without a limit (and with a gap it cannot reach at once) the time limit
- * is what stops it.  Also: the rounded LP plan is a plan (integral counts).
+ * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
+ * and a replica too big to share its node (RAM) is counted with the GPUs
+ * it leaves idle (alone_row).
  */
 #include <math.h>
 
@@ -27,6 +29,42 @@ static int same_counts(const struct problem *p, const struct ilp_result *a, cons
 	return 1;
 }
 
+/*
+ * Two 4-GPU replicas whose RAM leaves no room on an 8-GPU node for any
+ * other replica, and ten 1-GPU replicas that need two nodes' CPU: four
+ * nodes.  Summed over nodes, CPU, RAM and GPUs would fit in three.
+ */
+static void test_alone(void)
+{
+	static const char inv[] = INV_HEADER "bm,5,H100-SXM5-80GB,8,baremetal,dc1,100,100,owned,,,,1300\n";
+	static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
+				 "needs_nvaie,priority\n"
+				 "big,t,2,4,,,exclusive,false,10,95,passthrough,false,10\n"
+				 "small,t,10,1,,,exclusive,false,20,6,passthrough,false,10\n";
+	struct fixture fx;
+	struct ilp_opts o;
+	struct ilp_result r;
+	struct diag d = DIAG_INIT;
+	long nodes = 0;
+	int m;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("alone"), inv, wl, 0))
+		return;
+	memset(&o, 0, sizeof(o));
+	o.time_limit_s = 600;
+	o.mip_gap = 0;
+	CHECK(ilp_solve(&fx.p, &o, &r, &d) == 0, "alone: solve");
+	for (m = 0; m < MODE_COUNT; m++)
+		nodes += r.nmode[m];
+	CHECK(r.status == ILP_OPTIMAL && nodes == 4 && r.unplaced_total < 1e-9, "alone: %s, %ld nodes, %g unplaced",
+	      ilp_status_name(r.status), nodes, r.unplaced_total);
+	CHECK(r.lp_bound > 3.2 * fx.p.classes[0].node_cost, "alone: the LP bound %.2f counts the idle GPUs (node %.2f)",
+	      r.lp_bound, fx.p.classes[0].node_cost);
+	ilp_result_release(&fx.p, &r);
+	diag_release(&d);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -40,6 +78,7 @@ int main(void)
 
 	if (fixture_setup("test_ilp"))
 		return 1;
+	test_alone();
 	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
 	CHECK(gen_generate(GEN_S, 1, 0, &cat, &g, &d) == 0, "generate S");
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
