@@ -957,12 +957,15 @@ static void repair_unplaced(struct cplan *cp)
  * without a slot.  cplan_from_counts first deals them as it always has:
  * each arc's whole replicas first fit, then the rest as the greedy planner
  * would (a free slot, a new GPU, a new node), then a repair (below) of
- * what is still unplaced.  Only when that loses replicas does it build a
- * second plan of the same counts that looks at CPU and RAM from the start:
- * every arc's share rounded (largest remainders within the demand), the
- * replicas that ask the most of a node's CPU or RAM dealt first, each onto
- * the node with the most CPU and RAM left; then the greedy fallback and
- * the repair.  The second plan is kept only when it places more replicas.
+ * what is still unplaced.  It also builds a second plan of the same
+ * counts that looks at CPU and RAM from the start: every arc's share
+ * rounded (largest remainders within the demand), the replicas that ask
+ * the most of a node's CPU or RAM dealt first, each onto the node with
+ * the most CPU and RAM left; then the greedy fallback and the repair.
+ * The plan with the lower objective is kept (penalties included, so the
+ * one that places more wins unless its extra nodes cost more), the first
+ * on a tie: a first deal that places everything by opening a node the
+ * counts did not have loses to a second that needs none.
  */
 
 /* Opens the nodes of the counts and configures their GPUs. */
@@ -1195,7 +1198,6 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 {
 	const struct problem *p = cp->p;
 	struct cplan alt;
-
 	struct cplan_cost c1, c2;
 
 	open_counts(cp, nmode, ncfg);

@@ -148,7 +148,8 @@ static void test_round_trip(void)
  * first and leaves a heavy one without a node with room.  The repair moves
  * light ones out of its way (trading slots with one, or moving one off the
  * node whose free slot it fits); where moves cannot, the second deal,
- * heaviest first onto the nodes with the most room, places it.
+ * heaviest first onto the nodes with the most room, places it, and it is
+ * kept too when the first placed everything only by opening another node.
  */
 #define TS_INV INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,4,64,owned,,,,1300\n" /* 4 cores */
 
@@ -180,6 +181,15 @@ static const struct deal_case deal_cases[] = {
 	 * slot; dealt heaviest first, onto the node with the most room, each node gets one
 	 */
 	{ "spread", INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
+	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
+	  2, { { "ts8", 2 }, { NULL, 0 } },
+	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0 },
+	/*
+	 * the same with a third node free: the first deal places everything by opening it for the
+	 * second heavy one; the second deal needs the counts' two nodes only, and costs less
+	 */
+	{ "spare", INV_HEADER "ts,3,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
 	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
 		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
 	  2, { { "ts8", 2 }, { NULL, 0 } },
