@@ -30,16 +30,22 @@
  *     replica flows of the last LP complete an integer plan.  Each is
  *     then made concrete (cplan_from_counts: counts dealt over real nodes
  *     with their CPU and RAM, replicas left without a slot put on a free
- *     slot, a new GPU or a new node) and read back, when that costs less
- *     than the penalties it saves; the cheapest is offered to the
+ *     slot, a new GPU or a new node) and read back; plans are compared
+ *     made concrete, because that is what will be reported.  Rounding by
+ *     class is done again up to FEEDBACK_ROUNDS times, each time with the
+ *     CPU and RAM the last deal could not use in a (class, mode) taken off
+ *     its nodes (struct shrink: in the rounding's copy only; the LP bound
+ *     never sees it).  The cheapest concrete plan is offered to the
  *     branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
- *     the two, stopped by the relative gap, the time limit, the node limit
- *     or an interrupt.  When sifting left arcs out, the search runs on the
- *     working set: its plans are plans of the whole model, but its bound
- *     is not, so the bound reported is the whole model's LP bound.  When
- *     the incumbent is already within the gap of the LP bound, the search
- *     is skipped.
+ *     the two, stopped by the relative gap, the time limit (less the time
+ *     one deal takes), the node limit or an interrupt.  When sifting left
+ *     arcs out, the search runs on the working set: its plans are plans
+ *     of the whole model, but its bound is not, so the bound reported is
+ *     the whole model's LP bound.  When the incumbent is already within
+ *     the gap of the LP bound, the search is skipped.  The search's plan
+ *     is made concrete too, and the rounded one stands when that is
+ *     cheaper: the objective returned is the concrete plan's.
  *
  * Everything but the time limit is deterministic: with the node limit
  * binding (and the time limit not), two runs give the same plan.
@@ -112,7 +118,17 @@ struct cols {
 	int *arc;		/* [arc] */
 	int *u;			/* [demand] unplaced */
 	int *agg;		/* [2k]: NODES_k, [2k + 1]: GPUS_k */
+	int *cpu_row, *ram_row;	/* [k * MODE_COUNT + m]: the CPU and RAM rows, 0 = none */
 	int ncols;
+};
+
+/*
+ * CPU and RAM to take off each node of a (class, mode) when rounding
+ * ([k * MODE_COUNT + m]): what dealing the last rounded plan over real
+ * nodes could not use there.  The LP bound never sees it.
+ */
+struct shrink {
+	double *cpu, *ram;
 };
 
 /* One row being assembled; pos maps a column to its place in the row (0: absent). */
@@ -226,6 +242,8 @@ static void cols_alloc(const struct problem *p, struct cols *cl)
 	cl->arc = xcalloc(p->narcs + 1, sizeof(*cl->arc));
 	cl->u = xcalloc(p->ndemands + 1, sizeof(*cl->u));
 	cl->agg = xcalloc(2 * p->nclasses + 1, sizeof(*cl->agg));
+	cl->cpu_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->cpu_row));
+	cl->ram_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->ram_row));
 }
 
 /* The node columns (one per mode) and configuration columns of class k. */
@@ -342,9 +360,13 @@ static void alone_row(glp_prob *P, const struct problem *p, const struct arcidx 
 	add_row(P, rb, name, GLP_UP, 0, 0);
 }
 
-/* The rows of class k: nodes, GPUs per mode, slots, CPU and RAM.  Columns absent from cl (0) are left out. */
+/*
+ * The rows of class k: nodes, GPUs per mode, slots, CPU and RAM (less
+ * what sh takes off each node, when not NULL).  Columns absent from cl
+ * (0) are left out.
+ */
 static void class_rows(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		       struct rowbuf *rb, size_t k)
+		       struct rowbuf *rb, size_t k, const struct shrink *sh)
 {
 	const struct pclass *c = &p->classes[k];
 	char name[96];
@@ -441,9 +463,11 @@ static void class_rows(glp_prob *P, const struct problem *p, const struct arcidx
 					rb_clear(rb);
 					continue;
 				}
-				rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], -cap);
+				rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m],
+				       -(cap - (sh ? (pass ? sh->ram : sh->cpu)[k * MODE_COUNT + (size_t)m] : 0)));
 				snprintf(name, sizeof(name), "%s_%zu_%d", pass ? "ram" : "cpu", k, m);
 				add_row(P, rb, name, GLP_UP, 0, 0);
+				(pass ? cl->ram_row : cl->cpu_row)[k * MODE_COUNT + (size_t)m] = glp_get_num_rows(P);
 			}
 		}
 		for (m = 0; m < MODE_COUNT; m++)
@@ -473,7 +497,7 @@ static void build(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 	cl->ncols = glp_get_num_cols(P);
 	rb.pos = xcalloc((size_t)cl->ncols + 1, sizeof(*rb.pos));
 	for (k = 0; k < p->nclasses; k++)
-		class_rows(P, p, ix, cl, &rb, k);
+		class_rows(P, p, ix, cl, &rb, k, NULL);
 	for (i = 0, a = 0; i < p->ndemands; i++) {
 		for (; a < p->narcs && p->arcs[a].d == (int)i; a++)
 			rb_add(&rb, cl->arc[a], 1);
@@ -498,6 +522,8 @@ static void cols_free(const struct problem *p, struct cols *cl)
 	free(cl->arc);
 	free(cl->u);
 	free(cl->agg);
+	free(cl->cpu_row);
+	free(cl->ram_row);
 	cl->g = NULL;
 }
 
@@ -780,7 +806,7 @@ static int darc_cmp(const void *a, const void *b)
  * (fx untouched).
  */
 static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
-		     int verbose, double deadline, struct fixes *fx)
+		     const struct shrink *sh, int verbose, double deadline, struct fixes *fx)
 {
 	const struct pclass *c = &p->classes[k];
 	glp_prob *S = glp_create_prob();
@@ -825,7 +851,7 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 	agg_cols(S, p, &lc, k);
 	ncols = glp_get_num_cols(S);
 	rb.pos = xcalloc((size_t)ncols + 1, sizeof(*rb.pos));
-	class_rows(S, p, ix, &lc, &rb, k);
+	class_rows(S, p, ix, &lc, &rb, k, sh);
 	for (a = 0; a < nda;) {
 		int d = da[a].d;
 		for (; a < nda && da[a].d == d; a++)
@@ -886,6 +912,37 @@ out:
  * file).  Fills x (1-based, every column) and returns 0, or -1 when
  * there was no time or an LP failed.
  */
+/* Sets the coefficient of column col in row `row` of Q. */
+static void set_coef(glp_prob *Q, int row, int col, double v)
+{
+	int n = glp_get_mat_row(Q, row, NULL, NULL), *ind = xcalloc((size_t)n + 2, sizeof(*ind)), t;
+	double *val = xcalloc((size_t)n + 2, sizeof(*val));
+
+	n = glp_get_mat_row(Q, row, ind, val);
+	for (t = 1; t <= n && ind[t] != col; t++)
+		;
+	if (t > n)
+		n++;
+	ind[t] = col;
+	val[t] = v;
+	glp_set_mat_row(Q, row, n, ind, val);
+	free(ind);
+	free(val);
+}
+
+/* The CPU and RAM rows of Q with sh taken off each node. */
+static void shrink_rows(glp_prob *Q, const struct problem *p, const struct cols *cl, const struct shrink *sh)
+{
+	size_t g;
+	for (g = 0; g < p->nclasses * MODE_COUNT; g++) {
+		const struct node_class *nc = p->classes[g / MODE_COUNT].nc;
+		if (cl->cpu_row[g] && sh->cpu[g] > 0)
+			set_coef(Q, cl->cpu_row[g], cl->n[g], -(nc->cpu_cores - sh->cpu[g]));
+		if (cl->ram_row[g] && sh->ram[g] > 0)
+			set_coef(Q, cl->ram_row[g], cl->n[g], -(nc->ram_gib - sh->ram[g]));
+	}
+}
+
 static const double *order_key;
 
 static int order_cmp(const void *a, const void *b)
@@ -926,7 +983,7 @@ enum rounding { ROUND_CLASS, ROUND_TIGHT, ROUND_GENEROUS, ROUND_NEAREST, ROUND_W
 static const char *const round_name[ROUND_WAYS] = { "by class", "tight", "generous", "nearest" };
 
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		    enum rounding how, int verbose, double deadline, double *x, double *obj)
+		    enum rounding how, const struct shrink *sh, int verbose, double deadline, double *x, double *obj)
 {
 	int generous = how == ROUND_GENEROUS;
 	glp_prob *Q = glp_create_prob();
@@ -941,6 +998,8 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, cl);
+	if (sh)
+		shrink_rows(Q, p, cl, sh);
 	/* 0 (by class): each class's own MIP against the last LP, a batch of classes at a time */
 	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
 	for (g0 = 0; how == ROUND_CLASS && g0 < p->nclasses; g0 += batch) {
@@ -948,7 +1007,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 		fx.n = 0;
 		for (b = g0; b < g0 + batch && b < p->nclasses; b++) {
 			k = order[b];
-			if (p->classes[k].modes && !class_mip(Q, p, ix, cl, k, verbose, deadline, &fx))
+			if (p->classes[k].modes && !class_mip(Q, p, ix, cl, k, sh, verbose, deadline, &fx))
 				done[k] = 1;
 		}
 		for (f = 0; f < fx.n; f++)
@@ -1169,6 +1228,66 @@ static double *repair_vector(const struct problem *p, const struct cols *cl, con
 	return out;
 }
 
+/*
+ * A rounded plan x made concrete (fixed, objective fobj) replaces *best
+ * when cheaper.  Rounded plans are compared made concrete, as the plan
+ * reported will be: counts that look cheaper on the model can deal worse
+ * over real nodes.  x and fixed are consumed.
+ */
+static void keep_cheapest(double **best, double *best_obj, double *x, double *fixed, double fobj)
+{
+	free(x);
+	if (!*best || fobj < *best_obj - 1e-6) {
+		free(*best);
+		*best = fixed;
+		*best_obj = fobj;
+	} else {
+		free(fixed);
+	}
+}
+
+/*
+ * What dealing the rounded plan x over real nodes (fixed) could not put
+ * where x put it: per (class, mode), the CPU and RAM of the replicas x
+ * has there and fixed has not, shared over x's nodes and added to sh (at
+ * most half a node).  1 when something was added.
+ */
+#define FEEDBACK_ROUNDS 2	/* roundings by class again, each with what the last deal lost */
+
+static int shrink_add(const struct problem *p, const struct cols *cl, const double *x, const double *fixed,
+		      struct shrink *sh)
+{
+	size_t ng = p->nclasses * MODE_COUNT, i, g;
+	double *lc = xcalloc(ng + 1, sizeof(*lc)), *lr = xcalloc(ng + 1, sizeof(*lr));
+	int more = 0;
+
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		const struct workload *w = p->demands[a->d].w;
+		double diff = x[cl->arc[i]] - fixed[cl->arc[i]];
+		g = (size_t)a->k * MODE_COUNT + p->classes[a->k].slot_types[a->s].mode;
+		lc[g] += diff * w->cpu_cores;
+		lr[g] += diff * w->ram_gib;
+	}
+	for (g = 0; g < ng; g++) {
+		const struct node_class *nc = p->classes[g / MODE_COUNT].nc;
+		double nodes = cl->n[g] ? x[cl->n[g]] : 0;
+		if (nodes < 0.5)
+			continue;
+		if (lc[g] > 1e-6 && cl->cpu_row[g] && sh->cpu[g] < nc->cpu_cores / 2) {
+			sh->cpu[g] = fmin(sh->cpu[g] + lc[g] / nodes, nc->cpu_cores / 2);
+			more = 1;
+		}
+		if (lr[g] > 1e-6 && cl->ram_row[g] && sh->ram[g] < nc->ram_gib / 2) {
+			sh->ram[g] = fmin(sh->ram[g] + lr[g] / nodes, nc->ram_gib / 2);
+			more = 1;
+		}
+	}
+	free(lc);
+	free(lr);
+	return more;
+}
+
 /* Frees the arcs x uses that sifting left out of the working set, so that x is a plan of P. */
 static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *cl, const double *x, char *in_set)
 {
@@ -1283,7 +1402,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct cbinfo cb;
 	char *in_set = NULL;
 	double *warm = NULL, *rounded = NULL, *best = NULL, *x = NULL, warm_obj = 0, round_obj = 0, best_obj = 0;
-	double t0 = util_now_s(), deadline = t0 + o->time_limit_s;
+	double t0 = util_now_s(), deadline = t0 + o->time_limit_s, t_deal = 0, t_deal_max = 0;
 	int ret, st, code = 0, rounds = 0, restricted = 0, rc = -1, j;
 	size_t i;
 	enum lp_end e;
@@ -1335,33 +1454,35 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	 * the cheapest is kept.
 	 */
 	{
-		int how;
+		struct shrink sh;
+		int how, fb;
+		sh.cpu = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.cpu));
+		sh.ram = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.ram));
 		for (how = 0; how < ROUND_WAYS && !interrupt_pending(); how++) {
-			double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
-			if (round_lp(P, p, &ix, &cl, (enum rounding)how, o->verbose, deadline, x2, &obj2)) {
-				free(x2);
-				continue;
-			}
-			fixed = repair_vector(p, &cl, x2);
-			fobj = vec_obj(P, fixed);
-			glp_printf("gpuplan-ilp: rounding %s: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
-				   "(%.2f s)\n", round_name[how], obj2, unplaced_sum(p, &cl, x2), fobj,
-				   unplaced_sum(p, &cl, fixed), util_now_s() - t0);
-			if (fobj < obj2 - 1e-6) {
-				free(x2);
-				x2 = fixed;
-				obj2 = fobj;
-			} else {
-				free(fixed);
-			}
-			if (!rounded || obj2 < round_obj - 1e-6) {
-				free(rounded);
-				rounded = x2;
-				round_obj = obj2;
-			} else {
-				free(x2);
+			for (fb = 0; fb <= (how == ROUND_CLASS ? FEEDBACK_ROUNDS : 0) && !interrupt_pending(); fb++) {
+				double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
+				int more;
+				if (round_lp(P, p, &ix, &cl, (enum rounding)how, fb ? &sh : NULL, o->verbose, deadline, x2,
+					     &obj2)) {
+					free(x2);
+					break;
+				}
+				t_deal = util_now_s();
+				fixed = repair_vector(p, &cl, x2);
+				t_deal = util_now_s() - t_deal;
+				t_deal_max = fmax(t_deal_max, t_deal);
+				fobj = vec_obj(P, fixed);
+				glp_printf("gpuplan-ilp: rounding %s%s: objective %.2f unplaced %.0f; made concrete %.2f "
+					   "unplaced %.0f (%.2f s)\n", round_name[how], fb ? " again" : "", obj2,
+					   unplaced_sum(p, &cl, x2), fobj, unplaced_sum(p, &cl, fixed), util_now_s() - t0);
+				more = shrink_add(p, &cl, x2, fixed, &sh);
+				keep_cheapest(&rounded, &round_obj, x2, fixed, fobj);
+				if (!more)
+					break;
 			}
 		}
+		free(sh.cpu);
+		free(sh.ram);
 		if (rounded)
 			admit_arcs(P, p, &cl, rounded, in_set);
 	}
@@ -1387,7 +1508,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	glp_init_iocp(&iocp);
 	iocp.presolve = GLP_OFF;
 	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-	iocp.tm_lim = ms_left(deadline);
+	iocp.tm_lim = ms_left(deadline - t_deal_max); /* room to make its plan concrete */
 	iocp.mip_gap = o->mip_gap;
 	iocp.cb_func = callback;
 	iocp.cb_info = &cb;
@@ -1436,6 +1557,25 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
 		r->status = ILP_FEASIBLE; /* optimal on the working set only */
 done:
+	/*
+	 * The search's plan made concrete, as the plan reported will be; when
+	 * that costs more than the best rounded plan (concrete already), the
+	 * rounded one stands: the search minimises the model, whose CPU and
+	 * RAM are per (class, mode), not per node.
+	 */
+	{
+		double *fx = repair_vector(p, &cl, x), fo = vec_obj(P, fx);
+		if (rounded && round_obj < fo - 1e-6) {
+			memcpy(x, rounded, ((size_t)cl.ncols + 1) * sizeof(*x));
+			r->objective = round_obj;
+		} else {
+			memcpy(x, fx, ((size_t)cl.ncols + 1) * sizeof(*x));
+			r->objective = fo;
+		}
+		free(fx);
+		if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+			r->status = ILP_FEASIBLE;
+	}
 	if (r->bound > r->objective)
 		r->bound = r->objective;
 	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;

@@ -4,6 +4,7 @@
  * search there, and two runs give the same objective and the same counts;
  * without a limit (and with a gap it cannot reach at once) the time limit
  * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
+ * the objective is that of the plan its counts make over real nodes,
  * and a replica too big to share its node (RAM) is counted with the GPUs
  * it leaves idle (alone_row).
  */
@@ -30,39 +31,49 @@ static int same_counts(const struct problem *p, const struct ilp_result *a, cons
 }
 
 /*
- * Two 4-GPU replicas whose RAM leaves no room on an 8-GPU node for any
- * other replica, and ten 1-GPU replicas that need two nodes' CPU: four
- * nodes.  Summed over nodes, CPU, RAM and GPUs would fit in three.
+ * Two 4-GPU replicas whose RAM (95 of 100 GiB) leaves no room on an 8-GPU
+ * node for any other replica, and ten 1-GPU replicas that need two nodes'
+ * CPU.  Summed over nodes, CPU, RAM and GPUs fit in 2.5 nodes; with the
+ * idle GPUs beside the two lone replicas counted, the LP needs 3.25.  The
+ * same instance with the big replicas at 80 GiB (room beside them) needs
+ * 2.25: the LP bounds differ by about a node's cost.
  */
-static void test_alone(void)
+static double alone_bound(const char *big_ram, double *node_cost)
 {
 	static const char inv[] = INV_HEADER "bm,5,H100-SXM5-80GB,8,baremetal,dc1,100,100,owned,,,,1300\n";
-	static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
-				 "needs_nvaie,priority\n"
-				 "big,t,2,4,,,exclusive,false,10,95,passthrough,false,10\n"
-				 "small,t,10,1,,,exclusive,false,20,6,passthrough,false,10\n";
+	char *wl = xasprintf("name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
+			     "needs_nvaie,priority\n"
+			     "big,t,2,4,,,exclusive,false,10,%s,passthrough,false,10\n"
+			     "small,t,10,1,,,exclusive,false,20,6,passthrough,false,10\n",
+			     big_ram);
 	struct fixture fx;
 	struct ilp_opts o;
 	struct ilp_result r;
 	struct diag d = DIAG_INIT;
-	long nodes = 0;
-	int m;
+	double bound = -1;
 
-	if (fixture_build(&fx, FIXTURE_SC_TEXT("alone"), inv, wl, 0))
-		return;
-	memset(&o, 0, sizeof(o));
-	o.time_limit_s = 600;
-	o.mip_gap = 0;
-	CHECK(ilp_solve(&fx.p, &o, &r, &d) == 0, "alone: solve");
-	for (m = 0; m < MODE_COUNT; m++)
-		nodes += r.nmode[m];
-	CHECK(r.status == ILP_OPTIMAL && nodes == 4 && r.unplaced_total < 1e-9, "alone: %s, %ld nodes, %g unplaced",
-	      ilp_status_name(r.status), nodes, r.unplaced_total);
-	CHECK(r.lp_bound > 3.2 * fx.p.classes[0].node_cost, "alone: the LP bound %.2f counts the idle GPUs (node %.2f)",
-	      r.lp_bound, fx.p.classes[0].node_cost);
-	ilp_result_release(&fx.p, &r);
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("alone"), inv, wl, 0) == 0) {
+		memset(&o, 0, sizeof(o));
+		o.time_limit_s = 600;
+		o.mip_gap = 0;
+		CHECK(ilp_solve(&fx.p, &o, &r, &d) == 0, "alone %s: solve", big_ram);
+		CHECK(r.unplaced_total < 1e-9, "alone %s: %g unplaced", big_ram, r.unplaced_total);
+		bound = r.lp_bound;
+		*node_cost = fx.p.classes[0].node_cost;
+		ilp_result_release(&fx.p, &r);
+		fixture_release(&fx);
+	}
 	diag_release(&d);
-	fixture_release(&fx);
+	free(wl);
+	return bound;
+}
+
+static void test_alone(void)
+{
+	double cost = 0, alone = alone_bound("95", &cost), room = alone_bound("80", &cost);
+
+	CHECK(alone - room > 0.9 * cost && alone - room < 1.1 * cost,
+	      "alone: LP bound %.2f with lone replicas, %.2f without: want a node (%.2f) more", alone, room, cost);
 }
 
 int main(void)
@@ -100,6 +111,18 @@ int main(void)
 			CHECK(a.round_objective > 0 && a.objective <= a.round_objective + 1e-6,
 			      "limit %ld: rounded plan %.2f, result %.2f", limits[t], a.round_objective, a.objective);
 			CHECK(a.lp_bound <= a.objective + 1e-6, "limit %ld: LP bound below the plan", limits[t]);
+			{
+				/* the objective is the plan's once dealt over real nodes, as plan.c deals it */
+				struct cplan cp;
+				struct cplan_cost c;
+				cplan_init(&cp, &fx.p);
+				cplan_from_counts(&cp, a.nmode, a.ncfg, a.arc);
+				cplan_cost(&cp, &c);
+				CHECK(fabs(c.objective - a.objective) <= 1e-9 * fabs(a.objective),
+				      "limit %ld: ILP objective %.2f, its plan dealt %.2f", limits[t], a.objective,
+				      c.objective);
+				cplan_release(&cp);
+			}
 			ilp_result_release(&fx.p, &a);
 			ilp_result_release(&fx.p, &b);
 		}
