@@ -13,29 +13,22 @@
  *     with a negative reduced cost join the set, until none is left.  The
  *     LP optimum of the working set is then the LP optimum of the whole
  *     model, and its value the lower bound.
- *  2. Rounding (relax and fix, on a copy), four ways.  First by class:
- *     the classes in batches, the fullest first (the fewest nodes the LP
- *     leaves unused), so that what a full class cannot take on whole
- *     configurations still finds room in the classes rounded last; each
- *     class of a batch gets its own small MIP (class_mip: its node and
- *     configuration counts that take the replicas the LP gave it, at least
- *     cost), its counts are fixed and the LP re-solved before the next
- *     batch.  Then three ways that round the LP's values directly: nodes
- *     per (class, mode) rounded within each class's count (largest
- *     remainders), then GPUs per configuration within each (class,
- *     mode)'s GPUs, ROUND_BATCHES batches each, re-solving the LP after
- *     every batch: tight (as many units as the LP used, largest
- *     fractions up), generous (every fraction up, within the limits) and
- *     nearest (a class's node total rounded to the nearest).  The
- *     replica flows of the last LP complete an integer plan.  Each is
- *     then made concrete (cplan_from_counts: counts dealt over real nodes
- *     with their CPU and RAM, replicas left without a slot put on a free
- *     slot, a new GPU or a new node) and read back; plans are compared
- *     made concrete, because that is what will be reported.  Rounding by
- *     class is done again up to FEEDBACK_ROUNDS times, each time with the
- *     CPU and RAM the last deal could not use in a (class, mode) taken off
- *     its nodes (struct shrink: in the rounding's copy only; the LP bound
- *     never sees it).  The cheapest concrete plan is offered to the
+ *  2. Rounding (relax and fix, on a copy), by class: the classes in
+ *     batches, the fullest first (the fewest nodes the LP leaves unused),
+ *     so that what a full class cannot take on whole configurations still
+ *     finds room in the classes rounded last; each class of a batch gets
+ *     its own small MIP (class_mip: its node and configuration counts
+ *     that take the replicas the LP gave it, at least cost), its counts
+ *     are fixed and the LP re-solved before the next batch.  The replica
+ *     flows of the last LP complete an integer plan.  It is then made
+ *     concrete (cplan_from_counts: counts dealt over real nodes with
+ *     their CPU and RAM, replicas left without a slot put on a free slot,
+ *     a new GPU or a new node) and read back; plans are compared made
+ *     concrete, because that is what will be reported.  Rounding is done
+ *     again up to FEEDBACK_ROUNDS times, each time with the CPU and RAM
+ *     the last deal could not use in a (class, mode) taken off its nodes
+ *     (struct shrink: in the rounding's copy only; the LP bound never
+ *     sees it).  The cheapest concrete plan is offered to the
  *     branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
  *     the two, stopped by the relative gap, the time limit (less the time
@@ -674,47 +667,6 @@ static enum lp_end root_lp(glp_prob *P, const struct problem *p, const struct co
 
 /* ================= rounding: fix and re-solve ================= */
 
-/*
- * Rounds the values x[0..n) to integers whose sum is target (at most n
- * values rounded up): floors, then the largest fractional parts up.
- * Values already integral stay.  Ties go to the first.
- */
-static void round_to_sum(const double *x, long *out, size_t n, long target)
-{
-	long sum = 0;
-	size_t i;
-	char *up = xcalloc(n + 1, 1);
-	for (i = 0; i < n; i++) {
-		out[i] = (long)floor(x[i] + 1e-6);
-		if (out[i] < 0)
-			out[i] = 0;
-		sum += out[i];
-	}
-	while (sum < target) {
-		size_t best = n;
-		double bf = 1e-9;
-		for (i = 0; i < n; i++) {
-			double f = x[i] - (double)out[i];
-			if (!up[i] && f > bf) {
-				best = i;
-				bf = f;
-			}
-		}
-		if (best == n) /* no fraction left: the largest value takes the rest */
-			for (i = 0, bf = -1; i < n; i++)
-				if (!up[i] && x[i] > bf) {
-					best = i;
-					bf = x[i];
-				}
-		if (best == n)
-			break;
-		out[best]++;
-		up[best] = 1;
-		sum++;
-	}
-	free(up);
-}
-
 static void fix_col(glp_prob *Q, int col, double v)
 {
 	glp_set_col_bnds(Q, col, GLP_FX, v, v);
@@ -907,11 +859,6 @@ out:
 	return rc;
 }
 
-/*
- * Rounds the LP solution of P into an integer plan (see the top of the
- * file).  Fills x (1-based, every column) and returns 0, or -1 when
- * there was no time or an LP failed.
- */
 /* Sets the coefficient of column col in row `row` of Q. */
 static void set_coef(glp_prob *Q, int row, int col, double v)
 {
@@ -978,115 +925,41 @@ static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct co
 
 #define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
 
-enum rounding { ROUND_CLASS, ROUND_TIGHT, ROUND_GENEROUS, ROUND_NEAREST, ROUND_WAYS };
-
-static const char *const round_name[ROUND_WAYS] = { "by class", "tight", "generous", "nearest" };
-
+/*
+ * Rounds the LP solution of P into an integer plan (see the top of the
+ * file), with sh taken off the nodes when not NULL.  Fills x (1-based,
+ * every column) and returns 0, or -1 when there was no time or an LP
+ * failed.
+ */
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		    enum rounding how, const struct shrink *sh, int verbose, double deadline, double *x, double *obj)
+		    const struct shrink *sh, int verbose, double deadline, double *x, double *obj)
 {
-	int generous = how == ROUND_GENEROUS;
 	glp_prob *Q = glp_create_prob();
-	double vals[MODE_COUNT], *gv = NULL;
-	long nv[MODE_COUNT], *gi = NULL;
-	size_t k, ci, gcap = 0, batch, g0, ngroups = p->nclasses * MODE_COUNT;
-	int m, code, j, ncols, rc = -1, pass, any;
-	char *done = xcalloc(p->nclasses + 1, 1);
+	size_t k, batch, g0, *order;
+	int code, j, ncols, rc = -1, pass;
 	struct fixes fx = { NULL, NULL, 0, 0 };
-	size_t *order;
 
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, cl);
 	if (sh)
 		shrink_rows(Q, p, cl, sh);
-	/* 0 (by class): each class's own MIP against the last LP, a batch of classes at a time */
+	/* 1: each class's own MIP against the last LP, a batch of classes at a time */
 	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
-	for (g0 = 0; how == ROUND_CLASS && g0 < p->nclasses; g0 += batch) {
+	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
 		size_t f, b;
 		fx.n = 0;
 		for (b = g0; b < g0 + batch && b < p->nclasses; b++) {
 			k = order[b];
-			if (p->classes[k].modes && !class_mip(Q, p, ix, cl, k, sh, verbose, deadline, &fx))
-				done[k] = 1;
+			if (p->classes[k].modes && class_mip(Q, p, ix, cl, k, sh, verbose, deadline, &fx))
+				goto out; /* no time, or GLPK failed: no rounded plan */
 		}
 		for (f = 0; f < fx.n; f++)
 			fix_col(Q, fx.col[f], fx.val[f]);
 		if (fx.n && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
 			goto out;
 	}
-	/* 1: nodes per mode, within the class count, at least the LP's total; a batch of classes at a time */
-	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
-		size_t b;
-		for (b = g0, any = 0; b < g0 + batch && b < p->nclasses; b++) {
-			const struct pclass *c = &p->classes[order[b]];
-			double tot = 0;
-			long target;
-			k = order[b];
-			if (done[k])
-				continue;
-			any = 1;
-			for (m = 0; m < MODE_COUNT; m++) {
-				int col = cl->n[k * MODE_COUNT + (size_t)m];
-				vals[m] = col ? glp_get_col_prim(Q, col) : 0;
-				tot += generous ? ceil(vals[m] - 1e-6) : vals[m];
-			}
-			target = how == ROUND_NEAREST ? (long)floor(tot + 0.5) : (long)ceil(tot - 1e-6);
-			if (target > c->nc->count)
-				target = c->nc->count;
-			round_to_sum(vals, nv, MODE_COUNT, target);
-			for (m = 0; m < MODE_COUNT; m++)
-				if (cl->n[k * MODE_COUNT + (size_t)m])
-					fix_col(Q, cl->n[k * MODE_COUNT + (size_t)m], (double)nv[m]);
-		}
-		if (any && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
-			goto out;
-	}
-	/*
-	 * 2: GPUs per configuration within each (class, mode); passthrough
-	 * patterns sum to the passthrough nodes.  A batch of (class, mode)
-	 * groups at a time, so that the LP moves replicas to where the
-	 * rounding left room before the next batch is rounded.
-	 */
-	batch = (ngroups + ROUND_BATCHES - 1) / ROUND_BATCHES;
-	for (g0 = 0; g0 < ngroups; g0 += batch) {
-		size_t gr;
-		for (gr = g0, any = 0; gr < g0 + batch && gr < ngroups; gr++) {
-			const struct pclass *c;
-			int ncol;
-			size_t n = 0;
-			double tot = 0;
-			long target, room;
-			k = order[gr / MODE_COUNT];
-			m = (int)(gr % MODE_COUNT);
-			ncol = cl->n[k * MODE_COUNT + (size_t)m];
-			c = &p->classes[k];
-			if (!ncol || done[k])
-				continue;
-			any = 1;
-			XGROW(gv, gcap, c->nconfigs + 1);
-			gi = xrealloc(gi, gcap * sizeof(*gi));
-			for (ci = 0; ci < c->nconfigs; ci++)
-				if (c->configs[ci].mode == (enum gpu_mode)m) {
-					gv[n] = glp_get_col_prim(Q, cl->g[k][ci]);
-					tot += generous ? ceil(gv[n] - 1e-6) : gv[n];
-					n++;
-				}
-			room = lround(glp_get_col_prim(Q, ncol));
-			if (m != MODE_PASSTHROUGH)
-				room *= c->nc->gpus_per_node;
-			target = m == MODE_PASSTHROUGH ? room : (long)ceil(tot - 1e-6);
-			if (target > room)
-				target = room;
-			round_to_sum(gv, gi, n, target);
-			for (ci = 0, n = 0; ci < c->nconfigs; ci++)
-				if (c->configs[ci].mode == (enum gpu_mode)m)
-					fix_col(Q, cl->g[k][ci], (double)gi[n++]);
-		}
-		if (any && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
-			goto out;
-	}
-	/* 3: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
+	/* 2: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
 	for (pass = 0; pass < 2 && !all_integral(Q); pass++) {
 		for (k = 0; k < p->nclasses; k++) {
 			int col = cl->agg[2 * k + 1];
@@ -1106,9 +979,6 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 	*obj = glp_get_obj_val(Q);
 	rc = 0;
 out:
-	free(gv);
-	free(gi);
-	free(done);
 	free(order);
 	free(fx.col);
 	free(fx.val);
@@ -1252,7 +1122,7 @@ static void keep_cheapest(double **best, double *best_obj, double *x, double *fi
  * has there and fixed has not, shared over x's nodes and added to sh (at
  * most half a node).  1 when something was added.
  */
-#define FEEDBACK_ROUNDS 2	/* roundings by class again, each with what the last deal lost */
+#define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
 
 static int shrink_add(const struct problem *p, const struct cols *cl, const double *x, const double *fixed,
 		      struct shrink *sh)
@@ -1449,37 +1319,34 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		r->lp_arcs += in_set[i];
 
 	/*
-	 * 2: rounding, three ways (tight, generous, nearest), each made
-	 * concrete when that is better (its leftovers placed on real nodes);
-	 * the cheapest is kept.
+	 * 2: rounding, then again with what each deal over real nodes could
+	 * not use taken off those nodes; the cheapest plan made concrete is
+	 * kept.
 	 */
 	{
 		struct shrink sh;
-		int how, fb;
+		int fb;
 		sh.cpu = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.cpu));
 		sh.ram = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.ram));
-		for (how = 0; how < ROUND_WAYS && !interrupt_pending(); how++) {
-			for (fb = 0; fb <= (how == ROUND_CLASS ? FEEDBACK_ROUNDS : 0) && !interrupt_pending(); fb++) {
-				double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
-				int more;
-				if (round_lp(P, p, &ix, &cl, (enum rounding)how, fb ? &sh : NULL, o->verbose, deadline, x2,
-					     &obj2)) {
-					free(x2);
-					break;
-				}
-				t_deal = util_now_s();
-				fixed = repair_vector(p, &cl, x2);
-				t_deal = util_now_s() - t_deal;
-				t_deal_max = fmax(t_deal_max, t_deal);
-				fobj = vec_obj(P, fixed);
-				glp_printf("gpuplan-ilp: rounding %s%s: objective %.2f unplaced %.0f; made concrete %.2f "
-					   "unplaced %.0f (%.2f s)\n", round_name[how], fb ? " again" : "", obj2,
-					   unplaced_sum(p, &cl, x2), fobj, unplaced_sum(p, &cl, fixed), util_now_s() - t0);
-				more = shrink_add(p, &cl, x2, fixed, &sh);
-				keep_cheapest(&rounded, &round_obj, x2, fixed, fobj);
-				if (!more)
-					break;
+		for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
+			double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
+			int more;
+			if (round_lp(P, p, &ix, &cl, fb ? &sh : NULL, o->verbose, deadline, x2, &obj2)) {
+				free(x2);
+				break;
 			}
+			t_deal = util_now_s();
+			fixed = repair_vector(p, &cl, x2);
+			t_deal = util_now_s() - t_deal;
+			t_deal_max = fmax(t_deal_max, t_deal);
+			fobj = vec_obj(P, fixed);
+			glp_printf("gpuplan-ilp: rounding %d: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
+				   "(%.2f s)\n", fb, obj2, unplaced_sum(p, &cl, x2), fobj, unplaced_sum(p, &cl, fixed),
+				   util_now_s() - t0);
+			more = shrink_add(p, &cl, x2, fixed, &sh);
+			keep_cheapest(&rounded, &round_obj, x2, fixed, fobj);
+			if (!more)
+				break;
 		}
 		free(sh.cpu);
 		free(sh.ram);
@@ -1508,7 +1375,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	glp_init_iocp(&iocp);
 	iocp.presolve = GLP_OFF;
 	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-	iocp.tm_lim = ms_left(deadline - t_deal_max); /* room to make its plan concrete */
+	/* room to make its plan concrete, here and once more in plan.c */
+	iocp.tm_lim = ms_left(deadline - 2 * t_deal_max);
 	iocp.mip_gap = o->mip_gap;
 	iocp.cb_func = callback;
 	iocp.cb_info = &cb;
