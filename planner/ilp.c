@@ -686,22 +686,22 @@ static int all_integral(glp_prob *Q)
 /* ================= a class's own MIP ================= */
 
 /* Column values to fix once a batch of classes is solved. */
+struct fix {
+	int col;
+	double val;
+};
+
 struct fixes {
-	int *col;
-	double *val;
+	struct fix *f;
 	size_t n, cap;
 };
 
-static void fixes_add(struct fixes *f, int col, double v)
+static void fixes_add(struct fixes *fx, int col, double v)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->col = xrealloc(f->col, f->cap * sizeof(*f->col));
-		f->val = xrealloc(f->val, f->cap * sizeof(*f->val));
-	}
-	f->col[f->n] = col;
-	f->val[f->n] = v;
-	f->n++;
+	XGROW(fx->f, fx->cap, fx->n + 1);
+	fx->f[fx->n].col = col;
+	fx->f[fx->n].val = v;
+	fx->n++;
 }
 
 #define CLASS_MIP_NODES 2000	/* branch-and-bound nodes per class: deterministic, unlike a time limit */
@@ -937,7 +937,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 	glp_prob *Q = glp_create_prob();
 	size_t k, batch, g0, *order;
 	int code, j, ncols, rc = -1, pass;
-	struct fixes fx = { NULL, NULL, 0, 0 };
+	struct fixes fx = { NULL, 0, 0 };
 
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
@@ -955,7 +955,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 				goto out; /* no time, or GLPK failed: no rounded plan */
 		}
 		for (f = 0; f < fx.n; f++)
-			fix_col(Q, fx.col[f], fx.val[f]);
+			fix_col(Q, fx.f[f].col, fx.f[f].val);
 		if (fx.n && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
 			goto out;
 	}
@@ -980,8 +980,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 	rc = 0;
 out:
 	free(order);
-	free(fx.col);
-	free(fx.val);
+	free(fx.f);
 	glp_delete_prob(Q);
 	return rc;
 }
@@ -1099,14 +1098,13 @@ static double *repair_vector(const struct problem *p, const struct cols *cl, con
 }
 
 /*
- * A rounded plan x made concrete (fixed, objective fobj) replaces *best
- * when cheaper.  Rounded plans are compared made concrete, as the plan
- * reported will be: counts that look cheaper on the model can deal worse
- * over real nodes.  x and fixed are consumed.
+ * A rounded plan made concrete (fixed, objective fobj) replaces *best
+ * when cheaper; fixed is consumed.  Rounded plans are compared made
+ * concrete, as the plan reported will be: counts that look cheaper on the
+ * model can deal worse over real nodes.
  */
-static void keep_cheapest(double **best, double *best_obj, double *x, double *fixed, double fobj)
+static void keep_cheapest(double **best, double *best_obj, double *fixed, double fobj)
 {
-	free(x);
 	if (!*best || fobj < *best_obj - 1e-6) {
 		free(*best);
 		*best = fixed;
@@ -1344,7 +1342,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 				   "(%.2f s)\n", fb, obj2, unplaced_sum(p, &cl, x2), fobj, unplaced_sum(p, &cl, fixed),
 				   util_now_s() - t0);
 			more = shrink_add(p, &cl, x2, fixed, &sh);
-			keep_cheapest(&rounded, &round_obj, x2, fixed, fobj);
+			free(x2);
+			keep_cheapest(&rounded, &round_obj, fixed, fobj);
 			if (!more)
 				break;
 		}
@@ -1424,12 +1423,12 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	if (restricted && r->status == ILP_OPTIMAL &&
 	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
 		r->status = ILP_FEASIBLE; /* optimal on the working set only */
-done:
 	/*
 	 * The search's plan made concrete, as the plan reported will be; when
 	 * that costs more than the best rounded plan (concrete already), the
 	 * rounded one stands: the search minimises the model, whose CPU and
-	 * RAM are per (class, mode), not per node.
+	 * RAM are per (class, mode), not per node.  (The starts that jump to
+	 * done are concrete already: a rounded plan or the greedy one.)
 	 */
 	{
 		double *fx = repair_vector(p, &cl, x), fo = vec_obj(P, fx);
@@ -1444,6 +1443,7 @@ done:
 		if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
 			r->status = ILP_FEASIBLE;
 	}
+done:
 	if (r->bound > r->objective)
 		r->bound = r->objective;
 	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
