@@ -328,46 +328,110 @@ static double arc_cost(const struct problem *p, int d, int k, int s)
 
 /* ================= greedy ================= */
 
-/* Configures an idle GPU on an open node for d; the slot, or -1. */
-static size_t open_gpu_for(struct cplan *cp, int d)
+/*
+ * The configuration of class k in mode m that takes the most replicas of d
+ * (the cheaper on a tie), -1 when none does; *per is what a replica of d
+ * costs on it: the GPU's share plus the dearest arc among its slots.
+ */
+static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, double *per)
+{
+	const struct pclass *c = &p->classes[k];
+	int best = -1, bestfit = 0;
+	size_t ci, j;
+
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		const struct config *cf = &c->configs[ci];
+		int fit;
+		if (cf->mode != m || cf->node_pattern)
+			continue;
+		fit = fit_count(p, d, k, cf);
+		if (fit > bestfit || (fit == bestfit && fit > 0 && cf->cost < c->configs[best].cost)) {
+			best = (int)ci;
+			bestfit = fit;
+		}
+	}
+	if (best >= 0 && per) {
+		const struct config *cf = &c->configs[best];
+		double ac = 0;
+		for (j = 0; j < cf->nslots; j++)
+			ac = fmax(ac, arc_cost(p, d, k, cf->slot[j]));
+		*per = cf->cost / bestfit + ac;
+	}
+	return best;
+}
+
+/* The first idle GPU of node n, or -1. */
+static int idle_gpu(const struct cplan *cp, const struct cnode *n)
+{
+	int g;
+	for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+		if (n->gpu_config[g] < 0)
+			return g;
+	return -1;
+}
+
+/*
+ * Configures an idle GPU on an open node for d; the slot, or -1.  First
+ * fit (the greedy planner's rule): the first node in opening order with an
+ * idle GPU and room.  Cheapest (for what a deal of counts left over): the
+ * node whose (class, mode) gives d's replicas the lowest cost each, the
+ * first on a tie, so a replica the counts put on a full node moves onto an
+ * idle GPU that needs no licence before one that does.
+ */
+static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 {
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
-	size_t ni;
+	size_t ni, nkm = p->nclasses * MODE_COUNT;
+	double *per = NULL, bper = 0;
+	int *cfg = NULL, bnode = -1, bcfg = -1;
 
+	if (cheapest) {
+		size_t k;
+		per = xmalloc((nkm + 1) * sizeof(*per));
+		cfg = xmalloc((nkm + 1) * sizeof(*cfg));
+		for (k = 0; k < nkm; k++)
+			cfg[k] = -2; /* not computed yet */
+	}
 	for (ni = 0; ni < cp->nnodes; ni++) {
 		struct cnode *n = &cp->nodes[ni];
-		const struct pclass *c = &p->classes[n->k];
-		int g, best = -1, bestfit = 0;
-		size_t ci;
+		int g, best;
+		double cost = 0;
 		if (n->mode == MODE_PASSTHROUGH || !node_has_room(cp, n, w))
 			continue;
-		for (g = 0; g < c->nc->gpus_per_node; g++)
-			if (n->gpu_config[g] < 0)
-				break;
-		if (g == c->nc->gpus_per_node)
+		g = idle_gpu(cp, n);
+		if (g < 0)
 			continue;
-		for (ci = 0; ci < c->nconfigs; ci++) {
-			const struct config *cf = &c->configs[ci];
-			int fit;
-			if (cf->mode != n->mode)
+		if (!cheapest) {
+			best = config_for(p, d, n->k, n->mode, NULL);
+			if (best < 0)
 				continue;
-			fit = fit_count(p, d, n->k, cf);
-			if (fit > bestfit || (fit == bestfit && fit > 0 && cf->cost < c->configs[best].cost)) {
-				best = (int)ci;
-				bestfit = fit;
-			}
+			configure_gpu(cp, (int)ni, g, best);
+			return find_free(cp, d);
 		}
-		if (best < 0)
-			continue;
-		configure_gpu(cp, (int)ni, g, best);
-		return find_free(cp, d);
+		{
+			size_t km = (size_t)n->k * MODE_COUNT + n->mode;
+			if (cfg[km] == -2)
+				cfg[km] = config_for(p, d, n->k, n->mode, &per[km]);
+			best = cfg[km];
+			cost = per[km];
+		}
+		if (best >= 0 && (bnode < 0 || cost < bper - 1e-9)) {
+			bnode = (int)ni;
+			bcfg = best;
+			bper = cost;
+		}
 	}
-	return (size_t)-1;
+	free(per);
+	free(cfg);
+	if (bnode < 0)
+		return (size_t)-1;
+	configure_gpu(cp, bnode, idle_gpu(cp, &cp->nodes[bnode]), bcfg);
+	return find_free(cp, d);
 }
 
 /* Opens the node (class, mode, configuration) cheapest per replica of d. */
-static size_t open_node_for(struct cplan *cp, int d)
+static size_t open_node_for(struct cplan *cp, int d, long left)
 {
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
@@ -394,10 +458,18 @@ static size_t open_node_for(struct cplan *cp, int d)
 				for (j = 0; j < cf->nslots; j++)
 					if (arc_cost(p, d, (int)k, cf->slot[j]) > ac)
 						ac = arc_cost(p, d, (int)k, cf->slot[j]);
-				if (cf->node_pattern)
+				if (left > 0) {
+					/* the node is bought for the `left` replicas of d, not filled */
+					long take = cf->node_pattern ? fit : (long)fit * g, used;
+					if (take > left)
+						take = left;
+					used = cf->node_pattern ? 0 : (take + fit - 1) / fit;
+					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
+				} else if (cf->node_pattern) {
 					per = (c->node_cost + p->tiebreak) / fit + ac;
-				else
+				} else {
 					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
+				}
 			}
 			if (bk < 0 || per < bcost - 1e-9) {
 				bk = (int)k;
@@ -466,14 +538,19 @@ static void set_reason(struct cplan *cp, int d)
 					  : "not enough capacity: every node it fits on is in use");
 }
 
-/* A slot for one more replica of d: a free one, else a new GPU, else a new node; -1 when none. */
-static size_t place_one(struct cplan *cp, int d)
+/*
+ * A slot for one more replica of d: a free one, else a new GPU, else a new
+ * node; -1 when none.  left: 0 for the greedy planner's first fit; else
+ * the replicas of d still to place, for the cheapest GPU and node for
+ * them (what a deal of counts left over).
+ */
+static size_t place_one(struct cplan *cp, int d, long left)
 {
 	size_t s = find_free(cp, d);
 	if (s == (size_t)-1)
-		s = open_gpu_for(cp, d);
+		s = open_gpu_for(cp, d, left > 0);
 	if (s == (size_t)-1)
-		s = open_node_for(cp, d);
+		s = open_node_for(cp, d, left);
 	return s;
 }
 
@@ -1043,7 +1120,7 @@ static void place_leftover(struct cplan *cp)
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
-			size_t s = p->demands[d].unhostable ? (size_t)-1 : place_one(cp, d);
+			size_t s = p->demands[d].unhostable ? (size_t)-1 : place_one(cp, d, p->demands[d].replicas - cp->placed[d]);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
 				set_reason(cp, d);
@@ -1214,6 +1291,79 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	} else {
 		cplan_release(&alt);
 	}
+}
+
+/*
+ * Replicas (and their CPU and RAM) that one deal of the counts left
+ * without a slot in the class the target put them in, per (class, mode):
+ * the deal only, before anything goes elsewhere.
+ */
+static long deal_shortfall(const struct cplan *cp, const long *target, double *lost_cpu, double *lost_ram)
+{
+	const struct problem *p = cp->p;
+	double *got = xcalloc(p->narcs + 1, sizeof(*got));
+	size_t i;
+	long lost = 0;
+
+	/* what cplan_counts reads back, for the arcs only */
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		size_t lo, hi, j;
+		if (s->d < 0)
+			continue;
+		arcs_of(p, s->d, &lo, &hi);
+		for (j = lo; j < hi; j++)
+			if (p->arcs[j].k == cp->nodes[s->node].k &&
+			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
+				got[j] += 1;
+	}
+	for (i = 0; i < p->nclasses * MODE_COUNT; i++)
+		lost_cpu[i] = lost_ram[i] = 0;
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		const struct workload *w = p->demands[a->d].w;
+		size_t g = (size_t)a->k * MODE_COUNT + p->classes[a->k].slot_types[a->s].mode;
+		double short_ = (double)target[i] - got[i];
+		if (short_ <= 0)
+			continue;
+		lost += (long)short_;
+		lost_cpu[g] += short_ * w->cpu_cores;
+		lost_ram[g] += short_ * w->ram_gib;
+	}
+	free(got);
+	return lost;
+}
+
+long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *ncfg, const double *arc,
+		     double *lost_cpu, double *lost_ram)
+{
+	size_t n = p->nclasses * MODE_COUNT + 1, i;
+	long *target = round_arcs(p, arc), *floors = xcalloc(p->narcs + 1, sizeof(*floors)), l1, l2;
+	double *c2 = xcalloc(n, sizeof(*c2)), *r2 = xcalloc(n, sizeof(*r2));
+	struct cplan cp;
+
+	for (i = 0; i < p->narcs; i++)
+		floors[i] = (long)floor(arc[i] + 1e-6);
+	cplan_init(&cp, p);
+	open_counts(&cp, nmode, ncfg);
+	deal_first_fit(&cp, arc);
+	l1 = deal_shortfall(&cp, floors, lost_cpu, lost_ram);
+	cplan_release(&cp);
+	cplan_init(&cp, p);
+	open_counts(&cp, nmode, ncfg);
+	deal_balanced(&cp, target);
+	l2 = deal_shortfall(&cp, target, c2, r2);
+	cplan_release(&cp);
+	if (l2 < l1) {
+		memcpy(lost_cpu, c2, (n - 1) * sizeof(*c2));
+		memcpy(lost_ram, r2, (n - 1) * sizeof(*r2));
+		l1 = l2;
+	}
+	free(c2);
+	free(r2);
+	free(target);
+	free(floors);
+	return l1;
 }
 
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)
@@ -1415,7 +1565,7 @@ void cplan_place_more(struct cplan *cp, const long *add)
 			continue;
 		}
 		for (r = 0; r < add[d]; r++) {
-			size_t s = place_one(cp, d);
+			size_t s = place_one(cp, d, 0);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] += add[d] - r;
 				set_reason(cp, d);

@@ -96,6 +96,16 @@ void cplan_greedy(struct cplan *cp);
  */
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 
+/*
+ * What dealing the counts over real nodes loses before anything goes
+ * elsewhere: the replicas the better of the two deals (see
+ * cplan_from_counts) left without a slot in the class the arcs name, and
+ * their CPU and RAM per (class, mode) in lost_cpu and lost_ram
+ * ([k * MODE_COUNT + m]).  Counts of classes not to be looked at are 0.
+ */
+long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *ncfg, const double *arc,
+		     double *lost_cpu, double *lost_ram);
+
 /* Counts of a plan in the ILP's terms (inverse of cplan_from_counts). */
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);
 

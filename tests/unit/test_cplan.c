@@ -2,7 +2,9 @@
  * test_cplan.c - concrete plans: the greedy planner places every replica
  * of an easy instance; cplan_counts(cplan_from_counts(x)) gives back the
  * counts x of a greedy plan; cplan_from_counts keeps the replicas that
- * per-node CPU would make a first-fit deal lose; cplan_cost on
+ * per-node CPU would make a first-fit deal lose, and cplan_deal_loss
+ * counts what neither deal places; what a deal leaves over goes onto the
+ * cheapest idle GPU; cplan_cost on
  * hand-computed instances (each expected number written out from the
  * README's cost formula with the literal inputs); node names.  Scenarios
  * are written to a temp directory.
@@ -160,6 +162,7 @@ struct deal_case {
 	struct { const char *cfg; long gpus; } cfg[3];	/* GPUs per configuration, NULL-terminated */
 	struct { const char *wl, *slot; double n; } arc[4];	/* replicas per (workload, slot type) */
 	long unplaced;					/* after cplan_from_counts */
+	long lost;					/* by the better deal alone (cplan_deal_loss) */
 };
 
 static const struct deal_case deal_cases[] = {
@@ -168,13 +171,13 @@ static const struct deal_case deal_cases[] = {
 	  WL_HEADER "light,t,2,0,10,0.1,none,false,1,4,timeslice,false,1\n"
 		    "heavy,t,2,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 2 }, { NULL, 0 } },
-	  { { "light", "ts2", 2 }, { "heavy", "ts2", 2 }, { NULL, NULL, 0 } }, 0 },
+	  { { "light", "ts2", 2 }, { "heavy", "ts2", 2 }, { NULL, NULL, 0 } }, 0, 0 },
 	/* ts2 (40 GiB) on node 0, ts8 (10 GiB) on node 1: the 30 GiB heavy one needs node 0's free ts2 */
 	{ "eject", TS_INV,
 	  WL_HEADER "light,t,1,0,10,0.1,none,false,2,4,timeslice,false,1\n"
 		    "heavy,t,1,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 1 }, { "ts8", 1 }, { NULL, 0 } },
-	  { { "light", "ts2", 1 }, { "heavy", "ts2", 1 }, { NULL, NULL, 0 } }, 0 },
+	  { { "light", "ts2", 1 }, { "heavy", "ts2", 1 }, { NULL, NULL, 0 } }, 0, 1 },
 	/*
 	 * ts8 on nodes with 11 cores: eight light ones fill node 0's slots and the heavy ones
 	 * (6 cores) both need node 1, which two light ones cannot make room on, nor a traded
@@ -184,7 +187,7 @@ static const struct deal_case deal_cases[] = {
 	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
 		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
 	  2, { { "ts8", 2 }, { NULL, 0 } },
-	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0 },
+	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0, 0 },
 	/*
 	 * the same with a third node free: the first deal places everything by opening it for the
 	 * second heavy one; the second deal needs the counts' two nodes only, and costs less
@@ -193,12 +196,12 @@ static const struct deal_case deal_cases[] = {
 	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
 		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
 	  2, { { "ts8", 2 }, { NULL, 0 } },
-	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0 },
+	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0, 0 },
 	/* three heavy replicas, room for two: one stays unplaced whatever is moved */
 	{ "full", TS_INV,
 	  WL_HEADER "heavy,t,3,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 2 }, { NULL, 0 } },
-	  { { "heavy", "ts2", 3 }, { NULL, NULL, 0 } }, 1 },
+	  { { "heavy", "ts2", 3 }, { NULL, NULL, 0 } }, 1, 1 },
 };
 
 static int config_named(const struct pclass *c, const char *name)
@@ -262,6 +265,18 @@ static void test_deal_cpu(void)
 				x.arc[a] = dc->arc[i].n;
 		}
 		if (ok) {
+			size_t ng = fx.p.nclasses * MODE_COUNT;
+			double *lc = calloc(ng + 1, sizeof(*lc)), *lr = calloc(ng + 1, sizeof(*lr));
+			long lost = cplan_deal_loss(&fx.p, x.nmode, x.ncfg, x.arc, lc, lr);
+			double want_cpu = 0;
+			/* what is lost is a light or a heavy one: its CPU is the only CPU lost */
+			for (i = 0; i < ng; i++)
+				want_cpu += lc[i];
+			CHECK(lost == dc->lost, "%s: deal loses %ld, want %ld", dc->name, lost, dc->lost);
+			CHECK((lost == 0) == (want_cpu == 0) && lc[MODE_TIMESLICE] == want_cpu,
+			      "%s: lost CPU %g, in time-slicing %g", dc->name, want_cpu, lc[MODE_TIMESLICE]);
+			free(lc);
+			free(lr);
 			cplan_init(&cp, &fx.p);
 			cplan_from_counts(&cp, x.nmode, x.ncfg, x.arc);
 			cplan_cost(&cp, &cost);
@@ -283,6 +298,49 @@ static void test_deal_cpu(void)
 		ilp_result_release(&fx.p, &x);
 		fixture_release(&fx);
 	}
+}
+
+/*
+ * What a deal leaves over goes onto the cheapest idle GPU, not the first:
+ * an H100 node (class 0, opened first) and an L4 node (class 1), both
+ * bare metal in time-slicing with every GPU idle, and counts that put
+ * none of three 10 GiB replicas anywhere.  Per replica an L4 GPU (72 W,
+ * two 12 GiB slots) costs less than an H100 (700 W, eight 10 GiB slots):
+ * the replicas take two L4 GPUs.  First fit would take one H100.
+ */
+static void test_leftover_cheapest(void)
+{
+	struct fixture fx;
+	struct ilp_result x;
+	struct cplan cp;
+	struct cplan_cost cost;
+	size_t i;
+
+	if (fixture_build(&fx, SC_TEXT,
+			  INV_HEADER "big,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n"
+				     "small,1,L4,4,baremetal,dc1,64,512,owned,,,,300\n",
+			  WL_HEADER "inf,t,3,0,10,0.1,none,false,1,4,,false,1\n", 0))
+		return;
+	CHECK(fx.p.nclasses == 2 && !strcmp(fx.p.classes[0].nc->name, "big") &&
+		      (fx.p.classes[0].modes & fx.p.classes[1].modes & MODE_BIT(MODE_TIMESLICE)),
+	      "classes: %zu, %s %#x, %s %#x", fx.p.nclasses, fx.p.classes[0].nc->name, fx.p.classes[0].modes,
+	      fx.p.classes[1].nc->name, fx.p.classes[1].modes);
+	memset(&x, 0, sizeof(x));
+	ilp_result_alloc(&fx.p, &x);
+	x.nmode[MODE_TIMESLICE] = 1;
+	x.nmode[MODE_COUNT + MODE_TIMESLICE] = 1;
+	cplan_init(&cp, &fx.p);
+	cplan_from_counts(&cp, x.nmode, x.ncfg, x.arc);
+	cplan_cost(&cp, &cost);
+	CHECK(cost.placed == 3 && cost.unplaced == 0, "%ld placed, %ld unplaced", cost.placed, cost.unplaced);
+	CHECK(cost.gpus_active == 2, "%ld GPUs active; want 2", cost.gpus_active);
+	for (i = 0; i < cp.nslots; i++)
+		if (cp.slots[i].d >= 0)
+			CHECK(cp.nodes[cp.slots[i].node].k == 1, "a replica on class %d", cp.nodes[cp.slots[i].node].k);
+	verifies(&cp, "leftover");
+	cplan_release(&cp);
+	ilp_result_release(&fx.p, &x);
+	fixture_release(&fx);
 }
 
 /* ================= costs ================= */
@@ -403,6 +461,7 @@ int main(void)
 	test_greedy_easy();
 	test_round_trip();
 	test_deal_cpu();
+	test_leftover_cheapest();
 	test_cost_mig();
 	test_cost_buy();
 	test_cost_rent();
