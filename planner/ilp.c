@@ -744,6 +744,78 @@ static int darc_cmp(const void *a, const void *b)
 	return (x->col > y->col) - (x->col < y->col);
 }
 
+/* Sets the coefficient of column col in row `row` of Q. */
+static void set_coef(glp_prob *Q, int row, int col, double v)
+{
+	int n = glp_get_mat_row(Q, row, NULL, NULL), *ind = xcalloc((size_t)n + 2, sizeof(*ind)), t;
+	double *val = xcalloc((size_t)n + 2, sizeof(*val));
+
+	n = glp_get_mat_row(Q, row, ind, val);
+	for (t = 1; t <= n && ind[t] != col; t++)
+		;
+	if (t > n)
+		n++;
+	ind[t] = col;
+	val[t] = v;
+	glp_set_mat_row(Q, row, n, ind, val);
+	free(ind);
+	free(val);
+}
+
+#define CLASS_DEAL_TRIES 3	/* class MIPs solved again with what dealing them lost taken off */
+
+/* Class k's counts and arcs in the class MIP S's solution, into r (zero elsewhere). */
+static void class_counts(glp_prob *S, const struct problem *p, const struct cols *lc, size_t k, struct ilp_result *r)
+{
+	size_t ci, i;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++) {
+		int col = lc->n[k * MODE_COUNT + (size_t)m];
+		r->nmode[k * MODE_COUNT + (size_t)m] = col ? (long)floor(glp_mip_col_val(S, col) + 0.5) : 0;
+	}
+	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+		r->ncfg[k][ci] = (long)floor(glp_mip_col_val(S, lc->g[k][ci]) + 0.5);
+	for (i = 0; i < p->narcs; i++)
+		r->arc[i] = lc->arc[i] ? glp_mip_col_val(S, lc->arc[i]) : 0;
+}
+
+/*
+ * Deals class k's counts r over its real nodes; where replicas find no
+ * slot, takes their CPU and RAM, shared over the mode's nodes, off each
+ * node in sh (at most half a node) and in the class MIP S's rows.  1 when
+ * it took something off: S is worth solving again.
+ */
+static int class_shrink(glp_prob *S, const struct problem *p, const struct cols *lc, size_t k,
+			const struct ilp_result *r, struct shrink *sh)
+{
+	const struct node_class *nc = p->classes[k].nc;
+	size_t ng = p->nclasses * MODE_COUNT;
+	double *lcpu = xcalloc(ng + 1, sizeof(*lcpu)), *lram = xcalloc(ng + 1, sizeof(*lram));
+	int m, more = 0;
+
+	if (cplan_deal_loss(p, r->nmode, r->ncfg, r->arc, lcpu, lram) > 0)
+		for (m = 0; m < MODE_COUNT; m++) {
+			size_t g = k * MODE_COUNT + (size_t)m;
+			double nodes = (double)r->nmode[g];
+			if (nodes < 0.5)
+				continue;
+			if (lcpu[g] > 1e-6 && lc->cpu_row[g] && sh->cpu[g] < nc->cpu_cores / 2) {
+				sh->cpu[g] = fmin(sh->cpu[g] + lcpu[g] / nodes, nc->cpu_cores / 2);
+				set_coef(S, lc->cpu_row[g], lc->n[g], -(nc->cpu_cores - sh->cpu[g]));
+				more = 1;
+			}
+			if (lram[g] > 1e-6 && lc->ram_row[g] && sh->ram[g] < nc->ram_gib / 2) {
+				sh->ram[g] = fmin(sh->ram[g] + lram[g] / nodes, nc->ram_gib / 2);
+				set_coef(S, lc->ram_row[g], lc->n[g], -(nc->ram_gib - sh->ram[g]));
+				more = 1;
+			}
+		}
+	free(lcpu);
+	free(lram);
+	return more;
+}
+
 /*
  * Class k's own MIP, against the LP solved in Q: the cheapest whole nodes
  * and whole configurations of k that take the replicas the LP gives it
@@ -758,7 +830,7 @@ static int darc_cmp(const void *a, const void *b)
  * (fx untouched).
  */
 static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
-		     const struct shrink *sh, int verbose, double deadline, struct fixes *fx)
+		     struct shrink *sh, int verbose, double deadline, struct fixes *fx)
 {
 	const struct pclass *c = &p->classes[k];
 	glp_prob *S = glp_create_prob();
@@ -766,11 +838,12 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	struct darc *da;
 	struct class_cb cb;
+	struct ilp_result got;
 	glp_smcp smcp;
 	glp_iocp iocp;
 	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), *start = NULL;
 	size_t a, nda = 0, lo = ix->kstart[k], hi = ix->kstart[k + 1], i, ci;
-	int m, rc = -1, ret, st, ncols;
+	int m, rc = -1, ret, st, ncols, tries;
 	char name[48];
 
 	memset(&lc, 0, sizeof(lc));
@@ -817,37 +890,45 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 	for (a = 0; a < nda; a++)
 		start[lc.u[da[a].d]] = q[da[a].d];
 
-	glp_init_smcp(&smcp);
-	smcp.msg_lev = GLP_MSG_OFF;
-	smcp.presolve = GLP_ON;
-	smcp.tm_lim = ms_left(deadline);
-	if (!smcp.tm_lim || glp_simplex(S, &smcp) || glp_get_status(S) != GLP_OPT)
-		goto out;
-	glp_init_iocp(&iocp);
-	iocp.msg_lev = verbose > 1 ? GLP_MSG_ON : GLP_MSG_OFF;
-	iocp.tm_lim = ms_left(deadline);
-	iocp.mip_gap = 1e-4;
-	iocp.mir_cuts = GLP_ON;
-	iocp.cb_func = class_callback;
-	iocp.cb_info = &cb;
-	memset(&cb, 0, sizeof(cb));
-	cb.start = start;
-	cb.nodes = CLASS_MIP_NODES;
-	if (!iocp.tm_lim)
-		goto out;
-	ret = glp_intopt(S, &iocp);
-	st = glp_mip_status(S);
-	if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) ||
-	    (st != GLP_OPT && st != GLP_FEAS))
-		goto out;
-	for (m = 0; m < MODE_COUNT; m++)
-		if (lc.n[k * MODE_COUNT + (size_t)m])
-			fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
-				  floor(glp_mip_col_val(S, lc.n[k * MODE_COUNT + (size_t)m]) + 0.5));
-	for (ci = 0; ci < c->nconfigs; ci++)
-		fixes_add(fx, cl->g[k][ci], floor(glp_mip_col_val(S, lc.g[k][ci]) + 0.5));
-	rc = 0;
-out:
+	ilp_result_alloc(p, &got);
+	for (tries = 0;; tries++) {
+		glp_init_smcp(&smcp);
+		smcp.msg_lev = GLP_MSG_OFF;
+		smcp.presolve = GLP_ON;
+		smcp.tm_lim = ms_left(deadline);
+		if (!smcp.tm_lim || glp_simplex(S, &smcp) || glp_get_status(S) != GLP_OPT)
+			break;
+		glp_init_iocp(&iocp);
+		iocp.msg_lev = verbose > 1 ? GLP_MSG_ON : GLP_MSG_OFF;
+		iocp.tm_lim = ms_left(deadline);
+		iocp.mip_gap = 1e-4;
+		iocp.mir_cuts = GLP_ON;
+		iocp.cb_func = class_callback;
+		iocp.cb_info = &cb;
+		memset(&cb, 0, sizeof(cb));
+		cb.start = start;
+		cb.nodes = CLASS_MIP_NODES;
+		if (!iocp.tm_lim)
+			break;
+		ret = glp_intopt(S, &iocp);
+		st = glp_mip_status(S);
+		if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) ||
+		    (st != GLP_OPT && st != GLP_FEAS))
+			break;
+		class_counts(S, p, &lc, k, &got);
+		rc = 0;
+		if (tries == CLASS_DEAL_TRIES || !sh || !class_shrink(S, p, &lc, k, &got, sh))
+			break;
+	}
+	if (!rc) {
+		for (m = 0; m < MODE_COUNT; m++)
+			if (lc.n[k * MODE_COUNT + (size_t)m])
+				fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
+					  (double)got.nmode[k * MODE_COUNT + (size_t)m]);
+		for (ci = 0; ci < c->nconfigs; ci++)
+			fixes_add(fx, cl->g[k][ci], (double)got.ncfg[k][ci]);
+	}
+	ilp_result_release(p, &got);
 	free(start);
 	free(rb.ind);
 	free(rb.val);
@@ -857,24 +938,6 @@ out:
 	cols_free(p, &lc);
 	glp_delete_prob(S);
 	return rc;
-}
-
-/* Sets the coefficient of column col in row `row` of Q. */
-static void set_coef(glp_prob *Q, int row, int col, double v)
-{
-	int n = glp_get_mat_row(Q, row, NULL, NULL), *ind = xcalloc((size_t)n + 2, sizeof(*ind)), t;
-	double *val = xcalloc((size_t)n + 2, sizeof(*val));
-
-	n = glp_get_mat_row(Q, row, ind, val);
-	for (t = 1; t <= n && ind[t] != col; t++)
-		;
-	if (t > n)
-		n++;
-	ind[t] = col;
-	val[t] = v;
-	glp_set_mat_row(Q, row, n, ind, val);
-	free(ind);
-	free(val);
 }
 
 /* The CPU and RAM rows of Q with sh taken off each node. */
@@ -935,43 +998,75 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 		    const struct shrink *sh, int verbose, double deadline, double *x, double *obj)
 {
 	glp_prob *Q = glp_create_prob();
-	size_t k, batch, g0, *order;
+	struct shrink lsh;
+	const char *why = NULL;
+	size_t k, batch, g0, f, *order, ng = p->nclasses * MODE_COUNT;
 	int code, j, ncols, rc = -1, pass;
 	struct fixes fx = { NULL, 0, 0 };
 
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, cl);
-	if (sh)
+	/* this rounding's own shrink: sh, and what each class's deal loses */
+	lsh.cpu = xcalloc(ng + 1, sizeof(*lsh.cpu));
+	lsh.ram = xcalloc(ng + 1, sizeof(*lsh.ram));
+	if (sh) {
+		memcpy(lsh.cpu, sh->cpu, ng * sizeof(*lsh.cpu));
+		memcpy(lsh.ram, sh->ram, ng * sizeof(*lsh.ram));
 		shrink_rows(Q, p, cl, sh);
+	}
 	/* 1: each class's own MIP against the last LP, a batch of classes at a time */
 	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
 	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
-		size_t f, b;
+		size_t b;
 		fx.n = 0;
 		for (b = g0; b < g0 + batch && b < p->nclasses; b++) {
 			k = order[b];
-			if (p->classes[k].modes && class_mip(Q, p, ix, cl, k, sh, verbose, deadline, &fx))
-				goto out; /* no time, or GLPK failed: no rounded plan */
+			if (p->classes[k].modes && class_mip(Q, p, ix, cl, k, sh ? &lsh : NULL, verbose, deadline, &fx)) {
+				why = "a class's MIP found no plan (out of time, or GLPK failed)";
+				goto out;
+			}
 		}
+		if (sh)
+			shrink_rows(Q, p, cl, &lsh); /* what the batch's deals lost */
 		for (f = 0; f < fx.n; f++)
 			fix_col(Q, fx.f[f].col, fx.f[f].val);
-		if (fx.n && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+		if (fx.n && simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL) {
+			why = "the LP with a batch of classes fixed was not solved";
 			goto out;
+		}
 	}
-	/* 2: GPUS_k is integer; passthrough flows under CPU/RAM rows may leave it fractional */
-	for (pass = 0; pass < 2 && !all_integral(Q); pass++) {
+	/*
+	 * 2: GPUS_k is integer; passthrough flows under CPU/RAM rows may
+	 * leave it fractional.  The first pass rounds to the nearest, later
+	 * ones down; fixing one total moves the flows and may leave another
+	 * fractional, so passes go on until none is (each fixes at least one
+	 * more).  Totals rounded up that the flows cannot reach (CPU or RAM)
+	 * are fixed down instead.
+	 */
+	for (pass = 0; pass <= (int)p->nclasses && !all_integral(Q); pass++) {
+		fx.n = 0;
 		for (k = 0; k < p->nclasses; k++) {
 			int col = cl->agg[2 * k + 1];
 			double v = glp_get_col_prim(Q, col);
-			if (fabs(v - floor(v + 0.5)) > 1e-6)
+			if (fabs(v - floor(v + 0.5)) > 1e-6) {
 				fix_col(Q, col, pass ? floor(v) : floor(v + 0.5));
+				fixes_add(&fx, col, floor(v));
+			}
 		}
-		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL)
+		if (simplex(Q, 0, verbose, deadline, &code) == LP_OPTIMAL)
+			continue;
+		for (f = 0; f < fx.n; f++)
+			fix_col(Q, fx.f[f].col, fx.f[f].val);
+		if (simplex(Q, 0, verbose, deadline, &code) != LP_OPTIMAL) {
+			why = "the LP with the GPU totals fixed was not solved";
 			goto out;
+		}
 	}
-	if (!all_integral(Q))
+	if (!all_integral(Q)) {
+		why = "the counts were still fractional";
 		goto out;
+	}
 	for (j = 1; j <= ncols; j++) {
 		double v = glp_get_col_prim(Q, j);
 		x[j] = glp_get_col_kind(Q, j) == GLP_IV ? floor(v + 0.5) : v;
@@ -979,6 +1074,10 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 	*obj = glp_get_obj_val(Q);
 	rc = 0;
 out:
+	if (why)
+		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left)\n", why, ms_left(deadline) / 1000.0);
+	free(lsh.cpu);
+	free(lsh.ram);
 	free(order);
 	free(fx.f);
 	glp_delete_prob(Q);
