@@ -1293,6 +1293,25 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	}
 }
 
+/* Adds each placed replica to its arc in arc[]. */
+static void slot_arcs(const struct cplan *cp, double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		size_t lo, hi, j;
+		if (s->d < 0)
+			continue;
+		arcs_of(p, s->d, &lo, &hi);
+		for (j = lo; j < hi; j++)
+			if (p->arcs[j].k == cp->nodes[s->node].k &&
+			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
+				arc[j] += 1;
+	}
+}
+
 /*
  * Replicas (and their CPU and RAM) that one deal of the counts left
  * without a slot in the class the target put them in, per (class, mode):
@@ -1305,18 +1324,7 @@ static long deal_shortfall(const struct cplan *cp, const long *target, double *l
 	size_t i;
 	long lost = 0;
 
-	/* what cplan_counts reads back, for the arcs only */
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		size_t lo, hi, j;
-		if (s->d < 0)
-			continue;
-		arcs_of(p, s->d, &lo, &hi);
-		for (j = lo; j < hi; j++)
-			if (p->arcs[j].k == cp->nodes[s->node].k &&
-			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
-				got[j] += 1;
-	}
+	slot_arcs(cp, got);
 	for (i = 0; i < p->nclasses * MODE_COUNT; i++)
 		lost_cpu[i] = lost_ram[i] = 0;
 	for (i = 0; i < p->narcs; i++) {
@@ -1389,17 +1397,7 @@ void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double
 			if (n->gpu_config[g] >= 0)
 				ncfg[n->k][n->gpu_config[g]]++;
 	}
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		size_t lo, hi, j;
-		if (s->d < 0)
-			continue;
-		arcs_of(p, s->d, &lo, &hi);
-		for (j = lo; j < hi; j++)
-			if (p->arcs[j].k == cp->nodes[s->node].k &&
-			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
-				arc[j] += 1;
-	}
+	slot_arcs(cp, arc);
 	for (i = 0; i < p->ndemands; i++)
 		unplaced[i] = (double)cp->unplaced[i];
 }
