@@ -762,6 +762,29 @@ static void set_coef(glp_prob *Q, int row, int col, double v)
 	free(val);
 }
 
+/*
+ * Takes CPU and RAM lost in (class, mode) g, shared over its nodes, off
+ * each node in sh, at most half a node and only where cl has the row.
+ * Returns 1 when it took CPU, 2 when RAM, 3 both, 0 nothing.
+ */
+static int shrink_take(const struct node_class *nc, const struct cols *cl, struct shrink *sh, size_t g,
+		       double nodes, double lcpu, double lram)
+{
+	int took = 0;
+
+	if (nodes < 0.5)
+		return 0;
+	if (lcpu > 1e-6 && cl->cpu_row[g] && sh->cpu[g] < nc->cpu_cores / 2) {
+		sh->cpu[g] = fmin(sh->cpu[g] + lcpu / nodes, nc->cpu_cores / 2);
+		took |= 1;
+	}
+	if (lram > 1e-6 && cl->ram_row[g] && sh->ram[g] < nc->ram_gib / 2) {
+		sh->ram[g] = fmin(sh->ram[g] + lram / nodes, nc->ram_gib / 2);
+		took |= 2;
+	}
+	return took;
+}
+
 #define CLASS_DEAL_TRIES 3	/* class MIPs solved again with what dealing them lost taken off */
 
 /* Class k's counts and arcs in the class MIP S's solution, into r (zero elsewhere). */
@@ -797,19 +820,12 @@ static int class_shrink(glp_prob *S, const struct problem *p, const struct cols 
 	if (cplan_deal_loss(p, r->nmode, r->ncfg, r->arc, lcpu, lram) > 0)
 		for (m = 0; m < MODE_COUNT; m++) {
 			size_t g = k * MODE_COUNT + (size_t)m;
-			double nodes = (double)r->nmode[g];
-			if (nodes < 0.5)
-				continue;
-			if (lcpu[g] > 1e-6 && lc->cpu_row[g] && sh->cpu[g] < nc->cpu_cores / 2) {
-				sh->cpu[g] = fmin(sh->cpu[g] + lcpu[g] / nodes, nc->cpu_cores / 2);
+			int took = shrink_take(nc, lc, sh, g, (double)r->nmode[g], lcpu[g], lram[g]);
+			if (took & 1)
 				set_coef(S, lc->cpu_row[g], lc->n[g], -(nc->cpu_cores - sh->cpu[g]));
-				more = 1;
-			}
-			if (lram[g] > 1e-6 && lc->ram_row[g] && sh->ram[g] < nc->ram_gib / 2) {
-				sh->ram[g] = fmin(sh->ram[g] + lram[g] / nodes, nc->ram_gib / 2);
+			if (took & 2)
 				set_coef(S, lc->ram_row[g], lc->n[g], -(nc->ram_gib - sh->ram[g]));
-				more = 1;
-			}
+			more |= took != 0;
 		}
 	free(lcpu);
 	free(lram);
@@ -1237,18 +1253,9 @@ static int shrink_add(const struct problem *p, const struct cols *cl, const doub
 		lr[g] += diff * w->ram_gib;
 	}
 	for (g = 0; g < ng; g++) {
-		const struct node_class *nc = p->classes[g / MODE_COUNT].nc;
 		double nodes = cl->n[g] ? x[cl->n[g]] : 0;
-		if (nodes < 0.5)
-			continue;
-		if (lc[g] > 1e-6 && cl->cpu_row[g] && sh->cpu[g] < nc->cpu_cores / 2) {
-			sh->cpu[g] = fmin(sh->cpu[g] + lc[g] / nodes, nc->cpu_cores / 2);
+		if (shrink_take(p->classes[g / MODE_COUNT].nc, cl, sh, g, nodes, lc[g], lr[g]))
 			more = 1;
-		}
-		if (lr[g] > 1e-6 && cl->ram_row[g] && sh->ram[g] < nc->ram_gib / 2) {
-			sh->ram[g] = fmin(sh->ram[g] + lr[g] / nodes, nc->ram_gib / 2);
-			more = 1;
-		}
 	}
 	free(lc);
 	free(lr);
