@@ -648,37 +648,40 @@ struct repair {
 	long total;			/* left for the pass */
 };
 
+/*
+ * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
+ * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
+ * Caller frees *first and *by.
+ */
+static void group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by)
+{
+	size_t *f = xcalloc(nkeys + 2, sizeof(*f)), *b = xmalloc((n + 1) * sizeof(*b)), *fill, i;
+
+	for (i = 0; i < n; i++)
+		f[key[i] + 1]++;
+	for (i = 0; i < nkeys; i++)
+		f[i + 1] += f[i];
+	fill = xcalloc(nkeys + 1, sizeof(*fill));
+	for (i = 0; i < n; i++)
+		b[f[key[i]] + fill[key[i]]++] = i;
+	free(fill);
+	*first = f;
+	*by = b;
+}
+
 static void repair_init(struct repair *rp, struct cplan *cp)
 {
-	const struct problem *p = cp->p;
-	size_t i, *fill;
+	size_t i, *key = xmalloc((cp->nslots + cp->nnodes + 1) * sizeof(*key));
 
 	memset(rp, 0, sizeof(*rp));
 	rp->cp = cp;
-	rp->first = xcalloc(cp->nnodes + 2, sizeof(*rp->first));
-	rp->byslot = xmalloc((cp->nslots + 1) * sizeof(*rp->byslot));
 	for (i = 0; i < cp->nslots; i++)
-		rp->first[cp->slots[i].node + 1]++;
+		key[i] = (size_t)cp->slots[i].node;
+	group_by(key, cp->nslots, cp->nnodes, &rp->first, &rp->byslot);
 	for (i = 0; i < cp->nnodes; i++)
-		rp->first[i + 1] += rp->first[i];
-	fill = xcalloc(cp->nnodes + 1, sizeof(*fill));
-	for (i = 0; i < cp->nslots; i++) {
-		size_t nd = (size_t)cp->slots[i].node;
-		rp->byslot[rp->first[nd] + fill[nd]++] = i;
-	}
-	free(fill);
-	rp->kfirst = xcalloc(p->nclasses + 2, sizeof(*rp->kfirst));
-	rp->bynode = xmalloc((cp->nnodes + 1) * sizeof(*rp->bynode));
-	for (i = 0; i < cp->nnodes; i++)
-		rp->kfirst[cp->nodes[i].k + 1]++;
-	for (i = 0; i < p->nclasses; i++)
-		rp->kfirst[i + 1] += rp->kfirst[i];
-	fill = xcalloc(p->nclasses + 1, sizeof(*fill));
-	for (i = 0; i < cp->nnodes; i++) {
-		size_t k = (size_t)cp->nodes[i].k;
-		rp->bynode[rp->kfirst[k] + fill[k]++] = i;
-	}
-	free(fill);
+		key[i] = (size_t)cp->nodes[i].k;
+	group_by(key, cp->nnodes, cp->p->nclasses, &rp->kfirst, &rp->bynode);
+	free(key);
 	rp->seen = xcalloc(cp->nnodes + 1, sizeof(*rp->seen));
 	rp->total = REPAIR_TOTAL;
 }
