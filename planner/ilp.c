@@ -705,6 +705,7 @@ static void fixes_add(struct fixes *fx, int col, double v)
 }
 
 #define CLASS_MIP_NODES 2000	/* branch-and-bound nodes per class: deterministic, unlike a time limit */
+#define POLISH_NODES 50		/* per pair when polishing: many short searches beat a few long ones */
 
 struct class_cb {
 	const double *start;	/* leave everything: always a plan */
@@ -787,39 +788,51 @@ static int shrink_take(const struct node_class *nc, const struct cols *cl, struc
 
 #define CLASS_DEAL_TRIES 3	/* class MIPs solved again with what dealing them lost taken off */
 
-/* Class k's counts and arcs in the class MIP S's solution, into r (zero elsewhere). */
-static void class_counts(glp_prob *S, const struct problem *p, const struct cols *lc, size_t k, struct ilp_result *r)
+/* The counts and arcs of the classes ks in the sub-MIP S's solution, into r (zero elsewhere). */
+static void sub_counts(glp_prob *S, const struct problem *p, const struct cols *lc, const size_t *ks, size_t nk,
+		       struct ilp_result *r)
 {
-	size_t ci, i;
+	size_t ci, i, t;
 	int m;
 
-	for (m = 0; m < MODE_COUNT; m++) {
-		int col = lc->n[k * MODE_COUNT + (size_t)m];
-		r->nmode[k * MODE_COUNT + (size_t)m] = col ? (long)floor(glp_mip_col_val(S, col) + 0.5) : 0;
-	}
-	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-		r->ncfg[k][ci] = (long)floor(glp_mip_col_val(S, lc->g[k][ci]) + 0.5);
+	memset(r->nmode, 0, p->nclasses * MODE_COUNT * sizeof(*r->nmode));
+	for (i = 0; i < p->nclasses; i++)
+		memset(r->ncfg[i], 0, p->classes[i].nconfigs * sizeof(**r->ncfg));
 	for (i = 0; i < p->narcs; i++)
 		r->arc[i] = lc->arc[i] ? glp_mip_col_val(S, lc->arc[i]) : 0;
+	for (t = 0; t < nk; t++) {
+		size_t k = ks[t];
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = lc->n[k * MODE_COUNT + (size_t)m];
+			r->nmode[k * MODE_COUNT + (size_t)m] = col ? (long)floor(glp_mip_col_val(S, col) + 0.5) : 0;
+		}
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			r->ncfg[k][ci] = (long)floor(glp_mip_col_val(S, lc->g[k][ci]) + 0.5);
+	}
+	for (i = 0; i < p->ndemands; i++)
+		r->unplaced[i] = lc->u[i] ? glp_mip_col_val(S, lc->u[i]) : 0;
 }
 
 /*
- * Deals class k's counts r over its real nodes; where replicas find no
- * slot, takes their CPU and RAM, shared over the mode's nodes, off each
- * node in sh (at most half a node) and in the class MIP S's rows.  1 when
- * it took something off: S is worth solving again.
+ * Deals the counts r of the classes ks over their real nodes; where
+ * replicas find no slot, takes their CPU and RAM, shared over the mode's
+ * nodes, off each node in sh (at most half a node) and in the sub-MIP
+ * S's rows (sh NULL: nothing is taken off).  Returns 0 when the deal
+ * lost nothing, 1 when it lost and something was taken off (S is worth
+ * solving again), 2 when it lost and nothing was taken off.
  */
-static int class_shrink(glp_prob *S, const struct problem *p, const struct cols *lc, size_t k,
-			const struct ilp_result *r, struct shrink *sh)
+static int sub_shrink(glp_prob *S, const struct problem *p, const struct cols *lc, const size_t *ks, size_t nk,
+		      const struct ilp_result *r, struct shrink *sh)
 {
-	const struct node_class *nc = p->classes[k].nc;
-	size_t ng = p->nclasses * MODE_COUNT;
+	size_t ng = p->nclasses * MODE_COUNT, t;
 	double *lcpu = xcalloc(ng + 1, sizeof(*lcpu)), *lram = xcalloc(ng + 1, sizeof(*lram));
-	int m, more = 0;
+	int m, more = 0, lost;
 
-	if (cplan_deal_loss(p, r->nmode, r->ncfg, r->arc, lcpu, lram) > 0)
+	lost = cplan_deal_loss(p, r->nmode, r->ncfg, r->arc, lcpu, lram) > 0;
+	for (t = 0; lost && sh && t < nk; t++) {
+		const struct node_class *nc = p->classes[ks[t]].nc;
 		for (m = 0; m < MODE_COUNT; m++) {
-			size_t g = k * MODE_COUNT + (size_t)m;
+			size_t g = ks[t] * MODE_COUNT + (size_t)m;
 			int took = shrink_take(nc, lc, sh, g, (double)r->nmode[g], lcpu[g], lram[g]);
 			if (took & 1)
 				set_coef(S, lc->cpu_row[g], lc->n[g], -(nc->cpu_cores - sh->cpu[g]));
@@ -827,60 +840,62 @@ static int class_shrink(glp_prob *S, const struct problem *p, const struct cols 
 				set_coef(S, lc->ram_row[g], lc->n[g], -(nc->ram_gib - sh->ram[g]));
 			more |= took != 0;
 		}
+	}
 	free(lcpu);
 	free(lram);
-	return more;
+	return !lost ? 0 : more ? 1 : 2;
 }
 
 /*
- * Class k's own MIP, against the LP solved in Q: the cheapest whole nodes
- * and whole configurations of k that take the replicas the LP gives it
- * (q_d, the LP's flow of demand d into k), under k's own rows (slots,
- * CPU and RAM, lone replicas).  What it cannot take costs the demand's
- * penalty, as in the whole model, so it takes all it can.  (Leaving
- * replicas at the dual price of their demand, what the LP pays at the
- * margin to place one more elsewhere, was tried: the classes rounded
- * first shed, and the last ones had no room left; tens to hundreds of
- * replicas ended unplaced on the benchmark.)  Appends the class's node and
- * configuration counts to fx.  Returns 0, or -1 when GLPK found no plan
- * (fx untouched).
+ * The MIP of the classes ks alone (class_mip: one class; polish: two):
+ * the cheapest whole nodes and whole configurations of those classes
+ * that take q[d] replicas of each demand d, over the arcs of those
+ * classes where use is NULL or use[arc] set, under the classes' own rows
+ * (slots, CPU and RAM less sh, lone replicas).  What it cannot take
+ * costs the demand's penalty, as in the whole model, so it takes all it
+ * can.  start (a plan of the whole model, columns cl) is offered as the
+ * first incumbent; NULL offers "leave everything".  With sh, the plan is
+ * dealt over real nodes and, while that loses replicas, solved again
+ * with their CPU and RAM taken off (CLASS_DEAL_TRIES).
+ *
+ * Fills r (the classes' counts, their arcs and the unplaced, zero
+ * elsewhere) and *obj; returns 0, 1 when the last plan still lost
+ * replicas in the deal, or -1 when GLPK found no plan (r untouched).
  */
-static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
-		     struct shrink *sh, int verbose, double deadline, struct fixes *fx)
+static int sub_mip(const struct problem *p, const struct arcidx *ix, const size_t *ks, size_t nk, const double *q,
+		   const char *use, const struct cols *cl, const double *start_x, double worse, struct shrink *sh,
+		   int verbose, double deadline, struct ilp_result *r, double *obj)
 {
-	const struct pclass *c = &p->classes[k];
 	glp_prob *S = glp_create_prob();
 	struct cols lc;
 	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	struct darc *da;
 	struct class_cb cb;
-	struct ilp_result got;
 	glp_smcp smcp;
 	glp_iocp iocp;
-	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), *start = NULL;
-	size_t a, nda = 0, lo = ix->kstart[k], hi = ix->kstart[k + 1], i, ci;
-	int m, rc = -1, ret, st, ncols, tries;
+	double *start = NULL;
+	size_t a, nda = 0, i, t, narc = 0;
+	int rc = -1, ret, st, ncols, tries, lost = 0;
 	char name[48];
 
 	memset(&lc, 0, sizeof(lc));
 	cols_alloc(p, &lc);
-	da = xcalloc(hi - lo + 1, sizeof(*da));
-	for (a = lo; a < hi; a++) {
-		i = ix->byk[a];
-		if (glp_get_col_ub(Q, cl->arc[i]) > 0)
-			q[p->arcs[i].d] += glp_get_col_prim(Q, cl->arc[i]);
-	}
+	for (t = 0; t < nk; t++)
+		narc += ix->kstart[ks[t] + 1] - ix->kstart[ks[t]];
+	da = xcalloc(narc + 1, sizeof(*da));
 	glp_set_obj_dir(S, GLP_MIN);
-	class_cols(S, p, &lc, k);
-	for (a = lo; a < hi; a++) {
-		i = ix->byk[a];
-		if (glp_get_col_ub(Q, cl->arc[i]) > 0 && q[p->arcs[i].d] > 1e-6) {
-			arc_col(S, p, &lc, i);
-			da[nda].d = p->arcs[i].d;
-			da[nda].col = lc.arc[i];
-			nda++;
+	for (t = 0; t < nk; t++)
+		class_cols(S, p, &lc, ks[t]);
+	for (t = 0; t < nk; t++)
+		for (a = ix->kstart[ks[t]]; a < ix->kstart[ks[t] + 1]; a++) {
+			i = ix->byk[a];
+			if ((!use || use[i]) && q[p->arcs[i].d] > 1e-6) {
+				arc_col(S, p, &lc, i);
+				da[nda].d = p->arcs[i].d;
+				da[nda].col = lc.arc[i];
+				nda++;
+			}
 		}
-	}
 	qsort(da, nda, sizeof(*da), darc_cmp);
 	for (a = 0; a < nda; a++) {
 		int d = da[a].d;
@@ -889,10 +904,12 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 		snprintf(name, sizeof(name), "U_%d", d);
 		lc.u[d] = add_col(S, name, 0, 0, q[d], p->demands[d].penalty);
 	}
-	agg_cols(S, p, &lc, k);
+	for (t = 0; t < nk; t++)
+		agg_cols(S, p, &lc, ks[t]);
 	ncols = glp_get_num_cols(S);
 	rb.pos = xcalloc((size_t)ncols + 1, sizeof(*rb.pos));
-	class_rows(S, p, ix, &lc, &rb, k, sh);
+	for (t = 0; t < nk; t++)
+		class_rows(S, p, ix, &lc, &rb, ks[t], sh);
 	for (a = 0; a < nda;) {
 		int d = da[a].d;
 		for (; a < nda && da[a].d == d; a++)
@@ -901,12 +918,32 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 		snprintf(name, sizeof(name), "dem_%d", d);
 		add_row(S, &rb, name, GLP_FX, q[d], q[d]);
 	}
-	/* the plan that leaves every replica: nothing on, all unplaced */
+	/* the first incumbent: start_x on these columns, or nothing on and all unplaced */
 	start = xcalloc((size_t)ncols + 1, sizeof(*start));
 	for (a = 0; a < nda; a++)
 		start[lc.u[da[a].d]] = q[da[a].d];
+	if (start_x) {
+		for (t = 0; t < nk; t++) {
+			size_t k = ks[t], ci;
+			int m;
+			for (m = 0; m < MODE_COUNT; m++)
+				if (lc.n[k * MODE_COUNT + (size_t)m])
+					start[lc.n[k * MODE_COUNT + (size_t)m]] = start_x[cl->n[k * MODE_COUNT + (size_t)m]];
+			for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+				start[lc.g[k][ci]] = start_x[cl->g[k][ci]];
+			start[lc.agg[2 * k]] = start_x[cl->agg[2 * k]];
+			start[lc.agg[2 * k + 1]] = start_x[cl->agg[2 * k + 1]];
+		}
+		for (i = 0; i < p->narcs; i++)
+			if (lc.arc[i]) {
+				start[lc.arc[i]] = start_x[cl->arc[i]];
+				start[lc.u[p->arcs[i].d]] -= start_x[cl->arc[i]];
+			}
+		for (a = 0; a < nda; a++)
+			if (start[lc.u[da[a].d]] < 0)
+				start[lc.u[da[a].d]] = 0;
+	}
 
-	ilp_result_alloc(p, &got);
 	for (tries = 0;; tries++) {
 		glp_init_smcp(&smcp);
 		smcp.msg_lev = GLP_MSG_OFF;
@@ -919,11 +956,13 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 		iocp.tm_lim = ms_left(deadline);
 		iocp.mip_gap = 1e-4;
 		iocp.mir_cuts = GLP_ON;
+		/* polishing (start_x): Gomory cuts too, and a short search (see polish) */
+		iocp.gmi_cuts = start_x ? GLP_ON : GLP_OFF;
 		iocp.cb_func = class_callback;
 		iocp.cb_info = &cb;
 		memset(&cb, 0, sizeof(cb));
 		cb.start = start;
-		cb.nodes = CLASS_MIP_NODES;
+		cb.nodes = start_x ? POLISH_NODES : CLASS_MIP_NODES;
 		if (!iocp.tm_lim)
 			break;
 		ret = glp_intopt(S, &iocp);
@@ -931,29 +970,65 @@ static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *
 		if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) ||
 		    (st != GLP_OPT && st != GLP_FEAS))
 			break;
-		class_counts(S, p, &lc, k, &got);
+		sub_counts(S, p, &lc, ks, nk, r);
+		*obj = glp_mip_obj_val(S);
 		rc = 0;
-		if (tries == CLASS_DEAL_TRIES || !sh || !class_shrink(S, p, &lc, k, &got, sh))
+		if (!sh || *obj >= worse)
+			break;
+		lost = sub_shrink(S, p, &lc, ks, nk, r, tries < CLASS_DEAL_TRIES ? sh : NULL);
+		if (lost != 1)
 			break;
 	}
-	if (!rc) {
-		for (m = 0; m < MODE_COUNT; m++)
-			if (lc.n[k * MODE_COUNT + (size_t)m])
-				fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
-					  (double)got.nmode[k * MODE_COUNT + (size_t)m]);
-		for (ci = 0; ci < c->nconfigs; ci++)
-			fixes_add(fx, cl->g[k][ci], (double)got.ncfg[k][ci]);
-	}
-	ilp_result_release(p, &got);
 	free(start);
 	free(rb.ind);
 	free(rb.val);
 	free(rb.pos);
 	free(da);
-	free(q);
 	cols_free(p, &lc);
 	glp_delete_prob(S);
-	return rc;
+	return rc ? rc : lost != 0;
+}
+
+/*
+ * Class k's own MIP (sub_mip), against the LP solved in Q: for the
+ * replicas the LP gives k (q_d, the LP's flow of demand d into k), over
+ * the arcs free in Q.  (Leaving replicas at the dual price of their
+ * demand, what the LP pays at the margin to place one more elsewhere,
+ * was tried: the classes rounded first shed, and the last ones had no
+ * room left; tens to hundreds of replicas ended unplaced on the
+ * benchmark.)  Appends the class's node and configuration counts to fx.
+ * Returns 0, or -1 when GLPK found no plan (fx untouched).
+ */
+static int class_mip(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
+		     struct shrink *sh, int verbose, double deadline, struct fixes *fx)
+{
+	struct ilp_result got;
+	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), obj;
+	char *use = xcalloc(p->narcs + 1, 1);
+	size_t a, i, ci;
+	int m, rc;
+
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+		i = ix->byk[a];
+		if (glp_get_col_ub(Q, cl->arc[i]) > 0) {
+			use[i] = 1;
+			q[p->arcs[i].d] += glp_get_col_prim(Q, cl->arc[i]);
+		}
+	}
+	ilp_result_alloc(p, &got);
+	rc = sub_mip(p, ix, &k, 1, q, use, cl, NULL, HUGE_VAL, sh, verbose, deadline, &got, &obj);
+	if (rc >= 0) {
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
+					  (double)got.nmode[k * MODE_COUNT + (size_t)m]);
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			fixes_add(fx, cl->g[k][ci], (double)got.ncfg[k][ci]);
+	}
+	ilp_result_release(p, &got);
+	free(use);
+	free(q);
+	return rc < 0 ? -1 : 0;
 }
 
 /* The CPU and RAM rows of Q with sh taken off each node. */
@@ -1102,52 +1177,49 @@ out:
 
 /* ================= the warm plan as a column vector ================= */
 
-static double *warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm)
+/* The plan in counts (nmode, ncfg, arc, un) as a column vector x (1-based, every column). */
+static void counts_vector(const struct problem *p, const struct cols *cl, const long *nmode, long *const *ncfg,
+			  const double *arc, const double *un, double *x)
 {
-	long *nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*nmode));
-	long **ncfg = xcalloc(p->nclasses + 1, sizeof(*ncfg));
-	double *arc = xcalloc(p->narcs + 1, sizeof(*arc));
-	double *un = xcalloc(p->ndemands + 1, sizeof(*un));
-	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
 	size_t k, i, ci;
 	int m;
 
-	for (k = 0; k < p->nclasses; k++)
-		ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**ncfg));
-	cplan_counts(warm, nmode, ncfg, arc, un);
-	for (k = 0; k < p->nclasses; k++) {
-		for (m = 0; m < MODE_COUNT; m++)
-			if (cl->n[k * MODE_COUNT + (size_t)m])
-				x[cl->n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
-		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-			x[cl->g[k][ci]] = (double)ncfg[k][ci];
-	}
-	for (i = 0; i < p->narcs; i++)
-		x[cl->arc[i]] = arc[i];
+	memset(x, 0, ((size_t)cl->ncols + 1) * sizeof(*x));
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
 		double nodes = 0, gpus = 0;
 		for (m = 0; m < MODE_COUNT; m++)
-			nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
-		for (ci = 0; ci < c->nconfigs; ci++)
+			if (cl->n[k * MODE_COUNT + (size_t)m]) {
+				x[cl->n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
+				nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
+			}
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			x[cl->g[k][ci]] = (double)ncfg[k][ci];
 			if (!c->configs[ci].node_pattern)
 				gpus += (double)ncfg[k][ci];
+		}
 		x[cl->agg[2 * k]] = nodes;
 		x[cl->agg[2 * k + 1]] = gpus;
 	}
 	for (i = 0; i < p->narcs; i++) {
 		const struct pclass *c = &p->classes[p->arcs[i].k];
+		x[cl->arc[i]] = arc[i];
 		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
 			x[cl->agg[2 * (size_t)p->arcs[i].k + 1]] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
 	}
 	for (i = 0; i < p->ndemands; i++)
 		x[cl->u[i]] = un[i];
-	for (k = 0; k < p->nclasses; k++)
-		free(ncfg[k]);
-	free(nmode);
-	free(ncfg);
-	free(arc);
-	free(un);
+}
+
+static double *warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm)
+{
+	struct ilp_result c;
+	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
+
+	ilp_result_alloc(p, &c);
+	cplan_counts(warm, c.nmode, c.ncfg, c.arc, c.unplaced);
+	counts_vector(p, cl, c.nmode, c.ncfg, c.arc, c.unplaced, x);
+	ilp_result_release(p, &c);
 	return x;
 }
 
@@ -1236,6 +1308,7 @@ static void keep_cheapest(double **best, double *best_obj, double *fixed, double
  * most half a node).  1 when something was added.
  */
 #define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
+#define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
 
 static int shrink_add(const struct problem *p, const struct cols *cl, const double *x, const double *fixed,
 		      struct shrink *sh)
@@ -1271,6 +1344,210 @@ static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *
 			in_set[i] = 1;
 			glp_set_col_bnds(P, cl->arc[i], GLP_DB, 0, (double)p->demands[p->arcs[i].d].replicas);
 		}
+}
+
+/* ================= polish: two classes at a time, against the plan ================= */
+
+/* A pair of classes to solve again together (k1 == k2: one class), and what it promises. */
+struct pair {
+	size_t k1, k2;
+	double promise;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+	if (x->promise != y->promise)
+		return x->promise > y->promise ? -1 : 1;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	return (x->k2 > y->k2) - (x->k2 < y->k2);
+}
+
+/* What the columns of class k cost in x (1-based, columns cl of P), arcs included. */
+static double class_cost(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+			 size_t k, const double *x)
+{
+	double z = 0;
+	size_t ci, a;
+	int m;
+	for (m = 0; m < MODE_COUNT; m++)
+		if (cl->n[k * MODE_COUNT + (size_t)m])
+			z += glp_get_obj_coef(P, cl->n[k * MODE_COUNT + (size_t)m]) * x[cl->n[k * MODE_COUNT + (size_t)m]];
+	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+		z += glp_get_obj_coef(P, cl->g[k][ci]) * x[cl->g[k][ci]];
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
+		z += glp_get_obj_coef(P, cl->arc[ix->byk[a]]) * x[cl->arc[ix->byk[a]]];
+	return z;
+}
+
+/*
+ * Class k's share of what the plan x costs over the root LP (lp, solved
+ * in P): its columns' cost in x less in lp, less the replicas it holds
+ * over lp's at their demand's dual price (what a replica is worth
+ * wherever it goes).  With every demand placed, the shares sum to x's
+ * gap to the LP bound, and each is >= 0 up to rounding: it is the sum of
+ * reduced costs and row slacks times duals over k's own columns and
+ * rows.  A class that holds more replicas than in lp is not charged for
+ * them, nor is the class that gave them up credited.
+ */
+static double class_excess(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+			   size_t k, const double *x, const double *lp)
+{
+	double e = class_cost(P, p, ix, cl, k, x) - class_cost(P, p, ix, cl, k, lp);
+	size_t a;
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+		size_t i = ix->byk[a];
+		int u = cl->u[p->arcs[i].d];
+		double dual = glp_get_obj_coef(P, u) - glp_get_col_dual(P, u);
+		e -= dual * (x[cl->arc[i]] - lp[cl->arc[i]]);
+	}
+	return e;
+}
+
+/*
+ * The pairs of classes worth solving again together: k1 < k2 where a
+ * demand the plan x places in one of them has an arc in the other (its
+ * replicas can move between them); a class with no such partner is
+ * paired with itself.  The most promising first: the two classes'
+ * excess over the root LP (class_excess), doubled in effect (the larger
+ * excess counts twice) when one of them has nodes x leaves unused, where
+ * the other's replicas can go.
+ */
+static size_t polish_pairs(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+			   const double *x, const double *lp, struct pair **out)
+{
+	size_t nc = p->nclasses, i, d, a, b, n = 0;
+	char *has = xcalloc(p->ndemands * nc + 1, 1), *placed = xcalloc(p->ndemands * nc + 1, 1);
+	char *share = xcalloc(nc * nc + 1, 1), *paired = xcalloc(nc + 1, 1), *room = xcalloc(nc + 1, 1);
+	double *excess = xcalloc(nc + 1, sizeof(*excess));
+	struct pair *pairs = xcalloc(nc * nc + 1, sizeof(*pairs));
+
+	for (i = 0; i < p->narcs; i++) {
+		has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
+		if (x[cl->arc[i]] > 1e-6)
+			placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
+	}
+	for (d = 0; d < p->ndemands; d++)
+		for (a = 0; a < nc; a++)
+			if (placed[d * nc + a])
+				for (b = 0; b < nc; b++)
+					if (b != a && has[d * nc + b])
+						share[(a < b ? a : b) * nc + (a < b ? b : a)] = 1;
+	for (a = 0; a < nc; a++) {
+		double used = 0;
+		int m;
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[a * MODE_COUNT + (size_t)m])
+				used += x[cl->n[a * MODE_COUNT + (size_t)m]];
+		room[a] = used + 0.5 < (double)p->classes[a].nc->count;
+		excess[a] = class_excess(P, p, ix, cl, a, x, lp);
+	}
+	for (a = 0; a < nc; a++)
+		for (b = a + 1; b < nc; b++)
+			if (share[a * nc + b]) {
+				pairs[n].k1 = a;
+				pairs[n].k2 = b;
+				pairs[n].promise = excess[a] + excess[b] + (room[a] || room[b] ? fmax(excess[a], excess[b]) : 0);
+				paired[a] = paired[b] = 1;
+				n++;
+			}
+	for (a = 0; a < nc; a++)
+		if (!paired[a] && p->classes[a].modes) {
+			pairs[n].k1 = pairs[n].k2 = a;
+			pairs[n].promise = excess[a];
+			n++;
+		}
+	qsort(pairs, n, sizeof(*pairs), pair_cmp);
+	free(has);
+	free(placed);
+	free(share);
+	free(paired);
+	free(room);
+	free(excess);
+	*out = pairs;
+	return n;
+}
+
+/*
+ * Polishes the integer plan x (columns cl of P; lp: the root LP's
+ * column values) in place.  Each pair of classes (polish_pairs) is
+ * solved again as one MIP (sub_mip) for the replicas x gives the two,
+ * every other class as x has it, with x offered as the first incumbent,
+ * Gomory and MIR cuts and POLISH_NODES nodes.  A cheaper plan of the two
+ * whose deal over real nodes loses no replica replaces theirs in x.
+ * Rounding fixes each class against an LP of the classes not yet
+ * rounded; here each class sees the others whole, and replicas move
+ * between two classes only where both take them in whole
+ * configurations.  After the first pass a pair is solved again only
+ * when one of its classes changed since; it stops after a pass that
+ * changes nothing, or at the deadline.  Returns the number of pairs
+ * that made x cheaper.
+ */
+static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl, double *x,
+		  const double *lp, int verbose, double deadline)
+{
+	size_t ng = p->nclasses * MODE_COUNT, npairs, pi, i, t, ci;
+	struct pair *pairs;
+	struct ilp_result cur, got;
+	struct shrink sh;
+	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), obj;
+	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, step = 1;
+	int better = 0, found = 1, m;
+
+	ilp_result_alloc(p, &cur);
+	ilp_result_alloc(p, &got);
+	sh.cpu = xcalloc(ng + 1, sizeof(*sh.cpu));
+	sh.ram = xcalloc(ng + 1, sizeof(*sh.ram));
+	take_plan(p, cl, x, &cur);
+	npairs = polish_pairs(P, p, ix, cl, x, lp, &pairs);
+	seen = xcalloc(npairs + 1, sizeof(*seen));
+	while (found && ms_left(deadline) > 0 && !interrupt_pending()) {
+		found = 0;
+		for (pi = 0; pi < npairs && ms_left(deadline) > 0 && !interrupt_pending(); pi++) {
+			size_t ks[2] = { pairs[pi].k1, pairs[pi].k2 }, nk = ks[0] == ks[1] ? 1 : 2;
+			double old = 0;
+			if (seen[pi] && changed[ks[0]] < seen[pi] && changed[ks[1]] < seen[pi])
+				continue; /* nothing new since it was last solved */
+			seen[pi] = step++;
+			memset(q, 0, p->ndemands * sizeof(*q));
+			for (t = 0; t < nk; t++) {
+				size_t a;
+				old += class_cost(P, p, ix, cl, ks[t], x);
+				for (a = ix->kstart[ks[t]]; a < ix->kstart[ks[t] + 1]; a++)
+					q[p->arcs[ix->byk[a]].d] += cur.arc[ix->byk[a]];
+			}
+			memset(sh.cpu, 0, ng * sizeof(*sh.cpu));
+			memset(sh.ram, 0, ng * sizeof(*sh.ram));
+			old -= 1e-6 * fmax(1, fabs(old)); /* cheaper by more than rounding */
+			if (sub_mip(p, ix, ks, nk, q, NULL, cl, x, old, &sh, verbose, deadline, &got, &obj) || obj >= old)
+				continue;
+			for (t = 0; t < nk; t++) {
+				size_t k = ks[t], a;
+				for (m = 0; m < MODE_COUNT; m++)
+					cur.nmode[k * MODE_COUNT + (size_t)m] = got.nmode[k * MODE_COUNT + (size_t)m];
+				for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+					cur.ncfg[k][ci] = got.ncfg[k][ci];
+				for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
+					cur.arc[ix->byk[a]] = got.arc[ix->byk[a]];
+				changed[k] = step;
+			}
+			for (i = 0; i < p->ndemands; i++)
+				cur.unplaced[i] += got.unplaced[i];
+			counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, x);
+			found = 1;
+			better++;
+		}
+	}
+	free(pairs);
+	free(seen);
+	free(changed);
+	free(sh.cpu);
+	free(sh.ram);
+	free(q);
+	ilp_result_release(p, &got);
+	ilp_result_release(p, &cur);
+	return better;
 }
 
 /* ================= branch-and-cut ================= */
@@ -1433,8 +1710,14 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		sh.cpu = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.cpu));
 		sh.ram = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.ram));
 		for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
-			double *x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2)), obj2 = 0, *fixed, fobj;
+			double *x2, obj2 = 0, *fixed, fobj;
 			int more;
+			if (fb && util_now_s() - t0 > FEEDBACK_SHARE * o->time_limit_s) {
+				glp_printf("gpuplan-ilp: no feedback round %d: past %.0f%% of the time limit, left to the "
+					   "polish\n", fb, 100 * FEEDBACK_SHARE);
+				break;
+			}
+			x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2));
 			if (round_lp(P, p, &ix, &cl, fb ? &sh : NULL, o->verbose, deadline, x2, &obj2)) {
 				free(x2);
 				break;
@@ -1457,6 +1740,28 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		free(sh.ram);
 		if (rounded)
 			admit_arcs(P, p, &cl, rounded, in_set);
+	}
+	/* 2b: the cheapest rounded plan polished, two classes at a time */
+	if (rounded && !interrupt_pending()) {
+		double *y = xcalloc((size_t)cl.ncols + 1, sizeof(*y)), *lp = xcalloc((size_t)cl.ncols + 1, sizeof(*lp));
+		double *fy, fo;
+		int better;
+		memcpy(y, rounded, ((size_t)cl.ncols + 1) * sizeof(*y));
+		for (j = 1; j <= cl.ncols; j++)
+			lp[j] = glp_get_col_prim(P, j);
+		better = polish(P, p, &ix, &cl, y, lp, o->verbose, deadline - 2 * t_deal_max);
+		if (better) {
+			fy = repair_vector(p, &cl, y);
+			fo = vec_obj(P, fy);
+			glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
+				   "unplaced %.0f (%.2f s)\n", better, vec_obj(P, y), unplaced_sum(p, &cl, y), fo,
+				   unplaced_sum(p, &cl, fy), util_now_s() - t0);
+			keep_cheapest(&rounded, &round_obj, fy, fo);
+			if (rounded == fy)
+				admit_arcs(P, p, &cl, rounded, in_set);
+		}
+		free(y);
+		free(lp);
 	}
 	r->round_objective = rounded ? round_obj : 0;
 	r->t_round = util_now_s() - t0;
