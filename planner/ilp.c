@@ -708,7 +708,7 @@ static void fixes_add(struct fixes *fx, int col, double v)
 #define POLISH_NODES 50		/* per pair when polishing: many short searches beat a few long ones */
 
 struct class_cb {
-	const double *start;	/* leave everything: always a plan */
+	const double *start;	/* the first incumbent: leave everything, or the plan being polished */
 	int injected, nodes;
 };
 
@@ -975,6 +975,8 @@ static int sub_mip(const struct problem *p, const struct arcidx *ix, const size_
 		rc = 0;
 		if (!sh || *obj >= worse)
 			break;
+		if (tries == CLASS_DEAL_TRIES && !start_x)
+			break; /* rounding keeps its last plan: no need to deal it once more for a verdict */
 		lost = sub_shrink(S, p, &lc, ks, nk, r, tries < CLASS_DEAL_TRIES ? sh : NULL);
 		if (lost != 1)
 			break;
