@@ -1209,6 +1209,13 @@ static void counts_vector(const struct problem *p, const struct cols *cl, const 
 		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
 			x[cl->agg[2 * (size_t)p->arcs[i].k + 1]] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
 	}
+	/*
+	 * GPUS_k is an integer column; the flows summed into it may be off
+	 * by a rounding error, and glp_ios_heur_sol drops an incumbent whose
+	 * integer columns are not exactly integral, without a word.
+	 */
+	for (k = 0; k < p->nclasses; k++)
+		x[cl->agg[2 * k + 1]] = floor(x[cl->agg[2 * k + 1]] + 0.5);
 	for (i = 0; i < p->ndemands; i++)
 		x[cl->u[i]] = un[i];
 }
