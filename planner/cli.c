@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "par.h"
 #include "util.h"
 #include "banned.h"
 
@@ -130,6 +131,16 @@ int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, s
 		if (x != floor(x))
 			return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v), -1;
 		po->node_limit = (long)x;
+		return 1;
+	}
+	if ((r = cli_opt_value(argc, argv, i, "--threads", &v)) != 0) {
+		if (r < 0)
+			return cli_misuse(usage, "--threads needs a number of threads"), -1;
+		if (cli_parse_num("--threads", v, 1, 0, PAR_MAX_THREADS, 0, &x))
+			return -1;
+		if (x != floor(x))
+			return cli_misuse(usage, "--threads: '%s' is not a whole number", v), -1;
+		po->threads = (int)x;
 		return 1;
 	}
 	if (!strcmp(argv[*i], "--greedy")) {

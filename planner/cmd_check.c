@@ -26,7 +26,7 @@
 static const char *const check_usage[] = {
 	"usage: gpuplan check SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD]",
 	"                     [--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json]",
-	"                     [-o DIR] [--time-limit S] [--gap PCT] [--node-limit N]",
+	"                     [-o DIR] [--time-limit S] [--gap PCT] [--node-limit N] [--threads N]",
 	"",
 	"  plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,",
 	"  licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a",
@@ -39,7 +39,7 @@ static const char *const check_usage[] = {
 	"  --max-util-drop PTS         most memory or compute utilisation may fall, in points (default: not checked)",
 	"  --format F                  text (default), markdown (a pull-request comment) or json",
 	"  -o DIR                      also write the new plan's reports into DIR, as gpuplan plan does",
-	"  --time-limit S, --gap PCT, --node-limit N   solver limits, as for gpuplan plan",
+	"  --time-limit S, --gap PCT, --node-limit N, --threads N   solver options, as for gpuplan plan",
 	NULL,
 };
 

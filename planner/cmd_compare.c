@@ -17,7 +17,7 @@
 
 static const char *const usage[] = {
 	"usage: gpuplan compare SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                       [--node-limit N] [--greedy]",
+	"                       [--node-limit N] [--threads N] [--greedy]",
 	"",
 	"  plans every scenario and prints them side by side: cost over the horizon and per year, by",
 	"  category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
@@ -27,6 +27,7 @@ static const char *const usage[] = {
 	"  --time-limit S    solver time limit per scenario (default: each scenario's own)",
 	"  --gap PCT         stop when proven within PCT percent of optimal (default: each scenario's own)",
 	"  --node-limit N    branch-and-bound node limit per scenario (reproducible on any machine)",
+	"  --threads N       solver threads (default: one per processor)",
 	"  --greedy          skip the ILP: compare the greedy plans",
 	NULL,
 };

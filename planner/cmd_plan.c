@@ -16,13 +16,15 @@
 
 static const char *const usage[] = {
 	"usage: gpuplan plan SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                    [--node-limit N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+	"                    [--node-limit N] [--threads N] [--export-model FILE.mps|FILE.lp] [--require-all]",
+	"                    [--greedy]",
 	"",
 	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
 	"  --format F        csv, json or both (default both)",
 	"  --time-limit S    solver time limit in seconds (default: the scenario's, else 30)",
 	"  --gap PCT         stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)",
 	"  --node-limit N    stop after N branch-and-bound nodes: a limit that gives the same plan on any machine",
+	"  --threads N       solver threads (default: one per processor); the plan is the same on any number",
 	"  --export-model F  write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)",
 	"  --require-all     exit 1 when some replica stays unplaced",
 	"  --greedy          skip the ILP: report the greedy first-fit-decreasing plan (a baseline)",

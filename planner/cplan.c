@@ -489,8 +489,8 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 	return find_free(cp, d);
 }
 
-static const struct problem *sort_problem;
-static size_t *sort_options;
+static _Thread_local const struct problem *sort_problem; /* par_run threads deal at once */
+static _Thread_local size_t *sort_options;
 
 /*
  * Most constrained first (fewest node classes that can host it), then

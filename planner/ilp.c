@@ -52,6 +52,7 @@
 
 #include "ilp.h"
 #include "interrupt.h"
+#include "par.h"
 #include "util.h"
 #include "banned.h"
 
@@ -73,6 +74,35 @@ const char *ilp_status_name(enum ilp_status s)
 }
 
 void ilp_cleanup(void)
+{
+	glp_free_env();
+}
+
+static int term_hook(void *info, const char *s)
+{
+	(void)info;
+	fputs(s, stderr);
+	return 1; /* we printed it (or chose not to) */
+}
+
+static int silent_hook(void *info, const char *s)
+{
+	(void)info;
+	(void)s;
+	return 1;
+}
+
+/*
+ * GLPK keeps one environment per thread (it is built reentrant, with
+ * thread-local storage): a job on a par_run thread sets that thread's
+ * terminal hook first, and the thread frees its environment last.
+ */
+static void glpk_thread_hook(int verbose)
+{
+	glp_term_hook(verbose ? term_hook : silent_hook, NULL);
+}
+
+static void glpk_thread_end(void)
 {
 	glp_free_env();
 }
@@ -1081,6 +1111,28 @@ static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct co
 
 #define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
 
+/* A batch of class MIPs against the same LP (Q), one job per class. */
+struct class_jobs {
+	glp_prob *Q;
+	const struct problem *p;
+	const struct arcidx *ix;
+	const struct cols *cl;
+	struct shrink *sh;	/* each class writes only its own (class, mode) entries */
+	int verbose;
+	double deadline;
+	size_t *ks;		/* [job]: the class */
+	struct fixes *fx;	/* [job]: its counts */
+	int *rc;		/* [job]: class_mip's */
+};
+
+static void class_job(void *ctx, size_t j)
+{
+	struct class_jobs *cj = ctx;
+	glpk_thread_hook(cj->verbose);
+	cj->fx[j].n = 0;
+	cj->rc[j] = class_mip(cj->Q, cj->p, cj->ix, cj->cl, cj->ks[j], cj->sh, cj->verbose, cj->deadline, &cj->fx[j]);
+}
+
 /*
  * Rounds the LP solution of P into an integer plan (see the top of the
  * file), with sh taken off the nodes when not NULL.  Fills x (1-based,
@@ -1088,14 +1140,17 @@ static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct co
  * failed.
  */
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		    const struct shrink *sh, int verbose, double deadline, double *x, double *obj)
+		    const struct shrink *sh, int threads, int verbose, double deadline, double *x, double *obj)
 {
 	glp_prob *Q = glp_create_prob();
 	struct shrink lsh;
 	const char *why = NULL;
-	size_t k, batch, g0, f, *order, ng = p->nclasses * MODE_COUNT;
+	size_t k, batch, g0, f, t, *order, ng = p->nclasses * MODE_COUNT;
 	int code, j, ncols, rc = -1, pass;
 	struct fixes fx = { NULL, 0, 0 };
+	struct class_jobs cj;
+
+	memset(&cj, 0, sizeof(cj));
 
 	glp_copy_prob(Q, P, GLP_OFF);
 	ncols = glp_get_num_cols(Q);
@@ -1108,17 +1163,32 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 		memcpy(lsh.ram, sh->ram, ng * sizeof(*lsh.ram));
 		shrink_rows(Q, p, cl, sh);
 	}
-	/* 1: each class's own MIP against the last LP, a batch of classes at a time */
+	/* 1: each class's own MIP against the last LP, a batch of classes at a time (in parallel) */
 	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
+	cj.Q = Q;
+	cj.p = p;
+	cj.ix = ix;
+	cj.cl = cl;
+	cj.sh = sh ? &lsh : NULL;
+	cj.verbose = verbose;
+	cj.deadline = deadline;
+	cj.ks = xcalloc(batch + 1, sizeof(*cj.ks));
+	cj.fx = xcalloc(batch + 1, sizeof(*cj.fx));
+	cj.rc = xcalloc(batch + 1, sizeof(*cj.rc));
 	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
-		size_t b;
+		size_t b, nb = 0;
+		for (b = g0; b < g0 + batch && b < p->nclasses; b++)
+			if (p->classes[order[b]].modes)
+				cj.ks[nb++] = order[b];
+		par_run(nb, threads, class_job, &cj, glpk_thread_end);
 		fx.n = 0;
-		for (b = g0; b < g0 + batch && b < p->nclasses; b++) {
-			k = order[b];
-			if (p->classes[k].modes && class_mip(Q, p, ix, cl, k, sh ? &lsh : NULL, verbose, deadline, &fx)) {
+		for (b = 0; b < nb; b++) {
+			if (cj.rc[b]) {
 				why = "a class's MIP found no plan (out of time, or GLPK failed)";
 				goto out;
 			}
+			for (t = 0; t < cj.fx[b].n; t++)
+				fixes_add(&fx, cj.fx[b].f[t].col, cj.fx[b].f[t].val);
 		}
 		if (sh)
 			shrink_rows(Q, p, cl, &lsh); /* what the batch's deals lost */
@@ -1169,6 +1239,11 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 out:
 	if (why)
 		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left)\n", why, ms_left(deadline) / 1000.0);
+	for (t = 0; t < batch; t++)
+		free(cj.fx[t].f);
+	free(cj.ks);
+	free(cj.fx);
+	free(cj.rc);
 	free(lsh.cpu);
 	free(lsh.ram);
 	free(order);
@@ -1478,6 +1553,88 @@ static size_t polish_pairs(glp_prob *P, const struct problem *p, const struct ar
 	return n;
 }
 
+/* One pair of classes solved again (polish), a job of a wave. */
+struct pair_job {
+	size_t pi;		/* in the pairs */
+	size_t ks[2], nk;
+	double *q;		/* [demand]: the replicas x gives the two */
+	double old, obj;	/* what the two cost in x (less rounding); what the MIP found */
+	struct shrink sh;
+	struct ilp_result got;
+	int rc;
+};
+
+struct pair_jobs {
+	const struct problem *p;
+	const struct arcidx *ix;
+	const struct cols *cl;
+	const double *x;
+	int verbose;
+	double deadline;
+	struct pair_job *job;
+};
+
+static void pair_job_run(void *ctx, size_t j)
+{
+	struct pair_jobs *pj = ctx;
+	struct pair_job *b = &pj->job[j];
+	size_t ng = pj->p->nclasses * MODE_COUNT;
+
+	glpk_thread_hook(pj->verbose);
+	memset(b->sh.cpu, 0, ng * sizeof(*b->sh.cpu));
+	memset(b->sh.ram, 0, ng * sizeof(*b->sh.ram));
+	b->rc = sub_mip(pj->p, pj->ix, b->ks, b->nk, b->q, NULL, pj->cl, pj->x, b->old, &b->sh, pj->verbose,
+			pj->deadline, &b->got, &b->obj);
+}
+
+/*
+ * The next wave of pairs to solve at once, from the pairs not yet done
+ * in this pass (done[]), in order: a pair that shares a class with one
+ * taken or put off before it in this wave is put off (it must see what
+ * they change), one that nothing changed since it was last solved is
+ * done without solving; so a wave's results are those of solving its
+ * pairs one after another, in order.  Stamps the pairs taken (seen[])
+ * and fills their jobs' classes, q and old from x.  Returns how many.
+ */
+static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+			const double *x, const struct ilp_result *cur, const struct pair *pairs, size_t npairs,
+			char *done, char *busy, long *seen, const long *changed, long *stamp, struct pair_job *job,
+			size_t wave)
+{
+	size_t nw = 0, pi, t, a;
+
+	memset(busy, 0, p->nclasses);
+	for (pi = 0; pi < npairs && nw < wave; pi++) {
+		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2;
+		struct pair_job *b = &job[nw];
+		if (done[pi])
+			continue;
+		if (busy[k1] || busy[k2]) {
+			busy[k1] = busy[k2] = 1; /* put off: so are the later pairs of its classes */
+			continue;
+		}
+		done[pi] = 1;
+		if (seen[pi] && changed[k1] < seen[pi] && changed[k2] < seen[pi])
+			continue; /* nothing new since it was last solved */
+		busy[k1] = busy[k2] = 1;
+		seen[pi] = (*stamp)++;
+		b->pi = pi;
+		b->ks[0] = k1;
+		b->ks[1] = k2;
+		b->nk = k1 == k2 ? 1 : 2;
+		b->old = 0;
+		memset(b->q, 0, p->ndemands * sizeof(*b->q));
+		for (t = 0; t < b->nk; t++) {
+			b->old += class_cost(P, p, ix, cl, b->ks[t], x);
+			for (a = ix->kstart[b->ks[t]]; a < ix->kstart[b->ks[t] + 1]; a++)
+				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
+		}
+		b->old -= 1e-6 * fmax(1, fabs(b->old)); /* cheaper by more than rounding */
+		nw++;
+	}
+	return nw;
+}
+
 /*
  * Polishes the integer plan x (columns cl of P; lp: the root LP's
  * column values) in place.  Each pair of classes (polish_pairs) is
@@ -1490,71 +1647,84 @@ static size_t polish_pairs(glp_prob *P, const struct problem *p, const struct ar
  * between two classes only where both take them in whole
  * configurations.  After the first pass a pair is solved again only
  * when one of its classes changed since; it stops after a pass that
- * changes nothing, or at the deadline.  Returns the number of pairs
- * that made x cheaper.
+ * changes nothing, or at the deadline.  Pairs without a class in common
+ * are solved at once, on `threads` threads, in waves (pair_wave): the
+ * plan is the same on any number of threads.  Returns the number of
+ * pairs that made x cheaper.
  */
 static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl, double *x,
-		  const double *lp, int verbose, double deadline)
+		  const double *lp, int threads, int verbose, double deadline)
 {
-	size_t ng = p->nclasses * MODE_COUNT, npairs, pi, i, t, ci;
+	size_t ng = p->nclasses * MODE_COUNT, npairs, i, t, ci, w, nw, wave = 2 * (size_t)threads;
 	struct pair *pairs;
-	struct ilp_result cur, got;
-	struct shrink sh;
-	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), obj;
-	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, step = 1;
+	struct ilp_result cur;
+	struct pair_jobs pj;
+	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, stamp = 1;
+	char *busy = xcalloc(p->nclasses + 1, 1), *done;
 	int better = 0, found = 1, m;
 
 	ilp_result_alloc(p, &cur);
-	ilp_result_alloc(p, &got);
-	sh.cpu = xcalloc(ng + 1, sizeof(*sh.cpu));
-	sh.ram = xcalloc(ng + 1, sizeof(*sh.ram));
 	take_plan(p, cl, x, &cur);
 	npairs = polish_pairs(P, p, ix, cl, x, lp, &pairs);
 	seen = xcalloc(npairs + 1, sizeof(*seen));
+	done = xcalloc(npairs + 1, 1);
+	pj.p = p;
+	pj.ix = ix;
+	pj.cl = cl;
+	pj.x = x;
+	pj.verbose = verbose;
+	pj.deadline = deadline;
+	pj.job = xcalloc(wave, sizeof(*pj.job));
+	for (w = 0; w < wave; w++) {
+		pj.job[w].q = xcalloc(p->ndemands + 1, sizeof(*pj.job[w].q));
+		pj.job[w].sh.cpu = xcalloc(ng + 1, sizeof(*pj.job[w].sh.cpu));
+		pj.job[w].sh.ram = xcalloc(ng + 1, sizeof(*pj.job[w].sh.ram));
+		ilp_result_alloc(p, &pj.job[w].got);
+	}
 	while (found && ms_left(deadline) > 0 && !interrupt_pending()) {
 		found = 0;
-		for (pi = 0; pi < npairs && ms_left(deadline) > 0 && !interrupt_pending(); pi++) {
-			size_t ks[2] = { pairs[pi].k1, pairs[pi].k2 }, nk = ks[0] == ks[1] ? 1 : 2;
-			double old = 0;
-			if (seen[pi] && changed[ks[0]] < seen[pi] && changed[ks[1]] < seen[pi])
-				continue; /* nothing new since it was last solved */
-			seen[pi] = step++;
-			memset(q, 0, p->ndemands * sizeof(*q));
-			for (t = 0; t < nk; t++) {
-				size_t a;
-				old += class_cost(P, p, ix, cl, ks[t], x);
-				for (a = ix->kstart[ks[t]]; a < ix->kstart[ks[t] + 1]; a++)
-					q[p->arcs[ix->byk[a]].d] += cur.arc[ix->byk[a]];
+		memset(done, 0, npairs);
+		while (ms_left(deadline) > 0 && !interrupt_pending()) {
+			nw = pair_wave(P, p, ix, cl, x, &cur, pairs, npairs, done, busy, seen, changed, &stamp, pj.job,
+				       wave);
+			if (!nw)
+				break;
+			par_run(nw, threads, pair_job_run, &pj, glpk_thread_end);
+			for (w = 0; w < nw; w++) {
+				struct pair_job *b = &pj.job[w];
+				if (b->rc || b->obj >= b->old)
+					continue;
+				for (t = 0; t < b->nk; t++) {
+					size_t k = b->ks[t], a;
+					for (m = 0; m < MODE_COUNT; m++)
+						cur.nmode[k * MODE_COUNT + (size_t)m] = b->got.nmode[k * MODE_COUNT + (size_t)m];
+					for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+						cur.ncfg[k][ci] = b->got.ncfg[k][ci];
+					for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
+						cur.arc[ix->byk[a]] = b->got.arc[ix->byk[a]];
+				}
+				for (i = 0; i < p->ndemands; i++)
+					cur.unplaced[i] += b->got.unplaced[i];
+				counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, x);
+				for (t = 0; t < b->nk; t++)
+					changed[b->ks[t]] = seen[b->pi];
+				found = 1;
+				better++;
 			}
-			memset(sh.cpu, 0, ng * sizeof(*sh.cpu));
-			memset(sh.ram, 0, ng * sizeof(*sh.ram));
-			old -= 1e-6 * fmax(1, fabs(old)); /* cheaper by more than rounding */
-			if (sub_mip(p, ix, ks, nk, q, NULL, cl, x, old, &sh, verbose, deadline, &got, &obj) || obj >= old)
-				continue;
-			for (t = 0; t < nk; t++) {
-				size_t k = ks[t], a;
-				for (m = 0; m < MODE_COUNT; m++)
-					cur.nmode[k * MODE_COUNT + (size_t)m] = got.nmode[k * MODE_COUNT + (size_t)m];
-				for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-					cur.ncfg[k][ci] = got.ncfg[k][ci];
-				for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
-					cur.arc[ix->byk[a]] = got.arc[ix->byk[a]];
-				changed[k] = step;
-			}
-			for (i = 0; i < p->ndemands; i++)
-				cur.unplaced[i] += got.unplaced[i];
-			counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, x);
-			found = 1;
-			better++;
 		}
 	}
+	for (w = 0; w < wave; w++) {
+		free(pj.job[w].q);
+		free(pj.job[w].sh.cpu);
+		free(pj.job[w].sh.ram);
+		ilp_result_release(p, &pj.job[w].got);
+	}
+	free(pj.job);
 	free(pairs);
 	free(seen);
+	free(done);
+	free(busy);
 	free(changed);
-	free(sh.cpu);
-	free(sh.ram);
-	free(q);
-	ilp_result_release(p, &got);
 	ilp_result_release(p, &cur);
 	return better;
 }
@@ -1614,20 +1784,6 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
-static int term_hook(void *info, const char *s)
-{
-	(void)info;
-	fputs(s, stderr);
-	return 1; /* we printed it (or chose not to) */
-}
-
-static int silent_hook(void *info, const char *s)
-{
-	(void)info;
-	(void)s;
-	return 1;
-}
-
 static int write_model(glp_prob *P, const char *path, struct diag *d)
 {
 	size_t len = strlen(path);
@@ -1664,6 +1820,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	double *warm = NULL, *rounded = NULL, *best = NULL, *x = NULL, warm_obj = 0, round_obj = 0, best_obj = 0;
 	double t0 = util_now_s(), deadline = t0 + o->time_limit_s, t_deal = 0, t_deal_max = 0;
 	int ret, st, code = 0, rounds = 0, restricted = 0, rc = -1, j;
+	int threads = o->threads > 0 ? o->threads : par_processors();
 	size_t i;
 	enum lp_end e;
 
@@ -1671,7 +1828,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	memset(&cb, 0, sizeof(cb));
 	memset(&cl, 0, sizeof(cl));
 	ilp_result_alloc(p, r);
-	glp_term_hook(o->verbose ? term_hook : silent_hook, NULL);
+	glpk_thread_hook(o->verbose);
 	P = glp_create_prob();
 	arcidx_build(&ix, p);
 	build(P, p, &ix, &cl);
@@ -1727,7 +1884,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 				break;
 			}
 			x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2));
-			if (round_lp(P, p, &ix, &cl, fb ? &sh : NULL, o->verbose, deadline, x2, &obj2)) {
+			if (round_lp(P, p, &ix, &cl, fb ? &sh : NULL, threads, o->verbose, deadline, x2, &obj2)) {
 				free(x2);
 				break;
 			}
@@ -1758,7 +1915,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		memcpy(y, rounded, ((size_t)cl.ncols + 1) * sizeof(*y));
 		for (j = 1; j <= cl.ncols; j++)
 			lp[j] = glp_get_col_prim(P, j);
-		better = polish(P, p, &ix, &cl, y, lp, o->verbose, deadline - 2 * t_deal_max);
+		better = polish(P, p, &ix, &cl, y, lp, threads, o->verbose, deadline - 2 * t_deal_max);
 		if (better) {
 			fy = repair_vector(p, &cl, y);
 			fo = vec_obj(P, fy);

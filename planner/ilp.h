@@ -35,6 +35,12 @@ struct ilp_opts {
 	 * limit, the same limit gives the same plan on every run and machine.
 	 */
 	long node_limit;
+	/*
+	 * Threads for the class MIPs of the rounding and the polish (0: one
+	 * per processor).  The plan does not depend on it, only how much
+	 * gets done before the time limit.
+	 */
+	int threads;
 };
 
 struct ilp_result {

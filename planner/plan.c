@@ -44,6 +44,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
 	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit; /* deterministic, unlike time */
 	opts.verbose = o->verbose;
+	opts.threads = o->threads;
 	opts.export_path = o->export_path;
 	opts.warm = &r->greedy;
 	if (o->greedy_only) {

@@ -27,8 +27,9 @@ struct plan_opts {
 	int verbose;		/* solver output to stderr */
 	const char *export_path; /* write the ILP (.mps/.lp) before solving, or NULL */
 	int greedy_only;	/* skip the ILP */
+	int threads;		/* for the solver (ilp_opts.threads); 0: one per processor */
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0 }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0 }
 
 struct plan_result {
 	const struct scenario *sc;

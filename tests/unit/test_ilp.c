@@ -1,7 +1,8 @@
 /*
  * test_ilp.c - the solver's deterministic node limit: on the generated S
  * fleet (whose search runs long), a node limit that binds stops the
- * search there, and two runs give the same objective and the same counts;
+ * search there, and two runs give the same objective and the same counts,
+ * on one thread and on three;
  * without a limit (and with a gap it cannot reach at once) the time limit
  * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
  * the objective is that of the plan its counts make over real nodes,
@@ -99,7 +100,9 @@ int main(void)
 			o.mip_gap = 0;
 			o.node_limit = limits[t];
 			o.warm = &fx.cp;
+			o.threads = 1;
 			CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "limit %ld: first run", limits[t]);
+			o.threads = 3; /* the rounding and the polish in parallel: the same plan */
 			CHECK(ilp_solve(&fx.p, &o, &b, &d) == 0, "limit %ld: second run", limits[t]);
 			CHECK(a.status == ILP_FEASIBLE && b.status == ILP_FEASIBLE, "limit %ld: status %s / %s", limits[t],
 			      ilp_status_name(a.status), ilp_status_name(b.status));

@@ -1,0 +1,74 @@
+/*
+ * par.c - independent jobs run on a few threads at once (see par.h).
+ */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "par.h"
+#include "banned.h"
+
+struct par {
+	pthread_mutex_t lock;
+	size_t next, njobs;
+	par_job *job;
+	void *ctx;
+	void (*thread_end)(void);
+};
+
+/* Runs jobs, the next one not taken each time, until none is left. */
+static void take_jobs(struct par *pr)
+{
+	for (;;) {
+		size_t j;
+		pthread_mutex_lock(&pr->lock);
+		j = pr->next < pr->njobs ? pr->next++ : pr->njobs;
+		pthread_mutex_unlock(&pr->lock);
+		if (j == pr->njobs)
+			return;
+		pr->job(pr->ctx, j);
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct par *pr = arg;
+	take_jobs(pr);
+	if (pr->thread_end)
+		pr->thread_end();
+	return NULL;
+}
+
+void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void))
+{
+	struct par pr;
+	pthread_t tid[PAR_MAX_THREADS];
+	int n = 0, t;
+
+	if (threads > PAR_MAX_THREADS)
+		threads = PAR_MAX_THREADS;
+	if ((size_t)threads > njobs)
+		threads = (int)njobs;
+	pr.next = 0;
+	pr.njobs = njobs;
+	pr.job = job;
+	pr.ctx = ctx;
+	pr.thread_end = thread_end;
+	pthread_mutex_init(&pr.lock, NULL);
+	for (t = 1; t < threads; t++) {
+		if (pthread_create(&tid[n], NULL, worker, &pr))
+			break; /* the threads there are take every job */
+		n++;
+	}
+	take_jobs(&pr);
+	for (t = 0; t < n; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&pr.lock);
+}
+
+int par_processors(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;
+}

@@ -1,0 +1,33 @@
+/*
+ * par.h - independent jobs run on a few threads at once.
+ *
+ * par_run() starts the threads it needs, runs every job once and joins
+ * them before it returns: no thread outlives a call.  Jobs are taken in
+ * index order by whichever thread is free; each job must write only its
+ * own results, so what a call computes does not depend on the number of
+ * threads or on which thread ran which job.  When a thread cannot be
+ * started, the threads that are there (at least the caller's) run every
+ * job.
+ */
+#ifndef PLANNER_PAR_H
+#define PLANNER_PAR_H
+
+#include <stddef.h>
+
+#define PAR_MAX_THREADS 64
+
+/* Job j of a par_run() call, with the caller's ctx. */
+typedef void par_job(void *ctx, size_t j);
+
+/*
+ * Runs job(ctx, j) for every j in [0, njobs) on up to `threads` threads,
+ * the caller's among them.  thread_end, when not NULL, is called on each
+ * thread par_run started, last thing before it ends (to free what the
+ * jobs left in thread-local state).
+ */
+void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void));
+
+/* The processors online (sysconf), at least 1 and at most PAR_MAX_THREADS. */
+int par_processors(void);
+
+#endif
