@@ -1553,6 +1553,14 @@ static size_t polish_pairs(glp_prob *P, const struct problem *p, const struct ar
 	return n;
 }
 
+/* What the plan x costs made concrete (dealt over real nodes, as the final plan is). */
+static double concrete_obj(glp_prob *P, const struct problem *p, const struct cols *cl, const double *x)
+{
+	double *fixed = repair_vector(p, cl, x), z = vec_obj(P, fixed);
+	free(fixed);
+	return z;
+}
+
 /* One pair of classes solved again (polish), a job of a wave. */
 struct pair_job {
 	size_t pi;		/* in the pairs */
@@ -1641,7 +1649,10 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
  * solved again as one MIP (sub_mip) for the replicas x gives the two,
  * every other class as x has it, with x offered as the first incumbent,
  * Gomory and MIR cuts and POLISH_NODES nodes.  A cheaper plan of the two
- * whose deal over real nodes loses no replica replaces theirs in x.
+ * whose deal over real nodes loses no replica replaces theirs in x when
+ * the whole plan, made concrete, is then cheaper too (the two may each
+ * deal well alone and not together: a concrete plan deals all classes
+ * one way, first-fit or balanced).
  * Rounding fixes each class against an LP of the classes not yet
  * rounded; here each class sees the others whole, and replicas move
  * between two classes only where both take them in whole
@@ -1660,11 +1671,13 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 	struct ilp_result cur;
 	struct pair_jobs pj;
 	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, stamp = 1;
+	double *xc = xcalloc((size_t)cl->ncols + 1, sizeof(*xc)), concrete;
 	char *busy = xcalloc(p->nclasses + 1, 1), *done;
 	int better = 0, found = 1, m;
 
 	ilp_result_alloc(p, &cur);
 	take_plan(p, cl, x, &cur);
+	concrete = concrete_obj(P, p, cl, x);
 	npairs = polish_pairs(P, p, ix, cl, x, lp, &pairs);
 	seen = xcalloc(npairs + 1, sizeof(*seen));
 	done = xcalloc(npairs + 1, 1);
@@ -1692,6 +1705,7 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 			par_run(nw, threads, pair_job_run, &pj, glpk_thread_end);
 			for (w = 0; w < nw; w++) {
 				struct pair_job *b = &pj.job[w];
+				double fo;
 				if (b->rc || b->obj >= b->old)
 					continue;
 				for (t = 0; t < b->nk; t++) {
@@ -1705,7 +1719,14 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 				}
 				for (i = 0; i < p->ndemands; i++)
 					cur.unplaced[i] += b->got.unplaced[i];
-				counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, x);
+				counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, xc);
+				fo = concrete_obj(P, p, cl, xc);
+				if (fo >= concrete - 1e-6 * fmax(1, fabs(concrete))) {
+					take_plan(p, cl, x, &cur); /* dearer once dealt with the rest: back */
+					continue;
+				}
+				memcpy(x, xc, ((size_t)cl->ncols + 1) * sizeof(*x));
+				concrete = fo;
 				for (t = 0; t < b->nk; t++)
 					changed[b->ks[t]] = seen[b->pi];
 				found = 1;
@@ -1713,6 +1734,7 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 			}
 		}
 	}
+	free(xc);
 	for (w = 0; w < wave; w++) {
 		free(pj.job[w].q);
 		free(pj.job[w].sh.cpu);
