@@ -1563,7 +1563,6 @@ static double concrete_obj(glp_prob *P, const struct problem *p, const struct co
 
 /* One pair of classes solved again (polish), a job of a wave. */
 struct pair_job {
-	size_t pi;		/* in the pairs */
 	size_t ks[2], nk;
 	double *q;		/* [demand]: the replicas x gives the two */
 	double old, obj;	/* what the two cost in x (less rounding); what the MIP found */
@@ -1595,38 +1594,39 @@ static void pair_job_run(void *ctx, size_t j)
 			pj->deadline, &b->got, &b->obj);
 }
 
+#define POLISH_WAVE 4	/* pairs solved at once: fixed, so the plan is the same on any number of threads */
+
+/* A pair in a wave: its index in the pairs, and its job, or -1 when nothing changed since it was solved. */
+struct wave_pair {
+	size_t pi;
+	long job;
+};
+
 /*
- * The next wave of pairs to solve at once, from the pairs not yet done
- * in this pass (done[]), in order: a pair that shares a class with one
- * taken or put off before it in this wave is put off (it must see what
- * they change), one that nothing changed since it was last solved is
- * done without solving; so a wave's results are those of solving its
- * pairs one after another, in order.  Stamps the pairs taken (seen[])
- * and fills their jobs' classes, q and old from x.  Returns how many.
+ * The next wave: the pairs not yet done in this pass (done[]), in order,
+ * until POLISH_WAVE of them are to be solved; a pair whose classes
+ * nothing changed since it was last solved is listed without a job.
+ * Fills the jobs' classes, q and old from x (cur: its counts).  Returns
+ * the number of pairs listed (*njobs: of jobs).
  */
 static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
 			const double *x, const struct ilp_result *cur, const struct pair *pairs, size_t npairs,
-			char *done, char *busy, long *seen, const long *changed, long *stamp, struct pair_job *job,
-			size_t wave)
+			const char *done, const long *seen, const long *changed, struct wave_pair *wp,
+			struct pair_job *job, size_t *njobs)
 {
-	size_t nw = 0, pi, t, a;
+	size_t n = 0, nj = 0, pi, t, a;
 
-	memset(busy, 0, p->nclasses);
-	for (pi = 0; pi < npairs && nw < wave; pi++) {
+	for (pi = 0; pi < npairs && nj < POLISH_WAVE; pi++) {
 		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2;
-		struct pair_job *b = &job[nw];
+		struct pair_job *b = &job[nj];
 		if (done[pi])
 			continue;
-		if (busy[k1] || busy[k2]) {
-			busy[k1] = busy[k2] = 1; /* put off: so are the later pairs of its classes */
-			continue;
-		}
-		done[pi] = 1;
+		wp[n].pi = pi;
+		wp[n].job = -1;
+		n++;
 		if (seen[pi] && changed[k1] < seen[pi] && changed[k2] < seen[pi])
 			continue; /* nothing new since it was last solved */
-		busy[k1] = busy[k2] = 1;
-		seen[pi] = (*stamp)++;
-		b->pi = pi;
+		wp[n - 1].job = (long)nj;
 		b->ks[0] = k1;
 		b->ks[1] = k2;
 		b->nk = k1 == k2 ? 1 : 2;
@@ -1638,9 +1638,10 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
 				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
 		}
 		b->old -= 1e-6 * fmax(1, fabs(b->old)); /* cheaper by more than rounding */
-		nw++;
+		nj++;
 	}
-	return nw;
+	*njobs = nj;
+	return n;
 }
 
 /*
@@ -1658,21 +1659,22 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
  * between two classes only where both take them in whole
  * configurations.  After the first pass a pair is solved again only
  * when one of its classes changed since; it stops after a pass that
- * changes nothing, or at the deadline.  Pairs without a class in common
- * are solved at once, on `threads` threads, in waves (pair_wave): the
- * plan is the same on any number of threads.  Returns the number of
- * pairs that made x cheaper.
+ * changes nothing, or at the deadline.  Pairs are solved POLISH_WAVE at
+ * a time (pair_wave), on `threads` threads: most find nothing, so most
+ * of a wave's results stand; the plan is the same on any number of
+ * threads.  Returns the number of pairs that made x cheaper.
  */
 static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl, double *x,
 		  const double *lp, int threads, int verbose, double deadline)
 {
-	size_t ng = p->nclasses * MODE_COUNT, npairs, i, t, ci, w, nw, wave = 2 * (size_t)threads;
+	size_t ng = p->nclasses * MODE_COUNT, npairs, i, t, ci, w, n, nj;
 	struct pair *pairs;
+	struct wave_pair *wp;
 	struct ilp_result cur;
 	struct pair_jobs pj;
-	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, stamp = 1;
-	double *xc = xcalloc((size_t)cl->ncols + 1, sizeof(*xc)), concrete;
-	char *busy = xcalloc(p->nclasses + 1, 1), *done;
+	long *changed = xcalloc(p->nclasses + 1, sizeof(*changed)), *seen, stamp = 1, solved = 0, wasted = 0, dearer = 0;
+	double *xc = xcalloc((size_t)cl->ncols + 1, sizeof(*xc)), concrete, t_deal = 0;
+	char *moved = xcalloc(p->nclasses + 1, 1), *done;
 	int better = 0, found = 1, m;
 
 	ilp_result_alloc(p, &cur);
@@ -1681,14 +1683,15 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 	npairs = polish_pairs(P, p, ix, cl, x, lp, &pairs);
 	seen = xcalloc(npairs + 1, sizeof(*seen));
 	done = xcalloc(npairs + 1, 1);
+	wp = xcalloc(npairs + 1, sizeof(*wp));
 	pj.p = p;
 	pj.ix = ix;
 	pj.cl = cl;
 	pj.x = x;
 	pj.verbose = verbose;
 	pj.deadline = deadline;
-	pj.job = xcalloc(wave, sizeof(*pj.job));
-	for (w = 0; w < wave; w++) {
+	pj.job = xcalloc(POLISH_WAVE, sizeof(*pj.job));
+	for (w = 0; w < POLISH_WAVE; w++) {
 		pj.job[w].q = xcalloc(p->ndemands + 1, sizeof(*pj.job[w].q));
 		pj.job[w].sh.cpu = xcalloc(ng + 1, sizeof(*pj.job[w].sh.cpu));
 		pj.job[w].sh.ram = xcalloc(ng + 1, sizeof(*pj.job[w].sh.ram));
@@ -1698,14 +1701,33 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 		found = 0;
 		memset(done, 0, npairs);
 		while (ms_left(deadline) > 0 && !interrupt_pending()) {
-			nw = pair_wave(P, p, ix, cl, x, &cur, pairs, npairs, done, busy, seen, changed, &stamp, pj.job,
-				       wave);
-			if (!nw)
+			n = pair_wave(P, p, ix, cl, x, &cur, pairs, npairs, done, seen, changed, wp, pj.job, &nj);
+			if (!n)
 				break;
-			par_run(nw, threads, pair_job_run, &pj, glpk_thread_end);
-			for (w = 0; w < nw; w++) {
-				struct pair_job *b = &pj.job[w];
+			/*
+			 * Solved at once, each against the plan before the wave;
+			 * then taken in order.  A pair whose class a pair before
+			 * it changed (or put off) is put off to the next wave,
+			 * with its classes, so that every result taken is the one
+			 * it would have been in order.
+			 */
+			par_run(nj, threads, pair_job_run, &pj, glpk_thread_end);
+			solved += (long)nj;
+			memset(moved, 0, p->nclasses);
+			for (w = 0; w < n; w++) {
+				size_t k1 = pairs[wp[w].pi].k1, k2 = pairs[wp[w].pi].k2;
+				struct pair_job *b;
 				double fo;
+				if (moved[k1] || moved[k2]) {
+					moved[k1] = moved[k2] = 1;
+					wasted += wp[w].job >= 0;
+					continue;
+				}
+				done[wp[w].pi] = 1;
+				if (wp[w].job < 0)
+					continue;
+				seen[wp[w].pi] = stamp++;
+				b = &pj.job[wp[w].job];
 				if (b->rc || b->obj >= b->old)
 					continue;
 				for (t = 0; t < b->nk; t++) {
@@ -1720,22 +1742,29 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 				for (i = 0; i < p->ndemands; i++)
 					cur.unplaced[i] += b->got.unplaced[i];
 				counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, xc);
+				t_deal -= util_now_s();
 				fo = concrete_obj(P, p, cl, xc);
+				t_deal += util_now_s();
 				if (fo >= concrete - 1e-6 * fmax(1, fabs(concrete))) {
 					take_plan(p, cl, x, &cur); /* dearer once dealt with the rest: back */
+					dearer++;
 					continue;
 				}
 				memcpy(x, xc, ((size_t)cl->ncols + 1) * sizeof(*x));
 				concrete = fo;
 				for (t = 0; t < b->nk; t++)
-					changed[b->ks[t]] = seen[b->pi];
+					changed[b->ks[t]] = seen[wp[w].pi];
+				moved[k1] = moved[k2] = 1;
 				found = 1;
 				better++;
 			}
 		}
 	}
+	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld solved again, after a pair before them in their wave "
+		   "changed), %d cheaper, %ld of those dearer made concrete (%.2f s in deals)\n",
+		   solved, wasted, better + (int)dearer, dearer, t_deal);
 	free(xc);
-	for (w = 0; w < wave; w++) {
+	for (w = 0; w < POLISH_WAVE; w++) {
 		free(pj.job[w].q);
 		free(pj.job[w].sh.cpu);
 		free(pj.job[w].sh.ram);
@@ -1745,7 +1774,8 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 	free(pairs);
 	free(seen);
 	free(done);
-	free(busy);
+	free(wp);
+	free(moved);
 	free(changed);
 	ilp_result_release(p, &cur);
 	return better;
