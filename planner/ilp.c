@@ -28,7 +28,10 @@
  *     again up to FEEDBACK_ROUNDS times, each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
  *     (struct shrink: in the rounding's copy only; the LP bound never
- *     sees it).  The cheapest concrete plan is offered to the
+ *     sees it).
+ *  2b. Polish: the cheapest concrete plan re-solved two classes at a
+ *     time (polish), a pair's cheaper plan kept when the whole plan,
+ *     made concrete, is cheaper too.  It is offered to the
  *     branch-and-cut as an incumbent next to the warm (greedy) plan.
  *  3. Branch-and-cut (glp_intopt, on the root basis) from the better of
  *     the two, stopped by the relative gap, the time limit (less the time
@@ -41,7 +44,12 @@
  *     cheaper: the objective returned is the concrete plan's.
  *
  * Everything but the time limit is deterministic: with the node limit
- * binding (and the time limit not), two runs give the same plan.
+ * binding (and the time limit not), two runs give the same plan.  The
+ * class MIPs of a rounding batch and the polish's pair MIPs run on
+ * ilp_opts.threads threads (par_run); each writes only its own result
+ * and the results are taken in a fixed order, so the plan does not
+ * depend on the number of threads.  GLPK keeps one environment per
+ * thread.
  */
 #include <errno.h>
 #include <glpk.h>
