@@ -1653,8 +1653,8 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
 }
 
 /*
- * Polishes the integer plan x (columns cl of P; lp: the root LP's
- * column values) in place.  Each pair of classes (polish_pairs) is
+ * Polishes the concrete plan x (columns cl of P; x_obj: what it costs;
+ * lp: the root LP's column values) in place.  Each pair of classes (polish_pairs) is
  * solved again as one MIP (sub_mip) for the replicas x gives the two,
  * every other class as x has it, with x offered as the first incumbent,
  * Gomory and MIR cuts and POLISH_NODES nodes.  A cheaper plan of the two
@@ -1673,7 +1673,7 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
  * threads.  Returns the number of pairs that made x cheaper.
  */
 static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl, double *x,
-		  const double *lp, int threads, int verbose, double deadline)
+		  double x_obj, const double *lp, int threads, int verbose, double deadline)
 {
 	size_t ng = p->nclasses * MODE_COUNT, npairs, i, t, ci, w, n, nj;
 	struct pair *pairs;
@@ -1687,7 +1687,7 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 
 	ilp_result_alloc(p, &cur);
 	take_plan(p, cl, x, &cur);
-	concrete = concrete_obj(P, p, cl, x);
+	concrete = x_obj;
 	npairs = polish_pairs(P, p, ix, cl, x, lp, &pairs);
 	seen = xcalloc(npairs + 1, sizeof(*seen));
 	done = xcalloc(npairs + 1, 1);
@@ -1975,7 +1975,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		memcpy(y, rounded, ((size_t)cl.ncols + 1) * sizeof(*y));
 		for (j = 1; j <= cl.ncols; j++)
 			lp[j] = glp_get_col_prim(P, j);
-		better = polish(P, p, &ix, &cl, y, lp, threads, o->verbose, deadline - 2 * t_deal_max);
+		better = polish(P, p, &ix, &cl, y, round_obj, lp, threads, o->verbose, deadline - 2 * t_deal_max);
 		if (better) {
 			fy = repair_vector(p, &cl, y);
 			fo = vec_obj(P, fy);
