@@ -1561,14 +1561,6 @@ static size_t polish_pairs(glp_prob *P, const struct problem *p, const struct ar
 	return n;
 }
 
-/* What the plan x costs made concrete (dealt over real nodes, as the final plan is). */
-static double concrete_obj(glp_prob *P, const struct problem *p, const struct cols *cl, const double *x)
-{
-	double *fixed = repair_vector(p, cl, x), z = vec_obj(P, fixed);
-	free(fixed);
-	return z;
-}
-
 /* One pair of classes solved again (polish), a job of a wave. */
 struct pair_job {
 	size_t ks[2], nk;
@@ -1654,8 +1646,9 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
 
 /*
  * Polishes the concrete plan x (columns cl of P; x_obj: what it costs;
- * lp: the root LP's column values) in place.  Each pair of classes (polish_pairs) is
- * solved again as one MIP (sub_mip) for the replicas x gives the two,
+ * lp: the root LP's column values) in place; *made is x made concrete
+ * (caller frees), NULL when nothing was cheaper.  Each pair of classes
+ * (polish_pairs) is solved again as one MIP (sub_mip) for the replicas x gives the two,
  * every other class as x has it, with x offered as the first incumbent,
  * Gomory and MIR cuts and POLISH_NODES nodes.  A cheaper plan of the two
  * whose deal over real nodes loses no replica replaces theirs in x when
@@ -1673,7 +1666,7 @@ static size_t pair_wave(glp_prob *P, const struct problem *p, const struct arcid
  * threads.  Returns the number of pairs that made x cheaper.
  */
 static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl, double *x,
-		  double x_obj, const double *lp, int threads, int verbose, double deadline)
+		  double x_obj, const double *lp, int threads, int verbose, double deadline, double **made)
 {
 	size_t ng = p->nclasses * MODE_COUNT, npairs, i, t, ci, w, n, nj;
 	struct pair *pairs;
@@ -1685,6 +1678,7 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 	char *moved = xcalloc(p->nclasses + 1, 1), *done;
 	int better = 0, found = 1, m;
 
+	*made = NULL;
 	ilp_result_alloc(p, &cur);
 	take_plan(p, cl, x, &cur);
 	concrete = x_obj;
@@ -1725,7 +1719,7 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 			for (w = 0; w < n; w++) {
 				size_t k1 = pairs[wp[w].pi].k1, k2 = pairs[wp[w].pi].k2;
 				struct pair_job *b;
-				double fo;
+				double fo, *fixed;
 				if (moved[k1] || moved[k2]) {
 					moved[k1] = moved[k2] = 1;
 					wasted += wp[w].job >= 0;
@@ -1751,14 +1745,18 @@ static int polish(glp_prob *P, const struct problem *p, const struct arcidx *ix,
 					cur.unplaced[i] += b->got.unplaced[i];
 				counts_vector(p, cl, cur.nmode, cur.ncfg, cur.arc, cur.unplaced, xc);
 				t_deal -= util_now_s();
-				fo = concrete_obj(P, p, cl, xc);
+				fixed = repair_vector(p, cl, xc);
 				t_deal += util_now_s();
+				fo = vec_obj(P, fixed);
 				if (fo >= concrete - 1e-6 * fmax(1, fabs(concrete))) {
 					take_plan(p, cl, x, &cur); /* dearer once dealt with the rest: back */
+					free(fixed);
 					dearer++;
 					continue;
 				}
 				memcpy(x, xc, ((size_t)cl->ncols + 1) * sizeof(*x));
+				free(*made);
+				*made = fixed;
 				concrete = fo;
 				for (t = 0; t < b->nk; t++)
 					changed[b->ks[t]] = seen[wp[w].pi];
@@ -1975,9 +1973,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		memcpy(y, rounded, ((size_t)cl.ncols + 1) * sizeof(*y));
 		for (j = 1; j <= cl.ncols; j++)
 			lp[j] = glp_get_col_prim(P, j);
-		better = polish(P, p, &ix, &cl, y, round_obj, lp, threads, o->verbose, deadline - 2 * t_deal_max);
+		better = polish(P, p, &ix, &cl, y, round_obj, lp, threads, o->verbose, deadline - 2 * t_deal_max, &fy);
 		if (better) {
-			fy = repair_vector(p, &cl, y);
 			fo = vec_obj(P, fy);
 			glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
 				   "unplaced %.0f (%.2f s)\n", better, vec_obj(P, y), unplaced_sum(p, &cl, y), fo,
