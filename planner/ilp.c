@@ -28,7 +28,8 @@
  *     again up to FEEDBACK_ROUNDS times, each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
  *     (struct shrink: in the rounding's copy only; the LP bound never
- *     sees it).
+ *     sees it).  Two such chains of roundings run at once, batching the
+ *     classes in 8 and in 12 (round_chains).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (polish), a pair's cheaper plan kept when the whole plan,
  *     made concrete, is cheaper too.  It is offered to the
@@ -45,11 +46,11 @@
  *
  * Everything but the time limit is deterministic: with the node limit
  * binding (and the time limit not), two runs give the same plan.  The
- * class MIPs of a rounding batch and the polish's pair MIPs run on
- * ilp_opts.threads threads (par_run); each writes only its own result
- * and the results are taken in a fixed order, so the plan does not
- * depend on the number of threads.  GLPK keeps one environment per
- * thread.
+ * rounding chains, the class MIPs of a rounding batch and the polish's
+ * pair MIPs run on ilp_opts.threads threads (par_run); each writes only
+ * its own result and the results are taken in a fixed order, so the plan
+ * does not depend on the number of threads.  GLPK keeps one environment
+ * per thread.
  */
 #include <errno.h>
 #include <glpk.h>
@@ -1084,7 +1085,7 @@ static void shrink_rows(glp_prob *Q, const struct problem *p, const struct cols 
 	}
 }
 
-static const double *order_key;
+static _Thread_local const double *order_key; /* rounding chains run at once */
 
 static int order_cmp(const void *a, const void *b)
 {
@@ -1117,7 +1118,6 @@ static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct co
 	return order;
 }
 
-#define ROUND_BATCHES 8	/* re-solves per rounding step: each batch is fixed on the last LP */
 
 /* A batch of class MIPs against the same LP (Q), one job per class. */
 struct class_jobs {
@@ -1148,7 +1148,7 @@ static void class_job(void *ctx, size_t j)
  * failed.
  */
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		    const struct shrink *sh, int threads, int verbose, double deadline, double *x, double *obj)
+		    const struct shrink *sh, size_t nbatches, int threads, int verbose, double deadline, double *x, double *obj)
 {
 	glp_prob *Q = glp_create_prob();
 	struct shrink lsh;
@@ -1172,7 +1172,7 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 		shrink_rows(Q, p, cl, sh);
 	}
 	/* 1: each class's own MIP against the last LP, a batch of classes at a time (in parallel) */
-	batch = (p->nclasses + ROUND_BATCHES - 1) / ROUND_BATCHES;
+	batch = (p->nclasses + nbatches - 1) / nbatches;
 	cj.Q = Q;
 	cj.p = p;
 	cj.ix = ix;
@@ -1321,7 +1321,7 @@ static double unplaced_sum(const struct problem *p, const struct cols *cl, const
 	size_t i;
 	for (i = 0; i < p->ndemands; i++)
 		u += x[cl->u[i]];
-	return u;
+	return u > 0 ? u : 0; /* not -0 in the log */
 }
 
 static double vec_obj(glp_prob *P, const double *x)
@@ -1399,8 +1399,6 @@ static void keep_cheapest(double **best, double *best_obj, double *fixed, double
  * has there and fixed has not, shared over x's nodes and added to sh (at
  * most half a node).  1 when something was added.
  */
-#define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
-#define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
 
 static int shrink_add(const struct problem *p, const struct cols *cl, const double *x, const double *fixed,
 		      struct shrink *sh)
@@ -1436,6 +1434,135 @@ static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *
 			in_set[i] = 1;
 			glp_set_col_bnds(P, cl->arc[i], GLP_DB, 0, (double)p->demands[p->arcs[i].d].replicas);
 		}
+}
+
+/* ================= rounding chains ================= */
+
+#define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
+#define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
+#define ROUND_CHAINS 2
+
+/*
+ * The batches of each chain's roundings.  The feedback does not settle:
+ * round after round the plans made concrete scatter around the same cost
+ * (at L, 19.33M to 19.52M over eight rounds), so each round is in effect
+ * one more draw, and two chains that batch the classes differently draw
+ * twice as often on two threads, where one chain's LP re-solves, which
+ * are sequential, left the second processor idle.
+ */
+static const size_t chain_batches[ROUND_CHAINS] = { 8, 12 };
+
+/* One chain of roundings: its own shrink, and its last round's plan. */
+struct chain {
+	struct shrink sh;	/* what its deals lost so far */
+	double *x, obj;		/* the round's plan in counts, its objective */
+	double *fixed, fobj;	/* made concrete (NULL when the round failed), its objective */
+	double t_deal;		/* the deal's time */
+	int live;		/* rounds again */
+};
+
+struct chain_jobs {
+	glp_prob *P;
+	const struct problem *p;
+	const struct arcidx *ix;
+	const struct cols *cl;
+	int fb, threads, verbose;
+	double deadline;
+	struct chain *ch;
+};
+
+/* Round fb of chain j (a job of par_run): rounding, then its deal over real nodes. */
+static void chain_job(void *ctx, size_t j)
+{
+	struct chain_jobs *cj = ctx;
+	struct chain *c = &cj->ch[j];
+
+	glpk_thread_hook(cj->verbose);
+	c->fixed = NULL;
+	if (!c->live)
+		return;
+	memset(c->x, 0, ((size_t)cj->cl->ncols + 1) * sizeof(*c->x));
+	if (round_lp(cj->P, cj->p, cj->ix, cj->cl, cj->fb ? &c->sh : NULL, chain_batches[j], cj->threads, cj->verbose,
+		     cj->deadline, c->x, &c->obj))
+		return;
+	c->t_deal = util_now_s();
+	c->fixed = repair_vector(cj->p, cj->cl, c->x);
+	c->t_deal = util_now_s() - c->t_deal;
+	c->fobj = vec_obj(cj->P, c->fixed);
+}
+
+/*
+ * Rounding, then again with what each deal over real nodes could not use
+ * taken off those nodes: ROUND_CHAINS chains at once (par_run), round by
+ * round, each with its own shrink, the rounds taken chain by chain, so the
+ * plans are the same on any number of threads.  A chain stops when its
+ * round fails or its deal lost nothing; no round starts past
+ * FEEDBACK_SHARE of the time limit (t0, limit_s).  Returns the cheapest
+ * plan made concrete (NULL when none; caller frees), *best_obj its cost,
+ * *t_deal_max the longest deal.
+ */
+static double *round_chains(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
+			    int threads, int verbose, double t0, double limit_s, double deadline, double *best_obj,
+			    double *t_deal_max)
+{
+	size_t ng = p->nclasses * MODE_COUNT, j;
+	struct chain ch[ROUND_CHAINS];
+	struct chain_jobs cj;
+	double *best = NULL;
+	int fb, live = ROUND_CHAINS;
+
+	memset(ch, 0, sizeof(ch));
+	for (j = 0; j < ROUND_CHAINS; j++) {
+		ch[j].sh.cpu = xcalloc(ng + 1, sizeof(*ch[j].sh.cpu));
+		ch[j].sh.ram = xcalloc(ng + 1, sizeof(*ch[j].sh.ram));
+		ch[j].x = xcalloc((size_t)cl->ncols + 1, sizeof(*ch[j].x));
+		ch[j].live = 1;
+	}
+	cj.P = P;
+	cj.p = p;
+	cj.ix = ix;
+	cj.cl = cl;
+	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
+	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
+	cj.verbose = verbose;
+	cj.deadline = deadline;
+	cj.ch = ch;
+	for (fb = 0; fb <= FEEDBACK_ROUNDS && live && !interrupt_pending(); fb++) {
+		if (fb && util_now_s() - t0 > FEEDBACK_SHARE * limit_s) {
+			glp_printf("gpuplan-ilp: no feedback round %d: past %.0f%% of the time limit, left to the "
+				   "polish\n", fb, 100 * FEEDBACK_SHARE);
+			break;
+		}
+		cj.fb = fb;
+		par_run(ROUND_CHAINS, threads, chain_job, &cj, glpk_thread_end);
+		for (j = 0; j < ROUND_CHAINS; j++) {
+			struct chain *c = &ch[j];
+			if (!c->live)
+				continue;
+			if (!c->fixed) {
+				c->live = 0;
+				live--;
+				continue;
+			}
+			*t_deal_max = fmax(*t_deal_max, c->t_deal);
+			glp_printf("gpuplan-ilp: rounding %d, chain %zu: objective %.2f unplaced %.0f; made concrete %.2f "
+				   "unplaced %.0f (deal %.2f s; %.2f s)\n", fb, j, c->obj, unplaced_sum(p, cl, c->x), c->fobj,
+				   unplaced_sum(p, cl, c->fixed), c->t_deal, util_now_s() - t0);
+			if (!shrink_add(p, cl, c->x, c->fixed, &c->sh)) {
+				c->live = 0;
+				live--;
+			}
+			keep_cheapest(&best, best_obj, c->fixed, c->fobj);
+			c->fixed = NULL;
+		}
+	}
+	for (j = 0; j < ROUND_CHAINS; j++) {
+		free(ch[j].sh.cpu);
+		free(ch[j].sh.ram);
+		free(ch[j].x);
+		free(ch[j].fixed);
+	}
+	return best;
 }
 
 /* ================= polish: two classes at a time, against the plan ================= */
@@ -1876,7 +2003,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct cbinfo cb;
 	char *in_set = NULL;
 	double *warm = NULL, *rounded = NULL, *best = NULL, *x = NULL, warm_obj = 0, round_obj = 0, best_obj = 0;
-	double t0 = util_now_s(), deadline = t0 + o->time_limit_s, t_deal = 0, t_deal_max = 0;
+	double t0 = util_now_s(), deadline = t0 + o->time_limit_s, t_deal_max = 0;
 	int ret, st, code = 0, rounds = 0, restricted = 0, rc = -1, j;
 	int threads = o->threads > 0 ? o->threads : par_processors();
 	size_t i;
@@ -1923,48 +2050,11 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	for (i = 0; i < p->narcs; i++)
 		r->lp_arcs += in_set[i];
 
-	/*
-	 * 2: rounding, then again with what each deal over real nodes could
-	 * not use taken off those nodes; the cheapest plan made concrete is
-	 * kept.
-	 */
-	{
-		struct shrink sh;
-		int fb;
-		sh.cpu = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.cpu));
-		sh.ram = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*sh.ram));
-		for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
-			double *x2, obj2 = 0, *fixed, fobj;
-			int more;
-			if (fb && util_now_s() - t0 > FEEDBACK_SHARE * o->time_limit_s) {
-				glp_printf("gpuplan-ilp: no feedback round %d: past %.0f%% of the time limit, left to the "
-					   "polish\n", fb, 100 * FEEDBACK_SHARE);
-				break;
-			}
-			x2 = xcalloc((size_t)cl.ncols + 1, sizeof(*x2));
-			if (round_lp(P, p, &ix, &cl, fb ? &sh : NULL, threads, o->verbose, deadline, x2, &obj2)) {
-				free(x2);
-				break;
-			}
-			t_deal = util_now_s();
-			fixed = repair_vector(p, &cl, x2);
-			t_deal = util_now_s() - t_deal;
-			t_deal_max = fmax(t_deal_max, t_deal);
-			fobj = vec_obj(P, fixed);
-			glp_printf("gpuplan-ilp: rounding %d: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
-				   "(%.2f s)\n", fb, obj2, unplaced_sum(p, &cl, x2), fobj, unplaced_sum(p, &cl, fixed),
-				   util_now_s() - t0);
-			more = shrink_add(p, &cl, x2, fixed, &sh);
-			free(x2);
-			keep_cheapest(&rounded, &round_obj, fixed, fobj);
-			if (!more)
-				break;
-		}
-		free(sh.cpu);
-		free(sh.ram);
-		if (rounded)
-			admit_arcs(P, p, &cl, rounded, in_set);
-	}
+	/* 2: rounding chains (round_chains); the cheapest plan made concrete is kept */
+	rounded = round_chains(P, p, &ix, &cl, threads, o->verbose, t0, o->time_limit_s, deadline, &round_obj,
+			       &t_deal_max);
+	if (rounded)
+		admit_arcs(P, p, &cl, rounded, in_set);
 	/* 2b: the cheapest rounded plan polished, two classes at a time */
 	if (rounded && !interrupt_pending()) {
 		double *y = xcalloc((size_t)cl.ncols + 1, sizeof(*y)), *lp = xcalloc((size_t)cl.ncols + 1, sizeof(*lp));
