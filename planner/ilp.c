@@ -1452,13 +1452,20 @@ static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *
  */
 static const size_t chain_batches[ROUND_CHAINS] = { 8, 12 };
 
-/* One chain of roundings: its own shrink, and its last round's plan. */
+/* A round of a chain, for the log. */
+struct chain_round {
+	double obj, unplaced;	/* the rounded plan's, in counts */
+	double fobj, funplaced;	/* made concrete */
+	double t_deal, t_end;	/* the deal's time; when the round ended (from t0) */
+};
+
+/* One chain of roundings: its own shrink, its rounds, and its cheapest plan made concrete. */
 struct chain {
 	struct shrink sh;	/* what its deals lost so far */
-	double *x, obj;		/* the round's plan in counts, its objective */
-	double *fixed, fobj;	/* made concrete (NULL when the round failed), its objective */
-	double t_deal;		/* the deal's time */
-	int live;		/* rounds again */
+	double *best, best_obj;	/* its cheapest plan made concrete (NULL: none) */
+	struct chain_round log[FEEDBACK_ROUNDS + 1];
+	int nrounds;		/* rounds done */
+	int cut;		/* stopped by FEEDBACK_SHARE */
 };
 
 struct chain_jobs {
@@ -1466,38 +1473,59 @@ struct chain_jobs {
 	const struct problem *p;
 	const struct arcidx *ix;
 	const struct cols *cl;
-	int fb, threads, verbose;
-	double deadline;
+	int threads, verbose;
+	double t0, limit_s, deadline;
 	struct chain *ch;
 };
 
-/* Round fb of chain j (a job of par_run): rounding, then its deal over real nodes. */
+/*
+ * Chain j (a job of par_run): rounding, its deal over real nodes, and
+ * again with what the deal lost taken off, until a round fails, a deal
+ * loses nothing, FEEDBACK_ROUNDS are done or a round would start past
+ * FEEDBACK_SHARE of the time limit.
+ */
 static void chain_job(void *ctx, size_t j)
 {
 	struct chain_jobs *cj = ctx;
 	struct chain *c = &cj->ch[j];
+	const struct cols *cl = cj->cl;
+	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x)), obj, *fixed;
+	int fb;
 
 	glpk_thread_hook(cj->verbose);
-	c->fixed = NULL;
-	if (!c->live)
-		return;
-	memset(c->x, 0, ((size_t)cj->cl->ncols + 1) * sizeof(*c->x));
-	if (round_lp(cj->P, cj->p, cj->ix, cj->cl, cj->fb ? &c->sh : NULL, chain_batches[j], cj->threads, cj->verbose,
-		     cj->deadline, c->x, &c->obj))
-		return;
-	c->t_deal = util_now_s();
-	c->fixed = repair_vector(cj->p, cj->cl, c->x);
-	c->t_deal = util_now_s() - c->t_deal;
-	c->fobj = vec_obj(cj->P, c->fixed);
+	for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
+		struct chain_round *lg = &c->log[fb];
+		int more;
+		if (fb && util_now_s() - cj->t0 > FEEDBACK_SHARE * cj->limit_s) {
+			c->cut = 1;
+			break;
+		}
+		if (round_lp(cj->P, cj->p, cj->ix, cl, fb ? &c->sh : NULL, chain_batches[j], cj->threads, cj->verbose,
+			     cj->deadline, x, &obj))
+			break;
+		lg->t_deal = util_now_s();
+		fixed = repair_vector(cj->p, cl, x);
+		lg->t_deal = util_now_s() - lg->t_deal;
+		lg->obj = obj;
+		lg->unplaced = unplaced_sum(cj->p, cl, x);
+		lg->fobj = vec_obj(cj->P, fixed);
+		lg->funplaced = unplaced_sum(cj->p, cl, fixed);
+		lg->t_end = util_now_s() - cj->t0;
+		c->nrounds = fb + 1;
+		more = shrink_add(cj->p, cl, x, fixed, &c->sh);
+		keep_cheapest(&c->best, &c->best_obj, fixed, lg->fobj);
+		if (!more)
+			break;
+	}
+	free(x);
 }
 
 /*
  * Rounding, then again with what each deal over real nodes could not use
- * taken off those nodes: ROUND_CHAINS chains at once (par_run), round by
- * round, each with its own shrink, the rounds taken chain by chain, so the
- * plans are the same on any number of threads.  A chain stops when its
- * round fails or its deal lost nothing; no round starts past
- * FEEDBACK_SHARE of the time limit (t0, limit_s).  Returns the cheapest
+ * taken off those nodes (chain_job): ROUND_CHAINS chains at once
+ * (par_run), each with its own shrink; their cheapest plans are taken in
+ * chain order, so that, when no chain is cut short by the time limit,
+ * the plan is the same on any number of threads.  Returns the cheapest
  * plan made concrete (NULL when none; caller frees), *best_obj its cost,
  * *t_deal_max the longest deal.
  */
@@ -1509,14 +1537,12 @@ static double *round_chains(glp_prob *P, const struct problem *p, const struct a
 	struct chain ch[ROUND_CHAINS];
 	struct chain_jobs cj;
 	double *best = NULL;
-	int fb, live = ROUND_CHAINS;
+	int fb;
 
 	memset(ch, 0, sizeof(ch));
 	for (j = 0; j < ROUND_CHAINS; j++) {
 		ch[j].sh.cpu = xcalloc(ng + 1, sizeof(*ch[j].sh.cpu));
 		ch[j].sh.ram = xcalloc(ng + 1, sizeof(*ch[j].sh.ram));
-		ch[j].x = xcalloc((size_t)cl->ncols + 1, sizeof(*ch[j].x));
-		ch[j].live = 1;
 	}
 	cj.P = P;
 	cj.p = p;
@@ -1525,42 +1551,27 @@ static double *round_chains(glp_prob *P, const struct problem *p, const struct a
 	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
 	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
 	cj.verbose = verbose;
+	cj.t0 = t0;
+	cj.limit_s = limit_s;
 	cj.deadline = deadline;
 	cj.ch = ch;
-	for (fb = 0; fb <= FEEDBACK_ROUNDS && live && !interrupt_pending(); fb++) {
-		if (fb && util_now_s() - t0 > FEEDBACK_SHARE * limit_s) {
-			glp_printf("gpuplan-ilp: no feedback round %d: past %.0f%% of the time limit, left to the "
-				   "polish\n", fb, 100 * FEEDBACK_SHARE);
-			break;
-		}
-		cj.fb = fb;
-		par_run(ROUND_CHAINS, threads, chain_job, &cj, glpk_thread_end);
-		for (j = 0; j < ROUND_CHAINS; j++) {
-			struct chain *c = &ch[j];
-			if (!c->live)
-				continue;
-			if (!c->fixed) {
-				c->live = 0;
-				live--;
-				continue;
-			}
-			*t_deal_max = fmax(*t_deal_max, c->t_deal);
-			glp_printf("gpuplan-ilp: rounding %d, chain %zu: objective %.2f unplaced %.0f; made concrete %.2f "
-				   "unplaced %.0f (deal %.2f s; %.2f s)\n", fb, j, c->obj, unplaced_sum(p, cl, c->x), c->fobj,
-				   unplaced_sum(p, cl, c->fixed), c->t_deal, util_now_s() - t0);
-			if (!shrink_add(p, cl, c->x, c->fixed, &c->sh)) {
-				c->live = 0;
-				live--;
-			}
-			keep_cheapest(&best, best_obj, c->fixed, c->fobj);
-			c->fixed = NULL;
-		}
-	}
+	par_run(ROUND_CHAINS, threads, chain_job, &cj, glpk_thread_end);
 	for (j = 0; j < ROUND_CHAINS; j++) {
-		free(ch[j].sh.cpu);
-		free(ch[j].sh.ram);
-		free(ch[j].x);
-		free(ch[j].fixed);
+		struct chain *c = &ch[j];
+		for (fb = 0; fb < c->nrounds; fb++) {
+			const struct chain_round *lg = &c->log[fb];
+			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
+			glp_printf("gpuplan-ilp: chain %zu (%zu batches), rounding %d: objective %.2f unplaced %.0f; made "
+				   "concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batches[j], fb, lg->obj,
+				   lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
+		}
+		if (c->cut)
+			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "
+				   "the polish\n", j, c->nrounds, 100 * FEEDBACK_SHARE);
+		if (c->best)
+			keep_cheapest(&best, best_obj, c->best, c->best_obj);
+		free(c->sh.cpu);
+		free(c->sh.ram);
 	}
 	return best;
 }
