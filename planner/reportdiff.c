@@ -835,7 +835,7 @@ char *rd_diff_failure(const struct rd_diff *df)
 struct row {
 	const char *group;	/* NULL: a top-level row; else the group it belongs to */
 	char *label;
-	char base[64], cur[64], change[64], pct[32];
+	char base[64], cur[64], change[64], pct[72];
 	const char *note;	/* a reason, shown after the row */
 	int strong;		/* the headline row */
 };
