@@ -1143,17 +1143,18 @@ static void class_job(void *ctx, size_t j)
 
 /*
  * Rounds the LP solution of P into an integer plan (see the top of the
- * file), with sh taken off the nodes when not NULL.  Fills x (1-based,
+ * file), batch classes at a time, with sh taken off the nodes when not
+ * NULL.  Fills x (1-based,
  * every column) and returns 0, or -1 when there was no time or an LP
  * failed.
  */
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
-		    const struct shrink *sh, size_t nbatches, int threads, int verbose, double deadline, double *x, double *obj)
+		    const struct shrink *sh, size_t batch, int threads, int verbose, double deadline, double *x, double *obj)
 {
 	glp_prob *Q = glp_create_prob();
 	struct shrink lsh;
 	const char *why = NULL;
-	size_t k, batch, g0, f, t, *order, ng = p->nclasses * MODE_COUNT;
+	size_t k, g0, f, t, *order, ng = p->nclasses * MODE_COUNT;
 	int code, j, ncols, rc = -1, pass;
 	struct fixes fx = { NULL, 0, 0 };
 	struct class_jobs cj;
@@ -1172,7 +1173,6 @@ static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *i
 		shrink_rows(Q, p, cl, sh);
 	}
 	/* 1: each class's own MIP against the last LP, a batch of classes at a time (in parallel) */
-	batch = (p->nclasses + nbatches - 1) / nbatches;
 	cj.Q = Q;
 	cj.p = p;
 	cj.ix = ix;
@@ -1443,14 +1443,24 @@ static void admit_arcs(glp_prob *P, const struct problem *p, const struct cols *
 #define ROUND_CHAINS 2
 
 /*
- * The batches of each chain's roundings.  The feedback does not settle:
- * round after round the plans made concrete scatter around the same cost
- * (at L, 19.33M to 19.52M over eight rounds), so each round is in effect
- * one more draw, and two chains that batch the classes differently draw
- * twice as often on two threads, where one chain's LP re-solves, which
- * are sequential, left the second processor idle.
+ * The classes per batch of chain j's roundings: the classes in 8 batches,
+ * and in 12 (fewer when that gives the same batch size: with 16 classes
+ * or fewer, one class more or fewer per batch).  The feedback does not
+ * settle: round after round the plans made concrete scatter around the
+ * same cost (at L, 19.33M to 19.52M over eight rounds), so each round is
+ * in effect one more draw, and two chains that batch the classes
+ * differently draw twice as often on two threads, where one chain's LP
+ * re-solves, which are sequential, left the second processor idle.
  */
-static const size_t chain_batches[ROUND_CHAINS] = { 8, 12 };
+static size_t chain_batch(size_t nclasses, size_t j)
+{
+	size_t b0 = (nclasses + 7) / 8, b1 = (nclasses + 11) / 12;
+	if (!j)
+		return b0;
+	if (b1 == b0)
+		b1 = b0 > 1 ? b0 - 1 : b0 + 1;
+	return b1;
+}
 
 /* A round of a chain, for the log. */
 struct chain_round {
@@ -1500,7 +1510,7 @@ static void chain_job(void *ctx, size_t j)
 			c->cut = 1;
 			break;
 		}
-		if (round_lp(cj->P, cj->p, cj->ix, cl, fb ? &c->sh : NULL, chain_batches[j], cj->threads, cj->verbose,
+		if (round_lp(cj->P, cj->p, cj->ix, cl, fb ? &c->sh : NULL, chain_batch(cj->p->nclasses, j), cj->threads, cj->verbose,
 			     cj->deadline, x, &obj))
 			break;
 		lg->t_deal = util_now_s();
@@ -1561,8 +1571,9 @@ static double *round_chains(glp_prob *P, const struct problem *p, const struct a
 		for (fb = 0; fb < c->nrounds; fb++) {
 			const struct chain_round *lg = &c->log[fb];
 			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
-			glp_printf("gpuplan-ilp: chain %zu (%zu batches), rounding %d: objective %.2f unplaced %.0f; made "
-				   "concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batches[j], fb, lg->obj,
+			glp_printf("gpuplan-ilp: chain %zu (%zu classes a batch), rounding %d: objective %.2f unplaced %.0f; "
+				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batch(p->nclasses, j), fb,
+				   lg->obj,
 				   lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
 		}
 		if (c->cut)
