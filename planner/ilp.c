@@ -28,8 +28,9 @@
  *     again up to FEEDBACK_ROUNDS times, each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
  *     (struct shrink: in the rounding's copy only; the LP bound never
- *     sees it).  Two such chains of roundings run at once, batching the
- *     classes in 8 and in 12 (round_chains).
+ *     sees it).  Two such chains of roundings run at once, each with its
+ *     own feedback, batching the classes differently (round_chains,
+ *     chain_batch).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (polish), a pair's cheaper plan kept when the whole plan,
  *     made concrete, is cheaper too.  It is offered to the
@@ -1118,7 +1119,6 @@ static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct co
 	return order;
 }
 
-
 /* A batch of class MIPs against the same LP (Q), one job per class. */
 struct class_jobs {
 	glp_prob *Q;
@@ -1144,9 +1144,8 @@ static void class_job(void *ctx, size_t j)
 /*
  * Rounds the LP solution of P into an integer plan (see the top of the
  * file), batch classes at a time, with sh taken off the nodes when not
- * NULL.  Fills x (1-based,
- * every column) and returns 0, or -1 when there was no time or an LP
- * failed.
+ * NULL.  Fills x (1-based, every column) and returns 0, or -1 when there
+ * was no time or an LP failed.
  */
 static int round_lp(glp_prob *P, const struct problem *p, const struct arcidx *ix, const struct cols *cl,
 		    const struct shrink *sh, size_t batch, int threads, int verbose, double deadline, double *x, double *obj)
@@ -1399,7 +1398,6 @@ static void keep_cheapest(double **best, double *best_obj, double *fixed, double
  * has there and fixed has not, shared over x's nodes and added to sh (at
  * most half a node).  1 when something was added.
  */
-
 static int shrink_add(const struct problem *p, const struct cols *cl, const double *x, const double *fixed,
 		      struct shrink *sh)
 {
@@ -1510,8 +1508,8 @@ static void chain_job(void *ctx, size_t j)
 			c->cut = 1;
 			break;
 		}
-		if (round_lp(cj->P, cj->p, cj->ix, cl, fb ? &c->sh : NULL, chain_batch(cj->p->nclasses, j), cj->threads, cj->verbose,
-			     cj->deadline, x, &obj))
+		if (round_lp(cj->P, cj->p, cj->ix, cl, fb ? &c->sh : NULL, chain_batch(cj->p->nclasses, j),
+			     cj->threads, cj->verbose, cj->deadline, x, &obj))
 			break;
 		lg->t_deal = util_now_s();
 		fixed = repair_vector(cj->p, cl, x);
@@ -1573,8 +1571,7 @@ static double *round_chains(glp_prob *P, const struct problem *p, const struct a
 			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
 			glp_printf("gpuplan-ilp: chain %zu (%zu classes a batch), rounding %d: objective %.2f unplaced %.0f; "
 				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batch(p->nclasses, j), fb,
-				   lg->obj,
-				   lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
+				   lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
 		}
 		if (c->cut)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "
