@@ -20,7 +20,8 @@
 # at once (60 s) and prints the GPU allocation rate: placed GPU demand / GPUs,
 # next to the paper's best online figure (FGD 95.23%), and, when python3 and
 # glpsol are there, the upper bound no placement can beat (bench/openb_bound.py).
-# Needs: bash, awk, /usr/bin/time (installed with apt-get when missing), cbc.
+# Needs: bash, awk, /usr/bin/time and glpsol (installed with apt-get when
+# missing), cbc.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
@@ -47,9 +48,17 @@ done
 case $gpuplan in /*) ;; *) gpuplan=$PWD/$gpuplan ;; esac
 case $before in /* | "") ;; *) before=$PWD/$before ;; esac
 [ -x "$gpuplan" ] || { echo "bench/run.sh: no gpuplan at $gpuplan (build first, or -g PATH)" >&2; exit 2; }
-if [ ! -x /usr/bin/time ]; then
+# /usr/bin/time for wall time and peak RSS; glpsol (glpk-utils) for GLPK's
+# version and the openb bound: Debian packages, installed when missing.
+need=()
+[ -x /usr/bin/time ] || need+=(time)
+command -v glpsol >/dev/null 2>&1 || need+=(glpk-utils)
+if [ ${#need[@]} -gt 0 ]; then
 	sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get install -y -qq time >/dev/null 2>&1 || { echo "bench/run.sh: /usr/bin/time missing" >&2; exit 2; }
+	{ $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"; } >/dev/null 2>&1
+	[ -x /usr/bin/time ] || { echo "bench/run.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
+	command -v glpsol >/dev/null 2>&1 ||
+		echo "bench/run.sh: glpsol missing (apt-get install glpk-utils): no GLPK version, no openb bound" >&2
 fi
 if [ $cbc -eq 1 ] && ! command -v cbc >/dev/null 2>&1; then
 	echo "bench/run.sh: cbc not on PATH (apt-get install coinor-cbc); CBC columns left empty" >&2
