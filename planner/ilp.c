@@ -25,7 +25,8 @@
  *     their CPU and RAM, replicas left without a slot put on a free slot,
  *     a new GPU or a new node) and read back; plans are compared made
  *     concrete, because that is what will be reported.  Rounding is done
- *     again up to FEEDBACK_ROUNDS times, each time with the CPU and RAM
+ *     again up to FEEDBACK_ROUNDS times (or until a round is no cheaper
+ *     made concrete than the ones before), each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
  *     (struct shrink: in the rounding's copy only; the LP bound never
  *     sees it).  Two such chains of roundings run at once, each with its
@@ -1474,6 +1475,7 @@ struct chain {
 	struct chain_round log[FEEDBACK_ROUNDS + 1];
 	int nrounds;		/* rounds done */
 	int cut;		/* stopped by FEEDBACK_SHARE */
+	int stale;		/* stopped: its last round was no cheaper than its best */
 };
 
 struct chain_jobs {
@@ -1489,8 +1491,13 @@ struct chain_jobs {
 /*
  * Chain j (a job of par_run): rounding, its deal over real nodes, and
  * again with what the deal lost taken off, until a round fails, a deal
- * loses nothing, FEEDBACK_ROUNDS are done or a round would start past
- * FEEDBACK_SHARE of the time limit.
+ * loses nothing, a round made concrete is no cheaper than the chain's
+ * best so far, FEEDBACK_ROUNDS are done or a round would start past
+ * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
+ * leaves that time to the polish, which gains more in it than the
+ * chain's next draws do (measured 2026-11-23, README "Benchmarks"); it
+ * depends on the chain's own rounds only, so it is as deterministic as
+ * they are.
  */
 static void chain_job(void *ctx, size_t j)
 {
@@ -1521,8 +1528,9 @@ static void chain_job(void *ctx, size_t j)
 		lg->t_end = util_now_s() - cj->t0;
 		c->nrounds = fb + 1;
 		more = shrink_add(cj->p, cl, x, fixed, &c->sh);
+		c->stale = c->best && lg->fobj >= c->best_obj - 1e-6;
 		keep_cheapest(&c->best, &c->best_obj, fixed, lg->fobj);
-		if (!more)
+		if (!more || c->stale)
 			break;
 	}
 	free(x);
@@ -1576,6 +1584,9 @@ static double *round_chains(glp_prob *P, const struct problem *p, const struct a
 		if (c->cut)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "
 				   "the polish\n", j, c->nrounds, 100 * FEEDBACK_SHARE);
+		if (c->stale && c->nrounds <= FEEDBACK_ROUNDS)
+			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: round %d was no cheaper than the chain's "
+				   "best, left to the polish\n", j, c->nrounds, c->nrounds - 1);
 		if (c->best)
 			keep_cheapest(&best, best_obj, c->best, c->best_obj);
 		free(c->sh.cpu);
