@@ -36,12 +36,15 @@ fi
 
 mkdir -p "$out"
 core=()
-for f in "$src"/planner/*.c; do
-	case $(basename "$f") in main.c | cli.c | cmd_*.c) ;; *) core+=("$f") ;; esac
+incs=()
+for d in "$src"/planner/*/; do
+	case $(basename "$d") in cli | cmake) continue ;; esac
+	incs+=(-I"$d")
+	core+=("$d"*.c)
 done
 flags=(-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L
 	"-DGPUPLAN_MODELS_DIR=\"$src/models\"" "-DFUZZ_MODELS_DIR=\"$src/models\"" -DGPUPLAN_VERSION=\"fuzz\"
-	-I"$src/planner" -I/usr/include/cjson
+	"${incs[@]}" -I/usr/include/cjson
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 libs=(-lyaml -lcjson -lglpk -lcsv -lm)
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "models.h"
 #include "catalog.h"
 #include "util.h"
 

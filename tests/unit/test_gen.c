@@ -4,6 +4,7 @@
  * in it fits some node class (sizes S, M, L; seeds 1..3).
  */
 #include "fixture.h"
+#include "models.h"
 #include "gen.h"
 
 static void check_size(const struct catalog *cat, enum gen_size s, unsigned long long seed)

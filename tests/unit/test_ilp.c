@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "fixture.h"
+#include "models.h"
 #include "gen.h"
 #include "ilp.h"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "models.h"
 #include "inventory.h"
 #include "util.h"
 

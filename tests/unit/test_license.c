@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "models.h"
 #include "check.h"
 #include "cloud.h"
 #include "diag.h"

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "models.h"
 #include "catalog.h"
 #include "mig.h"
 

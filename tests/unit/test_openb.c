@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "fixture.h"
+#include "models.h"
 #include "openb.h"
 
 #define NODES_HDR "sn,cpu_milli,memory_mib,gpu,model\n"

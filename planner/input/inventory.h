@@ -15,15 +15,10 @@
 #include "catalog.h"
 #include "cloud.h"
 #include "diag.h"
+#include "hosting.h"
 
-enum hypervisor { HV_VSPHERE, HV_KVM, HV_BAREMETAL, HV_CLOUD, HV_COUNT };
 enum ownership { OWN_OWNED, OWN_BUY, OWN_RENT, OWN_COUNT };
-const char *hypervisor_name(enum hypervisor h);
 const char *ownership_name(enum ownership o);
-/* True for vsphere and kvm: the hypervisors that can run vGPU. */
-int hypervisor_is_vm_host(enum hypervisor h);
-/* Bit mask of the modes a hypervisor allows. */
-unsigned hypervisor_modes(enum hypervisor h);
 
 struct node_class {
 	char *name;		/* unique */

@@ -20,6 +20,7 @@
 
 enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_COUNT };
 const char *offer_pricing_name(enum offer_pricing p);
+extern const char *const offer_pricing_names[];	/* NULL-terminated, by enum */
 
 struct cloud_offer {
 	char *id;		/* unique, e.g. "aws/p4de.24xlarge/us-east-1/on-demand" */
@@ -45,8 +46,6 @@ struct clouds {
 	struct cloud_offer *offers;
 };
 
-/* Reads one offers file and appends its offers; ids must stay unique. */
-int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d);
 void clouds_release(struct clouds *c);
 const struct cloud_offer *clouds_find(const struct clouds *c, const char *id);
 /* The id most like s (for "did you mean"), or NULL. */

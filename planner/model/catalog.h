@@ -99,14 +99,10 @@ struct catalog {
 };
 #define CATALOG_INIT { 0, NULL, 0 }
 
-/*
- * Appends the types of one gpus.yaml-format file.  user marks types from
- * a scenario's own file.  Fails on any schema error, a duplicate id or
- * alias (across files too), an inconsistent MIG table (a start outside
- * the slices, a gi_profile that does not exist, ...).
- */
-int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d);
+/* Frees all the catalog's types; catalog_load (input/models.h) fills it. */
 void catalog_release(struct catalog *cat);
+/* Frees one type's strings and tables (for a loader's failed entry). */
+void gpu_type_release(struct gpu_type *g);
 /* By id or alias, ASCII case-insensitive; NULL if unknown. */
 const struct gpu_type *catalog_find(const struct catalog *cat, const char *name);
 /*

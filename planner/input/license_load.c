@@ -1,41 +1,19 @@
 /*
- * license.c - reads the licence model (models/licenses.yaml).
+ * license_load.c - reads the licence model (models/licenses.yaml).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "license.h"
+#include "models.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"
 
 #define LICENSES_SCHEMA "gpuplan-licenses/2"
 
-static const char *const product_ids[] = { "none", "vcs", "nvaie", NULL };
-static const char *const counting_names[] = { "physical-gpu", "vgpu-seat", NULL };
 static const char *const kind_names[] = { "subscription", "perpetual", "hourly", NULL };
-
-const char *lic_product_id(enum lic_product p)
-{
-	return (unsigned)p < LIC_COUNT ? product_ids[p] : "?";
-}
-
-int lic_product_parse(const char *s, enum lic_product *out)
-{
-	int i;
-	for (i = 1; i < LIC_COUNT; i++)
-		if (!strcmp(s, product_ids[i])) {
-			*out = (enum lic_product)i;
-			return 0;
-		}
-	return -1;
-}
-
-const char *lic_counting_name(enum lic_counting c)
-{
-	return (unsigned)c <= COUNT_VGPU_SEAT ? counting_names[c] : "?";
-}
 
 /* Index of s in the NULL-terminated names, or an error at node naming the choices. */
 static int pick(const struct ydoc *doc, const struct ynode *node, const char *const *names, int from,
@@ -125,7 +103,7 @@ static int load_product(struct licenses *L, const struct ydoc *doc, const struct
 
 	if (ynode_expect(doc, pr, YN_MAP, "products item", d) || ymap_check_keys(doc, pr, keys, "licence product", d) ||
 	    required(doc, pr, "id", "licence product", &idn, d) ||
-	    (p = pick(doc, idn, product_ids, 1, "licence product", d)) < 0)
+	    (p = pick(doc, idn, lic_product_ids, 1, "licence product", d)) < 0)
 		return -1;
 	pd = &L->product[p];
 	if (pd->present)
@@ -188,7 +166,7 @@ static int load_rule(struct licenses *L, const struct ydoc *doc, const struct yn
 	lr->mode = (enum gpu_mode)m;
 	lr->line = r->line;
 	if (load_set(doc, r, "hypervisors", hv_names, 0, "hypervisor", &lr->hypervisors, d) ||
-	    load_set(doc, r, "products", product_ids, 1, "licence product", &lr->products, d) ||
+	    load_set(doc, r, "products", lic_product_ids, 1, "licence product", &lr->products, d) ||
 	    load_source(doc, r, "a licence requirement", &lr->source, &assumed, d))
 		return -1;
 	L->nrules++;
@@ -198,7 +176,7 @@ static int load_rule(struct licenses *L, const struct ydoc *doc, const struct yn
 					  mode_name(lr->mode), L->rules[i].line);
 	for (i = 1; i < LIC_COUNT; i++)
 		if ((lr->products & (1u << i)) && !L->product[i].present)
-			return ydoc_error(doc, r, d, "licence product '%s' is not among the products", product_ids[i]);
+			return ydoc_error(doc, r, d, "licence product '%s' is not among the products", lic_product_ids[i]);
 	lr->assumed = assumed;
 	return 0;
 }
@@ -215,7 +193,7 @@ static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct 
 
 	if (ynode_expect(doc, b, YN_MAP, "bundles item", d) || ymap_check_keys(doc, b, keys, "bundle", d) ||
 	    required(doc, b, "gpu_types", "bundle", &types, d) || ynode_expect(doc, types, YN_SEQ, "gpu_types", d) ||
-	    required(doc, b, "product", "bundle", &pn, d) || (p = pick(doc, pn, product_ids, 1, "licence product", d)) < 0 ||
+	    required(doc, b, "product", "bundle", &pn, d) || (p = pick(doc, pn, lic_product_ids, 1, "licence product", d)) < 0 ||
 	    ymap_int(doc, b, "years", 1, 1, 10, &years, d))
 		return -1;
 	lb->product = (enum lic_product)p;
@@ -287,66 +265,4 @@ int licenses_load(struct licenses *L, const char *path, const struct catalog *ca
 out:
 	ydoc_release(&doc);
 	return rc;
-}
-
-void licenses_release(struct licenses *L)
-{
-	size_t i, j;
-	for (i = 0; i < LIC_COUNT; i++) {
-		for (j = 0; j < L->product[i].nterms; j++) {
-			free(L->product[i].terms[j].id);
-			free(L->product[i].terms[j].source);
-		}
-		free(L->product[i].terms);
-		free(L->product[i].name);
-	}
-	for (i = 0; i < L->nrules; i++)
-		free(L->rules[i].source);
-	free(L->rules);
-	for (i = 0; i < L->nbundles; i++) {
-		free(L->bundles[i].types);
-		free(L->bundles[i].source);
-	}
-	free(L->bundles);
-	free(L->file);
-	memset(L, 0, sizeof(*L));
-}
-
-const struct lic_term *licenses_term(const struct licenses *L, enum lic_product p, const char *id)
-{
-	size_t i;
-	if ((unsigned)p >= LIC_COUNT)
-		return NULL;
-	for (i = 0; i < L->product[p].nterms; i++)
-		if (!strcmp(L->product[p].terms[i].id, id))
-			return &L->product[p].terms[i];
-	return NULL;
-}
-
-const struct lic_rule *licenses_rule(const struct licenses *L, enum gpu_mode m, enum hypervisor hv)
-{
-	size_t i;
-	for (i = 0; i < L->nrules; i++)
-		if (L->rules[i].mode == m && (L->rules[i].hypervisors & (1u << hv)))
-			return &L->rules[i];
-	return NULL;
-}
-
-int licenses_bundle_years(const struct licenses *L, enum lic_product p, const struct gpu_type *g,
-			  const struct lic_bundle **which)
-{
-	size_t i, j;
-	for (i = 0; i < L->nbundles; i++) {
-		if (L->bundles[i].product != p)
-			continue;
-		for (j = 0; j < L->bundles[i].ntypes; j++)
-			if (L->bundles[i].types[j] == g) {
-				if (which)
-					*which = &L->bundles[i];
-				return L->bundles[i].years;
-			}
-	}
-	if (which)
-		*which = NULL;
-	return 0;
 }

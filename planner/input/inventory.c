@@ -16,32 +16,11 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const hv_names[] = { "vsphere", "kvm", "baremetal", "cloud", NULL };
 static const char *const own_names[] = { "owned", "buy", "rent", NULL };
-
-const char *hypervisor_name(enum hypervisor h)
-{
-	return (unsigned)h < HV_COUNT ? hv_names[h] : "?";
-}
 
 const char *ownership_name(enum ownership o)
 {
 	return (unsigned)o < OWN_COUNT ? own_names[o] : "?";
-}
-
-int hypervisor_is_vm_host(enum hypervisor h)
-{
-	return h == HV_VSPHERE || h == HV_KVM;
-}
-
-unsigned hypervisor_modes(enum hypervisor h)
-{
-	if (hypervisor_is_vm_host(h))
-		return MODE_ALL;
-	if ((unsigned)h < HV_COUNT)
-		return MODE_BIT(MODE_PASSTHROUGH) | MODE_BIT(MODE_MIG) | MODE_BIT(MODE_TIMESLICE) |
-		       MODE_BIT(MODE_MPS);
-	return 0;
 }
 
 /* The columns, in the order their fields are checked. */
@@ -202,7 +181,7 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 	if (of && !*csvdoc_field(doc, r, idx[C_HYPERVISOR])) {
 		nc->hv = HV_CLOUD;
 	} else {
-		if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hv_names,
+		if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hypervisor_names,
 			       "vsphere, kvm, baremetal or cloud", &e, d))
 			return -1;
 		nc->hv = (enum hypervisor)e;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "models.h"
 #include "cli.h"
 #include "scenario.h"
 #include "openb.h"

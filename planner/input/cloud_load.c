@@ -1,22 +1,16 @@
 /*
- * cloud.c - reads cloud instance offers (schema gpuplan-clouds/1).
+ * cloud_load.c - reads cloud instance offers (schema gpuplan-clouds/1).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cloud.h"
+#include "models.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"
 
 #define CLOUDS_SCHEMA "gpuplan-clouds/1"
-
-static const char *const pricing_names[] = { "on-demand", "reserved", "spot", NULL };
-
-const char *offer_pricing_name(enum offer_pricing p)
-{
-	return (unsigned)p < PRICING_COUNT ? pricing_names[p] : "?";
-}
 
 static int str_req(const struct ydoc *doc, const struct ynode *m, const char *key, char **out, struct diag *d)
 {
@@ -49,10 +43,10 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	    str_req(doc, o, "instance", &of->instance, d) || str_req(doc, o, "region", &of->region, d) ||
 	    str_req(doc, o, "source", &of->source, d) || ymap_str(doc, o, "pricing", 1, &s, d))
 		return -1;
-	for (i = 0; pricing_names[i]; i++)
-		if (!strcmp(s, pricing_names[i]))
+	for (i = 0; offer_pricing_names[i]; i++)
+		if (!strcmp(s, offer_pricing_names[i]))
 			break;
-	if (!pricing_names[i])
+	if (!offer_pricing_names[i])
 		return ydoc_error(doc, ymap_get(o, "pricing"), d, "unknown pricing '%s' (on-demand, reserved or spot)", s);
 	of->pricing = (enum offer_pricing)i;
 	if (ymap_str(doc, o, "gpu_type", 1, &s, d))
@@ -114,42 +108,4 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
 out:
 	ydoc_release(&doc);
 	return rc;
-}
-
-void clouds_release(struct clouds *c)
-{
-	size_t i;
-	for (i = 0; i < c->n; i++) {
-		free(c->offers[i].id);
-		free(c->offers[i].cloud);
-		free(c->offers[i].instance);
-		free(c->offers[i].region);
-		free(c->offers[i].source);
-	}
-	free(c->offers);
-	for (i = 0; i < c->nfiles; i++)
-		free(c->files[i]);
-	free(c->files);
-	memset(c, 0, sizeof(*c));
-}
-
-const struct cloud_offer *clouds_find(const struct clouds *c, const char *id)
-{
-	size_t i;
-	for (i = 0; i < c->n; i++)
-		if (!strcmp(c->offers[i].id, id))
-			return &c->offers[i];
-	return NULL;
-}
-
-const char *clouds_suggest(const struct clouds *c, const char *s)
-{
-	const char **ids = xcalloc(c->n + 1, sizeof(*ids));
-	const char *hint;
-	size_t i;
-	for (i = 0; i < c->n; i++)
-		ids[i] = c->offers[i].id;
-	hint = did_you_mean(s, ids);
-	free(ids);
-	return hint;
 }

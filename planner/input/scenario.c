@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "scenario.h"
+#include "models.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"

@@ -14,12 +14,13 @@
 
 #include "catalog.h"
 #include "diag.h"
-#include "inventory.h"
+#include "hosting.h"
 
 /* Products, cheapest coverage first; NVAIE includes what vCS gives. */
 enum lic_product { LIC_NONE, LIC_VCS, LIC_NVAIE, LIC_COUNT };
 const char *lic_product_id(enum lic_product p);	/* "none", "vcs", "nvaie" */
 int lic_product_parse(const char *s, enum lic_product *out);
+extern const char *const lic_product_ids[];	/* NULL-terminated, by enum */
 
 /* How a licence is counted where a vGPU mode needs one. */
 enum lic_counting { COUNT_PHYSICAL_GPU, COUNT_VGPU_SEAT };
@@ -75,7 +76,6 @@ struct licenses {
 	struct lic_bundle *bundles;
 };
 
-int licenses_load(struct licenses *L, const char *path, const struct catalog *cat, struct diag *d);
 void licenses_release(struct licenses *L);
 
 /* The term of a product with this id, or NULL. */

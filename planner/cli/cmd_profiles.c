@@ -17,6 +17,7 @@
 #include <cJSON.h>
 
 #include "catalog.h"
+#include "models.h"
 #include "cli.h"
 #include "scenario.h"
 #include "mig.h"
