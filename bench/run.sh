@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/run.sh - the gpuplan benchmark: one row per size, all in one run.
 #
-# usage: bench/run.sh [-g GPUPLAN] [-b BEFORE_GPUPLAN] [-s "S M L XL"] [--seed N] [--no-cbc] [--no-openb]
-#                     [-w WORKDIR]
+# usage: bench/run.sh [-g GPUPLAN] [-b BEFORE_GPUPLAN] [-s "S M L XL"] [--seed N] [--no-cbc]
+#                     [--openb DIR | --no-openb] [-w WORKDIR]
 #
 # For each size: `gpuplan bench gen`, then `gpuplan plan` with the size's time
 # limit (S, M, L 10 s; XL 60 s) and --export-model, under /usr/bin/time (wall
@@ -15,10 +15,11 @@
 # (from the `gpuplan-ilp:` line of --verbose) and for the reported plan.  With
 # -b, a second gpuplan (e.g. a build of an older commit) is run on the same
 # instances in the same run, one "before" row per size.  Then, when the Alibaba
-# openb trace is present
-# (../shared/traces/alibaba-openb, or $OPENB_DIR), imports it, plans all pods
-# at once (60 s) and prints the GPU allocation rate: placed GPU demand / GPUs,
-# next to the paper's best online figure (FGD 95.23%), and, when python3 and
+# openb trace is given (--openb DIR, or $GPUPLAN_OPENB_TRACE=DIR: a directory
+# holding openb_node_list_gpu_node.csv and openb_pod_list_default.csv from
+# cluster-trace-gpu-v2023/csv/ of github.com/alibaba/clusterdata), imports it,
+# plans all pods at once (60 s) and prints the GPU allocation rate: placed GPU
+# demand / GPUs, next to the paper's best online figure (FGD 95.23%), and, when python3 and
 # glpsol are there, the upper bound no placement can beat (bench/openb_bound.py).
 # Needs: bash, awk, /usr/bin/time and glpsol (installed with apt-get when
 # missing), cbc.
@@ -32,6 +33,7 @@ seed=1
 cbc=1
 openb=1
 work=${TMPDIR:-/tmp}/gpuplan-bench.$$
+openb_dir=${GPUPLAN_OPENB_TRACE:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-g) gpuplan=$2; shift 2 ;;
@@ -40,13 +42,15 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift 2 ;;
 	--no-cbc) cbc=0; shift ;;
 	--no-openb) openb=0; shift ;;
+	--openb) openb_dir=$2; shift 2 ;;
 	-w) work=$2; shift 2 ;;
-	-h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) echo "bench/run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
 case $gpuplan in /*) ;; *) gpuplan=$PWD/$gpuplan ;; esac
 case $before in /* | "") ;; *) before=$PWD/$before ;; esac
+case $openb_dir in /* | "") ;; *) openb_dir=$PWD/$openb_dir ;; esac
 [ -x "$gpuplan" ] || { echo "bench/run.sh: no gpuplan at $gpuplan (build first, or -g PATH)" >&2; exit 2; }
 # /usr/bin/time for wall time and peak RSS; glpsol (glpk-utils) for GLPK's
 # version and the openb bound: Debian packages, installed when missing.
@@ -133,8 +137,8 @@ for s in $sizes; do
 	[ -n "$before" ] && one_run "$s-before" "$before" "$s" "$tl" nocbc
 done
 
-T=${OPENB_DIR:-$src/../shared/traces/alibaba-openb}
-if [ $openb -eq 1 ] && [ -f "$T/openb_node_list_gpu_node.csv" ] && [ -f "$T/openb_pod_list_default.csv" ]; then
+T=$openb_dir
+if [ $openb -eq 1 ] && [ -n "$T" ] && [ -f "$T/openb_node_list_gpu_node.csv" ] && [ -f "$T/openb_pod_list_default.csv" ]; then
 	rm -rf openb openb-out
 	if "$gpuplan" import openb "$T/openb_node_list_gpu_node.csv" "$T/openb_pod_list_default.csv" -o openb >openb-import.log 2>&1; then
 		/usr/bin/time -f "%e %M" -o time-openb "$gpuplan" plan openb/scenario.yaml -o openb-out --format csv \
@@ -165,6 +169,8 @@ if [ $openb -eq 1 ] && [ -f "$T/openb_node_list_gpu_node.csv" ] && [ -f "$T/open
 	else
 		echo "openb: import failed: $(tail -1 openb-import.log)"
 	fi
+elif [ $openb -eq 1 ] && [ -z "$T" ]; then
+	echo "openb: no trace given (--openb DIR or GPUPLAN_OPENB_TRACE=DIR; skipped)"
 elif [ $openb -eq 1 ]; then
 	echo "openb: trace not found at $T (skipped)"
 fi
