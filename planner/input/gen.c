@@ -96,7 +96,7 @@ struct shape {
  * Owned shapes: CPU, RAM and base power are illustrative assumptions for
  * typical servers of each kind, not measurements.  Rented shapes: AWS
  * instances with their vCPU and memory, and the on-demand USD/hour of
- * the skypilot catalog ([SKY], /work/shared/facts-nvidia.md section 6).
+ * the skypilot catalog ([SKY], as in models/clouds.yaml).
  */
 static const struct shape shapes[] = {
 	{ "H100-SXM5-80GB", "h100sxm", 8, HVB_BM | HVB_KVM, 112, 2048, 1300, 0, 4 },

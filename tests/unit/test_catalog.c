@@ -1,7 +1,7 @@
 /*
  * test_catalog.c - the bundled GPU catalog (models/gpus.yaml): invariants
  * of every MIG and vGPU table, spot values from
- * /work/shared/facts-nvidia.md, and the loader's error messages on small
+ * the project's research notes (facts-nvidia.md), and the loader's error messages on small
  * bad files (exact "FILE:LINE:COL: message" text).
  */
 #include <stdlib.h>
