@@ -109,7 +109,8 @@ static void place_leftover(struct cplan *cp)
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
-			size_t s = p->demands[d].unhostable ? (size_t)-1 : cplan_place_one(cp, d, p->demands[d].replicas - cp->placed[d]);
+			size_t s = p->demands[d].unhostable ? (size_t)-1
+							    : cplan_place_one(cp, d, p->demands[d].replicas - cp->placed[d]);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
 				cplan_set_reason(cp, d);

@@ -85,18 +85,18 @@ static int share_of(const struct workload *w, long gpu_mib)
 	return u >= SHARE_UNIT ? 0 : (int)u;
 }
 
-void problem_add_share_configs(struct problem_enum_ctx *e, enum lic_product lic)
+/*
+ * The shares the demand that may time-slice on e->c asks (licence lic),
+ * largest first, in *nit items; caller frees.
+ */
+static struct share_item *share_items(const struct problem_enum_ctx *e, enum lic_product lic, size_t *nit)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
 	const struct workloads *wl = &e->p->sc->workloads;
-	int kmax = e->p->sc->timeslice_max;
 	struct share_item *it = xcalloc(wl->n + 1, sizeof(*it));
-	struct share_group *g = NULL;
 	struct slot_type whole;
-	size_t nit = 0, ng = 0, gcap = 0, i, j, npat;
+	size_t n = 0, i;
 
-	if (kmax > SHARE_MAX_SLOTS)
-		kmax = SHARE_MAX_SLOTS;
 	/* what a time-slice slot could offer at most: the whole GPU's memory and compute */
 	memset(&whole, 0, sizeof(whole));
 	whole.mode = MODE_TIMESLICE;
@@ -111,58 +111,86 @@ void problem_add_share_configs(struct problem_enum_ctx *e, enum lic_product lic)
 			continue;
 		u = share_of(w, gpu->memory_mib);
 		if (u) {
-			it[nit].u = u;
-			it[nit++].n = w->replicas;
+			it[n].u = u;
+			it[n++].n = w->replicas;
 		}
 	}
-	qsort(it, nit, sizeof(*it), share_item_cmp);
-	/*
-	 * Best-fit decreasing, bins packed alike kept as one group: an item
-	 * goes to the fullest bin it fits, and that bin stays the fullest
-	 * until it is full, so each bin of a group takes t items in turn.
-	 */
-	for (i = 0; i < nit; i++) {
-		long left = it[i].n;
-		while (left > 0 && ng + 3 <= SHARE_MAX_GROUPS) {
-			size_t best = ng;
-			long t, full;
-			for (j = 0; j < ng; j++)
-				if (g[j].count && g[j].n < kmax && g[j].fill + it[i].u <= SHARE_UNIT &&
-				    (best == ng || g[j].fill > g[best].fill))
-					best = j;
-			if (best == ng) {	/* new bins, as many as the items need */
-				XGROW(g, gcap, ng + 1);
-				memset(&g[ng], 0, sizeof(g[ng]));
-				ng++;
-			}
-			t = (SHARE_UNIT - g[best].fill) / it[i].u;
-			if (t > kmax - g[best].n)
-				t = kmax - g[best].n;
-			if (!g[best].n)
-				g[best].count = (left + t - 1) / t;
-			full = left / t;
-			if (full < g[best].count) {	/* split off the bins that fill */
-				XGROW(g, gcap, ng + 2);
-				if (full) {
-					g[ng] = g[best];
-					g[ng].count = full;
-					g[best].count -= full;
-					share_fill(&g[ng++], it[i].u, t);
-				}
-				if (left % t) {
-					g[ng] = g[best];
-					g[ng].count = 1;
-					g[best].count -= 1;
-					share_fill(&g[ng++], it[i].u, left % t);
-				}
-				left = 0;
-			} else {
-				share_fill(&g[best], it[i].u, t);
-				left -= t * g[best].count;
-			}
+	qsort(it, n, sizeof(*it), share_item_cmp);
+	*nit = n;
+	return it;
+}
+
+/* Bins being packed, alike ones kept as one group. */
+struct share_pack {
+	struct share_group *g;
+	size_t ng, gcap;
+	int kmax;		/* slots per GPU at most */
+};
+
+/*
+ * Best-fit decreasing, bins packed alike kept as one group: an item
+ * goes to the fullest bin it fits, and that bin stays the fullest
+ * until it is full, so each bin of a group takes t items in turn.
+ * Packs the n replicas of share u.
+ */
+static void share_pack_item(struct share_pack *pk, int u, long n)
+{
+	int kmax = pk->kmax;
+	long left = n;
+	size_t j;
+
+	while (left > 0 && pk->ng + 3 <= SHARE_MAX_GROUPS) {
+		struct share_group *g = pk->g;
+		size_t best = pk->ng, ng = pk->ng;
+		long t, full;
+		for (j = 0; j < ng; j++)
+			if (g[j].count && g[j].n < kmax && g[j].fill + u <= SHARE_UNIT &&
+			    (best == ng || g[j].fill > g[best].fill))
+				best = j;
+		if (best == ng) {	/* new bins, as many as the items need */
+			XGROW(pk->g, pk->gcap, ng + 1);
+			g = pk->g;
+			memset(&g[ng], 0, sizeof(g[ng]));
+			ng++;
 		}
+		t = (SHARE_UNIT - g[best].fill) / u;
+		if (t > kmax - g[best].n)
+			t = kmax - g[best].n;
+		if (!g[best].n)
+			g[best].count = (left + t - 1) / t;
+		full = left / t;
+		if (full < g[best].count) {	/* split off the bins that fill */
+			XGROW(pk->g, pk->gcap, ng + 2);
+			g = pk->g;
+			if (full) {
+				g[ng] = g[best];
+				g[ng].count = full;
+				g[best].count -= full;
+				share_fill(&g[ng++], u, t);
+			}
+			if (left % t) {
+				g[ng] = g[best];
+				g[ng].count = 1;
+				g[best].count -= 1;
+				share_fill(&g[ng++], u, left % t);
+			}
+			left = 0;
+		} else {
+			share_fill(&g[best], u, t);
+			left -= t * g[best].count;
+		}
+		pk->ng = ng;
 	}
-	/* alike patterns are one; the most used come first */
+}
+
+/*
+ * The patterns of g[0 .. ng - 1]: alike ones made one, those of fewer
+ * than 2 slots dropped, the most used first; how many are left.
+ */
+static size_t share_patterns(struct share_group *g, size_t ng)
+{
+	size_t i, j;
+
 	for (i = 0; i < ng; i++)
 		for (j = i + 1; j < ng && g[i].count; j++)
 			if (g[j].count && share_group_same(&g[i], &g[j])) {
@@ -174,34 +202,59 @@ void problem_add_share_configs(struct problem_enum_ctx *e, enum lic_product lic)
 			g[j++] = g[i];
 	ng = j;
 	qsort(g, ng, sizeof(*g), share_group_cmp);
-	npat = ng < SHARE_MAX_PATTERNS ? ng : SHARE_MAX_PATTERNS;
-	for (i = 0; i < npat; i++) {
-		struct sb name;
-		struct config *cf;
-		sb_init(&name);
-		sb_adds(&name, "ts:");
-		for (j = 0; j < (size_t)g[i].n; j++)
-			sb_addf(&name, "%s%d.%03d", j ? "+" : "", g[i].item[j] / SHARE_UNIT, g[i].item[j] % SHARE_UNIT);
-		cf = problem_config_new(e->c, &e->cfcap, MODE_TIMESLICE, lic, sb_detach(&name));
-		sb_release(&name);
-		cf->k = g[i].n;
-		for (j = 0; j < (size_t)g[i].n; j++) {
-			struct slot_type st;
-			char sname[32];
-			int u = g[i].item[j];
-			snprintf(sname, sizeof(sname), "ts:%d.%03d", u / SHARE_UNIT, u % SHARE_UNIT);
-			memset(&st, 0, sizeof(st));
-			st.mode = MODE_TIMESLICE;
-			st.name = sname;
-			st.memory_mib = gpu->memory_mib * u / SHARE_UNIT;
-			st.compute = (double)u / SHARE_UNIT;
-			st.iso = ISO_NONE;
-			st.lic = lic;
-			st.mig_profile = st.vgpu_profile = -1;
-			st.share = u;
-			problem_config_add_slot(cf, problem_slot_type_get(e->c, &e->stcap, &st), 1);
-		}
+	return ng;
+}
+
+/* Adds the configuration of pattern g (licence lic) to e->c. */
+static void add_pattern(struct problem_enum_ctx *e, enum lic_product lic, const struct share_group *g)
+{
+	const struct gpu_type *gpu = e->c->nc->gpu;
+	struct sb name;
+	struct config *cf;
+	size_t j;
+
+	sb_init(&name);
+	sb_adds(&name, "ts:");
+	for (j = 0; j < (size_t)g->n; j++)
+		sb_addf(&name, "%s%d.%03d", j ? "+" : "", g->item[j] / SHARE_UNIT, g->item[j] % SHARE_UNIT);
+	cf = problem_config_new(e->c, &e->cfcap, MODE_TIMESLICE, lic, sb_detach(&name));
+	sb_release(&name);
+	cf->k = g->n;
+	for (j = 0; j < (size_t)g->n; j++) {
+		struct slot_type st;
+		char sname[32];
+		int u = g->item[j];
+		snprintf(sname, sizeof(sname), "ts:%d.%03d", u / SHARE_UNIT, u % SHARE_UNIT);
+		memset(&st, 0, sizeof(st));
+		st.mode = MODE_TIMESLICE;
+		st.name = sname;
+		st.memory_mib = gpu->memory_mib * u / SHARE_UNIT;
+		st.compute = (double)u / SHARE_UNIT;
+		st.iso = ISO_NONE;
+		st.lic = lic;
+		st.mig_profile = st.vgpu_profile = -1;
+		st.share = u;
+		problem_config_add_slot(cf, problem_slot_type_get(e->c, &e->stcap, &st), 1);
 	}
-	free(g);
+}
+
+void problem_add_share_configs(struct problem_enum_ctx *e, enum lic_product lic)
+{
+	struct share_pack pk;
+	struct share_item *it;
+	size_t nit, i, npat;
+
+	memset(&pk, 0, sizeof(pk));
+	pk.kmax = e->p->sc->timeslice_max;
+	if (pk.kmax > SHARE_MAX_SLOTS)
+		pk.kmax = SHARE_MAX_SLOTS;
+	it = share_items(e, lic, &nit);
+	for (i = 0; i < nit; i++)
+		share_pack_item(&pk, it[i].u, it[i].n);
+	pk.ng = share_patterns(pk.g, pk.ng);
+	npat = pk.ng < SHARE_MAX_PATTERNS ? pk.ng : SHARE_MAX_PATTERNS;
+	for (i = 0; i < npat; i++)
+		add_pattern(e, lic, &pk.g[i]);
+	free(pk.g);
 	free(it);
 }
