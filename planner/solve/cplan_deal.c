@@ -22,12 +22,12 @@
  * over real nodes, each with its own CPU and RAM, can leave a replica
  * without a slot.  cplan_from_counts first deals them as it always has:
  * each arc's whole replicas first fit, then the rest as the greedy planner
- * would (a free slot, a new GPU, a new node), then a repair (below) of
- * what is still unplaced.  It also builds a second plan of the same
- * counts that looks at CPU and RAM from the start: every arc's share
- * rounded (largest remainders within the demand), the replicas that ask
- * the most of a node's CPU or RAM dealt first, each onto the node with
- * the most CPU and RAM left; then the greedy fallback and the repair.
+ * would (a free slot, a new GPU, a new node), then a repair
+ * (cplan_repair.c) of what is still unplaced.  It also builds a second
+ * plan of the same counts that looks at CPU and RAM from the start: every
+ * arc's share rounded (largest remainders within the demand), the replicas
+ * that ask the most of a node's CPU or RAM dealt first, each onto the node
+ * with the most CPU and RAM left; then the greedy fallback and the repair.
  * The plan with the lower objective is kept (penalties included, so the
  * one that places more wins unless its extra nodes cost more), the first
  * on a tie: a first deal that places everything by opening a node the

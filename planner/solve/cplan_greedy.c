@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cplan.h"
 #include "internal/cplan_engine.h"

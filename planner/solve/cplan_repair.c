@@ -4,7 +4,6 @@
  * configured and no node opened here).  Used by the deal of ILP counts
  * (cplan_deal.c) after its greedy completion.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
