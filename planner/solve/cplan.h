@@ -8,6 +8,11 @@
  * and replica assignments, deterministically).  The verifier and the
  * reports read the result.
  *
+ * Files: cplan.c (the engine: nodes, GPUs, slots, free slot queues),
+ * cplan_greedy.c (first-fit decreasing), cplan_repair.c (ejection
+ * chains for what stays unplaced), cplan_deal.c (ILP counts to a plan
+ * and back), cplan_bill.c (costs and licences).
+ *
  * Ownership: the cplan owns its arrays; it points into the problem,
  * which must outlive it.  cplan_release frees everything.
  */

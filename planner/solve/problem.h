@@ -3,9 +3,12 @@
  * class can offer (modes, per-GPU configurations, node patterns, slot
  * types), which demand class fits which slot type, and what it costs.
  *
- * Built from a loaded scenario by problem_build; the ILP (ilp.c), the
- * greedy planner and the disaggregation (cplan.c) all read it.  Nothing
- * here depends on fleet size or replica counts except right-hand sides.
+ * Built from a loaded scenario by problem_build (problem.c, with
+ * problem_config.c and problem_share.c enumerating configurations,
+ * problem_match.c the matching rules, problem_reduce.c slot equivalence
+ * and pruning); the ILP (ilp.c), the greedy planner and the
+ * disaggregation (cplan*.c) all read it.  Nothing here depends on fleet
+ * size or replica counts except right-hand sides.
  *
  * Slots: every slot holds exactly one replica.  A configuration is one
  * GPU's partition (a MIG geometry, an equal-size vGPU profile, k

@@ -180,158 +180,207 @@ static int check_gpu_partition(const struct cplan *cp, size_t ni, int gi, const 
 	return 0;
 }
 
-int verify_plan(const struct cplan *cp, struct diag *d)
+/* Node counts per class, and the modes their hypervisors allow. */
+static int check_nodes(const struct cplan *cp, struct diag *d)
 {
 	const struct problem *p = cp->p;
-	size_t i, j, k;
 	long *per_class = xcalloc(p->nclasses + 1, sizeof(*per_class));
-	long *placed = xcalloc(p->ndemands + 1, sizeof(*placed));
-	double *cpu = xcalloc(cp->nnodes + 1, sizeof(*cpu));
-	double *ram = xcalloc(cp->nnodes + 1, sizeof(*ram));
-	size_t *byg = xcalloc(cp->nslots + 1, sizeof(*byg));
-	size_t *first = NULL, *bynode = NULL;
-	int rc = -1;
+	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < cp->nnodes; i++) {
+	for (i = 0; i < cp->nnodes && !rc; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		const struct node_class *nc = p->classes[n->k].nc;
-		if (++per_class[n->k] > nc->count) {
-			fail(d, "more nodes of '%s' than its count %ld", nc->name, nc->count);
-			goto out;
-		}
-		if (!(hypervisor_modes(nc->hv) & MODE_BIT(n->mode))) {
-			fail(d, "mode %s on a %s node", mode_name(n->mode), hypervisor_name(nc->hv));
-			goto out;
-		}
+		if (++per_class[n->k] > nc->count)
+			rc = fail(d, "more nodes of '%s' than its count %ld", nc->name, nc->count);
+		else if (!(hypervisor_modes(nc->hv) & MODE_BIT(n->mode)))
+			rc = fail(d, "mode %s on a %s node", mode_name(n->mode), hypervisor_name(nc->hv));
 	}
+	free(per_class);
+	return rc;
+}
+
+/* The replica in slot s, which offers o: it fits, on its sites and GPU types, licensed as it needs. */
+static int check_replica(const struct cplan *cp, const struct cslot *s, const struct offer *o, struct diag *d)
+{
+	const struct problem *p = cp->p;
+	const struct cnode *n = &cp->nodes[s->node];
+	const struct workload *w = p->demands[s->d].w;
+	size_t j;
+
+	if (w->gpu_mem_gib * 1024.0 > o->mem_mib + 1e-6 || (w->gpus == 0 && w->compute > o->compute + 1e-9) ||
+	    (w->gpus >= 1 && o->gpus != w->gpus) || (w->gpus == 0 && o->gpus > 1) || o->iso < w->iso ||
+	    (w->vm && !o->vm) || !(w->modes & MODE_BIT(n->mode)))
+		return fail(d, "workload '%s' does not fit its slot on %s-%03d GPU %d", w->name,
+			    p->classes[n->k].nc->name, n->ordinal, s->gpu);
+	if (w->nsites) {
+		int ok = 0;
+		for (j = 0; j < w->nsites; j++)
+			if (!str_casecmp(w->sites[j], p->classes[n->k].nc->site))
+				ok = 1;
+		if (!ok)
+			return fail(d, "workload '%s' placed outside its sites", w->name);
+	}
+	if (w->ngpu_types) {
+		int ok = 0;
+		for (j = 0; j < w->ngpu_types; j++)
+			if (w->gpu_types[j] == p->classes[n->k].nc->gpu)
+				ok = 1;
+		if (!ok)
+			return fail(d, "workload '%s' placed on a GPU type it does not allow", w->name);
+	}
+	if (w->needs_nvaie && n->mode != MODE_PASSTHROUGH &&
+	    p->classes[n->k].configs[n->gpu_config[s->gpu]].lic != LIC_NVAIE)
+		return fail(d, "workload '%s' needs NVAIE but its GPU is not licensed", w->name);
+	return 0;
+}
+
+/* What the slots hold, added up. */
+struct load {
+	long *placed;		/* per demand: replicas in slots */
+	double *cpu, *ram;	/* per node: what its replicas ask */
+};
+
+/*
+ * Every slot: on a node and within its GPUs, offering what its type
+ * says, and holding a replica that may use it; adds up ld.
+ */
+static int check_slots(const struct cplan *cp, struct load *ld, struct diag *d)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
 	for (i = 0; i < cp->nslots; i++) {
 		const struct cslot *s = &cp->slots[i];
 		const struct cnode *n;
 		const struct workload *w;
 		struct offer o;
-		if (s->node < 0 || (size_t)s->node >= cp->nnodes) {
-			fail(d, "slot %zu on no node", i);
-			goto out;
-		}
+		if (s->node < 0 || (size_t)s->node >= cp->nnodes)
+			return fail(d, "slot %zu on no node", i);
 		n = &cp->nodes[s->node];
-		if (s->gpu < 0 || s->gpu + s->ngpus > p->classes[n->k].nc->gpus_per_node) {
-			fail(d, "slot %zu outside its node's GPUs", i);
-			goto out;
-		}
+		if (s->gpu < 0 || s->gpu + s->ngpus > p->classes[n->k].nc->gpus_per_node)
+			return fail(d, "slot %zu outside its node's GPUs", i);
 		if (slot_offer(cp, s, &o, d))
-			goto out;
+			return -1;
 		if (s->d < 0)
 			continue;
 		w = p->demands[s->d].w;
-		placed[s->d]++;
-		cpu[s->node] += w->cpu_cores;
-		ram[s->node] += w->ram_gib;
-		if (w->gpu_mem_gib * 1024.0 > o.mem_mib + 1e-6 || (w->gpus == 0 && w->compute > o.compute + 1e-9) ||
-		    (w->gpus >= 1 && o.gpus != w->gpus) || (w->gpus == 0 && o.gpus > 1) || o.iso < w->iso ||
-		    (w->vm && !o.vm) || !(w->modes & MODE_BIT(n->mode))) {
-			fail(d, "workload '%s' does not fit its slot on %s-%03d GPU %d", w->name,
-			     p->classes[n->k].nc->name, n->ordinal, s->gpu);
-			goto out;
-		}
-		if (w->nsites) {
-			int ok = 0;
-			for (j = 0; j < w->nsites; j++)
-				if (!str_casecmp(w->sites[j], p->classes[n->k].nc->site))
-					ok = 1;
-			if (!ok) {
-				fail(d, "workload '%s' placed outside its sites", w->name);
-				goto out;
-			}
-		}
-		if (w->ngpu_types) {
-			int ok = 0;
-			for (j = 0; j < w->ngpu_types; j++)
-				if (w->gpu_types[j] == p->classes[n->k].nc->gpu)
-					ok = 1;
-			if (!ok) {
-				fail(d, "workload '%s' placed on a GPU type it does not allow", w->name);
-				goto out;
-			}
-		}
-		if (w->needs_nvaie && n->mode != MODE_PASSTHROUGH &&
-		    p->classes[n->k].configs[n->gpu_config[s->gpu]].lic != LIC_NVAIE) {
-			fail(d, "workload '%s' needs NVAIE but its GPU is not licensed", w->name);
-			goto out;
-		}
+		ld->placed[s->d]++;
+		ld->cpu[s->node] += w->cpu_cores;
+		ld->ram[s->node] += w->ram_gib;
+		if (check_replica(cp, s, &o, d))
+			return -1;
 	}
+	return 0;
+}
+
+/* Each node's CPU and RAM, and each demand's replicas placed and unplaced, against ld. */
+static int check_loads(const struct cplan *cp, const struct load *ld, struct diag *d)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct node_class *nc = p->classes[cp->nodes[i].k].nc;
-		if (cpu[i] > nc->cpu_cores + 1e-6 || ram[i] > nc->ram_gib + 1e-6) {
-			fail(d, "node %s-%03d over its CPU or RAM", nc->name, cp->nodes[i].ordinal);
-			goto out;
-		}
+		if (ld->cpu[i] > nc->cpu_cores + 1e-6 || ld->ram[i] > nc->ram_gib + 1e-6)
+			return fail(d, "node %s-%03d over its CPU or RAM", nc->name, cp->nodes[i].ordinal);
 	}
 	for (i = 0; i < p->ndemands; i++) {
-		if (placed[i] != cp->placed[i] || placed[i] + cp->unplaced[i] != p->demands[i].replicas) {
-			fail(d, "workload '%s': %ld placed + %ld unplaced != %ld replicas", p->demands[i].w->name,
-			     placed[i], cp->unplaced[i], p->demands[i].replicas);
-			goto out;
-		}
+		if (ld->placed[i] != cp->placed[i] || ld->placed[i] + cp->unplaced[i] != p->demands[i].replicas)
+			return fail(d, "workload '%s': %ld placed + %ld unplaced != %ld replicas", p->demands[i].w->name,
+				    ld->placed[i], cp->unplaced[i], p->demands[i].replicas);
 	}
-	/* Slots by node (a counting sort), so each GPU looks at its node's slots only. */
-	first = xcalloc(cp->nnodes + 2, sizeof(*first));
-	bynode = xcalloc(cp->nslots + 1, sizeof(*bynode));
-	for (k = 0; k < cp->nslots; k++)
-		first[cp->slots[k].node + 1]++;
-	for (i = 0; i < cp->nnodes; i++)
-		first[i + 1] += first[i];
-	{
-		size_t *fill = xcalloc(cp->nnodes + 1, sizeof(*fill));
-		for (k = 0; k < cp->nslots; k++) {
-			size_t nd = (size_t)cp->slots[k].node;
-			bynode[first[nd] + fill[nd]++] = k;
-		}
-		free(fill);
-	}
-	/* Per GPU: partition validity; passthrough groups must not overlap. */
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[i];
-		int g, ng = p->classes[n->k].nc->gpus_per_node;
-		for (g = 0; g < ng; g++) {
-			size_t ns = 0, q;
-			int cover = 0;
-			for (q = first[i]; q < first[i + 1]; q++) {
-				const struct cslot *s = &cp->slots[bynode[q]];
-				k = bynode[q];
-				if (n->mode == MODE_PASSTHROUGH) {
-					if (g >= s->gpu && g < s->gpu + s->ngpus)
-						cover++;
-				} else if (s->gpu == g) {
-					byg[ns++] = k;
-				}
-			}
+	return 0;
+}
+
+/* The slots by node (a counting sort): node i's are bynode[first[i]] .. bynode[first[i + 1] - 1]. */
+struct by_node {
+	size_t *first, *bynode;
+	size_t *byg;		/* scratch: one GPU's slots */
+};
+
+/* Node i's GPUs: a valid partition each; passthrough groups must not overlap. */
+static int check_node_gpus(const struct cplan *cp, size_t i, const struct by_node *bn, struct diag *d)
+{
+	const struct cnode *n = &cp->nodes[i];
+	int g, ng = cp->p->classes[n->k].nc->gpus_per_node;
+
+	for (g = 0; g < ng; g++) {
+		size_t ns = 0, q;
+		int cover = 0;
+		for (q = bn->first[i]; q < bn->first[i + 1]; q++) {
+			const struct cslot *s = &cp->slots[bn->bynode[q]];
 			if (n->mode == MODE_PASSTHROUGH) {
-				if (cover > 1) {
-					fail(d, "GPU %d of node %s-%03d in %d passthrough groups", g,
-					     p->classes[n->k].nc->name, n->ordinal, cover);
-					goto out;
-				}
-				continue;
+				if (g >= s->gpu && g < s->gpu + s->ngpus)
+					cover++;
+			} else if (s->gpu == g) {
+				bn->byg[ns++] = bn->bynode[q];
 			}
-			if (n->gpu_config[g] < 0) {
-				if (ns) {
-					fail(d, "slots on an idle GPU");
-					goto out;
-				}
-				continue;
-			}
-			if (check_gpu_partition(cp, i, g, byg, ns, d))
-				goto out;
 		}
+		if (n->mode == MODE_PASSTHROUGH) {
+			if (cover > 1)
+				return fail(d, "GPU %d of node %s-%03d in %d passthrough groups", g,
+					    cp->p->classes[n->k].nc->name, n->ordinal, cover);
+			continue;
+		}
+		if (n->gpu_config[g] < 0) {
+			if (ns)
+				return fail(d, "slots on an idle GPU");
+			continue;
+		}
+		if (check_gpu_partition(cp, i, g, bn->byg, ns, d))
+			return -1;
 	}
-	rc = 0;
-out:
-	free(first);
-	free(bynode);
-	free(per_class);
-	free(placed);
-	free(cpu);
-	free(ram);
-	free(byg);
+	return 0;
+}
+
+/* Per GPU: partition validity; passthrough groups must not overlap. */
+static int check_gpus(const struct cplan *cp, struct diag *d)
+{
+	struct by_node bn;
+	size_t i, k, *fill;
+	int rc = 0;
+
+	/* Slots by node (a counting sort), so each GPU looks at its node's slots only. */
+	bn.first = xcalloc(cp->nnodes + 2, sizeof(*bn.first));
+	bn.bynode = xcalloc(cp->nslots + 1, sizeof(*bn.bynode));
+	bn.byg = xcalloc(cp->nslots + 1, sizeof(*bn.byg));
+	for (k = 0; k < cp->nslots; k++)
+		bn.first[cp->slots[k].node + 1]++;
+	for (i = 0; i < cp->nnodes; i++)
+		bn.first[i + 1] += bn.first[i];
+	fill = xcalloc(cp->nnodes + 1, sizeof(*fill));
+	for (k = 0; k < cp->nslots; k++) {
+		size_t nd = (size_t)cp->slots[k].node;
+		bn.bynode[bn.first[nd] + fill[nd]++] = k;
+	}
+	free(fill);
+	for (i = 0; i < cp->nnodes && !rc; i++)
+		rc = check_node_gpus(cp, i, &bn, d);
+	free(bn.first);
+	free(bn.bynode);
+	free(bn.byg);
+	return rc;
+}
+
+int verify_plan(const struct cplan *cp, struct diag *d)
+{
+	const struct problem *p = cp->p;
+	struct load ld;
+	int rc;
+
+	ld.placed = xcalloc(p->ndemands + 1, sizeof(*ld.placed));
+	ld.cpu = xcalloc(cp->nnodes + 1, sizeof(*ld.cpu));
+	ld.ram = xcalloc(cp->nnodes + 1, sizeof(*ld.ram));
+	rc = check_nodes(cp, d);
+	if (!rc)
+		rc = check_slots(cp, &ld, d);
+	if (!rc)
+		rc = check_loads(cp, &ld, d);
+	if (!rc)
+		rc = check_gpus(cp, d);
+	free(ld.placed);
+	free(ld.cpu);
+	free(ld.ram);
 	return rc;
 }

@@ -1,0 +1,115 @@
+/*
+ * cplan_bill.c - what a concrete plan costs: each GPU's licence, each
+ * node's bill, and the plan's total by category and year with the
+ * objective the ILP minimises (tie-break and penalties).
+ */
+#include <string.h>
+
+#include "cplan.h"
+#include "banned.h"
+
+/* True where a licence server leases one seat per vGPU. */
+static int counts_seats(const struct problem *p, enum gpu_mode m)
+{
+	return p->pr->counting == COUNT_VGPU_SEAT && (m == MODE_VGPU || m == MODE_MIG_VGPU);
+}
+
+void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
+		       long *seats)
+{
+	const struct problem *p = cp->p;
+	const struct cnode *n = &cp->nodes[node];
+	const struct class_price *pc = &p->pr->cls[n->k];
+
+	*product = LIC_NONE;
+	*gpus = *seats = 0;
+	if (n->mode == MODE_PASSTHROUGH) {
+		/* a passthrough GPU is licensed as its replica needs */
+		if (n->gpu_used[g] > 0)
+			*product = n->gpu_nvaie[g] > 0 ? LIC_NVAIE : pc->mode_product[MODE_PASSTHROUGH];
+		*gpus = *product != LIC_NONE;
+	} else if (n->gpu_config[g] >= 0) {
+		*product = p->classes[n->k].configs[n->gpu_config[g]].lic;
+		if (*product == LIC_NONE)
+			return;
+		if (counts_seats(p, n->mode))
+			*seats = n->gpu_used[g];
+		else
+			*gpus = 1;
+	}
+}
+
+void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b)
+{
+	const struct problem *p = cp->p;
+	const struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &p->classes[n->k];
+	const struct class_price *pc = &p->pr->cls[n->k];
+	int g, cat;
+
+	memset(b, 0, sizeof(*b));
+	for (cat = 0; cat < CAT_COUNT; cat++)
+		for (g = 0; g < p->pr->nyears; g++)
+			b->cat[cat] += pc->node_year[cat][g];
+	for (g = 0; g < c->nc->gpus_per_node; g++) {
+		enum lic_product lp;
+		long gpus, seats;
+		int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
+		if (!on)
+			continue;
+		b->active++;
+		b->cat[CAT_ENERGY] += pc->gpu_active_total;
+		cplan_gpu_licence(cp, node, g, &lp, &gpus, &seats);
+		if (lp == LIC_NONE)
+			continue;
+		b->lic_gpus[lp] += gpus;
+		b->seats[lp] += seats;
+		b->gpus_licensed += gpus + seats > 0;
+		b->cat[cost_cat_of_product(lp)] += (double)(gpus + seats) * pc->lic[lp].total;
+	}
+	for (cat = 0; cat < CAT_COUNT; cat++)
+		b->total += b->cat[cat];
+}
+
+void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
+{
+	const struct problem *p = cp->p;
+	const struct pricing *pr = p->pr;
+	size_t i;
+	int cat, y, q;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct class_price *pc = &pr->cls[cp->nodes[i].k];
+		struct node_bill b;
+		cplan_node_bill(cp, i, &b);
+		out->nodes++;
+		out->gpus += p->classes[cp->nodes[i].k].nc->gpus_per_node;
+		out->gpus_active += b.active;
+		out->gpus_licensed += b.gpus_licensed;
+		for (cat = 0; cat < CAT_COUNT; cat++)
+			for (y = 0; y < pr->nyears; y++)
+				out->year[cat][y] += pc->node_year[cat][y];
+		for (y = 0; y < pr->nyears; y++)
+			out->year[CAT_ENERGY][y] += (double)b.active * pc->gpu_active_year[y];
+		for (q = 1; q < LIC_COUNT; q++) {
+			out->lic_gpus[q] += b.lic_gpus[q];
+			out->seats[q] += b.seats[q];
+			for (y = 0; y < pr->nyears; y++)
+				out->year[cost_cat_of_product((enum lic_product)q)][y] +=
+					(double)(b.lic_gpus[q] + b.seats[q]) * pc->lic[q].year[y];
+		}
+		out->objective += p->tiebreak * (double)(1 + b.active);
+	}
+	for (i = 0; i < p->ndemands; i++) {
+		out->placed += cp->placed[i];
+		out->unplaced += cp->unplaced[i];
+		out->objective += p->demands[i].penalty * (double)cp->unplaced[i];
+	}
+	for (cat = 0; cat < CAT_COUNT; cat++) {
+		for (y = 0; y < pr->nyears; y++)
+			out->cat[cat] += out->year[cat][y];
+		out->total += out->cat[cat];
+	}
+	out->objective += out->total;
+}

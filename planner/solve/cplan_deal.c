@@ -1,0 +1,392 @@
+/*
+ * cplan_deal.c - the concrete plan of an ILP solution: its counts of
+ * nodes, configured GPUs and replicas per arc dealt over real nodes,
+ * GPUs and slots (two deals, the better kept), what a deal loses for the
+ * ILP's cuts, and the inverse: a plan's counts in the ILP's terms.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cplan.h"
+#include "internal/cplan_engine.h"
+#include "internal/cplan_greedy.h"
+#include "internal/cplan_repair.h"
+#include "util.h"
+#include "banned.h"
+
+/*
+ * ================= from ILP counts =================
+ *
+ * The ILP checks CPU and RAM per (class, mode) only, so dealing its counts
+ * over real nodes, each with its own CPU and RAM, can leave a replica
+ * without a slot.  cplan_from_counts first deals them as it always has:
+ * each arc's whole replicas first fit, then the rest as the greedy planner
+ * would (a free slot, a new GPU, a new node), then a repair
+ * (cplan_repair.c) of what is still unplaced.  It also builds a second
+ * plan of the same counts that looks at CPU and RAM from the start: every
+ * arc's share rounded (largest remainders within the demand), the replicas
+ * that ask the most of a node's CPU or RAM dealt first, each onto the node
+ * with the most CPU and RAM left; then the greedy fallback and the repair.
+ * The plan with the lower objective is kept (penalties included, so the
+ * one that places more wins unless its extra nodes cost more), the first
+ * on a tie: a first deal that places everything by opening a node the
+ * counts did not have loses to a second that needs none.
+ */
+
+/* Opens the nodes of the counts and configures their GPUs. */
+static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
+{
+	const struct problem *p = cp->p;
+	size_t k;
+	int m;
+
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		int g = c->nc->gpus_per_node;
+		for (m = 0; m < MODE_COUNT; m++) {
+			long want = nmode[k * MODE_COUNT + (size_t)m], opened = 0;
+			size_t first = cp->nnodes, ci;
+			long gi = 0;
+			if (want <= 0)
+				continue;
+			if (m == MODE_PASSTHROUGH) {
+				for (ci = 0; ci < c->nconfigs; ci++) {
+					long r;
+					if (!c->configs[ci].node_pattern)
+						continue;
+					for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
+						cplan_open_node(cp, (int)k, MODE_PASSTHROUGH, (int)ci);
+				}
+				continue;
+			}
+			for (opened = 0; opened < want; opened++)
+				cplan_open_node(cp, (int)k, (enum gpu_mode)m, -1);
+			for (ci = 0; ci < c->nconfigs; ci++) {
+				long r;
+				if (c->configs[ci].mode != (enum gpu_mode)m || c->configs[ci].node_pattern)
+					continue;
+				/*
+				 * Round-robin over the nodes: each node gets a share of every
+				 * configuration, so the replicas of a configuration (and the CPU
+				 * and RAM they ask) are spread rather than piled on a few nodes.
+				 */
+				for (r = 0; r < ncfg[k][ci] && gi < want * g; r++, gi++)
+					cplan_configure_gpu(cp, (int)(first + (size_t)(gi % want)), (int)(gi / want), (int)ci);
+			}
+		}
+	}
+}
+
+/* Deals each arc's whole replicas (arc order, first fit). */
+static void deal_first_fit(struct cplan *cp, const double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		long n = (long)floor(arc[i] + 1e-6), r;
+		for (r = 0; r < n && cp->placed[a->d] < p->demands[a->d].replicas; r++) {
+			size_t s = cplan_take_free(cp, a->k, a->s, p->demands[a->d].w);
+			if (s == (size_t)-1)
+				break;
+			cplan_place_at(cp, s, a->d);
+		}
+	}
+}
+
+/*
+ * Places the replicas still without a slot as the greedy planner would
+ * (a free slot, a new GPU, a new node), heaviest demands first; what finds
+ * none is counted unplaced, with a reason.
+ */
+static void place_leftover(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	size_t *ord = cplan_demands_by_load(p), i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		int d = (int)ord[i];
+		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
+			size_t s = p->demands[d].unhostable ? (size_t)-1
+							    : cplan_place_one(cp, d, p->demands[d].replicas - cp->placed[d]);
+			if (s == (size_t)-1) {
+				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
+				cplan_set_reason(cp, d);
+				break;
+			}
+			cplan_place_at(cp, s, d);
+		}
+	}
+	free(ord);
+}
+
+/*
+ * Each arc's replicas in whole numbers: the whole part of its count, and
+ * the demand's rounded total shared out by largest remainders (then arc
+ * order).  Caller frees.
+ */
+static long *round_arcs(const struct problem *p, const double *arc)
+{
+	long *t = xcalloc(p->narcs + 1, sizeof(*t));
+	size_t d, lo, hi, a;
+
+	for (d = 0; d < p->ndemands; d++) {
+		double sum = 0;
+		long base = 0, extra;
+		cplan_arcs_of(p, (int)d, &lo, &hi);
+		for (a = lo; a < hi; a++) {
+			t[a] = (long)floor(arc[a] + 1e-6);
+			base += t[a];
+			sum += arc[a];
+		}
+		extra = (long)floor(sum + 0.5);
+		if (extra > p->demands[d].replicas)
+			extra = p->demands[d].replicas;
+		for (extra -= base; extra > 0; extra--) {
+			size_t best = hi;
+			for (a = lo; a < hi; a++)
+				if (arc[a] - (double)t[a] > 1e-6 &&
+				    (best == hi || arc[a] - (double)t[a] > arc[best] - (double)t[best]))
+					best = a;
+			if (best == hi)
+				break;
+			t[best]++;
+		}
+	}
+	return t;
+}
+
+/*
+ * Deals target[a] replicas onto each arc a: the arcs whose demand asks
+ * the largest share of a node's CPU or RAM first, each replica onto the
+ * node with a free slot of the arc and the most CPU and RAM left (the
+ * first in queue order on a tie), so the heavy replicas are spread before
+ * the light ones fill the gaps.
+ */
+static void deal_balanced(struct cplan *cp, const long *target)
+{
+	const struct problem *p = cp->p;
+	struct cplan_cand *ord = xmalloc((p->narcs + 1) * sizeof(*ord)); /* .slot: an arc here */
+	size_t *group = xmalloc((cp->nnodes + 1) * sizeof(*group));	/* per node: its group, or -1 */
+	size_t *gnode = NULL, *gnext = NULL, *gend = NULL, *gslot = NULL;
+	size_t cap1 = 0, cap2 = 0, cap3 = 0, cap4 = 0, na = 0, i;
+
+	for (i = 0; i < p->narcs; i++)
+		if (target[i] > 0) {
+			ord[na].key = -cplan_load_share(p->classes[p->arcs[i].k].nc, p->demands[p->arcs[i].d].w);
+			ord[na++].slot = i;
+		}
+	qsort(ord, na, sizeof(*ord), cplan_cand_order);
+	for (i = 0; i < cp->nnodes; i++)
+		group[i] = (size_t)-1;
+	for (i = 0; i < na; i++) {
+		const struct arc *a = &p->arcs[ord[i].slot];
+		const struct workload *w = p->demands[a->d].w;
+		const size_t *q;
+		size_t ng = 0, n, j, g;
+		long r;
+
+		/*
+		 * The arc's free slots grouped by node (nodes in the order they
+		 * come in the queue): group g's are gslot[gnext[g]] .. gslot[gend[g] - 1].
+		 */
+		cplan_queue_compact(cp, a->k, a->s);
+		q = cplan_queue(cp, a->k, a->s);
+		n = cp->fqn[a->k][a->s] - cp->fqhead[a->k][a->s];
+		q += cp->fqhead[a->k][a->s];
+		for (j = 0; j < n; j++) {
+			size_t nd = (size_t)cp->slots[q[j]].node;
+			if (group[nd] == (size_t)-1) {
+				XGROW(gnode, cap1, ng + 1);
+				XGROW(gnext, cap2, ng + 1);
+				XGROW(gend, cap3, ng + 1);
+				group[nd] = ng;
+				gnode[ng] = nd;
+				gend[ng++] = 0;
+			}
+			gend[group[nd]]++;
+		}
+		for (g = 0, j = 0; g < ng; g++) {
+			gnext[g] = j;
+			j += gend[g];
+			gend[g] = gnext[g];
+		}
+		XGROW(gslot, cap4, n + 1);
+		for (j = 0; j < n; j++)
+			gslot[gend[group[cp->slots[q[j]].node]]++] = q[j];
+		for (g = 0; g < ng; g++)
+			group[gnode[g]] = (size_t)-1;
+		for (r = 0; r < target[ord[i].slot] && cp->placed[a->d] < p->demands[a->d].replicas; r++) {
+			size_t best = ng;
+			double hbest = 0;
+			for (g = 0; g < ng; g++) {
+				const struct cnode *nd = &cp->nodes[gnode[g]];
+				double h;
+				if (gnext[g] == gend[g] || !cplan_node_has_room(cp, nd, w))
+					continue;
+				h = cplan_headroom(cp, nd, w);
+				if (best == ng || h > hbest) {
+					best = g;
+					hbest = h;
+				}
+			}
+			if (best == ng)
+				break;
+			cplan_place_at(cp, gslot[gnext[best]++], a->d);
+		}
+	}
+	free(ord);
+	free(group);
+	free(gnode);
+	free(gnext);
+	free(gend);
+	free(gslot);
+}
+
+/*
+ * The second plan of the counts (see above): rounded arcs dealt heaviest
+ * first onto the nodes with the most room, completed greedily, repaired.
+ */
+static void from_counts_balanced(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	long *target = round_arcs(cp->p, arc);
+
+	open_counts(cp, nmode, ncfg);
+	deal_balanced(cp, target);
+	place_leftover(cp);
+	cplan_repair_unplaced(cp);
+	free(target);
+}
+
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	struct cplan_cost c1, c2;
+
+	open_counts(cp, nmode, ncfg);
+	deal_first_fit(cp, arc);
+	place_leftover(cp);
+	cplan_repair_unplaced(cp);
+	cplan_init(&alt, p);
+	from_counts_balanced(&alt, nmode, ncfg, arc);
+	cplan_cost(cp, &c1);
+	cplan_cost(&alt, &c2);
+	if (c2.objective < c1.objective - 1e-6) {
+		cplan_release(cp);
+		*cp = alt;
+	} else {
+		cplan_release(&alt);
+	}
+}
+
+/* Adds each placed replica to its arc in arc[]. */
+static void slot_arcs(const struct cplan *cp, double *arc)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		size_t lo, hi, j;
+		if (s->d < 0)
+			continue;
+		cplan_arcs_of(p, s->d, &lo, &hi);
+		for (j = lo; j < hi; j++)
+			if (p->arcs[j].k == cp->nodes[s->node].k &&
+			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
+				arc[j] += 1;
+	}
+}
+
+/*
+ * Replicas (and their CPU and RAM) that one deal of the counts left
+ * without a slot in the class the target put them in, per (class, mode):
+ * the deal only, before anything goes elsewhere.
+ */
+static long deal_shortfall(const struct cplan *cp, const long *target, double *lost_cpu, double *lost_ram)
+{
+	const struct problem *p = cp->p;
+	double *got = xcalloc(p->narcs + 1, sizeof(*got));
+	size_t i;
+	long lost = 0;
+
+	slot_arcs(cp, got);
+	for (i = 0; i < p->nclasses * MODE_COUNT; i++)
+		lost_cpu[i] = lost_ram[i] = 0;
+	for (i = 0; i < p->narcs; i++) {
+		const struct arc *a = &p->arcs[i];
+		const struct workload *w = p->demands[a->d].w;
+		size_t g = (size_t)a->k * MODE_COUNT + p->classes[a->k].slot_types[a->s].mode;
+		double short_ = (double)target[i] - got[i];
+		if (short_ <= 0)
+			continue;
+		lost += (long)short_;
+		lost_cpu[g] += short_ * w->cpu_cores;
+		lost_ram[g] += short_ * w->ram_gib;
+	}
+	free(got);
+	return lost;
+}
+
+long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *ncfg, const double *arc,
+		     double *lost_cpu, double *lost_ram)
+{
+	size_t n = p->nclasses * MODE_COUNT + 1, i;
+	long *target = round_arcs(p, arc), *floors = xcalloc(p->narcs + 1, sizeof(*floors)), l1, l2;
+	double *c2 = xcalloc(n, sizeof(*c2)), *r2 = xcalloc(n, sizeof(*r2));
+	struct cplan cp;
+
+	for (i = 0; i < p->narcs; i++)
+		floors[i] = (long)floor(arc[i] + 1e-6);
+	cplan_init(&cp, p);
+	open_counts(&cp, nmode, ncfg);
+	deal_first_fit(&cp, arc);
+	l1 = deal_shortfall(&cp, floors, lost_cpu, lost_ram);
+	cplan_release(&cp);
+	cplan_init(&cp, p);
+	open_counts(&cp, nmode, ncfg);
+	deal_balanced(&cp, target);
+	l2 = deal_shortfall(&cp, target, c2, r2);
+	cplan_release(&cp);
+	if (l2 < l1) {
+		memcpy(lost_cpu, c2, (n - 1) * sizeof(*c2));
+		memcpy(lost_ram, r2, (n - 1) * sizeof(*r2));
+		l1 = l2;
+	}
+	free(c2);
+	free(r2);
+	free(target);
+	free(floors);
+	return l1;
+}
+
+void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced)
+{
+	const struct problem *p = cp->p;
+	size_t i, k;
+
+	memset(nmode, 0, p->nclasses * MODE_COUNT * sizeof(*nmode));
+	for (k = 0; k < p->nclasses; k++)
+		memset(ncfg[k], 0, p->classes[k].nconfigs * sizeof(**ncfg));
+	for (i = 0; i < p->narcs; i++)
+		arc[i] = 0;
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int g;
+		nmode[(size_t)n->k * MODE_COUNT + n->mode]++;
+		if (n->mode == MODE_PASSTHROUGH) {
+			if (n->pattern >= 0)
+				ncfg[n->k][n->pattern]++;
+			continue;
+		}
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
+			if (n->gpu_config[g] >= 0)
+				ncfg[n->k][n->gpu_config[g]]++;
+	}
+	slot_arcs(cp, arc);
+	for (i = 0; i < p->ndemands; i++)
+		unplaced[i] = (double)cp->unplaced[i];
+}
