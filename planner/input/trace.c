@@ -143,7 +143,8 @@ struct event {
 
 /* The columns of a trace file. */
 enum { T_TIMESTAMP, T_WORKLOAD, T_REPLICAS, T_NCOLS };
-static const struct csvcol trace_cols[] = { { "timestamp", 1 }, { "workload", 1 }, { "replicas", 1 }, { NULL, 0 } };
+static const struct csvcol trace_cols[] = { { "timestamp", 1 }, { "workload", 1 }, { "replicas", 1 },
+					    { NULL, 0 } };
 
 /* What the rows read so far say, for checking the next one. */
 struct trace_rows {
@@ -168,7 +169,8 @@ static int read_time(const struct csvread *rd, const char *ts, struct trace_rows
 	if (parse_double(ts, &at) == PARSE_OK) {
 		k = 2;
 		if (at < 0)
-			return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' must be at least 0 (hours from the start)", ts);
+			return csvread_error(rd, T_TIMESTAMP,
+					     "column 'timestamp': '%s' must be at least 0 (hours from the start)", ts);
 	} else if (trace_parse_time(ts, &secs) == 0) {
 		k = 1;
 		at = (double)secs / 3600.0;
@@ -178,8 +180,8 @@ static int read_time(const struct csvread *rd, const char *ts, struct trace_rows
 				     "nor a number of hours", ts);
 	}
 	if (st->kind && k != st->kind)
-		return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' is %s, but the first row's is %s", ts,
-				     k == 1 ? "an ISO 8601 time" : "a number of hours",
+		return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' is %s, but the first row's is %s",
+				     ts, k == 1 ? "an ISO 8601 time" : "a number of hours",
 				     st->kind == 1 ? "an ISO 8601 time" : "a number of hours");
 	if (!st->kind) {
 		st->kind = k;
@@ -187,11 +189,14 @@ static int read_time(const struct csvread *rd, const char *ts, struct trace_rows
 		if (k == 1)
 			tr->t0 = secs;
 	} else if (at < st->last) {
-		return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' is earlier than the row before: rows must be in time order", ts);
+		return csvread_error(rd, T_TIMESTAMP,
+				     "column 'timestamp': '%s' is earlier than the row before: rows must be in time order",
+				     ts);
 	}
 	st->last = at;
 	if (at - st->first >= (double)TRACE_MAX_HOURS)
-		return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' is %ld hours or more after the first row", ts,
+		return csvread_error(rd, T_TIMESTAMP,
+				     "column 'timestamp': '%s' is %ld hours or more after the first row", ts,
 				     TRACE_MAX_HOURS);
 	*out = at;
 	return 0;
@@ -212,7 +217,8 @@ static int read_event(const struct csvread *rd, struct trace_rows *st, struct tr
 	if (w < 0) {
 		const char *hint = did_you_mean(name, st->names);
 		if (hint)
-			return csvread_error(rd, T_WORKLOAD, "unknown workload '%s' (did you mean '%s'?)", name, hint);
+			return csvread_error(rd, T_WORKLOAD, "unknown workload '%s' (did you mean '%s'?)", name,
+					     hint);
 		return csvread_error(rd, T_WORKLOAD, "unknown workload '%s': not in %s", name, st->wl->file);
 	}
 	if (csvread_int(rd, T_REPLICAS, 1, 0, MAX_REPLICAS, &n))

@@ -144,10 +144,10 @@ static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, 
 		if (!g) {
 			const char *hint = catalog_suggest(cat, list[i]);
 			if (hint)
-				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s' (did you mean '%s'?)", list[i], hint);
+				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s' (did you mean '%s'?)",
+						   list[i], hint);
 			else
-				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s'",
-						  list[i]);
+				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s'", list[i]);
 			break;
 		}
 		for (j = 0; j < w->ngpu_types; j++)
@@ -177,11 +177,13 @@ static int parse_modes(const struct csvread *rd, struct workload *w)
 		if (m < 0) {
 			const char *hint = did_you_mean(list[i], mode_names);
 			if (hint)
-				rc = csvread_error(rd, C_MODES, "unknown mode '%s' (did you mean '%s'?)", list[i], hint);
+				rc = csvread_error(rd, C_MODES, "unknown mode '%s' (did you mean '%s'?)", list[i],
+						   hint);
 			else
-				rc = csvread_error(rd, C_MODES, "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
-						  "mig, timeslice or mps)",
-						  list[i]);
+				rc = csvread_error(rd, C_MODES,
+						   "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
+						   "mig, timeslice or mps)",
+						   list[i]);
 			break;
 		}
 		w->modes |= MODE_BIT(m);
@@ -252,14 +254,15 @@ static int check_consistency(const struct csvread *rd, const struct workload *w)
 	if (!(w->modes & iso_ok)) {
 		char *list = mode_list(iso_ok);
 		csvread_error(rd, C_MODES, "isolation '%s' needs %s %s", iso_names[w->iso],
-			     iso_ok == MODE_BIT(MODE_PASSTHROUGH) ? "the mode" : "one of the modes", list);
+			      iso_ok == MODE_BIT(MODE_PASSTHROUGH) ? "the mode" : "one of the modes", list);
 		free(list);
 		return -1;
 	}
 	if (w->gpus >= 2 && !(w->modes & MODE_BIT(MODE_PASSTHROUGH)))
-		return csvread_error(rd, C_MODES, "gpus %d needs the mode passthrough (a replica of several GPUs "
-				    "takes them whole)",
-				    w->gpus);
+		return csvread_error(rd, C_MODES,
+				     "gpus %d needs the mode passthrough (a replica of several GPUs "
+				     "takes them whole)",
+				     w->gpus);
 	return 0;
 }
 
