@@ -70,19 +70,24 @@ static char *one_line(char *s)
 	return s;
 }
 
-int diag_set(struct diag *d, enum diag_kind kind, const char *file, long line, long col,
-	     const char *fmt, ...)
+int diag_vset_at(struct diag *d, enum diag_kind kind, struct diag_at at, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!d || d->kind != DIAG_NONE)
 		return -1;
 	d->kind = kind;
-	d->file = file ? one_line(xstrdup(file)) : NULL;
-	d->line = line;
-	d->col = col;
-	va_start(ap, fmt);
+	d->file = at.file ? one_line(xstrdup(at.file)) : NULL;
+	d->line = at.line;
+	d->col = at.col;
 	d->msg = one_line(xvasprintf(fmt, ap));
+	return -1;
+}
+
+int diag_set_at(struct diag *d, enum diag_kind kind, struct diag_at at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vset_at(d, kind, at, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -13,6 +13,8 @@
 #ifndef PLANNER_DIAG_H
 #define PLANNER_DIAG_H
 
+#include <stdarg.h>
+
 enum diag_kind {
 	DIAG_NONE = 0,
 	DIAG_INPUT,	/* bad input: exit 3 */
@@ -40,9 +42,25 @@ struct diag {
 
 void diag_init(struct diag *d);
 void diag_release(struct diag *d);
-/* Records an error unless one is already recorded; always returns -1. */
-int diag_set(struct diag *d, enum diag_kind kind, const char *file, long line, long col,
-	     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Where an error is. */
+struct diag_at {
+	const char *file;	/* NULL when the error has no file */
+	long line;		/* 1-based; 0 when there is no line */
+	long col;		/* 1-based; 0 when there is no column */
+};
+
+/* Records an error at at unless one is already recorded; always returns -1. */
+int diag_set_at(struct diag *d, enum diag_kind kind, struct diag_at at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The same with a va_list (for the error helpers of the readers). */
+int diag_vset_at(struct diag *d, enum diag_kind kind, struct diag_at at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+/*
+ * diag_set(d, kind, file, line, col, fmt, ...): diag_set_at with the
+ * position written out, the form most callers use.
+ */
+#define diag_set(d, kind, file, line, col, ...) \
+	diag_set_at((d), (kind), (struct diag_at){ (file), (line), (col) }, __VA_ARGS__)
 /* The full one-line message without the "gpuplan: " prefix; caller frees. */
 char *diag_format(const struct diag *d);
 

@@ -100,6 +100,11 @@ enum range_open {
 	RANGE_LO_OPEN = 1,	/* x > lo, not x >= lo */
 	RANGE_HI_OPEN = 2,	/* x < hi, not x <= hi */
 };
+/* A range as above, for the readers that check one. */
+struct num_range {
+	double lo, hi;		/* ends (HUGE_VAL: no upper end) */
+	int open;		/* enum range_open flags */
+};
 #define RANGE_TEXT_SIZE 160
 /* True when x lies in the range. */
 int range_contains(double x, double lo, double hi, int open);

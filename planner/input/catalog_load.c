@@ -31,6 +31,7 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 {
 	static const char *const keys[] = { "name", "id", "compute_slices", "memory_slices", "memory_mib",
 					    "max_instances", "starts", "media_ext", NULL };
+	const struct yread y = { doc, n, d };
 	const struct ynode *starts;
 	const char *name;
 	long long v;
@@ -39,27 +40,27 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 
 	if (ynode_expect(doc, n, YN_MAP, "profiles item", d) || ymap_check_keys(doc, n, keys, "MIG profile", d))
 		return -1;
-	if (ymap_str(doc, n, "name", 1, &name, d))
+	if (yread_str(&y, "name", 1, &name))
 		return -1;
 	p->name = xstrdup(name);
 	p->id = -1;
-	if (ymap_int(doc, n, "id", 0, 0, 1000, &v, d) < 0)
+	if (yread_int(&y, "id", 0, 0, 1000, &v) < 0)
 		return -1;
 	else if (ymap_get(n, "id"))
 		p->id = as_int(v);
-	if (ymap_int(doc, n, "compute_slices", 1, 1, g->mig.compute_slices, &v, d))
+	if (yread_int(&y, "compute_slices", 1, 1, g->mig.compute_slices, &v))
 		return -1;
 	p->compute_slices = as_int(v);
-	if (ymap_int(doc, n, "memory_slices", 1, 1, g->mig.memory_slices, &v, d))
+	if (yread_int(&y, "memory_slices", 1, 1, g->mig.memory_slices, &v))
 		return -1;
 	p->memory_slices = as_int(v);
-	if (ymap_int(doc, n, "memory_mib", 1, 1, g->memory_mib, &v, d))
+	if (yread_int(&y, "memory_mib", 1, 1, g->memory_mib, &v))
 		return -1;
 	p->memory_mib = (long)v;
-	if (ymap_int(doc, n, "max_instances", 1, 1, g->mig.max_instances, &v, d))
+	if (yread_int(&y, "max_instances", 1, 1, g->mig.max_instances, &v))
 		return -1;
 	p->max_instances = as_int(v);
-	if (ymap_bool(doc, n, "media_ext", 0, &me, d) < 0)
+	if (yread_bool(&y, "media_ext", 0, &me) < 0)
 		return -1;
 	p->media_ext = me;
 	starts = ymap_get(n, "starts");
@@ -105,19 +106,20 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 static int load_mig(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
 {
 	static const char *const keys[] = { "compute_slices", "memory_slices", "max_instances", "profiles", NULL };
+	const struct yread y = { doc, n, d };
 	const struct ynode *profiles;
 	long long v;
 	size_t i;
 
 	if (ynode_expect(doc, n, YN_MAP, "mig", d) || ymap_check_keys(doc, n, keys, "mig", d))
 		return -1;
-	if (ymap_int(doc, n, "compute_slices", 1, 1, 8, &v, d))
+	if (yread_int(&y, "compute_slices", 1, 1, 8, &v))
 		return -1;
 	g->mig.compute_slices = as_int(v);
-	if (ymap_int(doc, n, "memory_slices", 1, 1, MIG_MAX_SLICES, &v, d))
+	if (yread_int(&y, "memory_slices", 1, 1, MIG_MAX_SLICES, &v))
 		return -1;
 	g->mig.memory_slices = as_int(v);
-	if (ymap_int(doc, n, "max_instances", 1, 1, 8, &v, d))
+	if (yread_int(&y, "max_instances", 1, 1, 8, &v))
 		return -1;
 	g->mig.max_instances = as_int(v);
 	profiles = ymap_get(n, "profiles");
@@ -143,6 +145,7 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 	static const char *const keys[] = { "mixed_size", "profiles", "mig_backed", NULL };
 	static const char *const pkeys[] = { "name", "framebuffer_mib", "max_equal", "max_mixed", NULL };
 	static const char *const mkeys[] = { "name", "gi_profile", "max", NULL };
+	const struct yread y = { doc, n, d };
 	const struct ynode *list;
 	long long v;
 	size_t i, j;
@@ -150,7 +153,7 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 
 	if (ynode_expect(doc, n, YN_MAP, "vgpu", d) || ymap_check_keys(doc, n, keys, "vgpu", d))
 		return -1;
-	if (ymap_bool(doc, n, "mixed_size", 1, &mixed, d))
+	if (yread_bool(&y, "mixed_size", 1, &mixed))
 		return -1;
 	g->vgpu.mixed_size = mixed;
 	list = ymap_get(n, "profiles");
@@ -160,27 +163,28 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 		g->vgpu.profiles = xcalloc(list->n, sizeof(*g->vgpu.profiles));
 		for (i = 0; i < list->n; i++) {
 			const struct ynode *p = list->items[i];
+			const struct yread yp = { doc, p, d };
 			struct vgpu_profile *vp = &g->vgpu.profiles[i];
 			const char *name;
 			g->vgpu.nprofiles = i + 1;
 			if (ynode_expect(doc, p, YN_MAP, "profiles item", d) ||
-			    ymap_check_keys(doc, p, pkeys, "vGPU profile", d) || ymap_str(doc, p, "name", 1, &name, d))
+			    ymap_check_keys(doc, p, pkeys, "vGPU profile", d) || yread_str(&yp, "name", 1, &name))
 				return -1;
 			vp->name = xstrdup(name);
 			for (j = 0; j < i; j++)
 				if (!str_casecmp(g->vgpu.profiles[j].name, name))
 					return ydoc_error(doc, p, d, "duplicate vGPU profile '%s'", name);
-			if (ymap_int(doc, p, "framebuffer_mib", 1, 1, g->memory_mib, &v, d))
+			if (yread_int(&yp, "framebuffer_mib", 1, 1, g->memory_mib, &v))
 				return -1;
 			vp->framebuffer_mib = (long)v;
-			if (ymap_int(doc, p, "max_equal", 1, 1, 64, &v, d))
+			if (yread_int(&yp, "max_equal", 1, 1, 64, &v))
 				return -1;
 			vp->max_equal = as_int(v);
 			if (vp->framebuffer_mib * vp->max_equal > g->memory_mib)
 				return ydoc_error(doc, p, d, "%d x %ld MiB of '%s' exceed the GPU's %ld MiB",
 						  vp->max_equal, vp->framebuffer_mib, name, g->memory_mib);
 			vp->max_mixed = 0;
-			if (ymap_int(doc, p, "max_mixed", 0, 1, 64, &v, d) < 0)
+			if (yread_int(&yp, "max_mixed", 0, 1, 64, &v) < 0)
 				return -1;
 			if (ymap_get(p, "max_mixed")) {
 				if (!mixed)
@@ -199,22 +203,23 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 		g->vgpu.mig_backed = xcalloc(list->n, sizeof(*g->vgpu.mig_backed));
 		for (i = 0; i < list->n; i++) {
 			const struct ynode *p = list->items[i];
+			const struct yread yp = { doc, p, d };
 			struct vgpu_mig_profile *mp = &g->vgpu.mig_backed[i];
 			const char *name, *gi;
 			g->vgpu.nmig = i + 1;
 			if (ynode_expect(doc, p, YN_MAP, "mig_backed item", d) ||
 			    ymap_check_keys(doc, p, mkeys, "MIG-backed vGPU profile", d) ||
-			    ymap_str(doc, p, "name", 1, &name, d))
+			    yread_str(&yp, "name", 1, &name))
 				return -1;
 			mp->name = xstrdup(name);
-			if (ymap_str(doc, p, "gi_profile", 1, &gi, d))
+			if (yread_str(&yp, "gi_profile", 1, &gi))
 				return -1;
 			mp->gi_profile = xstrdup(gi);
 			mp->gi_index = catalog_mig_profile(g, gi);
 			if (mp->gi_index < 0)
 				return ydoc_error(doc, ymap_get(p, "gi_profile"), d,
 						  "unknown GPU-instance profile '%s' for '%s'", gi, g->id);
-			if (ymap_int(doc, p, "max", 1, 1, 8, &v, d))
+			if (yread_int(&yp, "max", 1, 1, 8, &v))
 				return -1;
 			mp->max = as_int(v);
 		}
@@ -227,6 +232,7 @@ static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct yn
 		    struct gpu_type *g, struct diag *d)
 {
 	static const char *const keys[] = { "id", "aliases", "memory_mib", "sms", "tdp_w", "mig", "vgpu", NULL };
+	const struct yread y = { doc, n, d };
 	const struct ynode *aliases, *mig, *vgpu;
 	const char *id;
 	long long v;
@@ -234,7 +240,7 @@ static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct yn
 
 	if (ynode_expect(doc, n, YN_MAP, "gpus item", d) || ymap_check_keys(doc, n, keys, "GPU type", d))
 		return -1;
-	if (ymap_str(doc, n, "id", 1, &id, d))
+	if (yread_str(&y, "id", 1, &id))
 		return -1;
 	if (name_taken(cat, id))
 		return ydoc_error(doc, ymap_get(n, "id"), d, "duplicate GPU type '%s'", id);
@@ -254,14 +260,14 @@ static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct yn
 			g->aliases[g->naliases++] = xstrdup(a->scalar);
 		}
 	}
-	if (ymap_int(doc, n, "memory_mib", 1, 1, 16L * 1024 * 1024, &v, d))
+	if (yread_int(&y, "memory_mib", 1, 1, 16L * 1024 * 1024, &v))
 		return -1;
 	g->memory_mib = (long)v;
-	if (ymap_int(doc, n, "sms", 0, 1, 100000, &v, d) < 0)
+	if (yread_int(&y, "sms", 0, 1, 100000, &v) < 0)
 		return -1;
 	else if (ymap_get(n, "sms"))
 		g->sms = as_int(v);
-	if (ymap_int(doc, n, "tdp_w", 0, 1, 100000, &v, d) < 0)
+	if (yread_int(&y, "tdp_w", 0, 1, 100000, &v) < 0)
 		return -1;
 	else if (ymap_get(n, "tdp_w"))
 		g->tdp_w = as_int(v);
@@ -280,20 +286,11 @@ int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d
 	static const char *const keys[] = { "schema", "gpus", NULL };
 	struct ydoc doc = YDOC_INIT;
 	const struct ynode *gpus;
-	const char *schema;
 	size_t i;
 	int rc = -1;
 
-	if (ydoc_load(&doc, path, d))
+	if (ydoc_load(&doc, path, d) || ydoc_check_root(&doc, "the GPU file", keys, "gpuplan-gpus/1", d))
 		goto out;
-	if (ynode_expect(&doc, doc.root, YN_MAP, "the GPU file", d) ||
-	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
-		goto out;
-	if (strcmp(schema, "gpuplan-gpus/1")) {
-		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
-			   "unsupported schema '%s' (this gpuplan reads gpuplan-gpus/1)", schema);
-		goto out;
-	}
 	gpus = ymap_get(doc.root, "gpus");
 	if (!gpus) {
 		ydoc_error(&doc, doc.root, d, "missing field 'gpus'");

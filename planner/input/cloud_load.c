@@ -12,13 +12,12 @@
 
 #define CLOUDS_SCHEMA "gpuplan-clouds/1"
 
-static int str_req(const struct ydoc *doc, const struct ynode *m, const char *key, char **out, struct diag *d)
+/* A required string that is not blank, copied. */
+static int str_req(const struct yread *y, const char *key, char **out)
 {
 	const char *s;
-	if (ymap_str(doc, m, key, 1, &s, d))
+	if (yread_nonblank(y, key, 1, &s))
 		return -1;
-	if (str_blank(s))
-		return ydoc_error(doc, ymap_get(m, key), d, "field '%s' is empty", key);
 	*out = xstrdup(s);
 	return 0;
 }
@@ -28,6 +27,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 {
 	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
 					    "vcpus", "ram_gib", "usd_per_hour", "assumed", "source", NULL };
+	const struct yread y = { doc, o, d };
 	struct cloud_offer *of = &c->offers[c->n];
 	const char *s, *hint;
 	long long gpus;
@@ -39,9 +39,9 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	c->n++;
 	of->line = o->line;
 	of->file = c->files[c->nfiles - 1];
-	if (str_req(doc, o, "id", &of->id, d) || str_req(doc, o, "cloud", &of->cloud, d) ||
-	    str_req(doc, o, "instance", &of->instance, d) || str_req(doc, o, "region", &of->region, d) ||
-	    str_req(doc, o, "source", &of->source, d) || ymap_str(doc, o, "pricing", 1, &s, d))
+	if (str_req(&y, "id", &of->id) || str_req(&y, "cloud", &of->cloud) ||
+	    str_req(&y, "instance", &of->instance) || str_req(&y, "region", &of->region) ||
+	    str_req(&y, "source", &of->source) || yread_str(&y, "pricing", 1, &s))
 		return -1;
 	for (i = 0; offer_pricing_names[i]; i++)
 		if (!strcmp(s, offer_pricing_names[i]))
@@ -49,7 +49,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	if (!offer_pricing_names[i])
 		return ydoc_error(doc, ymap_get(o, "pricing"), d, "unknown pricing '%s' (on-demand, reserved or spot)", s);
 	of->pricing = (enum offer_pricing)i;
-	if (ymap_str(doc, o, "gpu_type", 1, &s, d))
+	if (yread_str(&y, "gpu_type", 1, &s))
 		return -1;
 	of->gpu = catalog_find(cat, s);
 	if (!of->gpu) {
@@ -58,11 +58,11 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 			return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
 		return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s'", s);
 	}
-	if (ymap_int(doc, o, "gpus", 1, 1, 64, &gpus, d) ||
-	    ymap_num_range(doc, o, "vcpus", 0, 0, 1e5, RANGE_LO_OPEN, &of->vcpus, d) < 0 ||
-	    ymap_num_range(doc, o, "ram_gib", 0, 0, 1e7, RANGE_LO_OPEN, &of->ram_gib, d) < 0 ||
-	    ymap_num_range(doc, o, "usd_per_hour", 1, 0, 1e6, RANGE_CLOSED, &of->usd_per_hour, d) ||
-	    ymap_bool(doc, o, "assumed", 0, &of->assumed, d) < 0)
+	if (yread_int(&y, "gpus", 1, 1, 64, &gpus) ||
+	    yread_num(&y, "vcpus", 0, (struct num_range){ 0, 1e5, RANGE_LO_OPEN }, &of->vcpus) < 0 ||
+	    yread_num(&y, "ram_gib", 0, (struct num_range){ 0, 1e7, RANGE_LO_OPEN }, &of->ram_gib) < 0 ||
+	    yread_num(&y, "usd_per_hour", 1, (struct num_range){ 0, 1e6, RANGE_CLOSED }, &of->usd_per_hour) ||
+	    yread_bool(&y, "assumed", 0, &of->assumed) < 0)
 		return -1;
 	of->gpus = (int)gpus;
 	for (i = 0; i + 1 < c->n; i++)
@@ -77,22 +77,13 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
 	static const char *const keys[] = { "schema", "offers", NULL };
 	struct ydoc doc = YDOC_INIT;
 	const struct ynode *offers;
-	const char *schema;
 	size_t i;
 	int rc = -1;
 
 	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files)); /* capacity tracks the count exactly */
 	c->files[c->nfiles++] = xstrdup(path);
-	if (ydoc_load(&doc, path, d))
+	if (ydoc_load(&doc, path, d) || ydoc_check_root(&doc, "the cloud offers file", keys, CLOUDS_SCHEMA, d))
 		goto out;
-	if (ynode_expect(&doc, doc.root, YN_MAP, "the cloud offers file", d) ||
-	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
-		goto out;
-	if (strcmp(schema, CLOUDS_SCHEMA)) {
-		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
-			   "unsupported schema '%s' (this gpuplan reads " CLOUDS_SCHEMA ")", schema);
-		goto out;
-	}
 	offers = ymap_get(doc.root, "offers");
 	if (!offers) {
 		ydoc_error(&doc, doc.root, d, "missing field 'offers'");

@@ -283,13 +283,12 @@ int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d)
 int csvdoc_error(const struct csvdoc *doc, const struct csvrow *r, int idx, struct diag *d,
 		 const char *fmt, ...)
 {
+	struct diag_at at = { doc->file, r ? r->line : 0, idx >= 0 ? idx + 1 : 0 };
 	va_list ap;
-	char *msg;
+
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	diag_vset_at(d, DIAG_INPUT, at, fmt, ap);
 	va_end(ap);
-	diag_set(d, DIAG_INPUT, doc->file, r ? r->line : 0, idx >= 0 ? idx + 1 : 0, "%s", msg);
-	free(msg);
 	return -1;
 }
 
@@ -351,86 +350,113 @@ const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int i
 	return r->f[idx];
 }
 
-static int absent(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-		  int required, struct diag *d)
+/* ================= reading a row ================= */
+
+const char *csvread_text(const struct csvread *rd, int c)
+{
+	return csvdoc_field(rd->doc, rd->r, rd->idx[c]);
+}
+
+int csvread_error(const struct csvread *rd, int c, const char *fmt, ...)
+{
+	int idx = c >= 0 ? rd->idx[c] : -1;
+	struct diag_at at = { rd->doc->file, rd->r->line, idx >= 0 ? idx + 1 : 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vset_at(rd->d, DIAG_INPUT, at, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int absent(const struct csvread *rd, int c, int required)
 {
 	if (required)
-		return csvdoc_error(doc, r, idx, d, "column '%s' is empty", name);
+		return csvread_error(rd, c, "column '%s' is empty", rd->cols[c].name);
 	return 1;
 }
 
-int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, const char **out, struct diag *d)
+int csvread_str(const struct csvread *rd, int c, int required, const char **out)
 {
-	const char *s = csvdoc_field(doc, r, idx);
+	const char *s = csvread_text(rd, c);
 	if (!*s)
-		return absent(doc, r, idx, name, required, d);
+		return absent(rd, c, required);
 	*out = s;
 	return 0;
 }
 
-int csvdoc_num_range(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-		     int required, double lo, double hi, int open, double *out, struct diag *d)
+int csvread_num(const struct csvread *rd, int c, int required, struct num_range range, double *out)
 {
-	const char *s = csvdoc_field(doc, r, idx);
+	const char *s = csvread_text(rd, c), *name = rd->cols[c].name;
 	double x;
 	int rc;
-	char range[RANGE_TEXT_SIZE];
+	char text[RANGE_TEXT_SIZE];
 
 	if (!*s)
-		return absent(doc, r, idx, name, required, d);
+		return absent(rd, c, required);
 	rc = parse_double(s, &x);
 	if (rc)
-		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
-				    parse_num_strerror(rc));
-	if (!range_contains(x, lo, hi, open))
-		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' must be %s", name, s,
-				    range_text(range, sizeof(range), lo, hi, open));
+		return csvread_error(rd, c, "column '%s': '%s' %s", name, s, parse_num_strerror(rc));
+	if (!range_contains(x, range.lo, range.hi, range.open))
+		return csvread_error(rd, c, "column '%s': '%s' must be %s", name, s,
+				     range_text(text, sizeof(text), range.lo, range.hi, range.open));
 	*out = x;
 	return 0;
 }
 
-int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, double min, double max, double *out, struct diag *d)
+int csvread_int(const struct csvread *rd, int c, int required, long long min, long long max,
+		long long *out)
 {
-	return csvdoc_num_range(doc, r, idx, name, required, min, max, RANGE_CLOSED, out, d);
-}
-
-int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, long long min, long long max, long long *out, struct diag *d)
-{
-	const char *s = csvdoc_field(doc, r, idx);
+	const char *s = csvread_text(rd, c), *name = rd->cols[c].name;
 	long long x;
 	double dx;
 	int rc;
 	char range[RANGE_TEXT_SIZE];
 
 	if (!*s)
-		return absent(doc, r, idx, name, required, d);
+		return absent(rd, c, required);
 	rc = parse_llong(s, &x);
 	if (rc == PARSE_SYNTAX && !parse_double(s, &dx))
-		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' is not a whole number", name, s);
+		return csvread_error(rd, c, "column '%s': '%s' is not a whole number", name, s);
 	if (rc)
-		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' %s", name, s,
-				    parse_num_strerror(rc));
+		return csvread_error(rd, c, "column '%s': '%s' %s", name, s, parse_num_strerror(rc));
 	if (x < min || x > max)
-		return csvdoc_error(doc, r, idx, d, "column '%s': %lld must be %s", name, x,
-				    range_text_ll(range, sizeof(range), min, max));
+		return csvread_error(rd, c, "column '%s': %lld must be %s", name, x,
+				     range_text_ll(range, sizeof(range), min, max));
 	*out = x;
 	return 0;
 }
 
-int csvdoc_bool(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-		int required, int *out, struct diag *d)
+int csvread_bool(const struct csvread *rd, int c, int required, int *out)
 {
-	const char *s = csvdoc_field(doc, r, idx);
+	const char *s = csvread_text(rd, c);
 	if (!*s)
-		return absent(doc, r, idx, name, required, d);
+		return absent(rd, c, required);
 	if (!str_casecmp(s, "true") || !str_casecmp(s, "yes") || !strcmp(s, "1"))
 		*out = 1;
 	else if (!str_casecmp(s, "false") || !str_casecmp(s, "no") || !strcmp(s, "0"))
 		*out = 0;
 	else
-		return csvdoc_error(doc, r, idx, d, "column '%s': '%s' is not true or false", name, s);
+		return csvread_error(rd, c, "column '%s': '%s' is not true or false", rd->cols[c].name, s);
 	return 0;
+}
+
+int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names,
+		 const char *expected, int *out)
+{
+	const char *s = NULL, *hint;
+	int i;
+
+	if (csvread_str(rd, c, 1, &s))
+		return -1;
+	for (i = 0; names[i]; i++) {
+		if (!str_casecmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	hint = did_you_mean(s, names);
+	if (hint)
+		return csvread_error(rd, c, "unknown %s '%s' (did you mean '%s'?)", what, s, hint);
+	return csvread_error(rd, c, "unknown %s '%s' (expected %s)", what, s, expected);
 }

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "util.h"
 
 #define CSVDOC_MAX_LINE (1024L * 1024)
 #define CSVDOC_MAX_ROWS 1000000L
@@ -59,33 +60,53 @@ struct csvcol {
  */
 int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, struct diag *d);
 
-/*
- * Field access for row r, column position idx (from csvdoc_bind).
- * Return 0 on success, 1 when the field is empty or the column absent
- * and not required (out untouched), -1 with d filled on error.
- * Messages name the column: "column 'count': 'x' is not a number".
- */
 const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int idx);
-int csvdoc_str(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, const char **out, struct diag *d);
-/* A finite number in [min, max]. */
-int csvdoc_num(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, double min, double max, double *out, struct diag *d);
-/*
- * A finite number in lo..hi with ends open as flagged (enum range_open in
- * util.h; HUGE_VAL for no upper end): "column 'compute': '0' must be in
- * (0, 1]", "column 'ram_gib': '-1' must be greater than 0".
- */
-int csvdoc_num_range(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-		     int required, double lo, double hi, int open, double *out, struct diag *d);
-/* An integer in [min, max] (LLONG_MAX: no upper end): "column 'count': 0 must be in [1, 64]". */
-int csvdoc_int(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-	       int required, long long min, long long max, long long *out, struct diag *d);
-int csvdoc_bool(const struct csvdoc *doc, const struct csvrow *r, int idx, const char *name,
-		int required, int *out, struct diag *d);
 /* Error at row r, column position idx (idx < 0: no column). */
 int csvdoc_error(const struct csvdoc *doc, const struct csvrow *r, int idx, struct diag *d,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * One data row being read field by field: what the typed readers below
+ * need besides the column, in one place.  Columns are given as indexes c
+ * into the table bound with csvdoc_bind; messages name them by the
+ * table's name: "column 'count': 'x' is not a number".
+ */
+struct csvread {
+	const struct csvdoc *doc;
+	const struct csvrow *r;		/* the row being read */
+	const struct csvcol *cols;	/* the bound table (names for messages) */
+	const int *idx;			/* header position of each table column (csvdoc_bind) */
+	struct diag *d;			/* filled on error */
+};
+
+/* The text of column c ("" when empty or the column is absent). */
+const char *csvread_text(const struct csvread *rd, int c);
+/* Error at column c of the row (c < 0: no column); returns -1. */
+int csvread_error(const struct csvread *rd, int c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * Typed fields.  Return 0 on success, 1 when the field is empty or the
+ * column absent and not required (out untouched), -1 with d filled on
+ * error ("column 'site' is empty" when required).
+ */
+int csvread_str(const struct csvread *rd, int c, int required, const char **out);
+/*
+ * A finite number in range: "column 'compute': '0' must be in (0, 1]",
+ * "column 'ram_gib': '-1' must be greater than 0".
+ */
+int csvread_num(const struct csvread *rd, int c, int required, struct num_range range, double *out);
+/* An integer in [min, max] (LLONG_MAX: no upper end): "column 'count': 0 must be in [1, 64]". */
+int csvread_int(const struct csvread *rd, int c, int required, long long min, long long max,
+		long long *out);
+/* true/false, yes/no or 1/0 (case-insensitive). */
+int csvread_bool(const struct csvread *rd, int c, int required, int *out);
+/*
+ * A required word of the NULL-terminated names (case-insensitive); *out
+ * its index.  Errors name it as what: "unknown hypervisor 'x' (did you
+ * mean 'kvm'?)", else "... (expected <expected>)".
+ */
+int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names,
+		 const char *expected, int *out);
 
 /* True when s is valid UTF-8. */
 int utf8_valid(const char *s, size_t len);

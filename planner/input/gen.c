@@ -229,27 +229,16 @@ static const struct menu menus[2] = {
 	  { 0.1, 0.1, 0.125 } },
 };
 
-static void draw_work(struct rng *r, struct gwork *w, const struct gclass *cl, int ncl, int ntenants,
-		      const struct menu *mn)
+/* The asks of w's kind: memory, compute, isolation, modes, CPU, RAM, licence, priority. */
+static void draw_asks(struct rng *r, struct gwork *w, const struct menu *mn)
 {
 	static const double serve_mem[] = { 0, 0, 40, 80 };
 	static const double train_mem[] = { 0, 40, 80 };
 	static const int train_gpus[] = { 2, 4, 4, 8, 8 };
 	static const double cpu_small[] = { 0.5, 1, 1, 2 };
 	static const double ram_small[] = { 2, 4, 8, 16 };
-	int k, t;
+	int k;
 
-	memset(w, 0, sizeof(*w));
-	k = rng_int(r, 100);
-	for (w->kind = 0; w->kind < K_COUNT - 1; w->kind++) {
-		if (k < kind_weight[w->kind])
-			break;
-		k -= kind_weight[w->kind];
-	}
-	t = rng_int(r, ntenants);
-	w->tenant = tenant_names[t % 12];
-	w->tenant_no = t / 12;
-	w->priority = 1;
 	switch (w->kind) {
 	case K_INFER:
 		w->mem = PICK(r, mn->small_mem);
@@ -314,6 +303,25 @@ static void draw_work(struct rng *r, struct gwork *w, const struct gclass *cl, i
 	case K_COUNT:
 		break;
 	}
+}
+
+static void draw_work(struct rng *r, struct gwork *w, const struct gclass *cl, int ncl, int ntenants,
+		      const struct menu *mn)
+{
+	int k, t;
+
+	memset(w, 0, sizeof(*w));
+	k = rng_int(r, 100);
+	for (w->kind = 0; w->kind < K_COUNT - 1; w->kind++) {
+		if (k < kind_weight[w->kind])
+			break;
+		k -= kind_weight[w->kind];
+	}
+	t = rng_int(r, ntenants);
+	w->tenant = tenant_names[t % 12];
+	w->tenant_no = t / 12;
+	w->priority = 1;
+	draw_asks(r, w, mn);
 	/* Some work is pinned to a site or to one GPU type present in the fleet. */
 	if (w->kind != K_TRAIN && rng_chance(r, 12)) {
 		const struct gclass *c = &cl[rng_int(r, ncl)];
@@ -375,34 +383,26 @@ static void add_num(struct sb *sb, double v)
 	sb_adds(sb, fmt_num_short(buf, sizeof(buf), v, 6));
 }
 
-int gen_generate(enum gen_size size, unsigned long long seed, double load, const struct catalog *cat,
-		 struct gen_out *out, struct diag *d)
-{
-	const struct gen_spec *sp = &specs[size];
+/* The fleet being generated. */
+struct gfleet {
+	const struct gen_spec *sp;
+	const struct catalog *cat;
 	struct rng r;
-	struct gclass *cl;
-	struct gwork *wk;
-	struct sb inv, wl, sc;
-	double *wt;
-	long *share, gpus_left;
-	int i, ncl = sp->classes, nw = sp->workloads, nsites = size == GEN_S ? 2 : 3;
-	int ntenants = size == GEN_S ? 4 : size == GEN_M ? 8 : size == GEN_L ? 16 : 24;
-	size_t nf, nwh;
-	double sum_f = 0, sum_w = 0, e_f = 0, e_w = 0, x;
-	long r_w;
+	struct gclass *cl;	/* node classes */
+	int ncl;
+	struct gwork *wk;	/* workloads */
+	int nw;
+	int nsites;		/* owned sites drawn from */
+	int ntenants;
+};
 
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < (int)NSHAPES; i++)
-		if (!catalog_find(cat, shapes[i].gpu))
-			return diag_set(d, DIAG_INPUT, NULL, 0, 0,
-					"the GPU catalog has no type '%s', which the generator uses", shapes[i].gpu);
-	r.s = seed * 0x2545F4914F6CDD1DULL + (unsigned long long)size;
+/* Draws the node classes: a shape, hypervisor and site each, and a weight. */
+static void draw_classes(struct gfleet *f)
+{
+	struct gclass *cl = f->cl;
+	int i;
 
-	/* Node classes. */
-	cl = xcalloc((size_t)ncl, sizeof(*cl));
-	wt = xcalloc((size_t)(ncl > nw ? ncl : nw) + 1, sizeof(*wt));
-	share = xcalloc((size_t)(ncl > nw ? ncl : nw) + 1, sizeof(*share));
-	for (i = 0; i < ncl; i++) {
+	for (i = 0; i < f->ncl; i++) {
 		struct gclass *c = &cl[i];
 		int h, nh = 0, hv[4];
 		int tries = 0, dup;
@@ -415,7 +415,7 @@ int gen_generate(enum gen_size size, unsigned long long seed, double load, const
 				size_t s;
 				for (s = 0; s < NSHAPES; s++)
 					tot += shapes[s].weight;
-				k = rng_int(&r, tot);
+				k = rng_int(&f->r, tot);
 				for (s = 0; s < NSHAPES - 1 && k >= shapes[s].weight; s++)
 					k -= shapes[s].weight;
 				c->sh = &shapes[s];
@@ -423,67 +423,92 @@ int gen_generate(enum gen_size size, unsigned long long seed, double load, const
 			for (h = nh = 0; h < 4; h++)
 				if (c->sh->hvs & (1u << h))
 					hv[nh++] = h;
-			c->hv = i < NFIXED ? fixed_hv[i] : hv[rng_int(&r, nh)];
-			c->site = c->hv == 3 ? CLOUD_SITE : owned_sites[i < NFIXED ? 0 : rng_int(&r, nsites)];
+			c->hv = i < NFIXED ? fixed_hv[i] : hv[rng_int(&f->r, nh)];
+			c->site = c->hv == 3 ? CLOUD_SITE : owned_sites[i < NFIXED ? 0 : rng_int(&f->r, f->nsites)];
 			for (h = 0, dup = 0; h < i; h++)
 				if (cl[h].sh == c->sh && cl[h].hv == c->hv && cl[h].site == c->site)
 					dup = 1;
 		} while (dup && i >= NFIXED && ++tries < 50);
-		c->mem_mib = catalog_find(cat, c->sh->gpu)->memory_mib;
+		c->mem_mib = catalog_find(f->cat, c->sh->gpu)->memory_mib;
 		/* rented shapes offer more than needed: they are the expensive reserve */
-		c->weight = (1.0 + 3.0 * rng_unit(&r)) * (c->sh->hourly > 0 ? 0.5 : 1.0);
+		c->weight = (1.0 + 3.0 * rng_unit(&f->r)) * (c->sh->hourly > 0 ? 0.5 : 1.0);
 	}
-	/* GPUs per class by weight, in whole nodes; the remainder goes to the 1-GPU class. */
-	{
-		double sum = 0;
-		for (i = 0; i < ncl; i++)
-			sum += cl[i].weight;
-		gpus_left = sp->gpus;
-		for (i = 0; i < ncl; i++) {
-			double g = (double)sp->gpus * cl[i].weight / sum;
-			cl[i].nodes = (long)floor(g / cl[i].sh->gpn);
-			if (cl[i].nodes < 1)
-				cl[i].nodes = 1;
-			gpus_left -= cl[i].nodes * cl[i].sh->gpn;
-		}
-		while (gpus_left < 0) { /* only at tiny sizes: take nodes from the largest class */
-			int big = 0;
-			for (i = 1; i < ncl; i++)
-				if (cl[i].nodes * cl[i].sh->gpn > cl[big].nodes * cl[big].sh->gpn)
-					big = i;
-			cl[big].nodes--;
-			gpus_left += cl[big].sh->gpn;
-		}
-		/* whole nodes for the classes furthest below their share, then 1-GPU nodes */
-		while (gpus_left > 0) {
-			int best = -1;
-			double bd = 0;
-			for (i = 0; i < ncl; i++) {
-				double def = (double)sp->gpus * cl[i].weight / sum - (double)(cl[i].nodes * cl[i].sh->gpn);
-				if (cl[i].sh->gpn <= gpus_left && cl[i].sh->gpn > 1 && (best < 0 || def > bd)) {
-					best = i;
-					bd = def;
-				}
-			}
-			if (best < 0 || bd <= 0)
-				break;
-			cl[best].nodes++;
-			gpus_left -= cl[best].sh->gpn;
-		}
-		cl[SHAPE_REMAINDER].nodes += gpus_left;
-	}
+}
 
-	/* Workloads. */
-	wk = xcalloc((size_t)nw, sizeof(*wk));
-	for (i = 0; i < nw; i++) {
-		int tries = 0;
-		do
-			draw_work(&r, &wk[i], cl, ncl, ntenants, &menus[sp->replicas >= 2 * sp->gpus]);
-		while (!hostable(cl, ncl, &wk[i], cat) && ++tries < 100);
+/* GPUs per class by weight, in whole nodes; the remainder goes to the 1-GPU class. */
+static void share_gpus(struct gclass *cl, int ncl, long gpus)
+{
+	double sum = 0;
+	long gpus_left;
+	int i;
+
+	for (i = 0; i < ncl; i++)
+		sum += cl[i].weight;
+	gpus_left = gpus;
+	for (i = 0; i < ncl; i++) {
+		double g = (double)gpus * cl[i].weight / sum;
+		cl[i].nodes = (long)floor(g / cl[i].sh->gpn);
+		if (cl[i].nodes < 1)
+			cl[i].nodes = 1;
+		gpus_left -= cl[i].nodes * cl[i].sh->gpn;
 	}
-	/* Replicas: fractional and whole-GPU groups sized to meet the load. */
-	nf = nwh = 0;
-	for (i = 0; i < nw; i++) {
+	while (gpus_left < 0) { /* only at tiny sizes: take nodes from the largest class */
+		int big = 0;
+		for (i = 1; i < ncl; i++)
+			if (cl[i].nodes * cl[i].sh->gpn > cl[big].nodes * cl[big].sh->gpn)
+				big = i;
+		cl[big].nodes--;
+		gpus_left += cl[big].sh->gpn;
+	}
+	/* whole nodes for the classes furthest below their share, then 1-GPU nodes */
+	while (gpus_left > 0) {
+		int best = -1;
+		double bd = 0;
+		for (i = 0; i < ncl; i++) {
+			double def = (double)gpus * cl[i].weight / sum - (double)(cl[i].nodes * cl[i].sh->gpn);
+			if (cl[i].sh->gpn <= gpus_left && cl[i].sh->gpn > 1 && (best < 0 || def > bd)) {
+				best = i;
+				bd = def;
+			}
+		}
+		if (best < 0 || bd <= 0)
+			break;
+		cl[best].nodes++;
+		gpus_left -= cl[best].sh->gpn;
+	}
+	cl[SHAPE_REMAINDER].nodes += gpus_left;
+}
+
+/* Shares total replicas among the workloads with (whole) or without GPUs by weight. */
+static void share_group(struct gwork *wk, int nw, int whole, long total)
+{
+	double *wt = xcalloc((size_t)nw + 1, sizeof(*wt));
+	long *share = xcalloc((size_t)nw + 1, sizeof(*share));
+	size_t n = 0, j;
+	int i;
+
+	for (i = 0; i < nw; i++)
+		if (!wk[i].gpus == !whole)
+			wt[n++] = wk[i].weight;
+	share_out(total, n, wt, share);
+	for (i = 0, j = 0; i < nw; i++)
+		if (!wk[i].gpus == !whole)
+			wk[i].replicas = share[j++];
+	free(wt);
+	free(share);
+}
+
+/* Replicas: fractional and whole-GPU groups sized to meet the load. */
+static void share_replicas(struct gfleet *f, double load)
+{
+	const struct gen_spec *sp = f->sp;
+	struct gwork *wk = f->wk;
+	double sum_f = 0, sum_w = 0, e_f = 0, e_w = 0, x;
+	size_t nf = 0, nwh = 0;
+	long r_w;
+	int i;
+
+	for (i = 0; i < f->nw; i++) {
 		if (wk[i].gpus) {
 			sum_w += wk[i].weight;
 			e_w += wk[i].weight * work_equiv(&wk[i]);
@@ -503,98 +528,134 @@ int gen_generate(enum gen_size size, unsigned long long seed, double load, const
 		r_w = (long)nwh;
 	if (!nf)
 		r_w = sp->replicas;
-	{
-		size_t n = 0, j;
-		for (i = 0; i < nw; i++)
-			if (wk[i].gpus)
-				wt[n++] = wk[i].weight;
-		share_out(r_w, n, wt, share);
-		for (i = 0, j = 0; i < nw; i++)
-			if (wk[i].gpus)
-				wk[i].replicas = share[j++];
-		for (i = 0, n = 0; i < nw; i++)
-			if (!wk[i].gpus)
-				wt[n++] = wk[i].weight;
-		share_out(sp->replicas - r_w, n, wt, share);
-		for (i = 0, j = 0; i < nw; i++)
-			if (!wk[i].gpus)
-				wk[i].replicas = share[j++];
-	}
+	share_group(wk, f->nw, 1, r_w);
+	share_group(wk, f->nw, 0, sp->replicas - r_w);
+}
 
-	/* Text. */
-	sb_init(&inv);
-	sb_init(&wl);
-	sb_init(&sc);
-	sb_addf(&inv, "# Synthetic fleet: gpuplan bench gen --size %s --seed %llu (%d node classes).\n", sp->name,
-		seed, ncl);
-	sb_adds(&inv, "# Owned nodes: cpu_cores, ram_gib and base_power_w are illustrative assumptions.\n"
-		      "# Rented nodes: AWS instance shapes (vCPU, GiB) with their on-demand USD/hour from the\n"
-		      "# skypilot catalog [SKY] as quoted in facts-nvidia.md section 6 (snapshot date unconfirmed).\n");
-	sb_adds(&inv, "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
-		      "amortization_years,hourly_usd,base_power_w\n");
-	for (i = 0; i < ncl; i++) {
-		const struct gclass *c = &cl[i];
-		sb_addf(&inv, "c%02d-%s-%s-%s,%ld,%s,%d,%s,%s,", i, c->sh->tag, hv_names[c->hv], c->site, c->nodes,
+static void write_inventory(struct sb *inv, const struct gfleet *f, unsigned long long seed, struct gen_out *out)
+{
+	int i;
+
+	sb_addf(inv, "# Synthetic fleet: gpuplan bench gen --size %s --seed %llu (%d node classes).\n", f->sp->name,
+		seed, f->ncl);
+	sb_adds(inv, "# Owned nodes: cpu_cores, ram_gib and base_power_w are illustrative assumptions.\n"
+		     "# Rented nodes: AWS instance shapes (vCPU, GiB) with their on-demand USD/hour from the\n"
+		     "# skypilot catalog [SKY] as quoted in facts-nvidia.md section 6 (snapshot date unconfirmed).\n");
+	sb_adds(inv, "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
+		     "amortization_years,hourly_usd,base_power_w\n");
+	for (i = 0; i < f->ncl; i++) {
+		const struct gclass *c = &f->cl[i];
+		sb_addf(inv, "c%02d-%s-%s-%s,%ld,%s,%d,%s,%s,", i, c->sh->tag, hv_names[c->hv], c->site, c->nodes,
 			c->sh->gpu, c->sh->gpn, hv_names[c->hv], c->site);
-		add_num(&inv, c->sh->cpu);
-		sb_adds(&inv, ",");
-		add_num(&inv, c->sh->ram);
+		add_num(inv, c->sh->cpu);
+		sb_adds(inv, ",");
+		add_num(inv, c->sh->ram);
 		if (c->sh->hourly > 0) {
-			sb_adds(&inv, ",rent,,,");
-			add_num(&inv, c->sh->hourly);
-			sb_adds(&inv, ",\n");
+			sb_adds(inv, ",rent,,,");
+			add_num(inv, c->sh->hourly);
+			sb_adds(inv, ",\n");
 		} else {
-			sb_adds(&inv, ",owned,,,,");
-			add_num(&inv, c->sh->base_w);
-			sb_adds(&inv, "\n");
+			sb_adds(inv, ",owned,,,,");
+			add_num(inv, c->sh->base_w);
+			sb_adds(inv, "\n");
 		}
 		out->gpus += c->nodes * c->sh->gpn;
 	}
-	sb_addf(&wl, "# Synthetic workloads: gpuplan bench gen --size %s --seed %llu (%d workloads).\n", sp->name, seed,
-		nw);
-	sb_adds(&wl, "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
-		     "sites,needs_nvaie,priority\n");
-	for (i = 0; i < nw; i++) {
-		const struct gwork *w = &wk[i];
+}
+
+static void write_workloads(struct sb *wl, const struct gfleet *f, unsigned long long seed, struct gen_out *out)
+{
+	int i;
+
+	sb_addf(wl, "# Synthetic workloads: gpuplan bench gen --size %s --seed %llu (%d workloads).\n", f->sp->name,
+		seed, f->nw);
+	sb_adds(wl, "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
+		    "sites,needs_nvaie,priority\n");
+	for (i = 0; i < f->nw; i++) {
+		const struct gwork *w = &f->wk[i];
 		char tenant[32];
 		if (w->tenant_no)
 			snprintf(tenant, sizeof(tenant), "%s%d", w->tenant, w->tenant_no + 1);
 		else
 			snprintf(tenant, sizeof(tenant), "%s", w->tenant);
-		sb_addf(&wl, "w%03d-%s-%s,%s,%ld,%d,", i, kind_tag[w->kind], tenant, tenant, w->replicas, w->gpus);
+		sb_addf(wl, "w%03d-%s-%s,%s,%ld,%d,", i, kind_tag[w->kind], tenant, tenant, w->replicas, w->gpus);
 		if (w->mem > 0)
-			add_num(&wl, w->mem);
-		sb_adds(&wl, ",");
+			add_num(wl, w->mem);
+		sb_adds(wl, ",");
 		if (!w->gpus)
-			add_num(&wl, w->compute);
-		sb_addf(&wl, ",%s,%s,", w->iso, w->vm ? "true" : "false");
-		add_num(&wl, w->cpu);
-		sb_adds(&wl, ",");
-		add_num(&wl, w->ram);
-		sb_addf(&wl, ",%s,%s,%s,%s,%d\n", w->types ? w->types : "", w->modes ? w->modes : "",
+			add_num(wl, w->compute);
+		sb_addf(wl, ",%s,%s,", w->iso, w->vm ? "true" : "false");
+		add_num(wl, w->cpu);
+		sb_adds(wl, ",");
+		add_num(wl, w->ram);
+		sb_addf(wl, ",%s,%s,%s,%s,%d\n", w->types ? w->types : "", w->modes ? w->modes : "",
 			w->site ? w->site : "", w->nvaie ? "true" : "false", w->priority);
 		out->replicas += w->replicas;
 		out->gpu_equiv += (double)w->replicas * work_equiv(w);
 	}
-	sb_addf(&sc, "# Synthetic benchmark scenario: gpuplan bench gen --size %s --seed %llu\n", sp->name, seed);
-	sb_adds(&sc, "schema: gpuplan-scenario/1\n");
-	sb_addf(&sc, "name: bench-%s-s%llu\n", sp->name, seed);
-	sb_adds(&sc, "inventory: inventory.csv\nworkloads: workloads.csv\nhorizon_years: 3\n");
-	sb_addf(&sc, "solver: {time_limit_s: %d, mip_gap: 0.0001}\n", (int)sp->time_limit_s);
-	sb_adds(&sc, "sharing: {timeslice_max_replicas: 8, mps_max_clients: 8}\n"
-		     "energy:\n"
-		     "  usd_per_kwh: 0.12             # illustrative assumption, not a quoted tariff\n"
-		     "  pue: 1.4                      # illustrative assumption\n"
-		     "  gpu_load_factor: 0.6          # illustrative assumption\n");
+}
+
+static void write_scenario(struct sb *sc, const struct gen_spec *sp, unsigned long long seed)
+{
+	sb_addf(sc, "# Synthetic benchmark scenario: gpuplan bench gen --size %s --seed %llu\n", sp->name, seed);
+	sb_adds(sc, "schema: gpuplan-scenario/1\n");
+	sb_addf(sc, "name: bench-%s-s%llu\n", sp->name, seed);
+	sb_adds(sc, "inventory: inventory.csv\nworkloads: workloads.csv\nhorizon_years: 3\n");
+	sb_addf(sc, "solver: {time_limit_s: %d, mip_gap: 0.0001}\n", (int)sp->time_limit_s);
+	sb_adds(sc, "sharing: {timeslice_max_replicas: 8, mps_max_clients: 8}\n"
+		    "energy:\n"
+		    "  usd_per_kwh: 0.12             # illustrative assumption, not a quoted tariff\n"
+		    "  pue: 1.4                      # illustrative assumption\n"
+		    "  gpu_load_factor: 0.6          # illustrative assumption\n");
+}
+
+int gen_generate(enum gen_size size, unsigned long long seed, double load, const struct catalog *cat,
+		 struct gen_out *out, struct diag *d)
+{
+	const struct gen_spec *sp = &specs[size];
+	struct gfleet f;
+	struct sb inv, wl, sc;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < (int)NSHAPES; i++)
+		if (!catalog_find(cat, shapes[i].gpu))
+			return diag_set(d, DIAG_INPUT, NULL, 0, 0,
+					"the GPU catalog has no type '%s', which the generator uses", shapes[i].gpu);
+	memset(&f, 0, sizeof(f));
+	f.sp = sp;
+	f.cat = cat;
+	f.r.s = seed * 0x2545F4914F6CDD1DULL + (unsigned long long)size;
+	f.ncl = sp->classes;
+	f.nw = sp->workloads;
+	f.nsites = size == GEN_S ? 2 : 3;
+	f.ntenants = size == GEN_S ? 4 : size == GEN_M ? 8 : size == GEN_L ? 16 : 24;
+
+	f.cl = xcalloc((size_t)f.ncl, sizeof(*f.cl));
+	draw_classes(&f);
+	share_gpus(f.cl, f.ncl, sp->gpus);
+	f.wk = xcalloc((size_t)f.nw, sizeof(*f.wk));
+	for (i = 0; i < f.nw; i++) {
+		int tries = 0;
+		do
+			draw_work(&f.r, &f.wk[i], f.cl, f.ncl, f.ntenants, &menus[sp->replicas >= 2 * sp->gpus]);
+		while (!hostable(f.cl, f.ncl, &f.wk[i], cat) && ++tries < 100);
+	}
+	share_replicas(&f, load);
+
+	sb_init(&inv);
+	sb_init(&wl);
+	sb_init(&sc);
+	write_inventory(&inv, &f, seed, out);
+	write_workloads(&wl, &f, seed, out);
+	write_scenario(&sc, sp, seed);
 	out->inventory = sb_detach(&inv);
 	out->workloads = sb_detach(&wl);
 	out->scenario = sb_detach(&sc);
-	out->classes = ncl;
-	out->nworkloads = nw;
-	free(cl);
-	free(wk);
-	free(wt);
-	free(share);
+	out->classes = f.ncl;
+	out->nworkloads = f.nw;
+	free(f.cl);
+	free(f.wk);
 	return 0;
 }
 

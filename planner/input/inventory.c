@@ -62,96 +62,84 @@ static const struct csvcol cols[] = {
 	{ NULL, 0 },
 };
 
-/* One of names (case-insensitive); the error hints at a near miss. */
-static int enum_field(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		      const char *what, const char *const *names, const char *expected, int *out,
-		      struct diag *d)
-{
-	const char *s = NULL, *hint;
-	int i;
-
-	if (csvdoc_str(doc, r, idx[c], cols[c].name, 1, &s, d))
-		return -1;
-	for (i = 0; names[i]; i++) {
-		if (!str_casecmp(s, names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	hint = did_you_mean(s, names);
-	if (hint)
-		return csvdoc_error(doc, r, idx[c], d, "unknown %s '%s' (did you mean '%s'?)", what, s,
-				    hint);
-	return csvdoc_error(doc, r, idx[c], d, "unknown %s '%s' (expected %s)", what, s, expected);
-}
-
 /* A cost column that is required for one ownership and must be empty otherwise. */
-static int cost_field(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		      enum ownership own, enum ownership needs, double hi, double *out, struct diag *d)
+static int cost_field(const struct csvread *rd, int c, enum ownership own, enum ownership needs,
+		      double hi, double *out)
 {
-	const char *s = csvdoc_field(doc, r, idx[c]);
+	const char *s = csvread_text(rd, c);
 
 	if (own != needs) {
 		if (*s)
-			return csvdoc_error(doc, r, idx[c], d,
-					    "column '%s' must be empty unless ownership is %s", cols[c].name,
-					    own_names[needs]);
+			return csvread_error(rd, c, "column '%s' must be empty unless ownership is %s",
+					     cols[c].name, own_names[needs]);
 		return 0;
 	}
 	if (!*s)
-		return csvdoc_error(doc, r, idx[c], d, "column '%s' is required when ownership is %s",
-				    cols[c].name, own_names[needs]);
-	return csvdoc_num_range(doc, r, idx[c], cols[c].name, 1, 0, hi, RANGE_LO_OPEN, out, d);
+		return csvread_error(rd, c, "column '%s' is required when ownership is %s", cols[c].name,
+				     own_names[needs]);
+	return csvread_num(rd, c, 1, (struct num_range){ 0, hi, RANGE_LO_OPEN }, out);
 }
 
 /* A field the row's cloud offer supplies: empty takes the offer's, else it must agree. */
-static int offer_text(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		      const struct cloud_offer *of, const char **out, struct diag *d)
+static int offer_text(const struct csvread *rd, int c, const struct cloud_offer *of, const char **out)
 {
-	const char *s = csvdoc_field(doc, r, idx[c]);
+	const char *s = csvread_text(rd, c);
 	if (of && !*s)
 		return 1;
-	return csvdoc_str(doc, r, idx[c], cols[c].name, 1, out, d);
+	return csvread_str(rd, c, 1, out);
 }
 
-static int load_row(const struct inventory *inv, const struct csvdoc *doc, const struct csvrow *r,
-		    const int *idx, const struct catalog *cat, const struct clouds *clouds,
-		    struct node_class *nc, struct diag *d)
+/* name (unique in the file) and count. */
+static int load_name(const struct inventory *inv, const struct csvread *rd, struct node_class *nc)
 {
-	const struct cloud_offer *of = NULL;
 	const char *s = NULL;
 	long long v = 0;
-	int e = 0, rc;
 	size_t i;
 
-	nc->line = r->line;
-	nc->bundle_years = -1;
-	if (csvdoc_str(doc, r, idx[C_NAME], "name", 1, &s, d))
+	if (csvread_str(rd, C_NAME, 1, &s))
 		return -1;
 	for (i = 0; i < inv->n; i++)
 		if (!strcmp(inv->classes[i].name, s))
-			return csvdoc_error(doc, r, idx[C_NAME], d,
-					    "duplicate node class '%s' (first at line %ld)", s,
-					    inv->classes[i].line);
+			return csvread_error(rd, C_NAME, "duplicate node class '%s' (first at line %ld)", s,
+					     inv->classes[i].line);
 	nc->name = xstrdup(s);
-	if (csvdoc_int(doc, r, idx[C_COUNT], "count", 1, 1, 1000000, &v, d))
+	if (csvread_int(rd, C_COUNT, 1, 1, 1000000, &v))
 		return -1;
 	nc->count = (long)v;
-	s = csvdoc_field(doc, r, idx[C_OFFER]);
-	if (*s) {
-		of = clouds ? clouds_find(clouds, s) : NULL;
-		if (!of) {
-			const char *hint = clouds ? clouds_suggest(clouds, s) : NULL;
-			if (hint)
-				return csvdoc_error(doc, r, idx[C_OFFER], d,
-						    "unknown cloud offer '%s' (did you mean '%s'?)", s, hint);
-			return csvdoc_error(doc, r, idx[C_OFFER], d,
-					    "unknown cloud offer '%s' (offers are in models/clouds.yaml and "
-					    "the scenario's cloud_offers files)", s);
-		}
-		nc->offer = of;
+	return 0;
+}
+
+/* The cloud offer the row names, if any (nc->offer stays NULL otherwise). */
+static int load_offer(const struct csvread *rd, const struct clouds *clouds, struct node_class *nc)
+{
+	const char *s = csvread_text(rd, C_OFFER);
+	const struct cloud_offer *of;
+
+	if (!*s)
+		return 0;
+	of = clouds ? clouds_find(clouds, s) : NULL;
+	if (!of) {
+		const char *hint = clouds ? clouds_suggest(clouds, s) : NULL;
+		if (hint)
+			return csvread_error(rd, C_OFFER, "unknown cloud offer '%s' (did you mean '%s'?)", s,
+					     hint);
+		return csvread_error(rd, C_OFFER,
+				     "unknown cloud offer '%s' (offers are in models/clouds.yaml and "
+				     "the scenario's cloud_offers files)", s);
 	}
-	if ((rc = offer_text(doc, r, idx, C_GPU_TYPE, of, &s, d)) < 0)
+	nc->offer = of;
+	return 0;
+}
+
+/* gpu_type, gpus_per_node and hypervisor: given, or taken from the offer and then agreeing with it. */
+static int load_gpus(const struct csvread *rd, const struct catalog *cat, struct node_class *nc)
+{
+	const struct cloud_offer *of = nc->offer;
+	const char *s = NULL;
+	long long v = 0;
+	int e = 0, rc;
+
+	if ((rc = offer_text(rd, C_GPU_TYPE, of, &s)) < 0)
 		return -1;
 	if (rc) {
 		nc->gpu = of->gpu;
@@ -160,72 +148,103 @@ static int load_row(const struct inventory *inv, const struct csvdoc *doc, const
 		if (!nc->gpu) {
 			const char *hint = catalog_suggest(cat, s);
 			if (hint)
-				return csvdoc_error(doc, r, idx[C_GPU_TYPE], d,
-						    "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
-			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "unknown GPU type '%s'", s);
+				return csvread_error(rd, C_GPU_TYPE, "unknown GPU type '%s' (did you mean '%s'?)",
+						     s, hint);
+			return csvread_error(rd, C_GPU_TYPE, "unknown GPU type '%s'", s);
 		}
 		if (of && nc->gpu != of->gpu)
-			return csvdoc_error(doc, r, idx[C_GPU_TYPE], d, "offer '%s' has GPU type %s, not %s",
-					    of->id, of->gpu->id, nc->gpu->id);
+			return csvread_error(rd, C_GPU_TYPE, "offer '%s' has GPU type %s, not %s", of->id,
+					     of->gpu->id, nc->gpu->id);
 	}
-	if (of && !*csvdoc_field(doc, r, idx[C_GPUS_PER_NODE])) {
+	if (of && !*csvread_text(rd, C_GPUS_PER_NODE)) {
 		nc->gpus_per_node = of->gpus;
 	} else {
-		if (csvdoc_int(doc, r, idx[C_GPUS_PER_NODE], "gpus_per_node", 1, 1, 64, &v, d))
+		if (csvread_int(rd, C_GPUS_PER_NODE, 1, 1, 64, &v))
 			return -1;
 		nc->gpus_per_node = (int)v;
 		if (of && nc->gpus_per_node != of->gpus)
-			return csvdoc_error(doc, r, idx[C_GPUS_PER_NODE], d, "offer '%s' has %d GPUs per node, not %d",
-					    of->id, of->gpus, nc->gpus_per_node);
+			return csvread_error(rd, C_GPUS_PER_NODE, "offer '%s' has %d GPUs per node, not %d",
+					     of->id, of->gpus, nc->gpus_per_node);
 	}
-	if (of && !*csvdoc_field(doc, r, idx[C_HYPERVISOR])) {
+	if (of && !*csvread_text(rd, C_HYPERVISOR)) {
 		nc->hv = HV_CLOUD;
 	} else {
-		if (enum_field(doc, r, idx, C_HYPERVISOR, "hypervisor", hypervisor_names,
-			       "vsphere, kvm, baremetal or cloud", &e, d))
+		if (csvread_word(rd, C_HYPERVISOR, "hypervisor", hypervisor_names,
+				 "vsphere, kvm, baremetal or cloud", &e))
 			return -1;
 		nc->hv = (enum hypervisor)e;
 		if (of && nc->hv != HV_CLOUD)
-			return csvdoc_error(doc, r, idx[C_HYPERVISOR], d,
-					    "a node rented from cloud offer '%s' has hypervisor cloud", of->id);
+			return csvread_error(rd, C_HYPERVISOR,
+					     "a node rented from cloud offer '%s' has hypervisor cloud", of->id);
 	}
-	if (csvdoc_str(doc, r, idx[C_SITE], "site", 1, &s, d))
+	return 0;
+}
+
+/* site, cpu_cores and ram_gib (the last two may come from the offer). */
+static int load_node(const struct csvread *rd, struct node_class *nc)
+{
+	const struct cloud_offer *of = nc->offer;
+	const struct num_range positive = { 0, HUGE_VAL, RANGE_LO_OPEN };
+	const char *s = NULL;
+
+	if (csvread_str(rd, C_SITE, 1, &s))
 		return -1;
 	nc->site = xstrdup(s);
-	if (of && of->vcpus > 0 && !*csvdoc_field(doc, r, idx[C_CPU_CORES]))
+	if (of && of->vcpus > 0 && !*csvread_text(rd, C_CPU_CORES))
 		nc->cpu_cores = of->vcpus;
-	else if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 1, 0, HUGE_VAL, RANGE_LO_OPEN,
-				  &nc->cpu_cores, d))
+	else if (csvread_num(rd, C_CPU_CORES, 1, positive, &nc->cpu_cores))
 		return -1;
-	if (of && of->ram_gib > 0 && !*csvdoc_field(doc, r, idx[C_RAM_GIB]))
+	if (of && of->ram_gib > 0 && !*csvread_text(rd, C_RAM_GIB))
 		nc->ram_gib = of->ram_gib;
-	else if (csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 1, 0, HUGE_VAL, RANGE_LO_OPEN, &nc->ram_gib, d))
+	else if (csvread_num(rd, C_RAM_GIB, 1, positive, &nc->ram_gib))
 		return -1;
-	if (enum_field(doc, r, idx, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e, d))
+	return 0;
+}
+
+/* ownership and the cost columns that go with it, base power and the NVAIE bundle. */
+static int load_costs(const struct csvread *rd, struct node_class *nc)
+{
+	const struct cloud_offer *of = nc->offer;
+	long long v = 0;
+	int e = 0;
+
+	if (csvread_word(rd, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e))
 		return -1;
 	nc->own = (enum ownership)e;
 	if (of && nc->own != OWN_RENT)
-		return csvdoc_error(doc, r, idx[C_OWNERSHIP], d, "a node from cloud offer '%s' is rented (ownership rent)",
-				    of->id);
-	if (cost_field(doc, r, idx, C_CAPEX, nc->own, OWN_BUY, HUGE_VAL, &nc->capex_usd, d) ||
-	    cost_field(doc, r, idx, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years, d))
+		return csvread_error(rd, C_OWNERSHIP, "a node from cloud offer '%s' is rented (ownership rent)",
+				     of->id);
+	if (cost_field(rd, C_CAPEX, nc->own, OWN_BUY, HUGE_VAL, &nc->capex_usd) ||
+	    cost_field(rd, C_AMORT, nc->own, OWN_BUY, 30, &nc->amortization_years))
 		return -1;
 	if (of) {
-		if (*csvdoc_field(doc, r, idx[C_HOURLY]))
-			return csvdoc_error(doc, r, idx[C_HOURLY], d,
-					    "column 'hourly_usd' must be empty: the price comes from offer '%s'", of->id);
+		if (*csvread_text(rd, C_HOURLY))
+			return csvread_error(rd, C_HOURLY,
+					     "column 'hourly_usd' must be empty: the price comes from offer '%s'",
+					     of->id);
 		nc->hourly_usd = of->usd_per_hour;
-	} else if (cost_field(doc, r, idx, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd, d)) {
+	} else if (cost_field(rd, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd)) {
 		return -1;
 	}
-	if (csvdoc_num_range(doc, r, idx[C_BASE_POWER], "base_power_w", 0, 0, HUGE_VAL, RANGE_CLOSED,
-			     &nc->base_power_w, d) < 0)
+	if (csvread_num(rd, C_BASE_POWER, 0, (struct num_range){ 0, HUGE_VAL, RANGE_CLOSED },
+			&nc->base_power_w) < 0)
 		return -1;
-	if (*csvdoc_field(doc, r, idx[C_BUNDLE])) {
-		if (csvdoc_int(doc, r, idx[C_BUNDLE], "nvaie_bundle_years", 1, 0, 10, &v, d))
+	if (*csvread_text(rd, C_BUNDLE)) {
+		if (csvread_int(rd, C_BUNDLE, 1, 0, 10, &v))
 			return -1;
 		nc->bundle_years = (int)v;
 	}
+	return 0;
+}
+
+static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
+		    const struct clouds *clouds, struct node_class *nc)
+{
+	nc->line = rd->r->line;
+	nc->bundle_years = -1;
+	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || load_gpus(rd, cat, nc) ||
+	    load_node(rd, nc) || load_costs(rd, nc))
+		return -1;
 	return 0;
 }
 
@@ -255,7 +274,8 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 	inv->classes = xcalloc(doc.nrows, sizeof(*inv->classes));
 	for (i = 0; i < doc.nrows; i++) {
 		struct node_class *nc = &inv->classes[inv->n];
-		if (load_row(inv, &doc, &doc.rows[i], idx, cat, clouds, nc, d)) {
+		const struct csvread rd = { &doc, &doc.rows[i], cols, idx, d };
+		if (load_row(inv, &rd, cat, clouds, nc)) {
 			node_class_release(nc);
 			memset(nc, 0, sizeof(*nc));
 			goto out;

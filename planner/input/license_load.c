@@ -44,13 +44,14 @@ static int required(const struct ydoc *doc, const struct ynode *map, const char 
 static int load_source(const struct ydoc *doc, const struct ynode *m, const char *what, char **source,
 		       int *assumed, struct diag *d)
 {
+	const struct yread y = { doc, m, d };
 	const char *s;
 	int a = 0;
-	if (ymap_str(doc, m, "source", 1, &s, d))
+	if (yread_str(&y, "source", 1, &s))
 		return -1;
 	if (str_blank(s))
 		return ydoc_error(doc, ymap_get(m, "source"), d, "field 'source' of %s is empty", what);
-	if (assumed && ymap_bool(doc, m, "assumed", 0, &a, d) < 0)
+	if (assumed && yread_bool(&y, "assumed", 0, &a) < 0)
 		return -1;
 	*source = xstrdup(s);
 	if (assumed)
@@ -62,13 +63,14 @@ static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_t
 {
 	static const char *const keys[] = { "id", "kind", "years", "usd_per_gpu", "usd_per_gpu_hour",
 					    "assumed", "source", NULL };
+	const struct yread y = { doc, t, d };
 	const struct ynode *kind;
 	const char *id;
 	long long years = 0;
 	int k;
 
 	if (ynode_expect(doc, t, YN_MAP, "terms item", d) || ymap_check_keys(doc, t, keys, "licence term", d) ||
-	    ymap_str(doc, t, "id", 1, &id, d) || required(doc, t, "kind", "licence term", &kind, d))
+	    yread_str(&y, "id", 1, &id) || required(doc, t, "kind", "licence term", &kind, d))
 		return -1;
 	if ((k = pick(doc, kind, kind_names, 0, "term kind", d)) < 0)
 		return -1;
@@ -78,14 +80,15 @@ static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_t
 	if (lt->kind == TERM_HOURLY) {
 		if (ymap_get(t, "years") || ymap_get(t, "usd_per_gpu"))
 			return ydoc_error(doc, t, d, "an hourly term has usd_per_gpu_hour only");
-		if (ymap_num_range(doc, t, "usd_per_gpu_hour", 1, 0, 1e6, RANGE_CLOSED, &lt->usd_per_gpu_hour, d))
+		if (yread_num(&y, "usd_per_gpu_hour", 1, (struct num_range){ 0, 1e6, RANGE_CLOSED },
+			      &lt->usd_per_gpu_hour))
 			return -1;
 	} else {
 		if (ymap_get(t, "usd_per_gpu_hour"))
 			return ydoc_error(doc, ymap_get(t, "usd_per_gpu_hour"), d,
 					  "only an hourly term has usd_per_gpu_hour");
-		if (ymap_int(doc, t, "years", 1, 1, 10, &years, d) ||
-		    ymap_num_range(doc, t, "usd_per_gpu", 1, 0, 1e9, RANGE_CLOSED, &lt->usd_per_gpu, d))
+		if (yread_int(&y, "years", 1, 1, 10, &years) ||
+		    yread_num(&y, "usd_per_gpu", 1, (struct num_range){ 0, 1e9, RANGE_CLOSED }, &lt->usd_per_gpu))
 			return -1;
 		lt->years = (int)years;
 	}
@@ -95,6 +98,7 @@ static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_t
 static int load_product(struct licenses *L, const struct ydoc *doc, const struct ynode *pr, struct diag *d)
 {
 	static const char *const keys[] = { "id", "name", "terms", NULL };
+	const struct yread y = { doc, pr, d };
 	const struct ynode *idn, *terms;
 	struct lic_product_def *pd;
 	const char *name;
@@ -109,7 +113,7 @@ static int load_product(struct licenses *L, const struct ydoc *doc, const struct
 	if (pd->present)
 		return ydoc_error(doc, idn, d, "licence product '%s' is listed twice (first at line %ld)",
 				  idn->scalar, pd->line);
-	if (ymap_str(doc, pr, "name", 1, &name, d) || required(doc, pr, "terms", "licence product", &terms, d) ||
+	if (yread_str(&y, "name", 1, &name) || required(doc, pr, "terms", "licence product", &terms, d) ||
 	    ynode_expect(doc, terms, YN_SEQ, "terms", d))
 		return -1;
 	pd->present = 1;
@@ -127,17 +131,18 @@ static int load_product(struct licenses *L, const struct ydoc *doc, const struct
 }
 
 /* A sequence of words from names (index >= from) as a bit mask. */
-static int load_set(const struct ydoc *doc, const struct ynode *m, const char *key, const char *const *names,
-		    int from, const char *what, unsigned *out, struct diag *d)
+static int load_set(const struct yread *y, const char *key, const char *const *names, int from,
+		    const char *what, unsigned *out)
 {
 	const struct ynode *seq;
 	size_t i;
 	int k;
-	if (required(doc, m, key, "licence requirement", &seq, d) || ynode_expect(doc, seq, YN_SEQ, key, d))
+	if (required(y->doc, y->map, key, "licence requirement", &seq, y->d) ||
+	    ynode_expect(y->doc, seq, YN_SEQ, key, y->d))
 		return -1;
 	*out = 0;
 	for (i = 0; i < seq->n; i++) {
-		if ((k = pick(doc, seq->items[i], names, from, what, d)) < 0)
+		if ((k = pick(y->doc, seq->items[i], names, from, what, y->d)) < 0)
 			return -1;
 		*out |= 1u << k;
 	}
@@ -149,6 +154,7 @@ static int load_rule(struct licenses *L, const struct ydoc *doc, const struct yn
 	static const char *const keys[] = { "mode", "hypervisors", "products", "assumed", "source", NULL };
 	static const char *hv_names[HV_COUNT + 1];
 	static const char *mode_words[MODE_COUNT + 1];
+	const struct yread y = { doc, r, d };
 	const struct ynode *mn;
 	struct lic_rule *lr = &L->rules[L->nrules];
 	size_t i;
@@ -165,8 +171,8 @@ static int load_rule(struct licenses *L, const struct ydoc *doc, const struct yn
 		return -1;
 	lr->mode = (enum gpu_mode)m;
 	lr->line = r->line;
-	if (load_set(doc, r, "hypervisors", hv_names, 0, "hypervisor", &lr->hypervisors, d) ||
-	    load_set(doc, r, "products", lic_product_ids, 1, "licence product", &lr->products, d) ||
+	if (load_set(&y, "hypervisors", hv_names, 0, "hypervisor", &lr->hypervisors) ||
+	    load_set(&y, "products", lic_product_ids, 1, "licence product", &lr->products) ||
 	    load_source(doc, r, "a licence requirement", &lr->source, &assumed, d))
 		return -1;
 	L->nrules++;
@@ -185,6 +191,7 @@ static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct 
 		       const struct catalog *cat, struct diag *d)
 {
 	static const char *const keys[] = { "gpu_types", "product", "years", "source", NULL };
+	const struct yread y = { doc, b, d };
 	struct lic_bundle *lb = &L->bundles[L->nbundles];
 	const struct ynode *types, *pn;
 	long long years;
@@ -194,7 +201,7 @@ static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct 
 	if (ynode_expect(doc, b, YN_MAP, "bundles item", d) || ymap_check_keys(doc, b, keys, "bundle", d) ||
 	    required(doc, b, "gpu_types", "bundle", &types, d) || ynode_expect(doc, types, YN_SEQ, "gpu_types", d) ||
 	    required(doc, b, "product", "bundle", &pn, d) || (p = pick(doc, pn, lic_product_ids, 1, "licence product", d)) < 0 ||
-	    ymap_int(doc, b, "years", 1, 1, 10, &years, d))
+	    yread_int(&y, "years", 1, 1, 10, &years))
 		return -1;
 	lb->product = (enum lic_product)p;
 	lb->years = (int)years;
@@ -223,22 +230,13 @@ int licenses_load(struct licenses *L, const char *path, const struct catalog *ca
 	static const char *const keys[] = { "schema", "products", "requirements", "bundles", NULL };
 	struct ydoc doc = YDOC_INIT;
 	const struct ynode *seq;
-	const char *schema;
 	size_t i;
 	int rc = -1;
 
 	memset(L, 0, sizeof(*L));
 	L->file = xstrdup(path);
-	if (ydoc_load(&doc, path, d))
+	if (ydoc_load(&doc, path, d) || ydoc_check_root(&doc, "the licence file", keys, LICENSES_SCHEMA, d))
 		goto out;
-	if (ynode_expect(&doc, doc.root, YN_MAP, "the licence file", d) ||
-	    ymap_check_keys(&doc, doc.root, keys, NULL, d) || ymap_str(&doc, doc.root, "schema", 1, &schema, d))
-		goto out;
-	if (strcmp(schema, LICENSES_SCHEMA)) {
-		ydoc_error(&doc, ymap_get(doc.root, "schema"), d,
-			   "unsupported schema '%s' (this gpuplan reads " LICENSES_SCHEMA ")", schema);
-		goto out;
-	}
 	if (required(&doc, doc.root, "products", "the licence file", &seq, d) ||
 	    ynode_expect(&doc, seq, YN_SEQ, "products", d))
 		goto out;

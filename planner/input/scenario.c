@@ -54,21 +54,19 @@ static char *path_join(const char *dir, const char *name)
 /* ================= numbers ================= */
 
 /*
- * An optional number field of map in lo..hi, ends open as flagged; keeps
- * *out (the default) when the field is absent.  0 ok or absent, -1 error.
+ * An optional number field of the mapping in range; keeps *out (the
+ * default) when the field is absent.  0 ok or absent, -1 error.
  */
-static int num_field(const struct ydoc *doc, const struct ynode *map, const char *key, double lo,
-		     double hi, int open, double *out, struct diag *d)
+static int num_field(const struct yread *y, const char *key, struct num_range range, double *out)
 {
-	return ymap_num_range(doc, map, key, 0, lo, hi, open, out, d) < 0 ? -1 : 0;
+	return yread_num(y, key, 0, range, out) < 0 ? -1 : 0;
 }
 
 /* An optional integer field in [lo, hi]; keeps *out when absent. */
-static int int_field(const struct ydoc *doc, const struct ynode *map, const char *key, long long lo,
-		     long long hi, int *out, struct diag *d)
+static int int_field(const struct yread *y, const char *key, long long lo, long long hi, int *out)
 {
 	long long x = 0;
-	int rc = ymap_int(doc, map, key, 0, lo, hi, &x, d);
+	int rc = yread_int(y, key, 0, lo, hi, &x);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	*out = (int)x;
@@ -91,18 +89,6 @@ static int sub_map(const struct ydoc *doc, const char *key, const char *const *k
 
 /* ================= loading ================= */
 
-/* A required or optional non-empty string field. */
-static int str_field(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-		     const char **out, struct diag *d)
-{
-	int rc = ymap_str(doc, map, key, required, out, d);
-	if (rc)
-		return rc;
-	if (str_blank(*out))
-		return ydoc_error(doc, ymap_get(map, key), d, "field '%s' is empty", key);
-	return 0;
-}
-
 /* Fails with a message at the scenario field that names a file that cannot be opened. */
 static int check_readable(const struct ydoc *doc, const struct ynode *node, const char *what,
 			  const char *path, struct diag *d)
@@ -120,45 +106,43 @@ static int check_readable(const struct ydoc *doc, const struct ynode *node, cons
 }
 
 /* An optional non-empty string field, copied. */
-static int opt_str(const struct ydoc *doc, const struct ynode *map, const char *key, char **out,
-		   struct diag *d)
+static int opt_str(const struct yread *y, const char *key, char **out)
 {
 	const char *s;
-	int rc = str_field(doc, map, key, 0, &s, d);
+	int rc = yread_nonblank(y, key, 0, &s);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	*out = xstrdup(s);
 	return 0;
 }
 
-/* An optional list of file names relative to dir, each readable. */
-static int file_list(const struct ydoc *doc, const char *key, const char *what, const char *dir,
-		     char ***files, size_t *n, struct diag *d)
+/* An optional list of file names of the root mapping y, relative to dir, each readable. */
+static int file_list(const struct yread *y, const char *key, const char *what, const char *dir,
+		     char ***files, size_t *n)
 {
-	const struct ynode *list = ymap_get(doc->root, key);
+	const struct ynode *list = ymap_get(y->map, key);
 	size_t i;
 	if (!list)
 		return 0;
-	if (ynode_expect(doc, list, YN_SEQ, key, d))
+	if (ynode_expect(y->doc, list, YN_SEQ, key, y->d))
 		return -1;
 	*files = xcalloc(list->n ? list->n : 1, sizeof(**files));
 	for (i = 0; i < list->n; i++) {
 		const struct ynode *it = list->items[i];
 		if (it->type != YN_SCALAR || str_blank(it->scalar))
-			return ydoc_error(doc, it, d, "a '%s' entry must be a file name", key);
+			return ydoc_error(y->doc, it, y->d, "a '%s' entry must be a file name", key);
 		(*files)[(*n)++] = path_join(dir, it->scalar);
-		if (check_readable(doc, it, what, (*files)[i], d))
+		if (check_readable(y->doc, it, what, (*files)[i], y->d))
 			return -1;
 	}
 	return 0;
 }
 
 /* A word of the NULL-terminated names; keeps *out when the field is absent. */
-static int word_field(const struct ydoc *doc, const struct ynode *map, const char *key,
-		      const char *const *names, int *out, struct diag *d)
+static int word_field(const struct yread *y, const char *key, const char *const *names, int *out)
 {
 	const char *s, *hint;
-	int i, rc = ymap_str(doc, map, key, 0, &s, d);
+	int i, rc = yread_str(y, key, 0, &s);
 	if (rc)
 		return rc < 0 ? -1 : 0;
 	for (i = 0; names[i]; i++)
@@ -168,15 +152,15 @@ static int word_field(const struct ydoc *doc, const struct ynode *map, const cha
 		}
 	hint = did_you_mean(s, names);
 	if (hint)
-		return ydoc_error(doc, ymap_get(map, key), d, "field '%s': unknown value '%s' (did you mean '%s'?)",
-				  key, s, hint);
+		return ydoc_error(y->doc, ymap_get(y->map, key), y->d,
+				  "field '%s': unknown value '%s' (did you mean '%s'?)", key, s, hint);
 	{
 		struct sb all;
 		sb_init(&all);
 		for (i = 0; names[i]; i++)
 			sb_addf(&all, "%s%s", i ? (names[i + 1] ? ", " : " or ") : "", names[i]);
-		rc = ydoc_error(doc, ymap_get(map, key), d, "field '%s': unknown value '%s' (expected %s)", key, s,
-				all.buf);
+		rc = ydoc_error(y->doc, ymap_get(y->map, key), y->d, "field '%s': unknown value '%s' (expected %s)",
+				key, s, all.buf);
 		sb_release(&all);
 		return rc;
 	}
@@ -191,22 +175,25 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 	static const char *const products[] = { "vcs", "nvaie", NULL };
 	static const char *const terms[] = { "subscription", "perpetual", NULL };
 	static const char *const cloud_terms[] = { "cloud-hourly", "subscription", "perpetual", NULL };
+	const struct num_range usd = { 0, 1e9, RANGE_CLOSED };
 	struct scenario_licensing *L = &sc->licensing;
 	const struct ynode *m;
+	struct yread y;
 	int c = 0, p = 1, t = 0, ct = 0;
 
 	if (sub_map(doc, "licensing", keys, &m, d))
 		return -1;
 	if (!m)
 		return 0;
+	y = (struct yread){ doc, m, d };
 	L->line = m->line;
-	if (word_field(doc, m, "counting", countings, &c, d) || word_field(doc, m, "vgpu_product", products, &p, d) ||
-	    word_field(doc, m, "term", terms, &t, d) || word_field(doc, m, "cloud_term", cloud_terms, &ct, d) ||
-	    num_field(doc, m, "nvaie_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_NVAIE], d) ||
-	    num_field(doc, m, "vcs_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->usd_per_gpu_year[LIC_VCS], d) ||
-	    num_field(doc, m, "support_usd_per_gpu_year", 0, 1e9, RANGE_CLOSED, &L->support_usd_per_gpu_year, d) ||
-	    opt_str(doc, m, "source", &L->source, d) ||
-	    num_field(doc, m, "lease_hours", 0, 8760, RANGE_CLOSED, &L->lease_hours, d))
+	if (word_field(&y, "counting", countings, &c) || word_field(&y, "vgpu_product", products, &p) ||
+	    word_field(&y, "term", terms, &t) || word_field(&y, "cloud_term", cloud_terms, &ct) ||
+	    num_field(&y, "nvaie_usd_per_gpu_year", usd, &L->usd_per_gpu_year[LIC_NVAIE]) ||
+	    num_field(&y, "vcs_usd_per_gpu_year", usd, &L->usd_per_gpu_year[LIC_VCS]) ||
+	    num_field(&y, "support_usd_per_gpu_year", usd, &L->support_usd_per_gpu_year) ||
+	    opt_str(&y, "source", &L->source) ||
+	    num_field(&y, "lease_hours", (struct num_range){ 0, 8760, RANGE_CLOSED }, &L->lease_hours))
 		return -1;
 	L->counting = (enum lic_counting)c;
 	L->vgpu_product = p ? LIC_NVAIE : LIC_VCS;
@@ -231,6 +218,7 @@ static int load_hypervisors(struct scenario *sc, const struct ydoc *doc, struct 
 		return -1;
 	for (i = 0; m && i < m->n; i++) {
 		const struct ynode *h = m->items[i];
+		const struct yread y = { doc, h, d };
 		struct hypervisor_cost *hc;
 		const char *src;
 		int k;
@@ -240,13 +228,61 @@ static int load_hypervisors(struct scenario *sc, const struct ydoc *doc, struct 
 		hc = &sc->hv_cost[k];
 		hc->line = h->line;
 		if (ynode_expect(doc, h, YN_MAP, m->keys[i], d) || ymap_check_keys(doc, h, hkeys, m->keys[i], d) ||
-		    num_field(doc, h, "usd_per_node_year", 0, 1e9, RANGE_CLOSED, &hc->usd_per_node_year, d) ||
-		    num_field(doc, h, "usd_per_core_year", 0, 1e7, RANGE_CLOSED, &hc->usd_per_core_year, d))
+		    num_field(&y, "usd_per_node_year", (struct num_range){ 0, 1e9, RANGE_CLOSED },
+			      &hc->usd_per_node_year) ||
+		    num_field(&y, "usd_per_core_year", (struct num_range){ 0, 1e7, RANGE_CLOSED },
+			      &hc->usd_per_core_year))
 			return -1;
-		if (str_field(doc, h, "source", 1, &src, d))
+		if (yread_nonblank(&y, "source", 1, &src))
 			return -1;
 		hc->source = xstrdup(src);
 	}
+	return 0;
+}
+
+/* The solver, sharing and energy mappings. */
+static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag *d)
+{
+	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
+	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients",
+						    "timeslice_shares", NULL };
+	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", "gpu_idle_factor",
+						   "source", NULL };
+	const struct ynode *m;
+	struct yread y;
+
+	if (sub_map(doc, "solver", solver_keys, &m, d))
+		return -1;
+	if (m) {
+		long long nl = 0;
+		y = (struct yread){ doc, m, d };
+		if (num_field(&y, "time_limit_s", (struct num_range){ 0, 86400, RANGE_LO_OPEN }, &sc->time_limit_s) ||
+		    num_field(&y, "mip_gap", (struct num_range){ 0, 1, RANGE_HI_OPEN }, &sc->mip_gap) ||
+		    yread_int(&y, "node_limit", 0, 1, 1000000000, &nl) < 0)
+			return -1;
+		sc->node_limit = (long)nl;
+	}
+
+	if (sub_map(doc, "sharing", sharing_keys, &m, d))
+		return -1;
+	y = (struct yread){ doc, m, d };
+	if (m && (int_field(&y, "timeslice_max_replicas", 2, 48, &sc->timeslice_max) ||
+		  int_field(&y, "mps_max_clients", 2, 48, &sc->mps_max) ||
+		  yread_bool(&y, "timeslice_shares", 0, &sc->timeslice_shares) < 0))
+		return -1;
+
+	if (sub_map(doc, "energy", energy_keys, &m, d))
+		return -1;
+	y = (struct yread){ doc, m, d };
+	if (m && (num_field(&y, "usd_per_kwh", (struct num_range){ 0, HUGE_VAL, RANGE_CLOSED }, &sc->energy_usd_per_kwh) ||
+		  num_field(&y, "pue", (struct num_range){ 1, 3, RANGE_CLOSED }, &sc->pue) ||
+		  num_field(&y, "gpu_load_factor", (struct num_range){ 0, 1, RANGE_LO_OPEN }, &sc->gpu_load_factor) ||
+		  num_field(&y, "gpu_idle_factor", (struct num_range){ 0, 1, RANGE_CLOSED }, &sc->gpu_idle_factor) ||
+		  opt_str(&y, "source", &sc->energy_source)))
+		return -1;
+	if (sc->gpu_idle_factor > sc->gpu_load_factor)
+		return ydoc_error(doc, ymap_get(m, "gpu_idle_factor"), d,
+				  "field 'gpu_idle_factor' must not exceed gpu_load_factor");
 	return 0;
 }
 
@@ -256,27 +292,19 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
 					    "licensing", "hypervisors", "cloud_offers", NULL };
-	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
-	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients",
-						    "timeslice_shares", NULL };
-	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", "gpu_idle_factor",
-						   "source", NULL };
-	const struct ynode *root = doc->root, *m;
+	const struct ynode *root = doc->root;
+	const struct yread y = { doc, root, d };
 	const char *s = NULL;
 
-	if (ynode_expect(doc, root, YN_MAP, "the scenario file", d) ||
-	    ymap_check_keys(doc, root, keys, NULL, d) || ymap_str(doc, root, "schema", 1, &s, d))
+	if (ydoc_check_root(doc, "the scenario file", keys, SCENARIO_SCHEMA, d))
 		return -1;
-	if (strcmp(s, SCENARIO_SCHEMA))
-		return ydoc_error(doc, ymap_get(root, "schema"), d,
-				  "unsupported schema '%s' (this gpuplan reads " SCENARIO_SCHEMA ")", s);
-	if (str_field(doc, root, "name", 1, &s, d))
+	if (yread_nonblank(&y, "name", 1, &s))
 		return -1;
 	sc->name = xstrdup(s);
 
 	if (models_dir) {
 		sc->models_dir = xstrdup(models_dir);
-	} else if (str_field(doc, root, "models", 0, &s, d) < 0) {
+	} else if (yread_nonblank(&y, "models", 0, &s) < 0) {
 		return -1;
 	} else if (ymap_get(root, "models")) {
 		sc->models_dir = path_join(dir, s);
@@ -284,54 +312,24 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		sc->models_dir = xstrdup(models_dir_or_default(NULL));
 	}
 
-	if (file_list(doc, "gpu_types", "GPU file", dir, &sc->gpu_files, &sc->ngpu_files, d) ||
-	    file_list(doc, "cloud_offers", "cloud offers file", dir, &sc->offer_files, &sc->noffer_files, d))
+	if (file_list(&y, "gpu_types", "GPU file", dir, &sc->gpu_files, &sc->ngpu_files) ||
+	    file_list(&y, "cloud_offers", "cloud offers file", dir, &sc->offer_files, &sc->noffer_files))
 		return -1;
 
-	if (str_field(doc, root, "inventory", 1, &s, d))
+	if (yread_nonblank(&y, "inventory", 1, &s))
 		return -1;
 	sc->inventory_path = path_join(dir, s);
 	if (check_readable(doc, ymap_get(root, "inventory"), "inventory", sc->inventory_path, d))
 		return -1;
-	if (str_field(doc, root, "workloads", 1, &s, d))
+	if (yread_nonblank(&y, "workloads", 1, &s))
 		return -1;
 	sc->workloads_path = path_join(dir, s);
 	if (check_readable(doc, ymap_get(root, "workloads"), "workloads", sc->workloads_path, d))
 		return -1;
 
-	if (num_field(doc, root, "horizon_years", 0, 30, RANGE_LO_OPEN, &sc->horizon_years, d))
+	if (num_field(&y, "horizon_years", (struct num_range){ 0, 30, RANGE_LO_OPEN }, &sc->horizon_years))
 		return -1;
-
-	if (sub_map(doc, "solver", solver_keys, &m, d))
-		return -1;
-	if (m) {
-		long long nl = 0;
-		if (num_field(doc, m, "time_limit_s", 0, 86400, RANGE_LO_OPEN, &sc->time_limit_s, d) ||
-		    num_field(doc, m, "mip_gap", 0, 1, RANGE_HI_OPEN, &sc->mip_gap, d) ||
-		    ymap_int(doc, m, "node_limit", 0, 1, 1000000000, &nl, d) < 0)
-			return -1;
-		sc->node_limit = (long)nl;
-	}
-
-	if (sub_map(doc, "sharing", sharing_keys, &m, d))
-		return -1;
-	if (m && (int_field(doc, m, "timeslice_max_replicas", 2, 48, &sc->timeslice_max, d) ||
-		  int_field(doc, m, "mps_max_clients", 2, 48, &sc->mps_max, d) ||
-		  ymap_bool(doc, m, "timeslice_shares", 0, &sc->timeslice_shares, d) < 0))
-		return -1;
-
-	if (sub_map(doc, "energy", energy_keys, &m, d))
-		return -1;
-	if (m && (num_field(doc, m, "usd_per_kwh", 0, HUGE_VAL, RANGE_CLOSED, &sc->energy_usd_per_kwh, d) ||
-		  num_field(doc, m, "pue", 1, 3, RANGE_CLOSED, &sc->pue, d) ||
-		  num_field(doc, m, "gpu_load_factor", 0, 1, RANGE_LO_OPEN, &sc->gpu_load_factor, d) ||
-		  num_field(doc, m, "gpu_idle_factor", 0, 1, RANGE_CLOSED, &sc->gpu_idle_factor, d) ||
-		  opt_str(doc, m, "source", &sc->energy_source, d)))
-		return -1;
-	if (sc->gpu_idle_factor > sc->gpu_load_factor)
-		return ydoc_error(doc, ymap_get(m, "gpu_idle_factor"), d,
-				  "field 'gpu_idle_factor' must not exceed gpu_load_factor");
-	return load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
+	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
 }
 
 /* Each workload site must be a site of some node class. */

@@ -141,111 +141,120 @@ struct event {
 	int n;
 };
 
-int trace_load(struct trace *tr, const char *path, const struct workloads *wl, struct diag *d)
+/* The columns of a trace file. */
+enum { T_TIMESTAMP, T_WORKLOAD, T_REPLICAS, T_NCOLS };
+static const struct csvcol trace_cols[] = { { "timestamp", 1 }, { "workload", 1 }, { "replicas", 1 },
+					    { NULL, 0 } };
+
+/* What the rows read so far say, for checking the next one. */
+struct trace_rows {
+	const struct workloads *wl;
+	const char **names;	/* the workload names, for hints */
+	int kind;		/* of the timestamps: 0 no row yet, 1 ISO, 2 hours */
+	double first, last;	/* hours of the first row and of the row before */
+	size_t nsteps;		/* steps the rows so far span */
+};
+
+/*
+ * The hours of timestamp ts: ISO times and hours since the start, not
+ * mixed, in time order and less than TRACE_MAX_HOURS after the first.
+ */
+static int read_time(const struct csvread *rd, const char *ts, struct trace_rows *st, struct trace *tr,
+		     double *out)
 {
-	static const struct csvcol cols[] = { { "timestamp", 1 }, { "workload", 1 }, { "replicas", 1 }, { NULL, 0 } };
-	struct csvdoc doc = CSVDOC_INIT;
-	struct event *ev = NULL;
-	const char **names = NULL;
-	int idx[3], kind = 0; /* 1: ISO, 2: hours */
-	double first = 0, last = 0;
-	size_t i, j, nsteps = 0;
-	int rc = -1, *cur = NULL, *seen = NULL;
-	size_t *touched = NULL;
+	long long secs = 0;
+	double at;
+	int k;
 
-	memset(tr, 0, sizeof(*tr));
-	tr->source = xstrdup(path);
-	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, cols, idx, d))
-		goto out;
-	if (!doc.nrows) {
-		diag_set(d, DIAG_INPUT, path, doc.header.line, 0, "no rows: a trace needs at least one");
-		goto out;
-	}
-	names = xcalloc(wl->n + 1, sizeof(*names));
-	for (i = 0; i < wl->n; i++)
-		names[i] = wl->w[i].name;
-	ev = xcalloc(doc.nrows, sizeof(*ev));
-	for (i = 0; i < doc.nrows; i++) {
-		const struct csvrow *r = &doc.rows[i];
-		const char *ts, *name;
-		long long secs, n;
-		double at;
-		long w;
-		int k;
-
-		if (csvdoc_str(&doc, r, idx[0], "timestamp", 1, &ts, d) || csvdoc_str(&doc, r, idx[1], "workload", 1, &name, d))
-			goto out;
-		if (parse_double(ts, &at) == PARSE_OK) {
-			k = 2;
-			if (at < 0) {
-				csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' must be at least 0 (hours from the start)", ts);
-				goto out;
-			}
-		} else if (trace_parse_time(ts, &secs) == 0) {
-			k = 1;
-			at = (double)secs / 3600.0;
-		} else {
-			csvdoc_error(&doc, r, idx[0], d,
+	if (parse_double(ts, &at) == PARSE_OK) {
+		k = 2;
+		if (at < 0)
+			return csvread_error(rd, T_TIMESTAMP,
+					     "column 'timestamp': '%s' must be at least 0 (hours from the start)", ts);
+	} else if (trace_parse_time(ts, &secs) == 0) {
+		k = 1;
+		at = (double)secs / 3600.0;
+	} else {
+		return csvread_error(rd, T_TIMESTAMP,
 				     "column 'timestamp': '%s' is neither an ISO 8601 UTC time (2025-01-06T08:00:00Z) "
 				     "nor a number of hours", ts);
-			goto out;
-		}
-		if (kind && k != kind) {
-			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is %s, but the first row's is %s", ts,
-				     k == 1 ? "an ISO 8601 time" : "a number of hours",
-				     kind == 1 ? "an ISO 8601 time" : "a number of hours");
-			goto out;
-		}
-		if (!kind) {
-			kind = k;
-			first = at;
-			if (k == 1)
-				tr->t0 = secs;
-		} else if (at < last) {
-			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is earlier than the row before: rows must be in time order", ts);
-			goto out;
-		}
-		last = at;
-		if (at - first >= (double)TRACE_MAX_HOURS) {
-			csvdoc_error(&doc, r, idx[0], d, "column 'timestamp': '%s' is %ld hours or more after the first row", ts,
-				     TRACE_MAX_HOURS);
-			goto out;
-		}
-		w = find_workload(wl, name);
-		if (w < 0) {
-			const char *hint = did_you_mean(name, names);
-			if (hint)
-				csvdoc_error(&doc, r, idx[1], d, "unknown workload '%s' (did you mean '%s'?)", name, hint);
-			else
-				csvdoc_error(&doc, r, idx[1], d, "unknown workload '%s': not in %s", name, wl->file);
-			goto out;
-		}
-		if (csvdoc_int(&doc, r, idx[2], "replicas", 1, 0, MAX_REPLICAS, &n, d))
-			goto out;
-		ev[i].step = (size_t)floor(at - first + 1e-9);
-		ev[i].w = (size_t)w;
-		ev[i].n = (int)n;
-		if (ev[i].step + 1 > nsteps)
-			nsteps = ev[i].step + 1;
 	}
-	tr->iso = kind == 1;
-	tr->nsteps = nsteps;
-	tr->nw = wl->n;
-	tr->replicas = xcalloc(nsteps * (wl->n ? wl->n : 1), sizeof(*tr->replicas));
-	cur = xcalloc(wl->n + 1, sizeof(*cur));
-	seen = xcalloc(wl->n + 1, sizeof(*seen));
-	touched = xcalloc(wl->n + 1, sizeof(*touched));
-	for (i = 0; i < doc.nrows; i++)
+	if (st->kind && k != st->kind)
+		return csvread_error(rd, T_TIMESTAMP, "column 'timestamp': '%s' is %s, but the first row's is %s",
+				     ts, k == 1 ? "an ISO 8601 time" : "a number of hours",
+				     st->kind == 1 ? "an ISO 8601 time" : "a number of hours");
+	if (!st->kind) {
+		st->kind = k;
+		st->first = at;
+		if (k == 1)
+			tr->t0 = secs;
+	} else if (at < st->last) {
+		return csvread_error(rd, T_TIMESTAMP,
+				     "column 'timestamp': '%s' is earlier than the row before: rows must be in time order",
+				     ts);
+	}
+	st->last = at;
+	if (at - st->first >= (double)TRACE_MAX_HOURS)
+		return csvread_error(rd, T_TIMESTAMP,
+				     "column 'timestamp': '%s' is %ld hours or more after the first row", ts,
+				     TRACE_MAX_HOURS);
+	*out = at;
+	return 0;
+}
+
+/* One row: its step, workload and replicas. */
+static int read_event(const struct csvread *rd, struct trace_rows *st, struct trace *tr, struct event *ev)
+{
+	const char *ts, *name;
+	long long n;
+	double at = 0;
+	long w;
+
+	if (csvread_str(rd, T_TIMESTAMP, 1, &ts) || csvread_str(rd, T_WORKLOAD, 1, &name) ||
+	    read_time(rd, ts, st, tr, &at))
+		return -1;
+	w = find_workload(st->wl, name);
+	if (w < 0) {
+		const char *hint = did_you_mean(name, st->names);
+		if (hint)
+			return csvread_error(rd, T_WORKLOAD, "unknown workload '%s' (did you mean '%s'?)", name,
+					     hint);
+		return csvread_error(rd, T_WORKLOAD, "unknown workload '%s': not in %s", name, st->wl->file);
+	}
+	if (csvread_int(rd, T_REPLICAS, 1, 0, MAX_REPLICAS, &n))
+		return -1;
+	ev->step = (size_t)floor(at - st->first + 1e-9);
+	ev->w = (size_t)w;
+	ev->n = (int)n;
+	if (ev->step + 1 > st->nsteps)
+		st->nsteps = ev->step + 1;
+	return 0;
+}
+
+/*
+ * The table from the events (in step order): a workload keeps its last
+ * count until a row changes it, the largest count of a step winning; a
+ * workload without rows keeps its replicas.
+ */
+static void fill_table(struct trace *tr, const struct event *ev, size_t nev, const struct workloads *wl)
+{
+	int *cur = xcalloc(wl->n + 1, sizeof(*cur));
+	int *seen = xcalloc(wl->n + 1, sizeof(*seen));
+	size_t *touched = xcalloc(wl->n + 1, sizeof(*touched));
+	size_t i, j;
+
+	tr->replicas = xcalloc(tr->nsteps * (wl->n ? wl->n : 1), sizeof(*tr->replicas));
+	for (i = 0; i < nev; i++)
 		seen[ev[i].w] = 1;
 	for (j = 0; j < wl->n; j++)
 		cur[j] = seen[j] ? 0 : (int)wl->w[j].replicas;
 	/* rows are in step order: fill each step, the largest count of a step winning */
-	for (i = 0, j = 0; j < nsteps; j++) {
+	for (i = 0, j = 0; j < tr->nsteps; j++) {
 		int *row = &tr->replicas[j * wl->n];
 		size_t w;
 		for (w = 0; w < wl->n; w++)
 			row[w] = cur[w];
-		for (; i < doc.nrows && ev[i].step == j; i++) {
+		for (; i < nev && ev[i].step == j; i++) {
 			const struct event *e = &ev[i];
 			if (touched[e->w] != j + 1)
 				row[e->w] = e->n;
@@ -255,13 +264,47 @@ int trace_load(struct trace *tr, const char *path, const struct workloads *wl, s
 			cur[e->w] = e->n;
 		}
 	}
-	rc = 0;
-out:
 	free(cur);
 	free(seen);
 	free(touched);
+}
+
+int trace_load(struct trace *tr, const char *path, const struct workloads *wl, struct diag *d)
+{
+	struct csvdoc doc = CSVDOC_INIT;
+	struct trace_rows st;
+	struct event *ev = NULL;
+	int idx[T_NCOLS];
+	size_t i;
+	int rc = -1;
+
+	memset(tr, 0, sizeof(*tr));
+	memset(&st, 0, sizeof(st));
+	tr->source = xstrdup(path);
+	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, trace_cols, idx, d))
+		goto out;
+	if (!doc.nrows) {
+		diag_set(d, DIAG_INPUT, path, doc.header.line, 0, "no rows: a trace needs at least one");
+		goto out;
+	}
+	st.wl = wl;
+	st.names = xcalloc(wl->n + 1, sizeof(*st.names));
+	for (i = 0; i < wl->n; i++)
+		st.names[i] = wl->w[i].name;
+	ev = xcalloc(doc.nrows, sizeof(*ev));
+	for (i = 0; i < doc.nrows; i++) {
+		const struct csvread rd = { &doc, &doc.rows[i], trace_cols, idx, d };
+		if (read_event(&rd, &st, tr, &ev[i]))
+			goto out;
+	}
+	tr->iso = st.kind == 1;
+	tr->nsteps = st.nsteps;
+	tr->nw = wl->n;
+	fill_table(tr, ev, doc.nrows, wl);
+	rc = 0;
+out:
 	free(ev);
-	free(names);
+	free(st.names);
 	csvdoc_release(&doc);
 	if (rc)
 		trace_release(tr);

@@ -85,10 +85,9 @@ static const struct csvcol cols[] = {
  * Splits a '|'-separated field into trimmed entries (caller frees the
  * array and the strings); an empty entry is an error.
  */
-static int split_list(const struct csvdoc *doc, const struct csvrow *r, const int *idx, int c,
-		      char ***out, size_t *n, struct diag *d)
+static int split_list(const struct csvread *rd, int c, char ***out, size_t *n)
 {
-	const char *s = csvdoc_field(doc, r, idx[c]);
+	const char *s = csvread_text(rd, c);
 	size_t cap = 0;
 
 	*out = NULL;
@@ -110,8 +109,8 @@ static int split_list(const struct csvdoc *doc, const struct csvrow *r, const in
 			free(*out);
 			*out = NULL;
 			*n = 0;
-			return csvdoc_error(doc, r, idx[c], d, "column '%s': empty entry in '%s'",
-					    cols[c].name, csvdoc_field(doc, r, idx[c]));
+			return csvread_error(rd, c, "column '%s': empty entry in '%s'", cols[c].name,
+					     csvread_text(rd, c));
 		}
 		XGROW(*out, cap, *n + 1);
 		(*out)[(*n)++] = xstrndup(b, len);
@@ -129,16 +128,15 @@ static void free_list(char **list, size_t n)
 	free(list);
 }
 
-static int parse_gpu_types(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
-			   const struct catalog *cat, struct workload *w, struct diag *d)
+static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, struct workload *w)
 {
 	char **list;
 	size_t n, i, j;
 	int rc = 0;
 
-	if (!*csvdoc_field(doc, r, idx[C_GPU_TYPES]))
+	if (!*csvread_text(rd, C_GPU_TYPES))
 		return 0;
-	if (split_list(doc, r, idx, C_GPU_TYPES, &list, &n, d))
+	if (split_list(rd, C_GPU_TYPES, &list, &n))
 		return -1;
 	w->gpu_types = xcalloc(n, sizeof(*w->gpu_types));
 	for (i = 0; i < n && !rc; i++) {
@@ -146,11 +144,10 @@ static int parse_gpu_types(const struct csvdoc *doc, const struct csvrow *r, con
 		if (!g) {
 			const char *hint = catalog_suggest(cat, list[i]);
 			if (hint)
-				rc = csvdoc_error(doc, r, idx[C_GPU_TYPES], d,
-						  "unknown GPU type '%s' (did you mean '%s'?)", list[i], hint);
+				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s' (did you mean '%s'?)",
+						   list[i], hint);
 			else
-				rc = csvdoc_error(doc, r, idx[C_GPU_TYPES], d, "unknown GPU type '%s'",
-						  list[i]);
+				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s'", list[i]);
 			break;
 		}
 		for (j = 0; j < w->ngpu_types; j++)
@@ -163,17 +160,16 @@ static int parse_gpu_types(const struct csvdoc *doc, const struct csvrow *r, con
 	return rc;
 }
 
-static int parse_modes(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
-		       struct workload *w, struct diag *d)
+static int parse_modes(const struct csvread *rd, struct workload *w)
 {
 	char **list;
 	size_t n, i;
 	int rc = 0;
 
 	w->modes = MODE_ALL;
-	if (!*csvdoc_field(doc, r, idx[C_MODES]))
+	if (!*csvread_text(rd, C_MODES))
 		return 0;
-	if (split_list(doc, r, idx, C_MODES, &list, &n, d))
+	if (split_list(rd, C_MODES, &list, &n))
 		return -1;
 	w->modes = 0;
 	for (i = 0; i < n; i++) {
@@ -181,13 +177,13 @@ static int parse_modes(const struct csvdoc *doc, const struct csvrow *r, const i
 		if (m < 0) {
 			const char *hint = did_you_mean(list[i], mode_names);
 			if (hint)
-				rc = csvdoc_error(doc, r, idx[C_MODES], d,
-						  "unknown mode '%s' (did you mean '%s'?)", list[i], hint);
+				rc = csvread_error(rd, C_MODES, "unknown mode '%s' (did you mean '%s'?)", list[i],
+						   hint);
 			else
-				rc = csvdoc_error(doc, r, idx[C_MODES], d,
-						  "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
-						  "mig, timeslice or mps)",
-						  list[i]);
+				rc = csvread_error(rd, C_MODES,
+						   "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
+						   "mig, timeslice or mps)",
+						   list[i]);
 			break;
 		}
 		w->modes |= MODE_BIT(m);
@@ -196,15 +192,14 @@ static int parse_modes(const struct csvdoc *doc, const struct csvrow *r, const i
 	return rc;
 }
 
-static int parse_sites(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
-		       struct workload *w, struct diag *d)
+static int parse_sites(const struct csvread *rd, struct workload *w)
 {
 	char **list;
 	size_t n, i, j;
 
-	if (!*csvdoc_field(doc, r, idx[C_SITES]))
+	if (!*csvread_text(rd, C_SITES))
 		return 0;
-	if (split_list(doc, r, idx, C_SITES, &list, &n, d))
+	if (split_list(rd, C_SITES, &list, &n))
 		return -1;
 	w->sites = xcalloc(n, sizeof(*w->sites));
 	for (i = 0; i < n; i++) {
@@ -244,8 +239,7 @@ static char *mode_list(unsigned mask)
 }
 
 /* Checks between fields; errors point at the `modes` field, which narrows the choice. */
-static int check_consistency(const struct csvdoc *doc, const struct csvrow *r, const int *idx,
-			     const struct workload *w, struct diag *d)
+static int check_consistency(const struct csvread *rd, const struct workload *w)
 {
 	unsigned iso_ok = 0;
 	int m;
@@ -253,116 +247,109 @@ static int check_consistency(const struct csvdoc *doc, const struct csvrow *r, c
 	if (w->modes == MODE_ALL)
 		return 0;
 	if (w->vm && !(w->modes & VM_MODES))
-		return csvdoc_error(doc, r, idx[C_MODES], d,
-				    "vm: true needs one of the modes passthrough, vgpu or mig-vgpu");
+		return csvread_error(rd, C_MODES, "vm: true needs one of the modes passthrough, vgpu or mig-vgpu");
 	for (m = 0; m < MODE_COUNT; m++)
 		if (mode_isolation((enum gpu_mode)m) >= w->iso)
 			iso_ok |= MODE_BIT(m);
 	if (!(w->modes & iso_ok)) {
 		char *list = mode_list(iso_ok);
-		csvdoc_error(doc, r, idx[C_MODES], d, "isolation '%s' needs %s %s", iso_names[w->iso],
-			     iso_ok == MODE_BIT(MODE_PASSTHROUGH) ? "the mode" : "one of the modes", list);
+		csvread_error(rd, C_MODES, "isolation '%s' needs %s %s", iso_names[w->iso],
+			      iso_ok == MODE_BIT(MODE_PASSTHROUGH) ? "the mode" : "one of the modes", list);
 		free(list);
 		return -1;
 	}
 	if (w->gpus >= 2 && !(w->modes & MODE_BIT(MODE_PASSTHROUGH)))
-		return csvdoc_error(doc, r, idx[C_MODES], d,
-				    "gpus %d needs the mode passthrough (a replica of several GPUs "
-				    "takes them whole)",
-				    w->gpus);
+		return csvread_error(rd, C_MODES,
+				     "gpus %d needs the mode passthrough (a replica of several GPUs "
+				     "takes them whole)",
+				     w->gpus);
 	return 0;
 }
 
-static int load_row(const struct workloads *wl, const struct csvdoc *doc, const struct csvrow *r,
-		    const int *idx, const struct catalog *cat, struct workload *w, struct diag *d)
+/* name (unique in the file), tenant, replicas and gpus. */
+static int load_counts(const struct workloads *wl, const struct csvread *rd, struct workload *w)
 {
 	const char *s = NULL;
 	long long v = 0;
 	size_t i;
-	int rc;
 
-	w->line = r->line;
-	if (csvdoc_str(doc, r, idx[C_NAME], "name", 1, &s, d))
+	if (csvread_str(rd, C_NAME, 1, &s))
 		return -1;
 	for (i = 0; i < wl->n; i++)
 		if (!strcmp(wl->w[i].name, s))
-			return csvdoc_error(doc, r, idx[C_NAME], d,
-					    "duplicate workload '%s' (first at line %ld)", s, wl->w[i].line);
+			return csvread_error(rd, C_NAME, "duplicate workload '%s' (first at line %ld)", s,
+					     wl->w[i].line);
 	w->name = xstrdup(s);
-	if (csvdoc_str(doc, r, idx[C_TENANT], "tenant", 1, &s, d))
+	if (csvread_str(rd, C_TENANT, 1, &s))
 		return -1;
 	w->tenant = xstrdup(s);
-	if (csvdoc_int(doc, r, idx[C_REPLICAS], "replicas", 1, 1, 1000000, &v, d))
+	if (csvread_int(rd, C_REPLICAS, 1, 1, 1000000, &v))
 		return -1;
 	w->replicas = (long)v;
 	v = 0;
-	if (csvdoc_int(doc, r, idx[C_GPUS], "gpus", 0, 0, 64, &v, d) < 0)
+	if (csvread_int(rd, C_GPUS, 0, 0, 64, &v) < 0)
 		return -1;
 	w->gpus = (int)v;
+	return 0;
+}
+
+/* gpu_mem_gib and compute: both required for a fraction (gpus 0); compute 1 for whole GPUs. */
+static int load_share(const struct csvread *rd, struct workload *w)
+{
+	const struct num_range share = { 0, 1, RANGE_LO_OPEN };
 
 	w->gpu_mem_gib = 0;
-	if (w->gpus == 0 && !*csvdoc_field(doc, r, idx[C_GPU_MEM]))
-		return csvdoc_error(doc, r, idx[C_GPU_MEM], d,
-				    "column 'gpu_mem_gib' is required when gpus is 0");
-	if (csvdoc_num_range(doc, r, idx[C_GPU_MEM], "gpu_mem_gib", 0, 0, HUGE_VAL, RANGE_LO_OPEN,
-			     &w->gpu_mem_gib, d) < 0)
+	if (w->gpus == 0 && !*csvread_text(rd, C_GPU_MEM))
+		return csvread_error(rd, C_GPU_MEM, "column 'gpu_mem_gib' is required when gpus is 0");
+	if (csvread_num(rd, C_GPU_MEM, 0, (struct num_range){ 0, HUGE_VAL, RANGE_LO_OPEN },
+			&w->gpu_mem_gib) < 0)
 		return -1;
 	w->compute = 1;
 	if (w->gpus == 0) {
-		if (!*csvdoc_field(doc, r, idx[C_COMPUTE]))
-			return csvdoc_error(doc, r, idx[C_COMPUTE], d,
-					    "column 'compute' is required when gpus is 0");
-		if (csvdoc_num_range(doc, r, idx[C_COMPUTE], "compute", 1, 0, 1, RANGE_LO_OPEN, &w->compute, d))
+		if (!*csvread_text(rd, C_COMPUTE))
+			return csvread_error(rd, C_COMPUTE, "column 'compute' is required when gpus is 0");
+		if (csvread_num(rd, C_COMPUTE, 1, share, &w->compute))
 			return -1;
 	} else {
 		double c = 1;
-		rc = csvdoc_num_range(doc, r, idx[C_COMPUTE], "compute", 0, 0, 1, RANGE_LO_OPEN, &c, d);
-		if (rc < 0)
+		if (csvread_num(rd, C_COMPUTE, 0, share, &c) < 0)
 			return -1;
 		if (c != 1)
-			return csvdoc_error(doc, r, idx[C_COMPUTE], d,
-					    "column 'compute' must be empty or 1 when gpus is %d", w->gpus);
+			return csvread_error(rd, C_COMPUTE, "column 'compute' must be empty or 1 when gpus is %d",
+					     w->gpus);
 	}
+	return 0;
+}
 
-	{
-		const char *iso = NULL, *hint;
-		int k;
-		if (csvdoc_str(doc, r, idx[C_ISOLATION], "isolation", 1, &iso, d))
-			return -1;
-		for (k = 0; iso_names[k]; k++)
-			if (!str_casecmp(iso, iso_names[k]))
-				break;
-		if (!iso_names[k]) {
-			hint = did_you_mean(iso, iso_names);
-			if (hint)
-				return csvdoc_error(doc, r, idx[C_ISOLATION], d,
-						    "unknown isolation '%s' (did you mean '%s'?)", iso, hint);
-			return csvdoc_error(doc, r, idx[C_ISOLATION], d,
-					    "unknown isolation '%s' (expected none, memory, hardware or "
-					    "exclusive)",
-					    iso);
-		}
-		w->iso = (enum isolation)k;
-	}
+static int load_row(const struct workloads *wl, const struct csvread *rd, const struct catalog *cat,
+		    struct workload *w)
+{
+	const struct num_range at_least_0 = { 0, HUGE_VAL, RANGE_CLOSED };
+	long long v = 0;
+	int iso = 0;
+
+	w->line = rd->r->line;
+	if (load_counts(wl, rd, w) || load_share(rd, w))
+		return -1;
+	if (csvread_word(rd, C_ISOLATION, "isolation", iso_names, "none, memory, hardware or exclusive", &iso))
+		return -1;
+	w->iso = (enum isolation)iso;
 	w->vm = 0;
-	if (csvdoc_bool(doc, r, idx[C_VM], "vm", 0, &w->vm, d) < 0)
+	if (csvread_bool(rd, C_VM, 0, &w->vm) < 0)
 		return -1;
-	if (csvdoc_num_range(doc, r, idx[C_CPU_CORES], "cpu_cores", 0, 0, HUGE_VAL, RANGE_CLOSED,
-			     &w->cpu_cores, d) < 0 ||
-	    csvdoc_num_range(doc, r, idx[C_RAM_GIB], "ram_gib", 0, 0, HUGE_VAL, RANGE_CLOSED, &w->ram_gib,
-			     d) < 0)
+	if (csvread_num(rd, C_CPU_CORES, 0, at_least_0, &w->cpu_cores) < 0 ||
+	    csvread_num(rd, C_RAM_GIB, 0, at_least_0, &w->ram_gib) < 0)
 		return -1;
-	if (parse_gpu_types(doc, r, idx, cat, w, d) || parse_modes(doc, r, idx, w, d) ||
-	    parse_sites(doc, r, idx, w, d))
+	if (parse_gpu_types(rd, cat, w) || parse_modes(rd, w) || parse_sites(rd, w))
 		return -1;
 	w->needs_nvaie = 0;
-	if (csvdoc_bool(doc, r, idx[C_NVAIE], "needs_nvaie", 0, &w->needs_nvaie, d) < 0)
+	if (csvread_bool(rd, C_NVAIE, 0, &w->needs_nvaie) < 0)
 		return -1;
 	v = 1;
-	if (csvdoc_int(doc, r, idx[C_PRIORITY], "priority", 0, 1, 1000, &v, d) < 0)
+	if (csvread_int(rd, C_PRIORITY, 0, 1, 1000, &v) < 0)
 		return -1;
 	w->priority = (int)v;
-	return check_consistency(doc, r, idx, w, d);
+	return check_consistency(rd, w);
 }
 
 static void workload_release(struct workload *w)
@@ -399,7 +386,8 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 	wl->w = xcalloc(doc.nrows, sizeof(*wl->w));
 	for (i = 0; i < doc.nrows; i++) {
 		struct workload *w = &wl->w[wl->n];
-		if (load_row(wl, &doc, &doc.rows[i], idx, cat, w, d)) {
+		const struct csvread rd = { &doc, &doc.rows[i], cols, idx, d };
+		if (load_row(wl, &rd, cat, w)) {
 			workload_release(w);
 			memset(w, 0, sizeof(*w));
 			goto out;
@@ -407,9 +395,8 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 		wl->n++;
 		/* replicas <= 1e6 a row, so the sum cannot overflow before it trips */
 		if (ckd_add_l(total, w->replicas, &total) || total > LIMIT_TOTAL_REPLICAS) {
-			csvdoc_error(&doc, &doc.rows[i], idx[C_REPLICAS], d,
-				     "more than %ld replicas in all workloads (the limit of one plan)",
-				     LIMIT_TOTAL_REPLICAS);
+			csvread_error(&rd, C_REPLICAS, "more than %ld replicas in all workloads (the limit of one plan)",
+				      LIMIT_TOTAL_REPLICAS);
 			goto out;
 		}
 	}

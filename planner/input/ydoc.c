@@ -54,13 +54,12 @@ static int parse_error(struct yparse *p, long line, long col, const char *fmt, .
 	__attribute__((format(printf, 4, 5)));
 static int parse_error(struct yparse *p, long line, long col, const char *fmt, ...)
 {
+	struct diag_at at = { p->name, line, col };
 	va_list ap;
-	char *msg;
+
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	diag_vset_at(p->d, DIAG_INPUT, at, fmt, ap);
 	va_end(ap);
-	diag_set(p->d, DIAG_INPUT, p->name, line, col, "%s", msg);
-	free(msg);
 	return -1;
 }
 
@@ -382,26 +381,24 @@ int ydoc_load(struct ydoc *doc, const char *path, struct diag *d)
 
 int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *fmt, ...)
 {
+	struct diag_at at = { doc->file, node ? node->line : 0, node ? node->col : 0 };
 	va_list ap;
-	char *msg;
+
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	diag_vset_at(d, DIAG_INPUT, at, fmt, ap);
 	va_end(ap);
-	diag_set(d, DIAG_INPUT, doc->file, node ? node->line : 0, node ? node->col : 0, "%s", msg);
-	free(msg);
 	return -1;
 }
 
 int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
 		   const char *fmt, ...)
 {
+	struct diag_at at = { doc->file, map->key_line[i], map->key_col[i] };
 	va_list ap;
-	char *msg;
+
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	diag_vset_at(d, DIAG_INPUT, at, fmt, ap);
 	va_end(ap);
-	diag_set(d, DIAG_INPUT, doc->file, map->key_line[i], map->key_col[i], "%s", msg);
-	free(msg);
 	return -1;
 }
 
@@ -453,98 +450,110 @@ int ymap_check_keys(const struct ydoc *doc, const struct ynode *map, const char 
 	return 0;
 }
 
-static int missing(const struct ydoc *doc, const struct ynode *map, const char *key, struct diag *d)
+int ydoc_check_root(const struct ydoc *doc, const char *what, const char *const *allowed,
+		    const char *schema, struct diag *d)
 {
-	return ydoc_error(doc, map, d, "missing field '%s'", key);
+	const struct ynode *root = doc->root;
+	const struct yread y = { doc, root, d };
+	const char *s = NULL;
+
+	if (ynode_expect(doc, root, YN_MAP, what, d) || ymap_check_keys(doc, root, allowed, NULL, d) ||
+	    yread_str(&y, "schema", 1, &s))
+		return -1;
+	if (strcmp(s, schema))
+		return ydoc_error(doc, ymap_get(root, "schema"), d,
+				  "unsupported schema '%s' (this gpuplan reads %s)", s, schema);
+	return 0;
 }
 
-static const struct ynode *get_scalar(const struct ydoc *doc, const struct ynode *map,
-				      const char *key, int required, int *rc, struct diag *d)
+static const struct ynode *get_scalar(const struct yread *y, const char *key, int required, int *rc)
 {
-	const struct ynode *v = ymap_get(map, key);
+	const struct ynode *v = ymap_get(y->map, key);
 	*rc = 0;
 	if (!v || (v->type == YN_SCALAR && !v->quoted && (!strcmp(v->scalar, "") ||
 							  !strcmp(v->scalar, "~") ||
 							  !strcmp(v->scalar, "null")))) {
 		if (v && required)
-			*rc = ydoc_error(doc, v, d, "field '%s' has no value", key);
+			*rc = ydoc_error(y->doc, v, y->d, "field '%s' has no value", key);
 		else
-			*rc = required ? missing(doc, map, key, d) : 1;
+			*rc = required ? ydoc_error(y->doc, y->map, y->d, "missing field '%s'", key) : 1;
 		return NULL;
 	}
 	if (v->type != YN_SCALAR) {
-		*rc = ydoc_error(doc, v, d, "field '%s' must be a scalar, not %s", key, type_name(v->type));
+		*rc = ydoc_error(y->doc, v, y->d, "field '%s' must be a scalar, not %s", key,
+				 type_name(v->type));
 		return NULL;
 	}
 	return v;
 }
 
-int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     const char **out, struct diag *d)
+int yread_str(const struct yread *y, const char *key, int required, const char **out)
 {
 	int rc;
-	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	const struct ynode *v = get_scalar(y, key, required, &rc);
 	if (!v)
 		return rc;
 	*out = v->scalar;
 	return 0;
 }
 
-int ymap_num_range(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-		   double lo, double hi, int open, double *out, struct diag *d)
+int yread_nonblank(const struct yread *y, const char *key, int required, const char **out)
+{
+	int rc = yread_str(y, key, required, out);
+	if (rc)
+		return rc;
+	if (str_blank(*out))
+		return ydoc_error(y->doc, ymap_get(y->map, key), y->d, "field '%s' is empty", key);
+	return 0;
+}
+
+int yread_num(const struct yread *y, const char *key, int required, struct num_range range, double *out)
 {
 	int rc;
 	double x;
-	char range[RANGE_TEXT_SIZE];
-	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	char text[RANGE_TEXT_SIZE];
+	const struct ynode *v = get_scalar(y, key, required, &rc);
 	if (!v)
 		return rc;
 	rc = parse_double(v->scalar, &x);
 	if (rc)
-		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
-	if (!range_contains(x, lo, hi, open))
-		return ydoc_error(doc, v, d, "field '%s': '%s' must be %s", key, v->scalar,
-				  range_text(range, sizeof(range), lo, hi, open));
+		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
+	if (!range_contains(x, range.lo, range.hi, range.open))
+		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' must be %s", key, v->scalar,
+				  range_text(text, sizeof(text), range.lo, range.hi, range.open));
 	*out = x;
 	return 0;
 }
 
-int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     double min, double max, double *out, struct diag *d)
-{
-	return ymap_num_range(doc, map, key, required, min, max, RANGE_CLOSED, out, d);
-}
-
-int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     long long min, long long max, long long *out, struct diag *d)
+int yread_int(const struct yread *y, const char *key, int required, long long min, long long max,
+	      long long *out)
 {
 	int rc;
 	long long x;
 	char range[RANGE_TEXT_SIZE];
-	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	const struct ynode *v = get_scalar(y, key, required, &rc);
 	if (!v)
 		return rc;
 	rc = parse_llong(v->scalar, &x);
 	if (rc == PARSE_SYNTAX) {
 		double dx;
 		if (!parse_double(v->scalar, &dx))
-			return ydoc_error(doc, v, d, "field '%s': '%s' is not a whole number", key,
+			return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not a whole number", key,
 					  v->scalar);
 	}
 	if (rc)
-		return ydoc_error(doc, v, d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
+		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));
 	if (x < min || x > max)
-		return ydoc_error(doc, v, d, "field '%s': %lld must be %s", key, x,
+		return ydoc_error(y->doc, v, y->d, "field '%s': %lld must be %s", key, x,
 				  range_text_ll(range, sizeof(range), min, max));
 	*out = x;
 	return 0;
 }
 
-int ymap_bool(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	      int *out, struct diag *d)
+int yread_bool(const struct yread *y, const char *key, int required, int *out)
 {
 	int rc;
-	const struct ynode *v = get_scalar(doc, map, key, required, &rc, d);
+	const struct ynode *v = get_scalar(y, key, required, &rc);
 	if (!v)
 		return rc;
 	if (!str_casecmp(v->scalar, "true") || !str_casecmp(v->scalar, "yes"))
@@ -552,6 +561,6 @@ int ymap_bool(const struct ydoc *doc, const struct ynode *map, const char *key, 
 	else if (!str_casecmp(v->scalar, "false") || !str_casecmp(v->scalar, "no"))
 		*out = 0;
 	else
-		return ydoc_error(doc, v, d, "field '%s': '%s' is not true or false", key, v->scalar);
+		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not true or false", key, v->scalar);
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "util.h"
 
 #define YDOC_MAX_DEPTH 64
 #define YDOC_MAX_BYTES (16L * 1024 * 1024)
@@ -50,9 +51,9 @@ int ydoc_parse(struct ydoc *doc, const char *name, const char *text, size_t len,
 void ydoc_release(struct ydoc *doc);
 
 /*
- * Typed access with messages.  Every function below returns 0 on success,
+ * Typed access with messages.  Every reader below returns 0 on success,
  * 1 when the key is absent and not required (out untouched), and -1 on
- * error with d filled.  "what" names the mapping in messages, e.g.
+ * error with d filled; the checks return 0 or -1.  "what" names the mapping in messages, e.g.
  * "gpu 'A100'"; it may be NULL.
  */
 const struct ynode *ymap_get(const struct ynode *map, const char *key);
@@ -62,24 +63,37 @@ int ymap_check_keys(const struct ydoc *doc, const struct ynode *map, const char 
 /* Fails unless node has the given type. */
 int ynode_expect(const struct ydoc *doc, const struct ynode *node, enum ynode_type type,
 		 const char *name, struct diag *d);
-int ymap_str(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     const char **out, struct diag *d);
-/* A finite number in [min, max]. */
-int ymap_num(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     double min, double max, double *out, struct diag *d);
 /*
- * A finite number in lo..hi with ends open as flagged (enum range_open in
- * util.h; HUGE_VAL for no upper end).  Message: "field 'pue': '0.9' must be
- * in [1, 3]", "... must be greater than 0".
+ * Checks the root of a model or scenario file: a mapping (what names it in
+ * messages) with only the allowed keys and a field 'schema' equal to
+ * schema: "unsupported schema 'x' (this gpuplan reads gpuplan-gpus/1)".
  */
-int ymap_num_range(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-		   double lo, double hi, int open, double *out, struct diag *d);
+int ydoc_check_root(const struct ydoc *doc, const char *what, const char *const *allowed,
+		    const char *schema, struct diag *d);
+
+/*
+ * A mapping being read field by field: what the typed readers below need
+ * besides the key, in one place.
+ */
+struct yread {
+	const struct ydoc *doc;
+	const struct ynode *map;	/* the mapping read */
+	struct diag *d;			/* filled on error */
+};
+
+int yread_str(const struct yread *y, const char *key, int required, const char **out);
+/* A string that is not blank: "field 'name' is empty". */
+int yread_nonblank(const struct yread *y, const char *key, int required, const char **out);
+/*
+ * A finite number in range (HUGE_VAL for no upper end).  Message:
+ * "field 'pue': '0.9' must be in [1, 3]", "... must be greater than 0".
+ */
+int yread_num(const struct yread *y, const char *key, int required, struct num_range range, double *out);
 /* An integer in [min, max] (LLONG_MAX: no upper end). */
-int ymap_int(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	     long long min, long long max, long long *out, struct diag *d);
+int yread_int(const struct yread *y, const char *key, int required, long long min, long long max,
+	      long long *out);
 /* true/false (also yes/no). */
-int ymap_bool(const struct ydoc *doc, const struct ynode *map, const char *key, int required,
-	      int *out, struct diag *d);
+int yread_bool(const struct yread *y, const char *key, int required, int *out);
 /* Error at a node's position. */
 int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *fmt,
 	       ...) __attribute__((format(printf, 4, 5)));

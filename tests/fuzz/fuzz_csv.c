@@ -32,22 +32,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	for (i = 0; i < doc.nrows; i++) {
-		const struct csvrow *r = &doc.rows[i];
+		const struct csvread rd = { &doc, &doc.rows[i], cols, idx, &d };
 		const char *s;
 		long long ll;
 		double x;
 		int b;
 
 		diag_release(&d);
-		(void)csvdoc_str(&doc, r, idx[0], "name", 1, &s, &d);
+		(void)csvread_str(&rd, 0, 1, &s);
 		diag_release(&d);
-		(void)csvdoc_int(&doc, r, idx[1], "count", 0, 1, LLONG_MAX, &ll, &d);
+		(void)csvread_int(&rd, 1, 0, 1, LLONG_MAX, &ll);
 		diag_release(&d);
-		(void)csvdoc_num_range(&doc, r, idx[2], "share", 0, 0, 1, RANGE_LO_OPEN, &x, &d);
+		(void)csvread_num(&rd, 2, 0, (struct num_range){ 0, 1, RANGE_LO_OPEN }, &x);
 		diag_release(&d);
-		(void)csvdoc_num_range(&doc, r, idx[1], "count", 0, 0, HUGE_VAL, RANGE_CLOSED, &x, &d);
+		(void)csvread_num(&rd, 1, 0, (struct num_range){ 0, HUGE_VAL, RANGE_CLOSED }, &x);
 		diag_release(&d);
-		(void)csvdoc_bool(&doc, r, idx[3], "flag", 0, &b, &d);
+		(void)csvread_bool(&rd, 3, 0, &b);
 		if (d.kind != DIAG_NONE)
 			fuzz_check_diag(&d);
 	}

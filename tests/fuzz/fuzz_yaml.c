@@ -24,15 +24,17 @@ static void walk(const struct ydoc *doc, const struct ynode *n, int depth)
 	if (!n || depth > YDOC_MAX_DEPTH + 1)
 		return;
 	if (n->type == YN_MAP) {
+		const struct yread y = { doc, n, &d };
+
 		(void)ymap_check_keys(doc, n, allowed, "fuzz", &d);
 		diag_release(&d);
-		(void)ymap_str(doc, n, "name", 0, &s, &d);
+		(void)yread_str(&y, "name", 0, &s);
 		diag_release(&d);
-		(void)ymap_int(doc, n, "count", 0, 0, LLONG_MAX, &ll, &d);
+		(void)yread_int(&y, "count", 0, 0, LLONG_MAX, &ll);
 		diag_release(&d);
-		(void)ymap_num_range(doc, n, "share", 0, 0, 1, RANGE_LO_OPEN, &x, &d);
+		(void)yread_num(&y, "share", 0, (struct num_range){ 0, 1, RANGE_LO_OPEN }, &x);
 		diag_release(&d);
-		(void)ymap_bool(doc, n, "flag", 0, &b, &d);
+		(void)yread_bool(&y, "flag", 0, &b);
 		if (d.kind != DIAG_NONE)
 			fuzz_check_diag(&d);
 		diag_release(&d);

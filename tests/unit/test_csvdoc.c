@@ -163,6 +163,9 @@ static void test_bind(void)
 
 static void test_fields(void)
 {
+	static const struct csvcol field_cols[] = { { "a", 1 }, { "x", 0 }, { NULL, 0 } };
+	static const int idx[] = { 0, 1 };
+	struct csvread rd = { NULL, NULL, field_cols, idx, NULL };
 	size_t i;
 	for (i = 0; i < sizeof(field_rows) / sizeof(field_rows[0]); i++) {
 		struct csvdoc doc = CSVDOC_INIT;
@@ -174,12 +177,15 @@ static void test_fields(void)
 		char *m;
 
 		CHECK(csvdoc_parse(&doc, "t.csv", in, strlen(in), &d) == 0, "field row %zu parses", i);
+		rd.doc = &doc;
+		rd.r = &doc.rows[0];
+		rd.d = &d;
 		if (field_rows[i].kind == 'n')
-			rc = csvdoc_num(&doc, &doc.rows[0], 1, "x", 0, 0, 10, &v, &d);
+			rc = csvread_num(&rd, 1, 0, (struct num_range){ 0, 10, RANGE_CLOSED }, &v);
 		else if (field_rows[i].kind == 'i')
-			rc = csvdoc_int(&doc, &doc.rows[0], 1, "x", 0, 1, 5, &iv, &d);
+			rc = csvread_int(&rd, 1, 0, 1, 5, &iv);
 		else
-			rc = csvdoc_bool(&doc, &doc.rows[0], 1, "x", 0, &bv, &d);
+			rc = csvread_bool(&rd, 1, 0, &bv);
 		m = msg_of(&d);
 		CHECK(rc == field_rows[i].rc, "field row %zu '%s': rc %d", i, field_rows[i].field, rc);
 		if (field_rows[i].err)

@@ -139,21 +139,23 @@ static void test_fields(void)
 		long long iv;
 		int bv, rc;
 		const char *s;
+		struct yread y;
 		char *m;
 
 		CHECK(ydoc_parse(&doc, "t.yaml", in, strlen(in), &d) == 0, "field row %zu parses", i);
+		y = (struct yread){ &doc, doc.root, &d };
 		switch (field_rows[i].kind) {
 		case 'n':
-			rc = ymap_num(&doc, doc.root, "v", 0, 0, 10, &v, &d);
+			rc = yread_num(&y, "v", 0, (struct num_range){ 0, 10, RANGE_CLOSED }, &v);
 			break;
 		case 'i':
-			rc = ymap_int(&doc, doc.root, "v", 0, 1, 5, &iv, &d);
+			rc = yread_int(&y, "v", 0, 1, 5, &iv);
 			break;
 		case 'b':
-			rc = ymap_bool(&doc, doc.root, "v", 0, &bv, &d);
+			rc = yread_bool(&y, "v", 0, &bv);
 			break;
 		default:
-			rc = ymap_str(&doc, doc.root, "v", 0, &s, &d);
+			rc = yread_str(&y, "v", 0, &s);
 			break;
 		}
 		m = msg_of(&d);
