@@ -33,11 +33,11 @@
  *     sees it).  Two such chains of roundings run at once, each with its
  *     own feedback, batching the classes differently (ilp_round.c).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
- *     time (ilp_polish.c), a pair's cheaper plan kept when the whole plan,
- *     made concrete, is cheaper too.  It is offered to the
+ *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
+ *     plan, made concrete, is cheaper too.  It is offered to the
  *     branch-and-cut as an incumbent next to the warm (greedy) plan.
- *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from the better of
- *     the two, stopped by the relative gap, the time limit (less the time
+ *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
+ *     the better of the two, stopped by the relative gap, the time limit (less the time
  *     one deal takes), the node limit or an interrupt.  When sifting left
  *     arcs out, the search runs on the working set: its plans are plans
  *     of the whole model, but its bound is not, so the bound reported is
@@ -54,8 +54,6 @@
  * does not depend on the number of threads.  GLPK keeps one environment
  * per thread.
  */
-#include <errno.h>
-#include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +162,8 @@ static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl)
 	if (better) {
 		fo = ilp_vec_obj(c->P, fy);
 		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
-			   "unplaced %.0f (%.2f s)\n", better, ilp_vec_obj(c->P, y), ilp_unplaced_sum(c->p, &c->cl, y), fo,
-			   ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
+			   "unplaced %.0f (%.2f s)\n", better, ilp_vec_obj(c->P, y), ilp_unplaced_sum(c->p, &c->cl, y),
+			   fo, ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, fy, fo);
 		if (pl->rounded == fy)
 			ilp_admit_arcs(c, pl->rounded, pl->in_set);
@@ -224,7 +222,10 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
 	ilp_take_plan(c->p, &c->cl, x, r);
 }
 
-/* The replicas r leaves unplaced, and one summary line in the solver's log (stderr with --verbose; bench/run.sh reads it). */
+/*
+ * The replicas r leaves unplaced, and one summary line in the solver's
+ * log (stderr with --verbose; bench/run.sh reads it).
+ */
 static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
 {
 	const struct problem *p = c->p;

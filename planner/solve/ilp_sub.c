@@ -148,9 +148,11 @@ static void sub_start(const struct ilp_ctx *c, const struct sub_mip_args *sa, st
 		for (t = 0; t < sa->nk; t++) {
 			size_t k = sa->ks[t], ci;
 			int m;
-			for (m = 0; m < MODE_COUNT; m++)
-				if (lc->n[k * MODE_COUNT + (size_t)m])
-					start[lc->n[k * MODE_COUNT + (size_t)m]] = start_x[cl->n[k * MODE_COUNT + (size_t)m]];
+			for (m = 0; m < MODE_COUNT; m++) {
+				size_t g = k * MODE_COUNT + (size_t)m;
+				if (lc->n[g])
+					start[lc->n[g]] = start_x[cl->n[g]];
+			}
 			for (ci = 0; ci < p->classes[k].nconfigs; ci++)
 				start[lc->g[k][ci]] = start_x[cl->g[k][ci]];
 			start[lc->agg[2 * k]] = start_x[cl->agg[2 * k]];
