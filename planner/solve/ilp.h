@@ -5,7 +5,9 @@
  * nodes per (class, passthrough pattern).  Continuous: replicas per arc
  * (demand, class, slot type) and unplaced replicas per demand.  Only
  * right-hand sides grow with the fleet and the replica counts.
- * This is the only module that includes <glpk.h>.
+ * The ilp parts (ilp.c, ilp_*.c; their list is in internal/ilp_model.h)
+ * are the only sources that use GLPK; they include <glpk.h> through
+ * internal/ilp_model.h.  This header does not.
  */
 #ifndef PLANNER_ILP_H
 #define PLANNER_ILP_H
@@ -67,7 +69,7 @@ struct ilp_result {
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);
-/* Frees GLPK's environment; call once before exit. */
+/* Frees GLPK's environment (the caller's thread's); call once before exit.  In ilp_glpk.c. */
 void ilp_cleanup(void);
 /* Allocates the count arrays of r for p (zeroed). */
 void ilp_result_alloc(const struct problem *p, struct ilp_result *r);

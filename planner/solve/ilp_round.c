@@ -1,0 +1,427 @@
+/*
+ * ilp_round.c - rounding the root LP into integer plans (relax and fix,
+ * on a copy of the model), by class: the classes in batches, the
+ * fullest first (the fewest nodes the LP leaves unused), so that what a
+ * full class cannot take on whole configurations still finds room in
+ * the classes rounded last; each class of a batch gets its own small
+ * MIP (class_mip, ilp_sub.c), its counts are fixed and the LP re-solved
+ * before the next batch; then the GPU totals are made integral
+ * (round_gpus).  The replica flows of the last LP complete the integer
+ * plan.  A chain of roundings (chain_job) makes each plan concrete and
+ * rounds again with the CPU and RAM the deal could not use taken off
+ * (struct shrink); ROUND_CHAINS chains run at once, batching the
+ * classes differently.  The class MIPs of a batch and the chains run on
+ * par_run threads, each writing only its own result, taken in a fixed
+ * order: the plan does not depend on the number of threads.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+#include "par.h"
+#include "util.h"
+#include "internal/ilp_glpk.h"
+#include "internal/ilp_round.h"
+#include "internal/ilp_shrink.h"
+#include "internal/ilp_sub.h"
+#include "internal/ilp_vec.h"
+#include "banned.h"
+
+/* Column values to fix once a batch of classes is solved. */
+struct fix {
+	int col;		/* the column */
+	double val;		/* its value */
+};
+
+/* A growing list of them. */
+struct fixes {
+	struct fix *f;		/* [n] */
+	size_t n, cap;		/* used; allocated */
+};
+
+static void fixes_add(struct fixes *fx, int col, double v)
+{
+	XGROW(fx->f, fx->cap, fx->n + 1);
+	fx->f[fx->n].col = col;
+	fx->f[fx->n].val = v;
+	fx->n++;
+}
+
+/* A batch of class MIPs against the same LP (Q), one job per class. */
+struct class_jobs {
+	const struct ilp_ctx *c;	/* the whole model and the run's settings */
+	glp_prob *Q;		/* the rounding's copy, its LP solved */
+	struct shrink *sh;	/* each class writes only its own (class, mode) entries; NULL: none */
+	size_t *ks;		/* [job]: the class */
+	struct fixes *fx;	/* [job]: its counts */
+	int *rc;		/* [job]: class_mip's */
+};
+
+/*
+ * Class k's own MIP (ilp_sub_mip), against the LP solved in cj->Q: for the
+ * replicas the LP gives k (q_d, the LP's flow of demand d into k), over
+ * the arcs free in cj->Q.  (Leaving replicas at the dual price of their
+ * demand, what the LP pays at the margin to place one more elsewhere,
+ * was tried: the classes rounded first shed, and the last ones had no
+ * room left; tens to hundreds of replicas ended unplaced on the
+ * benchmark.)  Appends the class's node and configuration counts to fx.
+ * Returns 0, or -1 when GLPK found no plan (fx untouched).
+ */
+static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
+{
+	const struct problem *p = cj->c->p;
+	const struct arcidx *ix = &cj->c->ix;
+	const struct cols *cl = &cj->c->cl;
+	glp_prob *Q = cj->Q;
+	struct sub_mip_args sa;
+	struct ilp_result got;
+	double *q = xcalloc(p->ndemands + 1, sizeof(*q)), obj;
+	char *use = xcalloc(p->narcs + 1, 1);
+	size_t a, i, ci;
+	int m, rc;
+
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+		i = ix->byk[a];
+		if (glp_get_col_ub(Q, cl->arc[i]) > 0) {
+			use[i] = 1;
+			q[p->arcs[i].d] += glp_get_col_prim(Q, cl->arc[i]);
+		}
+	}
+	ilp_result_alloc(p, &got);
+	sa.ks = &k;
+	sa.nk = 1;
+	sa.q = q;
+	sa.use = use;
+	sa.start_x = NULL;
+	sa.worse = HUGE_VAL;
+	sa.sh = cj->sh;
+	sa.deadline = cj->c->deadline;
+	rc = ilp_sub_mip(cj->c, &sa, &got, &obj);
+	if (rc >= 0) {
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				fixes_add(fx, cl->n[k * MODE_COUNT + (size_t)m],
+					  (double)got.nmode[k * MODE_COUNT + (size_t)m]);
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			fixes_add(fx, cl->g[k][ci], (double)got.ncfg[k][ci]);
+	}
+	ilp_result_release(p, &got);
+	free(use);
+	free(q);
+	return rc < 0 ? -1 : 0;
+}
+
+static _Thread_local const double *order_key; /* rounding chains run at once */
+
+static int order_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	if (order_key[x] != order_key[y])
+		return order_key[x] < order_key[y] ? -1 : 1;
+	return (x > y) - (x < y);
+}
+
+/*
+ * The classes in the order they are rounded: the fullest first (the
+ * fewest nodes the LP leaves unused), so that what rounding takes from
+ * a full class can still go to the classes with room, rounded last.
+ */
+static size_t *slack_order(glp_prob *Q, const struct problem *p, const struct cols *cl)
+{
+	size_t *order = xcalloc(p->nclasses + 1, sizeof(*order)), k;
+	double *key = xcalloc(p->nclasses + 1, sizeof(*key));
+	int m;
+	for (k = 0; k < p->nclasses; k++) {
+		order[k] = k;
+		key[k] = (double)p->classes[k].nc->count;
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m])
+				key[k] -= glp_get_col_prim(Q, cl->n[k * MODE_COUNT + (size_t)m]);
+	}
+	order_key = key;
+	qsort(order, p->nclasses, sizeof(*order), order_cmp);
+	free(key);
+	return order;
+}
+
+static void class_job(void *ctx, size_t j)
+{
+	struct class_jobs *cj = ctx;
+	ilp_glpk_thread_hook(cj->c->verbose);
+	cj->fx[j].n = 0;
+	cj->rc[j] = class_mip(cj, cj->ks[j], &cj->fx[j]);
+}
+
+/*
+ * Step 1 of a rounding: each class's own MIP against the last LP of
+ * cj->Q, a batch of classes at a time (in parallel, on threads), in
+ * order; the batch's counts fixed (fx: a buffer) and the LP re-solved.
+ * Returns NULL, or why it stopped.
+ */
+static const char *round_batches(struct class_jobs *cj, const size_t *order, size_t batch, int threads,
+				 struct fixes *fx)
+{
+	const struct problem *p = cj->c->p;
+	glp_prob *Q = cj->Q;
+	size_t g0, f, t;
+	int code;
+
+	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
+		size_t b, nb = 0;
+		for (b = g0; b < g0 + batch && b < p->nclasses; b++)
+			if (p->classes[order[b]].modes)
+				cj->ks[nb++] = order[b];
+		par_run(nb, threads, class_job, cj, ilp_glpk_thread_end);
+		fx->n = 0;
+		for (b = 0; b < nb; b++) {
+			if (cj->rc[b])
+				return "a class's MIP found no plan (out of time, or GLPK failed)";
+			for (t = 0; t < cj->fx[b].n; t++)
+				fixes_add(fx, cj->fx[b].f[t].col, cj->fx[b].f[t].val);
+		}
+		if (cj->sh)
+			ilp_shrink_rows(Q, p, &cj->c->cl, cj->sh); /* what the batch's deals lost */
+		for (f = 0; f < fx->n; f++)
+			ilp_fix_col(Q, fx->f[f].col, fx->f[f].val);
+		if (fx->n && ilp_simplex(Q, 0, cj->c->verbose, cj->c->deadline, &code) != LP_OPTIMAL)
+			return "the LP with a batch of classes fixed was not solved";
+	}
+	return NULL;
+}
+
+/*
+ * Step 2 of a rounding: GPUS_k is integer; passthrough flows under
+ * CPU/RAM rows may leave it fractional.  The first pass rounds to the
+ * nearest, later ones down; fixing one total moves the flows and may
+ * leave another fractional, so passes go on until none is (each fixes
+ * at least one more).  Totals rounded up that the flows cannot reach
+ * (CPU or RAM) are fixed down instead.  fx: a buffer.  Returns NULL, or
+ * why it stopped.
+ */
+static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes *fx)
+{
+	const struct problem *p = c->p;
+	size_t k, f;
+	int code, pass;
+
+	for (pass = 0; pass <= (int)p->nclasses && !ilp_all_integral(Q); pass++) {
+		fx->n = 0;
+		for (k = 0; k < p->nclasses; k++) {
+			int col = c->cl.agg[2 * k + 1];
+			double v = glp_get_col_prim(Q, col);
+			if (fabs(v - floor(v + 0.5)) > 1e-6) {
+				ilp_fix_col(Q, col, pass ? floor(v) : floor(v + 0.5));
+				fixes_add(fx, col, floor(v));
+			}
+		}
+		if (ilp_simplex(Q, 0, c->verbose, c->deadline, &code) == LP_OPTIMAL)
+			continue;
+		for (f = 0; f < fx->n; f++)
+			ilp_fix_col(Q, fx->f[f].col, fx->f[f].val);
+		if (ilp_simplex(Q, 0, c->verbose, c->deadline, &code) != LP_OPTIMAL)
+			return "the LP with the GPU totals fixed was not solved";
+	}
+	return NULL;
+}
+
+/*
+ * Rounds the LP solution of c->P into an integer plan (see the top of
+ * the file), batch classes at a time, the class MIPs on `threads`
+ * threads, with sh taken off the nodes when not NULL.  Fills x (1-based,
+ * every column) and returns 0, or -1 when there was no time or an LP
+ * failed (logged).
+ */
+static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, double *x,
+		    double *obj)
+{
+	const struct problem *p = c->p;
+	glp_prob *Q = glp_create_prob();
+	struct shrink lsh;
+	const char *why;
+	size_t t, *order, ng = p->nclasses * MODE_COUNT;
+	int j, ncols, rc = -1;
+	struct fixes fx = { NULL, 0, 0 };
+	struct class_jobs cj;
+
+	memset(&cj, 0, sizeof(cj));
+
+	glp_copy_prob(Q, c->P, GLP_OFF);
+	ncols = glp_get_num_cols(Q);
+	order = slack_order(Q, p, &c->cl);
+	/* this rounding's own shrink: sh, and what each class's deal loses */
+	ilp_shrink_alloc(&lsh, ng);
+	if (sh) {
+		memcpy(lsh.cpu, sh->cpu, ng * sizeof(*lsh.cpu));
+		memcpy(lsh.ram, sh->ram, ng * sizeof(*lsh.ram));
+		ilp_shrink_rows(Q, p, &c->cl, sh);
+	}
+	cj.c = c;
+	cj.Q = Q;
+	cj.sh = sh ? &lsh : NULL;
+	cj.ks = xcalloc(batch + 1, sizeof(*cj.ks));
+	cj.fx = xcalloc(batch + 1, sizeof(*cj.fx));
+	cj.rc = xcalloc(batch + 1, sizeof(*cj.rc));
+	why = round_batches(&cj, order, batch, threads, &fx);
+	if (!why)
+		why = round_gpus(c, Q, &fx);
+	if (!why && !ilp_all_integral(Q))
+		why = "the counts were still fractional";
+	if (!why) {
+		for (j = 1; j <= ncols; j++) {
+			double v = glp_get_col_prim(Q, j);
+			x[j] = glp_get_col_kind(Q, j) == GLP_IV ? floor(v + 0.5) : v;
+		}
+		*obj = glp_get_obj_val(Q);
+		rc = 0;
+	} else {
+		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left)\n", why, ilp_ms_left(c->deadline) / 1000.0);
+	}
+	for (t = 0; t < batch; t++)
+		free(cj.fx[t].f);
+	free(cj.ks);
+	free(cj.fx);
+	free(cj.rc);
+	ilp_shrink_free(&lsh);
+	free(order);
+	free(fx.f);
+	glp_delete_prob(Q);
+	return rc;
+}
+
+#define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
+#define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
+#define ROUND_CHAINS 2
+
+/*
+ * The classes per batch of chain j's roundings: the classes in 8 batches,
+ * and in 12 (fewer when that gives the same batch size: with 16 classes
+ * or fewer, one class more or fewer per batch).  The feedback does not
+ * settle: round after round the plans made concrete scatter around the
+ * same cost (at L, 19.33M to 19.52M over eight rounds), so each round is
+ * in effect one more draw, and two chains that batch the classes
+ * differently draw twice as often on two threads, where one chain's LP
+ * re-solves, which are sequential, left the second processor idle.
+ */
+static size_t chain_batch(size_t nclasses, size_t j)
+{
+	size_t b0 = (nclasses + 7) / 8, b1 = (nclasses + 11) / 12;
+	if (!j)
+		return b0;
+	if (b1 == b0)
+		b1 = b0 > 1 ? b0 - 1 : b0 + 1;
+	return b1;
+}
+
+/* A round of a chain, for the log. */
+struct chain_round {
+	double obj, unplaced;	/* the rounded plan's, in counts */
+	double fobj, funplaced;	/* made concrete */
+	double t_deal, t_end;	/* the deal's time; when the round ended (from t0) */
+};
+
+/* One chain of roundings: its own shrink, its rounds, and its cheapest plan made concrete. */
+struct chain {
+	struct shrink sh;	/* what its deals lost so far */
+	double *best, best_obj;	/* its cheapest plan made concrete (NULL: none) */
+	struct chain_round log[FEEDBACK_ROUNDS + 1]; /* [round] */
+	int nrounds;		/* rounds done */
+	int cut;		/* stopped by FEEDBACK_SHARE */
+	int stale;		/* stopped: its last round was no cheaper than its best */
+};
+
+/* The chains of ilp_round_chains, one job each. */
+struct chain_jobs {
+	const struct ilp_ctx *ctx;	/* the whole model and the run's settings */
+	int threads;		/* for each chain's class MIPs */
+	struct chain *ch;	/* [job]: its chain */
+};
+
+/*
+ * Chain j (a job of par_run): rounding, its deal over real nodes, and
+ * again with what the deal lost taken off, until a round fails, a deal
+ * loses nothing, a round made concrete is no cheaper than the chain's
+ * best so far, FEEDBACK_ROUNDS are done or a round would start past
+ * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
+ * leaves that time to the polish, which gains more in it than the
+ * chain's next draws do (measured 2026-11-23, README "Benchmarks"); it
+ * depends on the chain's own rounds only, so it is as deterministic as
+ * they are.
+ */
+static void chain_job(void *ctx, size_t j)
+{
+	struct chain_jobs *cj = ctx;
+	const struct ilp_ctx *ic = cj->ctx;
+	struct chain *c = &cj->ch[j];
+	const struct cols *cl = &ic->cl;
+	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x)), obj, *fixed;
+	int fb;
+
+	ilp_glpk_thread_hook(ic->verbose);
+	for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
+		struct chain_round *lg = &c->log[fb];
+		int more;
+		if (fb && util_now_s() - ic->t0 > FEEDBACK_SHARE * ic->limit_s) {
+			c->cut = 1;
+			break;
+		}
+		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, x, &obj))
+			break;
+		lg->t_deal = util_now_s();
+		fixed = ilp_repair_vector(ic->p, cl, x);
+		lg->t_deal = util_now_s() - lg->t_deal;
+		lg->obj = obj;
+		lg->unplaced = ilp_unplaced_sum(ic->p, cl, x);
+		lg->fobj = ilp_vec_obj(ic->P, fixed);
+		lg->funplaced = ilp_unplaced_sum(ic->p, cl, fixed);
+		lg->t_end = util_now_s() - ic->t0;
+		c->nrounds = fb + 1;
+		more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
+		c->stale = c->best && lg->fobj >= c->best_obj - 1e-6;
+		ilp_keep_cheapest(&c->best, &c->best_obj, fixed, lg->fobj);
+		if (!more || c->stale)
+			break;
+	}
+	free(x);
+}
+
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max)
+{
+	const struct problem *p = ctx->p;
+	int threads = ctx->threads;
+	size_t ng = p->nclasses * MODE_COUNT, j;
+	struct chain ch[ROUND_CHAINS];
+	struct chain_jobs cj;
+	double *best = NULL;
+	int fb;
+
+	memset(ch, 0, sizeof(ch));
+	for (j = 0; j < ROUND_CHAINS; j++)
+		ilp_shrink_alloc(&ch[j].sh, ng);
+	cj.ctx = ctx;
+	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
+	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
+	cj.ch = ch;
+	par_run(ROUND_CHAINS, threads, chain_job, &cj, ilp_glpk_thread_end);
+	for (j = 0; j < ROUND_CHAINS; j++) {
+		struct chain *c = &ch[j];
+		for (fb = 0; fb < c->nrounds; fb++) {
+			const struct chain_round *lg = &c->log[fb];
+			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
+			glp_printf("gpuplan-ilp: chain %zu (%zu classes a batch), rounding %d: objective %.2f unplaced %.0f; "
+				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batch(p->nclasses, j), fb,
+				   lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
+		}
+		if (c->cut)
+			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "
+				   "the polish\n", j, c->nrounds, 100 * FEEDBACK_SHARE);
+		if (c->stale && c->nrounds <= FEEDBACK_ROUNDS)
+			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: round %d was no cheaper than the chain's "
+				   "best, left to the polish\n", j, c->nrounds, c->nrounds - 1);
+		if (c->best)
+			ilp_keep_cheapest(&best, best_obj, c->best, c->best_obj);
+		ilp_shrink_free(&c->sh);
+	}
+	return best;
+}
+

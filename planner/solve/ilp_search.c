@@ -1,0 +1,180 @@
+/*
+ * ilp_search.c - branch-and-cut (glp_intopt) on the whole model, from
+ * the better of the rounded and the warm plan, offered as incumbents at
+ * its first heuristic call.  When sifting left arcs out, the search runs
+ * on the working set: its plans are plans of the whole model, but its
+ * bound is not, so the bound reported is the whole model's LP bound.
+ * The search's plan is made concrete, and the rounded one stands when
+ * that is cheaper.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+#include "util.h"
+#include "internal/ilp_glpk.h"
+#include "internal/ilp_search.h"
+#include "internal/ilp_vec.h"
+#include "banned.h"
+
+/* What the search's callback needs and finds. */
+struct cbinfo {
+	const double *start[2];	/* incumbents to offer at the first GLP_IHEUR (1-based), or NULL */
+	int injected;		/* they were offered */
+	double bound;		/* the best node bound seen */
+	int have_bound;		/* bound is set */
+	long node_limit;	/* 0 = none */
+	int node_stop;		/* stopped by the node limit */
+};
+
+static void callback(glp_tree *T, void *info)
+{
+	struct cbinfo *cb = info;
+	int node;
+
+	if (interrupt_pending()) {
+		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
+		return;
+	}
+	if (cb->node_limit > 0) {
+		int total;
+		glp_ios_tree_size(T, NULL, NULL, &total);
+		if (total >= cb->node_limit) {
+			cb->node_stop = 1;
+			glp_ios_terminate(T);
+			return;
+		}
+	}
+	switch (glp_ios_reason(T)) {
+	case GLP_IHEUR:
+		if (!cb->injected) {
+			cb->injected = 1;
+			if (cb->start[0])
+				glp_ios_heur_sol(T, cb->start[0]);
+			if (cb->start[1])
+				glp_ios_heur_sol(T, cb->start[1]);
+		}
+		break;
+	case GLP_ISELECT:
+	case GLP_IBINGO:
+		node = glp_ios_best_node(T);
+		if (node) {
+			double b = glp_ios_node_bound(T, node);
+			if (!cb->have_bound || b > cb->bound) {
+				cb->bound = b;
+				cb->have_bound = 1;
+			}
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Runs glp_intopt on c->P from the starts in pl, within the time limit
+ * less two deals; *st: glp_mip_status.  Returns glp_intopt's return
+ * (GLP_ETMLIM, *st GLP_UNDEF, when there was no time to start).
+ */
+static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct cbinfo *cb,
+		      int *st)
+{
+	glp_iocp iocp;
+	int ret;
+
+	glp_init_iocp(&iocp);
+	iocp.presolve = GLP_OFF;
+	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+	/* room to make its plan concrete, here and once more in plan.c */
+	iocp.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
+	iocp.mip_gap = o->mip_gap;
+	iocp.cb_func = callback;
+	iocp.cb_info = cb;
+	cb->start[0] = pl->rounded;
+	cb->start[1] = pl->warm;
+	cb->node_limit = o->node_limit;
+	if (!iocp.tm_lim || interrupt_pending()) {
+		ret = GLP_ETMLIM;
+		*st = GLP_UNDEF;
+	} else {
+		ret = glp_intopt(c->P, &iocp);
+		*st = glp_mip_status(c->P);
+	}
+	return ret;
+}
+
+/* The search's plan (status st) into pl->x and r: objective, bound, and made concrete. */
+static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl,
+			const struct cbinfo *cb, int st, struct ilp_result *r)
+{
+	size_t ncols = (size_t)c->cl.ncols;
+	double *x = pl->x;
+	int j;
+
+	r->objective = glp_mip_obj_val(c->P);
+	for (j = 1; j <= c->cl.ncols; j++)
+		x[j] = glp_mip_col_val(c->P, j);
+	if (pl->restricted)
+		r->bound = r->lp_bound; /* the search saw only the working set */
+	else if (st == GLP_OPT)
+		r->bound = r->objective;
+	else
+		r->bound = cb->have_bound ? fmax(cb->bound, r->lp_bound) : r->lp_bound;
+	if (pl->restricted && r->status == ILP_OPTIMAL &&
+	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_FEASIBLE; /* optimal on the working set only */
+	/*
+	 * The search's plan made concrete, as the plan reported will be; when
+	 * that costs more than the best rounded plan (concrete already), the
+	 * rounded one stands: the search minimises the model, whose CPU and
+	 * RAM are per (class, mode), not per node.  (The starts that skip the
+	 * search are concrete already: a rounded plan or the greedy one.)
+	 */
+	{
+		double *fx = ilp_repair_vector(c->p, &c->cl, x), fo = ilp_vec_obj(c->P, fx);
+		if (pl->rounded && pl->round_obj < fo - 1e-6) {
+			memcpy(x, pl->rounded, (ncols + 1) * sizeof(*x));
+			r->objective = pl->round_obj;
+		} else {
+			memcpy(x, fx, (ncols + 1) * sizeof(*x));
+			r->objective = fo;
+		}
+		free(fx);
+		if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+			r->status = ILP_FEASIBLE;
+	}
+}
+
+int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
+	       struct diag *d)
+{
+	struct cbinfo cb;
+	int ret, st;
+
+	memset(&cb, 0, sizeof(cb));
+	ret = search_run(c, o, pl, &cb, &st);
+	r->nodes = cb.node_stop ? o->node_limit : 0;
+	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
+		r->status = ILP_OPTIMAL;
+	} else if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && st == GLP_FEAS) {
+		r->status = ILP_FEASIBLE;
+	} else if (ret == GLP_ETMLIM || ret == GLP_ESTOP) {
+		/* no search or no incumbent of its own: the best start stands */
+		if (pl->best && pl->best != pl->warm) {
+			memcpy(pl->x, pl->best, ((size_t)c->cl.ncols + 1) * sizeof(*pl->x));
+			r->status = ILP_FEASIBLE;
+			r->objective = pl->best_obj;
+			r->bound = r->lp_bound;
+			return 1;
+		}
+		r->status = ILP_TIME_LIMIT;
+		return 0;
+	} else {
+		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the MIP solver failed (GLPK code %d, status %d)", ret, st);
+		r->status = ILP_NO_PLAN;
+		return -1;
+	}
+	search_take(c, o, pl, &cb, st, r);
+	return 1;
+}

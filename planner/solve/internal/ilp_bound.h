@@ -1,0 +1,24 @@
+/*
+ * internal/ilp_bound.h - the root LP relaxation, whose optimum is the
+ * lower bound (ilp_bound.c): the whole model at once, or by sifting
+ * over a working set of arcs when the model is large.
+ */
+#ifndef PLANNER_ILP_BOUND_H
+#define PLANNER_ILP_BOUND_H
+
+#include "internal/ilp_glpk.h"
+
+/*
+ * Solves the root LP of c->P, until c->deadline.  in_set[i] (zeroed by
+ * the caller) is set when arc i is free; arcs outside are fixed at 0.
+ * Without sifting every arc is in the set; with it, the set starts from
+ * the tightest slot of each demand in each class and the arcs of warm
+ * (a plan, 1-based columns, or NULL) and grows by reduced cost.
+ * *rounds: simplex solves; *code: the last glp_simplex return.
+ */
+enum lp_end ilp_root_lp(const struct ilp_ctx *c, const double *warm, char *in_set, int *rounds, int *code);
+
+/* Frees the arcs x uses that sifting left out of the working set, so that x is a plan of c->P. */
+void ilp_admit_arcs(const struct ilp_ctx *c, const double *x, char *in_set);
+
+#endif

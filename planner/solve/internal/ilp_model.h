@@ -1,0 +1,124 @@
+/*
+ * internal/ilp_model.h - the aggregated model in GLPK (its columns and
+ * rows, built by ilp_model.c) and struct ilp_ctx, the state every part
+ * of the solve shares.
+ *
+ * The ILP is split by job (see the top of ilp.c for the phases):
+ *   ilp.c         ilp_solve: the phases in order; results, status names
+ *   ilp_model.c   the model: columns, rows, export (.mps/.lp)
+ *   ilp_glpk.c    GLPK call wrappers: terminal hooks, time left, simplex
+ *   ilp_bound.c   the root LP (sifting): the lower bound
+ *   ilp_vec.c     plans as column vectors, made concrete
+ *   ilp_shrink.c  CPU and RAM a deal lost, taken off nodes
+ *   ilp_sub.c     the MIP of one or two classes (rounding and polish)
+ *   ilp_round.c   rounding chains
+ *   ilp_polish.c  the polish, two classes at a time
+ *   ilp_search.c  branch-and-cut
+ * <glpk.h> is included here, for the solve's ilp parts only: every one
+ * of them works on a glp_prob.  The public ilp.h does not include it.
+ */
+#ifndef PLANNER_ILP_MODEL_H
+#define PLANNER_ILP_MODEL_H
+
+#include <glpk.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "problem.h"
+
+/* Column numbers of the model (1-based, 0 = absent). */
+struct cols {
+	int *n;			/* [k * MODE_COUNT + m] */
+	int **g;		/* [k][config] */
+	int *arc;		/* [arc] */
+	int *u;			/* [demand] unplaced */
+	int *agg;		/* [2k]: NODES_k, [2k + 1]: GPUS_k */
+	int *cpu_row, *ram_row;	/* [k * MODE_COUNT + m]: the CPU and RAM rows, 0 = none */
+	int ncols;		/* columns in the model */
+};
+
+/* Arcs grouped by class, then slot type, then demand: byk[kstart[k] .. kstart[k+1]). */
+struct arcidx {
+	size_t *byk;		/* [position]: the arc */
+	size_t *kstart;		/* [k]: class k's first position; [nclasses + 1] */
+};
+
+/*
+ * CPU and RAM to take off each node of a (class, mode) when rounding
+ * ([k * MODE_COUNT + m]): what dealing the last rounded plan over real
+ * nodes could not use there.  The LP bound never sees it.
+ */
+struct shrink {
+	double *cpu, *ram;	/* [k * MODE_COUNT + m] */
+};
+
+/*
+ * What every part of one ilp_solve reads: the whole model and the run's
+ * settings.  Built once by ilp_solve; read-only for the parts (the
+ * threads of par_run share it), except that the main thread frees arcs
+ * of P (ilp_admit_arcs) between phases.
+ */
+struct ilp_ctx {
+	glp_prob *P;		/* the whole model */
+	const struct problem *p;	/* what it models */
+	struct arcidx ix;	/* p's arcs by class */
+	struct cols cl;		/* P's columns */
+	int threads;		/* for par_run, >= 1 */
+	int verbose;		/* ilp_opts.verbose */
+	double t0;		/* when ilp_solve started (util_now_s) */
+	double limit_s;		/* the time limit, seconds */
+	double deadline;	/* t0 + limit_s */
+};
+
+/* One row being assembled; pos maps a column to its place in the row (0: absent). */
+struct rowbuf {
+	int *ind;		/* [1 .. len]: columns */
+	double *val;		/* [1 .. len]: coefficients */
+	int len, cap;		/* entries; allocated */
+	int *pos;		/* [ncols + 1] */
+};
+
+/* The rows of a model being built: where they go and what they refer to. */
+struct ilp_rows {
+	glp_prob *P;		/* the model the rows are added to */
+	const struct problem *p;
+	const struct arcidx *ix;
+	const struct cols *cl;	/* P's columns (0: not in P, left out) */
+	struct rowbuf *rb;	/* the row being assembled */
+};
+
+/* Adds v to column col's coefficient in rb (col 0: not in the model, nothing). */
+void ilp_rb_add(struct rowbuf *rb, int col, double v);
+/* Adds rb as a row of P (name, GLP_UP/GLP_FX/..., lo, hi) and empties rb. */
+void ilp_add_row(glp_prob *P, struct rowbuf *rb, const char *name, int type, double lo, double hi);
+/* Frees rb's arrays. */
+void ilp_rb_free(struct rowbuf *rb);
+/* Adds a column to P (fixed when hi <= lo); returns its number. */
+int ilp_add_col(glp_prob *P, const char *name, int integer, double lo, double hi, double cost);
+
+/* Fills ix for p (ilp_arcidx_release frees it).  Not reentrant: the main thread only. */
+void ilp_arcidx_build(struct arcidx *ix, const struct problem *p);
+void ilp_arcidx_release(struct arcidx *ix);
+/* Allocates cl's arrays for p (all columns absent); ilp_cols_free frees them (when allocated). */
+void ilp_cols_alloc(const struct problem *p, struct cols *cl);
+void ilp_cols_free(const struct problem *p, struct cols *cl);
+
+/* Adds the node columns (one per mode) and configuration columns of class k to P. */
+void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
+/* Adds the column of arc i to P. */
+void ilp_arc_col(glp_prob *P, const struct problem *p, struct cols *cl, size_t i);
+/* Adds the aggregate columns of class k (NODES_k, GPUS_k) to P. */
+void ilp_agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
+/*
+ * Adds the rows of class k to w->P: nodes, GPUs per mode, slots, CPU
+ * and RAM (less what sh takes off each node, when not NULL), lone
+ * replicas; records the CPU and RAM rows in w->cl (which it writes).
+ */
+void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh);
+
+/* Builds the whole model of p into P (empty), its columns into cl (allocated here). */
+void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl);
+/* Writes P to path (.mps or .lp, by its suffix); fails with d filled. */
+int ilp_write_model(glp_prob *P, const char *path, struct diag *d);
+
+#endif
