@@ -1,5 +1,6 @@
 /*
- * cli.c - shared helpers of the command layer.
+ * cli.c - shared helpers of the command layer: messages, getopt_long
+ * driven by the command table, and the options several commands share.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -41,47 +42,102 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
-void cli_usage(FILE *f, const char *const *usage)
+int cli_misuse(const struct cli_command *c, const char *fmt, ...)
 {
-	for (; *usage; usage++)
-		fprintf(f, "%s\n", *usage);
-}
-
-int cli_misuse(const char *const *usage, const char *fmt, ...)
-{
+	const char *sp = c->name ? " " : "", *name = c->name ? c->name : "";
 	va_list ap;
-	fputs("gpuplan: ", stderr);
+
+	fprintf(stderr, "gpuplan%s%s: ", sp, name);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	cli_usage(stderr, usage);
+	fprintf(stderr, " (see 'gpuplan%s%s --help')\n", sp, name);
 	return EXIT_USAGE;
 }
 
-int cli_is_help(const char *arg)
-{
-	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
-}
+/* ================= getopt_long from the command table ================= */
 
-int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+static void add_option(struct cli_getopt *go, size_t *n, size_t *k, const struct cli_option *o)
 {
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
+	struct option *lo = &go->longopts[(*n)++];
+	lo->name = o->name;
+	lo->has_arg = o->arg ? required_argument : no_argument;
+	lo->flag = NULL;
+	lo->val = o->id;
+	if (o->id < 256) {
+		go->optstring[(*k)++] = (char)o->id;
+		if (o->arg)
+			go->optstring[(*k)++] = ':';
 	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
 }
+
+void cli_getopt_init(struct cli_getopt *go, const struct cli_command *c, int argc, char **argv, int in_order)
+{
+	const struct cli_option *o;
+	size_t n = 0, k = 0;
+
+	memset(go, 0, sizeof(*go));
+	go->cmd = c;
+	go->argc = argc;
+	go->argv = argv;
+	go->optstring[k++] = in_order ? '-' : '+';
+	go->optstring[k++] = ':';	/* ':' for a missing value, '?' for an unknown option */
+	for (o = c->options; o->name && n < CLI_MAX_OPTIONS - 1; o++)
+		add_option(go, &n, &k, o);
+	add_option(go, &n, &k, &cli_help_option);
+	optind = 0;	/* a full reset: another table than the last call's */
+	opterr = 0;	/* the messages are ours */
+}
+
+/* The option as the user wrote it, for messages (argv[optind - 1] or -<optopt>). */
+static void bad_option_text(const struct cli_getopt *go, char *buf, size_t n)
+{
+	const char *a = optind > 0 && optind <= go->argc ? go->argv[optind - 1] : "";
+	if (!strncmp(a, "--", 2) || optopt <= 0 || optopt >= 256)
+		snprintf(buf, n, "%s", a);
+	else
+		snprintf(buf, n, "-%c", optopt);
+}
+
+int cli_getopt(struct cli_getopt *go, const char **val)
+{
+	char text[256];
+	int id;
+
+	if (go->rest) {
+		if (optind >= go->argc)
+			return CLI_END;
+		*val = go->argv[optind++];
+		return CLI_ARG;
+	}
+	id = getopt_long(go->argc, go->argv, go->optstring, go->longopts, NULL);
+	*val = optarg;
+	switch (id) {
+	case -1:
+		/* in order: only "--" stops early, and the rest are operands */
+		if (go->optstring[0] != '-' || optind >= go->argc)
+			return CLI_END;
+		go->rest = 1;
+		return cli_getopt(go, val);
+	case 1:
+		return CLI_ARG;
+	case OPT_HELP:
+		cli_help_write(stdout, go->cmd);
+		return CLI_HELP;
+	case '?':
+		bad_option_text(go, text, sizeof(text));
+		cli_misuse(go->cmd, "unknown option '%s'", text);
+		return CLI_ERROR;
+	case ':':
+		bad_option_text(go, text, sizeof(text));
+		cli_misuse(go->cmd, "option '%s' needs a value", text);
+		return CLI_ERROR;
+	default:
+		return id;
+	}
+}
+
+/* ================= values ================= */
 
 int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
 		  double *out)
@@ -104,76 +160,57 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 	return 0;
 }
 
-int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, struct plan_opts *po)
+/* A whole number in [min, max] for opt; -1 after a message. */
+static int whole_number(const char *opt, const char *v, double min, double max, double *x)
 {
-	const char *v;
-	double x;
-	int r;
-
-	if ((r = cli_opt_value(argc, argv, i, "--time-limit", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "--time-limit needs seconds"), -1;
-		return cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &po->time_limit_s) ? -1 : 1;
-	}
-	if ((r = cli_opt_value(argc, argv, i, "--gap", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "--gap needs a percentage"), -1;
-		if (cli_parse_num("--gap", v, 0, 0, 100, 1, &x))
-			return -1;
-		po->mip_gap = x / 100.0;
-		return 1;
-	}
-	if ((r = cli_opt_value(argc, argv, i, "--node-limit", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "--node-limit needs a number of nodes"), -1;
-		if (cli_parse_num("--node-limit", v, 0, 0, 1e9, 0, &x))
-			return -1;
-		if (x != floor(x))
-			return cli_misuse(usage, "--node-limit: '%s' is not a whole number", v), -1;
-		po->node_limit = (long)x;
-		return 1;
-	}
-	if ((r = cli_opt_value(argc, argv, i, "--threads", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "--threads needs a number of threads"), -1;
-		if (cli_parse_num("--threads", v, 1, 0, PAR_MAX_THREADS, 0, &x))
-			return -1;
-		if (x != floor(x))
-			return cli_misuse(usage, "--threads: '%s' is not a whole number", v), -1;
-		po->threads = (int)x;
-		return 1;
-	}
-	if (!strcmp(argv[*i], "--greedy")) {
-		po->greedy_only = 1;
-		return 1;
+	if (cli_parse_num(opt, v, min, 0, max, 0, x))
+		return -1;
+	if (*x != floor(*x)) {
+		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		return -1;
 	}
 	return 0;
 }
 
-int cli_output_option(int argc, char **argv, int *i, const char *const *usage, const char **dir,
-		      enum report_format *fmt)
+int cli_solver_option(int id, const char *v, struct plan_opts *po)
 {
-	const char *v;
-	int r;
+	double x;
 
-	if ((r = cli_opt_value(argc, argv, i, "-o", &v)) != 0 || (r = cli_opt_value(argc, argv, i, "--output", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "-o needs a directory"), -1;
-		*dir = v;
+	switch (id) {
+	case OPT_TIME_LIMIT:
+		return cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &po->time_limit_s) ? -1 : 1;
+	case OPT_GAP:
+		if (cli_parse_num("--gap", v, 0, 0, 100, 1, &x))
+			return -1;
+		po->mip_gap = x / 100.0;
 		return 1;
-	}
-	if (fmt && (r = cli_opt_value(argc, argv, i, "--format", &v)) != 0) {
-		if (r < 0)
-			return cli_misuse(usage, "--format needs csv, json or both"), -1;
-		if (!strcmp(v, "csv"))
-			*fmt = REPORT_CSV;
-		else if (!strcmp(v, "json"))
-			*fmt = REPORT_JSON;
-		else if (!strcmp(v, "both"))
-			*fmt = REPORT_BOTH;
-		else
-			return cli_misuse(usage, "--format: '%s' is not csv, json or both", v), -1;
+	case OPT_NODE_LIMIT:
+		if (whole_number("--node-limit", v, 0, 1e9, &x))
+			return -1;
+		po->node_limit = (long)x;
 		return 1;
+	case OPT_THREADS:
+		if (whole_number("--threads", v, 1, PAR_MAX_THREADS, &x))
+			return -1;
+		po->threads = (int)x;
+		return 1;
+	case OPT_GREEDY:
+		po->greedy_only = 1;
+		return 1;
+	default:
+		return 0;
 	}
-	return 0;
+}
+
+int cli_format_option(const char *v, enum report_format *fmt)
+{
+	if (!strcmp(v, "csv"))
+		*fmt = REPORT_CSV;
+	else if (!strcmp(v, "json"))
+		*fmt = REPORT_JSON;
+	else if (!strcmp(v, "both"))
+		*fmt = REPORT_BOTH;
+	else
+		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json or both", v), -1;
+	return 1;
 }

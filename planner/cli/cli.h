@@ -1,35 +1,22 @@
 /*
- * cli.h - the command layer: exit codes, the command table, and the
- * helpers every cmd_*.c shares.  Only files in this layer print or exit.
+ * cli.h - the command layer: the helpers every cmd_*.c shares (command
+ * line parsing from the command table, messages, shared options).  Only
+ * files in this layer print or exit.
  */
 #ifndef PLANNER_CLI_H
 #define PLANNER_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 
 #include "diag.h"
+#include "options.h"
 #include "plan.h"
 #include "report.h"
-
-/* Exit codes: documented in README "Exit codes"; tests assert them. */
-enum exit_code {
-	EXIT_OK = 0,		/* done */
-	EXIT_CHECK = 1,		/* check over threshold, or demand unplaced under --require-all */
-	EXIT_USAGE = 2,		/* bad command line */
-	EXIT_INPUT = 3,		/* bad input file: one "gpuplan: FILE:LINE[:COL]: ..." line */
-	EXIT_SOLVER = 4,	/* the solver found no plan within its limits */
-	EXIT_INTERNAL = 5,	/* I/O error, or a plan that failed verification (a bug) */
-};
 
 struct cli_global {
 	const char *models_dir;	/* --models DIR, or NULL */
 	int verbose;		/* --verbose */
-};
-
-struct cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv, const struct cli_global *g);
-	const char *summary;
 };
 
 int cmd_validate(int argc, char **argv, const struct cli_global *g);
@@ -46,19 +33,44 @@ int cmd_import(int argc, char **argv, const struct cli_global *g);
 int cli_diag(const struct diag *d);
 /* Prints "gpuplan: <msg>" to stderr and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prints a usage text (NULL-terminated lines) to f. */
-void cli_usage(FILE *f, const char *const *usage);
-/* For misuse: prints msg and the usage to stderr, returns EXIT_USAGE. */
-int cli_misuse(const char *const *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* True if arg is -h or --help. */
-int cli_is_help(const char *arg);
 /*
- * Option value: for "--name VALUE" or "--name=VALUE" at argv[*i].
- * Returns 1 and sets *val when argv[*i] is that option (advancing *i
- * past a separate value), 0 if it is another argument, -1 when the
- * value is missing.
+ * For a misused command line: prints "gpuplan CMD: <msg> (see 'gpuplan
+ * CMD --help')" to stderr (CMD left out for gpuplan's own options) and
+ * returns EXIT_USAGE.
  */
-int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
+int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#define CLI_MAX_OPTIONS 24	/* options of one command, -h/--help included */
+
+/*
+ * Command-line parsing with getopt_long from a command's table.  Options
+ * and operands are taken in the order given (getopt's RETURN_IN_ORDER,
+ * whatever POSIXLY_CORRECT says), so options may follow operands
+ * (`plan SCENARIO -o DIR`); "--" ends the options.  For gpuplan's own
+ * options (in_order 0) parsing stops at the first operand, the command,
+ * whose index is then optind.
+ */
+struct cli_getopt {
+	const struct cli_command *cmd;	/* whose options */
+	int argc;
+	char **argv;			/* argv[0] is the command's name */
+	struct option longopts[CLI_MAX_OPTIONS + 1];	/* built from cmd's table */
+	char optstring[2 * CLI_MAX_OPTIONS + 4];	/* "-:" or "+:" and the short options */
+	int rest;			/* after "--": the operands left are returned one by one */
+};
+
+enum cli_getopt_result {
+	CLI_ARG = 1,		/* an operand, in *val */
+	CLI_END = -1,		/* nothing left */
+	CLI_HELP = -2,		/* -h/--help: the help was printed on stdout (exit 0) */
+	CLI_ERROR = -3,		/* unknown option or missing value: message printed (exit 2) */
+};
+
+/* Prepares parsing argv[1..argc-1] for command c (resets getopt: optind = 0). */
+void cli_getopt_init(struct cli_getopt *go, const struct cli_command *c, int argc, char **argv, int in_order);
+/* The next option's id (enum cli_opt_id, its value in *val) or a CLI_* result. */
+int cli_getopt(struct cli_getopt *go, const char **val);
+
 /*
  * A strict number for an option in [min, max], with either end open when
  * min_open / max_open; -1 on error (message printed: "'0' must be in (0, 86400]").
@@ -67,16 +79,12 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 		  double *out);
 /*
  * The solver options plan, compare and check share: --time-limit S,
- * --gap PCT, --node-limit N, --greedy.  1 when argv[*i] was one of them
- * (po set, *i advanced past its value), 0 when it is another argument,
- * -1 after a message (the usage on misuse): return EXIT_USAGE.
+ * --gap PCT, --node-limit N, --threads N, --greedy.  1 when id was one of
+ * them (po set from val), 0 when it is another option, -1 after a message:
+ * return EXIT_USAGE.
  */
-int cli_solver_option(int argc, char **argv, int *i, const char *const *usage, struct plan_opts *po);
-/*
- * The output options: -o/--output DIR, and --format csv|json|both when fmt
- * is not NULL.  Returns as cli_solver_option.
- */
-int cli_output_option(int argc, char **argv, int *i, const char *const *usage, const char **dir,
-		      enum report_format *fmt);
+int cli_solver_option(int id, const char *val, struct plan_opts *po);
+/* The output format of plan and compare, --format csv|json|both; returns as cli_solver_option. */
+int cli_format_option(const char *val, enum report_format *fmt);
 
 #endif

@@ -16,64 +16,85 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
-	"",
-	"  --size S|M|L|XL  S 100 GPUs / 500 replicas, M 1,000 / 5,000,",
-	"                   L 8,000 GPUs in 40 node classes / 20,000 replicas in 200 workloads,",
-	"                   XL 20,000 / 100,000",
-	"  --seed N         the random seed, 0..2^63-1 (default 1)",
-	"  --load X         asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see README)",
-	"  -o DIR           write inventory.csv, workloads.csv and scenario.yaml into DIR",
-	NULL,
+struct bench_args {
+	const char *out_dir;	/* -o DIR */
+	int size;		/* enum gen_size, -1 until --size */
+	long long seed;		/* --seed N (default 1) */
+	double load;		/* --load X, 0: the size's */
 };
 
-static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
+/* One option (id from cli_getopt); 0 to go on, else an exit code. */
+static int take_option(struct bench_args *a, int id, const char *v)
 {
-	const char *out_dir = NULL, *v;
-	int size = -1, i, r, rc;
-	long long seed = 1;
-	double load = 0;
+	switch (id) {
+	case OPT_SIZE:
+		a->size = gen_size_parse(v);
+		if (a->size < 0)
+			return cli_error(EXIT_USAGE, "--size: '%s' is not S, M, L or XL", v);
+		return 0;
+	case OPT_SEED:
+		if (parse_llong(v, &a->seed) || a->seed < 0)
+			return cli_error(EXIT_USAGE, "--seed: '%s' is not a whole number >= 0", v);
+		return 0;
+	case OPT_LOAD:
+		return cli_parse_num("--load", v, 0, 1, 2, 0, &a->load) ? EXIT_USAGE : 0;
+	case OPT_OUTPUT:
+		a->out_dir = v;
+		return 0;
+	default:
+		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
+	}
+}
+
+/* "gen" and its options; 0 to go on, 1 after --help (exit 0), or an exit code. */
+static int parse_args(int argc, char **argv, struct bench_args *a)
+{
+	const struct cli_command *c = &cli_commands[CMD_BENCH];
+	struct cli_getopt go;
+	const char *v;
+	int id, rc, gen = 0;
+
+	a->out_dir = NULL;
+	a->size = -1;
+	a->seed = 1;
+	a->load = 0;
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
+			return 1;
+		if (id == CLI_ARG && !gen) {
+			if (strcmp(v, "gen"))
+				return cli_misuse(c, "unknown bench command '%s'", v);
+			gen = 1;
+			continue;
+		}
+		if (id == CLI_ARG)
+			return cli_misuse(c, "unknown argument '%s'", v);
+		rc = take_option(a, id, v);
+		if (rc)
+			return rc;
+	}
+	if (!gen)
+		return cli_misuse(c, "no bench command given");
+	if (a->size < 0)
+		return cli_misuse(c, "no --size given");
+	if (!a->out_dir)
+		return cli_misuse(c, "no -o DIR given");
+	return 0;
+}
+
+int cmd_bench(int argc, char **argv, const struct cli_global *g)
+{
+	struct bench_args a;
 	struct catalog cat = CATALOG_INIT;
 	struct gen_out go;
 	struct diag d = DIAG_INIT;
 	char *path;
+	int rc;
 
-	for (i = 1; i < argc; i++) {
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
-			return EXIT_OK;
-		}
-		if ((r = cli_opt_value(argc, argv, &i, "--size", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--size needs S, M, L or XL");
-			size = gen_size_parse(v);
-			if (size < 0)
-				return cli_misuse(usage, "--size: '%s' is not S, M, L or XL", v);
-		} else if ((r = cli_opt_value(argc, argv, &i, "--seed", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--seed needs a number");
-			if (parse_llong(v, &seed) || seed < 0)
-				return cli_misuse(usage, "--seed: '%s' is not a whole number >= 0", v);
-		} else if ((r = cli_opt_value(argc, argv, &i, "--load", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--load needs a number");
-			if (cli_parse_num("--load", v, 0, 1, 2, 0, &load))
-				return EXIT_USAGE;
-		} else if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-			   (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			out_dir = v;
-		} else {
-			return cli_misuse(usage, "unknown argument '%s'", argv[i]);
-		}
-	}
-	if (size < 0)
-		return cli_misuse(usage, "no --size given");
-	if (!out_dir)
-		return cli_misuse(usage, "no -o DIR given");
-
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc == 1 ? EXIT_OK : rc;
 	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
@@ -81,14 +102,14 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	if (gen_generate((enum gen_size)size, (unsigned long long)seed, load, &cat, &go, &d)) {
+	if (gen_generate((enum gen_size)a.size, (unsigned long long)a.seed, a.load, &cat, &go, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
 	{
 		struct outset os = OUTSET_INIT;
 		char b[64];
-		outset_init(&os, out_dir);
+		outset_init(&os, a.out_dir);
 		outset_add_copy(&os, "inventory.csv", go.inventory, strlen(go.inventory));
 		outset_add_copy(&os, "workloads.csv", go.workloads, strlen(go.workloads));
 		outset_add_copy(&os, "scenario.yaml", go.scenario, strlen(go.scenario));
@@ -101,9 +122,9 @@ static int cmd_bench_gen(int argc, char **argv, const struct cli_global *g)
 		}
 		printf("bench-%s-s%lld: %d node classes, %ld GPUs; %d workloads, %ld replicas, %s GPU-equivalents "
 		       "asked\n",
-		       gen_spec((enum gen_size)size)->name, seed, go.classes, go.gpus, go.nworkloads, go.replicas,
+		       gen_spec((enum gen_size)a.size)->name, a.seed, go.classes, go.gpus, go.nworkloads, go.replicas,
 		       fmt_fixed(b, sizeof(b), go.gpu_equiv, 2));
-		printf("  written:    %s/{inventory.csv,workloads.csv,scenario.yaml}\n", out_dir);
+		printf("  written:    %s/{inventory.csv,workloads.csv,scenario.yaml}\n", a.out_dir);
 	}
 	gen_out_release(&go);
 	rc = EXIT_OK;
@@ -113,22 +134,3 @@ out:
 	return rc;
 }
 
-static const char *const bench_usage[] = {
-	"usage: gpuplan bench gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
-	"",
-	"The benchmark itself is bench/run.sh (README \"Benchmarks\").",
-	NULL,
-};
-
-int cmd_bench(int argc, char **argv, const struct cli_global *g)
-{
-	if (argc < 2)
-		return cli_misuse(bench_usage, "no bench command given");
-	if (cli_is_help(argv[1])) {
-		cli_usage(stdout, bench_usage);
-		return EXIT_OK;
-	}
-	if (!strcmp(argv[1], "gen"))
-		return cmd_bench_gen(argc - 1, argv + 1, g);
-	return cli_misuse(bench_usage, "unknown bench command '%s'", argv[1]);
-}

@@ -23,35 +23,6 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const check_usage[] = {
-	"usage: gpuplan check SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD]",
-	"                     [--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json]",
-	"                     [-o DIR] [--time-limit S] [--gap PCT] [--node-limit N] [--threads N]",
-	"",
-	"  plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,",
-	"  licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a",
-	"  threshold is exceeded",
-	"",
-	"  --baseline F                the plan.json to compare with (gpuplan plan --format json)",
-	"  --max-cost-increase PCT     most the total cost may rise, in percent (default 0.5)",
-	"  --max-cost-increase-abs USD most the total cost may rise, in USD (either cost option drops the 0.5 %)",
-	"  --max-unplaced-increase N   most replicas that may be unplaced beyond the baseline's (default 0)",
-	"  --max-util-drop PTS         most memory or compute utilisation may fall, in points (default: not checked)",
-	"  --format F                  text (default), markdown (a pull-request comment) or json",
-	"  -o DIR                      also write the new plan's reports into DIR, as gpuplan plan does",
-	"  --time-limit S, --gap PCT, --node-limit N, --threads N   solver options, as for gpuplan plan",
-	NULL,
-};
-
-static const char *const diff_usage[] = {
-	"usage: gpuplan diff BASELINE.json CURRENT.json [--max-cost-increase PCT] [--max-cost-increase-abs USD]",
-	"                    [--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json]",
-	"",
-	"  compares two plan.json reports as gpuplan check does; checks only the thresholds given",
-	"  (exit 1 when one is exceeded) and without any only reports",
-	NULL,
-};
-
 struct check_args {
 	const char *pos[2];	/* check: scenario; diff: baseline, current */
 	int npos;
@@ -63,109 +34,102 @@ struct check_args {
 	struct plan_opts po;
 };
 
-/*
- * Parses the options both commands share; 1 when argv[*i] was one of
- * them, 0 when not, -1 on misuse (message printed).
- */
-static int shared_option(int argc, char **argv, int *i, struct check_args *a, const char *const *usage)
+/* A threshold (id OPT_MAX_*); -1 after a message. */
+static int limit_option(struct check_args *a, int id, const char *v)
 {
 	static const double max[] = { 1e6, 1e15, 1e9, 100 };
-	const char *v;
-	int l, r;
+	int l = id - OPT_MAX_COST;
+	const char *opt = rd_limit_option((enum rd_limit)l);
+	double x;
 
-	for (l = 0; l < RD_LIMIT_COUNT; l++) {
-		const char *opt = rd_limit_option((enum rd_limit)l);
-		double x;
-		if ((r = cli_opt_value(argc, argv, i, opt, &v)) == 0)
-			continue;
-		if (r < 0) {
-			cli_misuse(usage, "%s needs a value", opt);
-			return -1;
-		}
-		if (cli_parse_num(opt, v, 0, 0, max[l], 0, &x))
-			return -1;
-		if (l == RD_UNPLACED && x != floor(x)) {
-			cli_misuse(usage, "%s: '%s' is not a whole number", opt, v);
-			return -1;
-		}
-		a->lim.limit[l] = x;
-		a->given[l] = 1;
-		return 1;
+	if (cli_parse_num(opt, v, 0, 0, max[l], 0, &x))
+		return -1;
+	if (l == RD_UNPLACED && x != floor(x)) {
+		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		return -1;
 	}
-	if ((r = cli_opt_value(argc, argv, i, "--format", &v)) != 0) {
-		if (r < 0) {
-			cli_misuse(usage, "--format needs text, markdown or json");
-			return -1;
-		}
-		if (!strcmp(v, "text"))
-			a->fmt = RD_TEXT;
-		else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
-			a->fmt = RD_MARKDOWN;
-		else if (!strcmp(v, "json"))
-			a->fmt = RD_JSON;
-		else {
-			cli_misuse(usage, "--format: '%s' is not text, markdown or json", v);
-			return -1;
-		}
-		return 1;
-	}
+	a->lim.limit[l] = x;
+	a->given[l] = 1;
 	return 0;
+}
+
+/* --format text|markdown|json; -1 after a message. */
+static int format_option(struct check_args *a, const char *v)
+{
+	if (!strcmp(v, "text"))
+		a->fmt = RD_TEXT;
+	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
+		a->fmt = RD_MARKDOWN;
+	else if (!strcmp(v, "json"))
+		a->fmt = RD_JSON;
+	else
+		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown or json", v), -1;
+	return 0;
+}
+
+/* One option or operand (id from cli_getopt); 0 to go on, else an exit code. */
+static int take(struct check_args *a, const struct cli_command *c, int id, const char *v)
+{
+	int is_check = c == &cli_commands[CMD_CHECK];
+
+	switch (id) {
+	case CLI_ERROR:
+		return EXIT_USAGE;
+	case CLI_ARG:
+		if (a->npos >= (is_check ? 1 : 2))
+			return cli_misuse(c, is_check ? "more than one scenario given" : "more than two reports given");
+		a->pos[a->npos++] = v;
+		return 0;
+	case OPT_MAX_COST:
+	case OPT_MAX_COST_ABS:
+	case OPT_MAX_UNPLACED:
+	case OPT_MAX_UTIL_DROP:
+		return limit_option(a, id, v) ? EXIT_USAGE : 0;
+	case OPT_FORMAT:
+		return format_option(a, v) ? EXIT_USAGE : 0;
+	case OPT_BASELINE:
+		a->baseline = v;
+		return 0;
+	case OPT_OUTPUT:
+		a->out_dir = v;
+		return 0;
+	default:
+		return cli_solver_option(id, v, &a->po) < 0 ? EXIT_USAGE : 0;
+	}
 }
 
 /* 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 {
-	const char *const *usage = is_check ? check_usage : diff_usage;
-	int i;
+	const struct cli_command *c = &cli_commands[is_check ? CMD_CHECK : CMD_DIFF];
+	struct cli_getopt go;
+	const char *v;
+	int id, rc;
 
 	memset(a, 0, sizeof(*a));
 	a->fmt = RD_TEXT;
 	rd_limits_none(&a->lim);
 	a->po = (struct plan_opts)PLAN_OPTS_INIT;
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
 			return 1;
-		}
-		r = shared_option(argc, argv, &i, a, usage);
-		if (r < 0)
-			return EXIT_USAGE;
-		if (r > 0)
-			continue;
-		if (is_check && (r = cli_opt_value(argc, argv, &i, "--baseline", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--baseline needs a file");
-			a->baseline = v;
-		} else if (is_check && ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-					(r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0)) {
-			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			a->out_dir = v;
-		} else if (is_check && (r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_misuse(usage, "unknown option '%s'", argv[i]);
-		} else if (a->npos < (is_check ? 1 : 2)) {
-			a->pos[a->npos++] = argv[i];
-		} else {
-			return cli_misuse(usage, is_check ? "more than one scenario given" : "more than two reports given");
-		}
+		rc = take(a, c, id, v);
+		if (rc)
+			return rc;
 	}
 	if (is_check) {
 		if (!a->npos)
-			return cli_misuse(usage, "no scenario given");
+			return cli_misuse(c, "no scenario given");
 		if (!a->baseline)
-			return cli_misuse(usage, "no --baseline given");
+			return cli_misuse(c, "no --baseline given");
 		/* the defaults, each unless its own option was given */
 		if (!a->given[RD_COST_PCT] && !a->given[RD_COST_ABS])
 			a->lim.limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
 		if (!a->given[RD_UNPLACED])
 			a->lim.limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
 	} else if (a->npos < 2) {
-		return cli_misuse(usage, "diff needs two plan.json reports: the baseline and the current one");
+		return cli_misuse(c, "needs two plan.json reports: the baseline and the current one");
 	}
 	return 0;
 }

@@ -15,23 +15,6 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan compare SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                       [--node-limit N] [--threads N] [--greedy]",
-	"",
-	"  plans every scenario and prints them side by side: cost over the horizon and per year, by",
-	"  category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
-	"",
-	"  -o DIR            write compare.csv and compare.json into DIR (default ./gpuplan-out)",
-	"  --format F        csv, json or both (default both)",
-	"  --time-limit S    solver time limit per scenario (default: each scenario's own)",
-	"  --gap PCT         stop when proven within PCT percent of optimal (default: each scenario's own)",
-	"  --node-limit N    branch-and-bound node limit per scenario (reproducible on any machine)",
-	"  --threads N       solver threads (default: one per processor)",
-	"  --greedy          skip the ILP: compare the greedy plans",
-	NULL,
-};
-
 struct compare_args {
 	const char **files;
 	size_t nfiles;
@@ -40,32 +23,41 @@ struct compare_args {
 	struct plan_opts po;
 };
 
+/* 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	int i;
+	const struct cli_command *c = &cli_commands[CMD_COMPARE];
+	struct cli_getopt go;
+	const char *v;
+	int id;
+
 	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
-	for (i = 1; i < argc; i++) {
-		int r;
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		switch (id) {
+		case CLI_HELP:
 			return 1;
-		}
-		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, &a->fmt)) != 0) {
-			if (r < 0)
+		case CLI_ERROR:
+			return EXIT_USAGE;
+		case CLI_ARG:
+			a->files[a->nfiles++] = v;
+			break;
+		case OPT_OUTPUT:
+			a->out_dir = v;
+			break;
+		case OPT_FORMAT:
+			if (cli_format_option(v, &a->fmt) < 0)
 				return EXIT_USAGE;
-		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
-			if (r < 0)
+			break;
+		default:
+			if (cli_solver_option(id, v, &a->po) < 0)
 				return EXIT_USAGE;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_misuse(usage, "unknown option '%s'", argv[i]);
-		} else {
-			a->files[a->nfiles++] = argv[i];
 		}
 	}
 	if (!a->nfiles)
-		return cli_misuse(usage, "no scenario given");
+		return cli_misuse(c, "no scenario given");
 	return 0;
 }
 

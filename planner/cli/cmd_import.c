@@ -16,56 +16,57 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan import openb NODES.csv PODS.csv -o DIR",
-	"",
-	"  NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)",
-	"  PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,...)",
-	"  -o DIR     write inventory.csv, workloads.csv, gpus-openb.yaml and scenario.yaml into DIR",
-	NULL,
-};
+/* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
+static int parse_args(int argc, char **argv, const char **files, const char **out_dir)
+{
+	const struct cli_command *c = &cli_commands[CMD_IMPORT];
+	struct cli_getopt go;
+	const char *v;
+	int id, npos = 0;
+
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		switch (id) {
+		case CLI_HELP:
+			return 1;
+		case OPT_OUTPUT:
+			*out_dir = v;
+			break;
+		case CLI_ARG:
+			if (npos == 0 && strcmp(v, "openb"))
+				return cli_misuse(c, "unknown trace format '%s' (known: openb)", v);
+			if (npos == 3)
+				return cli_misuse(c, "more than two files given");
+			if (npos)
+				files[npos - 1] = v;
+			npos++;
+			break;
+		default:
+			return EXIT_USAGE;	/* CLI_ERROR: the message is out */
+		}
+	}
+	if (!npos)
+		return cli_misuse(c, "no trace format given (openb)");
+	if (npos < 3)
+		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
+	if (!*out_dir)
+		return cli_misuse(c, "no -o DIR given");
+	return 0;
+}
 
 int cmd_import(int argc, char **argv, const struct cli_global *g)
 {
-	const char *files[2] = { NULL, NULL }, *out_dir = NULL, *v;
+	const char *files[2] = { NULL, NULL }, *out_dir = NULL;
 	struct catalog cat = CATALOG_INIT;
 	struct openb_out ob;
 	struct outset os = OUTSET_INIT;
 	struct diag d = DIAG_INIT;
-	int i, r, nf = 0, rc;
+	int rc;
 	char *path;
 
-	if (argc >= 2 && cli_is_help(argv[1])) {
-		cli_usage(stdout, usage);
-		return EXIT_OK;
-	}
-	if (argc < 2)
-		return cli_misuse(usage, "no trace format given (openb)");
-	if (strcmp(argv[1], "openb"))
-		return cli_misuse(usage, "unknown trace format '%s' (known: openb)", argv[1]);
-	for (i = 2; i < argc; i++) {
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
-			return EXIT_OK;
-		}
-		if ((r = cli_opt_value(argc, argv, &i, "-o", &v)) != 0 ||
-		    (r = cli_opt_value(argc, argv, &i, "--output", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "-o needs a directory");
-			out_dir = v;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_misuse(usage, "unknown option '%s'", argv[i]);
-		} else if (nf < 2) {
-			files[nf++] = argv[i];
-		} else {
-			return cli_misuse(usage, "more than two files given");
-		}
-	}
-	if (nf < 2)
-		return cli_misuse(usage, "NODES.csv and PODS.csv are both needed");
-	if (!out_dir)
-		return cli_misuse(usage, "no -o DIR given");
-
+	rc = parse_args(argc, argv, files, &out_dir);
+	if (rc)
+		return rc == 1 ? EXIT_OK : rc;
 	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);

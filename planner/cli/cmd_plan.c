@@ -14,23 +14,6 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan plan SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT]",
-	"                    [--node-limit N] [--threads N] [--export-model FILE.mps|FILE.lp] [--require-all]",
-	"                    [--greedy]",
-	"",
-	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
-	"  --format F        csv, json or both (default both)",
-	"  --time-limit S    solver time limit in seconds (default: the scenario's, else 30)",
-	"  --gap PCT         stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)",
-	"  --node-limit N    stop after N branch-and-bound nodes: a limit that gives the same plan on any machine",
-	"  --threads N       solver threads (default: one per processor); the plan is the same on any number",
-	"  --export-model F  write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)",
-	"  --require-all     exit 1 when some replica stays unplaced",
-	"  --greedy          skip the ILP: report the greedy first-fit-decreasing plan (a baseline)",
-	NULL,
-};
-
 struct plan_args {
 	const char *scenario;
 	const char *out_dir;
@@ -40,45 +23,50 @@ struct plan_args {
 	int require_all;
 };
 
+/* 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct plan_args *a)
 {
-	int i;
+	const struct cli_command *c = &cli_commands[CMD_PLAN];
+	struct cli_getopt go;
+	const char *v;
+	int id;
+
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
-	{
-		struct plan_opts po = PLAN_OPTS_INIT;
-		a->po = po;
-	}
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
+	a->po = (struct plan_opts)PLAN_OPTS_INIT;
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		switch (id) {
+		case CLI_HELP:
 			return 1;
-		}
-		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, &a->fmt)) != 0) {
-			if (r < 0)
+		case CLI_ERROR:
+			return EXIT_USAGE;
+		case CLI_ARG:
+			if (a->scenario)
+				return cli_misuse(c, "more than one scenario given");
+			a->scenario = v;
+			break;
+		case OPT_OUTPUT:
+			a->out_dir = v;
+			break;
+		case OPT_FORMAT:
+			if (cli_format_option(v, &a->fmt) < 0)
 				return EXIT_USAGE;
-		} else if ((r = cli_solver_option(argc, argv, &i, usage, &a->po)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--export-model", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--export-model needs a file name");
+			break;
+		case OPT_EXPORT_MODEL:
 			a->export_path = v;
-		} else if (!strcmp(argv[i], "--require-all")) {
+			break;
+		case OPT_REQUIRE_ALL:
 			a->require_all = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_misuse(usage, "unknown option '%s'", argv[i]);
-		} else if (!a->scenario) {
-			a->scenario = argv[i];
-		} else {
-			return cli_misuse(usage, "more than one scenario given");
+			break;
+		default:
+			if (cli_solver_option(id, v, &a->po) < 0)
+				return EXIT_USAGE;
 		}
 	}
 	if (!a->scenario)
-		return cli_misuse(usage, "no scenario given");
+		return cli_misuse(c, "no scenario given");
 	return 0;
 }
 

@@ -15,21 +15,6 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan simulate SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--hours N]",
-	"                        [--lease-hours H] [--verify]",
-	"",
-	"  --trace FILE      demand trace CSV: timestamp (ISO 8601 UTC or hours from the start), workload, replicas",
-	"  --generate SPEC   a generated trace: flat[:growth=G,hours=N] or",
-	"                    daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]",
-	"  -o DIR            write the reports into DIR (default ./gpuplan-out)",
-	"  --hours N         simulate N hourly steps, repeating the trace (default: the longer of the trace",
-	"                    and the scenario's horizon)",
-	"  --lease-hours H   a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)",
-	"  --verify          check every step's plan with the verifier (slower)",
-	NULL,
-};
-
 struct sim_args {
 	const char *scenario;
 	const char *trace;
@@ -38,61 +23,73 @@ struct sim_args {
 	struct sim_opts o;
 };
 
+/* One option (id from cli_getopt); 0 to go on, else an exit code. */
+static int take_option(struct sim_args *a, int id, const char *v)
+{
+	double h;
+
+	switch (id) {
+	case OPT_OUTPUT:
+		a->out_dir = v;
+		break;
+	case OPT_TRACE:
+		a->trace = v;
+		break;
+	case OPT_GENERATE:
+		a->generate = v;
+		break;
+	case OPT_HOURS:
+		if (cli_parse_num("--hours", v, 1, 0, (double)TRACE_MAX_HOURS, 0, &h))
+			return EXIT_USAGE;
+		if (h != floor(h))
+			return cli_error(EXIT_USAGE, "--hours: '%s' is not a whole number", v);
+		a->o.hours = (long)h;
+		break;
+	case OPT_LEASE_HOURS:
+		if (cli_parse_num("--lease-hours", v, 0, 0, 8760, 0, &a->o.lease_hours))
+			return EXIT_USAGE;
+		break;
+	case OPT_VERIFY:
+		a->o.verify = 1;
+		break;
+	default:
+		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
+	}
+	return 0;
+}
+
+/* 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-	int i;
+	const struct cli_command *c = &cli_commands[CMD_SIMULATE];
 	struct sim_opts init = SIM_OPTS_INIT;
+	struct cli_getopt go;
+	const char *v;
+	int id, rc;
+
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
 	a->o = init;
-	for (i = 1; i < argc; i++) {
-		const char *v;
-		int r;
-		if (cli_is_help(argv[i])) {
-			cli_usage(stdout, usage);
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
 			return 1;
+		if (id == CLI_ARG) {
+			if (a->scenario)
+				return cli_misuse(c, "more than one scenario given");
+			a->scenario = v;
+			continue;
 		}
-		if ((r = cli_output_option(argc, argv, &i, usage, &a->out_dir, NULL)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--trace", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--trace needs a file");
-			a->trace = v;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--generate", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--generate needs a shape, e.g. daily:hours_per_day=10");
-			a->generate = v;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--hours", &v)) != 0) {
-			double h;
-			if (r < 0)
-				return cli_misuse(usage, "--hours needs a number of hours");
-			if (cli_parse_num("--hours", v, 1, 0, (double)TRACE_MAX_HOURS, 0, &h))
-				return EXIT_USAGE;
-			if (h != floor(h))
-				return cli_misuse(usage, "--hours: '%s' is not a whole number", v);
-			a->o.hours = (long)h;
-		} else if ((r = cli_opt_value(argc, argv, &i, "--lease-hours", &v)) != 0) {
-			if (r < 0)
-				return cli_misuse(usage, "--lease-hours needs a number of hours");
-			if (cli_parse_num("--lease-hours", v, 0, 0, 8760, 0, &a->o.lease_hours))
-				return EXIT_USAGE;
-		} else if (!strcmp(argv[i], "--verify")) {
-			a->o.verify = 1;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_misuse(usage, "unknown option '%s'", argv[i]);
-		} else if (!a->scenario) {
-			a->scenario = argv[i];
-		} else {
-			return cli_misuse(usage, "more than one scenario given");
-		}
+		rc = take_option(a, id, v);
+		if (rc)
+			return rc;
 	}
 	if (!a->scenario)
-		return cli_misuse(usage, "no scenario given");
+		return cli_misuse(c, "no scenario given");
 	if (!a->trace && !a->generate)
-		return cli_misuse(usage, "give a trace: --trace FILE or --generate SPEC");
+		return cli_misuse(c, "give a trace: --trace FILE or --generate SPEC");
 	if (a->trace && a->generate)
-		return cli_misuse(usage, "--trace and --generate exclude each other");
+		return cli_misuse(c, "--trace and --generate exclude each other");
 	return 0;
 }
 
@@ -177,8 +174,6 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 	if (a.trace ? trace_load(&tr, a.trace, &sc.workloads, &d)
 		    : trace_generate(&tr, a.generate, &sc.workloads, (long)floor(sc.horizon_years * HOURS_PER_YEAR + 0.5), &d)) {
 		rc = cli_diag(&d);
-		if (d.kind == DIAG_USAGE)
-			cli_usage(stderr, usage);
 		goto out;
 	}
 	have_r = 1;

@@ -16,15 +16,6 @@
 #include "util.h"
 #include "banned.h"
 
-static const char *const usage[] = {
-	"usage: gpuplan [--models DIR] validate SCENARIO",
-	"",
-	"Loads SCENARIO and the files it names, checks every field and that each",
-	"workload fits some node of the inventory, and prints a summary.",
-	"Exit 0 when valid, 3 on the first error (one 'gpuplan: FILE:LINE[:COL]: ...' line).",
-	NULL,
-};
-
 static int cmp_gpu_id(const void *a, const void *b)
 {
 	const struct gpu_type *const *x = a, *const *y = b;
@@ -104,23 +95,24 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 {
 	struct scenario sc;
 	struct diag d = DIAG_INIT;
-	const char *path = NULL;
+	const struct cli_command *c = &cli_commands[CMD_VALIDATE];
+	struct cli_getopt go;
+	const char *path = NULL, *v;
 	size_t i;
-	int a, ret = EXIT_OK;
+	int id, ret = EXIT_OK;
 
-	for (a = 1; a < argc; a++) {
-		if (cli_is_help(argv[a])) {
-			cli_usage(stdout, usage);
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
 			return EXIT_OK;
-		}
-		if (argv[a][0] == '-' && argv[a][1] != '\0')
-			return cli_misuse(usage, "validate: unknown option '%s'", argv[a]);
+		if (id != CLI_ARG)
+			return EXIT_USAGE;	/* CLI_ERROR: the message is out */
 		if (path)
-			return cli_misuse(usage, "validate: more than one scenario given");
-		path = argv[a];
+			return cli_misuse(c, "more than one scenario given");
+		path = v;
 	}
 	if (!path)
-		return cli_misuse(usage, "validate: no scenario given");
+		return cli_misuse(c, "no scenario given");
 
 	/* load: every file and field */
 	if (scenario_load(&sc, path, g->models_dir, &d)) {

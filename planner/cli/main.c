@@ -1,5 +1,6 @@
 /*
- * main.c - gpuplan: global options and the command table.
+ * main.c - gpuplan: global options and dispatch to the commands of the
+ * table (options.h).
  *
  * Dispatch only: each command lives in cmd_<name>.c.  After a command
  * returns, stdout is flushed and checked so that a full disk is never
@@ -14,99 +15,100 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "interrupt.h"
+#include "scenario.h"
 #include "banned.h"
 
 #ifndef GPUPLAN_VERSION
 #define GPUPLAN_VERSION "0.0.0"
 #endif
 
-static const struct cmd commands[] = {
-	{ "plan", cmd_plan, "plan a scenario: modes, partitions, placements, cost" },
-	{ "compare", cmd_compare, "plan several scenarios and line them up (cloud vs on-prem)" },
-	{ "check", cmd_check, "plan a scenario and check it against a baseline plan.json (CI gate)" },
-	{ "diff", cmd_diff, "compare two plan.json reports: cost, licences, mode mix, utilisation" },
-	{ "simulate", cmd_simulate, "price ways of buying licences over an hourly demand trace" },
-	{ "validate", cmd_validate, "load a scenario and report what it holds" },
-	{ "profiles", cmd_profiles, "list GPU types, MIG profiles and geometries, vGPU profiles" },
-	{ "bench", cmd_bench, "generate synthetic benchmark scenarios (bench/run.sh runs the benchmark)" },
-	{ "import", cmd_import, "turn a public trace (Alibaba openb) into a scenario" },
+/* The code of each command of the table (options.h). */
+static int (*const commands[CMD_COUNT])(int argc, char **argv, const struct cli_global *g) = {
+	[CMD_PLAN] = cmd_plan,
+	[CMD_COMPARE] = cmd_compare,
+	[CMD_CHECK] = cmd_check,
+	[CMD_DIFF] = cmd_diff,
+	[CMD_SIMULATE] = cmd_simulate,
+	[CMD_VALIDATE] = cmd_validate,
+	[CMD_PROFILES] = cmd_profiles,
+	[CMD_BENCH] = cmd_bench,
+	[CMD_IMPORT] = cmd_import,
 };
 
-static const char *const usage[] = {
-	"usage: gpuplan [--models DIR] [--verbose] COMMAND [ARGS]",
-	"       gpuplan --version | --help",
-	"",
-	"commands:",
-	NULL,
-};
-
-static void print_usage(FILE *f)
+/*
+ * Tells the models lookup where this executable is, so that an installed
+ * gpuplan finds <prefix>/share/gpuplan/models from <prefix>/bin wherever
+ * the prefix was moved (nothing when /proc/self/exe cannot be read).
+ */
+static void find_installed_models(void)
 {
-	size_t i;
-	cli_usage(f, usage);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nRun 'gpuplan COMMAND --help' for a command's options.\n");
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	models_dir_set_exe_dir(exe);
+}
+
+/* gpuplan's own options; the index of the command, or -(exit code + 1) to stop. */
+static int parse_global(int argc, char **argv, struct cli_global *g)
+{
+	struct cli_getopt go;
+	const char *v;
+	int id;
+
+	cli_getopt_init(&go, &cli_global, argc, argv, 0);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		switch (id) {
+		case CLI_HELP:
+			return -(EXIT_OK + 1);
+		case OPT_VERSION:
+			printf("gpuplan %s\n", GPUPLAN_VERSION);
+			return -(EXIT_OK + 1);
+		case OPT_VERBOSE:
+			g->verbose = 1;
+			break;
+		case OPT_MODELS:
+			g->models_dir = v;
+			break;
+		default:
+			return -(EXIT_USAGE + 1);	/* CLI_ERROR: the message is out */
+		}
+	}
+	if (optind >= argc)
+		return -(cli_misuse(&cli_global, "no command given") + 1);
+	return optind;
 }
 
 int main(int argc, char **argv)
 {
 	struct cli_global g = { NULL, 0 };
-	int i = 1, rc;
-	size_t k;
+	const struct cli_command *c;
+	int i, rc;
 
-	while (i < argc && argv[i][0] == '-') {
-		const char *val;
-		int r;
-		if (cli_is_help(argv[i])) {
-			print_usage(stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--version")) {
-			printf("gpuplan %s\n", GPUPLAN_VERSION);
-			return EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
-			g.verbose = 1;
-			i++;
-			continue;
-		}
-		r = cli_opt_value(argc, argv, &i, "--models", &val);
-		if (r < 0) {
-			cli_error(EXIT_USAGE, "--models needs a directory");
-			print_usage(stderr);
-			return EXIT_USAGE;
-		}
-		if (r > 0) {
-			g.models_dir = val;
-			i++;
-			continue;
-		}
-		cli_error(EXIT_USAGE, "unknown option '%s'", argv[i]);
-		print_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (i >= argc) {
-		print_usage(stderr);
-		return EXIT_USAGE;
-	}
-	for (k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
-		if (!strcmp(commands[k].name, argv[i]))
-			break;
-	if (k == sizeof(commands) / sizeof(commands[0])) {
-		cli_error(EXIT_USAGE, "unknown command '%s'", argv[i]);
-		print_usage(stderr);
-		return EXIT_USAGE;
-	}
+	i = parse_global(argc, argv, &g);
+	if (i < 0)
+		return -i - 1;
+	c = cli_command_find(argv[i]);
+	if (!c)
+		return cli_misuse(&cli_global, "unknown command '%s'", argv[i]);
+	find_installed_models();
 	if (interrupt_install()) {
 		cli_error(EXIT_INTERNAL, "cannot install the signal handlers");
 		return EXIT_INTERNAL;
 	}
 	signal(SIGXFSZ, SIG_IGN);
-	rc = commands[k].fn(argc - i, argv + i, &g);
+	rc = commands[c - cli_commands](argc - i, argv + i, &g);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "gpuplan: cannot write to standard output\n");
 		rc = EXIT_INTERNAL;

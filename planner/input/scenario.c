@@ -371,13 +371,30 @@ static int check_sites(const struct scenario *sc, struct diag *d)
 	return rc;
 }
 
+/* <exe dir>/../share/gpuplan/models, set by models_dir_set_exe_dir ("" when not set). */
+static char installed_models[4096];
+
+void models_dir_set_exe_dir(const char *exe_dir)
+{
+	int n = snprintf(installed_models, sizeof(installed_models), "%s/../share/gpuplan/models", exe_dir);
+	if (n < 0 || (size_t)n >= sizeof(installed_models))
+		installed_models[0] = '\0';
+}
+
 const char *models_dir_or_default(const char *given)
 {
-	const char *env = getenv("GPUPLAN_MODELS_DIR");
+	const char *env = getenv("GPUPLAN_MODELS");
 	if (given)
 		return given;
 	if (env && *env)
 		return env;
+	if (installed_models[0]) {
+		char gpus[sizeof(installed_models) + 16];
+		struct stat st;
+		snprintf(gpus, sizeof(gpus), "%s/gpus.yaml", installed_models);
+		if (!stat(gpus, &st))
+			return installed_models;
+	}
 	return GPUPLAN_MODELS_DIR;
 }
 

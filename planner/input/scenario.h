@@ -79,11 +79,22 @@ struct scenario {
 
 /*
  * Loads path.  models_dir overrides where the bundled models are read
- * (NULL: the scenario's `models:` field, else GPUPLAN_MODELS_DIR).
+ * (NULL: the scenario's `models:` field, else models_dir_or_default(NULL)).
  */
 int scenario_load(struct scenario *sc, const char *path, const char *models_dir, struct diag *d);
-/* The models directory: given (--models), else $GPUPLAN_MODELS_DIR when set and non-empty, else the build's. */
+/*
+ * The models directory when the scenario names none: given (--models)
+ * when not NULL; else $GPUPLAN_MODELS when set and non-empty; else the
+ * installed models, <exe dir>/../share/gpuplan/models, when
+ * models_dir_set_exe_dir was called and that directory holds gpus.yaml;
+ * else the source tree's (the compile-time GPUPLAN_MODELS_DIR).
+ */
 const char *models_dir_or_default(const char *given);
+/*
+ * Where the running executable is (the cli reads it from /proc/self/exe;
+ * the core reads no /proc), for the installed models lookup above.
+ */
+void models_dir_set_exe_dir(const char *exe_dir);
 void scenario_release(struct scenario *sc);
 
 /*

@@ -44,8 +44,8 @@ static void setup(void)
 	for (i = 0; i < 4; i++)
 		paths[i] = xasprintf("%s/%s", dir, names[i]);
 	/* the scenario's own models: field still wins, as in gpuplan */
-	if (!getenv("GPUPLAN_MODELS_DIR"))
-		setenv("GPUPLAN_MODELS_DIR", FUZZ_MODELS_DIR, 1);
+	if (!getenv("GPUPLAN_MODELS"))
+		setenv("GPUPLAN_MODELS", FUZZ_MODELS_DIR, 1);
 	atexit(cleanup);
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -228,15 +229,42 @@ static void test_models_precedence(void)
 	scenario_release(&sc);
 
 	write_file("scenario.yaml", SC_HEAD);
-	setenv("GPUPLAN_MODELS_DIR", link, 1);
+	setenv("GPUPLAN_MODELS", link, 1);
 	CHECK(scenario_load(&sc, path, NULL, &d) == 0, "env");
 	CHECK_STR(sc.models_dir, link, "env when no argument and no models:");
 	scenario_release(&sc);
-	setenv("GPUPLAN_MODELS_DIR", "", 1);
+	setenv("GPUPLAN_MODELS", "", 1);
 	CHECK(scenario_load(&sc, path, NULL, &d) == 0, "empty env");
 	CHECK_STR(sc.models_dir, GPUPLAN_MODELS_DIR, "compile-time default when env is empty");
 	scenario_release(&sc);
-	unsetenv("GPUPLAN_MODELS_DIR");
+	unsetenv("GPUPLAN_MODELS");
+
+	/* the installed models, relative to the executable's directory */
+	{
+		char *bin = xasprintf("%s/bin", dir), *share = xasprintf("%s/share", dir);
+		char *gp = xasprintf("%s/share/gpuplan", dir), *inst = xasprintf("%s/share/gpuplan/models", dir);
+		char *want = xasprintf("%s/bin/../share/gpuplan/models", dir);
+		CHECK(mkdir(bin, 0755) == 0 && mkdir(share, 0755) == 0 && mkdir(gp, 0755) == 0, "mkdir prefix");
+		CHECK(symlink(MODELS, inst) == 0, "symlink installed models");
+		models_dir_set_exe_dir(bin);
+		CHECK(scenario_load(&sc, path, NULL, &d) == 0, "installed");
+		CHECK_STR(sc.models_dir, want, "installed models when no argument, models: or env");
+		scenario_release(&sc);
+		setenv("GPUPLAN_MODELS", link, 1);
+		CHECK_STR(models_dir_or_default(NULL), link, "env wins over the installed models");
+		unsetenv("GPUPLAN_MODELS");
+		unlink(inst);
+		CHECK_STR(models_dir_or_default(NULL), GPUPLAN_MODELS_DIR, "no gpus.yaml there: the source tree's");
+		models_dir_set_exe_dir("/nonexistent");
+		rmdir(gp);
+		rmdir(share);
+		rmdir(bin);
+		free(bin);
+		free(share);
+		free(gp);
+		free(inst);
+		free(want);
+	}
 
 	CHECK(scenario_load(&sc, path, "/nonexistent", &d) < 0, "bad models dir fails");
 	{

@@ -1,0 +1,216 @@
+/*
+ * gpuplan-doc.c - writes gpuplan's man page (roff, man(7) macros) and
+ * its bash completion from the command table (options.c), the same
+ * table gpuplan builds its --help texts and getopt_long arrays from.
+ * Built and run at build time; not installed.
+ *
+ * usage: gpuplan-doc man VERSION > gpuplan.1
+ *        gpuplan-doc bash > gpuplan.bash
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "banned.h"
+
+/* s with roff's special characters escaped: \ and -, a leading . or '. */
+static void roff(FILE *f, const char *s)
+{
+	int bol = 1;
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		bol = *s == '\n';
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* Text lines joined into one paragraph (the man page fills its own lines). */
+static void roff_para(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		char one[2] = { *s == '\n' ? ' ' : *s, '\0' };
+		roff(f, one);
+	}
+	fputc('\n', f);
+}
+
+static void man_option(FILE *f, const struct cli_option *o)
+{
+	fputs(".TP\n", f);
+	if (o->id < 256)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->id);
+	fputs("\\fB\\-\\-", f);
+	roff(f, o->name);
+	fputs("\\fR", f);
+	if (o->arg) {
+		fputs(" \\fI", f);
+		roff(f, o->arg);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	roff_para(f, o->help);
+}
+
+static void man_synopsis(FILE *f, const struct cli_command *c)
+{
+	const char *s = c->synopsis;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		char form[512];
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		snprintf(form, sizeof(form), "%.*s", (int)len, s);
+		fprintf(f, ".br\n\\fBgpuplan%s%s\\fR ", c->name ? " " : "", c->name ? c->name : "");
+		roff(f, form);
+		fputc('\n', f);
+		s += len + (nl != NULL);
+	}
+}
+
+static void man_command(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+
+	fprintf(f, ".SS %s\n", c->name);
+	man_synopsis(f, c);
+	fputs(".PP\n", f);
+	roff_para(f, c->summary);
+	if (c->description) {
+		fputs(".PP\n", f);
+		roff_para(f, c->description);
+	}
+	for (o = c->options; o->name; o++)
+		man_option(f, o);
+	man_option(f, &cli_help_option);
+}
+
+static void write_man(FILE *f, const char *version)
+{
+	const struct cli_exit_doc *e;
+	const struct cli_option *o;
+	size_t k;
+
+	fprintf(f, ".TH GPUPLAN 1 \"\" \"gpuplan %s\" \"User Commands\"\n.ad l\n", version);
+	fputs(".SH NAME\ngpuplan \\- ", f);
+	roff_para(f, cli_global.summary);
+	fputs(".SH SYNOPSIS\n.nf\n", f);
+	man_synopsis(f, &cli_global);
+	fputs(".fi\n.SH DESCRIPTION\n", f);
+	fputs("gpuplan plans GPU clusters: it chooses each node's mode (whole GPUs, MIG, vGPU, time-slicing),\n"
+	      "partitions and placements for a scenario's workloads, and prices hardware, cloud rental,\n"
+	      "energy and NVIDIA licences over the horizon.  A scenario is a YAML file naming an inventory\n"
+	      "and a workload CSV file.\n", f);
+	fputs(".SH OPTIONS\nThese come before the command.\n", f);
+	for (o = cli_global.options; o->name; o++)
+		man_option(f, o);
+	man_option(f, &cli_help_option);
+	fputs(".SH COMMANDS\nOptions and operands of a command may come in any order; \\-\\- ends the options.\n", f);
+	for (k = 0; k < CMD_COUNT; k++)
+		man_command(f, &cli_commands[k]);
+	fputs(".SH EXIT STATUS\n", f);
+	for (e = cli_exit_docs; e->text; e++) {
+		fprintf(f, ".TP\n.B %d\n", e->code);
+		roff_para(f, e->text);
+	}
+	fputs(".SH ENVIRONMENT\n", f);
+	for (k = 0; cli_environment[k]; k += 2) {
+		fprintf(f, ".TP\n.B %s\n", cli_environment[k]);
+		roff_para(f, cli_environment[k + 1]);
+	}
+	fputs(".SH FILES\n.TP\n.I <prefix>/share/gpuplan/models\n", f);
+	roff_para(f, "the models (gpus.yaml, licenses.yaml, clouds.yaml), found relative to the executable\n"
+		     "(<prefix>/bin/gpuplan); the lookup order is --models DIR, the scenario's models:,\n"
+		     "$GPUPLAN_MODELS, this directory, then the source tree's models directory");
+}
+
+/* The options of c, space-separated, for the completion. */
+static void bash_words(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+	for (o = c->options; o->name; o++) {
+		if (o->id < 256)
+			fprintf(f, "-%c ", o->id);
+		fprintf(f, "--%s ", o->name);
+	}
+	fputs("-h --help", f);
+}
+
+/*
+ * case patterns for the options of c that take a value: its choices
+ * (an argument name like csv|json|both), files (FILE, DIR), or nothing.
+ */
+static void bash_values(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+	for (o = c->options; o->name; o++) {
+		const char *choices = o->arg && strchr(o->arg, '|') ? o->arg : NULL;
+		if (!o->arg)
+			continue;
+		fprintf(f, "\t\t--%s)\n\t\t\t", o->name);
+		if (choices) {
+			fputs("COMPREPLY=($(compgen -W '", f);
+			for (; *choices; choices++)
+				fputc(*choices == '|' ? ' ' : *choices, f);
+			fputs("' -- \"$cur\"))\n", f);
+		} else if (strstr(o->arg, "FILE") || strstr(o->arg, "DIR")) {
+			fputs("COMPREPLY=($(compgen -f -- \"$cur\"))\n", f);
+		} else {
+			fputs("COMPREPLY=()\n", f);	/* a number: nothing to offer */
+		}
+		fputs("\t\t\treturn ;;\n", f);
+		if (o->id < 256)
+			fprintf(f, "\t\t-%c)\n\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n\t\t\treturn ;;\n", o->id);
+	}
+}
+
+static void write_bash(FILE *f)
+{
+	size_t k;
+
+	fputs("# bash completion for gpuplan, written by gpuplan-doc from the command table\n"
+	      "_gpuplan()\n{\n"
+	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= i\n"
+	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
+	      "\t\tcase ${COMP_WORDS[i]} in\n"
+	      "\t\t--models) ((i++)) ;;\n"
+	      "\t\t-*) ;;\n"
+	      "\t\t*) cmd=${COMP_WORDS[i]}; break ;;\n"
+	      "\t\tesac\n"
+	      "\tdone\n"
+	      "\tcase $cmd in\n"
+	      "\t'')\n"
+	      "\t\tif [[ $prev == --models ]]; then COMPREPLY=($(compgen -d -- \"$cur\")); return; fi\n"
+	      "\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '", f);
+	bash_words(f, &cli_global);
+	fputs("' -- \"$cur\")); return; fi\n\t\tCOMPREPLY=($(compgen -W '", f);
+	for (k = 0; k < CMD_COUNT; k++)
+		fprintf(f, "%s%s", k ? " " : "", cli_commands[k].name);
+	fputs("' -- \"$cur\"))\n\t\treturn ;;\n", f);
+	for (k = 0; k < CMD_COUNT; k++) {
+		const struct cli_command *c = &cli_commands[k];
+		fprintf(f, "\t%s)\n\t\tcase $prev in\n", c->name);
+		bash_values(f, c);
+		fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '", f);
+		bash_words(f, c);
+		fputs("' -- \"$cur\")); return; fi ;;\n", f);
+	}
+	fputs("\tesac\n\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _gpuplan gpuplan\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "man")) {
+		write_man(stdout, argv[2]);
+	} else if (argc == 2 && !strcmp(argv[1], "bash")) {
+		write_bash(stdout);
+	} else {
+		fputs("usage: gpuplan-doc man VERSION | bash\n", stderr);
+		return 2;
+	}
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}

@@ -1,0 +1,307 @@
+/*
+ * options.c - the command table (options.h): every command's synopsis,
+ * description and options, and the --help text built from them.
+ *
+ * Help layout: "usage: gpuplan NAME FORM" per synopsis form (wrapped
+ * before a " [" at 100 columns, continuation lines aligned under the
+ * first word after the name), the description indented by two, then one
+ * line per option: its label ("-o, --output DIR") in a column as wide as
+ * the command's longest label, and its help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "options.h"
+#include "banned.h"
+
+#define HELP_WIDTH 100	/* synopsis lines wrap before this column */
+
+const struct cli_exit_doc cli_exit_docs[] = {
+	{ EXIT_OK, "done" },
+	{ EXIT_CHECK, "check or diff over a threshold, or a replica unplaced under --require-all" },
+	{ EXIT_USAGE, "bad command line" },
+	{ EXIT_INPUT, "bad input file: one \"gpuplan: FILE:LINE[:COL]: ...\" line" },
+	{ EXIT_SOLVER, "the solver found no plan within its limits" },
+	{ EXIT_INTERNAL, "I/O error, or a plan that failed verification (a bug)" },
+	{ 130, "interrupted by SIGINT (143 for SIGTERM): 128 + the signal" },
+	{ 0, NULL },
+};
+
+const char *const cli_environment[] = {
+	"GPUPLAN_MODELS", "the models directory, when neither --models nor the scenario's models: names one",
+	NULL,
+};
+
+const struct cli_option cli_help_option = { "help", OPT_HELP, NULL, "print this help and exit" };
+
+static const struct cli_option global_opts[] = {
+	{ "models", OPT_MODELS, "DIR", "read the models (gpus.yaml, licenses.yaml, clouds.yaml) from DIR" },
+	{ "verbose", OPT_VERBOSE, NULL, "report the solver's progress and the problem's configurations on stderr" },
+	{ "version", OPT_VERSION, NULL, "print the version and exit" },
+	{ NULL, 0, NULL, NULL },
+};
+
+const struct cli_command cli_global = {
+	NULL, "plan GPU clusters and price NVIDIA licensing",
+	"[--models DIR] [--verbose] COMMAND [ARGS]\n--version | --help", NULL, global_opts,
+};
+
+static const struct cli_option plan_opts[] = {
+	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out)" },
+	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
+	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds (default: the scenario's, else 30)" },
+	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)" },
+	{ "node-limit", OPT_NODE_LIMIT, "N",
+	  "stop after N branch-and-bound nodes: a limit that gives the same plan on any machine" },
+	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor); the plan is the same on any number" },
+	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)" },
+	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
+	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option compare_opts[] = {
+	{ "output", OPT_OUTPUT, "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out)" },
+	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
+	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit per scenario (default: each scenario's own)" },
+	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: each scenario's own)" },
+	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit per scenario (reproducible on any machine)" },
+	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor)" },
+	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: compare the greedy plans" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option check_opts[] = {
+	{ "baseline", OPT_BASELINE, "FILE", "the plan.json to compare with (gpuplan plan --format json)" },
+	{ "max-cost-increase", OPT_MAX_COST, "PCT", "most the total cost may rise, in percent (default 0.5)" },
+	{ "max-cost-increase-abs", OPT_MAX_COST_ABS, "USD",
+	  "most the total cost may rise, in USD (either cost option drops the 0.5 %)" },
+	{ "max-unplaced-increase", OPT_MAX_UNPLACED, "N",
+	  "most replicas that may be unplaced beyond the baseline's (default 0)" },
+	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS",
+	  "most memory or compute utilisation may fall, in points (default: not checked)" },
+	{ "format", OPT_FORMAT, "text|markdown|json", "text (default), markdown (a pull-request comment) or json" },
+	{ "output", OPT_OUTPUT, "DIR", "also write the new plan's reports into DIR, as gpuplan plan does" },
+	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds, as for gpuplan plan" },
+	{ "gap", OPT_GAP, "PCT", "stop within PCT percent of optimal, as for gpuplan plan" },
+	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit, as for gpuplan plan" },
+	{ "threads", OPT_THREADS, "N", "solver threads, as for gpuplan plan" },
+	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: check the greedy plan, as for gpuplan plan" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option diff_opts[] = {
+	{ "max-cost-increase", OPT_MAX_COST, "PCT", "most the total cost may rise, in percent" },
+	{ "max-cost-increase-abs", OPT_MAX_COST_ABS, "USD", "most the total cost may rise, in USD" },
+	{ "max-unplaced-increase", OPT_MAX_UNPLACED, "N", "most replicas that may be unplaced beyond the baseline's" },
+	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS", "most memory or compute utilisation may fall, in points" },
+	{ "format", OPT_FORMAT, "text|markdown|json", "text (default), markdown (a pull-request comment) or json" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option simulate_opts[] = {
+	{ "trace", OPT_TRACE, "FILE",
+	  "demand trace CSV: timestamp (ISO 8601 UTC or hours from the start), workload, replicas" },
+	{ "generate", OPT_GENERATE, "SPEC",
+	  "a generated trace: flat[:growth=G,hours=N] or\n"
+	  "daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]" },
+	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out)" },
+	{ "hours", OPT_HOURS, "N",
+	  "simulate N hourly steps, repeating the trace (default: the longer of the trace\n"
+	  "and the scenario's horizon)" },
+	{ "lease-hours", OPT_LEASE_HOURS, "H",
+	  "a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)" },
+	{ "verify", OPT_VERIFY, NULL, "check every step's plan with the verifier (slower)" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option no_opts[] = {
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option profiles_opts[] = {
+	{ "mig-geometries", OPT_MIG_GEOMETRIES, NULL, "every valid maximal MIG geometry of GPU, one per line" },
+	{ "vgpu", OPT_VGPU, NULL, "the GPU's vGPU C-series and MIG-backed vGPU profiles" },
+	{ "gpus", OPT_GPUS, "FILE", "also load GPU types from FILE (gpus.yaml format; repeatable)" },
+	{ "format", OPT_FORMAT, "table|csv|json", "table (default), csv or json" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option bench_opts[] = {
+	{ "size", OPT_SIZE, "S|M|L|XL",
+	  "S 100 GPUs / 500 replicas, M 1,000 / 5,000,\n"
+	  "L 8,000 GPUs in 40 node classes / 20,000 replicas in 200 workloads,\n"
+	  "XL 20,000 / 100,000" },
+	{ "seed", OPT_SEED, "N", "the random seed, 0..2^63-1 (default 1)" },
+	{ "load", OPT_LOAD, "X", "asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see README)" },
+	{ "output", OPT_OUTPUT, "DIR", "write inventory.csv, workloads.csv and scenario.yaml into DIR" },
+	{ NULL, 0, NULL, NULL },
+};
+
+static const struct cli_option import_opts[] = {
+	{ "output", OPT_OUTPUT, "DIR", "write inventory.csv, workloads.csv, gpus-openb.yaml and scenario.yaml into DIR" },
+	{ NULL, 0, NULL, NULL },
+};
+
+const struct cli_command cli_commands[CMD_COUNT] = {
+	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
+		       "SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] [--node-limit N] "
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+		       NULL, plan_opts },
+	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
+			  "SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] "
+			  "[--node-limit N] [--threads N] [--greedy]",
+			  "plans every scenario and prints them side by side: cost over the horizon and per year, by\n"
+			  "category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
+			  compare_opts },
+	[CMD_CHECK] = { "check", "plan a scenario and check it against a baseline plan.json (CI gate)",
+			"SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
+			"[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json] [-o DIR] "
+			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy]",
+			"plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
+			"licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
+			"threshold is exceeded",
+			check_opts },
+	[CMD_DIFF] = { "diff", "compare two plan.json reports: cost, licences, mode mix, utilisation",
+		       "BASELINE.json CURRENT.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
+		       "[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json]",
+		       "compares two plan.json reports as gpuplan check does; checks only the thresholds given\n"
+		       "(exit 1 when one is exceeded) and without any only reports",
+		       diff_opts },
+	[CMD_SIMULATE] = { "simulate", "price ways of buying licences over an hourly demand trace",
+			   "SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--hours N] [--lease-hours H] [--verify]",
+			   NULL, simulate_opts },
+	[CMD_VALIDATE] = { "validate", "load a scenario and report what it holds", "SCENARIO",
+			   "loads SCENARIO and the files it names, checks every field and that each workload fits\n"
+			   "some node of the inventory, and prints a summary; exit 0 when valid, 3 on the first\n"
+			   "error (one 'gpuplan: FILE:LINE[:COL]: ...' line)",
+			   no_opts },
+	[CMD_PROFILES] = { "profiles", "list GPU types, MIG profiles and geometries, vGPU profiles",
+			   "[--gpus FILE]... [--format table|csv|json]\n"
+			   "[--gpus FILE]... [--format table|csv|json] GPU [--mig-geometries | --vgpu]",
+			   "without GPU, lists the GPU types; with GPU, the GPU's MIG GPU-instance profiles and\n"
+			   "their placements (or, with an option below, its MIG geometries or vGPU profiles)",
+			   profiles_opts },
+	[CMD_BENCH] = { "bench", "generate synthetic benchmark scenarios (bench/run.sh runs the benchmark)",
+			"gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
+			"gen writes a synthetic scenario of the given size: inventory.csv, workloads.csv and\n"
+			"scenario.yaml; the benchmark itself is bench/run.sh (README \"Benchmarks\")",
+			bench_opts },
+	[CMD_IMPORT] = { "import", "turn a public trace (Alibaba openb) into a scenario",
+			 "openb NODES.csv PODS.csv -o DIR",
+			 "NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
+			 "PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,...)",
+			 import_opts },
+};
+
+const struct cli_command *cli_command_find(const char *name)
+{
+	size_t k;
+	for (k = 0; k < CMD_COUNT; k++)
+		if (!strcmp(cli_commands[k].name, name))
+			return &cli_commands[k];
+	return NULL;
+}
+
+void cli_option_label(char *buf, size_t n, const struct cli_option *o)
+{
+	const char *sep = o->arg ? " " : "";
+	const char *arg = o->arg ? o->arg : "";
+	if (o->id < 256)
+		snprintf(buf, n, "-%c, --%s%s%s", o->id, o->name, sep, arg);
+	else
+		snprintf(buf, n, "    --%s%s%s", o->name, sep, arg);
+}
+
+/* One synopsis form after prefix, wrapped before " [" at HELP_WIDTH. */
+static void write_form(FILE *f, const char *prefix, const char *form, size_t len, size_t indent)
+{
+	size_t col = strlen(prefix), i = 0;
+
+	fputs(prefix, f);
+	while (i < len) {
+		const char *next = strstr(form + i + 1, " [");
+		size_t end = next && (size_t)(next - form) < len ? (size_t)(next - form) : len;
+		if (i && col + (end - i) > HELP_WIDTH) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			i++;	/* the space */
+		}
+		fwrite(form + i, 1, end - i, f);
+		col += end - i;
+		i = end;
+	}
+	fputc('\n', f);
+}
+
+static void write_synopsis(FILE *f, const struct cli_command *c)
+{
+	const char *s = c->synopsis;
+	char prefix[64];
+	int first = 1;
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
+		snprintf(prefix, sizeof(prefix), "%sgpuplan%s%s ", first ? "usage: " : "       ", c->name ? " " : "",
+			 c->name ? c->name : "");
+		write_form(f, prefix, s, len, strlen(prefix));
+		first = 0;
+		s += len + (nl != NULL);
+	}
+}
+
+/* text with every line indented by indent (after the first when skip_first). */
+static void write_indented(FILE *f, const char *text, int indent, int skip_first)
+{
+	int first = 1;
+	for (; *text; text++) {
+		if (first && !skip_first)
+			fprintf(f, "%*s", indent, "");
+		first = 0;
+		fputc(*text, f);
+		if (*text == '\n')
+			fprintf(f, "%*s", indent, "");
+	}
+	fputc('\n', f);
+}
+
+static void write_options(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+	char label[128];
+	int width = (int)strlen("-h, --help");
+
+	for (o = c->options; o->name; o++) {
+		cli_option_label(label, sizeof(label), o);
+		if ((int)strlen(label) > width)
+			width = (int)strlen(label);
+	}
+	for (o = c->options;; o++) {
+		const struct cli_option *x = o->name ? o : &cli_help_option;
+		cli_option_label(label, sizeof(label), x);
+		fprintf(f, "  %-*s  ", width, label);
+		write_indented(f, x->help, width + 4, 1);
+		if (!o->name)
+			break;
+	}
+}
+
+void cli_help_write(FILE *f, const struct cli_command *c)
+{
+	size_t k;
+
+	write_synopsis(f, c);
+	if (c->description) {
+		fputc('\n', f);
+		write_indented(f, c->description, 2, 0);
+	}
+	fputc('\n', f);
+	write_options(f, c);
+	if (c->name)
+		return;
+	fputs("\ncommands:\n", f);
+	for (k = 0; k < CMD_COUNT; k++)
+		fprintf(f, "  %-10s %s\n", cli_commands[k].name, cli_commands[k].summary);
+	fputs("\nRun 'gpuplan COMMAND --help' for a command's options.\n", f);
+}
