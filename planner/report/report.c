@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal/chargeback.h"
 #include "internal/stats.h"
 #include "outfile.h"
 #include "report.h"
@@ -360,136 +361,31 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 	free(rows);
 }
 
-static int str_ptr_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * tenants.csv (chargeback): a node's own costs are spread evenly over its
- * GPUs; each GPU's cost (that share, its energy, a per-GPU licence) goes
- * to the tenants holding its slots by their guaranteed share of the GPU,
- * the rest to "(idle)"; a vGPU seat goes to the tenant holding it.
- */
+/* tenants.csv and "tenants": the chargeback (chargeback.c), one row per tenant, then "(idle)". */
 static void build_tenants(struct docs *dc, const struct plan_result *r)
 {
-	const struct cplan *cp = r->final;
-	const struct problem *p = cp->p;
-	const char **names = xcalloc(p->ndemands + 1, sizeof(*names));
-	size_t nt = 0, i, t;
-	double *cost, *share, total = 0;
-	long *replicas;
-	double **used = xcalloc(cp->nnodes + 1, sizeof(*used));
+	struct chargeback cb;
 	cJSON *ja = cJSON_AddArrayToObject(dc->json, "tenants");
 	char b1[64], b2[64], b3[64];
+	size_t t;
 
-	for (i = 0; i < p->ndemands; i++)
-		names[nt++] = p->demands[i].w->tenant;
-	qsort(names, nt, sizeof(*names), str_ptr_cmp);
-	for (i = t = 0; i < nt; i++)
-		if (!t || strcmp(names[t - 1], names[i]))
-			names[t++] = names[i];
-	nt = t; /* tenants, then "(idle)" at index nt */
-	cost = xcalloc(nt + 1, sizeof(*cost));
-	share = xcalloc(nt + 1, sizeof(*share));
-	replicas = xcalloc(nt + 1, sizeof(*replicas));
-	for (i = 0; i < cp->nnodes; i++)
-		used[i] = xcalloc((size_t)p->classes[cp->nodes[i].k].nc->gpus_per_node, sizeof(**used));
-	/* per-GPU cost of each node, then the slots take their shares */
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		const struct cnode *n = &cp->nodes[s->node];
-		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
-		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
-		const char *key;
-		const char **hit;
-		int g;
-		if (s->d < 0)
-			continue;
-		key = p->demands[s->d].w->tenant;
-		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
-		t = (size_t)(hit - names);
-		replicas[t]++;
-		for (g = s->gpu; g < s->gpu + s->ngpus; g++) {
-			used[s->node][g] += w;
-			share[t] += w;
-		}
-	}
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[i];
-		const struct class_price *pc = &r->pr.cls[n->k];
-		int gp = p->classes[n->k].nc->gpus_per_node, g, c;
-		double node_part = 0;
-		for (c = 0; c < CAT_COUNT; c++)
-		{
-			int y;
-			for (y = 0; y < r->pr.nyears; y++)
-				node_part += pc->node_year[c][y];
-		}
-		node_part /= gp;
-		for (g = 0; g < gp; g++) {
-			enum lic_product lp;
-			long gpus, seats;
-			double gc = node_part, free_w;
-			int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
-			if (on)
-				gc += pc->gpu_active_total;
-			cplan_gpu_licence(cp, i, g, &lp, &gpus, &seats);
-			if (lp != LIC_NONE)
-				gc += (double)gpus * pc->lic[lp].total;
-			free_w = used[i][g] > 1 ? 0 : 1 - used[i][g];
-			cost[nt] += gc * free_w;
-			share[nt] += free_w;
-			total += gc;
-			if (used[i][g] <= 0)
-				continue;
-			/* the used share goes to the slots' tenants, below */
-			used[i][g] = gc * (1 - free_w) / used[i][g]; /* now: cost per unit of share */
-		}
-	}
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		const struct cnode *n = &cp->nodes[s->node];
-		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
-		const struct class_price *pc = &r->pr.cls[n->k];
-		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
-		const char *key;
-		const char **hit;
-		int g;
-		if (s->d < 0)
-			continue;
-		key = p->demands[s->d].w->tenant;
-		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
-		t = (size_t)(hit - names);
-		for (g = s->gpu; g < s->gpu + s->ngpus; g++)
-			cost[t] += w * used[s->node][g];
-		if (p->pr->counting == COUNT_VGPU_SEAT && (st->mode == MODE_VGPU || st->mode == MODE_MIG_VGPU) &&
-		    st->lic != LIC_NONE) {
-			cost[t] += pc->lic[st->lic].total;
-			total += pc->lic[st->lic].total;
-		}
-	}
+	report_chargeback(&cb, r);
 	sb_adds(&dc->tenants, "tenant,replicas,gpu_equivalents,cost_usd,share_of_cost\n");
-	for (t = 0; t <= nt; t++) {
-		const char *name = t < nt ? names[t] : "(idle)";
+	for (t = 0; t <= cb.nt; t++) {
+		const char *name = t < cb.nt ? cb.names[t] : "(idle)";
+		double part = cb.total > 0 ? cb.cost[t] / cb.total : 0;
 		cJSON *o = cJSON_CreateObject();
 		sb_add_csv(&dc->tenants, name);
-		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", replicas[t], fmt_fixed(b1, sizeof(b1), share[t], 4),
-			money(b2, sizeof(b2), cost[t]), fmt_fixed(b3, sizeof(b3), total > 0 ? cost[t] / total : 0, 4));
+		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", cb.replicas[t], fmt_fixed(b1, sizeof(b1), cb.share[t], 4),
+			money(b2, sizeof(b2), cb.cost[t]), fmt_fixed(b3, sizeof(b3), part, 4));
 		cJSON_AddStringToObject(o, "tenant", name);
-		cJSON_AddNumberToObject(o, "replicas", (double)replicas[t]);
-		cJSON_AddNumberToObject(o, "gpu_equivalents", round_to(share[t], 4));
-		cJSON_AddNumberToObject(o, "cost_usd", round_to(cost[t], 2));
-		cJSON_AddNumberToObject(o, "share_of_cost", round_to(total > 0 ? cost[t] / total : 0, 4));
+		cJSON_AddNumberToObject(o, "replicas", (double)cb.replicas[t]);
+		cJSON_AddNumberToObject(o, "gpu_equivalents", round_to(cb.share[t], 4));
+		cJSON_AddNumberToObject(o, "cost_usd", round_to(cb.cost[t], 2));
+		cJSON_AddNumberToObject(o, "share_of_cost", round_to(part, 4));
 		cJSON_AddItemToArray(ja, o);
 	}
-	for (i = 0; i < cp->nnodes; i++)
-		free(used[i]);
-	free(used);
-	free(cost);
-	free(share);
-	free(replicas);
-	free(names);
+	report_chargeback_release(&cb);
 }
 
 /* Where build_nodes_gpus is: the plan, its slot order and the JSON arrays it fills. */
