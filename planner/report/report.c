@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal/chargeback.h"
+#include "internal/stats.h"
 #include "outfile.h"
 #include "report.h"
 #include "util.h"
@@ -63,47 +65,6 @@ static double round_to(double v, int decimals)
 	double f = pow(10, decimals);
 	double r = round(v * f) / f;
 	return r == 0 ? 0 : r;
-}
-
-/* ================= stats ================= */
-
-static void replica_ask(const struct workload *w, const struct gpu_type *g, double *mem, double *comp)
-{
-	if (w->gpus >= 1) {
-		*mem = (double)w->gpus * (double)g->memory_mib;
-		*comp = w->gpus;
-	} else {
-		*mem = w->gpu_mem_gib * 1024.0;
-		*comp = w->compute;
-	}
-}
-
-void report_stats(const struct cplan *cp, struct report_stats *st)
-{
-	const struct problem *p = cp->p;
-	double mem = 0, comp = 0, cap_mem = 0, cap_gpus = 0;
-	size_t i;
-
-	memset(st, 0, sizeof(*st));
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[i];
-		const struct node_class *nc = p->classes[n->k].nc;
-		st->nodes_by_mode[n->mode]++;
-		st->gpus_by_mode[n->mode] += nc->gpus_per_node;
-		cap_mem += (double)nc->gpus_per_node * (double)nc->gpu->memory_mib;
-		cap_gpus += nc->gpus_per_node;
-	}
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		double m, c;
-		if (s->d < 0)
-			continue;
-		replica_ask(p->demands[s->d].w, p->classes[cp->nodes[s->node].k].nc->gpu, &m, &c);
-		mem += m;
-		comp += c;
-	}
-	st->mem_util = cap_mem > 0 ? mem / cap_mem : 0;
-	st->compute_util = cap_gpus > 0 ? comp / cap_gpus : 0;
 }
 
 /* The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpu4@0". */
@@ -170,22 +131,6 @@ static void kvn(struct sb *sb, cJSON *obj, const char *key, double v, int decima
 	char buf[64];
 	sb_addf(sb, "%s,%s\n", key, fmt_fixed(buf, sizeof(buf), v, decimals));
 	cJSON_AddNumberToObject(obj, key, round_to(v, decimals));
-}
-
-/* GPU-equivalents a replica holds: whole GPUs, or its compute share. */
-static double replica_gpus(const struct workload *w)
-{
-	return w->gpus >= 1 ? (double)w->gpus : w->compute;
-}
-
-double report_placed_gpu_hours(const struct cplan *cp)
-{
-	const struct problem *p = cp->p;
-	double h = 0;
-	size_t i;
-	for (i = 0; i < p->ndemands; i++)
-		h += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
-	return h * HOURS_PER_YEAR * p->horizon_years;
 }
 
 /* True when an assumption concerns this plan (see pricing.h). */
@@ -416,149 +361,168 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 	free(rows);
 }
 
-static int str_ptr_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * tenants.csv (chargeback): a node's own costs are spread evenly over its
- * GPUs; each GPU's cost (that share, its energy, a per-GPU licence) goes
- * to the tenants holding its slots by their guaranteed share of the GPU,
- * the rest to "(idle)"; a vGPU seat goes to the tenant holding it.
- */
+/* tenants.csv and "tenants": the chargeback (chargeback.c), one row per tenant, then "(idle)". */
 static void build_tenants(struct docs *dc, const struct plan_result *r)
 {
-	const struct cplan *cp = r->final;
-	const struct problem *p = cp->p;
-	const char **names = xcalloc(p->ndemands + 1, sizeof(*names));
-	size_t nt = 0, i, t;
-	double *cost, *share, total = 0;
-	long *replicas;
-	double **used = xcalloc(cp->nnodes + 1, sizeof(*used));
+	struct chargeback cb;
 	cJSON *ja = cJSON_AddArrayToObject(dc->json, "tenants");
 	char b1[64], b2[64], b3[64];
+	size_t t;
 
-	for (i = 0; i < p->ndemands; i++)
-		names[nt++] = p->demands[i].w->tenant;
-	qsort(names, nt, sizeof(*names), str_ptr_cmp);
-	for (i = t = 0; i < nt; i++)
-		if (!t || strcmp(names[t - 1], names[i]))
-			names[t++] = names[i];
-	nt = t; /* tenants, then "(idle)" at index nt */
-	cost = xcalloc(nt + 1, sizeof(*cost));
-	share = xcalloc(nt + 1, sizeof(*share));
-	replicas = xcalloc(nt + 1, sizeof(*replicas));
-	for (i = 0; i < cp->nnodes; i++)
-		used[i] = xcalloc((size_t)p->classes[cp->nodes[i].k].nc->gpus_per_node, sizeof(**used));
-	/* per-GPU cost of each node, then the slots take their shares */
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		const struct cnode *n = &cp->nodes[s->node];
-		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
-		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
-		const char *key;
-		const char **hit;
-		int g;
-		if (s->d < 0)
-			continue;
-		key = p->demands[s->d].w->tenant;
-		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
-		t = (size_t)(hit - names);
-		replicas[t]++;
-		for (g = s->gpu; g < s->gpu + s->ngpus; g++) {
-			used[s->node][g] += w;
-			share[t] += w;
-		}
-	}
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[i];
-		const struct class_price *pc = &r->pr.cls[n->k];
-		int gp = p->classes[n->k].nc->gpus_per_node, g, c;
-		double node_part = 0;
-		for (c = 0; c < CAT_COUNT; c++)
-		{
-			int y;
-			for (y = 0; y < r->pr.nyears; y++)
-				node_part += pc->node_year[c][y];
-		}
-		node_part /= gp;
-		for (g = 0; g < gp; g++) {
-			enum lic_product lp;
-			long gpus, seats;
-			double gc = node_part, free_w;
-			int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
-			if (on)
-				gc += pc->gpu_active_total;
-			cplan_gpu_licence(cp, i, g, &lp, &gpus, &seats);
-			if (lp != LIC_NONE)
-				gc += (double)gpus * pc->lic[lp].total;
-			free_w = used[i][g] > 1 ? 0 : 1 - used[i][g];
-			cost[nt] += gc * free_w;
-			share[nt] += free_w;
-			total += gc;
-			if (used[i][g] <= 0)
-				continue;
-			/* the used share goes to the slots' tenants, below */
-			used[i][g] = gc * (1 - free_w) / used[i][g]; /* now: cost per unit of share */
-		}
-	}
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		const struct cnode *n = &cp->nodes[s->node];
-		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
-		const struct class_price *pc = &r->pr.cls[n->k];
-		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
-		const char *key;
-		const char **hit;
-		int g;
-		if (s->d < 0)
-			continue;
-		key = p->demands[s->d].w->tenant;
-		hit = bsearch(&key, names, nt, sizeof(*names), str_ptr_cmp);
-		t = (size_t)(hit - names);
-		for (g = s->gpu; g < s->gpu + s->ngpus; g++)
-			cost[t] += w * used[s->node][g];
-		if (p->pr->counting == COUNT_VGPU_SEAT && (st->mode == MODE_VGPU || st->mode == MODE_MIG_VGPU) &&
-		    st->lic != LIC_NONE) {
-			cost[t] += pc->lic[st->lic].total;
-			total += pc->lic[st->lic].total;
-		}
-	}
+	report_chargeback(&cb, r);
 	sb_adds(&dc->tenants, "tenant,replicas,gpu_equivalents,cost_usd,share_of_cost\n");
-	for (t = 0; t <= nt; t++) {
-		const char *name = t < nt ? names[t] : "(idle)";
+	for (t = 0; t <= cb.nt; t++) {
+		const char *name = t < cb.nt ? cb.names[t] : "(idle)";
+		double part = cb.total > 0 ? cb.cost[t] / cb.total : 0;
 		cJSON *o = cJSON_CreateObject();
 		sb_add_csv(&dc->tenants, name);
-		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", replicas[t], fmt_fixed(b1, sizeof(b1), share[t], 4),
-			money(b2, sizeof(b2), cost[t]), fmt_fixed(b3, sizeof(b3), total > 0 ? cost[t] / total : 0, 4));
+		sb_addf(&dc->tenants, ",%ld,%s,%s,%s\n", cb.replicas[t], fmt_fixed(b1, sizeof(b1), cb.share[t], 4),
+			money(b2, sizeof(b2), cb.cost[t]), fmt_fixed(b3, sizeof(b3), part, 4));
 		cJSON_AddStringToObject(o, "tenant", name);
-		cJSON_AddNumberToObject(o, "replicas", (double)replicas[t]);
-		cJSON_AddNumberToObject(o, "gpu_equivalents", round_to(share[t], 4));
-		cJSON_AddNumberToObject(o, "cost_usd", round_to(cost[t], 2));
-		cJSON_AddNumberToObject(o, "share_of_cost", round_to(total > 0 ? cost[t] / total : 0, 4));
+		cJSON_AddNumberToObject(o, "replicas", (double)cb.replicas[t]);
+		cJSON_AddNumberToObject(o, "gpu_equivalents", round_to(cb.share[t], 4));
+		cJSON_AddNumberToObject(o, "cost_usd", round_to(cb.cost[t], 2));
+		cJSON_AddNumberToObject(o, "share_of_cost", round_to(part, 4));
 		cJSON_AddItemToArray(ja, o);
 	}
-	for (i = 0; i < cp->nnodes; i++)
-		free(used[i]);
-	free(used);
-	free(cost);
-	free(share);
-	free(replicas);
-	free(names);
+	report_chargeback_release(&cb);
 }
 
+/* Where build_nodes_gpus is: the plan, its slot order and the JSON arrays it fills. */
+struct node_walk {
+	const struct cplan *cp;
+	const struct slot_order *so;
+	const size_t *first;	/* [node]: its first position in so->sorted (nslots: none) */
+	cJSON *jn, *jg;		/* plan.json's "nodes" and "gpus" */
+};
+
+/* Node ni's row of nodes.csv and "nodes". */
+static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, const char *name)
+{
+	const struct cplan *cp = w->cp;
+	const struct problem *p = cp->p;
+	const size_t *sl = w->so->sorted;
+	const struct cnode *n = &cp->nodes[ni];
+	const struct node_class *nc = p->classes[n->k].nc;
+	double mem = 0, comp = 0;
+	struct node_bill bill;
+	cJSON *o = cJSON_CreateObject();
+	char b1[64], b2[64], b3[64], b4[64], b5[64];
+	size_t j;
+
+	cplan_node_bill(cp, ni, &bill);
+	for (j = w->first[ni]; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni; j++) {
+		double m, cc;
+		if (cp->slots[sl[j]].d < 0)
+			continue;
+		report_replica_ask(p->demands[cp->slots[sl[j]].d].w, nc->gpu, &m, &cc);
+		mem += m;
+		comp += cc;
+	}
+	mem /= (double)nc->gpus_per_node * (double)nc->gpu->memory_mib;
+	comp /= nc->gpus_per_node;
+	sb_add_csv(&dc->nodes, name);
+	sb_addn(&dc->nodes, ",", 1);
+	sb_add_csv(&dc->nodes, nc->name);
+	sb_addn(&dc->nodes, ",", 1);
+	sb_add_csv(&dc->nodes, nc->site);
+	sb_addf(&dc->nodes, ",%s,%s,%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", hypervisor_name(nc->hv), nc->gpu->id,
+		mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
+		fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
+		fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
+		money(b5, sizeof(b5), bill.total));
+	cJSON_AddStringToObject(o, "node", name);
+	cJSON_AddStringToObject(o, "class", nc->name);
+	cJSON_AddStringToObject(o, "site", nc->site);
+	cJSON_AddStringToObject(o, "hypervisor", hypervisor_name(nc->hv));
+	cJSON_AddStringToObject(o, "gpu_type", nc->gpu->id);
+	cJSON_AddStringToObject(o, "mode", mode_name(n->mode));
+	cJSON_AddNumberToObject(o, "gpus", nc->gpus_per_node);
+	cJSON_AddNumberToObject(o, "gpus_active", (double)bill.active);
+	cJSON_AddNumberToObject(o, "gpus_licensed", (double)bill.gpus_licensed);
+	cJSON_AddNumberToObject(o, "memory_utilisation", round_to(mem, 4));
+	cJSON_AddNumberToObject(o, "compute_utilisation", round_to(comp, 4));
+	cJSON_AddNumberToObject(o, "cpu_cores_used", round_to(n->cpu_used, 2));
+	cJSON_AddNumberToObject(o, "ram_gib_used", round_to(n->ram_used, 2));
+	cJSON_AddNumberToObject(o, "cost_usd", round_to(bill.total, 2));
+	cJSON_AddItemToArray(w->jn, o);
+}
+
+/* GPU g of node ni: its row of gpus.csv and "gpus" (partition, slot labels, slots used). */
+static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const char *name, int g)
+{
+	const struct cplan *cp = w->cp;
+	const size_t *sl = w->so->sorted;
+	const struct cnode *n = &cp->nodes[ni];
+	const struct pclass *c = &cp->p->classes[n->k];
+	struct sb place;
+	const char *part;
+	int nsl = 0, used = 0;
+	cJSON *go = cJSON_CreateObject(), *ja = cJSON_CreateArray();
+	size_t si, j;
+
+	sb_init(&place);
+	if (n->mode == MODE_PASSTHROUGH)
+		part = "passthrough";
+	else
+		part = n->gpu_config[g] >= 0 ? c->configs[n->gpu_config[g]].name : "idle";
+	si = w->first[ni];
+	while (si < cp->nslots && (size_t)cp->slots[sl[si]].node == ni && cp->slots[sl[si]].gpu < g)
+		si++;
+	for (j = si; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni && cp->slots[sl[j]].gpu == g; j++) {
+		const struct cslot *s = &cp->slots[sl[j]];
+		char *lab = slot_label(cp, s, w->so->index[sl[j]]);
+		sb_addf(&place, "%s%s", place.len ? " " : "", lab);
+		cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
+		free(lab);
+		nsl++;
+		used += s->d >= 0;
+	}
+	if (n->mode == MODE_PASSTHROUGH && !nsl) {
+		/* inside a group that starts on an earlier GPU */
+		size_t q;
+		for (q = w->first[ni]; q < cp->nslots && (size_t)cp->slots[sl[q]].node == ni; q++) {
+			const struct cslot *s = &cp->slots[sl[q]];
+			if (g > s->gpu && g < s->gpu + s->ngpus) {
+				char *lab = slot_label(cp, s, 0);
+				sb_addf(&place, "%s", lab);
+				cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
+				free(lab);
+				used = s->d >= 0;
+				nsl = 1;
+			}
+		}
+	}
+	sb_add_csv(&dc->gpus, name);
+	sb_addf(&dc->gpus, ",%d,%s,", g, mode_name(n->mode));
+	sb_add_csv(&dc->gpus, part);
+	sb_addn(&dc->gpus, ",", 1);
+	sb_add_csv(&dc->gpus, place.buf);
+	sb_addf(&dc->gpus, ",%d,%d\n", nsl, used);
+	cJSON_AddStringToObject(go, "node", name);
+	cJSON_AddNumberToObject(go, "gpu", g);
+	cJSON_AddStringToObject(go, "mode", mode_name(n->mode));
+	cJSON_AddStringToObject(go, "partition", part);
+	cJSON_AddItemToObject(go, "placement", ja);
+	cJSON_AddNumberToObject(go, "slots", nsl);
+	cJSON_AddNumberToObject(go, "slots_used", used);
+	cJSON_AddItemToArray(w->jg, go);
+	sb_release(&place);
+}
+
+/* nodes.csv and gpus.csv, "nodes" and "gpus": nodes by class and ordinal, each node's GPUs in order. */
 static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
 {
-	const struct problem *p = cp->p;
 	size_t *ord = xmalloc((cp->nnodes + 1) * sizeof(*ord));
-	const size_t *sl = so->sorted;
-	cJSON *jn = cJSON_AddArrayToObject(dc->json, "nodes");
-	cJSON *jg = cJSON_AddArrayToObject(dc->json, "gpus");
-	size_t i, si;
 	size_t *first = xmalloc((cp->nnodes + 1) * sizeof(*first));
-	char b1[64], b2[64], b3[64], b4[64], b5[64];
+	struct node_walk w;
+	size_t i;
 
+	w.cp = cp;
+	w.so = so;
+	w.first = first;
+	w.jn = cJSON_AddArrayToObject(dc->json, "nodes");
+	w.jg = cJSON_AddArrayToObject(dc->json, "gpus");
 	for (i = 0; i < cp->nnodes; i++)
 		ord[i] = i;
 	ord_cp = cp;
@@ -566,113 +530,17 @@ static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const stru
 	for (i = 0; i < cp->nnodes; i++)
 		first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
-		first[cp->slots[sl[i]].node] = i;
+		first[cp->slots[so->sorted[i]].node] = i;
 	sb_adds(&dc->nodes, "node,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,gpus_licensed,"
 			    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
 	sb_adds(&dc->gpus, "node,gpu,mode,partition,placement,slots,slots_used\n");
 	for (i = 0; i < cp->nnodes; i++) {
-		size_t ni = ord[i];
-		const struct cnode *n = &cp->nodes[ni];
-		const struct pclass *c = &p->classes[n->k];
-		const struct node_class *nc = c->nc;
+		const struct cnode *n = &cp->nodes[ord[i]];
 		char *name = cplan_node_name(cp, n);
-		double mem = 0, comp = 0;
-		struct node_bill bill;
-		cJSON *o = cJSON_CreateObject();
 		int g;
-		size_t j;
-
-		cplan_node_bill(cp, ni, &bill);
-		for (j = first[ni]; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni; j++) {
-			double m, cc;
-			if (cp->slots[sl[j]].d < 0)
-				continue;
-			replica_ask(p->demands[cp->slots[sl[j]].d].w, nc->gpu, &m, &cc);
-			mem += m;
-			comp += cc;
-		}
-		mem /= (double)nc->gpus_per_node * (double)nc->gpu->memory_mib;
-		comp /= nc->gpus_per_node;
-		sb_add_csv(&dc->nodes, name);
-		sb_addn(&dc->nodes, ",", 1);
-		sb_add_csv(&dc->nodes, nc->name);
-		sb_addn(&dc->nodes, ",", 1);
-		sb_add_csv(&dc->nodes, nc->site);
-		sb_addf(&dc->nodes, ",%s,%s,%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", hypervisor_name(nc->hv), nc->gpu->id,
-			mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
-			fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
-			fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
-			money(b5, sizeof(b5), bill.total));
-		cJSON_AddStringToObject(o, "node", name);
-		cJSON_AddStringToObject(o, "class", nc->name);
-		cJSON_AddStringToObject(o, "site", nc->site);
-		cJSON_AddStringToObject(o, "hypervisor", hypervisor_name(nc->hv));
-		cJSON_AddStringToObject(o, "gpu_type", nc->gpu->id);
-		cJSON_AddStringToObject(o, "mode", mode_name(n->mode));
-		cJSON_AddNumberToObject(o, "gpus", nc->gpus_per_node);
-		cJSON_AddNumberToObject(o, "gpus_active", (double)bill.active);
-		cJSON_AddNumberToObject(o, "gpus_licensed", (double)bill.gpus_licensed);
-		cJSON_AddNumberToObject(o, "memory_utilisation", round_to(mem, 4));
-		cJSON_AddNumberToObject(o, "compute_utilisation", round_to(comp, 4));
-		cJSON_AddNumberToObject(o, "cpu_cores_used", round_to(n->cpu_used, 2));
-		cJSON_AddNumberToObject(o, "ram_gib_used", round_to(n->ram_used, 2));
-		cJSON_AddNumberToObject(o, "cost_usd", round_to(bill.total, 2));
-		cJSON_AddItemToArray(jn, o);
-
-		for (g = 0; g < nc->gpus_per_node; g++) {
-			struct sb place;
-			const char *part;
-			int nsl = 0, used = 0;
-			cJSON *go = cJSON_CreateObject(), *ja = cJSON_CreateArray();
-			sb_init(&place);
-			if (n->mode == MODE_PASSTHROUGH)
-				part = "passthrough";
-			else
-				part = n->gpu_config[g] >= 0 ? c->configs[n->gpu_config[g]].name : "idle";
-			si = first[ni];
-			while (si < cp->nslots && (size_t)cp->slots[sl[si]].node == ni && cp->slots[sl[si]].gpu < g)
-				si++;
-			for (j = si; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni && cp->slots[sl[j]].gpu == g;
-			     j++) {
-				const struct cslot *s = &cp->slots[sl[j]];
-				char *lab = slot_label(cp, s, so->index[sl[j]]);
-				sb_addf(&place, "%s%s", place.len ? " " : "", lab);
-				cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
-				free(lab);
-				nsl++;
-				used += s->d >= 0;
-			}
-			if (n->mode == MODE_PASSTHROUGH && !nsl) {
-				/* inside a group that starts on an earlier GPU */
-				size_t q;
-				for (q = first[ni]; q < cp->nslots && (size_t)cp->slots[sl[q]].node == ni; q++) {
-					const struct cslot *s = &cp->slots[sl[q]];
-					if (g > s->gpu && g < s->gpu + s->ngpus) {
-						char *lab = slot_label(cp, s, 0);
-						sb_addf(&place, "%s", lab);
-						cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
-						free(lab);
-						used = s->d >= 0;
-						nsl = 1;
-					}
-				}
-			}
-			sb_add_csv(&dc->gpus, name);
-			sb_addf(&dc->gpus, ",%d,%s,", g, mode_name(n->mode));
-			sb_add_csv(&dc->gpus, part);
-			sb_addn(&dc->gpus, ",", 1);
-			sb_add_csv(&dc->gpus, place.buf);
-			sb_addf(&dc->gpus, ",%d,%d\n", nsl, used);
-			cJSON_AddStringToObject(go, "node", name);
-			cJSON_AddNumberToObject(go, "gpu", g);
-			cJSON_AddStringToObject(go, "mode", mode_name(n->mode));
-			cJSON_AddStringToObject(go, "partition", part);
-			cJSON_AddItemToObject(go, "placement", ja);
-			cJSON_AddNumberToObject(go, "slots", nsl);
-			cJSON_AddNumberToObject(go, "slots_used", used);
-			cJSON_AddItemToArray(jg, go);
-			sb_release(&place);
-		}
+		node_row(dc, &w, ord[i], name);
+		for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+			gpu_row(dc, &w, ord[i], name, g);
 		free(name);
 	}
 	free(first);

@@ -1,0 +1,34 @@
+/*
+ * jsonpos.h - positions in JSON text, for messages that point at a field
+ * (jsonpos.c).  Text is [p, e) or (text, len); nothing is allocated.
+ */
+#ifndef PLANNER_REPORT_JSONPOS_H
+#define PLANNER_REPORT_JSONPOS_H
+
+#include <stddef.h>
+
+/* One step of a path into a document: a member key, or an array index when key is NULL. */
+struct jpos_step {
+	const char *key;	/* member name; NULL: an array element */
+	long index;		/* the element's index when key is NULL */
+};
+
+/* p moved past blanks (space, tab, CR, LF), at most to e. */
+const char *jpos_skip_ws(const char *p, const char *e);
+
+/*
+ * The start of the value at path (n steps) in valid JSON text [p, e), or
+ * of the deepest container on the way when a step is missing.
+ */
+const char *jpos_locate(const char *p, const char *e, const struct jpos_step *path, int n);
+
+/* True when [p, e) ends inside a string or an unclosed object or array: a cut-off file. */
+int jpos_cut_off(const char *p, const char *e);
+
+/* True when the last non-blank character closes an object or array, as a whole document does. */
+int jpos_ends_like_json(const char *text, size_t len);
+
+/* 1-based line and column (in UTF-8 characters) of pos in text. */
+void jpos_line_col(const char *text, const char *pos, long *line, long *col);
+
+#endif

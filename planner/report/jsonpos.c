@@ -1,0 +1,138 @@
+/*
+ * jsonpos.c - positions in JSON text: walk already valid text along a
+ * path of keys and indexes to the value it names, tell a cut-off
+ * document from a malformed one, and turn a position into a line and
+ * column.  cJSON keeps no positions, so the report reader uses these to
+ * point at a field that is missing or of the wrong type.
+ */
+#include <string.h>
+
+#include "internal/jsonpos.h"
+#include "banned.h"
+
+const char *jpos_skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* p at the opening quote; returns the position after the closing one. */
+static const char *skip_string(const char *p, const char *e)
+{
+	for (p++; p < e && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < e)
+			p++;
+	return p < e ? p + 1 : e;
+}
+
+static const char *skip_value(const char *p, const char *e)
+{
+	int depth = 0;
+
+	p = jpos_skip_ws(p, e);
+	if (p < e && *p == '"')
+		return skip_string(p, e);
+	if (p < e && *p != '{' && *p != '[') {
+		while (p < e && !strchr(",}] \t\r\n", *p))
+			p++;
+		return p;
+	}
+	for (; p < e; p++) {
+		if (*p == '"') {
+			p = skip_string(p, e) - 1;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			if (--depth == 0)
+				return p + 1;
+		}
+	}
+	return e;
+}
+
+/*
+ * The start of the value at path in valid JSON text, or of the deepest
+ * container on the way when a step is missing.
+ */
+const char *jpos_locate(const char *p, const char *e, const struct jpos_step *path, int n)
+{
+	int i;
+
+	p = jpos_skip_ws(p, e);
+	for (i = 0; i < n && p < e; i++) {
+		const char *container = p, *found = NULL;
+		long idx = 0;
+		if ((path[i].key && *p != '{') || (!path[i].key && *p != '['))
+			return p;
+		p = jpos_skip_ws(p + 1, e);
+		while (p < e && *p != '}' && *p != ']') {
+			if (path[i].key) {
+				const char *k = p + 1, *ke = skip_string(p, e) - 1;
+				size_t klen = (size_t)(ke - k);
+				int match = klen == strlen(path[i].key) && !memcmp(k, path[i].key, klen);
+				p = jpos_skip_ws(ke + 1, e);
+				if (p < e && *p == ':')
+					p = jpos_skip_ws(p + 1, e);
+				if (match) {
+					found = p;
+					break;
+				}
+			} else if (idx++ == path[i].index) {
+				found = p;
+				break;
+			}
+			p = jpos_skip_ws(skip_value(p, e), e);
+			if (p < e && *p == ',')
+				p = jpos_skip_ws(p + 1, e);
+		}
+		if (!found)
+			return container;
+		p = found;
+	}
+	return p;
+}
+
+/* True when text ends inside a string or an unclosed object or array: a cut-off file. */
+int jpos_cut_off(const char *p, const char *e)
+{
+	long depth = 0;
+	for (; p < e; p++) {
+		if (*p == '"') {
+			for (p++; p < e && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			if (p >= e)
+				return 1;
+		} else if (*p == '{' || *p == '[') {
+			depth++;
+		} else if (*p == '}' || *p == ']') {
+			depth--;
+		}
+	}
+	return depth > 0;
+}
+
+/* True when the last non-blank character closes an object or array, as a whole document does. */
+int jpos_ends_like_json(const char *text, size_t len)
+{
+	while (len && strchr(" \t\r\n", text[len - 1]))
+		len--;
+	return len && (text[len - 1] == '}' || text[len - 1] == ']');
+}
+
+/* 1-based line and column (in UTF-8 characters) of pos in text. */
+void jpos_line_col(const char *text, const char *pos, long *line, long *col)
+{
+	const char *p;
+	*line = 1;
+	*col = 1;
+	for (p = text; p < pos; p++) {
+		if (*p == '\n') {
+			++*line;
+			*col = 1;
+		} else if (((unsigned char)*p & 0xC0) != 0x80) {
+			++*col;
+		}
+	}
+}

@@ -1,0 +1,440 @@
+/*
+ * reportdiff_text.c - a comparison of two plan reports as text (aligned
+ * columns) or Markdown (a pull-request comment), and the one-line reason
+ * a check failed (see reportdiff.h).
+ *
+ * Both forms are rendered from one list of rows (label, baseline,
+ * current, change, percent), built once from the diff.  Numbers are
+ * formatted from integers (cents, hundredths of a percent) or with
+ * fmt_fixed, so the bytes do not depend on the locale.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/reportdiff_text.h"
+#include "reportdiff.h"
+#include "util.h"
+#include "banned.h"
+
+/* ================= numbers as text ================= */
+
+/* Cents as "1234.56"; with sign, "+1234.56" / "-0.05" / "0.00". */
+static const char *cents_text(char *buf, size_t n, long long c, int sign)
+{
+	unsigned long long a = c < 0 ? (unsigned long long)-(c + 1) + 1 : (unsigned long long)c;
+	snprintf(buf, n, "%s%llu.%02llu", c < 0 ? "-" : sign && c > 0 ? "+" : "", a / 100, a % 100);
+	return buf;
+}
+
+/* A count change: "+3", "-1", "0". */
+static const char *count_change(char *buf, size_t n, long d)
+{
+	snprintf(buf, n, d > 0 ? "+%ld" : "%ld", d);
+	return buf;
+}
+
+/* Hundredths of a percent as "76.26%". */
+static const char *bp_text(char *buf, size_t n, long bp)
+{
+	char t[32];
+	snprintf(buf, n, "%s%%", cents_text(t, sizeof(t), bp, 0));
+	return buf;
+}
+
+/* A change in percentage points: "+1.20 pts", "0.00 pts". */
+static const char *pts_text(char *buf, size_t n, long dbp)
+{
+	char t[32];
+	snprintf(buf, n, "%s pts", cents_text(t, sizeof(t), dbp, 1));
+	return buf;
+}
+
+/* The relative change of a money figure: "+10.00%", "new" from zero, "" when both are zero. */
+static const char *pct_text(char *buf, size_t n, long long base, long long cur)
+{
+	char t[64];
+	if (base == 0 || cur == base) {
+		snprintf(buf, n, "%s", cur != base ? "new" : "");
+		return buf;
+	}
+	fmt_fixed(t, sizeof(t), (double)(cur - base) * 100.0 / (double)base, 2);
+	snprintf(buf, n, "%s%s%%", cur > base && t[0] != '-' ? "+" : "", t);
+	return buf;
+}
+
+/* A threshold in its unit: "5%", "1000 USD", "0", "2 pts". */
+static const char *limit_text(char *buf, size_t n, enum rd_limit l, double v)
+{
+	char t[64];
+	static const char *const unit[] = { "%", " USD", "", " pts" };
+	fmt_num_short(t, sizeof(t), v, 6);
+	snprintf(buf, n, "%s%s", t, unit[l]);
+	return buf;
+}
+
+/* What a threshold measured: "+10.00%", "+17074.37 USD", "+4", "1.20 pts". */
+static const char *measured_text(char *buf, size_t n, const struct rd_diff *df, enum rd_limit l)
+{
+	const struct rd_verdict *v = &df->verdict[l];
+	char t[64];
+	switch (l) {
+	case RD_COST_PCT:
+		if (v->infinite)
+			snprintf(buf, n, "new (from 0)");
+		else
+			pct_text(buf, n, df->base->total_cents, df->cur->total_cents);
+		if (!*buf)
+			snprintf(buf, n, "0.00%%");
+		break;
+	case RD_COST_ABS:
+		snprintf(buf, n, "%s USD", cents_text(t, sizeof(t), df->cur->total_cents - df->base->total_cents, 1));
+		break;
+	case RD_UNPLACED:
+		count_change(buf, n, df->cur->replicas_unplaced - df->base->replicas_unplaced);
+		break;
+	case RD_UTIL_DROP:
+		/* the change of the utilisation that fell most (or rose least) */
+		snprintf(buf, n, "%s%s pts (%s)", v->value < 0 ? "+" : "", fmt_fixed(t, sizeof(t), -v->value, 2), v->what);
+		break;
+	case RD_LIMIT_COUNT:
+		buf[0] = '\0';
+		break;
+	}
+	return buf;
+}
+
+static const char *const limit_label[] = { "total cost increase", "total cost increase (USD)",
+					   "unplaced replicas increase", "utilisation drop" };
+
+char *rd_diff_failure(const struct rd_diff *df)
+{
+	struct sb sb;
+	int l;
+
+	if (!df->failed)
+		return NULL;
+	sb_init(&sb);
+	for (l = 0; l < RD_LIMIT_COUNT; l++) {
+		char m[96], lim[96], t[64];
+		if (!df->verdict[l].exceeded)
+			continue;
+		measured_text(m, sizeof(m), df, (enum rd_limit)l);
+		limit_text(lim, sizeof(lim), (enum rd_limit)l, df->limits.limit[l]);
+		if (sb.len)
+			sb_adds(&sb, "; ");
+		switch ((enum rd_limit)l) {
+		case RD_COST_PCT:
+			sb_addf(&sb, "total cost %s USD (%s) is over %s %s",
+				cents_text(t, sizeof(t), df->cur->total_cents - df->base->total_cents, 1), m,
+				rd_limit_option((enum rd_limit)l), lim);
+			break;
+		case RD_COST_ABS:
+			sb_addf(&sb, "total cost %s is over %s %s", m, rd_limit_option((enum rd_limit)l), lim);
+			break;
+		case RD_UNPLACED:
+			sb_addf(&sb, "unplaced replicas %s is over %s %s", m, rd_limit_option((enum rd_limit)l), lim);
+			break;
+		case RD_UTIL_DROP:
+			sb_addf(&sb, "%s utilisation -%s pts is over %s %s", df->verdict[l].what,
+				fmt_fixed(t, sizeof(t), df->verdict[l].value, 2), rd_limit_option((enum rd_limit)l), lim);
+			break;
+		case RD_LIMIT_COUNT:
+			break;
+		}
+	}
+	return sb_detach(&sb);
+}
+
+/* ================= rows for text and Markdown ================= */
+
+struct row {
+	const char *group;	/* NULL: a top-level row; else the group it belongs to */
+	char *label;
+	char base[64], cur[64], change[64], pct[72];
+	const char *note;	/* a reason, shown after the row */
+	int strong;		/* the headline row */
+};
+
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+static struct row *row_add(struct rows *rs, const char *group, char *label)
+{
+	struct row *r;
+	XGROW(rs->v, rs->cap, rs->n + 1);
+	r = &rs->v[rs->n++];
+	memset(r, 0, sizeof(*r));
+	r->group = group;
+	r->label = label;
+	return r;
+}
+
+static void row_money(struct rows *rs, const char *group, char *label, long long b, long long c, int strong)
+{
+	struct row *r = row_add(rs, group, label);
+	cents_text(r->base, sizeof(r->base), b, 0);
+	cents_text(r->cur, sizeof(r->cur), c, 0);
+	cents_text(r->change, sizeof(r->change), c - b, 1);
+	pct_text(r->pct, sizeof(r->pct), b, c);
+	r->strong = strong;
+}
+
+static void row_count(struct rows *rs, const char *group, char *label, long b, long c)
+{
+	struct row *r = row_add(rs, group, label);
+	snprintf(r->base, sizeof(r->base), "%ld", b);
+	snprintf(r->cur, sizeof(r->cur), "%ld", c);
+	count_change(r->change, sizeof(r->change), c - b);
+}
+
+static void row_util(struct rows *rs, char *label, long b, long c)
+{
+	struct row *r = row_add(rs, NULL, label);
+	bp_text(r->base, sizeof(r->base), b);
+	bp_text(r->cur, sizeof(r->cur), c);
+	pts_text(r->change, sizeof(r->change), c - b);
+}
+
+static void build_rows(const struct rd_diff *df, struct rows *rs)
+{
+	const struct rd_report *b = df->base, *c = df->cur;
+	char hz[64];
+	int q;
+	size_t i;
+
+	{
+		struct row *r = row_add(rs, NULL, xstrdup("solver status"));
+		snprintf(r->base, sizeof(r->base), "%s", b->status);
+		snprintf(r->cur, sizeof(r->cur), "%s", c->status);
+	}
+	fmt_num_short(hz, sizeof(hz), c->horizon_years, 2);
+	row_money(rs, NULL, xasprintf("total cost (USD over %s year%s)", hz, strcmp(hz, "1") ? "s" : ""),
+		  b->total_cents, c->total_cents, 1);
+	for (q = 0; q < CAT_COUNT; q++)
+		if (b->cat_cents[q] || c->cat_cents[q])
+			row_money(rs, "cost", xstrdup(cost_cat_name((enum cost_cat)q)), b->cat_cents[q], c->cat_cents[q], 0);
+	for (q = LIC_COUNT - 1; q > 0; q--) {
+		const char *id = lic_product_id((enum lic_product)q);
+		if (b->lic_gpus[q] || c->lic_gpus[q])
+			row_count(rs, "licences", xasprintf("%s GPUs", id), b->lic_gpus[q], c->lic_gpus[q]);
+		if (b->lic_seats[q] || c->lic_seats[q])
+			row_count(rs, "licences", xasprintf("%s vGPU seats", id), b->lic_seats[q], c->lic_seats[q]);
+	}
+	row_count(rs, NULL, xstrdup("nodes used"), b->nodes_used, c->nodes_used);
+	row_count(rs, NULL, xstrdup("GPUs in used nodes"), b->gpus_in_used_nodes, c->gpus_in_used_nodes);
+	row_count(rs, NULL, xstrdup("GPUs active"), b->gpus_active, c->gpus_active);
+	row_count(rs, NULL, xstrdup("GPUs licensed"), b->gpus_licensed, c->gpus_licensed);
+	for (q = 0; q < MODE_COUNT; q++) {
+		struct row *r;
+		char t1[24], t2[24];
+		if (!b->nodes_by_mode[q] && !c->nodes_by_mode[q])
+			continue;
+		r = row_add(rs, "mode mix (nodes / GPUs)", xstrdup(mode_name((enum gpu_mode)q)));
+		snprintf(r->base, sizeof(r->base), "%ld / %ld", b->nodes_by_mode[q], b->gpus_by_mode[q]);
+		snprintf(r->cur, sizeof(r->cur), "%ld / %ld", c->nodes_by_mode[q], c->gpus_by_mode[q]);
+		snprintf(r->change, sizeof(r->change), "%s / %s",
+			 count_change(t1, sizeof(t1), c->nodes_by_mode[q] - b->nodes_by_mode[q]),
+			 count_change(t2, sizeof(t2), c->gpus_by_mode[q] - b->gpus_by_mode[q]));
+	}
+	row_count(rs, NULL, xstrdup("replicas placed"), b->replicas_placed, c->replicas_placed);
+	row_count(rs, NULL, xstrdup("replicas unplaced"), b->replicas_unplaced, c->replicas_unplaced);
+	row_util(rs, xstrdup("memory utilisation"), b->mem_util_bp, c->mem_util_bp);
+	row_util(rs, xstrdup("compute utilisation"), b->compute_util_bp, c->compute_util_bp);
+	for (i = 0; i < df->nunplaced; i++) {
+		const struct rd_unplaced_change *u = &df->unplaced[i];
+		row_count(rs, "unplaced by workload", xasprintf("%s (%s)", u->workload, u->tenant), u->base, u->cur);
+		rs->v[rs->n - 1].note = u->reason;
+	}
+}
+
+static void rows_release(struct rows *rs)
+{
+	size_t i;
+	for (i = 0; i < rs->n; i++)
+		free(rs->v[i].label);
+	free(rs->v);
+}
+
+/* ================= text ================= */
+
+static void text_format(struct sb *sb, const struct rd_diff *df, const struct rows *rs, const char *command)
+{
+	const char *group = NULL;
+	size_t i;
+	int l;
+
+	if (!strcmp(command, "check"))
+		sb_addf(sb, "check %s (%s) against %s\n", df->cur->scenario, df->cur->file, df->base->file);
+	else
+		sb_addf(sb, "diff %s -> %s\n", df->base->file, df->cur->file);
+	if (strcmp(df->base->scenario, df->cur->scenario))
+		sb_addf(sb, "note: the baseline is of scenario '%s', the current plan of '%s'\n", df->base->scenario,
+			df->cur->scenario);
+	sb_addf(sb, "%-32s %14s %14s %14s\n", "", "baseline", "current", "change");
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->v[i];
+		char label[256];
+		if (r->group && (!group || strcmp(group, r->group)))
+			sb_addf(sb, "%s\n", r->group);
+		group = r->group;
+		snprintf(label, sizeof(label), "%s%s", r->group ? "  " : "", r->label);
+		sb_addf(sb, "%-32s %14s %14s %14s", label, r->base, r->cur, r->change);
+		if (*r->pct)
+			sb_addf(sb, " %9s", r->pct);
+		if (r->note && *r->note)
+			sb_addf(sb, "  %s", r->note);
+		/* no trailing blanks */
+		while (sb->len && sb->buf[sb->len - 1] == ' ')
+			sb->buf[--sb->len] = '\0';
+		sb_adds(sb, "\n");
+	}
+	if (!df->nchecked) {
+		sb_addf(sb, "result: %s (no thresholds given)\n", df->changed ? "changed" : "no change");
+		return;
+	}
+	sb_addf(sb, "%-32s %20s %14s %10s\n", "thresholds", "measured", "limit", "result");
+	for (l = 0; l < RD_LIMIT_COUNT; l++) {
+		char m[96], lim[96], label[64];
+		if (!df->verdict[l].checked)
+			continue;
+		snprintf(label, sizeof(label), "  %s", limit_label[l]);
+		sb_addf(sb, "%-32s %20s %14s %10s\n", label, measured_text(m, sizeof(m), df, (enum rd_limit)l),
+			limit_text(lim, sizeof(lim), (enum rd_limit)l, df->limits.limit[l]),
+			df->verdict[l].exceeded ? "EXCEEDED" : "ok");
+	}
+	if (df->failed) {
+		char *why = rd_diff_failure(df);
+		sb_addf(sb, "result: FAILED: %s\n", why);
+		free(why);
+	} else {
+		sb_addf(sb, "result: passed (%s)\n", df->changed ? "changed within the thresholds" : "no change");
+	}
+}
+
+/* ================= Markdown ================= */
+
+/* Text for a table cell or a heading: Markdown's special characters escaped, no line breaks. */
+static void md_text(struct sb *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*[]<>|#~", *s))
+			sb_addf(sb, "\\%c", *s);
+		else if (*s == '\n' || *s == '\r')
+			sb_adds(sb, " ");
+		else
+			sb_addn(sb, s, 1);
+	}
+}
+
+/* A code span; a backquote inside becomes a quote. */
+static void md_code(struct sb *sb, const char *s)
+{
+	sb_adds(sb, "`");
+	for (; *s; s++) {
+		if (*s == '`' || *s == '|')
+			sb_adds(sb, *s == '|' ? "\\|" : "'");
+		else if (*s == '\n' || *s == '\r')
+			sb_adds(sb, " ");
+		else
+			sb_addn(sb, s, 1);
+	}
+	sb_adds(sb, "`");
+}
+
+static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows *rs, const char *command)
+{
+	size_t i;
+	int l, any_unplaced = 0;
+
+	sb_addf(sb, "### gpuplan %s ", command);
+	md_code(sb, df->cur->scenario);
+	sb_addf(sb, ": %s\n\n", !df->nchecked ? (df->changed ? "changed" : "unchanged")
+				 : df->failed ? "**failed**" : "passed");
+	if (!strcmp(command, "check")) {
+		sb_adds(sb, "Current plan of ");
+		md_code(sb, df->cur->file);
+		sb_adds(sb, " against the baseline ");
+		md_code(sb, df->base->file);
+	} else {
+		md_code(sb, df->base->file);
+		sb_adds(sb, " (baseline) against ");
+		md_code(sb, df->cur->file);
+	}
+	if (strcmp(df->base->scenario, df->cur->scenario)) {
+		sb_adds(sb, " (the baseline is of scenario ");
+		md_code(sb, df->base->scenario);
+		sb_adds(sb, ")");
+	}
+	sb_adds(sb, ".\n\n| | baseline | current | change |\n|:---|---:|---:|---:|\n");
+	for (i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->v[i];
+		const char *b = r->strong ? "**" : "";
+		if (r->group && !strcmp(r->group, "unplaced by workload")) {
+			any_unplaced = 1;
+			continue;
+		}
+		sb_addf(sb, "| %s", b);
+		if (r->group)
+			sb_addf(sb, "%s: ", r->group);
+		md_text(sb, r->label);
+		sb_addf(sb, "%s | %s | %s | %s%s", b, r->base, r->cur, b, r->change);
+		if (*r->pct)
+			sb_addf(sb, " (%s)", r->pct);
+		sb_addf(sb, "%s |\n", b);
+	}
+	if (any_unplaced) {
+		sb_adds(sb, "\n| unplaced workload | tenant | baseline | current | change | reason |\n"
+			    "|:---|:---|---:|---:|---:|:---|\n");
+		for (i = 0; i < df->nunplaced; i++) {
+			const struct rd_unplaced_change *u = &df->unplaced[i];
+			char t[32];
+			sb_adds(sb, "| ");
+			md_text(sb, u->workload);
+			sb_adds(sb, " | ");
+			md_text(sb, u->tenant);
+			sb_addf(sb, " | %ld | %ld | %s | ", u->base, u->cur, count_change(t, sizeof(t), u->cur - u->base));
+			md_text(sb, u->reason);
+			sb_adds(sb, " |\n");
+		}
+	}
+	if (!df->nchecked) {
+		sb_addf(sb, "\n%s; no thresholds given.\n", df->changed ? "Changed" : "No change");
+		return;
+	}
+	sb_adds(sb, "\n| threshold | limit | measured | result |\n|:---|---:|---:|:---|\n");
+	for (l = 0; l < RD_LIMIT_COUNT; l++) {
+		char m[96], lim[96];
+		if (!df->verdict[l].checked)
+			continue;
+		sb_addf(sb, "| `%s` | %s | %s | %s |\n", rd_limit_option((enum rd_limit)l),
+			limit_text(lim, sizeof(lim), (enum rd_limit)l, df->limits.limit[l]),
+			measured_text(m, sizeof(m), df, (enum rd_limit)l), df->verdict[l].exceeded ? "**exceeded**" : "ok");
+	}
+	if (df->failed) {
+		char *why = rd_diff_failure(df);
+		sb_adds(sb, "\n**Failed:** ");
+		md_text(sb, why);
+		sb_adds(sb, ".\n");
+		free(why);
+	} else {
+		sb_addf(sb, "\n**Passed:** %s.\n", df->changed ? "changed within the thresholds" : "no change");
+	}
+}
+
+char *rd_text_format(const struct rd_diff *df, int markdown, const char *command)
+{
+	struct rows rs = { NULL, 0, 0 };
+	struct sb sb;
+
+	sb_init(&sb);
+	build_rows(df, &rs);
+	if (markdown)
+		md_format(&sb, df, &rs, command);
+	else
+		text_format(&sb, df, &rs, command);
+	rows_release(&rs);
+	return sb_detach(&sb);
+}
