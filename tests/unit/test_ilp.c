@@ -130,14 +130,20 @@ int main(void)
 			ilp_result_release(&fx.p, &a);
 			ilp_result_release(&fx.p, &b);
 		}
-		/* a short time limit, no node limit: the search stops on time with a plan */
+		/*
+		 * A short time limit, no node limit: the search stops on time,
+		 * with the ILP's plan (feasible, stopped before branching) or,
+		 * on a machine too busy to reach one in 0.5 s, the warm start's
+		 * (time-limit).  Which of the two depends on the machine's
+		 * speed, so both pass; no plan at all, or a proof, would not.
+		 */
 		memset(&o, 0, sizeof(o));
 		o.time_limit_s = 0.5;
 		o.mip_gap = 0;
 		o.warm = &fx.cp;
 		CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "time limit run");
-		CHECK(a.status == ILP_FEASIBLE && a.nodes == 0, "time limit: status %s, node stop %ld",
-		      ilp_status_name(a.status), a.nodes);
+		CHECK((a.status == ILP_FEASIBLE && a.nodes == 0) || a.status == ILP_TIME_LIMIT,
+		      "time limit: status %s, node stop %ld", ilp_status_name(a.status), a.nodes);
 		ilp_result_release(&fx.p, &a);
 		fixture_release(&fx);
 	}
