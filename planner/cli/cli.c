@@ -139,8 +139,7 @@ int cli_getopt(struct cli_getopt *go, const char **val)
 
 /* ================= values ================= */
 
-int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
-		  double *out)
+int cli_parse_num(const char *opt, const char *s, struct num_range range, double *out)
 {
 	double v;
 	int rc = parse_double(s, &v);
@@ -148,13 +147,11 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
 		return -1;
 	}
-	{
-		int open = (min_open ? RANGE_LO_OPEN : 0) | (max_open ? RANGE_HI_OPEN : 0);
+	if (!range_contains(v, range.lo, range.hi, range.open)) {
 		char r[RANGE_TEXT_SIZE];
-		if (!range_contains(v, min, max, open)) {
-			cli_error(EXIT_USAGE, "%s: '%s' must be %s", opt, s, range_text(r, sizeof(r), min, max, open));
-			return -1;
-		}
+		cli_error(EXIT_USAGE, "%s: '%s' must be %s", opt, s,
+			  range_text(r, sizeof(r), range.lo, range.hi, range.open));
+		return -1;
 	}
 	*out = v;
 	return 0;
@@ -163,7 +160,7 @@ int cli_parse_num(const char *opt, const char *s, double min, int min_open, doub
 /* A whole number in [min, max] for opt; -1 after a message. */
 static int whole_number(const char *opt, const char *v, double min, double max, double *x)
 {
-	if (cli_parse_num(opt, v, min, 0, max, 0, x))
+	if (cli_parse_num(opt, v, (struct num_range){ min, max, RANGE_CLOSED }, x))
 		return -1;
 	if (*x != floor(*x)) {
 		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
@@ -178,9 +175,10 @@ int cli_solver_option(int id, const char *v, struct plan_opts *po)
 
 	switch (id) {
 	case OPT_TIME_LIMIT:
-		return cli_parse_num("--time-limit", v, 0, 1, 86400, 0, &po->time_limit_s) ? -1 : 1;
+		return cli_parse_num("--time-limit", v, (struct num_range){ 0, 86400, RANGE_LO_OPEN },
+				     &po->time_limit_s) ? -1 : 1;
 	case OPT_GAP:
-		if (cli_parse_num("--gap", v, 0, 0, 100, 1, &x))
+		if (cli_parse_num("--gap", v, (struct num_range){ 0, 100, RANGE_HI_OPEN }, &x))
 			return -1;
 		po->mip_gap = x / 100.0;
 		return 1;

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "plan.h"
 #include "report.h"
+#include "util.h"
 
 struct cli_global {
 	const char *models_dir;	/* --models DIR, or NULL */
@@ -72,11 +73,10 @@ void cli_getopt_init(struct cli_getopt *go, const struct cli_command *c, int arg
 int cli_getopt(struct cli_getopt *go, const char **val);
 
 /*
- * A strict number for an option in [min, max], with either end open when
- * min_open / max_open; -1 on error (message printed: "'0' must be in (0, 86400]").
+ * A strict number for an option, in range (struct num_range, as the
+ * readers use); -1 on error (message printed: "'0' must be in (0, 86400]").
  */
-int cli_parse_num(const char *opt, const char *s, double min, int min_open, double max, int max_open,
-		  double *out);
+int cli_parse_num(const char *opt, const char *s, struct num_range range, double *out);
 /*
  * The solver options plan, compare and check share: --time-limit S,
  * --gap PCT, --node-limit N, --threads N, --greedy.  1 when id was one of

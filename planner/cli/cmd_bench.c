@@ -37,7 +37,7 @@ static int take_option(struct bench_args *a, int id, const char *v)
 			return cli_error(EXIT_USAGE, "--seed: '%s' is not a whole number >= 0", v);
 		return 0;
 	case OPT_LOAD:
-		return cli_parse_num("--load", v, 0, 1, 2, 0, &a->load) ? EXIT_USAGE : 0;
+		return cli_parse_num("--load", v, (struct num_range){ 0, 2, RANGE_LO_OPEN }, &a->load) ? EXIT_USAGE : 0;
 	case OPT_OUTPUT:
 		a->out_dir = v;
 		return 0;

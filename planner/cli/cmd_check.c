@@ -42,7 +42,7 @@ static int limit_option(struct check_args *a, int id, const char *v)
 	const char *opt = rd_limit_option((enum rd_limit)l);
 	double x;
 
-	if (cli_parse_num(opt, v, 0, 0, max[l], 0, &x))
+	if (cli_parse_num(opt, v, (struct num_range){ 0, max[l], RANGE_CLOSED }, &x))
 		return -1;
 	if (l == RD_UNPLACED && x != floor(x)) {
 		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);

@@ -39,14 +39,15 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		a->generate = v;
 		break;
 	case OPT_HOURS:
-		if (cli_parse_num("--hours", v, 1, 0, (double)TRACE_MAX_HOURS, 0, &h))
+		if (cli_parse_num("--hours", v, (struct num_range){ 1, (double)TRACE_MAX_HOURS, RANGE_CLOSED }, &h))
 			return EXIT_USAGE;
 		if (h != floor(h))
 			return cli_error(EXIT_USAGE, "--hours: '%s' is not a whole number", v);
 		a->o.hours = (long)h;
 		break;
 	case OPT_LEASE_HOURS:
-		if (cli_parse_num("--lease-hours", v, 0, 0, 8760, 0, &a->o.lease_hours))
+		if (cli_parse_num("--lease-hours", v, (struct num_range){ 0, 8760, RANGE_CLOSED },
+				  &a->o.lease_hours))
 			return EXIT_USAGE;
 		break;
 	case OPT_VERIFY:

@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/reportdiff_json.h"
 #include "internal/reportdiff_read.h"
-#include "internal/reportdiff_text.h"
 #include "reportdiff.h"
 #include "util.h"
 #include "banned.h"
@@ -146,11 +144,4 @@ void rd_diff_release(struct rd_diff *df)
 		return;
 	free(df->unplaced);
 	memset(df, 0, sizeof(*df));
-}
-
-char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command)
-{
-	if (fmt == RD_JSON)
-		return rd_json_format(df, command);
-	return rd_text_format(df, fmt == RD_MARKDOWN, command);
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "problem.h"
-#include "internal/problem_config.h"
+#include "internal/problem_slot.h"
 #include "internal/problem_reduce.h"
 #include "util.h"
 #include "banned.h"

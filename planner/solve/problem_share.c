@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "problem.h"
-#include "internal/problem_config.h"
 #include "internal/problem_match.h"
 #include "internal/problem_share.h"
 #include "util.h"

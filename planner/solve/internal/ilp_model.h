@@ -4,7 +4,8 @@
  * of the solve shares.
  *
  * The ILP is split by job (see the top of ilp.c for the phases):
- *   ilp.c         ilp_solve: the phases in order; results, status names
+ *   ilp.c         ilp_solve: the phases in order
+ *   ilp_result.c  status names, the result's count arrays
  *   ilp_model.c   the model: columns, rows, export (.mps/.lp)
  *   ilp_glpk.c    GLPK call wrappers: terminal hooks, time left, simplex
  *   ilp_bound.c   the root LP (sifting): the lower bound

@@ -6,7 +6,7 @@
 #define PLANNER_PROBLEM_SHARE_H
 
 #include "problem.h"
-#include "internal/problem_config.h"
+#include "internal/problem_slot.h"
 
 /*
  * Adds to e->c the time-slice mixes (licence lic) that a best-fit-

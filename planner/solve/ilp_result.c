@@ -1,0 +1,53 @@
+/*
+ * ilp_result.c - the solver's result: the names of its statuses and its
+ * count arrays, which every part of the solver fills or reads.
+ */
+#include <stdlib.h>
+
+#include "ilp.h"
+#include "util.h"
+#include "banned.h"
+
+const char *ilp_status_name(enum ilp_status s)
+{
+	switch (s) {
+	case ILP_OPTIMAL:
+		return "optimal";
+	case ILP_FEASIBLE:
+		return "feasible";
+	case ILP_TIME_LIMIT:
+		return "time-limit";
+	case ILP_NO_PLAN:
+		return "no-plan";
+	case ILP_SKIPPED:
+		return "greedy-only";
+	}
+	return "?";
+}
+
+void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
+{
+	size_t k;
+	r->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*r->nmode));
+	r->ncfg = xcalloc(p->nclasses + 1, sizeof(*r->ncfg));
+	for (k = 0; k < p->nclasses; k++)
+		r->ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**r->ncfg));
+	r->arc = xcalloc(p->narcs + 1, sizeof(*r->arc));
+	r->unplaced = xcalloc(p->ndemands + 1, sizeof(*r->unplaced));
+}
+
+void ilp_result_release(const struct problem *p, struct ilp_result *r)
+{
+	size_t k;
+	if (r->ncfg)
+		for (k = 0; k < p->nclasses; k++)
+			free(r->ncfg[k]);
+	free(r->ncfg);
+	free(r->nmode);
+	free(r->arc);
+	free(r->unplaced);
+	r->ncfg = NULL;
+	r->nmode = NULL;
+	r->arc = NULL;
+	r->unplaced = NULL;
+}
