@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "date.h"
 #include "par.h"
 #include "util.h"
 #include "banned.h"
@@ -211,4 +212,21 @@ int cli_format_option(const char *v, enum report_format *fmt)
 	else
 		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json or both", v), -1;
 	return 1;
+}
+
+int cli_today(long long *days)
+{
+	const char *v = getenv("GPUPLAN_TODAY");
+	if (!v || !*v) {
+		*days = date_today_utc();
+		return 0;
+	}
+	if (date_parse(v, days))
+		return cli_error(EXIT_USAGE, "GPUPLAN_TODAY: '%s' is not a date (YYYY-MM-DD)", v), -1;
+	return 0;
+}
+
+int cli_price_stale(long long as_of, long long today)
+{
+	return as_of < date_minus_months(today, CLI_PRICE_MAX_MONTHS);
 }

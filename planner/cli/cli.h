@@ -29,6 +29,7 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g);
 int cmd_simulate(int argc, char **argv, const struct cli_global *g);
 int cmd_bench(int argc, char **argv, const struct cli_global *g);
 int cmd_import(int argc, char **argv, const struct cli_global *g);
+int cmd_models(int argc, char **argv, const struct cli_global *g);
 
 /* Prints "gpuplan: <diag>" to stderr; returns the exit code for its kind. */
 int cli_diag(const struct diag *d);
@@ -86,5 +87,17 @@ int cli_parse_num(const char *opt, const char *s, struct num_range range, double
 int cli_solver_option(int id, const char *val, struct plan_opts *po);
 /* The output format of plan and compare, --format csv|json|both; returns as cli_solver_option. */
 int cli_format_option(const char *val, enum report_format *fmt);
+
+/*
+ * Today's date as a day number (date.h) for the price-age warnings of
+ * validate and models check: $GPUPLAN_TODAY (YYYY-MM-DD) when set and not
+ * empty, so that tests and reproducible runs do not depend on the clock,
+ * else the system clock's date in UTC.  Never used in a report.  -1 after a
+ * message when GPUPLAN_TODAY is not a date: return EXIT_USAGE.
+ */
+int cli_today(long long *days);
+#define CLI_PRICE_MAX_MONTHS 12	/* a price older than this before today is stale */
+/* True when a price of date as_of is more than CLI_PRICE_MAX_MONTHS older than today. */
+int cli_price_stale(long long as_of, long long today);
 
 #endif

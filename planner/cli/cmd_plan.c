@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "date.h"
 #include "plan.h"
 #include "report.h"
 #include "scenario.h"
@@ -70,6 +71,25 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	return 0;
 }
 
+/* "  prices:     oldest as of 2026-09-02 (nvaie subscription-3y, licenses.yaml:33)". */
+static void print_oldest_price(const struct plan_result *r)
+{
+	struct price_ref p;
+	char date[DATE_TEXT_SIZE];
+	const char *file;
+	char *name;
+
+	if (!report_oldest_price(r, &p)) {
+		printf("  prices:     no dated price of the models used (only the inventory's and scenario's own)\n");
+		return;
+	}
+	file = strrchr(p.file, '/') ? strrchr(p.file, '/') + 1 : p.file;
+	name = report_price_name(&p);
+	printf("  prices:     oldest as of %s (%s, %s:%ld%s)\n", date_format(date, sizeof(date), p.as_of), name, file,
+	       p.line, p.assumed ? ", assumed" : "");
+	free(name);
+}
+
 static void print_summary(const struct plan_result *r, const char *dir)
 {
 	const struct cplan *cp = r->final;
@@ -124,6 +144,7 @@ static void print_summary(const struct plan_result *r, const char *dir)
 	printf("  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
 	printf("  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
+	print_oldest_price(r);
 	printf("  reports:    %s\n", dir);
 }
 

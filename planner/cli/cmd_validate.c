@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "date.h"
+#include "pricing.h"
 #include "scenario.h"
 #include "util.h"
 #include "banned.h"
@@ -91,6 +93,67 @@ static void print_summary(const struct scenario *sc)
 	printf("ok\n");
 }
 
+/* Warns once about p when it is stale; seen holds what was already looked at. */
+static void warn_if_stale(const struct price_ref *p, long long today, const void *key, const void ***seen, size_t *n)
+{
+	char d1[DATE_TEXT_SIZE], d2[DATE_TEXT_SIZE];
+	char *name;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if ((*seen)[i] == key)
+			return;
+	*seen = xrealloc(*seen, (*n + 1) * sizeof(**seen));
+	(*seen)[(*n)++] = key;
+	if (!cli_price_stale(p->as_of, today))
+		return;
+	name = report_price_name(p);
+	fprintf(stderr, "gpuplan: warning: %s:%ld: %s is priced as of %s, more than %d months before %s\n", p->file,
+		p->line, name, date_format(d1, sizeof(d1), p->as_of), CLI_PRICE_MAX_MONTHS,
+		date_format(d2, sizeof(d2), today));
+	free(name);
+}
+
+/*
+ * The age check: every dated price the scenario's plans can use (the
+ * cloud offers its node classes rent, the licence terms priced for them)
+ * older than CLI_PRICE_MAX_MONTHS before today gets a warning on stderr.
+ * A scenario that cannot be priced is left to plan to report.
+ */
+static int warn_stale_prices(const struct scenario *sc)
+{
+	struct pricing pr;
+	struct diag d = DIAG_INIT;
+	const void **seen = NULL;
+	size_t k, n = 0;
+	long long today;
+	int p;
+
+	if (cli_today(&today))
+		return EXIT_USAGE;
+	if (pricing_build(&pr, sc, &d) == 0) {
+		for (k = 0; k < sc->inventory.n; k++) {
+			const struct cloud_offer *o = sc->inventory.classes[k].offer;
+			if (o) {
+				struct price_ref r = { LIC_NONE, o->id, o->file, o->line, o->as_of, o->assumed };
+				warn_if_stale(&r, today, o, &seen, &n);
+			}
+			for (p = 1; p < LIC_COUNT; p++) {
+				const struct lic_term *t = pr.cls[k].lic[p].oldest;
+				if (t) {
+					struct price_ref r = { (enum lic_product)p, t->id, sc->licenses.file, t->line,
+							       t->as_of, t->assumed };
+					warn_if_stale(&r, today, t, &seen, &n);
+				}
+			}
+		}
+	}
+	free(seen);
+	pricing_release(&pr);
+	diag_release(&d);
+	return EXIT_OK;
+}
+
 int cmd_validate(int argc, char **argv, const struct cli_global *g)
 {
 	struct scenario sc;
@@ -131,6 +194,10 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 			goto out;
 		}
 	}
+	/* prices: a warning for each stale one */
+	ret = warn_stale_prices(&sc);
+	if (ret)
+		goto out;
 	/* report */
 	print_summary(&sc);
 out:

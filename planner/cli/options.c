@@ -29,6 +29,8 @@ const struct cli_exit_doc cli_exit_docs[] = {
 
 const char *const cli_environment[] = {
 	"GPUPLAN_MODELS", "the models directory, when neither --models nor the scenario's models: names one",
+	"GPUPLAN_TODAY", "the date (YYYY-MM-DD) that validate and models check measure the age of prices from,\n"
+	"instead of the clock's (reports never depend on it)",
 	NULL,
 };
 
@@ -143,6 +145,11 @@ static const struct cli_option import_opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const struct cli_option models_opts[] = {
+	{ "models", OPT_MODELS, "DIR", "check the models in DIR (default: as gpuplan --models finds them)" },
+	{ NULL, 0, NULL, NULL },
+};
+
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] [--node-limit N] "
@@ -192,6 +199,13 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			 "NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
 			 "PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,...)",
 			 import_opts },
+	[CMD_MODELS] = { "models", "check the model tables and show the age of their prices",
+			 "check [--models DIR]",
+			 "check loads gpus.yaml, licenses.yaml and clouds.yaml with every check the planner makes,\n"
+			 "checks each GPU's MIG and vGPU tables as a whole, and prints per price table its number of\n"
+			 "prices, the oldest and newest as_of, how many are assumed and how many are older than 12\n"
+			 "months (from today, or $GPUPLAN_TODAY); exit 0 when consistent, 3 on the first error",
+			 models_opts },
 };
 
 const struct cli_command *cli_command_find(const char *name)

@@ -95,6 +95,7 @@ enum cli_cmd_id {
 	CMD_PROFILES,
 	CMD_BENCH,
 	CMD_IMPORT,
+	CMD_MODELS,
 	CMD_COUNT
 };
 

@@ -130,6 +130,8 @@ static int cover_subscription(struct pricing *pr, const struct licenses *L, enum
 			if (!name.len || strcmp(lp->term->id, lt->id))
 				sb_addf(&name, "%s%s", name.len ? "+" : "", lt->id);
 			lp->term = lt;
+			if (!lp->oldest || lt->as_of < lp->oldest->as_of)
+				lp->oldest = lt;
 			if (lt->assumed) {
 				char *what = xasprintf("%s %s at %s USD per GPU (assumed)", lic_product_id(p), lt->id,
 						       NUM(lt->usd_per_gpu));
@@ -202,6 +204,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 					"licence product '%s' has no hourly term in %s (class '%s' is in a cloud)",
 					lic_product_id(p), L->file, nc->name);
 		lp->term = &L->product[p].terms[t];
+		lp->oldest = lp->term;
 		lp->term_id = xstrdup(lp->term->id);
 		accrue(pr, lp->year, lp->term->usd_per_gpu_hour * HOURS_PER_YEAR, B, H);
 	} else if (!strcmp(kind, "subscription")) {
@@ -218,6 +221,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 			return diag_set(d, DIAG_INPUT, sc->file, S->line, 0,
 					"licence product '%s' has no perpetual term in %s", lic_product_id(p), L->file);
 		lp->term = lt;
+		lp->oldest = lt;
 		lp->term_id = xstrdup(lt->id);
 		if (B < pr->nyears)
 			lp->year[B] += lt->usd_per_gpu;

@@ -43,6 +43,7 @@ enum cost_cat cost_cat_of_product(enum lic_product p);
 /* One licence of a product on one class: its term and yearly charges. */
 struct lic_price {
 	const struct lic_term *term;	/* NULL: the scenario's flat price override */
+	const struct lic_term *oldest;	/* the term with the oldest as_of of those charged; NULL: none */
 	char *term_id;			/* "subscription-3y", "perpetual", "cloud-hourly", "override" */
 	int bundled_years;		/* years already covered by a bundled entitlement */
 	double year[PRICING_MAX_YEARS];

@@ -26,7 +26,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 		      struct diag *d)
 {
 	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
-					    "vcpus", "ram_gib", "usd_per_hour", "assumed", "source", NULL };
+					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source", NULL };
 	const struct yread y = { doc, o, d };
 	struct cloud_offer *of = &c->offers[c->n];
 	const char *s, *hint;
@@ -62,7 +62,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	    yread_num(&y, "vcpus", 0, (struct num_range){ 0, 1e5, RANGE_LO_OPEN }, &of->vcpus) < 0 ||
 	    yread_num(&y, "ram_gib", 0, (struct num_range){ 0, 1e7, RANGE_LO_OPEN }, &of->ram_gib) < 0 ||
 	    yread_num(&y, "usd_per_hour", 1, (struct num_range){ 0, 1e6, RANGE_CLOSED }, &of->usd_per_hour) ||
-	    yread_bool(&y, "assumed", 0, &of->assumed) < 0)
+	    yread_price_date(&y, of->id, &of->as_of) || yread_bool(&y, "assumed", 0, &of->assumed) < 0)
 		return -1;
 	of->gpus = (int)gpus;
 	for (i = 0; i + 1 < c->n; i++)

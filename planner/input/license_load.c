@@ -62,7 +62,7 @@ static int load_source(const struct ydoc *doc, const struct ynode *m, const char
 static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_term *lt, struct diag *d)
 {
 	static const char *const keys[] = { "id", "kind", "years", "usd_per_gpu", "usd_per_gpu_hour",
-					    "assumed", "source", NULL };
+					    "as_of", "assumed", "source", NULL };
 	const struct yread y = { doc, t, d };
 	const struct ynode *kind;
 	const char *id;
@@ -92,6 +92,8 @@ static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_t
 			return -1;
 		lt->years = (int)years;
 	}
+	if (yread_price_date(&y, lt->id, &lt->as_of))
+		return -1;
 	return load_source(doc, t, "a licence term", &lt->source, &lt->assumed, d);
 }
 

@@ -25,4 +25,14 @@ int licenses_load(struct licenses *L, const char *path, const struct catalog *ca
 /* Reads one offers file and appends its offers; ids must stay unique. */
 int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d);
 
+/*
+ * Checks a loaded catalog as a whole (gpuplan models check), beyond the
+ * loader's per-entry checks: each MIG profile's max_instances fit its
+ * starts and, side by side, the GPU's memory and compute slices; its
+ * memory fits the GPU's; vGPU profile names are unique across the
+ * time-sliced and MIG-backed tables; a MIG-backed profile allows no more
+ * than its GPU instance.  Errors name the GPU's file and line.
+ */
+int models_check_catalog(const struct catalog *cat, struct diag *d);
+
 #endif

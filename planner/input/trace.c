@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "csvdoc.h"
+#include "date.h"
 #include "trace.h"
 #include "util.h"
 #include "banned.h"
@@ -22,37 +23,6 @@
 #define MAX_REPLICAS 1000000LL
 
 /* ================= time ================= */
-
-/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm). */
-static long long days_from_civil(long long y, long long m, long long d)
-{
-	long long era, yoe, doy, doe;
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void civil_from_days(long long z, long long *y, long long *m, long long *d)
-{
-	long long era, doe, yoe, doy, mp;
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = doy - (153 * mp + 2) / 5 + 1;
-	*m = mp < 10 ? mp + 3 : mp - 9;
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
-static int is_leap(long long y)
-{
-	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
 
 /* n decimal digits at *s into *out; advances *s.  0 or -1. */
 static int digits(const char **s, int n, long long *out)
@@ -72,13 +42,11 @@ static int digits(const char **s, int n, long long *out)
 
 int trace_parse_time(const char *s, long long *secs)
 {
-	static const int mdays[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	long long y, mo, dd, hh = 0, mi = 0, ss = 0;
+	long long days, hh = 0, mi = 0, ss = 0;
 
-	if (digits(&s, 4, &y) || *s++ != '-' || digits(&s, 2, &mo) || *s++ != '-' || digits(&s, 2, &dd))
+	if (date_parse_prefix(s, &days) < 0)
 		return -1;
-	if (mo < 1 || mo > 12 || dd < 1 || dd > mdays[mo - 1] + (mo == 2 && is_leap(y)))
-		return -1;
+	s += 10;
 	if (*s == 'T' || *s == ' ') {
 		s++;
 		if (digits(&s, 2, &hh) || *s++ != ':' || digits(&s, 2, &mi))
@@ -97,7 +65,7 @@ int trace_parse_time(const char *s, long long *secs)
 	}
 	if (*s)
 		return -1;
-	*secs = days_from_civil(y, mo, dd) * 86400 + hh * 3600 + mi * 60 + ss;
+	*secs = days * 86400 + hh * 3600 + mi * 60 + ss;
 	return 0;
 }
 
@@ -105,7 +73,7 @@ const char *trace_format_time(char *buf, size_t size, long long secs)
 {
 	long long days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
 	long long rem = secs - days * 86400, y, m, d;
-	civil_from_days(days, &y, &m, &d);
+	date_to_civil(days, &y, &m, &d);
 	snprintf(buf, size, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", y, m, d, rem / 3600, rem / 60 % 60,
 		 rem % 60);
 	return buf;

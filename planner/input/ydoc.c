@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "date.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"
@@ -563,4 +564,23 @@ int yread_bool(const struct yread *y, const char *key, int required, int *out)
 	else
 		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not true or false", key, v->scalar);
 	return 0;
+}
+
+int yread_date(const struct yread *y, const char *key, int required, long long *days)
+{
+	int rc;
+	const struct ynode *v = get_scalar(y, key, required, &rc);
+	if (!v)
+		return rc;
+	if (date_parse(v->scalar, days))
+		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not a date (YYYY-MM-DD)", key, v->scalar);
+	return 0;
+}
+
+int yread_price_date(const struct yread *y, const char *name, long long *days)
+{
+	int rc = yread_date(y, "as_of", 0, days);
+	if (rc == 1)
+		return ydoc_error(y->doc, y->map, y->d, "price '%s' has no as_of date", name);
+	return rc;
 }

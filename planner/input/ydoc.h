@@ -92,6 +92,13 @@ int yread_num(const struct yread *y, const char *key, int required, struct num_r
 /* An integer in [min, max] (LLONG_MAX: no upper end). */
 int yread_int(const struct yread *y, const char *key, int required, long long min, long long max,
 	      long long *out);
+/* A calendar date YYYY-MM-DD that exists (date.h), as a day number. */
+int yread_date(const struct yread *y, const char *key, int required, long long *days);
+/*
+ * The required field as_of of a price (a licence term, a cloud offer)
+ * named name: "price 'p5' has no as_of date" when it is missing.
+ */
+int yread_price_date(const struct yread *y, const char *name, long long *days);
 /* true/false (also yes/no). */
 int yread_bool(const struct yread *y, const char *key, int required, int *out);
 /* Error at a node's position. */

@@ -33,7 +33,8 @@ struct cloud_offer {
 	double vcpus;		/* 0: not stated (no CPU limit) */
 	double ram_gib;		/* 0: not stated */
 	double usd_per_hour;
-	int assumed;
+	long long as_of;	/* the date the price is valid at: days since 1970-01-01 (date.h) */
+	int assumed;		/* not confirmed by its source (the price or its date) */
 	char *source;
 	char *file;		/* the file it came from (not owned: points at clouds.file[]) */
 	long line;

@@ -36,6 +36,7 @@ struct lic_term {
 	double usd_per_gpu_hour; /* hourly */
 	int assumed;		/* not confirmed by a public NVIDIA source */
 	char *source;		/* document and date, or the assumption's origin */
+	long long as_of;	/* the date the price is valid at: days since 1970-01-01 (date.h) */
 	long line;
 };
 

@@ -12,6 +12,7 @@
 
 #include "internal/chargeback.h"
 #include "internal/stats.h"
+#include "date.h"
 #include "outfile.h"
 #include "report.h"
 #include "util.h"
@@ -147,6 +148,33 @@ static int assumption_used(const struct assumption *a, const struct cplan_cost *
 	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
 }
 
+/* A models file as reports name it: "clouds.yaml", whatever directory it was read from. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* oldest_price_as_of and oldest_price: the oldest dated price the plan uses ("" when none). */
+static void oldest_price(struct docs *dc, cJSON *s, const struct plan_result *r)
+{
+	struct price_ref p;
+	char date[DATE_TEXT_SIZE];
+	char *name, *what;
+
+	if (!report_oldest_price(r, &p)) {
+		kv(&dc->summary, s, "oldest_price_as_of", "");
+		kv(&dc->summary, s, "oldest_price", "");
+		return;
+	}
+	name = report_price_name(&p);
+	what = xasprintf("%s [%s:%ld]%s", name, base_name(p.file), p.line, p.assumed ? " (assumed)" : "");
+	kv(&dc->summary, s, "oldest_price_as_of", date_format(date, sizeof(date), p.as_of));
+	kv(&dc->summary, s, "oldest_price", what);
+	free(name);
+	free(what);
+}
+
 static void build_summary(struct docs *dc, const struct plan_result *r)
 {
 	const struct cplan *cp = r->final;
@@ -209,6 +237,7 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	kvn(&dc->summary, s, "model_rows", r->res.rows, 0);
 	kvn(&dc->summary, s, "model_columns", r->res.cols, 0);
 	kvn(&dc->summary, s, "model_integer_columns", r->res.int_cols, 0);
+	oldest_price(dc, s, r);
 	cats = cJSON_AddObjectToObject(s, "modes");
 	for (m = 0; m < MODE_COUNT; m++) {
 		mix = cJSON_AddObjectToObject(cats, mode_name((enum gpu_mode)m));

@@ -15,7 +15,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "2.0.0"
+#define REPORT_SCHEMA_VERSION "2.1.0"
 
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
 
@@ -30,6 +30,28 @@ struct report_stats {
 	double compute_util;	/* asked compute / GPUs in used nodes */
 };
 void report_stats(const struct cplan *cp, struct report_stats *st);
+
+/*
+ * A dated price of the model tables that a plan's cost uses: a cloud
+ * offer a used node rents, or a licence term charged for a used GPU.
+ * The strings point into the scenario's models.
+ */
+struct price_ref {
+	enum lic_product product;	/* the licence's product; LIC_NONE: a cloud offer */
+	const char *id;		/* the offer's or the term's id */
+	const char *file;	/* the model file and line it was read from */
+	long line;
+	long long as_of;	/* its date, days since 1970-01-01 (date.h) */
+	int assumed;
+};
+/*
+ * The oldest dated price the plan uses (ties: the first in node order,
+ * the offer before the licences): 1 and *out filled, or 0 when the plan
+ * uses none (only the user's own prices, or nothing priced).
+ */
+int report_oldest_price(const struct plan_result *r, struct price_ref *out);
+/* "cloud offer aws/p5.48xlarge/us-east-1" or "nvaie subscription-3y"; caller frees. */
+char *report_price_name(const struct price_ref *p);
 
 /* GPU-hours the placed replicas hold over the horizon (whole GPUs, or compute shares). */
 double report_placed_gpu_hours(const struct cplan *cp);

@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include "util.h"
+
 #include "internal/stats.h"
 #include "report.h"
 #include "banned.h"
@@ -62,4 +64,52 @@ double report_placed_gpu_hours(const struct cplan *cp)
 	for (i = 0; i < p->ndemands; i++)
 		h += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
 	return h * HOURS_PER_YEAR * p->horizon_years;
+}
+
+/* Keeps p in *best when it is older (the first found wins ties). */
+static void keep_older(struct price_ref *best, int *found, const struct price_ref *p)
+{
+	if (!*found || p->as_of < best->as_of) {
+		*best = *p;
+		*found = 1;
+	}
+}
+
+int report_oldest_price(const struct plan_result *r, struct price_ref *out)
+{
+	const struct cplan *cp = r->final;
+	const struct scenario *sc = cp->p->sc;
+	int found = 0;
+	size_t i;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct node_class *nc = cp->p->classes[cp->nodes[i].k].nc;
+		const struct class_price *pc = &r->pr.cls[cp->nodes[i].k];
+		int g;
+		if (nc->offer) {
+			struct price_ref p = { LIC_NONE, nc->offer->id, nc->offer->file, nc->offer->line,
+					       nc->offer->as_of, nc->offer->assumed };
+			keep_older(out, &found, &p);
+		}
+		for (g = 0; g < nc->gpus_per_node; g++) {
+			const struct lic_term *t;
+			enum lic_product lp;
+			long gpus, seats;
+			cplan_gpu_licence(cp, i, g, &lp, &gpus, &seats);
+			if (lp == LIC_NONE || gpus + seats == 0 || !(t = pc->lic[lp].oldest))
+				continue;
+			{
+				struct price_ref p = { lp, t->id, sc->licenses.file, t->line, t->as_of, t->assumed };
+				keep_older(out, &found, &p);
+			}
+		}
+	}
+	return found;
+}
+
+char *report_price_name(const struct price_ref *p)
+{
+	if (p->product == LIC_NONE)
+		return xasprintf("cloud offer %s", p->id);
+	return xasprintf("%s %s", lic_product_id(p->product), p->id);
 }

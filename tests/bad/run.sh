@@ -25,7 +25,7 @@ case $exe in /*) ;; *) exe=$PWD/$exe ;; esac
 sample=${BAD_SAMPLE:-1}
 pass=0 fail=0 skipped=0 n=0
 rm -rf "$work" && mkdir -p "$work" || exit 1
-export LC_ALL=C TZ=UTC
+export LC_ALL=C TZ=UTC GPUPLAN_TODAY=2026-11-25	# price ages from a fixed date, not the clock
 
 run_case() {
 	local heavy=$1 name=$2 want_rc=$3 want_err=$4

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "date.h"
 #include "models.h"
 #include "check.h"
 #include "cloud.h"
@@ -27,7 +28,7 @@ static struct catalog cat;
  * '{' 9, id value 14, kind value 37, years value 58, usd_per_gpu value 74,
  * source key 80.  Line 8: usd_per_gpu key 52.  Line 15: products '[' 52,
  * first product 53.  Line 16: mode value 12.  Line 17: source value (the
- * opening quote) 101.  Line 19: first GPU type 18.
+ * opening quote) 101.  Line 19: first GPU type 18.  Line 13: as_of value 118.
  */
 static const char lic_text[] =
 	"schema: gpuplan-licenses/2\n"									/* 1 */
@@ -35,14 +36,14 @@ static const char lic_text[] =
 	"  - id: nvaie\n"										/* 3 */
 	"    name: NVIDIA AI Enterprise\n"								/* 4 */
 	"    terms:\n"											/* 5 */
-	"      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 4500, source: \"price list\"}\n"	/* 6 */
-	"      - {id: subscription-3y, kind: subscription, years: 3, usd_per_gpu: 13500, source: \"price list\"}\n" /* 7 */
-	"      - {id: perpetual, kind: perpetual, years: 5, usd_per_gpu: 22500, source: \"price list\"}\n"	/* 8 */
-	"      - {id: cloud-hourly, kind: hourly, usd_per_gpu_hour: 1, source: \"price list\"}\n"		/* 9 */
+	"      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 4500, source: \"price list\", as_of: 2026-09-02}\n"	/* 6 */
+	"      - {id: subscription-3y, kind: subscription, years: 3, usd_per_gpu: 13500, source: \"price list\", as_of: 2026-09-02}\n" /* 7 */
+	"      - {id: perpetual, kind: perpetual, years: 5, usd_per_gpu: 22500, source: \"price list\", as_of: 2026-09-02}\n"	/* 8 */
+	"      - {id: cloud-hourly, kind: hourly, usd_per_gpu_hour: 1, source: \"price list\", as_of: 2026-09-02}\n"		/* 9 */
 	"  - id: vcs\n"											/* 10 */
 	"    name: NVIDIA Virtual Compute Server\n"							/* 11 */
 	"    terms:\n"											/* 12 */
-	"      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 450, assumed: true, source: \"cited\"}\n" /* 13 */
+	"      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 450, assumed: true, source: \"cited\", as_of: 2020-06-25}\n" /* 13 */
 	"requirements:\n"										/* 14 */
 	"  - {mode: vgpu, hypervisors: [vsphere], products: [nvaie], source: \"matrix\"}\n"		/* 15 */
 	"  - {mode: vgpu, hypervisors: [kvm], products: [nvaie, vcs], source: \"guide\"}\n"		/* 16 */
@@ -53,16 +54,16 @@ static const char lic_text[] =
 /*
  * Line 3: id value 10.  Line 4: pricing value 15, gpu_type value 36, gpus
  * value 58, usd_per_hour value 101.  Line 6: id value 10.  Line 7: ram_gib
- * key 59, source value (the quote) 103.
+ * key 59, source value (the quote) 103.  Line 5: as_of value 32.
  */
 static const char cloud_text[] =
 	"schema: gpuplan-clouds/1\n"									/* 1 */
 	"offers:\n"											/* 2 */
 	"  - {id: aws/p4d.24xlarge/us-east-1, cloud: aws, instance: p4d.24xlarge, region: us-east-1,\n"	/* 3 */
 	"     pricing: on-demand, gpu_type: A100-SXM4-40GB, gpus: 8, vcpus: 96, ram_gib: 1152, usd_per_hour: 32.7726,\n" /* 4 */
-	"     source: \"catalog\"}\n"									/* 5 */
+	"     source: \"catalog\", as_of: 2025-05-31}\n"									/* 5 */
 	"  - {id: gcp/g2-standard-4/us-central1, cloud: gcp, instance: g2-standard-4, region: us-central1,\n" /* 6 */
-	"     pricing: on-demand, gpu_type: L4, gpus: 1, vcpus: 4, ram_gib: 16, usd_per_hour: 0.70683, source: \"catalog\"}\n"; /* 7 */
+	"     pricing: on-demand, gpu_type: L4, gpus: 1, vcpus: 4, ram_gib: 16, usd_per_hour: 0.70683, source: \"catalog\", as_of: 2025-05-31}\n"; /* 7 */
 
 struct row {
 	const char *old;	/* replaced once in the text (must occur exactly once) */
@@ -105,12 +106,18 @@ static const struct row lic_rows[] = {
 	{ "source: \"blog\"", "source: \"\"", 17, 101, "field 'source' of a licence requirement is empty" },
 	/* without the vcs product (lines 10-13), line 16 becomes line 12 */
 	{ "  - id: vcs\n    name: NVIDIA Virtual Compute Server\n    terms:\n"
-	  "      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 450, assumed: true, source: \"cited\"}\n",
+	  "      - {id: subscription-1y, kind: subscription, years: 1, usd_per_gpu: 450, assumed: true, source: \"cited\", as_of: 2020-06-25}\n",
 	  "", 12, 5, "licence product 'vcs' is not among the products" },
 	{ "[H100-NVL-94GB]", "[H100-NVL-96GB]", 19, 18,
 	  "unknown GPU type 'H100-NVL-96GB' (did you mean 'H100-NVL-94GB'?)" },
 	{ "years: 5, source: \"bundle note\"", "years: 0, source: \"bundle note\"", 19, 57,
 	  "field 'years': 0 must be in [1, 10]" },
+	/* a price needs its date: missing, null, not a date, a day that does not exist */
+	{ "4500, source: \"price list\", as_of: 2026-09-02}", "4500, source: \"price list\"}", 6, 9,
+	  "price 'subscription-1y' has no as_of date" },
+	{ "as_of: 2020-06-25}", "as_of: }", 13, 9, "price 'subscription-1y' has no as_of date" },
+	{ "as_of: 2020-06-25}", "as_of: 2020-6-25}", 13, 118, "field 'as_of': '2020-6-25' is not a date (YYYY-MM-DD)" },
+	{ "as_of: 2020-06-25}", "as_of: 2026-02-29}", 13, 118, "field 'as_of': '2026-02-29' is not a date (YYYY-MM-DD)" },
 };
 
 static const struct row cloud_rows[] = {
@@ -126,6 +133,10 @@ static const struct row cloud_rows[] = {
 	  "offer 'aws/p4d.24xlarge/us-east-1' is already defined at @:3" },
 	{ "ram_gib: 16", "ram_gb: 16", 7, 59, "unknown field 'ram_gb' in cloud offer (did you mean 'ram_gib'?)" },
 	{ "0.70683, source: \"catalog\"", "0.70683, source: \"\"", 7, 103, "field 'source' is empty" },
+	{ "\"catalog\", as_of: 2025-05-31}\n  - {id: gcp", "\"catalog\"}\n  - {id: gcp", 3, 5,
+	  "price 'aws/p4d.24xlarge/us-east-1' has no as_of date" },
+	{ "\"catalog\", as_of: 2025-05-31}\n  - {id: gcp", "\"catalog\", as_of: 2025-05-31T00:00}\n  - {id: gcp", 5, 32,
+	  "field 'as_of': '2025-05-31T00:00' is not a date (YYYY-MM-DD)" },
 };
 
 /* text with row->old replaced by row->new; NULL when old does not occur exactly once */
@@ -198,6 +209,9 @@ static void test_bundled_files(void)
 		      "models: NVAIE perpetual is 22,500 with 5 years of support");
 		t = licenses_term(&L, LIC_VCS, "subscription-1y");
 		CHECK(t && t->assumed, "models: the vCS price is marked assumed");
+		CHECK(t && t->as_of == date_from_civil(2020, 6, 25), "models: the vCS price is as of 2020-06-25");
+		t = licenses_term(&L, LIC_NVAIE, "subscription-1y");
+		CHECK(t && t->as_of == date_from_civil(2026, 9, 2), "models: NVAIE prices are as of 2026-09-02");
 	}
 	licenses_release(&L);
 	diag_release(&d);
@@ -209,6 +223,8 @@ static void test_bundled_files(void)
 		const struct cloud_offer *o = clouds_find(&c, "aws/p4d.24xlarge/us-east-1");
 		CHECK(o && o->gpus == 8 && o->usd_per_hour == 32.7726 && !strcmp(o->gpu->id, "A100-SXM4-40GB"),
 		      "models: p4d.24xlarge is 8 A100-SXM4-40GB at 32.7726/h");
+		CHECK(o && o->as_of == date_from_civil(2025, 5, 31) && o->assumed,
+		      "models: the catalog snapshot's date, 2025-05-31, is assumed");
 	}
 	clouds_release(&c);
 	diag_release(&d);
@@ -256,7 +272,7 @@ static void test_small_copies(void)
 		char *user = write_file("user.yaml", "schema: gpuplan-clouds/1\noffers:\n"
 						     "  - {id: aws/p4d.24xlarge/us-east-1, cloud: aws, instance: p4d.24xlarge,\n"
 						     "     region: us-east-1, pricing: reserved, gpu_type: A100-SXM4-40GB, gpus: 8,\n"
-						     "     usd_per_hour: 20, source: \"our quote\"}\n");
+						     "     usd_per_hour: 20, source: \"our quote\", as_of: 2026-01-15}\n");
 		const struct cloud_offer *o = clouds_find(&c, "gcp/g2-standard-4/us-central1");
 		CHECK(c.n == 2 && o && o->gpus == 1 && o->vcpus == 4 && o->pricing == PRICING_ON_DEMAND && o->line == 6,
 		      "small clouds.yaml: 2 offers, g2-standard-4 at line 6");

@@ -1,0 +1,136 @@
+/*
+ * cmd_models.c - gpuplan models check: loads every model table of a
+ * models directory (gpus.yaml, licenses.yaml, clouds.yaml) with the
+ * loaders' checks, checks the catalog as a whole (models_check_catalog),
+ * and prints the age of each price table.  Exit 0 when consistent, 3 on
+ * the first error (nothing on stdout then).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "cli.h"
+#include "cloud.h"
+#include "date.h"
+#include "license.h"
+#include "models.h"
+#include "scenario.h"
+#include "banned.h"
+
+/* The dates of one price table. */
+struct table_age {
+	size_t n, assumed, stale;
+	long long oldest, newest;
+};
+
+static void add_price(struct table_age *a, long long as_of, int assumed, long long today)
+{
+	if (!a->n || as_of < a->oldest)
+		a->oldest = as_of;
+	if (!a->n || as_of > a->newest)
+		a->newest = as_of;
+	a->n++;
+	a->assumed += assumed != 0;
+	a->stale += cli_price_stale(as_of, today);
+}
+
+/* "  licenses.yaml:  8 prices as of 2020-06-25 .. 2026-09-02, 1 assumed, 1 older than 12 months" */
+static void print_age(const char *file, const struct table_age *a)
+{
+	char d1[DATE_TEXT_SIZE], d2[DATE_TEXT_SIZE];
+	printf("  %-15s ", file);
+	if (!a->n) {
+		printf("no prices\n");
+		return;
+	}
+	printf("%zu price%s as of %s .. %s, %zu assumed, %zu older than %d months\n", a->n, a->n == 1 ? "" : "s",
+	       date_format(d1, sizeof(d1), a->oldest), date_format(d2, sizeof(d2), a->newest), a->assumed, a->stale,
+	       CLI_PRICE_MAX_MONTHS);
+}
+
+/* "check" and --models DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
+static int parse_args(int argc, char **argv, const char **dir)
+{
+	const struct cli_command *c = &cli_commands[CMD_MODELS];
+	struct cli_getopt go;
+	const char *v;
+	int id, check = 0;
+
+	cli_getopt_init(&go, c, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
+			return 1;
+		if (id == CLI_ERROR)
+			return EXIT_USAGE;
+		if (id == OPT_MODELS) {
+			*dir = v;
+			continue;
+		}
+		if (check)
+			return cli_misuse(c, "unknown argument '%s'", v);
+		if (strcmp(v, "check"))
+			return cli_misuse(c, "unknown models command '%s'", v);
+		check = 1;
+	}
+	if (!check)
+		return cli_misuse(c, "no models command given");
+	return 0;
+}
+
+int cmd_models(int argc, char **argv, const struct cli_global *g)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct licenses L;
+	struct clouds cl;
+	struct diag d = DIAG_INIT;
+	struct table_age la = { 0, 0, 0, 0, 0 }, ca = { 0, 0, 0, 0, 0 };
+	const char *dir = g->models_dir;
+	char *gpus = NULL, *lic = NULL, *clouds = NULL;
+	long long today;
+	size_t i, j, nmig = 0, nvgpu = 0;
+	int rc;
+
+	memset(&L, 0, sizeof(L));
+	memset(&cl, 0, sizeof(cl));
+	rc = parse_args(argc, argv, &dir);
+	if (rc)
+		return rc == 1 ? EXIT_OK : rc;
+	if (cli_today(&today))
+		return EXIT_USAGE;
+	dir = models_dir_or_default(dir);
+	gpus = xasprintf("%s/gpus.yaml", dir);
+	lic = xasprintf("%s/licenses.yaml", dir);
+	clouds = xasprintf("%s/clouds.yaml", dir);
+	if (catalog_load(&cat, gpus, 0, &d) || models_check_catalog(&cat, &d) || licenses_load(&L, lic, &cat, &d) ||
+	    clouds_load(&cl, clouds, &cat, &d)) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	for (i = 0; i < cat.n; i++) {
+		nmig += cat.gpus[i].has_mig != 0;
+		nvgpu += cat.gpus[i].has_vgpu != 0;
+	}
+	for (i = 1; i < LIC_COUNT; i++)
+		for (j = 0; j < L.product[i].nterms; j++)
+			add_price(&la, L.product[i].terms[j].as_of, L.product[i].terms[j].assumed, today);
+	for (i = 0; i < cl.n; i++)
+		add_price(&ca, cl.offers[i].as_of, cl.offers[i].assumed, today);
+	{
+		char d1[DATE_TEXT_SIZE];
+		printf("models %s: consistent (price ages from %s)\n", dir, date_format(d1, sizeof(d1), today));
+	}
+	printf("  %-15s %zu GPU types, %zu with MIG, %zu with vGPU\n", "gpus.yaml:", cat.n, nmig, nvgpu);
+	print_age("licenses.yaml:", &la);
+	print_age("clouds.yaml:", &ca);
+	rc = EXIT_OK;
+out:
+	licenses_release(&L);
+	clouds_release(&cl);
+	catalog_release(&cat);
+	diag_release(&d);
+	free(gpus);
+	free(lic);
+	free(clouds);
+	return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * models_check.c - consistency checks of a loaded GPU catalog beyond what
+ * catalog_load checks entry by entry (models.h): what a GPU's MIG table
+ * implies as a whole, and the uniqueness of vGPU names.
+ */
+#include <string.h>
+
+#include "models.h"
+#include "util.h"
+#include "banned.h"
+
+/* The MIG table of g: every profile's instances fit the GPU's slices and starts. */
+static int check_mig(const struct gpu_type *g, struct diag *d)
+{
+	const struct mig_info *m = &g->mig;
+	size_t i;
+
+	for (i = 0; i < m->nprofiles; i++) {
+		const struct mig_profile *p = &m->profiles[i];
+		if (p->max_instances > p->nstarts)
+			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+					"GPU '%s': MIG profile '%s' allows %d instances but has %d start%s", g->id,
+					p->name, p->max_instances, p->nstarts, p->nstarts == 1 ? "" : "s");
+		if (p->max_instances * p->memory_slices > m->memory_slices)
+			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+					"GPU '%s': %d instances of MIG profile '%s' take %d memory slices, the GPU has %d",
+					g->id, p->max_instances, p->name, p->max_instances * p->memory_slices,
+					m->memory_slices);
+		if (p->max_instances * p->compute_slices > m->compute_slices)
+			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+					"GPU '%s': %d instances of MIG profile '%s' take %d compute slices, the GPU has %d",
+					g->id, p->max_instances, p->name, p->max_instances * p->compute_slices,
+					m->compute_slices);
+		if (p->memory_mib > g->memory_mib)
+			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+					"GPU '%s': MIG profile '%s' has %ld MiB, more than the GPU's %ld MiB", g->id,
+					p->name, p->memory_mib, g->memory_mib);
+	}
+	return 0;
+}
+
+/* The vGPU tables of g: names unique across both, MIG-backed counts within their GPU instance's. */
+static int check_vgpu(const struct gpu_type *g, struct diag *d)
+{
+	const struct vgpu_info *v = &g->vgpu;
+	size_t i, j;
+
+	for (i = 0; i < v->nmig; i++) {
+		const struct vgpu_mig_profile *mp = &v->mig_backed[i];
+		const struct mig_profile *gi = &g->mig.profiles[mp->gi_index];
+		for (j = 0; j < v->nprofiles; j++)
+			if (!str_casecmp(v->profiles[j].name, mp->name))
+				return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+						"GPU '%s': vGPU profile '%s' is both time-sliced and MIG-backed", g->id,
+						mp->name);
+		for (j = 0; j < i; j++)
+			if (!str_casecmp(v->mig_backed[j].name, mp->name))
+				return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+						"GPU '%s': duplicate MIG-backed vGPU profile '%s'", g->id, mp->name);
+		if (mp->max > gi->max_instances)
+			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+					"GPU '%s': MIG-backed vGPU profile '%s' allows %d, its GPU instance '%s' %d", g->id,
+					mp->name, mp->max, gi->name, gi->max_instances);
+	}
+	return 0;
+}
+
+int models_check_catalog(const struct catalog *cat, struct diag *d)
+{
+	size_t i;
+	for (i = 0; i < cat->n; i++) {
+		const struct gpu_type *g = &cat->gpus[i];
+		if ((g->has_mig && check_mig(g, d)) || (g->has_vgpu && check_vgpu(g, d)))
+			return -1;
+	}
+	return 0;
+}
