@@ -97,7 +97,7 @@ static void print_table(const struct compare_row *rows, size_t n)
 	struct table t = { n, 26, 12 };
 	char **cells;
 	char b[64];
-	size_t i, best = 0, second = (size_t)-1;
+	size_t i;
 	int q, m;
 
 	for (i = 0; i < n; i++)
@@ -123,7 +123,8 @@ static void print_table(const struct compare_row *rows, size_t n)
 		snprintf(label, sizeof(label), "  %s", cost_cat_name((enum cost_cat)q));
 		row_num(&t, rows, label, offsetof(struct compare_row, cat) + (size_t)q * sizeof(double), 2, 1);
 	}
-	row_num(&t, rows, "per placed GPU-hour (USD)", offsetof(struct compare_row, cost_per_gpu_hour), 4, 1);
+	row_num(&t, rows, "USD/provisioned GPU-hour", offsetof(struct compare_row, per_provisioned_gpu_hour), 4, 1);
+	row_num(&t, rows, "USD/used GPU-hour", offsetof(struct compare_row, per_used_gpu_hour), 4, 1);
 	row_num(&t, rows, "compute utilisation (%)", offsetof(struct compare_row, compute_util), 1, 100);
 	row_num(&t, rows, "memory utilisation (%)", offsetof(struct compare_row, mem_util), 1, 100);
 	for (q = LIC_COUNT - 1; q > 0; q--) {
@@ -156,31 +157,32 @@ static void print_table(const struct compare_row *rows, size_t n)
 		row_text(&t, b, cells);
 	}
 	free(cells);
-	if (n < 2)
-		return;
-	/* the cheapest per year among the plans that place everything */
-	best = (size_t)-1;
+}
+
+/* The ranking, one line per option, and the verdict. */
+static void print_ranking(const struct compare_row *rows, size_t n)
+{
+	size_t *order = xcalloc(n + 1, sizeof(*order)), i;
+	int w = 8;
+	char b[64];
+	char *text;
+
+	compare_rank(rows, n, order);
+	for (i = 0; i < n; i++)
+		if ((int)strlen(rows[i].scenario) > w)
+			w = (int)strlen(rows[i].scenario);
+	printf("\nranking (%s):\n", COMPARE_RANKED_BY);
 	for (i = 0; i < n; i++) {
-		if (rows[i].unplaced)
-			continue;
-		if (best == (size_t)-1 || rows[i].per_year < rows[best].per_year) {
-			second = best;
-			best = i;
-		} else if (second == (size_t)-1 || rows[i].per_year < rows[second].per_year) {
-			second = i;
-		}
+		const struct compare_row *r = &rows[order[i]];
+		text = compare_unplaced_text(r);
+		printf("  %zu %-*s %14s USD/year  %s\n", i + 1, w, r->scenario,
+		       fmt_fixed(b, sizeof(b), round(r->per_year * 100) / 100, 2), text);
+		free(text);
 	}
-	if (best == (size_t)-1) {
-		printf("\nno scenario places every replica\n");
-		return;
-	}
-	printf("\ncheapest per year with every replica placed: %s, %s USD/year", rows[best].scenario,
-	       fmt_fixed(b, sizeof(b), round(rows[best].per_year * 100) / 100, 2));
-	if (second != (size_t)-1)
-		printf(" (%s USD/year less than %s)",
-		       fmt_fixed(b, sizeof(b), round((rows[second].per_year - rows[best].per_year) * 100) / 100, 2),
-		       rows[second].scenario);
-	printf("\n");
+	text = compare_verdict(rows, n, order);
+	printf("verdict: %s\n", text);
+	free(text);
+	free(order);
 }
 
 int cmd_compare(int argc, char **argv, const struct cli_global *g)
@@ -223,6 +225,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	print_table(rows, nrows);
+	print_ranking(rows, nrows);
 	printf("reports: %s\n", a.out_dir);
 	rc = EXIT_OK;
 out:

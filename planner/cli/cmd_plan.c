@@ -96,7 +96,8 @@ static void print_summary(const struct plan_result *r, const char *dir)
 	const struct problem *p = cp->p;
 	struct cplan_cost cost;
 	struct report_stats st;
-	char b1[64], b2[64];
+	struct report_gpu_hours gh;
+	char b1[64], b2[64], b3[64];
 	int m, first = 1, q;
 
 	cplan_cost(cp, &cost);
@@ -115,6 +116,11 @@ static void print_summary(const struct plan_result *r, const char *dir)
 		first = 0;
 	}
 	printf("%s)\n", first ? "nothing" : "");
+	report_gpu_hours(cp, &gh);
+	printf("  GPU-hour:   %s USD per provisioned GPU-hour (%ld GPUs), %s USD per used GPU-hour "
+	       "(%s GPU-equivalents placed)\n", fmt_fixed(b1, sizeof(b1), round(gh.per_provisioned * 1e4) / 1e4, 4),
+	       cost.gpus, fmt_fixed(b2, sizeof(b2), round(gh.per_used * 1e4) / 1e4, 4),
+	       fmt_fixed(b3, sizeof(b3), round(gh.gpu_eq_placed * 100) / 100, 2));
 	printf("  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
 	printf("  licences:  ");

@@ -4,8 +4,10 @@
  *
  * Phases: load (scenario_load checks every file and field), validate
  * (scenario_unhostable per workload; the first one that can never be
- * placed is an input error), report (a short, deterministic summary on
- * stdout).  Nothing is written to disk.
+ * placed is an input error), warn (demand asked beyond the capacity,
+ * overall or under a GPU-type or site restriction: one line each on
+ * stderr, exit 0), report (a short, deterministic summary on stdout).
+ * Nothing is written to disk.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ static void print_workloads(const struct workloads *wl)
 	for (i = 0; i < wl->n; i++) {
 		const struct workload *w = &wl->w[i];
 		replicas += w->replicas;
-		gpu_eq += (double)w->replicas * (w->gpus >= 1 ? (double)w->gpus : w->compute);
+		gpu_eq += (double)w->replicas * workload_gpu_equivalents(w);
 		for (j = 0; j < ntenants; j++)
 			if (!strcmp(tenants[j], w->tenant))
 				break;
@@ -193,6 +195,16 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 			ret = cli_diag(&d);
 			goto out;
 		}
+	}
+	/* warn: demand asked beyond the capacity, overall or under a restriction */
+	{
+		char **msgs;
+		size_t n = scenario_overasked(&sc, &msgs);
+		for (i = 0; i < n; i++) {
+			fprintf(stderr, "gpuplan: warning: %s\n", msgs[i]);
+			free(msgs[i]);
+		}
+		free(msgs);
 	}
 	/* prices: a warning for each stale one */
 	ret = warn_stale_prices(&sc);

@@ -159,7 +159,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			  "SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] "
 			  "[--node-limit N] [--threads N] [--greedy]",
 			  "plans every scenario and prints them side by side: cost over the horizon and per year, by\n"
-			  "category, per placed GPU-hour, utilisation, licences, unplaced replicas and the mode mix",
+			  "category, per provisioned and per used GPU-hour, utilisation, licences, unplaced replicas and\n"
+			  "the mode mix; then ranks them by unplaced demand (by priority), then cost, and gives a verdict",
 			  compare_opts },
 	[CMD_CHECK] = { "check", "plan a scenario and check it against a baseline plan.json (CI gate)",
 			"SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "

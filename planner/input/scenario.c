@@ -492,7 +492,7 @@ void scenario_release(struct scenario *sc)
 
 #define COMPUTE_EPS 1e-9
 
-static int class_matches(const struct node_class *nc, const struct workload *w)
+int scenario_class_allows(const struct node_class *nc, const struct workload *w)
 {
 	size_t i;
 	int ok = w->nsites == 0;
@@ -594,7 +594,7 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 
 	for (i = 0; i < inv->n; i++) {
 		const struct node_class *nc = &inv->classes[i];
-		if (!class_matches(nc, w))
+		if (!scenario_class_allows(nc, w))
 			continue;
 		any = 1;
 		if (nc->gpus_per_node > max_gpus)
@@ -629,7 +629,7 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		const struct node_class *nc = &inv->classes[i];
 		unsigned modes;
 		int m;
-		if (!class_matches(nc, w))
+		if (!scenario_class_allows(nc, w))
 			continue;
 		/* One class must have it all at once, not just the largest of each. */
 		if (w->gpus > nc->gpus_per_node || w->cpu_cores > nc->cpu_cores || w->ram_gib > nc->ram_gib)

@@ -105,4 +105,20 @@ void scenario_release(struct scenario *sc);
  */
 char *scenario_unhostable(const struct scenario *sc, const struct workload *w);
 
+/* True when node class nc is one of w's sites and gpu_types (none given: any). */
+int scenario_class_allows(const struct node_class *nc, const struct workload *w);
+
+/*
+ * Where the demand asked exceeds the GPUs that could serve it, counting
+ * a workload's GPU-equivalents (workload_gpu_equivalents x replicas) and
+ * a class's count x GPUs per node (for classes to buy or rent, the most
+ * one may take).  Checked overall (every workload against every class),
+ * then for each set of node classes some workload is restricted to by
+ * its gpu_types or sites, in workloads-file order: the workloads whose
+ * classes all lie in that set against its GPUs.  Returns the number of
+ * messages, one line each with the figures and no newline, in *msgs
+ * (NULL when none; caller frees each and the array).
+ */
+size_t scenario_overasked(const struct scenario *sc, char ***msgs);
+
 #endif

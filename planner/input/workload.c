@@ -23,6 +23,11 @@ const char *isolation_name(enum isolation i)
 	return (unsigned)i < ISO_COUNT ? iso_names[i] : "?";
 }
 
+double workload_gpu_equivalents(const struct workload *w)
+{
+	return w->gpus >= 1 ? (double)w->gpus : w->compute;
+}
+
 enum isolation mode_isolation(enum gpu_mode m)
 {
 	switch (m) {

@@ -46,6 +46,13 @@ struct workloads {
 };
 #define WORKLOADS_INIT { NULL, 0, NULL, 0 }
 
+/*
+ * GPU-equivalents one replica of w asks: its whole GPUs, or its compute
+ * share of one GPU.  What validate, compare and the cost per used
+ * GPU-hour count.
+ */
+double workload_gpu_equivalents(const struct workload *w);
+
 int workloads_load(struct workloads *wl, const char *path, const struct catalog *cat,
 		   struct diag *d);
 void workloads_release(struct workloads *wl);

@@ -183,13 +183,13 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	struct report_stats st;
 	cJSON *s = cJSON_AddObjectToObject(dc->json, "summary");
 	cJSON *cats, *mix, *ja;
-	double gpu_hours;
+	struct report_gpu_hours gh;
 	size_t i;
 	int m, q, na = 0;
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	gpu_hours = report_placed_gpu_hours(cp);
+	report_gpu_hours(cp, &gh);
 	sb_adds(&dc->summary, "metric,value\n");
 	kv(&dc->summary, s, "scenario", p->sc->name);
 	kv(&dc->summary, s, "status", ilp_status_name(r->status));
@@ -202,7 +202,8 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 		snprintf(key, sizeof(key), "cost_%s_usd", cost_cat_name((enum cost_cat)q));
 		kvn(&dc->summary, s, key, cost.cat[q], 2);
 	}
-	kvn(&dc->summary, s, "cost_per_placed_gpu_hour_usd", gpu_hours > 0 ? cost.total / gpu_hours : 0, 4);
+	kvn(&dc->summary, s, "cost_per_provisioned_gpu_hour_usd", gh.per_provisioned, 4);
+	kvn(&dc->summary, s, "cost_per_used_gpu_hour_usd", gh.per_used, 4);
 	kvn(&dc->summary, s, "objective", r->objective, 2);
 	kvn(&dc->summary, s, "lower_bound", r->bound, 2);
 	kvn(&dc->summary, s, "lp_bound", r->lp_bound, 2);

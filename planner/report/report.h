@@ -15,7 +15,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "2.1.0"
+#define REPORT_SCHEMA_VERSION "3.0.0"
 
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
 
@@ -53,7 +53,20 @@ int report_oldest_price(const struct plan_result *r, struct price_ref *out);
 /* "cloud offer aws/p5.48xlarge/us-east-1" or "nvaie subscription-3y"; caller frees. */
 char *report_price_name(const struct price_ref *p);
 
-/* GPU-hours the placed replicas hold over the horizon (whole GPUs, or compute shares). */
-double report_placed_gpu_hours(const struct cplan *cp);
+/*
+ * The plan's cost per GPU-hour, two ways.  Provisioned: the total cost /
+ * (GPUs in used nodes x hours of the horizon).  Used: the total cost /
+ * (GPU-equivalents placed x hours of the horizon), a GPU-equivalent being
+ * a replica's whole GPUs or its compute share.  A rate is 0 when its
+ * GPU-hours are 0.
+ */
+struct report_gpu_hours {
+	double provisioned;	/* GPUs in used nodes x hours */
+	double used;		/* GPU-equivalents placed x hours */
+	double gpu_eq_placed;	/* GPU-equivalents placed */
+	double per_provisioned;	/* USD per provisioned GPU-hour */
+	double per_used;	/* USD per used GPU-hour */
+};
+void report_gpu_hours(const struct cplan *cp, struct report_gpu_hours *gh);
 
 #endif

@@ -16,8 +16,9 @@
  *
  * Reading is strict: the file must be JSON (a syntax error or a
  * truncated file is "FILE:LINE:COL: ..."), schema_version must be 2.x
- * (REPORTDIFF_READS_MAJOR; older and newer majors get a message that says
- * how to regenerate the file), and every field compared must be there
+ * or 3.x (REPORTDIFF_READS_MIN_MAJOR..REPORTDIFF_READS_MAJOR: 3.0.0 only
+ * renamed the cost per GPU-hour, a figure not compared; older and newer
+ * majors get a message that says how to regenerate the file), and every field compared must be there
  * with the right type (an error names the field and points at it).
  * Fields not compared are ignored, so minor versions that add fields
  * are read.  All errors are DIAG_INPUT (exit 3).
@@ -38,8 +39,9 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_READS_MAJOR 2		/* plan.json schema major read */
-#define REPORTDIFF_SCHEMA_VERSION "1.0.0"	/* of the JSON comparison */
+#define REPORTDIFF_READS_MIN_MAJOR 2	/* oldest plan.json schema major read */
+#define REPORTDIFF_READS_MAJOR 3		/* newest plan.json schema major read */
+#define REPORTDIFF_SCHEMA_VERSION "1.1.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */

@@ -177,7 +177,7 @@ static void unplaced_normalise(struct rd_report *r)
 	r->nunplaced = n;
 }
 
-/* schema_version: "MAJOR.MINOR.PATCH" with the major this reader knows. */
+/* schema_version: "MAJOR.MINOR.PATCH" with a major this reader knows. */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
 	const char *s;
@@ -194,10 +194,10 @@ static int check_version(struct reader *rd, const cJSON *root, struct rd_report 
 	free(head);
 	if (rc || major < 0 || !dot || !strchr(dot + 1, '.'))
 		return bad_field(rd, "schema_version", 0, "is not a version MAJOR.MINOR.PATCH");
-	if (major < REPORTDIFF_READS_MAJOR) {
-		char *msg = xasprintf("was written by report schema %s; this gpuplan reads %d.x: regenerate the %s "
-				      "with 'gpuplan plan SCENARIO --format json' (reports/README.md)",
-				      s, REPORTDIFF_READS_MAJOR, rd->role);
+	if (major < REPORTDIFF_READS_MIN_MAJOR) {
+		char *msg = xasprintf("was written by report schema %s; this gpuplan reads %d.x to %d.x: regenerate "
+				      "the %s with 'gpuplan plan SCENARIO --format json' (reports/README.md)",
+				      s, REPORTDIFF_READS_MIN_MAJOR, REPORTDIFF_READS_MAJOR, rd->role);
 		rc = bad_field(rd, "schema_version", 0, msg);
 		free(msg);
 		return rc;

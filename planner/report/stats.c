@@ -1,7 +1,7 @@
 /*
  * stats.c - figures of a plan shared by the reports, the comparison and
  * the CLI's summary: the mode mix, memory and compute utilisation of the
- * GPUs in used nodes, and the GPU-hours the placed replicas hold.
+ * GPUs in used nodes, and the cost per provisioned and per used GPU-hour.
  */
 #include <string.h>
 
@@ -50,20 +50,21 @@ void report_stats(const struct cplan *cp, struct report_stats *st)
 	st->compute_util = cap_gpus > 0 ? comp / cap_gpus : 0;
 }
 
-/* GPU-equivalents a replica holds: whole GPUs, or its compute share. */
-static double replica_gpus(const struct workload *w)
-{
-	return w->gpus >= 1 ? (double)w->gpus : w->compute;
-}
-
-double report_placed_gpu_hours(const struct cplan *cp)
+void report_gpu_hours(const struct cplan *cp, struct report_gpu_hours *gh)
 {
 	const struct problem *p = cp->p;
-	double h = 0;
+	double hours = HOURS_PER_YEAR * p->horizon_years;
+	struct cplan_cost cost;
 	size_t i;
+
+	memset(gh, 0, sizeof(*gh));
+	cplan_cost(cp, &cost);
 	for (i = 0; i < p->ndemands; i++)
-		h += (double)cp->placed[i] * replica_gpus(p->demands[i].w);
-	return h * HOURS_PER_YEAR * p->horizon_years;
+		gh->gpu_eq_placed += (double)cp->placed[i] * workload_gpu_equivalents(p->demands[i].w);
+	gh->provisioned = (double)cost.gpus * hours;
+	gh->used = gh->gpu_eq_placed * hours;
+	gh->per_provisioned = gh->provisioned > 0 ? cost.total / gh->provisioned : 0;
+	gh->per_used = gh->used > 0 ? cost.total / gh->used : 0;
 }
 
 /* Keeps p in *best when it is older (the first found wins ties). */

@@ -85,10 +85,10 @@ static const struct {
 	const char *want;	/* the whole message */
 } bad_docs[] = {
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"1.0.0\"",
-	  "b.json:2:19: 'schema_version' was written by report schema 1.0.0; this gpuplan reads 2.x: regenerate the "
-	  "baseline with 'gpuplan plan SCENARIO --format json' (reports/README.md)" },
-	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"3.0.0\"",
-	  "b.json:2:19: 'schema_version' is 3.0.0, newer than this gpuplan reads (2.x): upgrade gpuplan or regenerate "
+	  "b.json:2:19: 'schema_version' was written by report schema 1.0.0; this gpuplan reads 2.x to 3.x: regenerate "
+	  "the baseline with 'gpuplan plan SCENARIO --format json' (reports/README.md)" },
+	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"4.0.0\"",
+	  "b.json:2:19: 'schema_version' is 4.0.0, newer than this gpuplan reads (3.x): upgrade gpuplan or regenerate "
 	  "the baseline with this one" },
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"two\"",
 	  "b.json:2:19: 'schema_version' is not a version MAJOR.MINOR.PATCH" },
@@ -185,7 +185,7 @@ static void test_bad_docs(void)
 	free(good);
 }
 
-/* A newer minor version with fields the reader does not know is read. */
+/* A newer minor version with fields the reader does not know is read; so is major 3. */
 static void test_minor_version(void)
 {
 	char *good = good_doc(), *doc = edit(good, "\"2.0.0\",", "\"2.7.1\",\n\"new_field\": {\"x\": [1, 2]},");
@@ -198,6 +198,12 @@ static void test_minor_version(void)
 	rd_report_release(&r);
 	diag_release(&d);
 	free(doc2);
+	free(doc);
+	doc = edit(good, "\"2.0.0\",", "\"3.0.0\",");
+	CHECK(rd_report_parse(&r, "m.json", doc, strlen(doc), "baseline", &d) == 0, "3.0.0 reads: %s",
+	      d.msg ? d.msg : "");
+	rd_report_release(&r);
+	diag_release(&d);
 	free(doc);
 	free(good);
 }
