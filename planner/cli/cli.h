@@ -40,6 +40,11 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * returns EXIT_USAGE.
  */
 int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * cli_misuse for an unknown word: "unknown WHAT 'S'" with the hint
+ * str_hint (util.h) gives over the NULL-terminated valid names.
+ */
+int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names);
 
 #define CLI_MAX_OPTIONS 24	/* options of one command, -h/--help included */
 
