@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "par.h"
 #include "util.h"
 #include "banned.h"
@@ -229,6 +230,18 @@ int cli_solver_option(int id, const char *v, struct plan_opts *po)
 	default:
 		return 0;
 	}
+}
+
+int cli_output_option(const struct cli_command *c, const char *dir, enum report_format *fmt, FILE **summary)
+{
+	*summary = stdout;
+	if (!dir || strcmp(dir, OUTSET_STDOUT))
+		return 0;
+	if (*fmt == REPORT_CSV)
+		return cli_misuse(c, "--format csv cannot go to standard output: -o - writes the JSON report only");
+	*fmt = REPORT_JSON;
+	*summary = stderr;
+	return 0;
 }
 
 int cli_format_option(const char *v, enum report_format *fmt)

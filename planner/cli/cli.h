@@ -91,5 +91,13 @@ int cli_parse_num(const char *opt, const char *s, struct num_range range, double
 int cli_solver_option(int id, const char *val, struct plan_opts *po);
 /* The output format of plan and compare, --format csv|json|both; returns as cli_solver_option. */
 int cli_format_option(const char *val, enum report_format *fmt);
+/*
+ * -o/--output DIR of plan, compare and check, read after the options:
+ * "-" writes the JSON report to standard output (*fmt becomes json; csv
+ * is refused, EXIT_USAGE after a one-line message) and *summary becomes
+ * stderr, so that the human summary does not mix with it; otherwise
+ * *summary is stdout.  0 or EXIT_USAGE.
+ */
+int cli_output_option(const struct cli_command *c, const char *dir, enum report_format *fmt, FILE **summary);
 
 #endif

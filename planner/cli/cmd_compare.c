@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "outfile.h"
 #include "plan.h"
 #include "scenario.h"
 #include "util.h"
@@ -21,6 +22,7 @@ struct compare_args {
 	const char *out_dir;
 	enum report_format fmt;
 	struct plan_opts po;
+	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
 /* 0 to go on, 1 after --help (exit 0), or an exit code. */
@@ -58,11 +60,12 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	}
 	if (!a->nfiles)
 		return cli_misuse(c, "no scenario given");
-	return 0;
+	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 
 /* The table: one column per scenario, one line per figure. */
 struct table {
+	FILE *out;		/* stdout, or stderr under -o - */
 	size_t n;
 	int w0, w;		/* label width, column width */
 };
@@ -70,12 +73,12 @@ struct table {
 static void row_text(const struct table *t, const char *label, char **cells)
 {
 	size_t i;
-	printf("%-*s", t->w0, label);
+	fprintf(t->out, "%-*s", t->w0, label);
 	for (i = 0; i < t->n; i++) {
-		printf("  %*s", t->w, cells[i]);
+		fprintf(t->out, "  %*s", t->w, cells[i]);
 		free(cells[i]);
 	}
-	printf("\n");
+	fprintf(t->out, "\n");
 }
 
 static void row_num(const struct table *t, const struct compare_row *rows, const char *label, size_t off,
@@ -92,9 +95,9 @@ static void row_num(const struct table *t, const struct compare_row *rows, const
 	free(cells);
 }
 
-static void print_table(const struct compare_row *rows, size_t n)
+static void print_table(FILE *out, const struct compare_row *rows, size_t n)
 {
-	struct table t = { n, 26, 12 };
+	struct table t = { out, n, 26, 12 };
 	char **cells;
 	char b[64];
 	size_t i, best = 0, second = (size_t)-1;
@@ -171,16 +174,16 @@ static void print_table(const struct compare_row *rows, size_t n)
 		}
 	}
 	if (best == (size_t)-1) {
-		printf("\nno scenario places every replica\n");
+		fprintf(out, "\nno scenario places every replica\n");
 		return;
 	}
-	printf("\ncheapest per year with every replica placed: %s, %s USD/year", rows[best].scenario,
+	fprintf(out, "\ncheapest per year with every replica placed: %s, %s USD/year", rows[best].scenario,
 	       fmt_fixed(b, sizeof(b), round(rows[best].per_year * 100) / 100, 2));
 	if (second != (size_t)-1)
-		printf(" (%s USD/year less than %s)",
+		fprintf(out, " (%s USD/year less than %s)",
 		       fmt_fixed(b, sizeof(b), round((rows[second].per_year - rows[best].per_year) * 100) / 100, 2),
 		       rows[second].scenario);
-	printf("\n");
+	fprintf(out, "\n");
 }
 
 int cmd_compare(int argc, char **argv, const struct cli_global *g)
@@ -222,8 +225,8 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	print_table(rows, nrows);
-	printf("reports: %s\n", a.out_dir);
+	print_table(a.summary, rows, nrows);
+	fprintf(a.summary, "reports: %s\n", strcmp(a.out_dir, OUTSET_STDOUT) ? a.out_dir : "standard output (compare.json)");
 	rc = EXIT_OK;
 out:
 	for (i = 0; i < nrows; i++)
