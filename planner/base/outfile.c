@@ -147,6 +147,19 @@ static int interrupted(struct diag *d)
 	return 1;
 }
 
+/* dir "-": the files' bytes, in order, on standard output. */
+static int commit_stdout(const struct outset *os, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < os->n; i++)
+		if (os->files[i].len && fwrite(os->files[i].data, 1, os->files[i].len, stdout) != os->files[i].len)
+			break;
+	if (fflush(stdout) || ferror(stdout) || i < os->n)
+		return diag_set(d, DIAG_IO, NULL, 0, 0, "cannot write to standard output: %s", strerror(errno));
+	return 0;
+}
+
 int outset_commit(struct outset *os, struct diag *d)
 {
 	char **tmp = NULL, **final = NULL;
@@ -160,6 +173,8 @@ int outset_commit(struct outset *os, struct diag *d)
 		return -1;
 	if (!os->dir || !os->dir[0])
 		return diag_set(d, DIAG_IO, NULL, 0, 0, "the output directory name is empty");
+	if (!strcmp(os->dir, OUTSET_STDOUT))
+		return commit_stdout(os, d);
 	for (i = 0; i < os->n; i++) {
 		if (!name_ok(os->files[i].name))
 			return diag_set(d, DIAG_IO, os->dir, 0, 0, "invalid output file name '%s'",

@@ -29,6 +29,10 @@
  * Errors are DIAG_IO (exit 5), naming the final path, never the
  * temporary one: "out/summary.csv: cannot write: No space left on device".
  *
+ * dir OUTSET_STDOUT ("-") is standard output: outset_commit writes the
+ * files' bytes there in the order added and flushes it (the caller adds
+ * one file); an error is "cannot write to standard output: ...".
+ *
  * Ownership: the outset owns dir's copy, every name and every buffer
  * given to outset_add; outset_release frees them (also after a commit).
  */
@@ -52,6 +56,7 @@ struct outset {
 	size_t n, cap;
 };
 #define OUTSET_INIT { NULL, NULL, 0, 0 }
+#define OUTSET_STDOUT "-"	/* dir for standard output */
 
 /* Starts an empty set of files for dir. */
 void outset_init(struct outset *os, const char *dir);

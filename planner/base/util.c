@@ -207,21 +207,127 @@ int str_blank(const char *s)
 	return 1;
 }
 
-const char *did_you_mean(const char *s, const char *const *candidates)
+/* True when hay starts with needle (anywhere 0) or contains it (anywhere 1), ASCII case-insensitively. */
+static int has_nocase(const char *hay, const char *needle, int anywhere)
 {
-	const char *best = NULL;
-	int bestd = 1000;
+	size_t n = strlen(needle), i;
+
+	for (; *hay; hay++) {
+		/* A NUL in hay mismatches, so this stops at its end. */
+		for (i = 0; i < n; i++)
+			if (lower((unsigned char)hay[i]) != lower((unsigned char)needle[i]))
+				break;
+		if (i == n)
+			return 1;
+		if (!anywhere)
+			return 0;
+	}
+	return n == 0;
+}
+
+int str_contains_nocase(const char *hay, const char *needle)
+{
+	return has_nocase(hay, needle, 1);
+}
+
+int str_nearness(const char *s, const char *name)
+{
 	size_t len = strlen(s);
 	int limit = len <= 4 ? 1 : len <= 8 ? 2 : 3;
+	int dist;
 
-	for (; *candidates; candidates++) {
-		int dist = str_edit_distance(s, *candidates);
-		if (dist < bestd) {
-			bestd = dist;
-			best = *candidates;
+	if (len >= 3 && has_nocase(name, s, 0))
+		return 0;
+	if (len >= 3 && str_contains_nocase(name, s))
+		return 1;
+	dist = str_edit_distance(s, name);
+	return dist <= limit ? 2 + dist : -1;
+}
+
+size_t hint_pick(const int *rank, size_t n, size_t *out)
+{
+	size_t i, k, m = 0, near = 0;
+	int cut = -1;
+
+	/* the ranks kept: 0 and 1 when any, else the lowest */
+	for (i = 0; i < n; i++)
+		if (rank[i] >= 0 && (cut < 0 || rank[i] < cut))
+			cut = rank[i];
+	if (cut >= 0 && cut <= 1)
+		cut = 1;
+	for (i = 0; i < n; i++) {
+		if (rank[i] < 0 || rank[i] > cut)
+			continue;
+		near++;
+		/* insertion into the HINT_MAX best; an equal rank stays behind (index order) */
+		for (k = m; k > 0 && rank[out[k - 1]] > rank[i]; k--)
+			if (k < HINT_MAX)
+				out[k] = out[k - 1];
+		if (k < HINT_MAX) {
+			out[k] = i;
+			if (m < HINT_MAX)
+				m++;
 		}
 	}
-	return bestd <= limit ? best : NULL;
+	return near;
+}
+
+size_t str_closest(const char *s, const char *const *candidates, const char **out)
+{
+	size_t n = 0, i, near, idx[HINT_MAX];
+	int *rank;
+
+	while (candidates[n])
+		n++;
+	rank = xcalloc(n + 1, sizeof(*rank));
+	for (i = 0; i < n; i++)
+		rank[i] = str_nearness(s, candidates[i]);
+	near = hint_pick(rank, n, idx);
+	for (i = 0; i < near && i < HINT_MAX; i++)
+		out[i] = candidates[idx[i]];
+	free(rank);
+	return near;
+}
+
+char *str_hint_text(const char *const *names, size_t n)
+{
+	size_t shown = n < HINT_MAX ? n : HINT_MAX, i;
+	struct sb sb;
+
+	sb_init(&sb);
+	if (!n)
+		return sb_detach(&sb);
+	sb_adds(&sb, " (did you mean ");
+	for (i = 0; i < shown; i++) {
+		if (i)
+			sb_adds(&sb, i + 1 == shown && n <= HINT_MAX ? " or " : ", ");
+		sb_addf(&sb, "'%s'", names[i]);
+	}
+	if (n > HINT_MAX)
+		sb_addf(&sb, " or one of %zu more", n - HINT_MAX);
+	sb_adds(&sb, "?)");
+	return sb_detach(&sb);
+}
+
+char *str_hint(const char *s, const char *const *candidates)
+{
+	const char *near[HINT_MAX];
+	size_t n = 0, i;
+	struct sb sb;
+
+	i = str_closest(s, candidates, near);
+	if (i)
+		return str_hint_text(near, i);
+	while (candidates[n])
+		n++;
+	sb_init(&sb);
+	if (n == 0 || n > HINT_LIST_ALL)
+		return sb_detach(&sb);
+	sb_adds(&sb, " (expected ");
+	for (i = 0; i < n; i++)
+		sb_addf(&sb, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", candidates[i]);
+	sb_adds(&sb, ")");
+	return sb_detach(&sb);
 }
 
 /*

@@ -50,15 +50,54 @@ char *sb_detach(struct sb *sb);
 int str_casecmp(const char *a, const char *b);
 /* Levenshtein distance, ASCII case-insensitive; capped at 255. */
 int str_edit_distance(const char *a, const char *b);
+/* True when needle occurs in hay, ASCII case-insensitively. */
+int str_contains_nocase(const char *hay, const char *needle);
 /* True when s is empty or only ASCII blanks. */
 int str_blank(const char *s);
 /*
- * The closest of the NULL-terminated candidates to s (edit distance, ASCII
- * case-insensitive), or NULL if none is near: at most 1 edit for names of
- * up to 4 characters, 2 up to 8, 3 beyond (so "H100" is not near "A10").
- * Ties go to the first candidate.
+ * Hints for an unknown name: the valid names closest to it.  One rule for
+ * every reader and command.  How near a valid name is to the unknown s,
+ * as a rank (lower is nearer; ASCII case-insensitive):
+ *   0      the name starts with s (s of 3 or more characters): "horizon"
+ *          for horizon_years, "aws/p5.48xlarge" for aws/p5.48xlarge/us-east-1;
+ *   1      the name contains s (s of 3 or more characters): "SXM5" for
+ *          H100-SXM5-80GB;
+ *   2 + d  d edits apart (Levenshtein), at most 1 edit for an s of up to 4
+ *          characters, 2 up to 8, 3 beyond (so "H100" is not near "A10");
+ *   -1     not near.
+ * A hint lists every name that starts with or contains s; when there is
+ * none, the names fewest edits away ("L40X": L40 and L40S, 1 edit each).
  */
-const char *did_you_mean(const char *s, const char *const *candidates);
+#define HINT_MAX 3		/* names a hint lists; more are shown as "..." */
+#define HINT_LIST_ALL 8		/* str_hint lists a valid set this small when nothing is near */
+int str_nearness(const char *s, const char *name);
+/*
+ * The near ones of n ranks (as str_nearness; -1 is not near): every rank
+ * 0 or 1, else (none of those) every rank equal to the lowest; lowest
+ * first, ties in index order, their indices in out[0..HINT_MAX-1].
+ * Returns how many are near, which may exceed HINT_MAX (out then holds
+ * the first HINT_MAX).  A caller may rank by its own rule on top (e.g.
+ * + 100 for a worse kind of match).
+ */
+size_t hint_pick(const int *rank, size_t n, size_t *out);
+/*
+ * The valid names nearest to s among the NULL-terminated candidates, as
+ * hint_pick: into out[0..HINT_MAX-1], the count returned.
+ */
+size_t str_closest(const char *s, const char *const *candidates, const char **out);
+/*
+ * The hint that follows a message "unknown X 's'": " (did you mean 'a'?)",
+ * " (did you mean 'a' or 'b'?)", " (did you mean 'a', 'b' or 'c'?)", for
+ * n > HINT_MAX " (did you mean 'a', 'b', 'c' or one of N more?)"; "" for
+ * n 0.  A new string (caller frees).
+ */
+char *str_hint_text(const char *const *names, size_t n);
+/*
+ * str_closest and str_hint_text at once; when no name is near and there
+ * are at most HINT_LIST_ALL candidates, the valid set instead:
+ * " (expected a, b or c)".  A new string, "" when neither applies.
+ */
+char *str_hint(const char *s, const char *const *candidates);
 
 /*
  * Strict number parsing (the whole string must be the number, no

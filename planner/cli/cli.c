@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "date.h"
+#include "outfile.h"
 #include "par.h"
 #include "util.h"
 #include "banned.h"
@@ -56,6 +57,15 @@ int cli_misuse(const struct cli_command *c, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names)
+{
+	char *hint = str_hint(s, names);
+
+	cli_misuse(c, "unknown %s '%s'%s", what, s, hint);
+	free(hint);
+	return EXIT_USAGE;
+}
+
 /* ================= getopt_long from the command table ================= */
 
 static void add_option(struct cli_getopt *go, size_t *n, size_t *k, const struct cli_option *o)
@@ -100,9 +110,29 @@ static void bad_option_text(const struct cli_getopt *go, char *buf, size_t n)
 		snprintf(buf, n, "-%c", optopt);
 }
 
+/* The hint for an unknown option text: the nearest long options of the command, as "--name". */
+static char *option_hint(const struct cli_getopt *go, const char *text)
+{
+	const char *names[CLI_MAX_OPTIONS + 1], *near[HINT_MAX];
+	char *dashed[CLI_MAX_OPTIONS], *word, *hint;
+	size_t n = 0, i;
+
+	if (strncmp(text, "--", 2))
+		return xstrdup("");	/* a short option: one letter says too little */
+	for (i = 0; i < CLI_MAX_OPTIONS && go->longopts[i].name; i++, n++)
+		names[n] = dashed[n] = xasprintf("--%s", go->longopts[i].name);
+	names[n] = NULL;
+	word = xstrndup(text, strcspn(text, "="));
+	hint = str_hint_text(near, str_closest(word, names, near));	/* only near ones: --help has all */
+	free(word);
+	for (i = 0; i < n; i++)
+		free(dashed[i]);
+	return hint;
+}
+
 int cli_getopt(struct cli_getopt *go, const char **val)
 {
-	char text[256];
+	char text[256], *hint;
 	int id;
 
 	if (go->rest) {
@@ -127,7 +157,9 @@ int cli_getopt(struct cli_getopt *go, const char **val)
 		return CLI_HELP;
 	case '?':
 		bad_option_text(go, text, sizeof(text));
-		cli_misuse(go->cmd, "unknown option '%s'", text);
+		hint = option_hint(go, text);
+		cli_misuse(go->cmd, "unknown option '%s'%s", text, hint);
+		free(hint);
 		return CLI_ERROR;
 	case ':':
 		bad_option_text(go, text, sizeof(text));
@@ -199,6 +231,18 @@ int cli_solver_option(int id, const char *v, struct plan_opts *po)
 	default:
 		return 0;
 	}
+}
+
+int cli_output_option(const struct cli_command *c, const char *dir, enum report_format *fmt, FILE **summary)
+{
+	*summary = stdout;
+	if (!dir || strcmp(dir, OUTSET_STDOUT))
+		return 0;
+	if (*fmt == REPORT_CSV)
+		return cli_misuse(c, "--format csv cannot go to standard output: -o - writes the JSON report only");
+	*fmt = REPORT_JSON;
+	*summary = stderr;
+	return 0;
 }
 
 int cli_format_option(const char *v, enum report_format *fmt)

@@ -41,6 +41,11 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * returns EXIT_USAGE.
  */
 int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * cli_misuse for an unknown word: "unknown WHAT 'S'" with the hint
+ * str_hint (util.h) gives over the NULL-terminated valid names.
+ */
+int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names);
 
 #define CLI_MAX_OPTIONS 24	/* options of one command, -h/--help included */
 
@@ -87,6 +92,14 @@ int cli_parse_num(const char *opt, const char *s, struct num_range range, double
 int cli_solver_option(int id, const char *val, struct plan_opts *po);
 /* The output format of plan and compare, --format csv|json|both; returns as cli_solver_option. */
 int cli_format_option(const char *val, enum report_format *fmt);
+/*
+ * -o/--output DIR of plan, compare and check, read after the options:
+ * "-" writes the JSON report to standard output (*fmt becomes json; csv
+ * is refused, EXIT_USAGE after a one-line message) and *summary becomes
+ * stderr, so that the human summary does not mix with it; otherwise
+ * *summary is stdout.  0 or EXIT_USAGE.
+ */
+int cli_output_option(const struct cli_command *c, const char *dir, enum report_format *fmt, FILE **summary);
 
 /*
  * Today's date as a day number (date.h) for the price-age warnings of

@@ -49,6 +49,7 @@ static int take_option(struct bench_args *a, int id, const char *v)
 /* "gen" and its options; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
+	static const char *const bench_commands[] = { "gen", NULL };
 	const struct cli_command *c = &cli_commands[CMD_BENCH];
 	struct cli_getopt go;
 	const char *v;
@@ -64,7 +65,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 			return 1;
 		if (id == CLI_ARG && !gen) {
 			if (strcmp(v, "gen"))
-				return cli_misuse(c, "unknown bench command '%s'", v);
+				return cli_unknown(c, "bench command", v, bench_commands);
 			gen = 1;
 			continue;
 		}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "plan.h"
 #include "report.h"
 #include "reportdiff.h"
@@ -32,6 +33,7 @@ struct check_args {
 	struct rd_limits lim;
 	int given[RD_LIMIT_COUNT];
 	struct plan_opts po;
+	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
 };
 
 /* A threshold (id OPT_MAX_*); -1 after a message. */
@@ -118,7 +120,11 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 		if (rc)
 			return rc;
 	}
+	a->summary = stdout;
 	if (is_check) {
+		enum report_format fmt = REPORT_BOTH;
+		if (cli_output_option(c, a->out_dir, &fmt, &a->summary))
+			return EXIT_USAGE;
 		if (!a->npos)
 			return cli_misuse(c, "no scenario given");
 		if (!a->baseline)
@@ -144,12 +150,12 @@ static int finish(const struct rd_report *base, const struct rd_report *cur, con
 
 	rd_diff_compute(&df, base, cur, &a->lim);
 	text = rd_diff_format(&df, a->fmt, command);
-	fputs(text, stdout);
+	fputs(text, a->summary);
 	free(text);
 	why = rd_diff_failure(&df);
 	if (why) {
-		/* stdout first, so a terminal shows the verdict after the table */
-		fflush(stdout);
+		/* the table first, so a terminal shows the verdict after it */
+		fflush(a->summary);
 		cli_error(EXIT_CHECK, "%s failed: %s", command, why);
 		rc = EXIT_CHECK;
 	}
@@ -192,7 +198,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		if (r.p.demands[i].unhostable)
 			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc.workloads.file, r.p.demands[i].w->line, r.p.demands[i].w->name, r.p.demands[i].unhostable);
-	if (a.out_dir && report_write(a.out_dir, REPORT_BOTH, &r, &d)) {
+	if (a.out_dir && report_write(a.out_dir, strcmp(a.out_dir, OUTSET_STDOUT) ? REPORT_BOTH : REPORT_JSON, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}

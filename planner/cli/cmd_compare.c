@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "outfile.h"
 #include "plan.h"
 #include "scenario.h"
 #include "util.h"
@@ -21,6 +22,7 @@ struct compare_args {
 	const char *out_dir;
 	enum report_format fmt;
 	struct plan_opts po;
+	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
 /* 0 to go on, 1 after --help (exit 0), or an exit code. */
@@ -58,11 +60,12 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	}
 	if (!a->nfiles)
 		return cli_misuse(c, "no scenario given");
-	return 0;
+	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 
 /* The table: one column per scenario, one line per figure. */
 struct table {
+	FILE *out;		/* stdout, or stderr under -o - */
 	size_t n;
 	int w0, w;		/* label width, column width */
 };
@@ -70,12 +73,12 @@ struct table {
 static void row_text(const struct table *t, const char *label, char **cells)
 {
 	size_t i;
-	printf("%-*s", t->w0, label);
+	fprintf(t->out, "%-*s", t->w0, label);
 	for (i = 0; i < t->n; i++) {
-		printf("  %*s", t->w, cells[i]);
+		fprintf(t->out, "  %*s", t->w, cells[i]);
 		free(cells[i]);
 	}
-	printf("\n");
+	fprintf(t->out, "\n");
 }
 
 static void row_num(const struct table *t, const struct compare_row *rows, const char *label, size_t off,
@@ -92,9 +95,9 @@ static void row_num(const struct table *t, const struct compare_row *rows, const
 	free(cells);
 }
 
-static void print_table(const struct compare_row *rows, size_t n)
+static void print_table(FILE *out, const struct compare_row *rows, size_t n)
 {
-	struct table t = { n, 26, 12 };
+	struct table t = { out, n, 26, 12 };
 	char **cells;
 	char b[64];
 	size_t i;
@@ -160,7 +163,7 @@ static void print_table(const struct compare_row *rows, size_t n)
 }
 
 /* The ranking, one line per option, and the verdict. */
-static void print_ranking(const struct compare_row *rows, size_t n)
+static void print_ranking(FILE *out, const struct compare_row *rows, size_t n)
 {
 	size_t *order = xcalloc(n + 1, sizeof(*order)), i;
 	int w = 8;
@@ -171,16 +174,16 @@ static void print_ranking(const struct compare_row *rows, size_t n)
 	for (i = 0; i < n; i++)
 		if ((int)strlen(rows[i].scenario) > w)
 			w = (int)strlen(rows[i].scenario);
-	printf("\nranking (%s):\n", COMPARE_RANKED_BY);
+	fprintf(out, "\nranking (%s):\n", COMPARE_RANKED_BY);
 	for (i = 0; i < n; i++) {
 		const struct compare_row *r = &rows[order[i]];
 		text = compare_unplaced_text(r);
-		printf("  %zu %-*s %14s USD/year  %s\n", i + 1, w, r->scenario,
-		       fmt_fixed(b, sizeof(b), round(r->per_year * 100) / 100, 2), text);
+		fprintf(out, "  %zu %-*s %14s USD/year  %s\n", i + 1, w, r->scenario,
+			fmt_fixed(b, sizeof(b), round(r->per_year * 100) / 100, 2), text);
 		free(text);
 	}
 	text = compare_verdict(rows, n, order);
-	printf("verdict: %s\n", text);
+	fprintf(out, "verdict: %s\n", text);
 	free(text);
 	free(order);
 }
@@ -224,9 +227,9 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	print_table(rows, nrows);
-	print_ranking(rows, nrows);
-	printf("reports: %s\n", a.out_dir);
+	print_table(a.summary, rows, nrows);
+	print_ranking(a.summary, rows, nrows);
+	fprintf(a.summary, "reports: %s\n", strcmp(a.out_dir, OUTSET_STDOUT) ? a.out_dir : "standard output (compare.json)");
 	rc = EXIT_OK;
 out:
 	for (i = 0; i < nrows; i++)

@@ -19,6 +19,7 @@
 /* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, const char **files, const char **out_dir)
 {
+	static const char *const trace_formats[] = { "openb", NULL };
 	const struct cli_command *c = &cli_commands[CMD_IMPORT];
 	struct cli_getopt go;
 	const char *v;
@@ -34,7 +35,7 @@ static int parse_args(int argc, char **argv, const char **files, const char **ou
 			break;
 		case CLI_ARG:
 			if (npos == 0 && strcmp(v, "openb"))
-				return cli_misuse(c, "unknown trace format '%s' (known: openb)", v);
+				return cli_unknown(c, "trace format", v, trace_formats);
 			if (npos == 3)
 				return cli_misuse(c, "more than two files given");
 			if (npos)

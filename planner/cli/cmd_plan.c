@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "date.h"
+#include "outfile.h"
 #include "plan.h"
 #include "report.h"
 #include "scenario.h"
@@ -22,6 +23,7 @@ struct plan_args {
 	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
 	int require_all;
+	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
 /* 0 to go on, 1 after --help (exit 0), or an exit code. */
@@ -68,11 +70,11 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	}
 	if (!a->scenario)
 		return cli_misuse(c, "no scenario given");
-	return 0;
+	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 
 /* "  prices:     oldest as of 2026-09-02 (nvaie subscription-3y, licenses.yaml:33)". */
-static void print_oldest_price(const struct plan_result *r)
+static void print_oldest_price(FILE *out, const struct plan_result *r)
 {
 	struct price_ref p;
 	char date[DATE_TEXT_SIZE];
@@ -80,17 +82,17 @@ static void print_oldest_price(const struct plan_result *r)
 	char *name;
 
 	if (!report_oldest_price(r, &p)) {
-		printf("  prices:     no dated price of the models used (only the inventory's and scenario's own)\n");
+		fprintf(out, "  prices:     no dated price of the models used (only the inventory's and scenario's own)\n");
 		return;
 	}
 	file = strrchr(p.file, '/') ? strrchr(p.file, '/') + 1 : p.file;
 	name = report_price_name(&p);
-	printf("  prices:     oldest as of %s (%s, %s:%ld%s)\n", date_format(date, sizeof(date), p.as_of), name, file,
-	       p.line, p.assumed ? ", assumed" : "");
+	fprintf(out, "  prices:     oldest as of %s (%s, %s:%ld%s)\n", date_format(date, sizeof(date), p.as_of), name,
+		file, p.line, p.assumed ? ", assumed" : "");
 	free(name);
 }
 
-static void print_summary(const struct plan_result *r, const char *dir)
+static void print_summary(FILE *out, const struct plan_result *r, const char *dir)
 {
 	const struct cplan *cp = r->final;
 	const struct problem *p = cp->p;
@@ -102,56 +104,56 @@ static void print_summary(const struct plan_result *r, const char *dir)
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	printf("plan %s: %s", p->sc->name, ilp_status_name(r->status));
+	fprintf(out, "plan %s: %s", p->sc->name, ilp_status_name(r->status));
 	if (r->status == ILP_FEASIBLE || r->status == ILP_OPTIMAL)
-		printf(" (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
-	printf(", from the %s plan\n", r->plan_source);
-	printf("  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
+		fprintf(out, " (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
+	fprintf(out, ", from the %s plan\n", r->plan_source);
+	fprintf(out, "  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
 	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
 	for (q = 0; q < CAT_COUNT; q++) {
 		if (cost.cat[q] == 0)
 			continue;
-		printf("%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
+		fprintf(out, "%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
 		       fmt_fixed(b1, sizeof(b1), round(cost.cat[q] * 100) / 100, 2));
 		first = 0;
 	}
-	printf("%s)\n", first ? "nothing" : "");
+	fprintf(out, "%s)\n", first ? "nothing" : "");
 	report_gpu_hours(cp, &gh);
-	printf("  GPU-hour:   %s USD per provisioned GPU-hour (%ld GPUs), %s USD per used GPU-hour "
-	       "(%s GPU-equivalents placed)\n", fmt_fixed(b1, sizeof(b1), round(gh.per_provisioned * 1e4) / 1e4, 4),
-	       cost.gpus, fmt_fixed(b2, sizeof(b2), round(gh.per_used * 1e4) / 1e4, 4),
-	       fmt_fixed(b3, sizeof(b3), round(gh.gpu_eq_placed * 100) / 100, 2));
-	printf("  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
+	fprintf(out, "  GPU-hour:   %s USD per provisioned GPU-hour (%ld GPUs), %s USD per used GPU-hour "
+		"(%s GPU-equivalents placed)\n", fmt_fixed(b1, sizeof(b1), round(gh.per_provisioned * 1e4) / 1e4, 4),
+		cost.gpus, fmt_fixed(b2, sizeof(b2), round(gh.per_used * 1e4) / 1e4, 4),
+		fmt_fixed(b3, sizeof(b3), round(gh.gpu_eq_placed * 100) / 100, 2));
+	fprintf(out, "  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
-	printf("  licences:  ");
+	fprintf(out, "  licences:  ");
 	first = 1;
 	for (q = LIC_COUNT - 1; q > 0; q--) {
 		if (cost.lic_gpus[q])
-			printf("%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
+			fprintf(out, "%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
 			       cost.lic_gpus[q] == 1 ? "" : "s");
 		if (cost.seats[q])
-			printf("%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
+			fprintf(out, "%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
 			       lic_product_id((enum lic_product)q), cost.seats[q], cost.seats[q] == 1 ? "" : "s");
 		if (cost.lic_gpus[q] || cost.seats[q])
 			first = 0;
 	}
-	printf("%s (counted per %s)\n", first ? " none" : "",
+	fprintf(out, "%s (counted per %s)\n", first ? " none" : "",
 	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
-	printf("  mode mix:  ");
+	fprintf(out, "  mode mix:  ");
 	first = 1;
 	for (m = 0; m < MODE_COUNT; m++) {
 		if (!st.nodes_by_mode[m])
 			continue;
-		printf("%s %s %ld node%s (%ld GPUs)", first ? "" : ",", mode_name((enum gpu_mode)m),
+		fprintf(out, "%s %s %ld node%s (%ld GPUs)", first ? "" : ",", mode_name((enum gpu_mode)m),
 		       st.nodes_by_mode[m], st.nodes_by_mode[m] == 1 ? "" : "s", st.gpus_by_mode[m]);
 		first = 0;
 	}
-	printf("%s\n", first ? " none" : "");
-	printf("  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
-	printf("  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
+	fprintf(out, "%s\n", first ? " none" : "");
+	fprintf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
+	fprintf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
-	print_oldest_price(r);
-	printf("  reports:    %s\n", dir);
+	print_oldest_price(out, r);
+	fprintf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
 }
 
 int cmd_plan(int argc, char **argv, const struct cli_global *g)
@@ -197,7 +199,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	print_summary(&r, a.out_dir);
+	print_summary(a.summary, &r, a.out_dir);
 	rc = EXIT_OK;
 	if (a.require_all) {
 		struct cplan_cost fc;

@@ -25,6 +25,17 @@ struct profiles_args {
 	enum profiles_view view;
 };
 
+/* --format with a value that is none of them: EXIT_USAGE after the message. */
+static int unknown_format(const char *v)
+{
+	static const char *const formats[] = { "table", "csv", "json", NULL };
+	char *hint = str_hint(v, formats);
+
+	cli_error(EXIT_USAGE, "unknown format '%s'%s", v, hint);
+	free(hint);
+	return EXIT_USAGE;
+}
+
 /* One option or operand (id from cli_getopt); 0 to go on, else an exit code. */
 static int take(struct profiles_args *a, int id, const char *v, int *geometries, int *vgpu)
 {
@@ -45,7 +56,7 @@ static int take(struct profiles_args *a, int id, const char *v, int *geometries,
 		else if (!strcmp(v, "json"))
 			a->fmt = PROFILES_JSON;
 		else
-			return cli_error(EXIT_USAGE, "unknown format '%s' (table, csv or json)", v);
+			return unknown_format(v);
 		return 0;
 	case OPT_GPUS:
 		a->user_files[a->nuser++] = v;
@@ -137,12 +148,10 @@ int cmd_profiles(int argc, char **argv, const struct cli_global *g)
 	if (a.view != PROFILES_TYPES) {
 		gpu = catalog_find(&cat, a.gpu_name);
 		if (!gpu) {
-			const char *hint = catalog_suggest(&cat, a.gpu_name);
-			if (hint)
-				rc = cli_error(EXIT_INPUT, "unknown GPU type '%s' (did you mean '%s'?)", a.gpu_name, hint);
-			else
-				rc = cli_error(EXIT_INPUT, "unknown GPU type '%s' (run 'gpuplan profiles' for the list)",
-					       a.gpu_name);
+			char *hint = catalog_hint(&cat, a.gpu_name);
+			rc = cli_error(EXIT_INPUT, "unknown GPU type '%s'%s", a.gpu_name,
+				       *hint ? hint : " (run 'gpuplan profiles' for the list)");
+			free(hint);
 			goto out;
 		}
 	}

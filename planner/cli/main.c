@@ -45,6 +45,18 @@ static int (*const commands[CMD_COUNT])(int argc, char **argv, const struct cli_
  * gpuplan finds <prefix>/share/gpuplan/models from <prefix>/bin wherever
  * the prefix was moved (nothing when /proc/self/exe cannot be read).
  */
+/* "unknown command" with the nearest command names; EXIT_USAGE. */
+static int unknown_command(const char *s)
+{
+	const char *names[CMD_COUNT + 1];
+	size_t k;
+
+	for (k = 0; k < CMD_COUNT; k++)
+		names[k] = cli_commands[k].name;
+	names[k] = NULL;
+	return cli_unknown(&cli_global, "command", s, names);
+}
+
 static void find_installed_models(void)
 {
 	char exe[4096];
@@ -102,7 +114,7 @@ int main(int argc, char **argv)
 		return -i - 1;
 	c = cli_command_find(argv[i]);
 	if (!c)
-		return cli_misuse(&cli_global, "unknown command '%s'", argv[i]);
+		return unknown_command(argv[i]);
 	find_installed_models();
 	if (interrupt_install()) {
 		cli_error(EXIT_INTERNAL, "cannot install the signal handlers");

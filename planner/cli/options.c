@@ -49,7 +49,7 @@ const struct cli_command cli_global = {
 };
 
 static const struct cli_option plan_opts[] = {
-	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out)" },
+	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out);\n- writes plan.json to stdout and the summary to stderr" },
 	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds (default: the scenario's, else 30)" },
 	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)" },
@@ -63,7 +63,7 @@ static const struct cli_option plan_opts[] = {
 };
 
 static const struct cli_option compare_opts[] = {
-	{ "output", OPT_OUTPUT, "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out)" },
+	{ "output", OPT_OUTPUT, "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out);\n- writes compare.json to stdout and the table to stderr" },
 	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit per scenario (default: each scenario's own)" },
 	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: each scenario's own)" },
@@ -83,7 +83,7 @@ static const struct cli_option check_opts[] = {
 	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS",
 	  "most memory or compute utilisation may fall, in points (default: not checked)" },
 	{ "format", OPT_FORMAT, "text|markdown|json", "text (default), markdown (a pull-request comment) or json" },
-	{ "output", OPT_OUTPUT, "DIR", "also write the new plan's reports into DIR, as gpuplan plan does" },
+	{ "output", OPT_OUTPUT, "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds, as for gpuplan plan" },
 	{ "gap", OPT_GAP, "PCT", "stop within PCT percent of optimal, as for gpuplan plan" },
 	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit, as for gpuplan plan" },

@@ -140,6 +140,24 @@ static int load_mig(const struct ydoc *doc, const struct ynode *n, struct gpu_ty
 	return 0;
 }
 
+/* "unknown GPU-instance profile" with the nearest of g's MIG profile names. */
+static int unknown_gi_profile(const struct ydoc *doc, const struct ynode *node, const struct gpu_type *g,
+			      const char *gi, struct diag *d)
+{
+	const char *names[MIG_MAX_PROFILES + 1];
+	const char *near[HINT_MAX];
+	char *hint;
+	size_t k;
+
+	for (k = 0; k < g->mig.nprofiles && k < MIG_MAX_PROFILES; k++)
+		names[k] = g->mig.profiles[k].name;
+	names[k] = NULL;
+	hint = str_hint_text(near, str_closest(gi, names, near));
+	ydoc_error(doc, node, d, "unknown GPU-instance profile '%s' for '%s'%s", gi, g->id, hint);
+	free(hint);
+	return -1;
+}
+
 static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
 {
 	static const char *const keys[] = { "mixed_size", "profiles", "mig_backed", NULL };
@@ -217,8 +235,7 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 			mp->gi_profile = xstrdup(gi);
 			mp->gi_index = catalog_mig_profile(g, gi);
 			if (mp->gi_index < 0)
-				return ydoc_error(doc, ymap_get(p, "gi_profile"), d,
-						  "unknown GPU-instance profile '%s' for '%s'", gi, g->id);
+				return unknown_gi_profile(doc, ymap_get(p, "gi_profile"), g, gi, d);
 			if (yread_int(&yp, "max", 1, 1, 8, &v))
 				return -1;
 			mp->max = as_int(v);

@@ -29,7 +29,8 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source", NULL };
 	const struct yread y = { doc, o, d };
 	struct cloud_offer *of = &c->offers[c->n];
-	const char *s, *hint;
+	const char *s;
+	char *hint;
 	long long gpus;
 	size_t i;
 
@@ -47,16 +48,16 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 		if (!strcmp(s, offer_pricing_names[i]))
 			break;
 	if (!offer_pricing_names[i])
-		return ydoc_error(doc, ymap_get(o, "pricing"), d, "unknown pricing '%s' (on-demand, reserved or spot)", s);
+		return ydoc_unknown(doc, ymap_get(o, "pricing"), d, "pricing", s, offer_pricing_names);
 	of->pricing = (enum offer_pricing)i;
 	if (yread_str(&y, "gpu_type", 1, &s))
 		return -1;
 	of->gpu = catalog_find(cat, s);
 	if (!of->gpu) {
-		hint = catalog_suggest(cat, s);
-		if (hint)
-			return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s' (did you mean '%s'?)", s, hint);
-		return ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s'", s);
+		hint = catalog_hint(cat, s);
+		ydoc_error(doc, ymap_get(o, "gpu_type"), d, "unknown GPU type '%s'%s", s, hint);
+		free(hint);
+		return -1;
 	}
 	if (yread_int(&y, "gpus", 1, 1, 64, &gpus) ||
 	    yread_num(&y, "vcpus", 0, (struct num_range){ 0, 1e5, RANGE_LO_OPEN }, &of->vcpus) < 0 ||

@@ -311,17 +311,17 @@ int csvdoc_bind(const struct csvdoc *doc, const struct csvcol *cols, int *idx, s
 			if (!str_casecmp(h, cols[j].name))
 				break;
 		if (j == ncols) {
-			const char *hint = did_you_mean(h, names);
 			const char *sep = doc->header.n == 1 ? strpbrk(h, ";\t") : NULL;
-			if (sep)
+			char *hint;
+			if (sep) {
 				csvdoc_error(doc, &doc->header, (int)i, d,
 					     "the header is one column: fields must be separated by ',', not %s",
 					     *sep == ';' ? "';'" : "tabs");
-			else if (hint)
-				csvdoc_error(doc, &doc->header, (int)i, d,
-					     "unknown column '%s' (did you mean '%s'?)", h, hint);
-			else
-				csvdoc_error(doc, &doc->header, (int)i, d, "unknown column '%s'", h);
+				goto out;
+			}
+			hint = str_hint(h, names);
+			csvdoc_error(doc, &doc->header, (int)i, d, "unknown column '%s'%s", h, hint);
+			free(hint);
 			goto out;
 		}
 		if (idx[j] >= 0) {
@@ -441,10 +441,18 @@ int csvread_bool(const struct csvread *rd, int c, int required, int *out)
 	return 0;
 }
 
-int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names,
-		 const char *expected, int *out)
+int csvread_unknown(const struct csvread *rd, int c, const char *what, const char *s, const char *const *names)
 {
-	const char *s = NULL, *hint;
+	char *hint = str_hint(s, names);
+
+	csvread_error(rd, c, "unknown %s '%s'%s", what, s, hint);
+	free(hint);
+	return -1;
+}
+
+int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names, int *out)
+{
+	const char *s = NULL;
 	int i;
 
 	if (csvread_str(rd, c, 1, &s))
@@ -455,8 +463,5 @@ int csvread_word(const struct csvread *rd, int c, const char *what, const char *
 			return 0;
 		}
 	}
-	hint = did_you_mean(s, names);
-	if (hint)
-		return csvread_error(rd, c, "unknown %s '%s' (did you mean '%s'?)", what, s, hint);
-	return csvread_error(rd, c, "unknown %s '%s' (expected %s)", what, s, expected);
+	return csvread_unknown(rd, c, what, s, names);
 }

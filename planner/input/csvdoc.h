@@ -102,11 +102,16 @@ int csvread_int(const struct csvread *rd, int c, int required, long long min, lo
 int csvread_bool(const struct csvread *rd, int c, int required, int *out);
 /*
  * A required word of the NULL-terminated names (case-insensitive); *out
- * its index.  Errors name it as what: "unknown hypervisor 'x' (did you
- * mean 'kvm'?)", else "... (expected <expected>)".
+ * its index.  Errors as csvread_unknown.
  */
-int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names,
-		 const char *expected, int *out);
+int csvread_word(const struct csvread *rd, int c, const char *what, const char *const *names, int *out);
+/*
+ * "unknown WHAT 'S'" at column c, with the hint str_hint (util.h) gives
+ * over the NULL-terminated valid names: "unknown hypervisor 'kvn' (did
+ * you mean 'kvm'?)", "... (expected vsphere, kvm, baremetal or cloud)".
+ * Returns -1.
+ */
+int csvread_unknown(const struct csvread *rd, int c, const char *what, const char *s, const char *const *names);
 
 /* True when s is valid UTF-8. */
 int utf8_valid(const char *s, size_t len);

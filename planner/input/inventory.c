@@ -119,13 +119,13 @@ static int load_offer(const struct csvread *rd, const struct clouds *clouds, str
 		return 0;
 	of = clouds ? clouds_find(clouds, s) : NULL;
 	if (!of) {
-		const char *hint = clouds ? clouds_suggest(clouds, s) : NULL;
-		if (hint)
-			return csvread_error(rd, C_OFFER, "unknown cloud offer '%s' (did you mean '%s'?)", s,
-					     hint);
-		return csvread_error(rd, C_OFFER,
-				     "unknown cloud offer '%s' (offers are in models/clouds.yaml and "
-				     "the scenario's cloud_offers files)", s);
+		const char *near[HINT_MAX];
+		char *hint = str_hint_text(near, clouds ? clouds_suggest(clouds, s, near) : 0);
+		csvread_error(rd, C_OFFER, "unknown cloud offer '%s'%s", s,
+			      *hint ? hint
+				    : " (offers are in models/clouds.yaml and the scenario's cloud_offers files)");
+		free(hint);
+		return -1;
 	}
 	nc->offer = of;
 	return 0;
@@ -146,11 +146,10 @@ static int load_gpus(const struct csvread *rd, const struct catalog *cat, struct
 	} else {
 		nc->gpu = catalog_find(cat, s);
 		if (!nc->gpu) {
-			const char *hint = catalog_suggest(cat, s);
-			if (hint)
-				return csvread_error(rd, C_GPU_TYPE, "unknown GPU type '%s' (did you mean '%s'?)",
-						     s, hint);
-			return csvread_error(rd, C_GPU_TYPE, "unknown GPU type '%s'", s);
+			char *hint = catalog_hint(cat, s);
+			csvread_error(rd, C_GPU_TYPE, "unknown GPU type '%s'%s", s, hint);
+			free(hint);
+			return -1;
 		}
 		if (of && nc->gpu != of->gpu)
 			return csvread_error(rd, C_GPU_TYPE, "offer '%s' has GPU type %s, not %s", of->id,
@@ -169,8 +168,7 @@ static int load_gpus(const struct csvread *rd, const struct catalog *cat, struct
 	if (of && !*csvread_text(rd, C_HYPERVISOR)) {
 		nc->hv = HV_CLOUD;
 	} else {
-		if (csvread_word(rd, C_HYPERVISOR, "hypervisor", hypervisor_names,
-				 "vsphere, kvm, baremetal or cloud", &e))
+		if (csvread_word(rd, C_HYPERVISOR, "hypervisor", hypervisor_names, &e))
 			return -1;
 		nc->hv = (enum hypervisor)e;
 		if (of && nc->hv != HV_CLOUD)
@@ -208,7 +206,7 @@ static int load_costs(const struct csvread *rd, struct node_class *nc)
 	long long v = 0;
 	int e = 0;
 
-	if (csvread_word(rd, C_OWNERSHIP, "ownership", own_names, "owned, buy or rent", &e))
+	if (csvread_word(rd, C_OWNERSHIP, "ownership", own_names, &e))
 		return -1;
 	nc->own = (enum ownership)e;
 	if (of && nc->own != OWN_RENT)

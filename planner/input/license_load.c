@@ -19,17 +19,13 @@ static const char *const kind_names[] = { "subscription", "perpetual", "hourly",
 static int pick(const struct ydoc *doc, const struct ynode *node, const char *const *names, int from,
 		const char *field, struct diag *d)
 {
-	const char *hint;
 	int i;
 	if (node->type != YN_SCALAR)
 		return ydoc_error(doc, node, d, "field '%s' must be a word", field);
 	for (i = from; names[i]; i++)
 		if (!strcmp(node->scalar, names[i]))
 			return i;
-	hint = did_you_mean(node->scalar, names + from);
-	if (hint)
-		return ydoc_error(doc, node, d, "unknown %s '%s' (did you mean '%s'?)", field, node->scalar, hint);
-	return ydoc_error(doc, node, d, "unknown %s '%s'", field, node->scalar);
+	return ydoc_unknown(doc, node, d, field, node->scalar, names + from);
 }
 
 static int required(const struct ydoc *doc, const struct ynode *map, const char *key, const char *what,
@@ -217,10 +213,10 @@ static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct 
 			return ydoc_error(doc, t, d, "a gpu_types entry must be a GPU type");
 		g = catalog_find(cat, t->scalar);
 		if (!g) {
-			const char *hint = catalog_suggest(cat, t->scalar);
-			if (hint)
-				return ydoc_error(doc, t, d, "unknown GPU type '%s' (did you mean '%s'?)", t->scalar, hint);
-			return ydoc_error(doc, t, d, "unknown GPU type '%s'", t->scalar);
+			char *hint = catalog_hint(cat, t->scalar);
+			ydoc_error(doc, t, d, "unknown GPU type '%s'%s", t->scalar, hint);
+			free(hint);
+			return -1;
 		}
 		lb->types[lb->ntypes++] = g;
 	}

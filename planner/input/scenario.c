@@ -141,7 +141,8 @@ static int file_list(const struct yread *y, const char *key, const char *what, c
 /* A word of the NULL-terminated names; keeps *out when the field is absent. */
 static int word_field(const struct yread *y, const char *key, const char *const *names, int *out)
 {
-	const char *s, *hint;
+	const char *s;
+	char *hint;
 	int i, rc = yread_str(y, key, 0, &s);
 	if (rc)
 		return rc < 0 ? -1 : 0;
@@ -150,20 +151,10 @@ static int word_field(const struct yread *y, const char *key, const char *const 
 			*out = i;
 			return 0;
 		}
-	hint = did_you_mean(s, names);
-	if (hint)
-		return ydoc_error(y->doc, ymap_get(y->map, key), y->d,
-				  "field '%s': unknown value '%s' (did you mean '%s'?)", key, s, hint);
-	{
-		struct sb all;
-		sb_init(&all);
-		for (i = 0; names[i]; i++)
-			sb_addf(&all, "%s%s", i ? (names[i + 1] ? ", " : " or ") : "", names[i]);
-		rc = ydoc_error(y->doc, ymap_get(y->map, key), y->d, "field '%s': unknown value '%s' (expected %s)",
-				key, s, all.buf);
-		sb_release(&all);
-		return rc;
-	}
+	hint = str_hint(s, names);
+	ydoc_error(y->doc, ymap_get(y->map, key), y->d, "field '%s': unknown value '%s'%s", key, s, hint);
+	free(hint);
+	return -1;
 }
 
 static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct diag *d)
@@ -351,20 +342,16 @@ static int check_sites(const struct scenario *sc, struct diag *d)
 	for (i = 0; i < wl->n && !rc; i++) {
 		const struct workload *w = &wl->w[i];
 		for (j = 0; j < w->nsites && !rc; j++) {
-			const char *hint;
+			char *hint;
 			for (k = 0; k < n; k++)
 				if (!strcmp(sites[k], w->sites[j]))
 					break;
 			if (k < n)
 				continue;
-			hint = did_you_mean(w->sites[j], sites);
-			if (hint)
-				rc = diag_set(d, DIAG_INPUT, wl->file, w->line, wl->sites_col,
-					      "unknown site '%s': no node class is there (did you mean '%s'?)",
-					      w->sites[j], hint);
-			else
-				rc = diag_set(d, DIAG_INPUT, wl->file, w->line, wl->sites_col,
-					      "unknown site '%s': no node class is there", w->sites[j]);
+			hint = str_hint(w->sites[j], sites);
+			rc = diag_set(d, DIAG_INPUT, wl->file, w->line, wl->sites_col,
+				      "unknown site '%s': no node class is there%s", w->sites[j], hint);
+			free(hint);
 		}
 	}
 	free(sites);
@@ -580,6 +567,123 @@ static int mode_has_slot(const struct gpu_type *g, enum gpu_mode m, const struct
 	return 0;
 }
 
+/* One class must have it all at once, not just the largest of each. */
+/* One class must have it all at once, not just the largest of each. */
+static int class_big_enough(const struct node_class *nc, const struct workload *w)
+{
+	return scenario_class_allows(nc, w) && w->gpus <= nc->gpus_per_node && w->cpu_cores <= nc->cpu_cores &&
+	       w->ram_gib <= nc->ram_gib;
+}
+
+/* Why a mode can never run, whatever the sizes. */
+enum mode_misfit {
+	MISFIT_NONE,		/* some class could run it: a question of sizes */
+	MISFIT_HYPERVISOR,	/* vGPU, and no class runs a hypervisor */
+	MISFIT_NO_MIG,		/* MIG, and no class that allows it has a MIG GPU */
+	MISFIT_NO_VGPU,		/* vGPU, and no class that allows it has vGPU profiles */
+	MISFIT_COUNT
+};
+
+static int gpu_runs(const struct gpu_type *g, enum gpu_mode m)
+{
+	if ((m == MODE_MIG || m == MODE_MIG_VGPU) && !g->has_mig)
+		return 0;
+	return !((m == MODE_VGPU || m == MODE_MIG_VGPU) && !g->has_vgpu);
+}
+
+static enum mode_misfit misfit_of(const struct inventory *inv, const struct workload *w, enum gpu_mode m)
+{
+	int on_hv = 0, mig = 0;
+	size_t i;
+
+	for (i = 0; i < inv->n; i++) {
+		const struct node_class *nc = &inv->classes[i];
+		if (!class_big_enough(nc, w) || !(hypervisor_modes(nc->hv) & MODE_BIT(m)))
+			continue;
+		on_hv = 1;
+		if (gpu_runs(nc->gpu, m))
+			return MISFIT_NONE;
+		mig |= nc->gpu->has_mig;
+	}
+	if (!on_hv)
+		return MISFIT_HYPERVISOR;
+	return (m == MODE_MIG || m == MODE_MIG_VGPU) && !mig ? MISFIT_NO_MIG : MISFIT_NO_VGPU;
+}
+
+/* ", a, b and c" of the distinct words: the hypervisors or GPU types of the classes; "" for none. */
+static void add_class_words(struct sb *sb, const struct inventory *inv, const struct workload *w,
+			    enum mode_misfit why, unsigned modes)
+{
+	const char **words = xcalloc(inv->n + 1, sizeof(*words));
+	size_t i, k, n = 0;
+
+	for (i = 0; i < inv->n; i++) {
+		const struct node_class *nc = &inv->classes[i];
+		const char *word = why == MISFIT_HYPERVISOR ? hypervisor_name(nc->hv) : nc->gpu->id;
+		if (!class_big_enough(nc, w) || (why != MISFIT_HYPERVISOR && !(hypervisor_modes(nc->hv) & modes)))
+			continue;
+		for (k = 0; k < n && strcmp(words[k], word); k++)
+			;
+		if (k == n)
+			words[n++] = word;
+	}
+	for (k = 0; k < n; k++)
+		sb_addf(sb, "%s%s", k == 0 ? "" : k + 1 == n ? " and " : ", ", words[k]);
+	if (why != MISFIT_HYPERVISOR)
+		sb_adds(sb, n == 1 ? " has none" : " have none");
+	free(words);
+}
+
+/*
+ * The known misconceptions, said as such: vGPU (vgpu, mig-vgpu) asked
+ * where no class runs a hypervisor, MIG asked of GPUs without MIG, vGPU
+ * of GPUs without vGPU profiles.  NULL unless every mode the workload
+ * allows (at its isolation) fails for one of these reasons.
+ */
+static char *modes_misfit(const struct scenario *sc, const struct workload *w)
+{
+	static const char *const needs[MISFIT_COUNT] = {
+		NULL,
+		"a hypervisor (vsphere or kvm) to run vGPU, and the allowed node classes run ",
+		"a GPU with MIG, and ",
+		"a GPU with vGPU profiles, and ",
+	};
+	unsigned by[MISFIT_COUNT] = { 0 };
+	struct sb sb;
+	int m, r, first = 1;
+
+	if (w->modes == MODE_ALL)
+		return NULL;	/* no mode asked for */
+	for (m = 0; m < MODE_COUNT; m++) {
+		if (!(w->modes & MODE_BIT(m)) || mode_isolation((enum gpu_mode)m) < w->iso)
+			continue;
+		r = misfit_of(&sc->inventory, w, (enum gpu_mode)m);
+		if (r == MISFIT_NONE)
+			return NULL;
+		by[r] |= MODE_BIT(m);
+	}
+	sb_init(&sb);
+	for (r = MISFIT_HYPERVISOR; r < MISFIT_COUNT; r++) {
+		int k = 0, total = 0;
+		if (!by[r])
+			continue;
+		for (m = 0; m < MODE_COUNT; m++)
+			total += (by[r] & MODE_BIT(m)) != 0;
+		sb_adds(&sb, first ? "" : "; ");
+		for (m = 0; m < MODE_COUNT; m++)
+			if (by[r] & MODE_BIT(m))
+				sb_addf(&sb, "%s%s", k++ == 0 ? "" : k == total ? " and " : ", ", mode_name((enum gpu_mode)m));
+		sb_addf(&sb, " need%s %s", total == 1 ? "s" : "", needs[r]);
+		add_class_words(&sb, &sc->inventory, w, (enum mode_misfit)r, by[r]);
+		first = 0;
+	}
+	if (first) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
 char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 {
 	const struct inventory *inv = &sc->inventory;
@@ -589,7 +693,7 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 	double max_cpu = 0, max_ram = 0;
 	long max_mem = 0;
 	int max_gpus = 0, any = 0, vm_host = 0, any_big = 0;
-	char a[64], b[64];
+	char a[64], b[64], *why;
 	size_t i;
 
 	for (i = 0; i < inv->n; i++) {
@@ -629,10 +733,7 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		const struct node_class *nc = &inv->classes[i];
 		unsigned modes;
 		int m;
-		if (!scenario_class_allows(nc, w))
-			continue;
-		/* One class must have it all at once, not just the largest of each. */
-		if (w->gpus > nc->gpus_per_node || w->cpu_cores > nc->cpu_cores || w->ram_gib > nc->ram_gib)
+		if (!class_big_enough(nc, w))
 			continue;
 		any_big = 1;
 		modes = w->modes & hypervisor_modes(nc->hv);
@@ -647,6 +748,9 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 	}
 	if (!any_big)
 		return xstrdup("no single allowed node class has enough GPUs, CPU cores and RAM at once");
+	why = modes_misfit(sc, w);
+	if (why)
+		return why;
 	if (w->gpus >= 1) {
 		if (w->gpu_mem_gib > 0)
 			return xasprintf("no allowed mode offers %s with %s GiB (isolation %s)",

@@ -117,7 +117,6 @@ static const struct csvcol trace_cols[] = { { "timestamp", 1 }, { "workload", 1 
 /* What the rows read so far say, for checking the next one. */
 struct trace_rows {
 	const struct workloads *wl;
-	const char **names;	/* the workload names, for hints */
 	int kind;		/* of the timestamps: 0 no row yet, 1 ISO, 2 hours */
 	double first, last;	/* hours of the first row and of the row before */
 	size_t nsteps;		/* steps the rows so far span */
@@ -183,11 +182,13 @@ static int read_event(const struct csvread *rd, struct trace_rows *st, struct tr
 		return -1;
 	w = find_workload(st->wl, name);
 	if (w < 0) {
-		const char *hint = did_you_mean(name, st->names);
-		if (hint)
-			return csvread_error(rd, T_WORKLOAD, "unknown workload '%s' (did you mean '%s'?)", name,
-					     hint);
-		return csvread_error(rd, T_WORKLOAD, "unknown workload '%s': not in %s", name, st->wl->file);
+		char *hint = workloads_hint(st->wl, name);
+		if (*hint)
+			csvread_error(rd, T_WORKLOAD, "unknown workload '%s'%s", name, hint);
+		else
+			csvread_error(rd, T_WORKLOAD, "unknown workload '%s': not in %s", name, st->wl->file);
+		free(hint);
+		return -1;
 	}
 	if (csvread_int(rd, T_REPLICAS, 1, 0, MAX_REPLICAS, &n))
 		return -1;
@@ -256,9 +257,6 @@ int trace_load(struct trace *tr, const char *path, const struct workloads *wl, s
 		goto out;
 	}
 	st.wl = wl;
-	st.names = xcalloc(wl->n + 1, sizeof(*st.names));
-	for (i = 0; i < wl->n; i++)
-		st.names[i] = wl->w[i].name;
 	ev = xcalloc(doc.nrows, sizeof(*ev));
 	for (i = 0; i < doc.nrows; i++) {
 		const struct csvread rd = { &doc, &doc.rows[i], trace_cols, idx, d };
@@ -272,7 +270,6 @@ int trace_load(struct trace *tr, const char *path, const struct workloads *wl, s
 	rc = 0;
 out:
 	free(ev);
-	free(st.names);
 	csvdoc_release(&doc);
 	if (rc)
 		trace_release(tr);
@@ -339,10 +336,10 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 			if (!strcmp(keys[k], p))
 				break;
 		if (!keys[k]) {
-			const char *hint = did_you_mean(p, keys);
-			if (hint)
-				return spec_error(d, "unknown key '%s' (did you mean '%s'?)", p, hint);
-			return spec_error(d, "unknown key '%s' for shape '%s'", p, daily ? "daily" : "flat");
+			char *hint = str_hint(p, keys);
+			spec_error(d, "unknown key '%s' for shape '%s'%s", p, daily ? "daily" : "flat", hint);
+			free(hint);
+			return -1;
 		}
 		if (!strcmp(p, "workloads")) {
 			const char *q = val;
@@ -355,8 +352,13 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 				for (i = 0; i < wl->n; i++)
 					if (strlen(wl->w[i].name) == len && !strncmp(wl->w[i].name, q, len))
 						break;
-				if (i == wl->n)
-					return spec_error(d, "workloads: unknown workload '%.*s'", (int)len, q);
+				if (i == wl->n) {
+					char *name = xstrndup(q, len), *hint = workloads_hint(wl, name);
+					spec_error(d, "workloads: unknown workload '%s'%s", name, hint);
+					free(hint);
+					free(name);
+					return -1;
+				}
 				if (!e)
 					break;
 				q = e + 1;
@@ -412,11 +414,9 @@ int trace_generate(struct trace *tr, const char *spec, const struct workloads *w
 	} else if (!strcmp(copy, "daily")) {
 		daily = 1;
 	} else {
-		const char *hint = did_you_mean(copy, shapes);
-		if (hint)
-			spec_error(d, "unknown shape '%s' (did you mean '%s'?)", copy, hint);
-		else
-			spec_error(d, "unknown shape '%s' (flat or daily)", copy);
+		char *hint = str_hint(copy, shapes);
+		spec_error(d, "unknown shape '%s'%s", copy, hint);
+		free(hint);
 		goto out;
 	}
 	g.hours = (double)default_hours;

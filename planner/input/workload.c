@@ -147,12 +147,9 @@ static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, 
 	for (i = 0; i < n && !rc; i++) {
 		const struct gpu_type *g = catalog_find(cat, list[i]);
 		if (!g) {
-			const char *hint = catalog_suggest(cat, list[i]);
-			if (hint)
-				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s' (did you mean '%s'?)",
-						   list[i], hint);
-			else
-				rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s'", list[i]);
+			char *hint = catalog_hint(cat, list[i]);
+			rc = csvread_error(rd, C_GPU_TYPES, "unknown GPU type '%s'%s", list[i], hint);
+			free(hint);
 			break;
 		}
 		for (j = 0; j < w->ngpu_types; j++)
@@ -180,15 +177,7 @@ static int parse_modes(const struct csvread *rd, struct workload *w)
 	for (i = 0; i < n; i++) {
 		int m = mode_parse(list[i]);
 		if (m < 0) {
-			const char *hint = did_you_mean(list[i], mode_names);
-			if (hint)
-				rc = csvread_error(rd, C_MODES, "unknown mode '%s' (did you mean '%s'?)", list[i],
-						   hint);
-			else
-				rc = csvread_error(rd, C_MODES,
-						   "unknown mode '%s' (expected passthrough, vgpu, mig-vgpu, "
-						   "mig, timeslice or mps)",
-						   list[i]);
+			rc = csvread_unknown(rd, C_MODES, "mode", list[i], mode_names);
 			break;
 		}
 		w->modes |= MODE_BIT(m);
@@ -336,7 +325,7 @@ static int load_row(const struct workloads *wl, const struct csvread *rd, const 
 	w->line = rd->r->line;
 	if (load_counts(wl, rd, w) || load_share(rd, w))
 		return -1;
-	if (csvread_word(rd, C_ISOLATION, "isolation", iso_names, "none, memory, hardware or exclusive", &iso))
+	if (csvread_word(rd, C_ISOLATION, "isolation", iso_names, &iso))
 		return -1;
 	w->iso = (enum isolation)iso;
 	w->vm = 0;
@@ -422,4 +411,18 @@ void workloads_release(struct workloads *wl)
 	wl->file = NULL;
 	wl->n = 0;
 	wl->sites_col = 0;
+}
+
+char *workloads_hint(const struct workloads *wl, const char *s)
+{
+	const char **names = xcalloc(wl->n + 1, sizeof(*names));
+	const char *near[HINT_MAX];
+	char *hint;
+	size_t i;
+
+	for (i = 0; i < wl->n; i++)
+		names[i] = wl->w[i].name;
+	hint = str_hint_text(near, str_closest(s, names, near));
+	free(names);
+	return hint;
 }

@@ -56,5 +56,7 @@ double workload_gpu_equivalents(const struct workload *w);
 int workloads_load(struct workloads *wl, const char *path, const struct catalog *cat,
 		   struct diag *d);
 void workloads_release(struct workloads *wl);
+/* The hint after "unknown workload 'S'": the nearest names (str_hint_text, util.h); caller frees. */
+char *workloads_hint(const struct workloads *wl, const char *s);
 
 #endif

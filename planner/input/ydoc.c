@@ -391,6 +391,16 @@ int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d,
 	return -1;
 }
 
+int ydoc_unknown(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *what,
+		 const char *s, const char *const *names)
+{
+	char *hint = str_hint(s, names);
+
+	ydoc_error(doc, node, d, "unknown %s '%s'%s", what, s, hint);
+	free(hint);
+	return -1;
+}
+
 int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
 		   const char *fmt, ...)
 {
@@ -435,18 +445,17 @@ int ymap_check_keys(const struct ydoc *doc, const struct ynode *map, const char 
 	const char *const *a;
 
 	for (i = 0; i < map->n; i++) {
-		const char *hint;
+		char *hint;
 		for (a = allowed; *a; a++)
 			if (!strcmp(*a, map->keys[i]))
 				break;
 		if (*a)
 			continue;
-		hint = did_you_mean(map->keys[i], allowed);
-		if (hint)
-			return ydoc_key_error(doc, map, i, d, "unknown field '%s'%s%s (did you mean '%s'?)",
-					      map->keys[i], what ? " in " : "", what ? what : "", hint);
-		return ydoc_key_error(doc, map, i, d, "unknown field '%s'%s%s", map->keys[i],
-				      what ? " in " : "", what ? what : "");
+		hint = str_hint(map->keys[i], allowed);
+		ydoc_key_error(doc, map, i, d, "unknown field '%s'%s%s%s", map->keys[i], what ? " in " : "",
+			       what ? what : "", hint);
+		free(hint);
+		return -1;
 	}
 	return 0;
 }

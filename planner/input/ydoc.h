@@ -107,5 +107,12 @@ int ydoc_error(const struct ydoc *doc, const struct ynode *node, struct diag *d,
 /* Same, at the key of map entry i. */
 int ydoc_key_error(const struct ydoc *doc, const struct ynode *map, size_t i, struct diag *d,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * "unknown WHAT 'S'" at node, with the hint str_hint (util.h) gives over
+ * the NULL-terminated valid names: "unknown pricing 'spto' (did you mean
+ * 'spot'?)".  Returns -1.
+ */
+int ydoc_unknown(const struct ydoc *doc, const struct ynode *node, struct diag *d, const char *what,
+		 const char *s, const char *const *names);
 
 #endif

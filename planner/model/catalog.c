@@ -71,77 +71,31 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 	return NULL;
 }
 
-static int ascii_lower(int c)
+size_t catalog_suggest(const struct catalog *cat, const char *name, const char **out)
 {
-	return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
-}
+	int *rank = xcalloc(cat->n + 1, sizeof(*rank));
+	size_t i, j, near, idx[HINT_MAX];
 
-/* True when needle occurs in hay, ASCII case-insensitively. */
-static int contains_nocase(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (; *hay; hay++) {
-		/* A NUL in hay mismatches, so this stops at its end. */
-		for (i = 0; i < n; i++)
-			if (ascii_lower((unsigned char)hay[i]) != ascii_lower((unsigned char)needle[i]))
-				break;
-		if (i == n)
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Two rules, in this order:
- *  1. A name of 3 or more characters found (case-insensitively) inside the
- *     id or an alias of exactly one type suggests that type: "H100X" is the
- *     start of alias H100XM of H100-SXM5-80GB, "SXM5" is inside its id.
- *     When it is inside names of several types ("H100", "NVL", "80GB") it
- *     is ambiguous and nothing is suggested, since any pick would be a
- *     guess and the caller's message already points at the full list.
- *  2. Otherwise the nearest id or alias by did_you_mean (at most 1 edit up
- *     to 4 characters, 2 up to 8, 3 beyond; a tie goes to the first type in
- *     catalog order, its id before its aliases).
- * Either way the answer is the type's id, never an alias.
- */
-const char *catalog_suggest(const struct catalog *cat, const char *name)
-{
-	const struct gpu_type *found = NULL;
-	const char **names;
-	const char *hint, *ret = NULL;
-	size_t i, j, k = 0, total = 0;
-
-	if (strlen(name) >= 3) {
-		for (i = 0; i < cat->n; i++) {
-			const struct gpu_type *g = &cat->gpus[i];
-			int hit = contains_nocase(g->id, name);
-			for (j = 0; j < g->naliases && !hit; j++)
-				hit = contains_nocase(g->aliases[j], name);
-			if (!hit)
-				continue;
-			if (found)
-				return NULL;
-			found = g;
-		}
-		if (found)
-			return found->id;
-	}
-	for (i = 0; i < cat->n; i++)
-		total += 1 + cat->gpus[i].naliases;
-	names = xcalloc(total + 1, sizeof(*names));
 	for (i = 0; i < cat->n; i++) {
-		names[k++] = cat->gpus[i].id;
-		for (j = 0; j < cat->gpus[i].naliases; j++)
-			names[k++] = cat->gpus[i].aliases[j];
+		const struct gpu_type *g = &cat->gpus[i];
+		rank[i] = str_nearness(name, g->id);
+		for (j = 0; j < g->naliases; j++) {
+			int r = str_nearness(name, g->aliases[j]);
+			if (r >= 0 && (rank[i] < 0 || r < rank[i]))
+				rank[i] = r;
+		}
 	}
-	hint = did_you_mean(name, names);
-	if (hint) {
-		const struct gpu_type *g = catalog_find(cat, hint);
-		ret = g ? g->id : NULL;
-	}
-	free(names);
-	return ret;
+	near = hint_pick(rank, cat->n, idx);
+	for (i = 0; i < near && i < HINT_MAX; i++)
+		out[i] = cat->gpus[idx[i]].id;
+	free(rank);
+	return near;
+}
+
+char *catalog_hint(const struct catalog *cat, const char *name)
+{
+	const char *near[HINT_MAX];
+	return str_hint_text(near, catalog_suggest(cat, name, near));
 }
 
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name)

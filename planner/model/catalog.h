@@ -106,12 +106,14 @@ void gpu_type_release(struct gpu_type *g);
 /* By id or alias, ASCII case-insensitive; NULL if unknown. */
 const struct gpu_type *catalog_find(const struct catalog *cat, const char *name);
 /*
- * For an unknown name, the id of the type it most likely means, or NULL:
- * the one type whose id or alias contains it (3+ characters; NULL when
- * several do), else the nearest id or alias by did_you_mean's limits.
- * The string is the type's id, owned by the catalog.
+ * For an unknown name, the ids of the types it most likely means, as
+ * str_closest (util.h) over every id and alias, a type ranked by its
+ * nearest name: into out[0..HINT_MAX-1], the count returned.  The strings
+ * are the types' ids (never an alias), owned by the catalog.
  */
-const char *catalog_suggest(const struct catalog *cat, const char *name);
+size_t catalog_suggest(const struct catalog *cat, const char *name, const char **out);
+/* catalog_suggest as the hint after "unknown GPU type 'X'" (str_hint_text); caller frees. */
+char *catalog_hint(const struct catalog *cat, const char *name);
 /* Index of a MIG profile by name in gpu->mig, -1 if none. */
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
 /* The allowed starts of a MIG profile as "{0,2,4,6}"; caller frees. */

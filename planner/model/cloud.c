@@ -42,14 +42,21 @@ const struct cloud_offer *clouds_find(const struct clouds *c, const char *id)
 	return NULL;
 }
 
-const char *clouds_suggest(const struct clouds *c, const char *s)
+size_t clouds_suggest(const struct clouds *c, const char *s, const char **out)
 {
-	const char **ids = xcalloc(c->n + 1, sizeof(*ids));
-	const char *hint;
-	size_t i;
-	for (i = 0; i < c->n; i++)
-		ids[i] = c->offers[i].id;
-	hint = did_you_mean(s, ids);
-	free(ids);
-	return hint;
+	int *rank = xcalloc(c->n + 1, sizeof(*rank));
+	size_t i, near, idx[HINT_MAX];
+
+	for (i = 0; i < c->n; i++) {
+		const struct cloud_offer *of = &c->offers[i];
+		rank[i] = str_nearness(s, of->id);
+		if ((rank[i] < 0 || rank[i] > 1) && of->instance && strlen(of->instance) >= 3 &&
+		    str_contains_nocase(s, of->instance))
+			rank[i] = 1;
+	}
+	near = hint_pick(rank, c->n, idx);
+	for (i = 0; i < near && i < HINT_MAX; i++)
+		out[i] = c->offers[idx[i]].id;
+	free(rank);
+	return near;
 }

@@ -49,7 +49,12 @@ struct clouds {
 
 void clouds_release(struct clouds *c);
 const struct cloud_offer *clouds_find(const struct clouds *c, const char *id);
-/* The id most like s (for "did you mean"), or NULL. */
-const char *clouds_suggest(const struct clouds *c, const char *s);
+/*
+ * For an unknown offer id s, the ids most like it, as str_closest
+ * (util.h), where an offer whose instance type (3+ characters) occurs in
+ * s counts as containing it ("aws/p5.48xlarge/us-west-2" names both
+ * aws/p5.48xlarge offers): into out[0..HINT_MAX-1], the count returned.
+ */
+size_t clouds_suggest(const struct clouds *c, const char *s, const char **out);
 
 #endif

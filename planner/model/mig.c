@@ -301,43 +301,41 @@ static int match_profile(const struct gpu_type *gpu, const char *s, size_t *len)
 }
 
 /*
- * A did-you-mean hint for an unknown profile name: the nearest name with
- * the same compute part ("3g." for "3g.20gb"), else the nearest of all.
+ * The hint for an unknown profile name: the names nearest to it
+ * (str_nearness), those with the same compute part ("3g." for "3g.20gb")
+ * before any other.
  */
-static const char *profile_hint(const struct gpu_type *gpu, const char *tok)
+static char *profile_hint(const struct gpu_type *gpu, const char *tok)
 {
-	const char *names[MIG_MAX_PROFILES + 1];
-	const char *hint = NULL, *dot = strchr(tok, '.');
-	size_t k, m = 0;
+	const char *dot = strchr(tok, '.');
+	size_t plen = dot ? (size_t)(dot - tok) + 1 : 0;
+	const char *names[HINT_MAX];
+	int rank[MIG_MAX_PROFILES];
+	size_t k, n = 0, near, idx[HINT_MAX];
 
-	if (dot) {
-		size_t plen = (size_t)(dot - tok) + 1;
-		for (k = 0; k < gpu->mig.nprofiles && m < MIG_MAX_PROFILES; k++)
-			if (!strncmp(gpu->mig.profiles[k].name, tok, plen))
-				names[m++] = gpu->mig.profiles[k].name;
-		names[m] = NULL;
-		hint = did_you_mean(tok, names);
+	for (k = 0; k < gpu->mig.nprofiles && n < MIG_MAX_PROFILES; k++, n++) {
+		const char *name = gpu->mig.profiles[k].name;
+		rank[n] = str_nearness(tok, name);
+		if (rank[n] >= 0 && !(plen && !strncmp(name, tok, plen)))
+			rank[n] += 100;	/* after every name of the same compute part */
 	}
-	if (hint)
-		return hint;
-	m = 0;
-	for (k = 0; k < gpu->mig.nprofiles && m < MIG_MAX_PROFILES; k++)
-		names[m++] = gpu->mig.profiles[k].name;
-	names[m] = NULL;
-	return did_you_mean(tok, names);
+	near = hint_pick(rank, n, idx);
+	for (k = 0; k < near && k < HINT_MAX; k++)
+		names[k] = gpu->mig.profiles[idx[k]].name;
+	return str_hint_text(names, near);
 }
 
 static int unknown_profile(const struct gpu_type *gpu, const char *s, char **why)
 {
-	const char *hint;
-	char *tok = xstrndup(s, strcspn(s, "+*"));
+	char *tok, *hint;
 	int rc;
 
+	if (!why)
+		return -1;	/* no message wanted: no hint either */
+	tok = xstrndup(s, strcspn(s, "+*"));
 	hint = profile_hint(gpu, tok);
-	if (hint)
-		rc = fail(why, "unknown MIG profile '%s' for %s (did you mean '%s'?)", tok, gpu->id, hint);
-	else
-		rc = fail(why, "unknown MIG profile '%s' for %s", tok, gpu->id);
+	rc = fail(why, "unknown MIG profile '%s' for %s%s", tok, gpu->id, hint);
+	free(hint);
 	free(tok);
 	return rc;
 }

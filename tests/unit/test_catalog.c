@@ -175,28 +175,29 @@ static const struct {
 	{ "H100-NVL-94GB", "H100L-3-47C", "3g.47gb", 2 },
 };
 
-/* catalog_suggest against the bundled catalog; want NULL: no hint. */
+/* catalog_suggest against the bundled catalog: the ids given, '|' between; "" none. */
 static const struct {
 	const char *in;
 	const char *want;
+	size_t near;		/* types near (may exceed HINT_MAX) */
 } suggests[] = {
-	{ "H100-SMX5-80GB", "H100-SXM5-80GB" },	/* transposition in an id */
-	{ "H100-SXM5-80G", "H100-SXM5-80GB" },	/* prefix of one type */
-	{ "H100X", "H100-SXM5-80GB" },		/* prefix of alias H100XM: the id comes back */
-	{ "h100x", "H100-SXM5-80GB" },		/* case-insensitive */
-	{ "SXM5", "H100-SXM5-80GB" },		/* inside one type's names */
-	{ "H200-NV", "H200-NVL-141GB" },	/* prefix of an alias and an id of one type */
-	{ "H100DX", "A100-SXM4-80GB" },		/* 1 edit from alias A100DX */
-	{ "H100", NULL },			/* inside several H100 types: ambiguous */
-	{ "A100", NULL },			/* likewise, and not "A10" */
-	{ "NVL", NULL },			/* H100 NVL and H200 NVL */
-	{ "L41", "L4" },			/* 1 edit; L4 comes before L40 in the file */
-	{ "B300", "B200" },			/* 1 edit */
-	{ "Z9000", NULL },
-	{ "ZZZ", NULL },
-	{ "T", "T4" },				/* too short for a substring; 1 edit */
-	{ "H101-PCIE-80", "H100-PCIE-80GB" },	/* 3 edits at 12 characters */
-	{ "RTX-PRO-6000", NULL },		/* nothing near */
+	{ "H100-SMX5-80GB", "H100-SXM5-80GB", 1 },	/* transposition in an id */
+	{ "H100-SXM5-80G", "H100-SXM5-80GB", 1 },	/* prefix of one type */
+	{ "H100X", "H100-SXM5-80GB", 1 },		/* prefix of alias H100XM: the id comes back */
+	{ "h100x", "H100-SXM5-80GB", 1 },		/* case-insensitive */
+	{ "SXM5", "H100-SXM5-80GB", 1 },		/* inside one type's names */
+	{ "H200-NV", "H200-NVL-141GB", 1 },		/* prefix of an alias and an id of one type */
+	{ "H100DX", "A100-SXM4-80GB", 1 },		/* 1 edit from alias A100DX */
+	{ "H100", "H100-PCIE-80GB|H100-SXM5-80GB|H100-NVL-94GB", 3 },	/* prefix of each H100 */
+	{ "A100", "A100-PCIE-40GB|A100-SXM4-40GB|A100-PCIE-80GB", 4 },	/* 4 A100s, not A10 (1 edit) */
+	{ "NVL", "H100-NVL-94GB|H200-NVL-141GB", 2 },	/* inside both NVL types */
+	{ "L41", "L4|L40", 2 },			/* 1 edit each, in catalog order */
+	{ "B300", "B200", 1 },				/* 1 edit */
+	{ "Z9000", "", 0 },
+	{ "ZZZ", "", 0 },
+	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
+	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
+	{ "RTX-PRO-6000", "", 0 },			/* nothing near */
 };
 
 static void check_spots(const struct catalog *cat)
@@ -275,11 +276,15 @@ static void check_spots(const struct catalog *cat)
 	CHECK(catalog_find(cat, "H100") == NULL, "bare H100 must not resolve");
 	CHECK(catalog_mig_profile(catalog_find(cat, "A30"), "4G.24GB") == -1, "profile names are case-sensitive");
 	for (i = 0; i < sizeof(suggests) / sizeof(suggests[0]); i++) {
-		const char *h = catalog_suggest(cat, suggests[i].in);
-		if (suggests[i].want)
-			CHECK_STR(h, suggests[i].want, "suggest row %zu '%s'", i, suggests[i].in);
-		else
-			CHECK(h == NULL, "suggest row %zu '%s': got '%s'", i, suggests[i].in, h);
+		const char *out[HINT_MAX];
+		size_t near = catalog_suggest(cat, suggests[i].in, out), k;
+		struct sb sb;
+		sb_init(&sb);
+		for (k = 0; k < near && k < HINT_MAX; k++)
+			sb_addf(&sb, "%s%s", k ? "|" : "", out[k]);
+		CHECK_STR(sb.buf, suggests[i].want, "suggest row %zu '%s'", i, suggests[i].in);
+		CHECK(near == suggests[i].near, "suggest row %zu '%s': %zu near", i, suggests[i].in, near);
+		sb_release(&sb);
 	}
 }
 
@@ -304,7 +309,7 @@ static const struct {
 	{ "unknown key with hint", 0, HEAD "  - id: X1\n    memory_mb: 1024\n",
 	  "4:5: unknown field 'memory_mb' in GPU type (did you mean 'memory_mib'?)" },
 	{ "unknown key without hint", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    colour: red\n",
-	  "5:5: unknown field 'colour' in GPU type" },
+	  "5:5: unknown field 'colour' in GPU type (expected id, aliases, memory_mib, sms, tdp_w, mig or vgpu)" },
 	{ "unknown top-level key", 0, "schema: gpuplan-gpus/1\ngpu: []\n",
 	  "2:1: unknown field 'gpu' (did you mean 'gpus'?)" },
 	{ "missing key", 0, HEAD "  - id: X1\n    tdp_w: 100\n", "3:5: missing field 'memory_mib'" },
@@ -346,7 +351,7 @@ static const struct {
 	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0]")
 	       "    vgpu:\n      mixed_size: false\n      mig_backed:\n"
 	       "        - {name: X1-1-1C, gi_profile: 1g.20gb, max: 1}\n",
-	  "14:39: unknown GPU-instance profile '1g.20gb' for 'X1'" },
+	  "14:39: unknown GPU-instance profile '1g.20gb' for 'X1' (did you mean '1g.10gb'?)" },
 	{ "mig_backed without mig", 0,
 	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: false\n      mig_backed: []\n",
 	  "7:19: 'mig_backed' needs a 'mig' table before it" },

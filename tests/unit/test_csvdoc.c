@@ -64,7 +64,7 @@ static const struct {
 	{ "name,count,note", NULL },
 	{ "Count,NAME", NULL },
 	{ "name,cont", "t.csv:1:2: unknown column 'cont' (did you mean 'count'?)" },
-	{ "name,count,zzzzzz", "t.csv:1:3: unknown column 'zzzzzz'" },
+	{ "name,count,zzzzzz", "t.csv:1:3: unknown column 'zzzzzz' (expected name, count or note)" },
 	{ "name,count,name", "t.csv:1:3: duplicate column 'name'" },
 	{ "name,note", "t.csv:1: missing column 'count'" },
 };

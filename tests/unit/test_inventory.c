@@ -36,7 +36,7 @@ static const struct {
 	{ HEADER "x,1.5,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:2: column 'count': '1.5' is not a whole number" },
 	{ HEADER "x,two,L40S,2,kvm,dc1,32,256,owned,,,,\n", ":2:2: column 'count': 'two' is not a number" },
 	{ HEADER "x,1,L40,2,kvm,dc1,32,256,owned,,,,\n", NULL },
-	{ HEADER "x,1,L40X,2,kvm,dc1,32,256,owned,,,,\n", ":2:3: unknown GPU type 'L40X' (did you mean 'L40'?)" },
+	{ HEADER "x,1,L40X,2,kvm,dc1,32,256,owned,,,,\n", ":2:3: unknown GPU type 'L40X' (did you mean 'L40' or 'L40S'?)" },
 	{ HEADER "x,1,Quantum9,2,kvm,dc1,32,256,owned,,,,\n", ":2:3: unknown GPU type 'Quantum9'" },
 	{ HEADER "x,1,L40S,0,kvm,dc1,32,256,owned,,,,\n", ":2:4: column 'gpus_per_node': 0 must be in [1, 64]" },
 	{ HEADER "x,1,L40S,65,kvm,dc1,32,256,owned,,,,\n", ":2:4: column 'gpus_per_node': 65 must be in [1, 64]" },

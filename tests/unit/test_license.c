@@ -92,7 +92,7 @@ static const struct row lic_rows[] = {
 	  "an hourly term has usd_per_gpu_hour only" },
 	{ "kind: hourly, ", "", 9, 9, "missing field 'kind' in licence term" },
 	{ "id: vcs", "id: nvaie", 10, 9, "licence product 'nvaie' is listed twice (first at line 3)" },
-	{ "id: vcs", "id: vgpu", 10, 9, "unknown licence product 'vgpu'" },
+	{ "id: vcs", "id: vgpu", 10, 9, "unknown licence product 'vgpu' (expected vcs or nvaie)" },
 	{ "assumed: true, source: \"cited\"", "assumed: maybe, source: \"cited\"", 13, 88,
 	  "field 'assumed': 'maybe' is not true or false" },
 	{ "products: [nvaie], source: \"matrix\"", "products: [nvae], source: \"matrix\"", 15, 53,
@@ -125,7 +125,7 @@ static const struct row cloud_rows[] = {
 	{ "offers:", "offer:", 2, 1, "unknown field 'offer' (did you mean 'offers'?)" },
 	{ ", region: us-east-1,", ",", 3, 5, "missing field 'region'" },
 	{ "pricing: on-demand, gpu_type: A100", "pricing: ondemand, gpu_type: A100", 4, 15,
-	  "unknown pricing 'ondemand' (on-demand, reserved or spot)" },
+	  "unknown pricing 'ondemand' (did you mean 'on-demand'?)" },
 	{ "A100-SXM4-40GB", "A100-SXM4-40G", 4, 36, "unknown GPU type 'A100-SXM4-40G' (did you mean 'A100-SXM4-40GB'?)" },
 	{ "gpus: 8,", "gpus: 0,", 4, 58, "field 'gpus': 0 must be in [1, 64]" },
 	{ "32.7726", "-1", 4, 101, "field 'usd_per_hour': '-1' must be in [0, 1000000]" },
@@ -276,9 +276,18 @@ static void test_small_copies(void)
 		const struct cloud_offer *o = clouds_find(&c, "gcp/g2-standard-4/us-central1");
 		CHECK(c.n == 2 && o && o->gpus == 1 && o->vcpus == 4 && o->pricing == PRICING_ON_DEMAND && o->line == 6,
 		      "small clouds.yaml: 2 offers, g2-standard-4 at line 6");
-		CHECK(clouds_suggest(&c, "aws/p4d.24xlarge/us-east1") &&
-			      !strcmp(clouds_suggest(&c, "aws/p4d.24xlarge/us-east1"), "aws/p4d.24xlarge/us-east-1"),
-		      "suggest the near miss");
+		{
+			const char *out[HINT_MAX];
+			CHECK(clouds_suggest(&c, "aws/p4d.24xlarge/us-east1", out) == 1 &&
+				      !strcmp(out[0], "aws/p4d.24xlarge/us-east-1"),
+			      "suggest the near miss");
+			CHECK(clouds_suggest(&c, "aws/p4d.24xlarge", out) == 1 && !strcmp(out[0], "aws/p4d.24xlarge/us-east-1"),
+			      "suggest the offers an id without its region starts");
+			CHECK(clouds_suggest(&c, "aws/p4d.24xlarge/eu-central-1/spot", out) == 1 &&
+				      !strcmp(out[0], "aws/p4d.24xlarge/us-east-1"),
+			      "suggest the offers of the same instance type");
+			CHECK(clouds_suggest(&c, "azure/Standard_X", out) == 0, "nothing near");
+		}
 		/* a second file may not reuse an id: the message names the first file and line */
 		rc = clouds_load(&c, user, &cat, &d);
 		{

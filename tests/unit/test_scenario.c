@@ -88,7 +88,7 @@ static const struct {
 	{ SC_HEAD "hypervisors: {vsphere: {usd_per_core_year: 100}}\n", NULL, NULL,
 	  "scenario.yaml:5:24: missing field 'source'" },
 	{ SC_HEAD "hypervisors: {esxi: {usd_per_core_year: 100, source: x}}\n", NULL, NULL,
-	  "scenario.yaml:5:15: unknown field 'esxi' in hypervisors" },
+	  "scenario.yaml:5:15: unknown field 'esxi' in hypervisors (expected vsphere, kvm, baremetal or cloud)" },
 	{ SC_HEAD "energy: {gpu_load_factor: 0.5, gpu_idle_factor: 0.6}\n", NULL, NULL,
 	  "scenario.yaml:5:49: field 'gpu_idle_factor' must not exceed gpu_load_factor" },
 	{ SC_HEAD "cloud_offers: [nope.yaml]\n", NULL, NULL,
@@ -101,7 +101,7 @@ static const struct {
 	{ SC_HEAD, NULL, "name,tenant,replicas,gpu_mem_gib,compute,isolation,sites\nw,t,2,20,0.25,hardware,dc2\n",
 	  "workloads.csv:2:7: unknown site 'dc2': no node class is there (did you mean 'dc1'?)" },
 	{ SC_HEAD, NULL, "name,tenant,replicas,gpu_mem_gib,compute,isolation,sites\nw,t,2,20,0.25,hardware,dc1|moon\n",
-	  "workloads.csv:2:7: unknown site 'moon': no node class is there" },
+	  "workloads.csv:2:7: unknown site 'moon': no node class is there (expected dc1)" },
 };
 
 /* Replaces '@' in s by the temp directory. */
@@ -298,6 +298,8 @@ static const struct nc_spec INV_B[] = { { "L40S", 2, HV_BAREMETAL, "dc2", 32, 25
 					{ NULL, 0, HV_COUNT, NULL, 0, 0 } };
 static const struct nc_spec INV_C[] = { { "L40S", 2, HV_KVM, "dc2", 32, 256 },
 					{ NULL, 0, HV_COUNT, NULL, 0, 0 } };
+static const struct nc_spec INV_E[] = { { "B200", 8, HV_KVM, "dc1", 112, 1024 },
+					{ NULL, 0, HV_COUNT, NULL, 0, 0 } };
 static const struct nc_spec INV_D[] = { { "H100-SXM5-80GB", 8, HV_BAREMETAL, "dc1", 32, 256 },
 					{ "A100-PCIE-80GB", 2, HV_BAREMETAL, "dc1", 128, 1024 },
 					{ NULL, 0, HV_COUNT, NULL, 0, 0 } };
@@ -333,7 +335,7 @@ static const struct {
 	{ INV_B, 0, 40, 0.5, ISO_NONE, 0, 0, NULL, NULL, 0, 0, NULL },
 	{ INV_B, 0, 8, 0.1, ISO_HARDWARE, 0, 0, NULL, NULL, 0, 0, NULL },
 	{ INV_B, 0, 8, 0.1, ISO_HARDWARE, 0, M(MIG) | M(TIMESLICE), NULL, NULL, 0, 0,
-	  "no allowed mode offers a slot with 8 GiB and compute 0.1 (isolation hardware)" },
+	  "mig needs a GPU with MIG, and L40S has none" },
 	{ INV_B, 0, 8, 0.1, ISO_MEMORY, 1, 0, NULL, NULL, 0, 0,
 	  "needs a VM (vm: true) but no allowed node class runs vsphere or kvm" },
 	{ INV_C, 0, 8, 0.1, ISO_MEMORY, 1, M(VGPU), NULL, NULL, 0, 0, NULL },
@@ -341,7 +343,22 @@ static const struct {
 	  "no allowed mode offers a slot with 8 GiB and compute 0.1 (isolation hardware)" },
 	{ INV_C, 0, 30, 0.6, ISO_MEMORY, 1, M(VGPU), NULL, NULL, 0, 0, NULL },
 	{ INV_B, 1, 0, 1, ISO_NONE, 0, M(VGPU), NULL, NULL, 0, 0,
-	  "no allowed mode offers a whole GPU (isolation none)" },
+	  "vgpu needs a hypervisor (vsphere or kvm) to run vGPU, and the allowed node classes run baremetal" },
+	/* the misconceptions, said as such */
+	{ INV_B, 0, 8, 0.1, ISO_MEMORY, 0, M(MIG_VGPU), NULL, NULL, 0, 0,
+	  "mig-vgpu needs a hypervisor (vsphere or kvm) to run vGPU, and the allowed node classes run baremetal" },
+	{ INV_B, 0, 8, 0.1, ISO_MEMORY, 0, M(VGPU) | M(MIG), NULL, NULL, 0, 0,
+	  "vgpu needs a hypervisor (vsphere or kvm) to run vGPU, and the allowed node classes run baremetal; "
+	  "mig needs a GPU with MIG, and L40S has none" },
+	{ INV_C, 0, 8, 0.1, ISO_HARDWARE, 0, M(MIG) | M(MIG_VGPU), NULL, NULL, 0, 0,
+	  "mig-vgpu and mig need a GPU with MIG, and L40S has none" },
+	{ INV_E, 0, 8, 0.1, ISO_MEMORY, 0, M(VGPU), NULL, NULL, 0, 0,
+	  "vgpu needs a GPU with vGPU profiles, and B200 has none" },
+	{ INV_E, 0, 8, 0.1, ISO_MEMORY, 0, M(VGPU) | M(MIG_VGPU), NULL, NULL, 0, 0,
+	  "vgpu and mig-vgpu need a GPU with vGPU profiles, and B200 has none" },
+	{ INV_A, 0, 8, 0.1, ISO_MEMORY, 0, M(MIG_VGPU), "H100-SXM5-80GB", NULL, 0, 0,
+	  "mig-vgpu needs a hypervisor (vsphere or kvm) to run vGPU, and the allowed node classes run baremetal" },
+	{ INV_A, 0, 8, 0.1, ISO_MEMORY, 0, M(MIG_VGPU), NULL, NULL, 0, 0, NULL },
 	{ INV_C, 1, 0, 1, ISO_NONE, 0, M(VGPU), NULL, NULL, 0, 0, NULL },
 	{ INV_C, 1, 0, 1, ISO_NONE, 0, M(TIMESLICE) | M(MPS), NULL, NULL, 0, 0,
 	  "no allowed mode offers a whole GPU (isolation none)" },

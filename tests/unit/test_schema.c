@@ -146,7 +146,7 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 	return 0;
 }
 
-static int nfound, nfound_compare, nfound_check, nfound_baseline;
+static int nfound, nfound_compare, nfound_check, nfound_baseline, nfound_stdout;
 
 /* The schemas: plan.json, compare.json, check/diff JSON output. */
 struct schemas {
@@ -168,13 +168,13 @@ static void validate_file(const char *p, const cJSON *schema, int *count)
 	free(text);
 }
 
-/* True for tests/cases/{check,diff}-NAME/expected/stdout holding JSON. */
-static int is_check_json(const char *p)
+/* True for tests/cases/PREFIX-NAME/expected/stdout holding JSON. */
+static int is_stdout_json(const char *p, const char *prefix)
 {
 	const char *c = strstr(p, "/cases/");
 	char *text;
 	int yes;
-	if (!c || (strncmp(c + 7, "check-", 6) && strncmp(c + 7, "diff-", 5)))
+	if (!c || strncmp(c + 7, prefix, strlen(prefix)))
 		return 0;
 	if (strlen(p) < 16 || strcmp(p + strlen(p) - 16, "/expected/stdout"))
 		return 0;
@@ -202,8 +202,12 @@ static void walk(const char *dir, const struct schemas *sc)
 			validate_file(p, sc->plan, &nfound);
 		else if (!strcmp(e->d_name, "compare.json") && strstr(p, "/expected/") && sc->compare)
 			validate_file(p, sc->compare, &nfound_compare);
-		else if (sc->check && is_check_json(p))
+		else if (sc->check && (is_stdout_json(p, "check-") || is_stdout_json(p, "diff-")))
 			validate_file(p, sc->check, &nfound_check);
+		else if (is_stdout_json(p, "plan-"))	/* plan -o -: plan.json on stdout */
+			validate_file(p, sc->plan, &nfound_stdout);
+		else if (sc->compare && is_stdout_json(p, "compare-"))	/* compare -o - */
+			validate_file(p, sc->compare, &nfound_stdout);
 		else if (!strncmp(p, "reports/baseline/", 17) && strlen(p) > 5 && !strcmp(p + strlen(p) - 5, ".json"))
 			validate_file(p, sc->plan, &nfound_baseline);
 		free(p);
@@ -245,6 +249,7 @@ int main(void)
 		CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
 		CHECK(nfound_compare > 0, "found golden compare.json files (%d)", nfound_compare);
 		CHECK(nfound_check > 0, "found golden check/diff JSON outputs (%d)", nfound_check);
+		CHECK(nfound_stdout >= 2, "found golden plan/compare JSON on stdout (-o -) (%d)", nfound_stdout);
 		/* the baselines the project checks itself against are reports too */
 		walk("reports/baseline", &sc);
 		CHECK(nfound_baseline > 0, "found baselines in reports/baseline (%d)", nfound_baseline);

@@ -215,9 +215,9 @@ static const struct {
 	const char *want;
 } gen_bad[] = {
 	{ "dayly", "--generate: unknown shape 'dayly' (did you mean 'daily'?)" },
-	{ "weekly", "--generate: unknown shape 'weekly' (flat or daily)" },
-	{ "daily:hours_per_dai=3", "--generate: unknown key 'hours_per_dai' (did you mean 'hours_per_day'?)" },
-	{ "flat:base=0.5", "--generate: unknown key 'base' for shape 'flat'" },
+	{ "weekly", "--generate: unknown shape 'weekly' (expected flat or daily)" },
+	{ "daily:hours_per_dai=3", "--generate: unknown key 'hours_per_dai' for shape 'daily' (did you mean 'hours_per_day'?)" },
+	{ "flat:base=0.5", "--generate: unknown key 'base' for shape 'flat' (expected growth or hours)" },
 	{ "daily:hours_per_day=25", "--generate: hours_per_day: '25' must be in [1, 24]" },
 	{ "daily:hours_per_day=2.5", "--generate: hours_per_day: '2.5' is not a whole number" },
 	{ "daily:growth=x", "--generate: growth: 'x' is not a number" },

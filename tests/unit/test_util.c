@@ -52,22 +52,86 @@ static const struct {
 	{ "NaN", PARSE_NONFINITE, 0 },
 };
 
+/* str_closest over hint_names: the names given, '|' between, best first; "" none. */
 static const struct {
 	const char *in;
-	const char *want;	/* NULL: no hint */
+	const char *want;
+	size_t near;		/* how many are near (may exceed HINT_MAX) */
 } hints[] = {
-	{ "inventroy", "inventory" },		/* transposition, 9 chars: 2 edits */
-	{ "Workloads", "workloads" },		/* case only */
-	{ "zzz", NULL },
-	{ "inv", NULL },			/* 3 chars: 1 edit at most */
-	{ "horizon_yaers", "horizon_years" },
-	{ "horizn_yrs", "horizon_years" },	/* 3 edits, 10 chars */
-	{ "hrzn_yrs", NULL },			/* 5 edits */
-	{ "site", "sites" },			/* 4 chars, 1 edit */
-	{ "sitx", "sits" },			/* 1 edit beats 2 */
-	{ "sxtx", NULL },			/* 4 chars, 2 edits */
+	{ "inventroy", "inventory", 1 },	/* transposition, 9 chars: 2 edits */
+	{ "Workloads", "workloads", 1 },	/* case only */
+	{ "zzz", "", 0 },
+	{ "inv", "inventory", 1 },		/* a prefix of 3 characters */
+	{ "in", "", 0 },			/* 2 characters: no prefix rule, 1 edit at most */
+	{ "horizon", "horizon_years", 1 },	/* a prefix, 6 edits away */
+	{ "years", "horizon_years", 1 },	/* inside */
+	{ "horizon_years_max", "", 0 },		/* 4 edits; a longer word is not "inside" */
+	{ "horizon_yaers", "horizon_years", 1 },
+	{ "horizn_yrs", "horizon_years", 1 },	/* 3 edits, 10 chars */
+	{ "hrzn_yrs", "", 0 },			/* 5 edits */
+	{ "site", "sites", 1 },			/* a prefix, not the 1-edit sits */
+	{ "sitx", "sits", 1 },			/* 4 chars: 1 edit, not 2 */
+	{ "sxtx", "", 0 },			/* 4 chars, 2 edits */
+	{ "gpu", "gpu_a|gpu_b|gpu_c", 4 },	/* more than HINT_MAX: the first in order */
+	{ "GPU_D", "gpu_d", 1 },		/* case only (a prefix): not the 1-edit gpu_a.. */
+	{ "gpu_e", "gpu_a|gpu_b|gpu_c", 4 },	/* 1 edit each: all of them, in order */
+	{ "inventorx", "inventory", 1 },	/* the fewest edits only */
 };
-static const char *const hint_names[] = { "inventory", "workloads", "horizon_years", "sites", "sits", NULL };
+static const char *const hint_names[] = { "inventory", "workloads", "horizon_years", "sites", "sits",
+					  "gpu_a", "gpu_b", "gpu_c", "gpu_d", NULL };
+static const char *const few_names[] = { "flat", "daily", NULL };
+
+/* str_closest's names joined by '|'. */
+static char *closest_text(const char *in, size_t *near)
+{
+	const char *out[HINT_MAX];
+	struct sb sb;
+	size_t i;
+
+	*near = str_closest(in, hint_names, out);
+	sb_init(&sb);
+	for (i = 0; i < *near && i < HINT_MAX; i++)
+		sb_addf(&sb, "%s%s", i ? "|" : "", out[i]);
+	return sb_detach(&sb);
+}
+
+static void check_hints(void)
+{
+	const char *three[] = { "a", "b", "c" };
+	size_t i, near;
+	char *s;
+
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		s = closest_text(hints[i].in, &near);
+		CHECK_STR(s, hints[i].want, "hint row %zu '%s'", i, hints[i].in);
+		CHECK(near == hints[i].near, "hint row %zu '%s': %zu near", i, hints[i].in, near);
+		free(s);
+	}
+	s = str_hint_text(three, 0);
+	CHECK_STR(s, "", "no names: no hint");
+	free(s);
+	s = str_hint_text(three, 1);
+	CHECK_STR(s, " (did you mean 'a'?)", "one name");
+	free(s);
+	s = str_hint_text(three, 2);
+	CHECK_STR(s, " (did you mean 'a' or 'b'?)", "two names");
+	free(s);
+	s = str_hint_text(three, 3);
+	CHECK_STR(s, " (did you mean 'a', 'b' or 'c'?)", "three names");
+	free(s);
+	s = str_hint_text(three, 5);
+	CHECK_STR(s, " (did you mean 'a', 'b', 'c' or one of 2 more?)", "more than HINT_MAX");
+	free(s);
+	s = str_hint("dayly", few_names);
+	CHECK_STR(s, " (did you mean 'daily'?)", "str_hint: near");
+	free(s);
+	s = str_hint("hourly", few_names);
+	CHECK_STR(s, " (expected flat or daily)", "str_hint: a small set listed");
+	free(s);
+	s = str_hint("zzz", hint_names);
+	CHECK_STR(s, "", "str_hint: a set of more than HINT_LIST_ALL is not listed");
+	free(s);
+}
 
 static const struct {
 	double v;
@@ -210,13 +274,7 @@ int main(void)
 	CHECK(str_casecmp("Vsphere", "VSPHERE") == 0, "casecmp");
 	CHECK_STR(fmt_fixed(buf, sizeof(buf), -0.001, 2), "0.00", "negative zero");
 	CHECK_STR(fmt_fixed(buf, sizeof(buf), 1234.567, 2), "1234.57", "rounding");
-	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
-		const char *h = did_you_mean(hints[i].in, hint_names);
-		if (hints[i].want)
-			CHECK_STR(h, hints[i].want, "hint row %zu '%s'", i, hints[i].in);
-		else
-			CHECK(h == NULL, "hint row %zu '%s': got '%s'", i, hints[i].in, h);
-	}
+	check_hints();
 	for (i = 0; i < sizeof(shorts) / sizeof(shorts[0]); i++)
 		CHECK_STR(fmt_num_short(buf, sizeof(buf), shorts[i].v, shorts[i].decimals), shorts[i].want,
 			  "fmt_num_short row %zu", i);
