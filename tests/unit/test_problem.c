@@ -36,15 +36,18 @@ static const char wl_mixed[] = WL_HEADER
 	"cpuhog,t,1,0,10,0.1,none,false,100,,,,false,1\n"
 	"quad,t,1,4,,,exclusive,false,,,passthrough,,false,1\n";
 
-/* Only hardware-isolated 10 GiB replicas on a bare-metal H100 and a vSphere A100 (no vm demand). */
+/*
+ * Only hardware-isolated 9.5 GiB replicas (a 1g.10gb gives 9.75 GiB on H100,
+ * 9.50 on A100 80GB) on a bare-metal H100 and a vSphere A100 (no vm demand).
+ */
 static const char inv_hw[] = INV_HEADER
 	"bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
 	"vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n";
-static const char wl_hw[] = WL_HEADER "hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n";
-/* The same plus a 20 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
+static const char wl_hw[] = WL_HEADER "hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+/* The same plus a 19.5 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
 static const char wl_hw20[] = WL_HEADER
-	"hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n"
-	"hw20,t,1,0,20,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+	"hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n"
+	"hw20,t,1,0,19.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
 
 static int class_index(const struct problem *p, const char *name)
 {
