@@ -448,6 +448,43 @@ static void test_merge(void)
 	fixture_release(&fx);
 }
 
+/* ================= usable MIG memory ================= */
+
+/*
+ * An H100 80GB 1g.10gb gives 9.75 GiB (`nvidia-smi mig -lgip`, 9984 MiB in
+ * models/gpus.yaml): a 10 GiB replica never fits it, a 9.75 GiB one does;
+ * both fit 1g.20gb (19.62 GiB).
+ */
+static const char wl_usable[] = WL_HEADER
+	"ten,t,1,0,10,0.14,hardware,false,,,mig,,false,1\n"
+	"edge,t,1,0,9.75,0.14,hardware,false,,,mig,,false,1\n";
+
+static void test_usable_memory(void)
+{
+	struct fixture fx;
+	const struct pclass *c;
+	int bm, t10, t20, ten, edge;
+
+	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_usable, FIXTURE_CHECK_BUILD))
+		return;
+	bm = class_index(&fx.p, "bm");
+	c = &fx.p.classes[bm];
+	t10 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.20gb");
+	ten = demand_index(&fx.p, "ten");
+	edge = demand_index(&fx.p, "edge");
+	CHECK(t10 >= 0 && t20 >= 0 && ten >= 0 && edge >= 0, "found: %d %d %d %d", t10, t20, ten, edge);
+	if (t10 >= 0 && t20 >= 0 && ten >= 0 && edge >= 0) {
+		CHECK(c->slot_types[t10].memory_mib == 9984, "1g.10gb slot memory %ld", c->slot_types[t10].memory_mib);
+		CHECK(!problem_slot_fits(c, &c->slot_types[t10], fx.p.demands[ten].w), "10 GiB fits 1g.10gb");
+		CHECK(problem_slot_fits(c, &c->slot_types[t10], fx.p.demands[edge].w), "9.75 GiB does not fit 1g.10gb");
+		CHECK(problem_slot_fits(c, &c->slot_types[t20], fx.p.demands[ten].w), "10 GiB does not fit 1g.20gb");
+		CHECK(!has_arc(&fx.p, ten, bm, c->slot_types[t10].rep) || c->slot_types[t10].rep != t10,
+		      "an arc from 10 GiB to 1g.10gb");
+	}
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_problem"))
@@ -457,6 +494,7 @@ int main(void)
 	test_penalty();
 	test_merge();
 	test_shares();
+	test_usable_memory();
 	fixture_teardown();
 	return check_done();
 }
