@@ -26,11 +26,34 @@ static int as_int(long long v)
 	return (int)v;
 }
 
+/*
+ * assumed: true marks a usable memory that no capture gives; it needs
+ * assumed_rule, the rule of the estimate (and the rule needs assumed).
+ */
+static int load_assumed(const struct yread *y, struct mig_profile *p)
+{
+	const char *rule = NULL;
+	int assumed = 0;
+
+	if (yread_bool(y, "assumed", 0, &assumed) < 0 || yread_nonblank(y, "assumed_rule", 0, &rule) < 0)
+		return -1;
+	if (assumed && !rule)
+		return ydoc_error(y->doc, ymap_get(y->map, "assumed"), y->d,
+				  "an assumed memory_mib of '%s' needs 'assumed_rule' (how it was estimated)", p->name);
+	if (!assumed && rule)
+		return ydoc_error(y->doc, ymap_get(y->map, "assumed_rule"), y->d,
+				  "'assumed_rule' of '%s' needs 'assumed: true'", p->name);
+	p->assumed = assumed;
+	p->assumed_rule = rule ? xstrdup(rule) : NULL;
+	return 0;
+}
+
 static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g,
 			    struct mig_profile *p, struct diag *d)
 {
-	static const char *const keys[] = { "name", "id", "compute_slices", "memory_slices", "memory_mib",
-					    "max_instances", "starts", "media_ext", NULL };
+	static const char *const keys[] = { "name",	     "id",	    "compute_slices", "memory_slices",
+					    "memory_mib",    "max_instances", "starts",	      "media_ext",
+					    "assumed",	     "assumed_rule",  NULL };
 	const struct yread y = { doc, n, d };
 	const struct ynode *starts;
 	const char *name;
@@ -57,6 +80,10 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 	if (yread_int(&y, "memory_mib", 1, 1, g->memory_mib, &v))
 		return -1;
 	p->memory_mib = (long)v;
+	p->nominal_mib = mig_name_nominal_mib(p->name);
+	p->line = n->line;
+	if (load_assumed(&y, p))
+		return -1;
 	if (yread_int(&y, "max_instances", 1, 1, g->mig.max_instances, &v))
 		return -1;
 	p->max_instances = as_int(v);

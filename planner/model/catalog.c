@@ -33,8 +33,10 @@ void gpu_type_release(struct gpu_type *g)
 	for (i = 0; i < g->naliases; i++)
 		free(g->aliases[i]);
 	free(g->aliases);
-	for (i = 0; i < g->mig.nprofiles; i++)
+	for (i = 0; i < g->mig.nprofiles; i++) {
 		free(g->mig.profiles[i].name);
+		free(g->mig.profiles[i].assumed_rule);
+	}
 	free(g->mig.profiles);
 	for (i = 0; i < g->vgpu.nprofiles; i++)
 		free(g->vgpu.profiles[i].name);
@@ -105,6 +107,23 @@ int catalog_mig_profile(const struct gpu_type *gpu, const char *name)
 		if (!strcmp(gpu->mig.profiles[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+long mig_name_nominal_mib(const char *name)
+{
+	const char *s = strchr(name, '.');
+	long gb = 0;
+
+	if (!s || !(s[1] >= '0' && s[1] <= '9'))
+		return 0;
+	for (s++; *s >= '0' && *s <= '9'; s++) {
+		if (gb > 1000000)
+			return 0;
+		gb = gb * 10 + (*s - '0');
+	}
+	if ((s[0] != 'g' && s[0] != 'G') || (s[1] != 'b' && s[1] != 'B'))
+		return 0;
+	return gb * 1024;
 }
 
 char *catalog_mig_starts(const struct mig_profile *p)

@@ -39,7 +39,11 @@ struct mig_profile {
 	int id;			/* nvidia-smi / NVML GPU-instance profile id, unique per GPU; -1 unknown */
 	int compute_slices;
 	int memory_slices;
-	long memory_mib;
+	long memory_mib;	/* usable: what nvidia-smi mig -lgip prints (GiB x 1024) */
+	long nominal_mib;	/* the size in the name (1g.10gb: 10 x 1024); 0 if none */
+	int assumed;		/* memory_mib is an estimate, not a capture */
+	char *assumed_rule;	/* how it was estimated (assumed only), else NULL */
+	long line;		/* where it is defined, in the type's file */
 	int max_instances;
 	int nstarts;
 	int starts[MIG_MAX_SLICES]; /* allowed start memory slices, ascending */
@@ -116,6 +120,12 @@ size_t catalog_suggest(const struct catalog *cat, const char *name, const char *
 char *catalog_hint(const struct catalog *cat, const char *name);
 /* Index of a MIG profile by name in gpu->mig, -1 if none. */
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
+/*
+ * The nominal memory in a MIG profile name, in MiB: the number before "gb"
+ * after the first '.' times 1024 ("1g.10gb+me" gives 10240); 0 when the
+ * name carries no size.
+ */
+long mig_name_nominal_mib(const char *name);
 /* The allowed starts of a MIG profile as "{0,2,4,6}"; caller frees. */
 char *catalog_mig_starts(const struct mig_profile *p);
 

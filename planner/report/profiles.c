@@ -188,6 +188,16 @@ static char *gib_text(long mib)
 	return xasprintf("%ld.%02ld GiB", mib / 1024, (mib % 1024) * 100 / 1024);
 }
 
+/*
+ * Memory as `nvidia-smi mig -lgip` prints it: GiB with two decimals,
+ * rounded to the nearest hundredth (integer arithmetic).
+ */
+static char *lgip_gib(long mib)
+{
+	long h = (mib * 100 + 512) / 1024;
+	return xasprintf("%ld.%02ld", h / 100, h % 100);
+}
+
 /* ======================= GPU types ======================= */
 
 static int types_json(const struct catalog *cat, struct sb *out)
@@ -240,7 +250,12 @@ static void types_grid(const struct catalog *cat, enum profiles_format f, struct
 			grid_cell(&g, "%zu", t->mig.nprofiles);
 		} else {
 			grid_take(&g, gib_text(t->memory_mib));
-			if (t->has_mig)
+			size_t na = 0;
+			for (j = 0; j < t->mig.nprofiles; j++)
+				na += t->mig.profiles[j].assumed ? 1 : 0;
+			if (t->has_mig && na)
+				grid_cell(&g, "yes (%zu, %zu memory assumed)", t->mig.nprofiles, na);
+			else if (t->has_mig)
 				grid_cell(&g, "yes (%zu)", t->mig.nprofiles);
 			else
 				grid_cell(&g, "no");
@@ -283,6 +298,12 @@ static int mig_json(const struct gpu_type *t, struct sb *out)
 		json_int(o, "compute_slices", p->compute_slices);
 		json_int(o, "memory_slices", p->memory_slices);
 		json_int(o, "memory_mib", p->memory_mib);
+		json_int(o, "nominal_mib", p->nominal_mib);
+		cJSON_AddBoolToObject(o, "assumed", p->assumed);
+		if (p->assumed_rule)
+			cJSON_AddStringToObject(o, "assumed_rule", p->assumed_rule);
+		else
+			cJSON_AddNullToObject(o, "assumed_rule");
 		json_int(o, "max_instances", p->max_instances);
 		for (k = 0; k < p->nstarts; k++)
 			cJSON_AddItemToArray(starts, cJSON_CreateNumber(p->starts[k]));
@@ -294,13 +315,15 @@ static int mig_json(const struct gpu_type *t, struct sb *out)
 
 static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb *out)
 {
-	static const char *const head[] = { "profile", "id", "compute_slices", "memory_slices", "memory_mib",
-					    "max", "placements", "+me" };
-	static const char *const csv_head[] = { "profile", "id", "compute_slices", "memory_slices",
-						"memory_mib", "max_instances", "starts", "media_ext" };
+	static const char *const head[] = { "profile", "id",	  "compute_slices", "memory_slices", "memory_mib",
+					    "gib",     "nominal", "max",	    "placements",    "+me",
+					    "assumed" };
+	static const char *const csv_head[] = { "profile",     "id",	      "compute_slices", "memory_slices",
+						"memory_mib",  "nominal_mib", "max_instances",	"starts",
+						"media_ext",   "assumed",     "assumed_rule" };
 	struct grid g;
 	size_t i;
-	int k;
+	int k, nassumed = 0;
 
 	if (f == PROFILES_TABLE) {
 		if (!t->has_mig) {
@@ -310,7 +333,7 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 		sb_addf(out, "%s: MIG with %d compute slices, %d memory slices, at most %d instances\n", t->id,
 			t->mig.compute_slices, t->mig.memory_slices, t->mig.max_instances);
 	}
-	grid_init(&g, f == PROFILES_CSV ? csv_head : head, "lrrrrrll");
+	grid_init(&g, f == PROFILES_CSV ? csv_head : head, f == PROFILES_CSV ? "lrrrrrrllll" : "lrrrrrrrlll");
 	for (i = 0; i < t->mig.nprofiles; i++) {
 		const struct mig_profile *p = &t->mig.profiles[i];
 		grid_cell(&g, "%s", p->name);
@@ -321,6 +344,12 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 		grid_cell(&g, "%d", p->compute_slices);
 		grid_cell(&g, "%d", p->memory_slices);
 		grid_cell(&g, "%ld", p->memory_mib);
+		if (f == PROFILES_CSV)
+			grid_cell(&g, "%ld", p->nominal_mib);
+		else
+			grid_take(&g, lgip_gib(p->memory_mib));
+		if (f != PROFILES_CSV)
+			grid_take(&g, p->nominal_mib ? gib_text(p->nominal_mib) : xstrdup("-"));
 		grid_cell(&g, "%d", p->max_instances);
 		if (f == PROFILES_CSV) {
 			struct sb sb;
@@ -333,8 +362,18 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 			grid_take(&g, placements_text(p));
 		}
 		grid_cell(&g, "%s", p->media_ext ? "yes" : "no");
+		grid_cell(&g, "%s", p->assumed ? "yes" : "no");
+		if (f == PROFILES_CSV)
+			grid_cell(&g, "%s", p->assumed_rule ? p->assumed_rule : "");
+		nassumed += p->assumed;
 	}
 	grid_flush(&g, f, out);
+	if (f != PROFILES_TABLE || !nassumed)
+		return;
+	sb_adds(out, "assumed (no capture of this GPU gives the usable memory):\n");
+	for (i = 0; i < t->mig.nprofiles; i++)
+		if (t->mig.profiles[i].assumed)
+			sb_addf(out, "  %s: %s\n", t->mig.profiles[i].name, t->mig.profiles[i].assumed_rule);
 }
 
 /* ======================= MIG geometries ======================= */

@@ -175,6 +175,21 @@ static void oldest_price(struct docs *dc, cJSON *s, const struct plan_result *r)
 	free(what);
 }
 
+/* One assumption_N row of summary.csv and one item of plan.json's list. */
+static void add_assumption(struct docs *dc, cJSON *ja, int n, const char *what, const char *source)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *line = xasprintf("%s [%s]", what, source);
+
+	sb_addf(&dc->summary, "assumption_%d,", n);
+	sb_add_csv(&dc->summary, line);
+	sb_addn(&dc->summary, "\n", 1);
+	free(line);
+	cJSON_AddStringToObject(o, "what", what);
+	cJSON_AddStringToObject(o, "source", source);
+	cJSON_AddItemToArray(ja, o);
+}
+
 static void build_summary(struct docs *dc, const struct plan_result *r)
 {
 	const struct cplan *cp = r->final;
@@ -184,6 +199,7 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	cJSON *s = cJSON_AddObjectToObject(dc->json, "summary");
 	cJSON *cats, *mix, *ja;
 	struct report_gpu_hours gh;
+	struct report_notes notes;
 	size_t i;
 	int m, q, na = 0;
 
@@ -248,23 +264,14 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	ja = cJSON_AddArrayToObject(dc->json, "assumptions");
 	for (i = 0; i < r->pr.nassumptions; i++) {
 		const struct assumption *a = &r->pr.assumptions[i];
-		char key[32];
-		char *line;
-		cJSON *o;
 		if (!assumption_used(a, &cost, &st))
 			continue;
-		snprintf(key, sizeof(key), "assumption_%d", ++na);
-		line = xasprintf("%s [%s]", a->what, a->source);
-		sb_adds(&dc->summary, key);
-		sb_addn(&dc->summary, ",", 1);
-		sb_add_csv(&dc->summary, line);
-		sb_addn(&dc->summary, "\n", 1);
-		free(line);
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "what", a->what);
-		cJSON_AddStringToObject(o, "source", a->source);
-		cJSON_AddItemToArray(ja, o);
+		add_assumption(dc, ja, ++na, a->what, a->source);
 	}
+	report_mig_notes(cp, &notes);
+	for (i = 0; i < notes.n; i++)
+		add_assumption(dc, ja, ++na, notes.notes[i].what, notes.notes[i].source);
+	report_notes_release(&notes);
 }
 
 /* costs.csv: category x year, with a total row and column. */

@@ -1,7 +1,8 @@
 /*
  * test_catalog.c - the bundled GPU catalog (models/gpus.yaml): invariants
  * of every MIG and vGPU table, spot values from
- * the project's research notes (facts-nvidia.md), and the loader's error messages on small
+ * the project's research notes (facts-nvidia.md), the usable memory of MIG
+ * profiles as `nvidia-smi mig -lgip` captures print it, and the loader's error messages on small
  * bad files (exact "FILE:LINE:COL: message" text).
  */
 #include <stdlib.h>
@@ -434,6 +435,110 @@ static void check_errors(void)
 	}
 }
 
+/* ======================= usable MIG memory ======================= */
+
+/*
+ * What `nvidia-smi mig -lgip` prints for a profile, in GiB, and where the
+ * capture is (the same tags as models/gpus.yaml).  The catalog stores the
+ * printed GiB x 1024, rounded down to a whole MiB.
+ */
+struct lgip_row {
+	const char *gpu, *profile, *gib;
+	int assumed;		/* the catalog marks it an estimate */
+};
+
+static const struct lgip_row lgip_rows[] = {
+	/* [LGIP-H100] stackhpc/ansible-slurm-appliance docs/mig.md @c0f587ab, H100 SXM5 80GB (10de:2330) */
+	{ "H100-SXM5-80GB", "1g.10gb", "9.75", 0 },
+	{ "H100-SXM5-80GB", "1g.10gb+me", "9.75", 0 },
+	{ "H100-SXM5-80GB", "1g.20gb", "19.62", 0 },
+	{ "H100-SXM5-80GB", "2g.20gb", "19.62", 0 },
+	{ "H100-SXM5-80GB", "3g.40gb", "39.50", 0 },
+	{ "H100-SXM5-80GB", "4g.40gb", "39.50", 0 },
+	{ "H100-SXM5-80GB", "7g.80gb", "79.25", 0 },
+	/* [LGIP-A100-40] harvester/pcidevices pkg/util/gpuhelper/mig_test.go @bdd80256, A100-PCIE-40GB */
+	{ "A100-PCIE-40GB", "1g.5gb", "4.75", 0 },
+	{ "A100-PCIE-40GB", "1g.5gb+me", "4.75", 0 },
+	{ "A100-PCIE-40GB", "1g.10gb", "9.75", 0 },
+	{ "A100-PCIE-40GB", "2g.10gb", "9.75", 0 },
+	{ "A100-PCIE-40GB", "3g.20gb", "19.62", 0 },
+	{ "A100-PCIE-40GB", "4g.20gb", "19.62", 0 },
+	{ "A100-PCIE-40GB", "7g.40gb", "39.50", 0 },
+	/* [LGIP-A100-80P] erhwenkuo/techlearn .../mig/mig-setup.md @8dedfd33, A100 80GB PCIe, driver 515.86.01 */
+	{ "A100-PCIE-80GB", "1g.10gb", "9.50", 0 },
+	{ "A100-PCIE-80GB", "1g.10gb+me", "9.50", 0 },
+	{ "A100-PCIE-80GB", "1g.20gb", "19.50", 1 },	/* not listed by driver 515: as 2g.20gb */
+	{ "A100-PCIE-80GB", "2g.20gb", "19.50", 0 },
+	{ "A100-PCIE-80GB", "3g.40gb", "39.25", 0 },
+	{ "A100-PCIE-80GB", "4g.40gb", "39.25", 0 },
+	{ "A100-PCIE-80GB", "7g.80gb", "79.00", 0 },
+	/* [LGIP-A30] Summer-Lo/Docker_configuration 000-MIG/README.md */
+	{ "A30", "1g.6gb", "5.81", 0 },
+	{ "A30", "1g.6gb+me", "5.81", 0 },
+	{ "A30", "2g.12gb", "11.69", 0 },
+	{ "A30", "2g.12gb+me", "11.69", 1 },	/* not in the capture: as 2g.12gb */
+	{ "A30", "4g.24gb", "23.50", 0 },
+	/* [LGIP-H200] github.com/NVIDIA/mig-parted/issues/120, 8x H200 */
+	{ "H200-SXM-141GB", "1g.18gb", "16.00", 0 },
+	{ "H200-SXM-141GB", "1g.18gb+me", "16.00", 0 },
+	{ "H200-SXM-141GB", "1g.35gb", "32.25", 0 },
+	{ "H200-SXM-141GB", "2g.35gb", "32.25", 0 },
+	{ "H200-SXM-141GB", "3g.71gb", "69.50", 0 },
+	{ "H200-SXM-141GB", "4g.71gb", "69.50", 0 },
+	{ "H200-SXM-141GB", "7g.141gb", "139.75", 0 },
+	/* [LGIP-H100NVL] NVIDIA/gpu-operator#900, NVIDIA/mig-parted#101 */
+	{ "H100-NVL-94GB", "1g.12gb", "10.75", 0 },
+	{ "H100-NVL-94GB", "1g.24gb", "21.62", 0 },
+	{ "H100-NVL-94GB", "3g.47gb", "46.38", 0 },
+	{ "H100-NVL-94GB", "7g.94gb", "93.12", 0 },
+	/* [LGIP-B200] NVIDIA/mig-parted#187; 3g/4g/7g estimated */
+	{ "B200", "1g.23gb", "20.50", 0 },
+	{ "B200", "2g.45gb", "44.25", 0 },
+	{ "B200", "7g.180gb", "177.00", 1 },
+};
+
+/* "9.75" GiB x 1024, rounded down: 9984 MiB (two decimals, as nvidia-smi prints). */
+static long lgip_mib(const char *gib)
+{
+	const char *dot = strchr(gib, '.');
+	long whole = atol(gib), hundredths = dot ? atol(dot + 1) : 0;
+	return whole * 1024 + hundredths * 1024 / 100;
+}
+
+static void check_usable_memory(const struct catalog *cat)
+{
+	size_t i, j;
+
+	CHECK(lgip_mib("9.75") == 9984 && lgip_mib("19.62") == 20090 && lgip_mib("5.81") == 5949,
+	      "lgip_mib: %ld %ld %ld", lgip_mib("9.75"), lgip_mib("19.62"), lgip_mib("5.81"));
+	for (i = 0; i < sizeof(lgip_rows) / sizeof(lgip_rows[0]); i++) {
+		const struct lgip_row *r = &lgip_rows[i];
+		const struct gpu_type *g = catalog_find(cat, r->gpu);
+		int k = g ? catalog_mig_profile(g, r->profile) : -1;
+		if (k < 0) {
+			CHECK(0, "%s %s: not in the catalog", r->gpu, r->profile);
+			continue;
+		}
+		CHECK(g->mig.profiles[k].memory_mib == lgip_mib(r->gib), "%s %s: memory_mib %ld, lgip prints %s GiB = %ld",
+		      r->gpu, r->profile, g->mig.profiles[k].memory_mib, r->gib, lgip_mib(r->gib));
+		CHECK(g->mig.profiles[k].assumed == r->assumed, "%s %s: assumed %d, want %d", r->gpu, r->profile,
+		      g->mig.profiles[k].assumed, r->assumed);
+	}
+	/* every bundled profile: usable below the name's size; an estimate says how */
+	for (i = 0; i < cat->n; i++)
+		for (j = 0; j < cat->gpus[i].mig.nprofiles; j++) {
+			const struct mig_profile *p = &cat->gpus[i].mig.profiles[j];
+			CHECK(p->nominal_mib > 0 && p->memory_mib < p->nominal_mib, "%s %s: usable %ld, nominal %ld",
+			      cat->gpus[i].id, p->name, p->memory_mib, p->nominal_mib);
+			CHECK(!p->assumed == !p->assumed_rule, "%s %s: assumed %d without a rule", cat->gpus[i].id,
+			      p->name, p->assumed);
+		}
+	CHECK(mig_name_nominal_mib("1g.10gb+me") == 10240 && mig_name_nominal_mib("7g.141gb") == 144384 &&
+		      mig_name_nominal_mib("4g.96gb+gfx") == 98304 && mig_name_nominal_mib("big") == 0 &&
+		      mig_name_nominal_mib("1g.x") == 0,
+	      "mig_name_nominal_mib");
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -461,6 +566,7 @@ int main(void)
 	}
 	CHECK(nmig >= 10, "only %zu MIG types", nmig);
 	check_spots(&cat);
+	check_usable_memory(&cat);
 	catalog_release(&cat);
 	check_errors();
 	return check_done();

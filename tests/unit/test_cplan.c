@@ -48,7 +48,7 @@ static const char wl_easy[] = WL_HEADER
 
 /* One owned bare-metal H100 node, 7 x 10 GiB hardware-isolated: one MIG GPU. */
 static const char inv_mig[] = INV_HEADER "bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n";
-static const char wl_mig[] = WL_HEADER "inf,t,7,0,10,0.14,hardware,false,,,mig,false,1\n";
+static const char wl_mig[] = WL_HEADER "inf,t,7,0,9.5,0.14,hardware,false,,,mig,false,1\n";
 
 /* A bought vSphere A100 node, 3 VM replicas (one licensed vGPU) and one unhostable workload. */
 static const char inv_buy[] = INV_HEADER "vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,buy,60000,5,,650\n";

@@ -36,15 +36,18 @@ static const char wl_mixed[] = WL_HEADER
 	"cpuhog,t,1,0,10,0.1,none,false,100,,,,false,1\n"
 	"quad,t,1,4,,,exclusive,false,,,passthrough,,false,1\n";
 
-/* Only hardware-isolated 10 GiB replicas on a bare-metal H100 and a vSphere A100 (no vm demand). */
+/*
+ * Only hardware-isolated 9.5 GiB replicas (a 1g.10gb gives 9.75 GiB on H100,
+ * 9.50 on A100 80GB) on a bare-metal H100 and a vSphere A100 (no vm demand).
+ */
 static const char inv_hw[] = INV_HEADER
 	"bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
 	"vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n";
-static const char wl_hw[] = WL_HEADER "hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n";
-/* The same plus a 20 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
+static const char wl_hw[] = WL_HEADER "hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+/* The same plus a 19.5 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
 static const char wl_hw20[] = WL_HEADER
-	"hw,t,7,0,10,0.14,hardware,false,,,mig|passthrough,,false,1\n"
-	"hw20,t,1,0,20,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+	"hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n"
+	"hw20,t,1,0,19.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
 
 static int class_index(const struct problem *p, const char *name)
 {
@@ -445,6 +448,43 @@ static void test_merge(void)
 	fixture_release(&fx);
 }
 
+/* ================= usable MIG memory ================= */
+
+/*
+ * An H100 80GB 1g.10gb gives 9.75 GiB (`nvidia-smi mig -lgip`, 9984 MiB in
+ * models/gpus.yaml): a 10 GiB replica never fits it, a 9.75 GiB one does;
+ * both fit 1g.20gb (19.62 GiB).
+ */
+static const char wl_usable[] = WL_HEADER
+	"ten,t,1,0,10,0.14,hardware,false,,,mig,,false,1\n"
+	"edge,t,1,0,9.75,0.14,hardware,false,,,mig,,false,1\n";
+
+static void test_usable_memory(void)
+{
+	struct fixture fx;
+	const struct pclass *c;
+	int bm, t10, t20, ten, edge;
+
+	if (fixture_build(&fx, SC_TEXT, inv_hw, wl_usable, FIXTURE_CHECK_BUILD))
+		return;
+	bm = class_index(&fx.p, "bm");
+	c = &fx.p.classes[bm];
+	t10 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.10gb");
+	t20 = slot_type_named(c, MODE_MIG, LIC_NONE, "1g.20gb");
+	ten = demand_index(&fx.p, "ten");
+	edge = demand_index(&fx.p, "edge");
+	CHECK(t10 >= 0 && t20 >= 0 && ten >= 0 && edge >= 0, "found: %d %d %d %d", t10, t20, ten, edge);
+	if (t10 >= 0 && t20 >= 0 && ten >= 0 && edge >= 0) {
+		CHECK(c->slot_types[t10].memory_mib == 9984, "1g.10gb slot memory %ld", c->slot_types[t10].memory_mib);
+		CHECK(!problem_slot_fits(c, &c->slot_types[t10], fx.p.demands[ten].w), "10 GiB fits 1g.10gb");
+		CHECK(problem_slot_fits(c, &c->slot_types[t10], fx.p.demands[edge].w), "9.75 GiB does not fit 1g.10gb");
+		CHECK(problem_slot_fits(c, &c->slot_types[t20], fx.p.demands[ten].w), "10 GiB does not fit 1g.20gb");
+		CHECK(!has_arc(&fx.p, ten, bm, c->slot_types[t10].rep) || c->slot_types[t10].rep != t10,
+		      "an arc from 10 GiB to 1g.10gb");
+	}
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_problem"))
@@ -454,6 +494,7 @@ int main(void)
 	test_penalty();
 	test_merge();
 	test_shares();
+	test_usable_memory();
 	fixture_teardown();
 	return check_done();
 }

@@ -1,0 +1,124 @@
+/*
+ * memnotes.c - what a plan's reports say about usable MIG memory: the
+ * workloads whose memory ask fits a MIG profile by its name but not by the
+ * memory the driver gives it (so they take a larger profile), and the
+ * profiles in use whose usable memory is an estimate (assumed: true).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/stats.h"
+#include "util.h"
+#include "banned.h"
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static void note_add(struct report_notes *rn, char *what, char *source)
+{
+	rn->notes = xrealloc(rn->notes, (rn->n + 1) * sizeof(*rn->notes));
+	rn->notes[rn->n].what = what;
+	rn->notes[rn->n].source = source;
+	rn->n++;
+}
+
+/*
+ * The smallest plain profile of g that w's ask fits by its nominal size
+ * but not by its usable memory (with enough compute); NULL if none.
+ */
+static const struct mig_profile *short_profile(const struct gpu_type *g, const struct workload *w)
+{
+	const struct mig_profile *best = NULL;
+	double ask = w->gpu_mem_gib * 1024.0;
+	double compute = w->gpus >= 1 ? 1.0 : w->compute;
+	size_t i;
+
+	if (w->gpu_mem_gib <= 0 || w->gpus >= 2)
+		return NULL;
+	for (i = 0; i < g->mig.nprofiles; i++) {
+		const struct mig_profile *p = &g->mig.profiles[i];
+		double share = (double)p->compute_slices / g->mig.compute_slices;
+		if (p->media_ext || share + 1e-9 < compute)
+			continue;
+		if (ask <= (double)p->nominal_mib + 1e-9 && ask > (double)p->memory_mib + 1e-9 &&
+		    (!best || p->nominal_mib < best->nominal_mib))
+			best = p;
+	}
+	return best;
+}
+
+/* The note of a workload whose ask q holds by its name, not by its memory. */
+static void note_short(struct report_notes *rn, const struct workload *w, const struct gpu_type *g,
+		       const struct mig_profile *q)
+{
+	char ask[64];
+
+	fmt_fixed(ask, sizeof(ask), w->gpu_mem_gib, 2);
+	note_add(rn,
+		 xasprintf("workload '%s' asks %s GiB, more than the %ld MiB a %s of %s gives (nominal %ld GiB): "
+			   "it takes a larger MIG profile",
+			   w->name, ask, q->memory_mib, q->name, g->id, q->nominal_mib / 1024),
+		 xasprintf("%s:%ld: usable memory as nvidia-smi mig -lgip prints it", base_name(g->file), q->line));
+}
+
+/* True when the key (a, b) was seen; else records it. */
+static int seen(const void ***keys, size_t *n, const void *a, const void *b)
+{
+	size_t i;
+	for (i = 0; i < *n; i++)
+		if ((*keys)[2 * i] == a && (*keys)[2 * i + 1] == b)
+			return 1;
+	*keys = xrealloc(*keys, (*n + 1) * 2 * sizeof(**keys));
+	(*keys)[2 * *n] = a;
+	(*keys)[2 * *n + 1] = b;
+	(*n)++;
+	return 0;
+}
+
+void report_mig_notes(const struct cplan *cp, struct report_notes *rn)
+{
+	const struct problem *p = cp->p;
+	const void **keys = NULL;
+	size_t nkeys = 0, i;
+
+	memset(rn, 0, sizeof(*rn));
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const struct cnode *n;
+		const struct gpu_type *g;
+		const struct slot_type *st;
+		const struct mig_profile *mp, *q;
+		const struct workload *w;
+		if (s->d < 0)
+			continue;
+		n = &cp->nodes[s->node];
+		g = p->classes[n->k].nc->gpu;
+		st = &p->classes[n->k].slot_types[s->type];
+		if ((n->mode != MODE_MIG && n->mode != MODE_MIG_VGPU) || st->mig_profile < 0)
+			continue;
+		w = p->demands[s->d].w;
+		mp = &g->mig.profiles[st->mig_profile];
+		q = short_profile(g, w);
+		if (q && !seen(&keys, &nkeys, w, g))
+			note_short(rn, w, g, q);
+		if (mp->assumed && !seen(&keys, &nkeys, mp, g))
+			note_add(rn, xasprintf("usable memory of %s %s: %ld MiB (assumed)", g->id, mp->name,
+					       mp->memory_mib),
+				 xasprintf("%s:%ld: %s", base_name(g->file), mp->line, mp->assumed_rule));
+	}
+	free(keys);
+}
+
+void report_notes_release(struct report_notes *rn)
+{
+	size_t i;
+	for (i = 0; i < rn->n; i++) {
+		free(rn->notes[i].what);
+		free(rn->notes[i].source);
+	}
+	free(rn->notes);
+	memset(rn, 0, sizeof(*rn));
+}
