@@ -33,6 +33,16 @@ int cli_diag(const struct diag *d)
 	return EXIT_INTERNAL;
 }
 
+void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
+{
+	size_t i;
+	for (i = 0; i < r->p.ndemands; i++)
+		if (r->p.demands[i].unhostable)
+			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
+				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
+				r->p.demands[i].unhostable);
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -33,6 +33,12 @@ int cmd_models(int argc, char **argv, const struct cli_global *g);
 
 /* Prints "gpuplan: <diag>" to stderr; returns the exit code for its kind. */
 int cli_diag(const struct diag *d);
+/*
+ * One warning on stderr per workload of the plan that no node could ever
+ * host ("FILE:LINE: workload 'X' can never be placed: why"), for plan and
+ * check, which report such workloads as unplaced instead of failing.
+ */
+void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
 /* Prints "gpuplan: <msg>" to stderr and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

@@ -172,7 +172,6 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	struct plan_result r;
 	struct rd_report base, cur;
 	int rc, have_sc = 0;
-	size_t i;
 
 	rc = parse_args(argc, argv, &a, 1);
 	if (rc)
@@ -194,10 +193,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	for (i = 0; i < r.p.ndemands; i++)
-		if (r.p.demands[i].unhostable)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
-				sc.workloads.file, r.p.demands[i].w->line, r.p.demands[i].w->name, r.p.demands[i].unhostable);
+	cli_warn_unhostable(&r, &sc);
 	if (a.out_dir && report_write(a.out_dir, strcmp(a.out_dir, OUTSET_STDOUT) ? REPORT_BOTH : REPORT_JSON, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;

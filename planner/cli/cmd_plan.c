@@ -164,7 +164,6 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct plan_result r;
 	struct plan_opts po = PLAN_OPTS_INIT;
 	int rc;
-	size_t i;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
@@ -181,10 +180,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	for (i = 0; i < r.p.ndemands; i++)
-		if (r.p.demands[i].unhostable)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
-				sc.workloads.file, r.p.demands[i].w->line, r.p.demands[i].w->name, r.p.demands[i].unhostable);
+	cli_warn_unhostable(&r, &sc);
 	if (g->verbose) {
 		size_t k, c;
 		for (k = 0; k < r.p.nclasses; k++)
