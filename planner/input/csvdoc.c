@@ -441,6 +441,48 @@ int csvread_bool(const struct csvread *rd, int c, int required, int *out)
 	return 0;
 }
 
+int csvread_list(const struct csvread *rd, int c, char ***out, size_t *n)
+{
+	const char *s = csvread_text(rd, c);
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!*s)
+		return 0;
+	for (;;) {
+		const char *bar = strchr(s, '|');
+		size_t len = bar ? (size_t)(bar - s) : strlen(s);
+		const char *b = s;
+		while (len && (*b == ' ' || *b == '\t')) {
+			b++;
+			len--;
+		}
+		while (len && (b[len - 1] == ' ' || b[len - 1] == '\t'))
+			len--;
+		if (!len) {
+			csvread_list_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+			return csvread_error(rd, c, "column '%s': empty entry in '%s'", rd->cols[c].name,
+					     csvread_text(rd, c));
+		}
+		XGROW(*out, cap, *n + 1);
+		(*out)[(*n)++] = xstrndup(b, len);
+		if (!bar)
+			return 0;
+		s = bar + 1;
+	}
+}
+
+void csvread_list_free(char **list, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+}
+
 int csvread_unknown(const struct csvread *rd, int c, const char *what, const char *s, const char *const *names)
 {
 	char *hint = str_hint(s, names);

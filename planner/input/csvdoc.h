@@ -98,6 +98,13 @@ int csvread_num(const struct csvread *rd, int c, int required, struct num_range 
 /* An integer in [min, max] (LLONG_MAX: no upper end): "column 'count': 0 must be in [1, 64]". */
 int csvread_int(const struct csvread *rd, int c, int required, long long min, long long max,
 		long long *out);
+/*
+ * A '|'-separated list: the trimmed entries of column c in a new array of
+ * new strings (free with csvread_list_free); an empty field gives none.
+ * An empty entry is an error ("column 'modes': empty entry in 'a||b'").
+ */
+int csvread_list(const struct csvread *rd, int c, char ***out, size_t *n);
+void csvread_list_free(char **list, size_t n);
 /* true/false, yes/no or 1/0 (case-insensitive). */
 int csvread_bool(const struct csvread *rd, int c, int required, int *out);
 /*

@@ -40,6 +40,7 @@ enum {
 	C_BASE_POWER,
 	C_OFFER,
 	C_BUNDLE,
+	C_NODES,
 	C_NCOLS
 };
 
@@ -59,6 +60,7 @@ static const struct csvcol cols[] = {
 	{ "base_power_w", 0 },
 	{ "offer", 0 },
 	{ "nvaie_bundle_years", 0 },
+	{ "nodes", 0 },
 	{ NULL, 0 },
 };
 
@@ -235,21 +237,107 @@ static int load_costs(const struct csvread *rd, struct node_class *nc)
 	return 0;
 }
 
+/*
+ * True when s is a Kubernetes node name: an RFC 1123 subdomain (lower-case
+ * letters, digits, '-' and '.', at most 253 characters, every dot-separated
+ * label starting and ending with a letter or digit).
+ */
+static int node_name_valid(const char *s)
+{
+	size_t len = strlen(s), i;
+
+	if (!len || len > 253)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+		int alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+		int edge = i == 0 || i + 1 == len || s[i - 1] == '.' || s[i + 1] == '.';
+		if (!alnum && !(c == '-' && !edge) && !(c == '.' && !edge))
+			return 0;
+	}
+	return 1;
+}
+
+/* The hostnames of an owned row's nodes: one per node. */
+static int load_nodes(const struct csvread *rd, struct node_class *nc)
+{
+	size_t i;
+
+	if (!*csvread_text(rd, C_NODES))
+		return 0;
+	if (nc->own != OWN_OWNED)
+		return csvread_error(rd, C_NODES, "column 'nodes' names existing nodes: ownership must be owned, "
+				     "not %s (nodes one may buy or rent get made-up names)", own_names[nc->own]);
+	if (csvread_list(rd, C_NODES, &nc->nodes, &nc->nnodes))
+		return -1;
+	for (i = 0; i < nc->nnodes; i++)
+		if (!node_name_valid(nc->nodes[i]))
+			return csvread_error(rd, C_NODES, "column 'nodes': '%s' is not a Kubernetes node name "
+					     "(lower-case letters, digits, '-' and '.', at most 253 characters)",
+					     nc->nodes[i]);
+	if ((long)nc->nnodes != nc->count)
+		return csvread_error(rd, C_NODES, "column 'nodes' gives %zu node name%s for count %ld",
+				     nc->nnodes, nc->nnodes == 1 ? "" : "s", nc->count);
+	return 0;
+}
+
 static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
 		    const struct clouds *clouds, struct node_class *nc)
 {
 	nc->line = rd->r->line;
 	nc->bundle_years = -1;
 	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || load_gpus(rd, cat, nc) ||
-	    load_node(rd, nc) || load_costs(rd, nc))
+	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc))
 		return -1;
 	return 0;
+}
+
+struct node_ref {
+	const char *name;
+	size_t row;		/* class (= data row) index */
+};
+
+static int node_ref_cmp(const void *a, const void *b)
+{
+	const struct node_ref *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* Every node name once in the file: the second use is the error. */
+static int check_unique_nodes(const struct inventory *inv, const struct csvdoc *doc, const int *idx,
+			      struct diag *d)
+{
+	struct node_ref *refs;
+	size_t n = 0, i, j;
+	int rc = 0;
+
+	for (i = 0; i < inv->n; i++)
+		n += inv->classes[i].nnodes;
+	if (n < 2)
+		return 0;
+	refs = xcalloc(n, sizeof(*refs));
+	n = 0;
+	for (i = 0; i < inv->n; i++)
+		for (j = 0; j < inv->classes[i].nnodes; j++)
+			refs[n++] = (struct node_ref){ inv->classes[i].nodes[j], i };
+	qsort(refs, n, sizeof(*refs), node_ref_cmp);
+	for (i = 1; i < n && !rc; i++) {
+		if (strcmp(refs[i - 1].name, refs[i].name))
+			continue;
+		const struct csvread rd = { doc, &doc->rows[refs[i].row], cols, idx, d };
+		rc = csvread_error(&rd, C_NODES, "node '%s' is named twice (also in class '%s')", refs[i].name,
+				   inv->classes[refs[i - 1].row].name);
+	}
+	free(refs);
+	return rc;
 }
 
 static void node_class_release(struct node_class *nc)
 {
 	free(nc->name);
 	free(nc->site);
+	csvread_list_free(nc->nodes, nc->nnodes);
 }
 
 int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,
@@ -280,6 +368,8 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 		}
 		inv->n++;
 	}
+	if (check_unique_nodes(inv, &doc, idx, d))
+		goto out;
 	rc = 0;
 out:
 	csvdoc_release(&doc);

@@ -4,7 +4,8 @@
  * A row is a class of identical nodes: `count` of them for owned nodes,
  * at most `count` for nodes one may buy or rent.  A rented row may name a
  * cloud offer, which supplies its GPU type and count, vCPUs, memory and
- * hourly price.  The inventory owns its
+ * hourly price.  An owned row may name its nodes (`nodes`: one Kubernetes
+ * node name per node, unique in the file).  The inventory owns its
  * strings; gpu points into the catalog, which must outlive it.
  */
 #ifndef PLANNER_INVENTORY_H
@@ -36,6 +37,8 @@ struct node_class {
 	double base_power_w;	/* node power without GPUs; 0 = not priced */
 	const struct cloud_offer *offer; /* rented from this cloud offer, or NULL */
 	int bundle_years;	/* NVAIE years bundled per GPU; -1: the licence model's default */
+	char **nodes;		/* hostnames of the nodes (owned rows), or NULL: made-up names */
+	size_t nnodes;		/* entries in nodes: 0 or count */
 	long line;		/* row in the file */
 };
 

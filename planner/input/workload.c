@@ -86,53 +86,6 @@ static const struct csvcol cols[] = {
 
 #define VM_MODES (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH))
 
-/*
- * Splits a '|'-separated field into trimmed entries (caller frees the
- * array and the strings); an empty entry is an error.
- */
-static int split_list(const struct csvread *rd, int c, char ***out, size_t *n)
-{
-	const char *s = csvread_text(rd, c);
-	size_t cap = 0;
-
-	*out = NULL;
-	*n = 0;
-	for (;;) {
-		const char *bar = strchr(s, '|');
-		size_t len = bar ? (size_t)(bar - s) : strlen(s);
-		const char *b = s;
-		while (len && (*b == ' ' || *b == '\t')) {
-			b++;
-			len--;
-		}
-		while (len && (b[len - 1] == ' ' || b[len - 1] == '\t'))
-			len--;
-		if (!len) {
-			size_t i;
-			for (i = 0; i < *n; i++)
-				free((*out)[i]);
-			free(*out);
-			*out = NULL;
-			*n = 0;
-			return csvread_error(rd, c, "column '%s': empty entry in '%s'", cols[c].name,
-					     csvread_text(rd, c));
-		}
-		XGROW(*out, cap, *n + 1);
-		(*out)[(*n)++] = xstrndup(b, len);
-		if (!bar)
-			return 0;
-		s = bar + 1;
-	}
-}
-
-static void free_list(char **list, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-}
-
 static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, struct workload *w)
 {
 	char **list;
@@ -141,7 +94,7 @@ static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, 
 
 	if (!*csvread_text(rd, C_GPU_TYPES))
 		return 0;
-	if (split_list(rd, C_GPU_TYPES, &list, &n))
+	if (csvread_list(rd, C_GPU_TYPES, &list, &n))
 		return -1;
 	w->gpu_types = xcalloc(n, sizeof(*w->gpu_types));
 	for (i = 0; i < n && !rc; i++) {
@@ -158,7 +111,7 @@ static int parse_gpu_types(const struct csvread *rd, const struct catalog *cat, 
 		if (j == w->ngpu_types)
 			w->gpu_types[w->ngpu_types++] = g;
 	}
-	free_list(list, n);
+	csvread_list_free(list, n);
 	return rc;
 }
 
@@ -171,7 +124,7 @@ static int parse_modes(const struct csvread *rd, struct workload *w)
 	w->modes = MODE_ALL;
 	if (!*csvread_text(rd, C_MODES))
 		return 0;
-	if (split_list(rd, C_MODES, &list, &n))
+	if (csvread_list(rd, C_MODES, &list, &n))
 		return -1;
 	w->modes = 0;
 	for (i = 0; i < n; i++) {
@@ -182,7 +135,7 @@ static int parse_modes(const struct csvread *rd, struct workload *w)
 		}
 		w->modes |= MODE_BIT(m);
 	}
-	free_list(list, n);
+	csvread_list_free(list, n);
 	return rc;
 }
 
@@ -193,7 +146,7 @@ static int parse_sites(const struct csvread *rd, struct workload *w)
 
 	if (!*csvread_text(rd, C_SITES))
 		return 0;
-	if (split_list(rd, C_SITES, &list, &n))
+	if (csvread_list(rd, C_SITES, &list, &n))
 		return -1;
 	w->sites = xcalloc(n, sizeof(*w->sites));
 	for (i = 0; i < n; i++) {

@@ -79,7 +79,11 @@ void cplan_release(struct cplan *cp)
 
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n)
 {
-	return xasprintf("%s-%03d", cp->p->classes[n->k].nc->name, n->ordinal);
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+
+	if (n->ordinal >= 0 && (size_t)n->ordinal < nc->nnodes)
+		return xstrdup(nc->nodes[n->ordinal]);
+	return xasprintf("%s-%03d", nc->name, n->ordinal);
 }
 
 /* ================= slots and nodes ================= */

@@ -124,7 +124,10 @@ void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
 		       long *seats);
 
-/* The node's name: "<class>-<ordinal>" with 3 digits at least.  Caller frees. */
+/*
+ * The node's name: the inventory's name for it when the class names its
+ * nodes, else "<class>-<ordinal>" with 3 digits at least.  Caller frees.
+ */
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n);
 
 /*

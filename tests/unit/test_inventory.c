@@ -15,6 +15,9 @@
 #define HEADER                                                                                   \
 	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
 	"amortization_years,hourly_usd,base_power_w\n"
+#define NHEADER                                                                                  \
+	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
+	"amortization_years,hourly_usd,base_power_w,nodes\n"
 #define OK_ROW "a,2,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n"
 
 static const struct {
@@ -60,6 +63,14 @@ static const struct {
 	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,rent,,,-2,\n", ":2:12: column 'hourly_usd': '-2' must be greater than 0" },
 	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,,-5\n", ":2:13: column 'base_power_w': '-5' must be at least 0" },
 	{ HEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,\n", ":2: 12 fields, but the header has 13" },
+	{ NHEADER "x,2,L40S,2,kvm,dc1,32,256,owned,,,,,gpu-01|gpu-02.dc1\n", NULL },
+	{ NHEADER "x,2,L40S,2,kvm,dc1,32,256,owned,,,,,gpu-01\n", ":2:14: column 'nodes' gives 1 node name for count 2" },
+	{ NHEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,,,GPU-01\n", ":2:14: column 'nodes': 'GPU-01' is not a Kubernetes node name (lower-case letters, digits, '-' and '.', at most 253 characters)" },
+	{ NHEADER "x,1,L40S,2,kvm,dc1,32,256,owned,,,,,gpu-.a\n", ":2:14: column 'nodes': 'gpu-.a' is not a Kubernetes node name (lower-case letters, digits, '-' and '.', at most 253 characters)" },
+	{ NHEADER "x,2,L40S,2,kvm,dc1,32,256,owned,,,,,a||b\n", ":2:14: column 'nodes': empty entry in 'a||b'" },
+	{ NHEADER "x,1,L40S,2,kvm,dc1,32,256,rent,,,2,,n1\n", ":2:14: column 'nodes' names existing nodes: ownership must be owned, not rent (nodes one may buy or rent get made-up names)" },
+	{ NHEADER "x,2,L40S,2,kvm,dc1,32,256,owned,,,,,n1|n2\ny,1,L4,2,kvm,dc1,32,256,owned,,,,,n2\n", ":3:14: node 'n2' is named twice (also in class 'x')" },
+	{ NHEADER "x,2,L40S,2,kvm,dc1,32,256,owned,,,,,n1|n1\n", ":2:14: node 'n1' is named twice (also in class 'x')" },
 };
 
 static void test_rows(const struct catalog *cat)
@@ -124,6 +135,31 @@ static void test_values(const struct catalog *cat)
 	inventory_release(&inv);
 }
 
+/* Named nodes: kept in order, and the plan's node names come from them. */
+static void test_nodes(const struct catalog *cat)
+{
+	char path[] = "/tmp/test_inventory_XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "wb");
+	struct inventory inv = INVENTORY_INIT;
+	struct diag d = DIAG_INIT;
+
+	fputs(NHEADER "a,2,L40S,2,kvm,dc1,32,256,owned,,,,,  node-b | node-a\nb,1,L4,1,kvm,dc1,8,64,owned,,,,,\n", f);
+	fclose(f);
+	CHECK(inventory_load(&inv, path, cat, NULL, &d) == 0, "nodes load");
+	if (inv.n == 2) {
+		CHECK(inv.classes[0].nnodes == 2, "two names");
+		if (inv.classes[0].nnodes == 2) {
+			CHECK_STR(inv.classes[0].nodes[0], "node-b", "first name, trimmed, in file order");
+			CHECK_STR(inv.classes[0].nodes[1], "node-a", "second name");
+		}
+		CHECK(inv.classes[1].nnodes == 0 && inv.classes[1].nodes == NULL, "no names: none");
+	}
+	unlink(path);
+	diag_release(&d);
+	inventory_release(&inv);
+}
+
 static void test_hypervisors(void)
 {
 	const unsigned bare = MODE_BIT(MODE_PASSTHROUGH) | MODE_BIT(MODE_MIG) |
@@ -153,6 +189,7 @@ int main(void)
 	}
 	test_rows(&cat);
 	test_values(&cat);
+	test_nodes(&cat);
 	test_hypervisors();
 	catalog_release(&cat);
 	return check_done();
