@@ -142,6 +142,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		return cli_misuse(c, "--shard, --shards and -j are for sweep run");
 	if (a->cmd != SW_EXPAND && a->count)
 		return cli_misuse(c, "--count is for sweep expand");
+	if (!strcmp(a->dir, OUTSET_STDOUT))
+		return cli_misuse(c, "-o -: a sweep writes a directory of files, not standard output");
 	return 0;
 }
 

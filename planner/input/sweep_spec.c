@@ -2,10 +2,12 @@
  * sweep_spec.c - the sweep spec (gpuplan-sweep/1): read strictly, every
  * field checked, every error at FILE:LINE:COL.
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 #include "util.h"
@@ -267,6 +269,8 @@ static int read_options(const struct ydoc *doc, struct sweep_spec *s, struct dia
 		if (it->type != YN_SCALAR || str_blank(it->scalar))
 			return ydoc_error(doc, it, d, "an 'options' entry must be a scenario file name");
 		s->options[s->noptions++] = scenario_path_resolve(s->file, it->scalar);
+		if (access(s->options[i], R_OK))
+			return ydoc_error(doc, it, d, "cannot open scenario '%s': %s", s->options[i], strerror(errno));
 		for (j = 0; j < i; j++)
 			if (!strcmp(s->options[j], s->options[i]))
 				return ydoc_error(doc, it, d, "scenario '%s' is listed twice", it->scalar);
