@@ -37,7 +37,7 @@
 
 extern char **environ;
 
-enum sweep_cmd { SW_EXPAND, SW_RUN, SW_MERGE };
+enum sweep_cmd { SW_EXPAND, SW_RUN, SW_MERGE, SW_SUBMIT };
 
 struct sweep_args {
 	enum sweep_cmd cmd;
@@ -48,6 +48,7 @@ struct sweep_args {
 	long jobs;		/* -j N; 0: the default */
 	enum report_format fmt;
 	int count;		/* --count */
+	int slurm, mpi;		/* --slurm, --mpi */
 };
 
 /* "I/K" with 0 <= I < K. */
@@ -99,6 +100,12 @@ static int take_option(struct sweep_args *a, int id, const char *v)
 	case OPT_COUNT:
 		a->count = 1;
 		return 0;
+	case OPT_SLURM:
+		a->slurm = 1;
+		return 0;
+	case OPT_MPI:
+		a->mpi = 1;
+		return 0;
 	default:
 		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
 	}
@@ -107,7 +114,7 @@ static int take_option(struct sweep_args *a, int id, const char *v)
 /* The subcommand and SPEC; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
-	static const char *const names[] = { "expand", "run", "merge", NULL };
+	static const char *const names[] = { "expand", "run", "merge", "submit", NULL };
 	const struct cli_command *c = &cli_commands[CMD_SWEEP];
 	struct cli_getopt go;
 	const char *v;
@@ -138,8 +145,13 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		return cli_misuse(c, "no sweep spec given");
 	if (a->shard >= 0 && a->shards_only >= 0)
 		return cli_misuse(c, "--shard and --shards cannot be combined");
-	if (a->cmd != SW_RUN && (a->shard >= 0 || a->shards_only >= 0 || a->jobs))
-		return cli_misuse(c, "--shard, --shards and -j are for sweep run");
+	if (a->cmd != SW_RUN && (a->shard >= 0 || a->jobs))
+		return cli_misuse(c, "--shard and -j are for sweep run");
+	if (a->cmd != SW_RUN && a->cmd != SW_SUBMIT && a->shards_only >= 0)
+		return cli_misuse(c, "--shards is for sweep run and submit");
+	if ((a->cmd == SW_SUBMIT) != (a->slurm + a->mpi == 1) || (a->slurm && a->mpi))
+		return cli_misuse(c, a->cmd == SW_SUBMIT ? "submit needs one of --slurm and --mpi"
+							 : "--slurm and --mpi are for sweep submit");
 	if (a->cmd != SW_EXPAND && a->count)
 		return cli_misuse(c, "--count is for sweep expand");
 	if (!strcmp(a->dir, OUTSET_STDOUT))
@@ -545,6 +557,132 @@ static int do_merge(const struct sweep_args *a, const struct sweep_spec *s)
 	return rc;
 }
 
+/* ================= submit ================= */
+
+/* path made absolute (joined to the working directory), for a job that may start elsewhere. */
+static char *absolute(const char *path)
+{
+	char cwd[4096];
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}
+
+/* A word for sh, in single quotes unless it is plain. */
+static void sh_word(struct sb *sb, const char *w)
+{
+	const char *p;
+	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,") == strlen(w)) {
+		sb_adds(sb, w);
+		return;
+	}
+	sb_adds(sb, "'");
+	for (p = w; *p; p++)
+		sb_adds(sb, *p == '\'' ? "'\\''" : (char[]){ *p, 0 });
+	sb_adds(sb, "'");
+}
+
+/* "GPUPLAN [--models M] sweep run SPEC -o DIR", absolute paths, quoted for sh. */
+static void run_line(struct sb *sb, const struct sweep_args *a, const char *dir, const struct cli_global *g)
+{
+	char exe[4096], *spec = absolute(a->spec);
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	exe[n > 0 ? n : 0] = '\0';
+	sh_word(sb, exe);
+	if (g->models_dir) {
+		char *m = absolute(g->models_dir);
+		sb_adds(sb, " --models ");
+		sh_word(sb, m);
+		free(m);
+	}
+	sb_adds(sb, " sweep run ");
+	sh_word(sb, spec);
+	sb_adds(sb, " -o ");
+	sh_word(sb, dir);
+	free(spec);
+}
+
+/* Runs sbatch --parsable on script; its exit code (127: cannot start). */
+static int sbatch(const char *script)
+{
+	char *argv[] = { xstrdup("sbatch"), xstrdup("--parsable"), xstrdup(script), NULL };
+	pid_t pid;
+	int st = 0, err, i;
+
+	err = posix_spawnp(&pid, "sbatch", NULL, NULL, argv, environ);
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	if (err)
+		return 127;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* True when an executable named name is on PATH. */
+static int on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	int found = 0;
+	while (path && *path && !found) {
+		size_t n = strcspn(path, ":");
+		char *f = xasprintf("%.*s/%s", (int)n, path, name);
+		found = access(f, X_OK) == 0;
+		free(f);
+		path += n + (path[n] == ':');
+	}
+	return found;
+}
+
+static int do_submit(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+{
+	long k = a->shards_only > 0 ? a->shards_only : 8;
+	struct outset os = OUTSET_INIT;
+	struct diag d = DIAG_INIT;
+	struct sb sb;
+	char *dir, *script;
+	int rc = 0;
+
+	if (make_dir(a->dir))
+		return EXIT_INTERNAL;
+	dir = absolute(a->dir);
+	sb_init(&sb);
+	if (a->mpi) {
+		sb_addf(&sb, "mpirun -n %ld ", k);
+		run_line(&sb, a, dir, g);
+		printf("%s\n", sb.buf);
+		sb_release(&sb);
+		free(dir);
+		return EXIT_OK;
+	}
+	sb_addf(&sb, "#!/bin/sh\n# gpuplan sweep %s: %zu cases in %ld array tasks (docs/sweep.md)\n", s->name,
+		sweep_ncases(s), k);
+	sb_addf(&sb, "#SBATCH --job-name=gpuplan-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n", k - 1);
+	sb_adds(&sb, "#SBATCH --output=");
+	sh_word(&sb, dir);
+	sb_adds(&sb, "/slurm-%A_%a.out\nexec ");
+	run_line(&sb, a, dir, g);
+	sb_adds(&sb, "\n");
+	outset_init(&os, a->dir);
+	outset_add_sb(&os, "sweep.sbatch", &sb);
+	if (outset_commit(&os, &d))
+		rc = cli_diag(&d);
+	outset_release(&os);
+	diag_release(&d);
+	script = xasprintf("%s/sweep.sbatch", dir);
+	if (!rc && on_path("sbatch")) {
+		printf("written: %s; sbatch job: ", script);
+		fflush(stdout);
+		rc = sbatch(script) ? cli_error(EXIT_INTERNAL, "sbatch %s failed", script) : EXIT_OK;
+	} else if (!rc) {
+		printf("written: %s (no sbatch on PATH: submit it with sbatch %s)\n", script, script);
+	}
+	free(script);
+	free(dir);
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 {
 	struct sweep_args a;
@@ -568,6 +706,8 @@ int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 		rc = do_expand(&a, &s);
 	else if (a.cmd == SW_RUN)
 		rc = do_run(&a, &s, g);
+	else if (a.cmd == SW_SUBMIT)
+		rc = do_submit(&a, &s, g);
 	else
 		rc = do_merge(&a, &s);
 	sweep_spec_release(&s);

@@ -155,10 +155,15 @@ static const struct cli_option sweep_opts[] = {
 	  "the sweep's directory (default ./sweep-out): run writes DIR/results/CASE.json,\n"
 	  "merge reads them and writes its reports into DIR, expand writes DIR/expand.csv" },
 	{ "shard", OPT_SHARD, "I/K", "run: only the cases i with i mod K = I (0 <= I < K)" },
-	{ "shards", OPT_SHARDS, "K", "run: K shards, this one from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job)" },
+	{ "shards", OPT_SHARDS, "K",
+	  "run: K shards, this one from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job);\n"
+	  "submit: the number of tasks or ranks (default 8)" },
 	{ "jobs", OPT_JOBS, "N", "run: N worker processes (default: one per processor, or 1 in a shard)" },
 	{ "format", OPT_FORMAT, "csv|json|both", "merge: the reports' format (default both)" },
 	{ "count", OPT_COUNT, NULL, "expand: only print the number of cases" },
+	{ "slurm", OPT_SLURM, NULL, "submit: write DIR/sweep.sbatch, a job array of --shards K tasks, and sbatch it\n"
+	  "when sbatch is on PATH" },
+	{ "mpi", OPT_MPI, NULL, "submit: print the mpirun line that runs --shards K ranks" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -222,12 +227,14 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_SWEEP] = { "sweep", "plan scenarios under changed inputs: sensitivity and Monte Carlo",
 			"expand SPEC [-o DIR | --count]\n"
 			"run SPEC [-o DIR] [--shard I/K | --shards K] [-j N]\n"
-			"merge SPEC [-o DIR] [--format csv|json|both]",
+			"merge SPEC [-o DIR] [--format csv|json|both]\n"
+			"submit SPEC (--slurm | --mpi) [--shards K] [-o DIR]",
 			"SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
 			"the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
 			"$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
 			"workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
-			"option is best, sensitivity and break-even per parameter (docs/sweep.md)",
+			"option is best, sensitivity and break-even per parameter; submit writes a Slurm array job\n"
+			"or the mpirun line (docs/sweep.md)",
 			sweep_opts },
 };
 

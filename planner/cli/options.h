@@ -69,6 +69,8 @@ enum cli_opt_id {
 	OPT_SHARD,		/* sweep */
 	OPT_SHARDS,
 	OPT_COUNT,
+	OPT_SLURM,
+	OPT_MPI,
 };
 
 /* One option of a command (a row of its table). */

@@ -2,7 +2,8 @@
 # test_sweep_slurm.sh - a sweep on a real Slurm: starts munged, slurmctld
 # and slurmd (one node, its own slurm.conf, munge key and ports, nothing
 # written to /etc, no systemd), runs the 16-case grid as a job array
-# (sbatch --array=0-7, two cases a task) and as one srun step of 2 tasks,
+# (the script of `gpuplan sweep submit --slurm --shards 8`, two cases a
+# task) and as one srun step of 2 tasks,
 # and checks that each merged report equals the local run's, byte for
 # byte.  The daemons are stopped on every way out (trap on EXIT: TERM,
 # then KILL after 5 s), also when a check fails or the test is killed.
@@ -117,13 +118,14 @@ same() {
 }
 
 t0=$(date +%s.%N)
-J=$(timeout 30 sbatch --parsable --array=0-7 -o "$work/array_%a.out" \
-	--wrap "'$exe' sweep run '$fix/grid.yaml' -o '$work/array'") || bad "sbatch"
+"$exe" sweep submit "$fix/grid.yaml" --slurm --shards 8 -o array >submit.out 2>&1 || bad "submit: $(cat submit.out)"
+J=$(awk '{ print $NF }' submit.out)
+grep -q '^#SBATCH --array=0-7$' array/sweep.sbatch && ok || bad "sweep.sbatch: $(cat array/sweep.sbatch)"
 wait_job "$J"
 t1=$(date +%s.%N)
-grep -h 'SLURM_ARRAY_TASK_ID' array_*.out | sort | head -8 >tasks.txt
+cat array/slurm-*.out | sort >tasks.txt
 [ "$(wc -l <tasks.txt)" = 8 ] && grep -q 'shard 7/8 (SLURM_ARRAY_TASK_ID): 2 cases, 2 done' tasks.txt && ok \
-	|| bad "array tasks: $(cat array_*.out)"
+	|| bad "array tasks: $(cat array/slurm-*.out)"
 "$exe" sweep merge "$fix/grid.yaml" -o array >/dev/null && same array || bad "merge of the array job"
 echo "slurm array: 16 cases in 8 tasks, submit to done $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s"
 
