@@ -36,7 +36,9 @@ stop() {	# TERM every daemon started (slurmd, slurmctld, munged), KILL what is l
 	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for i in $(seq 50); do
 		local alive=0
-		for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		for p in "${pids[@]}"; do	# a zombie (exited, not yet waited for) counts as stopped
+			ps -o stat= -p "$p" 2>/dev/null | grep -qv '^Z' && alive=1
+		done
 		[ $alive = 0 ] && break
 		sleep 0.1
 	done
