@@ -19,6 +19,11 @@ int cli_diag(const struct diag *d)
 	char *s = diag_format(d);
 	fprintf(stderr, "gpuplan: %s\n", s);
 	free(s);
+	return cli_diag_code(d);
+}
+
+int cli_diag_code(const struct diag *d)
+{
 	switch (d->kind) {
 	case DIAG_INPUT:
 		return EXIT_INPUT;

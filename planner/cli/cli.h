@@ -30,9 +30,12 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g);
 int cmd_bench(int argc, char **argv, const struct cli_global *g);
 int cmd_import(int argc, char **argv, const struct cli_global *g);
 int cmd_models(int argc, char **argv, const struct cli_global *g);
+int cmd_sweep(int argc, char **argv, const struct cli_global *g);
 
 /* Prints "gpuplan: <diag>" to stderr; returns the exit code for its kind. */
 int cli_diag(const struct diag *d);
+/* The exit code for d's kind (what cli_diag returns), without printing. */
+int cli_diag_code(const struct diag *d);
 /*
  * One warning on stderr per workload of the plan that no node could ever
  * host ("FILE:LINE: workload 'X' can never be placed: why"), for plan and

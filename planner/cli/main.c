@@ -38,6 +38,7 @@ static int (*const commands[CMD_COUNT])(int argc, char **argv, const struct cli_
 	[CMD_BENCH] = cmd_bench,
 	[CMD_IMPORT] = cmd_import,
 	[CMD_MODELS] = cmd_models,
+	[CMD_SWEEP] = cmd_sweep,
 };
 
 /*

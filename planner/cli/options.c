@@ -18,7 +18,7 @@
 
 const struct cli_exit_doc cli_exit_docs[] = {
 	{ EXIT_OK, "done" },
-	{ EXIT_CHECK, "check or diff over a threshold, or a replica unplaced under --require-all" },
+	{ EXIT_CHECK, "check or diff over a threshold, a replica unplaced under --require-all, or sweep cases missing or failed" },
 	{ EXIT_USAGE, "bad command line" },
 	{ EXIT_INPUT, "bad input file: one \"gpuplan: FILE:LINE[:COL]: ...\" line" },
 	{ EXIT_SOLVER, "the solver found no plan within its limits" },
@@ -150,6 +150,23 @@ static const struct cli_option models_opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const struct cli_option sweep_opts[] = {
+	{ "output", OPT_OUTPUT, "DIR",
+	  "the sweep's directory (default ./sweep-out): run writes DIR/results/CASE.json,\n"
+	  "merge reads them and writes its reports into DIR, expand writes DIR/expand.csv" },
+	{ "shard", OPT_SHARD, "I/K", "run: only the cases i with i mod K = I (0 <= I < K)" },
+	{ "shards", OPT_SHARDS, "K",
+	  "run: K shards, this one from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job);\n"
+	  "submit: the number of tasks or ranks (default 8)" },
+	{ "jobs", OPT_JOBS, "N", "run: N worker processes (default: one per processor, or 1 in a shard)" },
+	{ "format", OPT_FORMAT, "csv|json|both", "merge: the reports' format (default both)" },
+	{ "count", OPT_COUNT, NULL, "expand: only print the number of cases" },
+	{ "slurm", OPT_SLURM, NULL, "submit: write DIR/sweep.sbatch, a job array of --shards K tasks, and sbatch it\n"
+	  "when sbatch is on PATH" },
+	{ "mpi", OPT_MPI, NULL, "submit: print the mpirun line that runs --shards K ranks" },
+	{ NULL, 0, NULL, NULL },
+};
+
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] [--node-limit N] "
@@ -207,6 +224,18 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			 "prices, the oldest and newest as_of, how many are assumed and how many are older than 12\n"
 			 "months (from today, or $GPUPLAN_TODAY); exit 0 when consistent, 3 on the first error",
 			 models_opts },
+	[CMD_SWEEP] = { "sweep", "plan scenarios under changed inputs: sensitivity and Monte Carlo",
+			"expand SPEC [-o DIR | --count]\n"
+			"run SPEC [-o DIR] [--shard I/K | --shards K] [-j N]\n"
+			"merge SPEC [-o DIR] [--format csv|json|both]\n"
+			"submit SPEC (--slurm | --mpi) [--shards K] [-o DIR]",
+			"SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
+			"the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
+			"$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
+			"workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
+			"option is best, sensitivity and break-even per parameter; submit writes a Slurm array job\n"
+			"or the mpirun line (docs/sweep.md)",
+			sweep_opts },
 };
 
 const struct cli_command *cli_command_find(const char *name)

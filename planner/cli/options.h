@@ -37,6 +37,7 @@ extern const struct cli_exit_doc cli_exit_docs[];	/* ended by text NULL */
  */
 enum cli_opt_id {
 	OPT_HELP = 'h',
+	OPT_JOBS = 'j',
 	OPT_OUTPUT = 'o',
 	OPT_VERBOSE = 'v',
 	OPT_MODELS = 256,
@@ -65,6 +66,11 @@ enum cli_opt_id {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_LOAD,
+	OPT_SHARD,		/* sweep */
+	OPT_SHARDS,
+	OPT_COUNT,
+	OPT_SLURM,
+	OPT_MPI,
 };
 
 /* One option of a command (a row of its table). */
@@ -96,6 +102,7 @@ enum cli_cmd_id {
 	CMD_BENCH,
 	CMD_IMPORT,
 	CMD_MODELS,
+	CMD_SWEEP,
 	CMD_COUNT
 };
 

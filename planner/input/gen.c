@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "rng.h"
 #include "util.h"
 #include "banned.h"
 
@@ -43,31 +44,12 @@ int gen_size_parse(const char *s)
 	return -1;
 }
 
-/* ================= random numbers ================= */
-
-/* splitmix64: small, fast, and the same sequence everywhere. */
-struct rng {
-	unsigned long long s;
-};
-
-static unsigned long long rng_next(struct rng *r)
-{
-	unsigned long long z = (r->s += 0x9E3779B97F4A7C15ULL);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
+/* ================= random numbers (splitmix64, rng.h) ================= */
 
 /* Uniform in [0, n). */
 static int rng_int(struct rng *r, int n)
 {
 	return (int)(rng_next(r) % (unsigned long long)n);
-}
-
-/* Uniform in [0, 1), 53 bits. */
-static double rng_unit(struct rng *r)
-{
-	return (double)(rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 static int rng_chance(struct rng *r, int percent)

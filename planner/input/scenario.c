@@ -51,6 +51,14 @@ static char *path_join(const char *dir, const char *name)
 	return xasprintf("%s/%s", dir, name);
 }
 
+char *scenario_path_resolve(const char *file, const char *name)
+{
+	char *dir = dir_of(file);
+	char *p = path_join(dir, name);
+	free(dir);
+	return p;
+}
+
 /* ================= numbers ================= */
 
 /*

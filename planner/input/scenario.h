@@ -96,6 +96,12 @@ const char *models_dir_or_default(const char *given);
  */
 void models_dir_set_exe_dir(const char *exe_dir);
 void scenario_release(struct scenario *sc);
+/*
+ * name as a file beside file: joined to file's directory, unless name is
+ * absolute (how a scenario, and a sweep spec, name the files they use).
+ * Caller frees.
+ */
+char *scenario_path_resolve(const char *file, const char *name);
 
 /*
  * Why workload w can never be placed on any node of the inventory, or

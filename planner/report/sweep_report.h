@@ -1,0 +1,87 @@
+/*
+ * sweep_report.h - the results of a sweep (docs/sweep.md): one JSON file
+ * per case, written atomically by whichever process ran the case, and the
+ * merged report over all cases.
+ *
+ * A case file holds the case's parameter values and, per option, the
+ * figures the merge needs (cost over the horizon and per year, unplaced
+ * replicas, rank), money rounded to cents: the merge reads only these
+ * files, in case order, so its bytes do not depend on how many processes
+ * ran the cases, on which machine, or in what order.
+ *
+ * Ownership: a case result owns its strings and arrays;
+ * sweep_case_result_release frees them.
+ */
+#ifndef PLANNER_SWEEP_REPORT_H
+#define PLANNER_SWEEP_REPORT_H
+
+#include <stddef.h>
+
+#include "compare.h"
+#include "diag.h"
+#include "report.h"
+#include "sweep.h"
+
+#define SWEEP_CASE_SCHEMA "gpuplan-sweep-case/1"
+#define SWEEP_REPORT_SCHEMA_VERSION "1.0.0"
+
+/* One option (scenario) planned in one case. */
+struct sweep_option_result {
+	char *scenario;		/* the scenario's name */
+	char *status;		/* solver status */
+	double total;		/* USD over the horizon, to the cent */
+	double per_year;	/* USD per year, to the cent */
+	long unplaced;		/* replicas */
+	double gpu_eq_unplaced;	/* GPU-equivalents, to 4 decimals */
+	int rank;		/* compare_rank's, 1 = best */
+};
+
+enum sweep_case_state { SWEEP_CASE_MISSING, SWEEP_CASE_FAILED, SWEEP_CASE_DONE };
+
+struct sweep_case_result {
+	enum sweep_case_state state;
+	size_t index;
+	char *name;		/* "case-0007" */
+	double *values;		/* [nparams]; NAN: each option's own */
+	char *error;		/* FAILED: the message */
+	int exit_code;		/* FAILED: what gpuplan plan would exit with */
+	size_t noptions;
+	struct sweep_option_result *opt;	/* DONE: [noptions], in the spec's order */
+};
+
+/* Fills a DONE result of case index from the compare rows of its options (n = s->noptions). */
+void sweep_result_fill(struct sweep_case_result *cr, const struct sweep_spec *s, size_t index,
+		       const struct compare_row *rows);
+/* Fills a FAILED result of case index with the message and exit code. */
+void sweep_result_fail(struct sweep_case_result *cr, const struct sweep_spec *s, size_t index, const char *error,
+		       int exit_code);
+/* Writes DIR/NAME.json atomically (outfile.h); 0, or -1 with d set. */
+int sweep_result_write(const char *dir, const struct sweep_case_result *cr, const struct sweep_spec *s,
+		       struct diag *d);
+/*
+ * Reads DIR/NAME.json of case index into cr: 0 read (DONE or FAILED), 1
+ * absent (cr MISSING), -1 unreadable or of another spec (d set: the
+ * file and why).
+ */
+int sweep_result_read(const char *dir, const struct sweep_spec *s, size_t index, struct sweep_case_result *cr,
+		      struct diag *d);
+void sweep_case_result_release(struct sweep_case_result *cr);
+
+/* What the merge found, for the command's summary. */
+struct sweep_merge_stats {
+	size_t ncases, done, failed, missing;
+	double *p5, *p50, *p95;	/* [noptions]: the cost over the horizon, over the cases done */
+	double *p_best;		/* [noptions]: the share of the cases done where the option ranks first */
+};
+
+/*
+ * Writes the merged report of cases[0..ncases) into dir: sweep.json
+ * and/or (fmt) cases.csv, options.csv, sensitivity.csv and breakeven.csv
+ * (docs/sweep.md), all or nothing; fills st (sweep_merge_stats_release
+ * frees it).  0, or -1 with d set.
+ */
+int sweep_merge_write(const char *dir, enum report_format fmt, const struct sweep_spec *s,
+		      const struct sweep_case_result *cases, struct sweep_merge_stats *st, struct diag *d);
+void sweep_merge_stats_release(struct sweep_merge_stats *st);
+
+#endif
