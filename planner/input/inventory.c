@@ -41,6 +41,7 @@ enum {
 	C_OFFER,
 	C_BUNDLE,
 	C_NODES,
+	C_K8S,
 	C_NCOLS
 };
 
@@ -61,6 +62,7 @@ static const struct csvcol cols[] = {
 	{ "offer", 0 },
 	{ "nvaie_bundle_years", 0 },
 	{ "nodes", 0 },
+	{ "k8s_workers", 0 },
 	{ NULL, 0 },
 };
 
@@ -281,13 +283,38 @@ static int load_nodes(const struct csvread *rd, struct node_class *nc)
 	return 0;
 }
 
+/* k8s_workers: host (default) or vgpu, the latter on a hypervisor and a GPU with vGPU profiles. */
+static int load_k8s(const struct csvread *rd, struct node_class *nc)
+{
+	static const char *const names[] = { "host", "vgpu", NULL };
+	int e = 0;
+
+	if (!*csvread_text(rd, C_K8S))
+		return 0;
+	if (csvread_word(rd, C_K8S, "k8s_workers", names, &e))
+		return -1;
+	nc->k8s_vgpu = e == 1;
+	if (nc->k8s_vgpu && !hypervisor_is_vm_host(nc->hv))
+		return csvread_error(rd, C_K8S, "k8s_workers vgpu: worker VMs with vGPUs need a hypervisor "
+				     "(vsphere or kvm), not %s", hypervisor_name(nc->hv));
+	if (nc->k8s_vgpu && !nc->gpu->has_vgpu)
+		return csvread_error(rd, C_K8S, "k8s_workers vgpu: %s has no vGPU profiles", nc->gpu->id);
+	return 0;
+}
+
+unsigned node_class_modes(const struct node_class *nc)
+{
+	unsigned m = hypervisor_modes(nc->hv);
+	return nc->k8s_vgpu ? m & (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU)) : m;
+}
+
 static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
 		    const struct clouds *clouds, struct node_class *nc)
 {
 	nc->line = rd->r->line;
 	nc->bundle_years = -1;
 	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || load_gpus(rd, cat, nc) ||
-	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc))
+	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc) || load_k8s(rd, nc))
 		return -1;
 	return 0;
 }
