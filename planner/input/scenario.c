@@ -605,8 +605,8 @@ static enum mode_misfit misfit_of(const struct inventory *inv, const struct work
 			return MISFIT_NONE;
 		mig |= nc->gpu->has_mig;
 	}
-	if (!on_hv)
-		return MISFIT_HYPERVISOR;
+	if (!on_hv)	/* a mode no class allows: vGPU on no hypervisor (else k8s_workers vgpu classes only) */
+		return m == MODE_VGPU || m == MODE_MIG_VGPU ? MISFIT_HYPERVISOR : MISFIT_NONE;
 	return (m == MODE_MIG || m == MODE_MIG_VGPU) && !mig ? MISFIT_NO_MIG : MISFIT_NO_VGPU;
 }
 

@@ -150,10 +150,20 @@ char *report_whatif_text(const struct plan_result *r)
 	} else {
 		sb_adds(&sb, "re-planning with more to add");
 	}
-	if (w->unplaced)
+	if (w->unplaced) {
+		const struct cplan *cp = w->r.final;
+		const char *sep = " (";
 		sb_addf(&sb, " still leaves %ld replica%s unplaced", w->unplaced, w->unplaced == 1 ? "" : "s");
-	else
+		for (i = 0; i < cp->p->ndemands; i++) {
+			if (!cp->unplaced[i])
+				continue;
+			sb_addf(&sb, "%s%s %ld", sep, cp->p->demands[i].w->name, cp->unplaced[i]);
+			sep = ", ";
+		}
+		sb_adds(&sb, ")");
+	} else {
 		sb_adds(&sb, " places every replica");
+	}
 	sb_addf(&sb, ", at %s USD/year in all", usd(b, sizeof(b), w->total / years));
 	sb_addf(&sb, " (%s USD/year more)", usd(b, sizeof(b), (w->total - w->base_total) / years));
 	for (i = 0; i < w->nadd && w->add[i].nc->own != OWN_BUY; i++)
