@@ -1,12 +1,13 @@
 /*
  * report.h - plan reports: summary.csv, costs.csv, licenses.csv,
- * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv and
- * plan.json, written to a directory all
- * or nothing (each file goes to a temporary name first and is renamed
- * into place only when every file was written).
+ * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv,
+ * additions.csv and plan.json, written to a directory all or nothing
+ * (each file goes to a temporary name first and is renamed into place
+ * only when every file was written).
  *
- * Only report.c includes cJSON.h.  Numbers have fixed formats and rows a
- * fixed order, so the same plan gives the same bytes on any machine.
+ * Only report.c and additions.c include cJSON.h.  Numbers have fixed
+ * formats and rows a fixed order, so the same plan gives the same bytes
+ * on any machine.
  */
 #ifndef PLANNER_REPORT_H
 #define PLANNER_REPORT_H
