@@ -48,12 +48,12 @@ enum {
 static const struct csvcol cols[] = {
 	{ "name", 1 },
 	{ "count", 1 },
-	{ "gpu_type", 1 },
-	{ "gpus_per_node", 1 },
-	{ "hypervisor", 1 },
+	{ "gpu_type", 0 },	/* required unless the row names an offer */
+	{ "gpus_per_node", 0 },	/* required unless the row names an offer */
+	{ "hypervisor", 0 },	/* required unless the row names an offer */
 	{ "site", 1 },
-	{ "cpu_cores", 1 },
-	{ "ram_gib", 1 },
+	{ "cpu_cores", 0 },	/* required unless the row names an offer */
+	{ "ram_gib", 0 },	/* required unless the row names an offer */
 	{ "ownership", 1 },
 	{ "capex_usd", 0 },
 	{ "amortization_years", 0 },
@@ -308,12 +308,30 @@ unsigned node_class_modes(const struct node_class *nc)
 	return nc->k8s_vgpu ? m & (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU)) : m;
 }
 
+/*
+ * The columns a row that names no cloud offer needs: a file whose rows
+ * all name offers may leave them out (name,count,offer,site,ownership).
+ */
+static int need_columns(const struct csvread *rd)
+{
+	static const int need[] = { C_GPU_TYPE, C_GPUS_PER_NODE, C_HYPERVISOR, C_CPU_CORES, C_RAM_GIB };
+	size_t i;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (rd->idx[need[i]] < 0)
+			return csvdoc_error(rd->doc, &rd->doc->header, -1, rd->d,
+					    "missing column '%s' (only rows that name a cloud offer may go without it)",
+					    cols[need[i]].name);
+	return 0;
+}
+
 static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
 		    const struct clouds *clouds, struct node_class *nc)
 {
 	nc->line = rd->r->line;
 	nc->bundle_years = -1;
-	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || load_gpus(rd, cat, nc) ||
+	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || (!nc->offer && need_columns(rd)) ||
+	    load_gpus(rd, cat, nc) ||
 	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc) || load_k8s(rd, nc))
 		return -1;
 	return 0;
