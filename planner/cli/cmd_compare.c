@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "scenario.h"
 #include "util.h"
+#include "whatif.h"
 #include "banned.h"
 
 struct compare_args {
@@ -211,11 +212,16 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 	for (i = 0; i < a.nfiles; i++) {
 		struct scenario sc;
 		struct plan_result r;
+		struct plan_whatif w;
 		int bad;
 		memset(&r, 0, sizeof(r));
-		bad = scenario_load(&sc, a.files[i], g->models_dir, &d) || plan_run(&r, &sc, &a.po, &d);
+		memset(&w, 0, sizeof(w));
+		bad = scenario_load(&sc, a.files[i], g->models_dir, &d) || plan_run(&r, &sc, &a.po, &d) ||
+		      plan_whatif_run(&w, &r, &a.po, &d);
+		r.whatif = &w;
 		if (!bad)
 			compare_row_fill(&rows[nrows++], a.files[i], &r);
+		plan_whatif_release(&w);
 		plan_release(&r);
 		scenario_release(&sc);
 		if (bad) {

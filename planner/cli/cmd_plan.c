@@ -14,6 +14,7 @@
 #include "report.h"
 #include "scenario.h"
 #include "util.h"
+#include "whatif.h"
 #include "banned.h"
 
 struct plan_args {
@@ -92,6 +93,25 @@ static void print_oldest_price(FILE *out, const struct plan_result *r)
 	free(name);
 }
 
+/* "  additions:  1 node of a100x4 (buy, ...)" and "  to place all: adding ..." */
+static void print_additions(FILE *out, const struct plan_result *r)
+{
+	struct plan_addition *add = NULL;
+	size_t n = plan_additions(r->final, &add), i;
+	char *t;
+
+	for (i = 0; i < n; i++) {
+		t = report_addition_text(&add[i], r->sc->horizon_years, 0);
+		fprintf(out, "  %s %s\n", i ? "           " : "additions: ", t);
+		free(t);
+	}
+	free(add);
+	t = report_whatif_text(r);
+	if (t)
+		fprintf(out, "  to place all: %s\n", t);
+	free(t);
+}
+
 static void print_summary(FILE *out, const struct plan_result *r, const char *dir)
 {
 	const struct cplan *cp = r->final;
@@ -152,6 +172,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const char *di
 	fprintf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
 	fprintf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
+	print_additions(out, r);
 	print_oldest_price(out, r);
 	fprintf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
 }
@@ -162,6 +183,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct scenario sc;
 	struct diag d = DIAG_INIT;
 	struct plan_result r;
+	struct plan_whatif w;
 	struct plan_opts po = PLAN_OPTS_INIT;
 	int rc;
 
@@ -169,6 +191,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	if (rc)
 		return rc == 1 ? EXIT_OK : rc;
 	memset(&r, 0, sizeof(r));
+	memset(&w, 0, sizeof(w));
 	if (scenario_load(&sc, a.scenario, g->models_dir, &d)) {
 		rc = cli_diag(&d);
 		goto out;
@@ -181,6 +204,11 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	cli_warn_unhostable(&r, &sc);
+	if (plan_whatif_run(&w, &r, &po, &d)) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	r.whatif = &w;
 	if (g->verbose) {
 		size_t k, c;
 		for (k = 0; k < r.p.nclasses; k++)
@@ -204,6 +232,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 			rc = EXIT_CHECK;
 	}
 out:
+	plan_whatif_release(&w);
 	plan_release(&r);
 	scenario_release(&sc);
 	diag_release(&d);

@@ -377,7 +377,7 @@ int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 	for (k = 0; k < inv->n; k++) {
 		const struct node_class *nc = &inv->classes[k];
 		struct class_price *cp = &pr->cls[k];
-		unsigned allowed = hypervisor_modes(nc->hv);
+		unsigned allowed = node_class_modes(nc);
 		int m;
 
 		price_node(pr, nc, cp);

@@ -41,18 +41,19 @@ enum {
 	C_OFFER,
 	C_BUNDLE,
 	C_NODES,
+	C_K8S,
 	C_NCOLS
 };
 
 static const struct csvcol cols[] = {
 	{ "name", 1 },
 	{ "count", 1 },
-	{ "gpu_type", 1 },
-	{ "gpus_per_node", 1 },
-	{ "hypervisor", 1 },
+	{ "gpu_type", 0 },	/* required unless the row names an offer */
+	{ "gpus_per_node", 0 },	/* required unless the row names an offer */
+	{ "hypervisor", 0 },	/* required unless the row names an offer */
 	{ "site", 1 },
-	{ "cpu_cores", 1 },
-	{ "ram_gib", 1 },
+	{ "cpu_cores", 0 },	/* required unless the row names an offer */
+	{ "ram_gib", 0 },	/* required unless the row names an offer */
 	{ "ownership", 1 },
 	{ "capex_usd", 0 },
 	{ "amortization_years", 0 },
@@ -61,6 +62,7 @@ static const struct csvcol cols[] = {
 	{ "offer", 0 },
 	{ "nvaie_bundle_years", 0 },
 	{ "nodes", 0 },
+	{ "k8s_workers", 0 },
 	{ NULL, 0 },
 };
 
@@ -281,13 +283,56 @@ static int load_nodes(const struct csvread *rd, struct node_class *nc)
 	return 0;
 }
 
+/* k8s_workers: host (default) or vgpu, the latter on a hypervisor and a GPU with vGPU profiles. */
+static int load_k8s(const struct csvread *rd, struct node_class *nc)
+{
+	static const char *const names[] = { "host", "vgpu", NULL };
+	int e = 0;
+
+	if (!*csvread_text(rd, C_K8S))
+		return 0;
+	if (csvread_word(rd, C_K8S, "k8s_workers", names, &e))
+		return -1;
+	nc->k8s_vgpu = e == 1;
+	if (nc->k8s_vgpu && !hypervisor_is_vm_host(nc->hv))
+		return csvread_error(rd, C_K8S, "k8s_workers vgpu: worker VMs with vGPUs need a hypervisor "
+				     "(vsphere or kvm), not %s", hypervisor_name(nc->hv));
+	if (nc->k8s_vgpu && !nc->gpu->has_vgpu)
+		return csvread_error(rd, C_K8S, "k8s_workers vgpu: %s has no vGPU profiles", nc->gpu->id);
+	return 0;
+}
+
+unsigned node_class_modes(const struct node_class *nc)
+{
+	unsigned m = hypervisor_modes(nc->hv);
+	return nc->k8s_vgpu ? m & (MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU)) : m;
+}
+
+/*
+ * The columns a row that names no cloud offer needs: a file whose rows
+ * all name offers may leave them out (name,count,offer,site,ownership).
+ */
+static int need_columns(const struct csvread *rd)
+{
+	static const int need[] = { C_GPU_TYPE, C_GPUS_PER_NODE, C_HYPERVISOR, C_CPU_CORES, C_RAM_GIB };
+	size_t i;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (rd->idx[need[i]] < 0)
+			return csvdoc_error(rd->doc, &rd->doc->header, -1, rd->d,
+					    "missing column '%s' (only rows that name a cloud offer may go without it)",
+					    cols[need[i]].name);
+	return 0;
+}
+
 static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
 		    const struct clouds *clouds, struct node_class *nc)
 {
 	nc->line = rd->r->line;
 	nc->bundle_years = -1;
-	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || load_gpus(rd, cat, nc) ||
-	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc))
+	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || (!nc->offer && need_columns(rd)) ||
+	    load_gpus(rd, cat, nc) ||
+	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc) || load_k8s(rd, nc))
 		return -1;
 	return 0;
 }

@@ -39,6 +39,7 @@ struct node_class {
 	int bundle_years;	/* NVAIE years bundled per GPU; -1: the licence model's default */
 	char **nodes;		/* hostnames of the nodes (owned rows), or NULL: made-up names */
 	size_t nnodes;		/* entries in nodes: 0 or count */
+	int k8s_vgpu;		/* k8s_workers vgpu: the Kubernetes nodes are worker VMs with vGPUs */
 	long line;		/* row in the file */
 };
 
@@ -48,6 +49,13 @@ struct inventory {
 	struct node_class *classes;
 };
 #define INVENTORY_INIT { NULL, 0, NULL }
+
+/*
+ * The modes nodes of nc may run: its hypervisor's (hypervisor_modes), and
+ * of those only vgpu and mig-vgpu when its Kubernetes nodes are worker
+ * VMs with vGPUs (k8s_workers vgpu).
+ */
+unsigned node_class_modes(const struct node_class *nc);
 
 /* clouds may be NULL (no offers: an `offer` column must then be empty). */
 int inventory_load(struct inventory *inv, const char *path, const struct catalog *cat,

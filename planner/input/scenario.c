@@ -606,15 +606,15 @@ static enum mode_misfit misfit_of(const struct inventory *inv, const struct work
 
 	for (i = 0; i < inv->n; i++) {
 		const struct node_class *nc = &inv->classes[i];
-		if (!class_big_enough(nc, w) || !(hypervisor_modes(nc->hv) & MODE_BIT(m)))
+		if (!class_big_enough(nc, w) || !(node_class_modes(nc) & MODE_BIT(m)))
 			continue;
 		on_hv = 1;
 		if (gpu_runs(nc->gpu, m))
 			return MISFIT_NONE;
 		mig |= nc->gpu->has_mig;
 	}
-	if (!on_hv)
-		return MISFIT_HYPERVISOR;
+	if (!on_hv)	/* a mode no class allows: vGPU on no hypervisor (else k8s_workers vgpu classes only) */
+		return m == MODE_VGPU || m == MODE_MIG_VGPU ? MISFIT_HYPERVISOR : MISFIT_NONE;
 	return (m == MODE_MIG || m == MODE_MIG_VGPU) && !mig ? MISFIT_NO_MIG : MISFIT_NO_VGPU;
 }
 
@@ -628,7 +628,7 @@ static void add_class_words(struct sb *sb, const struct inventory *inv, const st
 	for (i = 0; i < inv->n; i++) {
 		const struct node_class *nc = &inv->classes[i];
 		const char *word = why == MISFIT_HYPERVISOR ? hypervisor_name(nc->hv) : nc->gpu->id;
-		if (!class_big_enough(nc, w) || (why != MISFIT_HYPERVISOR && !(hypervisor_modes(nc->hv) & modes)))
+		if (!class_big_enough(nc, w) || (why != MISFIT_HYPERVISOR && !(node_class_modes(nc) & modes)))
 			continue;
 		for (k = 0; k < n && strcmp(words[k], word); k++)
 			;
@@ -744,7 +744,7 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 		if (!class_big_enough(nc, w))
 			continue;
 		any_big = 1;
-		modes = w->modes & hypervisor_modes(nc->hv);
+		modes = w->modes & node_class_modes(nc);
 		if (w->vm)
 			modes &= hypervisor_is_vm_host(nc->hv) ? vm_modes : 0;
 		for (m = 0; m < MODE_COUNT; m++) {

@@ -87,6 +87,7 @@ void compare_row_fill(struct compare_row *row, const char *file, const struct pl
 	row->gpus = cost.gpus;
 	memcpy(row->nodes_by_mode, st.nodes_by_mode, sizeof(row->nodes_by_mode));
 	memcpy(row->gpus_by_mode, st.gpus_by_mode, sizeof(row->gpus_by_mode));
+	row->to_place_all = report_whatif_text(r);
 }
 
 void compare_row_release(struct compare_row *row)
@@ -98,6 +99,7 @@ void compare_row_release(struct compare_row *row)
 		free(row->unpl[i].reason);
 	}
 	free(row->unpl);
+	free(row->to_place_all);
 	free(row->scenario);
 	free(row->file);
 	memset(row, 0, sizeof(*row));
@@ -184,6 +186,13 @@ char *compare_unplaced_text(const struct compare_row *row)
 	return sb_detach(&sb);
 }
 
+/* "; to place all, OPT: adding ..." when the option's plan says what would. */
+static void to_place_all(struct sb *sb, const struct compare_row *r)
+{
+	if (r->to_place_all)
+		sb_addf(sb, "; to place all, %s: %s", r->scenario, r->to_place_all);
+}
+
 /* "; OPT costs D USD/year less but leaves N replicas unplaced ..." for each option cheaper than the best. */
 static void verdict_cheaper(struct sb *sb, const struct compare_row *rows, size_t n, const size_t *order)
 {
@@ -200,6 +209,7 @@ static void verdict_cheaper(struct sb *sb, const struct compare_row *rows, size_
 		sb_addf(sb, "; %s costs %s USD/year less but leaves %s", r->scenario,
 			fmt_fixed(b, sizeof(b), r2(best->per_year - r->per_year, 2), 2), what);
 		free(what);
+		to_place_all(sb, r);
 	}
 }
 
@@ -219,6 +229,7 @@ char *compare_verdict(const struct compare_row *rows, size_t n, const size_t *or
 		sb_addf(&sb, "no option places every replica; %s leaves the least demand unplaced (by priority), at %s "
 			"USD/year: %s", best->scenario, fmt_fixed(b, sizeof(b), r2(best->per_year, 2), 2), what);
 		free(what);
+		to_place_all(&sb, best);
 		verdict_cheaper(&sb, rows, n, order);
 		return sb_detach(&sb);
 	}
@@ -321,6 +332,10 @@ static cJSON *scenario_row(struct sb *csv, const struct compare_row *r, size_t r
 	sb_addf(csv, ",%zu\n", rank);
 	cJSON_AddNumberToObject(o, "rank", (double)rank);
 	cJSON_AddItemToObject(o, "unplaced", unplaced_json(r));
+	if (r->to_place_all)
+		cJSON_AddStringToObject(o, "to_place_all", r->to_place_all);
+	else
+		cJSON_AddNullToObject(o, "to_place_all");
 	return o;
 }
 

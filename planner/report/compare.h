@@ -22,7 +22,7 @@
 #include "plan.h"
 #include "report.h"
 
-#define COMPARE_SCHEMA_VERSION "2.0.0"
+#define COMPARE_SCHEMA_VERSION "2.1.0"
 /* How compare_rank orders the options, as compare.json and the table say it. */
 #define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year"
 
@@ -54,6 +54,7 @@ struct compare_row {
 	struct compare_unplaced *unpl;	/* by priority (highest first), then workload order */
 	long nodes, gpus;
 	long nodes_by_mode[MODE_COUNT], gpus_by_mode[MODE_COUNT];
+	char *to_place_all;	/* what would place the unplaced (report_whatif_text), or NULL */
 };
 
 /* Fills row from a planning run of the scenario in file. */

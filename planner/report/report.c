@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "internal/additions.h"
 #include "internal/chargeback.h"
 #include "internal/stats.h"
 #include "date.h"
@@ -114,7 +115,7 @@ static void slot_order_release(struct slot_order *so)
 /* ================= the documents ================= */
 
 struct docs {
-	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants;
+	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions;
 	cJSON *json;
 };
 
@@ -653,9 +654,9 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	struct slot_order so;
 	struct outset os = OUTSET_INIT;
 	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.nodes,
-				     &dc.gpus, &dc.placements, &dc.unplaced };
+				     &dc.gpus, &dc.placements, &dc.unplaced, &dc.additions };
 	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "nodes.csv",
-					     "gpus.csv", "placements.csv", "unplaced.csv" };
+					     "gpus.csv", "placements.csv", "unplaced.csv", "additions.csv" };
 	size_t i;
 	char *json;
 	int rc;
@@ -672,6 +673,7 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	build_nodes_gpus(&dc, cp, &so);
 	build_placements(&dc, cp, &so);
 	slot_order_release(&so);
+	report_additions(&dc.additions, dc.json, r);
 
 	outset_init(&os, dir);
 	if (fmt & REPORT_CSV)

@@ -1,12 +1,13 @@
 /*
  * report.h - plan reports: summary.csv, costs.csv, licenses.csv,
- * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv and
- * plan.json, written to a directory all
- * or nothing (each file goes to a temporary name first and is renamed
- * into place only when every file was written).
+ * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv,
+ * additions.csv and plan.json, written to a directory all or nothing
+ * (each file goes to a temporary name first and is renamed into place
+ * only when every file was written).
  *
- * Only report.c includes cJSON.h.  Numbers have fixed formats and rows a
- * fixed order, so the same plan gives the same bytes on any machine.
+ * Only report.c and additions.c include cJSON.h.  Numbers have fixed
+ * formats and rows a fixed order, so the same plan gives the same bytes
+ * on any machine.
  */
 #ifndef PLANNER_REPORT_H
 #define PLANNER_REPORT_H
@@ -15,7 +16,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "3.0.0"
+#define REPORT_SCHEMA_VERSION "3.1.0"
 
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
 
@@ -68,5 +69,20 @@ struct report_gpu_hours {
 	double per_used;	/* USD per used GPU-hour */
 };
 void report_gpu_hours(const struct cplan *cp, struct report_gpu_hours *gh);
+
+/*
+ * What to buy.  report_addition_text: one class a plan adds, "1 node of
+ * a100x4 (buy, 1 of at most 2): 8000.00 USD/year (hardware 8000.00)",
+ * figures per year of a horizon of `years`; with `more`, as nodes beyond
+ * the inventory's count ("1 more node of a100x4 (buy, 2 in all where the
+ * inventory allows 1): ...").  report_whatif_text:
+ * NULL when the plan places every replica, else what would place the
+ * rest (r->whatif: the classes, nodes and cost added; or that nothing
+ * the inventory or the models' cloud offers can add fits them).  Caller
+ * frees.
+ */
+struct plan_addition;
+char *report_addition_text(const struct plan_addition *a, double years, int more);
+char *report_whatif_text(const struct plan_result *r);
 
 #endif

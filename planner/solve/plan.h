@@ -31,6 +31,8 @@ struct plan_opts {
 };
 #define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0 }
 
+struct plan_whatif;
+
 struct plan_result {
 	const struct scenario *sc;
 	struct pricing pr;
@@ -46,6 +48,7 @@ struct plan_result {
 	double gap;			/* (objective - bound) / objective */
 	double greedy_objective;
 	int have_pr, have_p, have_ilp;
+	const struct plan_whatif *whatif; /* what would place the unplaced (whatif.h), set by the caller; or NULL */
 };
 
 /*

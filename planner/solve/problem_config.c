@@ -274,7 +274,7 @@ static void add_mode(struct problem_enum_ctx *e, enum gpu_mode m)
 
 void problem_enumerate(struct problem_enum_ctx *e)
 {
-	unsigned hv = hypervisor_modes(e->c->nc->hv);
+	unsigned hv = node_class_modes(e->c->nc);
 	int m;
 
 	if (hv & MODE_BIT(MODE_PASSTHROUGH))

@@ -42,7 +42,7 @@ int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const 
 {
 	double ask_mib = w->gpu_mem_gib * 1024.0;
 
-	if (!(w->modes & MODE_BIT(st->mode)) || !(hypervisor_modes(c->nc->hv) & MODE_BIT(st->mode)))
+	if (!(w->modes & MODE_BIT(st->mode)) || !(node_class_modes(c->nc) & MODE_BIT(st->mode)))
 		return 0;
 	if (st->iso < w->iso)
 		return 0;

@@ -193,7 +193,7 @@ static int check_nodes(const struct cplan *cp, struct diag *d)
 		const struct node_class *nc = p->classes[n->k].nc;
 		if (++per_class[n->k] > nc->count)
 			rc = fail(d, "more nodes of '%s' than its count %ld", nc->name, nc->count);
-		else if (!(hypervisor_modes(nc->hv) & MODE_BIT(n->mode)))
+		else if (!(node_class_modes(nc) & MODE_BIT(n->mode)))
 			rc = fail(d, "mode %s on a %s node", mode_name(n->mode), hypervisor_name(nc->hv));
 	}
 	free(per_class);

@@ -1,0 +1,181 @@
+/*
+ * whatif.c - what a plan adds, and what would place what it leaves
+ * unplaced (whatif.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "whatif.h"
+#include "banned.h"
+
+/*
+ * The classes whose nodes of ordinal from[k] and beyond count as added
+ * (from[k] < 0: none), with what those nodes cost; in class order.
+ */
+static size_t collect(const struct cplan *cp, const long *from, struct plan_addition **out)
+{
+	const struct problem *p = cp->p;
+	struct plan_addition *a = xcalloc(p->nclasses + 1, sizeof(*a));
+	size_t k, i, n = 0;
+	int q;
+
+	for (k = 0; k < p->nclasses; k++) {
+		struct plan_addition *x = &a[n];
+		if (from[k] < 0)
+			continue;
+		x->nc = p->classes[k].nc;
+		x->max = from[k];
+		for (i = 0; i < cp->nnodes; i++) {
+			struct node_bill b;
+			if (cp->nodes[i].k != (int)k)
+				continue;
+			x->in_use++;
+			if (cp->nodes[i].ordinal < from[k])
+				continue;
+			cplan_node_bill(cp, i, &b);
+			x->nodes++;
+			for (q = 0; q < CAT_COUNT; q++)
+				x->cat[q] += b.cat[q];
+			x->total += b.total;
+		}
+		if (x->nodes)
+			n++;
+	}
+	if (!n) {
+		free(a);
+		a = NULL;
+	}
+	*out = a;
+	return n;
+}
+
+size_t plan_additions(const struct cplan *cp, struct plan_addition **out)
+{
+	const struct problem *p = cp->p;
+	long *from = xcalloc(p->nclasses + 1, sizeof(*from));
+	size_t k, n;
+
+	for (k = 0; k < p->nclasses; k++)
+		from[k] = p->classes[k].nc->own == OWN_OWNED ? -1 : 0;
+	n = collect(cp, from, out);
+	for (k = 0; k < n; k++)
+		(*out)[k].max = (*out)[k].nc->count;
+	free(from);
+	return n;
+}
+
+/* True when some workload of which replicas stay unplaced could use class nc. */
+static int helps(const struct plan_result *base, const struct node_class *nc)
+{
+	const struct cplan *cp = base->final;
+	size_t i;
+
+	for (i = 0; i < cp->p->ndemands; i++) {
+		const struct workload *w = cp->p->demands[i].w;
+		if (cp->unplaced[i] && scenario_class_allows(nc, w) && w->gpus <= nc->gpus_per_node &&
+		    w->cpu_cores <= nc->cpu_cores && w->ram_gib <= nc->ram_gib)
+			return 1;
+	}
+	return 0;
+}
+
+/* A rented class of cloud offer of at the offer's cloud, or 0 when it cannot be planned. */
+static int offer_class(const struct cloud_offer *of, long count, struct node_class *nc)
+{
+	memset(nc, 0, sizeof(*nc));
+	if (of->pricing == PRICING_SPOT || of->vcpus <= 0 || of->ram_gib <= 0 || !of->gpu)
+		return 0;
+	nc->name = of->id;
+	nc->count = count;
+	nc->gpu = of->gpu;
+	nc->gpus_per_node = of->gpus;
+	nc->hv = HV_CLOUD;
+	nc->site = of->cloud;
+	nc->cpu_cores = of->vcpus;
+	nc->ram_gib = of->ram_gib;
+	nc->own = OWN_RENT;
+	nc->hourly_usd = of->usd_per_hour;
+	nc->offer = of;
+	nc->bundle_years = -1;
+	nc->line = of->line;
+	return 1;
+}
+
+/* True when the inventory already has a class named name or renting offer of. */
+static int in_inventory(const struct inventory *inv, const struct cloud_offer *of)
+{
+	size_t k;
+	for (k = 0; k < inv->n; k++)
+		if (inv->classes[k].offer == of || !strcmp(inv->classes[k].name, of->id))
+			return 1;
+	return 0;
+}
+
+/* The extended inventory; 0 when nothing can be added. */
+static size_t extend(struct plan_whatif *w, const struct plan_result *base)
+{
+	const struct scenario *sc = base->sc;
+	size_t k, n, grown = 0;
+
+	w->norig = sc->inventory.n;
+	w->classes = xcalloc(sc->inventory.n + sc->clouds.n + 1, sizeof(*w->classes));
+	for (k = 0; k < sc->inventory.n; k++) {
+		w->classes[k] = sc->inventory.classes[k];
+		if (w->classes[k].own != OWN_OWNED && helps(base, &w->classes[k])) {
+			w->classes[k].count += w->extra;
+			grown++;
+		}
+	}
+	n = k;
+	for (k = 0; k < sc->clouds.n; k++) {
+		const struct cloud_offer *of = &sc->clouds.offers[k];
+		if (!in_inventory(&sc->inventory, of) && offer_class(of, w->extra, &w->classes[n]) &&
+		    helps(base, &w->classes[n]))
+			n++;
+	}
+	w->noffers = n - w->norig;
+	w->sc = *sc;
+	w->sc.inventory.n = n;
+	w->sc.inventory.classes = w->classes;
+	return grown + w->noffers;
+}
+
+int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const struct plan_opts *o,
+		    struct diag *d)
+{
+	struct plan_opts po = *o;
+	struct cplan_cost c;
+	long *from;
+	size_t k;
+
+	memset(w, 0, sizeof(*w));
+	cplan_cost(base->final, &c);
+	w->base_total = c.total;
+	if (!c.unplaced)
+		return 0;
+	w->extra = c.unplaced < 1000000 ? c.unplaced : 1000000;
+	if (!extend(w, base))
+		return 0;
+	po.export_path = NULL;
+	w->ran = 1;
+	if (plan_run(&w->r, &w->sc, &po, d))
+		return -1;
+	from = xcalloc(w->sc.inventory.n + 1, sizeof(*from));
+	for (k = 0; k < w->sc.inventory.n; k++)
+		from[k] = w->classes[k].own == OWN_OWNED ? -1 : k < w->norig ? base->sc->inventory.classes[k].count : 0;
+	w->nadd = collect(w->r.final, from, &w->add);
+	free(from);
+	cplan_cost(w->r.final, &c);
+	w->total = c.total;
+	w->unplaced = c.unplaced;
+	return 0;
+}
+
+void plan_whatif_release(struct plan_whatif *w)
+{
+	plan_release(&w->r);
+	free(w->add);
+	free(w->classes);
+	memset(w, 0, sizeof(*w));
+}
