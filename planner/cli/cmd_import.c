@@ -1,29 +1,45 @@
 /*
- * cmd_import.c - gpuplan import openb: the Alibaba openb trace (node list
- * and pod list) as a scenario directory (inventory.csv, workloads.csv,
- * gpus-openb.yaml, scenario.yaml), written all or nothing.
+ * cmd_import.c - gpuplan import: what exists, as scenario files written
+ * all or nothing.  openb: the Alibaba openb trace (node list and pod
+ * list) as inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml.
+ * kubectl: `kubectl get nodes/pods -o json` as inventory.csv and, with
+ * the pods, workloads.csv, scenario.yaml, workloads-as-is.csv and
+ * as-is.yaml; the scenarios are loaded (validated) from a temporary copy
+ * before anything is written.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
 #include "models.h"
 #include "cli.h"
+#include "kubectl.h"
 #include "scenario.h"
 #include "openb.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
 
+enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_COUNT };
+static const char *const formats[] = { "openb", "kubectl", NULL };
+
+struct import_args {
+	enum import_format fmt;
+	const char *files[2];
+	int nfiles;
+	const char *out_dir;
+};
+
 /* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
-static int parse_args(int argc, char **argv, const char **files, const char **out_dir)
+static int parse_args(int argc, char **argv, struct import_args *a)
 {
-	static const char *const trace_formats[] = { "openb", NULL };
 	const struct cli_command *c = &cli_commands[CMD_IMPORT];
 	struct cli_getopt go;
 	const char *v;
-	int id, npos = 0;
+	int id, npos = 0, f;
 
 	cli_getopt_init(&go, c, argc, argv, 1);
 	while ((id = cli_getopt(&go, &v)) != CLI_END) {
@@ -31,15 +47,20 @@ static int parse_args(int argc, char **argv, const char **files, const char **ou
 		case CLI_HELP:
 			return 1;
 		case OPT_OUTPUT:
-			*out_dir = v;
+			a->out_dir = v;
 			break;
 		case CLI_ARG:
-			if (npos == 0 && strcmp(v, "openb"))
-				return cli_unknown(c, "trace format", v, trace_formats);
-			if (npos == 3)
+			if (npos == 0) {
+				for (f = 0; formats[f] && strcmp(formats[f], v); f++)
+					;
+				if (!formats[f])
+					return cli_unknown(c, "import format", v, formats);
+				a->fmt = (enum import_format)f;
+			} else if (npos == 3) {
 				return cli_misuse(c, "more than two files given");
-			if (npos)
-				files[npos - 1] = v;
+			} else {
+				a->files[a->nfiles++] = v;
+			}
 			npos++;
 			break;
 		default:
@@ -47,63 +68,170 @@ static int parse_args(int argc, char **argv, const char **files, const char **ou
 		}
 	}
 	if (!npos)
-		return cli_misuse(c, "no trace format given (openb)");
-	if (npos < 3)
+		return cli_misuse(c, "no import format given (openb or kubectl)");
+	if (a->fmt == IMP_OPENB && a->nfiles < 2)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
-	if (!*out_dir)
+	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
+		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
+	if (!a->out_dir)
 		return cli_misuse(c, "no -o DIR given");
 	return 0;
 }
 
+/* Writes data to dir/name; 0 or -1. */
+static int put_file(const char *dir, const char *name, const char *data)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	int rc = -1;
+
+	if (f) {
+		rc = fputs(data, f) < 0 ? -1 : 0;
+		if (fclose(f))
+			rc = -1;
+	}
+	free(path);
+	return rc;
+}
+
+/*
+ * Loads each scenario of the set from a temporary copy of its files, as
+ * `gpuplan validate` would: 0, or -1 with d set, its file named as it
+ * will be in out_dir.
+ */
+static int validate_set(const struct outset *os, const char *const *scenarios, const char *models_dir,
+			const char *out_dir, struct diag *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/gpuplan-import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	size_t i;
+	int rc = 0;
+
+	if (!mkdtemp(dir)) {
+		diag_set(d, DIAG_IO, dir, 0, 0, "cannot create a directory: %s", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	for (i = 0; i < os->n && !rc; i++)
+		if (put_file(dir, os->files[i].name, os->files[i].data))
+			rc = diag_set(d, DIAG_IO, dir, 0, 0, "cannot write %s: %s", os->files[i].name, strerror(errno));
+	for (; !rc && *scenarios; scenarios++) {
+		struct scenario sc;
+		char *path = xasprintf("%s/%s", dir, *scenarios);
+		memset(&sc, 0, sizeof(sc));
+		rc = scenario_load(&sc, path, models_dir, d);
+		scenario_release(&sc);
+		free(path);
+	}
+	if (rc && d->file && !strncmp(d->file, dir, strlen(dir))) {
+		char *f = xasprintf("%s%s", out_dir, d->file + strlen(dir));
+		free(d->file);
+		d->file = f;
+	}
+	for (i = 0; i < os->n; i++) {
+		char *path = xasprintf("%s/%s", dir, os->files[i].name);
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
+	free(dir);
+	return rc;
+}
+
+static int import_openb(const struct import_args *a, const struct catalog *cat, struct outset *os,
+			struct diag *d)
+{
+	struct openb_out ob;
+	char b[64];
+
+	if (openb_import(a->files[0], a->files[1], cat, &ob, d))
+		return -1;
+	outset_add_copy(os, "inventory.csv", ob.inventory, strlen(ob.inventory));
+	outset_add_copy(os, "workloads.csv", ob.workloads, strlen(ob.workloads));
+	outset_add_copy(os, "gpus-openb.yaml", ob.gpus, strlen(ob.gpus));
+	outset_add_copy(os, "scenario.yaml", ob.scenario, strlen(ob.scenario));
+	if (outset_commit(os, d)) {
+		openb_out_release(&ob);
+		return -1;
+	}
+	printf("openb: %ld GPU nodes in %d classes, %ld GPUs (%d user GPU types)\n", ob.nodes, ob.classes,
+	       ob.gpus_total, ob.user_types);
+	printf("  pods:       %ld read, %ld with GPUs in %d workloads (%s GPUs asked), %ld without GPUs skipped\n",
+	       ob.pods, ob.pods_gpu, ob.nworkloads, fmt_fixed(b, sizeof(b), ob.gpu_demand, 2), ob.pods - ob.pods_gpu);
+	printf("  written:    %s/{inventory.csv,workloads.csv,gpus-openb.yaml,scenario.yaml}\n", a->out_dir);
+	openb_out_release(&ob);
+	return 0;
+}
+
+static void add_str(struct outset *os, const char *name, const char *s)
+{
+	outset_add_copy(os, name, s, strlen(s));
+}
+
+static int import_kubectl(const struct import_args *a, const struct catalog *cat, const char *models_dir,
+			  struct outset *os, struct diag *d)
+{
+	static const char *const scenarios[] = { "scenario.yaml", "as-is.yaml", NULL };
+	struct kubectl_out ko;
+	int rc = -1;
+
+	if (kubectl_import(a->files[0], a->nfiles > 1 ? a->files[1] : NULL, cat, &ko, d))
+		return -1;
+	add_str(os, "inventory.csv", ko.inventory);
+	if (ko.workloads) {
+		add_str(os, "workloads.csv", ko.workloads);
+		add_str(os, "workloads-as-is.csv", ko.workloads_asis);
+		add_str(os, "scenario.yaml", ko.scenario);
+		add_str(os, "as-is.yaml", ko.scenario_asis);
+		if (validate_set(os, scenarios, models_dir, a->out_dir, d))
+			goto out;
+	}
+	if (outset_commit(os, d))
+		goto out;
+	printf("kubectl: %ld GPU nodes in %d classes, %ld GPUs (%ld nodes without GPUs skipped)\n", ko.nodes,
+	       ko.classes, ko.gpus, ko.cpu_only);
+	printf("  today:      passthrough %ld, mig %ld, timeslice %ld, mps %ld nodes\n", ko.mode_nodes[0],
+	       ko.mode_nodes[1], ko.mode_nodes[2], ko.mode_nodes[3]);
+	if (ko.workloads) {
+		printf("  pods:       %ld read, %ld with GPUs in %d workloads, %ld finished skipped\n", ko.pods,
+		       ko.pods_gpu, ko.nworkloads, ko.pods_done);
+		printf("  written:    %s/{inventory.csv,workloads.csv,scenario.yaml,workloads-as-is.csv,as-is.yaml}\n",
+		       a->out_dir);
+		printf("  compare:    gpuplan compare %s/as-is.yaml %s/scenario.yaml\n", a->out_dir, a->out_dir);
+	} else {
+		printf("  written:    %s/inventory.csv (no pod list: no workloads)\n", a->out_dir);
+	}
+	rc = 0;
+out:
+	kubectl_out_release(&ko);
+	return rc;
+}
+
 int cmd_import(int argc, char **argv, const struct cli_global *g)
 {
-	const char *files[2] = { NULL, NULL }, *out_dir = NULL;
+	struct import_args a;
 	struct catalog cat = CATALOG_INIT;
-	struct openb_out ob;
 	struct outset os = OUTSET_INIT;
 	struct diag d = DIAG_INIT;
 	int rc;
 	char *path;
 
-	rc = parse_args(argc, argv, files, &out_dir);
+	memset(&a, 0, sizeof(a));
+	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc == 1 ? EXIT_OK : rc;
 	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
-	if (rc) {
-		rc = cli_diag(&d);
-		goto out;
+	if (!rc) {
+		outset_init(&os, a.out_dir);
+		if (a.fmt == IMP_OPENB)
+			rc = import_openb(&a, &cat, &os, &d);
+		else
+			rc = import_kubectl(&a, &cat, g->models_dir, &os, &d);
 	}
-	if (openb_import(files[0], files[1], &cat, &ob, &d)) {
-		rc = cli_diag(&d);
-		goto out;
-	}
-	outset_init(&os, out_dir);
-	outset_add_copy(&os, "inventory.csv", ob.inventory, strlen(ob.inventory));
-	outset_add_copy(&os, "workloads.csv", ob.workloads, strlen(ob.workloads));
-	outset_add_copy(&os, "gpus-openb.yaml", ob.gpus, strlen(ob.gpus));
-	outset_add_copy(&os, "scenario.yaml", ob.scenario, strlen(ob.scenario));
-	rc = outset_commit(&os, &d);
+	rc = rc ? cli_diag(&d) : EXIT_OK;
 	outset_release(&os);
-	if (rc) {
-		rc = cli_diag(&d);
-		openb_out_release(&ob);
-		goto out;
-	}
-	{
-		char b[64];
-		printf("openb: %ld GPU nodes in %d classes, %ld GPUs (%d user GPU types)\n", ob.nodes, ob.classes,
-		       ob.gpus_total, ob.user_types);
-		printf("  pods:       %ld read, %ld with GPUs in %d workloads (%s GPUs asked), %ld without GPUs "
-		       "skipped\n",
-		       ob.pods, ob.pods_gpu, ob.nworkloads, fmt_fixed(b, sizeof(b), ob.gpu_demand, 2),
-		       ob.pods - ob.pods_gpu);
-		printf("  written:    %s/{inventory.csv,workloads.csv,gpus-openb.yaml,scenario.yaml}\n", out_dir);
-	}
-	openb_out_release(&ob);
-	rc = EXIT_OK;
-out:
 	catalog_release(&cat);
 	diag_release(&d);
 	return rc;

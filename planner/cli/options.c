@@ -141,7 +141,7 @@ static const struct cli_option bench_opts[] = {
 };
 
 static const struct cli_option import_opts[] = {
-	{ "output", OPT_OUTPUT, "DIR", "write inventory.csv, workloads.csv, gpus-openb.yaml and scenario.yaml into DIR" },
+	{ "output", OPT_OUTPUT, "DIR", "write the scenario files into DIR (all or nothing)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -195,10 +195,14 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			"gen writes a synthetic scenario of the given size: inventory.csv, workloads.csv and\n"
 			"scenario.yaml; the benchmark itself is bench/run.sh (README \"Benchmarks\")",
 			bench_opts },
-	[CMD_IMPORT] = { "import", "turn a public trace (Alibaba openb) into a scenario",
-			 "openb NODES.csv PODS.csv -o DIR",
-			 "NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
-			 "PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,...)",
+	[CMD_IMPORT] = { "import", "turn what exists (a cluster, a public trace) into a scenario",
+			 "openb NODES.csv PODS.csv -o DIR | kubectl NODES.json [PODS.json] -o DIR",
+			 "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
+			 "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
+			 "       writes inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml\n"
+			 "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
+			 "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
+			 "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml",
 			 import_opts },
 	[CMD_MODELS] = { "models", "check the model tables and show the age of their prices",
 			 "check [--models DIR]",
