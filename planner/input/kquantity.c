@@ -79,7 +79,7 @@ int kquantity_parse(const char *s, double *out, const char **why)
 	}
 	if (!ndig)
 		return -1;
-	if ((*s == 'e' || *s == 'E') && s[1]) {
+	if ((*s == 'e' || *s == 'E') && s[1] && s[1] != 'i') {
 		if (!parse_exponent(s + 1, &e))
 			return -1;
 		scale = pow(10.0, (double)e);

@@ -128,19 +128,22 @@ int kitem_quantity(const struct kitem *it, const char *const *keys, double lo, d
 {
 	const cJSON *v = kjson_path(it->obj, keys);
 	const char *why;
-	char b0[64], b1[64], b2[64];
+	char b0[64], b1[64], b2[64], at[128] = "";
+	const char *const *k;
 
+	for (k = keys; *k; k++)
+		snprintf(at + strlen(at), sizeof(at) - strlen(at), "%s%s", k == keys ? "" : ".", *k);
 	if (!v)
-		return kitem_error(it, keys, "missing '%s'", keys[0]);
+		return kitem_error(it, keys, "missing %s", at);
 	if (cJSON_IsNumber(v)) {
 		*out = v->valuedouble;
 	} else if (!cJSON_IsString(v)) {
-		return kitem_error(it, keys, "a quantity must be a string such as \"64Gi\"");
+		return kitem_error(it, keys, "%s: a quantity must be a string such as \"64Gi\"", at);
 	} else if (kquantity_parse(v->valuestring, out, &why)) {
-		return kitem_error(it, keys, "'%s': %s", v->valuestring, why);
+		return kitem_error(it, keys, "%s: '%s': %s", at, v->valuestring, why);
 	}
 	if (*out < lo || *out > hi)
-		return kitem_error(it, keys, "'%s' is out of range (%s..%s)",
+		return kitem_error(it, keys, "%s: '%s' is out of range (%s..%s)", at,
 				   cJSON_IsString(v) ? v->valuestring : fmt_num_short(b0, sizeof(b0), *out, 3),
 				   fmt_num_short(b1, sizeof(b1), lo, 3), fmt_num_short(b2, sizeof(b2), hi, 3));
 	return 0;
