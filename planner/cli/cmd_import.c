@@ -18,20 +18,34 @@
 #include "cli.h"
 #include "kubectl.h"
 #include "scenario.h"
+#include "smi.h"
 #include "openb.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
 
-enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_COUNT };
-static const char *const formats[] = { "openb", "kubectl", NULL };
+enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_SMI, IMP_COUNT };
+static const char *const formats[] = { "openb", "kubectl", "nvidia-smi", NULL };
 
 struct import_args {
 	enum import_format fmt;
 	const char *files[2];
 	int nfiles;
 	const char *out_dir;
+	const char *gpu_id;		/* nvidia-smi --gpu-id */
+	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
 };
+
+/* A GPU type id usable as a file name part: letters, digits, '-', '_', '.'. */
+static int gpu_id_ok(const char *s)
+{
+	if (!*s || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.", *s))
+			return 0;
+	return 1;
+}
 
 /* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct import_args *a)
@@ -48,6 +62,18 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 			return 1;
 		case OPT_OUTPUT:
 			a->out_dir = v;
+			break;
+		case OPT_GPU_ID:
+			a->gpu_id = v;
+			break;
+		case OPT_REGION:
+			a->region = v;
+			break;
+		case OPT_ACCELERATOR:
+			a->accelerator = v;
+			break;
+		case OPT_AS_OF:
+			a->as_of = v;
 			break;
 		case CLI_ARG:
 			if (npos == 0) {
@@ -68,11 +94,17 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		}
 	}
 	if (!npos)
-		return cli_misuse(c, "no import format given (openb or kubectl)");
+		return cli_misuse(c, "no import format given (openb, kubectl or nvidia-smi)");
 	if (a->fmt == IMP_OPENB && a->nfiles < 2)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
+	if (a->fmt == IMP_SMI && a->nfiles < 2)
+		return cli_misuse(c, "LGIP.txt and LGIPP.txt are both needed (nvidia-smi mig -lgip, -lgipp)");
+	if (a->fmt == IMP_SMI && !a->gpu_id)
+		return cli_misuse(c, "no --gpu-id ID given (the id of the GPU type to write)");
+	if (a->fmt == IMP_SMI && !gpu_id_ok(a->gpu_id))
+		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
 	if (!a->out_dir)
 		return cli_misuse(c, "no -o DIR given");
 	return 0;
@@ -135,6 +167,72 @@ static int validate_set(const struct outset *os, const char *const *scenarios, c
 	}
 	rmdir(dir);
 	free(dir);
+	return rc;
+}
+
+/*
+ * Loads a GPU file's text as the catalog loader would, from a temporary
+ * copy named name: 0, or -1 with d set, its file named as it will be in
+ * out_dir.
+ */
+static int validate_text(const char *text, const char *name, struct catalog *cat, const char *out_dir,
+			   struct diag *d)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = xasprintf("%s/gpuplan-import-XXXXXX", tmp && *tmp ? tmp : "/tmp"), *path;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		diag_set(d, DIAG_IO, dir, 0, 0, "cannot create a directory: %s", strerror(errno));
+		free(dir);
+		return -1;
+	}
+	rc = put_file(dir, name, text);
+	path = xasprintf("%s/%s", dir, name);
+	if (rc)
+		diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+	else
+		rc = catalog_load(cat, path, 1, d);
+	if (rc && d->file && !strcmp(d->file, path)) {
+		free(d->file);
+		d->file = xasprintf("%s/%s", out_dir, name);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+	free(path);
+	return rc ? -1 : 0;
+}
+
+/*
+ * nvidia-smi: the -lgip/-lgipp listings as gpus-ID.yaml, loaded by the
+ * catalog loader (validated) from a temporary copy first.
+ */
+static int import_smi(const struct import_args *a, struct outset *os, struct diag *d)
+{
+	struct smi_mig m;
+	struct catalog frag = CATALOG_INIT;
+	char *yaml, *name;
+	int rc = -1;
+
+	if (smi_mig_read(&m, a->files[0], a->files[1], d))
+		return -1;
+	yaml = smi_mig_yaml(&m, a->gpu_id);
+	name = xasprintf("gpus-%s.yaml", a->gpu_id);
+	if (!validate_text(yaml, name, &frag, a->out_dir, d)) {
+		outset_add(os, name, yaml, strlen(yaml));
+		yaml = NULL;
+		if (!outset_commit(os, d)) {
+			printf("nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
+			printf("  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
+			       a->gpu_id);
+			rc = 0;
+		}
+	}
+	catalog_release(&frag);
+	free(yaml);
+	free(name);
+	smi_mig_release(&m);
 	return rc;
 }
 
@@ -227,6 +325,8 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		outset_init(&os, a.out_dir);
 		if (a.fmt == IMP_OPENB)
 			rc = import_openb(&a, &cat, &os, &d);
+		else if (a.fmt == IMP_SMI)
+			rc = import_smi(&a, &os, &d);
 		else
 			rc = import_kubectl(&a, &cat, g->models_dir, &os, &d);
 	}

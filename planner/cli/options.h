@@ -65,6 +65,10 @@ enum cli_opt_id {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_LOAD,
+	OPT_GPU_ID,
+	OPT_REGION,
+	OPT_ACCELERATOR,
+	OPT_AS_OF,
 };
 
 /* One option of a command (a row of its table). */
