@@ -192,16 +192,19 @@ def synthetic(nn, npods):
     for i in range(nn):
         k = kinds[i % 3]
         nodes.append(node("node-%s-%05d" % (k[0], i), "zone-%d" % (i % 4), k[1](), "190", "2113631836Ki", k[2]))
+    by_kind = {}
+    for nd in nodes:
+        by_kind.setdefault(nd["metadata"]["name"].split("-")[1], []).append(nd["metadata"]["name"])
     for i in range(npods):
-        nd = nodes[rnd.randrange(nn)]
-        kind = nd["metadata"]["name"].split("-")[1]
-        owner = "app-%04d" % rnd.randrange(2000)
+        dep = i // 10      # Deployments of 10 replicas, each on one kind of node
+        kind = kinds[dep % 3][0]
+        owner = "app-%05d" % dep
         if kind == "h100m":
             lim = {"cpu": "2", "memory": "8Gi", "nvidia.com/mig-1g.10gb": "1"}
         else:
             lim = {"cpu": "2", "memory": "8Gi", "nvidia.com/gpu": "1"}
-        pods.append(pod("%s-%s-%05d" % (owner, kind, i), "team-%d" % (i % 20), ("ReplicaSet", "%s-%s-5d8b9c7f4" % (owner, kind)),
-                        nd["metadata"]["name"], lim, dict(lim)))
+        pods.append(pod("%s-5d8b9c7f4-%05d" % (owner, i), "team-%d" % (dep % 20),
+                        ("ReplicaSet", "%s-5d8b9c7f4" % owner), rnd.choice(by_kind[kind]), lim, dict(lim)))
     return nodes, pods
 
 

@@ -15,6 +15,9 @@
 #include "util.h"
 #include "banned.h"
 
+/* The most bytes of node names one inventory row lists (a CSV field holds 4096). */
+#define KUBE_NAMES_MAX 4000
+
 /* What makes two nodes one class, and the setup they run today. */
 struct kclass_key {
 	struct knode *nd;
@@ -73,11 +76,44 @@ static void lower_id(char *dst, size_t size, const char *id)
 	dst[i] = '\0';
 }
 
-/* inventory.csv: one row per class, a comment with today's setup above it. */
+/*
+ * The rows of one class keys[0..n): one, or several when the node names
+ * would not fit one CSV field (4096 bytes): <base>, <base>-2, ...
+ */
+static void write_class_rows(struct sb *inv, struct kclass_key *keys, size_t n, const char *base,
+			     struct kubectl_out *out)
+{
+	const struct knode *nd = keys[0].nd;
+	size_t i = 0, j, len, first;
+	char b[64];
+	int part = 1;
+
+	for (; i < n; i = j, part++) {
+		for (j = i, len = 0; j < n && (j == i || len + 1 + strlen(keys[j].nd->name) <= KUBE_NAMES_MAX); j++)
+			len += 1 + strlen(keys[j].nd->name);
+		sb_adds(inv, base);
+		if (part > 1)
+			sb_addf(inv, "-%d", part);
+		sb_addf(inv, ",%zu,%s,%ld,baremetal,", j - i, nd->gpu->id, nd->gpus);
+		sb_add_csv(inv, nd->site);
+		sb_addf(inv, ",%s,%ld,owned,", fmt_num_short(b, sizeof(b), (double)keys[0].cpu_milli / 1000.0, 3),
+			keys[0].ram_gib);
+		for (first = i; i < j; i++) {
+			sb_addf(inv, "%s%s", i > first ? "|" : "", keys[i].nd->name);
+			keys[i].nd->cls = out->classes;
+			out->mode_nodes[keys[i].nd->mode]++;
+			out->gpus += keys[i].nd->gpus;
+		}
+		sb_adds(inv, "\n");
+		out->classes++;
+	}
+}
+
+/* inventory.csv: one row per class (more for a very large one), a comment with today's setup above it. */
 static void write_inventory(struct sb *inv, struct kclass_key *keys, size_t nn, struct kubectl_out *out)
 {
 	size_t i, j, k;
-	char lid[64], b[64];
+	char lid[64], base[96];
 
 	sb_adds(inv, "# Kubernetes GPU nodes (gpuplan import kubectl): nodes alike in site, GPU, CPU, RAM (whole GiB)\n"
 		     "# and current sharing are one class; the comment above a row is its setup today.\n"
@@ -90,22 +126,13 @@ static void write_inventory(struct sb *inv, struct kclass_key *keys, size_t nn, 
 		for (k = 0; k < i; k++)
 			seq += !strcmp(keys[k].nd->gpu->id, nd->gpu->id) && (k == 0 || !kclass_same(&keys[k - 1], &keys[k]));
 		lower_id(lid, sizeof(lid), nd->gpu->id);
-		sb_addf(inv, "# %s-%d: %s today", lid, seq, keys[i].setup);
+		snprintf(base, sizeof(base), "%s-%d", lid, seq);
+		sb_addf(inv, "# %s: %s today", base, keys[i].setup);
 		if (*nd->strategy || *nd->mig_config)
 			sb_addf(inv, " (mig.strategy %s, mig.config %s)", *nd->strategy ? nd->strategy : "-",
 				*nd->mig_config ? nd->mig_config : "-");
-		sb_addf(inv, "\n%s-%d,%zu,%s,%ld,baremetal,", lid, seq, j - i, nd->gpu->id, nd->gpus);
-		sb_add_csv(inv, nd->site);
-		sb_addf(inv, ",%s,%ld,owned,", fmt_num_short(b, sizeof(b), (double)keys[i].cpu_milli / 1000.0, 3),
-			keys[i].ram_gib);
-		for (k = i; k < j; k++) {
-			sb_addf(inv, "%s%s", k > i ? "|" : "", keys[k].nd->name);
-			keys[k].nd->cls = out->classes;
-			out->mode_nodes[keys[k].nd->mode]++;
-			out->gpus += keys[k].nd->gpus;
-		}
 		sb_adds(inv, "\n");
-		out->classes++;
+		write_class_rows(inv, keys + i, j - i, base, out);
 	}
 }
 
