@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "catalog.h"
@@ -18,14 +19,17 @@
 #include "cli.h"
 #include "kubectl.h"
 #include "scenario.h"
+#include "skypilot.h"
 #include "smi.h"
+#include "date.h"
+#include "cloud.h"
 #include "openb.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
 
-enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_SMI, IMP_COUNT };
-static const char *const formats[] = { "openb", "kubectl", "nvidia-smi", NULL };
+enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_SMI, IMP_SKY, IMP_COUNT };
+static const char *const formats[] = { "openb", "kubectl", "nvidia-smi", "skypilot", NULL };
 
 struct import_args {
 	enum import_format fmt;
@@ -54,6 +58,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 	struct cli_getopt go;
 	const char *v;
 	int id, npos = 0, f;
+	long long days;
 
 	cli_getopt_init(&go, c, argc, argv, 1);
 	while ((id = cli_getopt(&go, &v)) != CLI_END) {
@@ -94,7 +99,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		}
 	}
 	if (!npos)
-		return cli_misuse(c, "no import format given (openb, kubectl or nvidia-smi)");
+		return cli_misuse(c, "no import format given (openb, kubectl, nvidia-smi or skypilot)");
 	if (a->fmt == IMP_OPENB && a->nfiles < 2)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
@@ -105,6 +110,10 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "no --gpu-id ID given (the id of the GPU type to write)");
 	if (a->fmt == IMP_SMI && !gpu_id_ok(a->gpu_id))
 		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
+	if (a->fmt == IMP_SKY && a->nfiles != 1)
+		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
+	if (a->as_of && date_parse(a->as_of, &days))
+		return cli_misuse(c, "--as-of '%s' is not a date (YYYY-MM-DD)", a->as_of);
 	if (!a->out_dir)
 		return cli_misuse(c, "no -o DIR given");
 	return 0;
@@ -171,12 +180,13 @@ static int validate_set(const struct outset *os, const char *const *scenarios, c
 }
 
 /*
- * Loads a GPU file's text as the catalog loader would, from a temporary
- * copy named name: 0, or -1 with d set, its file named as it will be in
+ * Loads a models file's text as its loader would, from a temporary copy
+ * named name: a GPU file into *cat (clouds NULL), else a cloud offers file
+ * against *cat.  0, or -1 with d set, its file named as it will be in
  * out_dir.
  */
-static int validate_text(const char *text, const char *name, struct catalog *cat, const char *out_dir,
-			   struct diag *d)
+static int validate_text(const char *text, const char *name, struct catalog *cat, struct clouds *clouds,
+			 const char *out_dir, struct diag *d)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xasprintf("%s/gpuplan-import-XXXXXX", tmp && *tmp ? tmp : "/tmp"), *path;
@@ -191,6 +201,8 @@ static int validate_text(const char *text, const char *name, struct catalog *cat
 	path = xasprintf("%s/%s", dir, name);
 	if (rc)
 		diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(errno));
+	else if (clouds)
+		rc = clouds_load(clouds, path, cat, d);
 	else
 		rc = catalog_load(cat, path, 1, d);
 	if (rc && d->file && !strcmp(d->file, path)) {
@@ -219,7 +231,7 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 		return -1;
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
-	if (!validate_text(yaml, name, &frag, a->out_dir, d)) {
+	if (!validate_text(yaml, name, &frag, NULL, a->out_dir, d)) {
 		outset_add(os, name, yaml, strlen(yaml));
 		yaml = NULL;
 		if (!outset_commit(os, d)) {
@@ -233,6 +245,61 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	free(yaml);
 	free(name);
 	smi_mig_release(&m);
+	return rc;
+}
+
+/* The cloud of a catalog file: the name of its folder (catalogs/v7/aws/vms.csv: aws), else "cloud". */
+static char *cloud_of(const char *path)
+{
+	const char *end = strrchr(path, '/'), *start;
+	size_t i;
+
+	if (!end || end == path)
+		return xstrdup("cloud");
+	for (start = end; start > path && start[-1] != '/'; start--)
+		;
+	for (i = 0; start + i < end; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789-", start[i]))
+			return xstrdup("cloud");
+	return xstrndup(start, (size_t)(end - start));
+}
+
+/* skypilot: the catalog's GPU offers as clouds-skypilot.yaml, loaded against the catalog first. */
+static int import_sky(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
+{
+	static const char name[] = "clouds-skypilot.yaml";
+	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
+	struct clouds clouds;
+	struct sky_out so;
+	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]);
+	struct stat st;
+	int rc = -1;
+
+	memset(&clouds, 0, sizeof(clouds));
+	f.cloud = cloud;
+	if (!f.as_of) {
+		if (stat(a->files[0], &st)) {
+			diag_set(d, DIAG_INPUT, a->files[0], 0, 0, "cannot open: %s", strerror(errno));
+			free(cloud);
+			return -1;
+		}
+		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
+	}
+	if (!skypilot_import(a->files[0], &f, &so, d)) {
+		if (!validate_text(so.yaml, name, cat, &clouds, a->out_dir, d)) {
+			outset_add_copy(os, name, so.yaml, strlen(so.yaml));
+			if (!outset_commit(os, d)) {
+				printf("skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
+				       "accelerator or filtered out)\n", so.rows, so.ondemand, so.spot, so.skipped);
+				printf("  written:    %s/%s (as of %s; list it in a scenario's cloud_offers)\n", a->out_dir,
+				       name, f.as_of);
+				rc = 0;
+			}
+		}
+		sky_out_release(&so);
+	}
+	clouds_release(&clouds);
+	free(cloud);
 	return rc;
 }
 
@@ -327,6 +394,8 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 			rc = import_openb(&a, &cat, &os, &d);
 		else if (a.fmt == IMP_SMI)
 			rc = import_smi(&a, &os, &d);
+		else if (a.fmt == IMP_SKY)
+			rc = import_sky(&a, &cat, &os, &d);
 		else
 			rc = import_kubectl(&a, &cat, g->models_dir, &os, &d);
 	}

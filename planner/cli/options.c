@@ -201,7 +201,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			bench_opts },
 	[CMD_IMPORT] = { "import", "turn what exists (a cluster, a public trace) into a scenario",
 			 "openb NODES.csv PODS.csv -o DIR\nkubectl NODES.json [PODS.json] -o DIR\n"
-			 "nvidia-smi LGIP.txt LGIPP.txt --gpu-id ID -o DIR",
+			 "nvidia-smi LGIP.txt LGIPP.txt --gpu-id ID -o DIR\n"
+			 "skypilot VMS.csv [--region R] [--accelerator A] [--as-of DATE] -o DIR",
 			 "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
 			 "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
 			 "       writes inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml\n"
@@ -209,7 +210,9 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			 "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
 			 "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
 			 "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model)\n"
-			 "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)",
+			 "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)\n"
+			 "skypilot: VMS.csv  skypilot-catalog catalogs/v7/<cloud>/vms.csv\n"
+			 "       writes clouds-skypilot.yaml, offers in models/clouds.yaml's format",
 			 import_opts },
 	[CMD_MODELS] = { "models", "check the model tables and show the age of their prices",
 			 "check [--models DIR]",
