@@ -23,6 +23,7 @@
 #include "smi.h"
 #include "date.h"
 #include "cloud.h"
+#include "inventory.h"
 #include "openb.h"
 #include "outfile.h"
 #include "util.h"
@@ -33,8 +34,9 @@ static const char *const formats[] = { "openb", "kubectl", "nvidia-smi", "skypil
 
 struct import_args {
 	enum import_format fmt;
-	const char *files[2];
+	const char **files;	/* the operands after the format (argv's) */
 	int nfiles;
+	double cpu_cores, ram_gib;	/* nvidia-smi hosts: --cpu-cores, --ram-gib */
 	const char *out_dir;
 	const char *gpu_id;		/* nvidia-smi --gpu-id */
 	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
@@ -80,6 +82,13 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		case OPT_AS_OF:
 			a->as_of = v;
 			break;
+		case OPT_CPU_CORES:
+		case OPT_RAM_GIB:
+			if (parse_double(v, id == OPT_CPU_CORES ? &a->cpu_cores : &a->ram_gib) ||
+			    (id == OPT_CPU_CORES ? a->cpu_cores : a->ram_gib) <= 0)
+				return cli_misuse(c, "--%s '%s' is not a number greater than 0",
+						  id == OPT_CPU_CORES ? "cpu-cores" : "ram-gib", v);
+			break;
 		case CLI_ARG:
 			if (npos == 0) {
 				for (f = 0; formats[f] && strcmp(formats[f], v); f++)
@@ -87,7 +96,7 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 				if (!formats[f])
 					return cli_unknown(c, "import format", v, formats);
 				a->fmt = (enum import_format)f;
-			} else if (npos == 3) {
+			} else if (npos == 3 && a->fmt != IMP_SMI) {
 				return cli_misuse(c, "more than two files given");
 			} else {
 				a->files[a->nfiles++] = v;
@@ -104,12 +113,12 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
-	if (a->fmt == IMP_SMI && a->nfiles < 2)
+	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles != 2)
 		return cli_misuse(c, "LGIP.txt and LGIPP.txt are both needed (nvidia-smi mig -lgip, -lgipp)");
-	if (a->fmt == IMP_SMI && !a->gpu_id)
-		return cli_misuse(c, "no --gpu-id ID given (the id of the GPU type to write)");
-	if (a->fmt == IMP_SMI && !gpu_id_ok(a->gpu_id))
+	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
 		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
+	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
+		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt LGIPP.txt with --gpu-id");
 	if (a->fmt == IMP_SKY && a->nfiles != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
@@ -179,13 +188,35 @@ static int validate_set(const struct outset *os, const char *const *scenarios, c
 	return rc;
 }
 
+/* What validate_text loads a file as. */
+enum vkind { VK_GPUS, VK_CLOUDS, VK_INVENTORY };
+
+/* Loads path as kind: a GPU file into *cat, or a cloud offers file or an inventory against *cat. */
+static int load_as(enum vkind kind, const char *path, struct catalog *cat, struct diag *d)
+{
+	struct clouds clouds;
+	struct inventory inv = INVENTORY_INIT;
+	int rc;
+
+	if (kind == VK_GPUS)
+		return catalog_load(cat, path, 1, d);
+	if (kind == VK_INVENTORY) {
+		rc = inventory_load(&inv, path, cat, NULL, d);
+		inventory_release(&inv);
+		return rc;
+	}
+	memset(&clouds, 0, sizeof(clouds));
+	rc = clouds_load(&clouds, path, cat, d);
+	clouds_release(&clouds);
+	return rc;
+}
+
 /*
- * Loads a models file's text as its loader would, from a temporary copy
- * named name: a GPU file into *cat (clouds NULL), else a cloud offers file
- * against *cat.  0, or -1 with d set, its file named as it will be in
+ * Loads a file's text as its loader would (load_as), from a temporary
+ * copy named name: 0, or -1 with d set, its file named as it will be in
  * out_dir.
  */
-static int validate_text(const char *text, const char *name, struct catalog *cat, struct clouds *clouds,
+static int validate_text(const char *text, const char *name, enum vkind kind, struct catalog *cat,
 			 const char *out_dir, struct diag *d)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -201,10 +232,8 @@ static int validate_text(const char *text, const char *name, struct catalog *cat
 	path = xasprintf("%s/%s", dir, name);
 	if (rc)
 		diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-	else if (clouds)
-		rc = clouds_load(clouds, path, cat, d);
 	else
-		rc = catalog_load(cat, path, 1, d);
+		rc = load_as(kind, path, cat, d);
 	if (rc && d->file && !strcmp(d->file, path)) {
 		free(d->file);
 		d->file = xasprintf("%s/%s", out_dir, name);
@@ -231,7 +260,7 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 		return -1;
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
-	if (!validate_text(yaml, name, &frag, NULL, a->out_dir, d)) {
+	if (!validate_text(yaml, name, VK_GPUS, &frag, a->out_dir, d)) {
 		outset_add(os, name, yaml, strlen(yaml));
 		yaml = NULL;
 		if (!outset_commit(os, d)) {
@@ -269,13 +298,11 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 {
 	static const char name[] = "clouds-skypilot.yaml";
 	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
-	struct clouds clouds;
 	struct sky_out so;
 	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]);
 	struct stat st;
 	int rc = -1;
 
-	memset(&clouds, 0, sizeof(clouds));
 	f.cloud = cloud;
 	if (!f.as_of) {
 		if (stat(a->files[0], &st)) {
@@ -286,7 +313,7 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
 	}
 	if (!skypilot_import(a->files[0], &f, &so, d)) {
-		if (!validate_text(so.yaml, name, cat, &clouds, a->out_dir, d)) {
+		if (!validate_text(so.yaml, name, VK_CLOUDS, cat, a->out_dir, d)) {
 			outset_add_copy(os, name, so.yaml, strlen(so.yaml));
 			if (!outset_commit(os, d)) {
 				printf("skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
@@ -298,8 +325,27 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 		}
 		sky_out_release(&so);
 	}
-	clouds_release(&clouds);
 	free(cloud);
+	return rc;
+}
+
+/* nvidia-smi --query-gpu CSV of hosts: inventory.csv, loaded against the catalog first. */
+static int import_smi_hosts(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
+{
+	struct smi_hosts sh;
+	int rc = -1;
+
+	if (smi_hosts_import(a->files, a->nfiles, a->cpu_cores, a->ram_gib, cat, &sh, d))
+		return -1;
+	if (!validate_text(sh.inventory, "inventory.csv", VK_INVENTORY, cat, a->out_dir, d)) {
+		outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
+		if (!outset_commit(os, d)) {
+			printf("nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
+			printf("  written:    %s/inventory.csv\n", a->out_dir);
+			rc = 0;
+		}
+	}
+	smi_hosts_release(&sh);
 	return rc;
 }
 
@@ -382,9 +428,12 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	char *path;
 
 	memset(&a, 0, sizeof(a));
+	a.files = xcalloc((size_t)argc + 1, sizeof(*a.files));
 	rc = parse_args(argc, argv, &a);
-	if (rc)
+	if (rc) {
+		free(a.files);
 		return rc == 1 ? EXIT_OK : rc;
+	}
 	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
@@ -392,8 +441,10 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		outset_init(&os, a.out_dir);
 		if (a.fmt == IMP_OPENB)
 			rc = import_openb(&a, &cat, &os, &d);
-		else if (a.fmt == IMP_SMI)
+		else if (a.fmt == IMP_SMI && a.gpu_id)
 			rc = import_smi(&a, &os, &d);
+		else if (a.fmt == IMP_SMI)
+			rc = import_smi_hosts(&a, &cat, &os, &d);
 		else if (a.fmt == IMP_SKY)
 			rc = import_sky(&a, &cat, &os, &d);
 		else
@@ -403,5 +454,6 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	outset_release(&os);
 	catalog_release(&cat);
 	diag_release(&d);
+	free(a.files);
 	return rc;
 }

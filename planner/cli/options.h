@@ -69,6 +69,8 @@ enum cli_opt_id {
 	OPT_REGION,
 	OPT_ACCELERATOR,
 	OPT_AS_OF,
+	OPT_CPU_CORES,
+	OPT_RAM_GIB,
 };
 
 /* One option of a command (a row of its table). */

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "catalog.h"
 #include "diag.h"
 
 #define SMI_MAX_STARTS 16
@@ -52,5 +53,27 @@ int smi_mig_read(struct smi_mig *m, const char *lgip_path, const char *lgipp_pat
 void smi_mig_release(struct smi_mig *m);
 /* The models YAML fragment (schema gpuplan-gpus/1) with one GPU, id gpu_id.  Caller frees. */
 char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id);
+
+/*
+ * `nvidia-smi --query-gpu=name,memory.total,... --format=csv` of hosts,
+ * one file per host, as inventory rows.  The header names the fields as
+ * nvidia-smi documents them (`nvidia-smi --help-query-gpu`), with the
+ * unit in brackets unless `nounits` ("memory.total [MiB]"); fields are
+ * separated by ", "; a value carries its unit ("81559 MiB"); "[N/A]" is
+ * no value.  Columns read: name (required: the GPU type, through the
+ * product table of gfd.h), memory.total, hostname (else the file name
+ * without its extension is the node name); every other column is
+ * ignored.  Each row is one GPU.  Hosts alike in GPU type and count are
+ * one owned bare-metal class naming its nodes; nvidia-smi knows no CPU or
+ * RAM, so cpu_cores and ram_gib are the caller's.
+ */
+struct smi_hosts {
+	char *inventory;	/* inventory.csv */
+	int hosts, classes;
+	long gpus;
+};
+int smi_hosts_import(const char *const *paths, int n, double cpu_cores, double ram_gib, const struct catalog *cat,
+		     struct smi_hosts *out, struct diag *d);
+void smi_hosts_release(struct smi_hosts *out);
 
 #endif
