@@ -144,13 +144,49 @@ static int put_file(const char *dir, const char *name, const char *data)
 	return rc;
 }
 
+/* How an import checks what it writes: which loader, with what. */
+enum vkind { VK_SCENARIO, VK_GPUS, VK_CLOUDS, VK_INVENTORY };
+struct vcheck {
+	enum vkind kind;
+	struct catalog *cat;		/* the bundled catalog (VK_GPUS: the fragment's own, empty) */
+	const char *models_dir;		/* --models (VK_SCENARIO) */
+	const char *out_dir;		/* where the files go: messages name it */
+};
+
+/* Loads path as v->kind says: 0, or -1 with d set. */
+static int load_as(const struct vcheck *v, const char *path, struct diag *d)
+{
+	struct scenario sc;
+	struct clouds clouds;
+	struct inventory inv = INVENTORY_INIT;
+	int rc;
+
+	switch (v->kind) {
+	case VK_GPUS:
+		return catalog_load(v->cat, path, 1, d);
+	case VK_INVENTORY:
+		rc = inventory_load(&inv, path, v->cat, NULL, d);
+		inventory_release(&inv);
+		return rc;
+	case VK_CLOUDS:
+		memset(&clouds, 0, sizeof(clouds));
+		rc = clouds_load(&clouds, path, v->cat, d);
+		clouds_release(&clouds);
+		return rc;
+	default:
+		memset(&sc, 0, sizeof(sc));
+		rc = scenario_load(&sc, path, v->models_dir, d);
+		scenario_release(&sc);
+		return rc;
+	}
+}
+
 /*
- * Loads each scenario of the set from a temporary copy of its files, as
- * `gpuplan validate` would: 0, or -1 with d set, its file named as it
- * will be in out_dir.
+ * Loads each of names (NULL-ended) from a temporary copy of the set's
+ * files, as its reader would: 0, or -1 with d set, its file named as it
+ * will be in the output directory.
  */
-static int validate_set(const struct outset *os, const char *const *scenarios, const char *models_dir,
-			const char *out_dir, struct diag *d)
+static int validate_set(const struct outset *os, const char *const *names, const struct vcheck *v, struct diag *d)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = xasprintf("%s/gpuplan-import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -165,16 +201,13 @@ static int validate_set(const struct outset *os, const char *const *scenarios, c
 	for (i = 0; i < os->n && !rc; i++)
 		if (put_file(dir, os->files[i].name, os->files[i].data))
 			rc = diag_set(d, DIAG_IO, dir, 0, 0, "cannot write %s: %s", os->files[i].name, strerror(errno));
-	for (; !rc && *scenarios; scenarios++) {
-		struct scenario sc;
-		char *path = xasprintf("%s/%s", dir, *scenarios);
-		memset(&sc, 0, sizeof(sc));
-		rc = scenario_load(&sc, path, models_dir, d);
-		scenario_release(&sc);
+	for (; !rc && *names; names++) {
+		char *path = xasprintf("%s/%s", dir, *names);
+		rc = load_as(v, path, d);
 		free(path);
 	}
 	if (rc && d->file && !strncmp(d->file, dir, strlen(dir))) {
-		char *f = xasprintf("%s%s", out_dir, d->file + strlen(dir));
+		char *f = xasprintf("%s%s", v->out_dir, d->file + strlen(dir));
 		free(d->file);
 		d->file = f;
 	}
@@ -188,63 +221,6 @@ static int validate_set(const struct outset *os, const char *const *scenarios, c
 	return rc;
 }
 
-/* What validate_text loads a file as. */
-enum vkind { VK_GPUS, VK_CLOUDS, VK_INVENTORY };
-
-/* Loads path as kind: a GPU file into *cat, or a cloud offers file or an inventory against *cat. */
-static int load_as(enum vkind kind, const char *path, struct catalog *cat, struct diag *d)
-{
-	struct clouds clouds;
-	struct inventory inv = INVENTORY_INIT;
-	int rc;
-
-	if (kind == VK_GPUS)
-		return catalog_load(cat, path, 1, d);
-	if (kind == VK_INVENTORY) {
-		rc = inventory_load(&inv, path, cat, NULL, d);
-		inventory_release(&inv);
-		return rc;
-	}
-	memset(&clouds, 0, sizeof(clouds));
-	rc = clouds_load(&clouds, path, cat, d);
-	clouds_release(&clouds);
-	return rc;
-}
-
-/*
- * Loads a file's text as its loader would (load_as), from a temporary
- * copy named name: 0, or -1 with d set, its file named as it will be in
- * out_dir.
- */
-static int validate_text(const char *text, const char *name, enum vkind kind, struct catalog *cat,
-			 const char *out_dir, struct diag *d)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *dir = xasprintf("%s/gpuplan-import-XXXXXX", tmp && *tmp ? tmp : "/tmp"), *path;
-	int rc;
-
-	if (!mkdtemp(dir)) {
-		diag_set(d, DIAG_IO, dir, 0, 0, "cannot create a directory: %s", strerror(errno));
-		free(dir);
-		return -1;
-	}
-	rc = put_file(dir, name, text);
-	path = xasprintf("%s/%s", dir, name);
-	if (rc)
-		diag_set(d, DIAG_IO, path, 0, 0, "cannot write: %s", strerror(errno));
-	else
-		rc = load_as(kind, path, cat, d);
-	if (rc && d->file && !strcmp(d->file, path)) {
-		free(d->file);
-		d->file = xasprintf("%s/%s", out_dir, name);
-	}
-	unlink(path);
-	rmdir(dir);
-	free(dir);
-	free(path);
-	return rc ? -1 : 0;
-}
-
 /*
  * nvidia-smi: the -lgip/-lgipp listings as gpus-ID.yaml, loaded by the
  * catalog loader (validated) from a temporary copy first.
@@ -253,16 +229,19 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 {
 	struct smi_mig m;
 	struct catalog frag = CATALOG_INIT;
+	const struct vcheck v = { VK_GPUS, &frag, NULL, a->out_dir };
 	char *yaml, *name;
+	const char *names[2];
 	int rc = -1;
 
 	if (smi_mig_read(&m, a->files[0], a->files[1], d))
 		return -1;
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
-	if (!validate_text(yaml, name, VK_GPUS, &frag, a->out_dir, d)) {
-		outset_add(os, name, yaml, strlen(yaml));
-		yaml = NULL;
+	names[0] = name;
+	names[1] = NULL;
+	outset_add(os, name, yaml, strlen(yaml));
+	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
 			printf("nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
 			printf("  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
@@ -271,7 +250,6 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 		}
 	}
 	catalog_release(&frag);
-	free(yaml);
 	free(name);
 	smi_mig_release(&m);
 	return rc;
@@ -297,6 +275,8 @@ static char *cloud_of(const char *path)
 static int import_sky(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
 	static const char name[] = "clouds-skypilot.yaml";
+	static const char *const names[] = { name, NULL };
+	const struct vcheck v = { VK_CLOUDS, cat, NULL, a->out_dir };
 	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
 	struct sky_out so;
 	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]);
@@ -313,8 +293,8 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
 	}
 	if (!skypilot_import(a->files[0], &f, &so, d)) {
-		if (!validate_text(so.yaml, name, VK_CLOUDS, cat, a->out_dir, d)) {
-			outset_add_copy(os, name, so.yaml, strlen(so.yaml));
+		outset_add_copy(os, name, so.yaml, strlen(so.yaml));
+		if (!validate_set(os, names, &v, d)) {
 			if (!outset_commit(os, d)) {
 				printf("skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
 				       "accelerator or filtered out)\n", so.rows, so.ondemand, so.spot, so.skipped);
@@ -332,13 +312,15 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 /* nvidia-smi --query-gpu CSV of hosts: inventory.csv, loaded against the catalog first. */
 static int import_smi_hosts(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
+	static const char *const names[] = { "inventory.csv", NULL };
+	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir };
 	struct smi_hosts sh;
 	int rc = -1;
 
 	if (smi_hosts_import(a->files, a->nfiles, a->cpu_cores, a->ram_gib, cat, &sh, d))
 		return -1;
-	if (!validate_text(sh.inventory, "inventory.csv", VK_INVENTORY, cat, a->out_dir, d)) {
-		outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
+	outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
+	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
 			printf("nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
 			printf("  written:    %s/inventory.csv\n", a->out_dir);
@@ -379,10 +361,13 @@ static void add_str(struct outset *os, const char *name, const char *s)
 	outset_add_copy(os, name, s, strlen(s));
 }
 
-static int import_kubectl(const struct import_args *a, const struct catalog *cat, const char *models_dir,
+static int import_kubectl(const struct import_args *a, struct catalog *cat, const char *models_dir,
 			  struct outset *os, struct diag *d)
 {
 	static const char *const scenarios[] = { "scenario.yaml", "as-is.yaml", NULL };
+	static const char *const inventory[] = { "inventory.csv", NULL };
+	const struct vcheck vs = { VK_SCENARIO, cat, models_dir, a->out_dir };
+	const struct vcheck vi = { VK_INVENTORY, cat, models_dir, a->out_dir };
 	struct kubectl_out ko;
 	int rc = -1;
 
@@ -394,8 +379,10 @@ static int import_kubectl(const struct import_args *a, const struct catalog *cat
 		add_str(os, "workloads-as-is.csv", ko.workloads_asis);
 		add_str(os, "scenario.yaml", ko.scenario);
 		add_str(os, "as-is.yaml", ko.scenario_asis);
-		if (validate_set(os, scenarios, models_dir, a->out_dir, d))
+		if (validate_set(os, scenarios, &vs, d))
 			goto out;
+	} else if (validate_set(os, inventory, &vi, d)) {
+		goto out;
 	}
 	if (outset_commit(os, d))
 		goto out;

@@ -36,36 +36,44 @@ struct kask {
 	double cpu, mem;	/* cores, bytes */
 };
 
-/* A whole count of an extended resource. */
-static int resource_count(const struct kitem *it, const cJSON *v, const char *name, long *out)
+static const char *const k_spec[] = { "spec", "containers", NULL };
+
+/* A container resource's quantity in [0, hi]; whole when whole is set. */
+static int resource_value(const struct kitem *it, const cJSON *v, const char *name, double hi, int whole,
+			  double *x)
 {
-	static const char *const k_spec[] = { "spec", "containers", NULL };
 	const char *why;
-	double x;
 
 	if (cJSON_IsNumber(v))
-		x = v->valuedouble;
-	else if (!cJSON_IsString(v) || kquantity_parse(v->valuestring, &x, &why))
-		return kitem_error(it, k_spec, "resource %s: not a quantity", name);
-	if (x < 0 || x > 64 || x != floor(x))
-		return kitem_error(it, k_spec, "resource %s: %g is not a whole number of devices in 0..64", name, x);
+		*x = v->valuedouble;
+	else if (!cJSON_IsString(v) || kquantity_parse(v->valuestring, x, &why))
+		return kitem_error(it, k_spec, "resource %s: '%s' is not a Kubernetes quantity", name,
+				   cJSON_IsString(v) ? v->valuestring : "?");
+	if (whole && (*x < 0 || *x > hi || *x != floor(*x)))
+		return kitem_error(it, k_spec, "resource %s: %g is not a whole number of devices in 0..%g", name, *x, hi);
+	if (*x < 0 || *x > hi)
+		return kitem_error(it, k_spec, "resource %s: %g is out of range (0..%g)", name, *x, hi);
+	return 0;
+}
+
+/* A whole count of an extended resource, added to *out. */
+static int resource_count(const struct kitem *it, const cJSON *v, const char *name, long *out)
+{
+	double x;
+
+	if (resource_value(it, v, name, 64, 1, &x))
+		return -1;
 	*out += (long)x;
 	return 0;
 }
 
+/* A CPU or memory quantity, added to *sum. */
 static int add_quantity(const struct kitem *it, const cJSON *v, const char *name, double *sum)
 {
-	static const char *const k_spec[] = { "spec", "containers", NULL };
-	const char *why;
 	double x;
 
-	if (cJSON_IsNumber(v))
-		x = v->valuedouble;
-	else if (!cJSON_IsString(v) || kquantity_parse(v->valuestring, &x, &why))
-		return kitem_error(it, k_spec, "resource %s: '%s' is not a Kubernetes quantity", name,
-				   cJSON_IsString(v) ? v->valuestring : "?");
-	if (x < 0 || x > 1e15)
-		return kitem_error(it, k_spec, "resource %s: %g is out of range (0..1e15)", name, x);
+	if (resource_value(it, v, name, 1e15, 0, &x))
+		return -1;
 	*sum += x;
 	return 0;
 }
