@@ -40,7 +40,8 @@ static char *node_setup(struct knode *nd)
 	sb_adds(&sb, kmode_name(nd->mode));
 	if (nd->mode == KM_TIMESLICE || nd->mode == KM_MPS)
 		sb_addf(&sb, " %d replicas", nd->replicas);
-	qsort(nd->mig, nd->nmig, sizeof(*nd->mig), kmig_cmp);
+	if (nd->nmig)
+		qsort(nd->mig, nd->nmig, sizeof(*nd->mig), kmig_cmp);
 	for (i = 0; i < nd->nmig; i++)
 		sb_addf(&sb, " %s=%ld", nd->mig[i].profile, nd->mig[i].count);
 	return sb_detach(&sb);
