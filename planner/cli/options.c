@@ -141,7 +141,13 @@ static const struct cli_option bench_opts[] = {
 };
 
 static const struct cli_option import_opts[] = {
-	{ "output", OPT_OUTPUT, "DIR", "write inventory.csv, workloads.csv, gpus-openb.yaml and scenario.yaml into DIR" },
+	{ "output", OPT_OUTPUT, "DIR", "write the scenario files into DIR (all or nothing)" },
+	{ "gpu-id", OPT_GPU_ID, "ID", "nvidia-smi: the id of the GPU type written (e.g. H100-SXM5-80GB)" },
+	{ "cpu-cores", OPT_CPU_CORES, "N", "nvidia-smi: CPU cores of each host (nvidia-smi reports none)" },
+	{ "ram-gib", OPT_RAM_GIB, "N", "nvidia-smi: RAM of each host in GiB (nvidia-smi reports none)" },
+	{ "region", OPT_REGION, "REGION", "skypilot: only offers in REGION (e.g. us-east-1)" },
+	{ "accelerator", OPT_ACCELERATOR, "NAME", "skypilot: only offers of accelerator NAME (e.g. H100)" },
+	{ "as-of", OPT_AS_OF, "DATE", "skypilot: the catalog's date, YYYY-MM-DD (default: the file's modification day, UTC)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -212,10 +218,23 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			"gen writes a synthetic scenario of the given size: inventory.csv, workloads.csv and\n"
 			"scenario.yaml; the benchmark itself is bench/run.sh (README \"Benchmarks\")",
 			bench_opts },
-	[CMD_IMPORT] = { "import", "turn a public trace (Alibaba openb) into a scenario",
-			 "openb NODES.csv PODS.csv -o DIR",
-			 "NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
-			 "PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,...)",
+	[CMD_IMPORT] = { "import", "turn what exists (a cluster, a public trace) into a scenario",
+			 "openb NODES.csv PODS.csv -o DIR\nkubectl NODES.json [PODS.json] -o DIR\n"
+			 "nvidia-smi LGIP.txt LGIPP.txt --gpu-id ID -o DIR\n"
+			 "nvidia-smi HOST.csv... --cpu-cores N --ram-gib N -o DIR\n"
+			 "skypilot VMS.csv [--region R] [--accelerator A] [--as-of DATE] -o DIR",
+			 "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
+			 "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
+			 "       writes inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml\n"
+			 "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
+			 "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
+			 "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
+			 "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model)\n"
+			 "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)\n"
+			 "nvidia-smi: HOST.csv  nvidia-smi --query-gpu=name,memory.total --format=csv, one file per host\n"
+			 "       writes inventory.csv (hosts alike in GPU type and count are one class)\n"
+			 "skypilot: VMS.csv  skypilot-catalog catalogs/v7/<cloud>/vms.csv\n"
+			 "       writes clouds-skypilot.yaml, offers in models/clouds.yaml's format",
 			 import_opts },
 	[CMD_MODELS] = { "models", "check the model tables and show the age of their prices",
 			 "check [--models DIR]",

@@ -71,6 +71,12 @@ enum cli_opt_id {
 	OPT_COUNT,
 	OPT_SLURM,
 	OPT_MPI,
+	OPT_GPU_ID,
+	OPT_REGION,
+	OPT_ACCELERATOR,
+	OPT_AS_OF,
+	OPT_CPU_CORES,
+	OPT_RAM_GIB,
 };
 
 /* One option of a command (a row of its table). */

@@ -239,12 +239,7 @@ static int load_costs(const struct csvread *rd, struct node_class *nc)
 	return 0;
 }
 
-/*
- * True when s is a Kubernetes node name: an RFC 1123 subdomain (lower-case
- * letters, digits, '-' and '.', at most 253 characters, every dot-separated
- * label starting and ending with a letter or digit).
- */
-static int node_name_valid(const char *s)
+int inventory_node_name_valid(const char *s)
 {
 	size_t len = strlen(s), i;
 
@@ -273,7 +268,7 @@ static int load_nodes(const struct csvread *rd, struct node_class *nc)
 	if (csvread_list(rd, C_NODES, &nc->nodes, &nc->nnodes))
 		return -1;
 	for (i = 0; i < nc->nnodes; i++)
-		if (!node_name_valid(nc->nodes[i]))
+		if (!inventory_node_name_valid(nc->nodes[i]))
 			return csvread_error(rd, C_NODES, "column 'nodes': '%s' is not a Kubernetes node name "
 					     "(lower-case letters, digits, '-' and '.', at most 253 characters)",
 					     nc->nodes[i]);

@@ -62,4 +62,11 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 		   const struct clouds *clouds, struct diag *d);
 void inventory_release(struct inventory *inv);
 
+/*
+ * True when s is a Kubernetes node name: an RFC 1123 subdomain (lower-case
+ * letters, digits, '-' and '.', at most 253 characters, every dot-separated
+ * label starting and ending with a letter or digit).
+ */
+int inventory_node_name_valid(const char *s);
+
 #endif

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/jsonpos.h"
+#include "jsonpos.h"
 #include "internal/reportdiff_read.h"
 #include "report.h"
 #include "reportdiff.h"
@@ -294,7 +294,6 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 		    struct diag *d)
 {
 	struct reader rd;
-	const char *end = NULL, *nul;
 	cJSON *root;
 	const cJSON *summary, *unplaced;
 	long line, col;
@@ -308,26 +307,8 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	rd.len = len;
 	rd.role = role;
 	rd.d = d;
-	if ((nul = memchr(text, '\0', len))) {
-		jpos_line_col(text, nul, &line, &col);
-		return diag_set(d, DIAG_INPUT, file, line, col, "a NUL byte: not a JSON %s", role);
-	}
-	if (jpos_skip_ws(text, text + len) == text + len)
-		return diag_set(d, DIAG_INPUT, file, 0, 0, "empty file: not a JSON %s", role);
-	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (!root) {
-		const char *at = end ? end : text;
-		if (at > text + len)
-			at = text + len;
-		jpos_line_col(text, at, &line, &col);
-		if (jpos_skip_ws(at, text + len) >= text + len ||
-		    (!jpos_ends_like_json(text, len) && jpos_cut_off(text, text + len))) {
-			jpos_line_col(text, text + len, &line, &col);
-			return diag_set(d, DIAG_INPUT, file, line, col,
-					"unexpected end of file: the JSON %s is truncated", role);
-		}
-		return diag_set(d, DIAG_INPUT, file, line, col, "not valid JSON");
-	}
+	if (!(root = jpos_parse(file, text, len, role, d)))
+		return -1;
 	if (!cJSON_IsObject(root)) {
 		jpos_line_col(text, jpos_skip_ws(text, text + len), &line, &col);
 		diag_set(d, DIAG_INPUT, file, line, col, "not a gpuplan plan report: expected a JSON object");

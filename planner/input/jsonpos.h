@@ -2,10 +2,14 @@
  * jsonpos.h - positions in JSON text, for messages that point at a field
  * (jsonpos.c).  Text is [p, e) or (text, len); nothing is allocated.
  */
-#ifndef PLANNER_REPORT_JSONPOS_H
-#define PLANNER_REPORT_JSONPOS_H
+#ifndef PLANNER_JSONPOS_H
+#define PLANNER_JSONPOS_H
 
 #include <stddef.h>
+
+#include "diag.h"
+
+struct cJSON;
 
 /* One step of a path into a document: a member key, or an array index when key is NULL. */
 struct jpos_step {
@@ -30,5 +34,17 @@ int jpos_ends_like_json(const char *text, size_t len);
 
 /* 1-based line and column (in UTF-8 characters) of pos in text. */
 void jpos_line_col(const char *text, const char *pos, long *line, long *col);
+
+/*
+ * Parses text (len bytes, with a NUL at text[len]) as one JSON document
+ * of file.  NULL with d set (DIAG_INPUT) when it is not: "a NUL byte: not
+ * a JSON ROLE", "empty file: not a JSON ROLE", "unexpected end of file:
+ * the JSON ROLE is truncated" (at the end), "not valid JSON" (at
+ * LINE:COL where cJSON stopped).  The caller frees with cJSON_Delete.
+ */
+struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d);
+
+/* 1-based line and column of the value at path (n steps) in valid JSON text. */
+void jpos_at(const char *text, size_t len, const struct jpos_step *path, int n, long *line, long *col);
 
 #endif

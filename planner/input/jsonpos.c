@@ -5,9 +5,10 @@
  * column.  cJSON keeps no positions, so the report reader uses these to
  * point at a field that is missing or of the wrong type.
  */
+#include <cJSON.h>
 #include <string.h>
 
-#include "internal/jsonpos.h"
+#include "jsonpos.h"
 #include "banned.h"
 
 const char *jpos_skip_ws(const char *p, const char *e)
@@ -135,4 +136,41 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col)
 			++*col;
 		}
 	}
+}
+
+struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d)
+{
+	const char *end = NULL, *nul, *at;
+	cJSON *root;
+	long line, col;
+
+	if ((nul = memchr(text, '\0', len))) {
+		jpos_line_col(text, nul, &line, &col);
+		diag_set(d, DIAG_INPUT, file, line, col, "a NUL byte: not a JSON %s", role);
+		return NULL;
+	}
+	if (jpos_skip_ws(text, text + len) == text + len) {
+		diag_set(d, DIAG_INPUT, file, 0, 0, "empty file: not a JSON %s", role);
+		return NULL;
+	}
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (root)
+		return root;
+	at = end ? end : text;
+	if (at > text + len)
+		at = text + len;
+	jpos_line_col(text, at, &line, &col);
+	if (jpos_skip_ws(at, text + len) >= text + len ||
+	    (!jpos_ends_like_json(text, len) && jpos_cut_off(text, text + len))) {
+		jpos_line_col(text, text + len, &line, &col);
+		diag_set(d, DIAG_INPUT, file, line, col, "unexpected end of file: the JSON %s is truncated", role);
+		return NULL;
+	}
+	diag_set(d, DIAG_INPUT, file, line, col, "not valid JSON");
+	return NULL;
+}
+
+void jpos_at(const char *text, size_t len, const struct jpos_step *path, int n, long *line, long *col)
+{
+	jpos_line_col(text, jpos_locate(text, text + len, path, n), line, col);
 }

@@ -1,0 +1,93 @@
+/*
+ * gfd.c - GPU product names to catalog GPU types (see gfd.h).
+ *
+ * Each row is a product name as GFD labels it.  "seen" rows are labels
+ * in public captures: NVIDIA/cloud-native-docs gpu-operator/
+ * gpu-sharing.rst @52dcb7b8 (Tesla-T4-SHARED), erhwenkuo/techlearn
+ * docs/mlops/02-gpu-sharing/mig/mig-k8s.md @8dedfd33
+ * (NVIDIA-A100-80GB-PCIe, -MIG-1g.10gb), cbrownstein-lambda/
+ * lambda-docs-mkdocs kubeai-hermes-3.md @b80909e8 (NVIDIA-H100-80GB-HBM3),
+ * utkuozdemir/nvidia_gpu_exporter internal/captures @e656cd81 (nvidia-smi
+ * name "NVIDIA H100 80GB HBM3"), and workload manifests that select
+ * NVIDIA-A100-SXM4-80GB nodes.  The other rows are the NVML device name
+ * with spaces as '-', the rule GFD follows (k8s-device-plugin
+ * internal/lm/resource.go); older GFD versions wrote A100 names without
+ * the "NVIDIA-" prefix (A100-PCIE-40GB, A100-SXM4-40GB), kept as rows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gfd.h"
+#include "util.h"
+#include "banned.h"
+
+static const struct {
+	const char *label;	/* GFD nvidia.com/gpu.product base name */
+	const char *gpu_id;	/* catalog id (models/gpus.yaml) */
+} products[] = {
+	{ "Tesla-T4", "T4" },				/* seen */
+	{ "NVIDIA-A10", "A10" },
+	{ "NVIDIA-A16", "A16" },
+	{ "NVIDIA-A30", "A30" },
+	{ "NVIDIA-A40", "A40" },
+	{ "NVIDIA-A100-PCIE-40GB", "A100-PCIE-40GB" },
+	{ "A100-PCIE-40GB", "A100-PCIE-40GB" },		/* older GFD, no prefix */
+	{ "NVIDIA-A100-SXM4-40GB", "A100-SXM4-40GB" },
+	{ "A100-SXM4-40GB", "A100-SXM4-40GB" },		/* older GFD, no prefix */
+	{ "NVIDIA-A100-80GB-PCIe", "A100-PCIE-80GB" },	/* seen */
+	{ "NVIDIA-A100-SXM4-80GB", "A100-SXM4-80GB" },	/* seen */
+	{ "NVIDIA-H100-PCIe", "H100-PCIE-80GB" },
+	{ "NVIDIA-H100-80GB-HBM3", "H100-SXM5-80GB" },	/* seen */
+	{ "NVIDIA-H100-NVL", "H100-NVL-94GB" },
+	{ "NVIDIA-H200", "H200-SXM-141GB" },
+	{ "NVIDIA-H200-NVL", "H200-NVL-141GB" },
+	{ "NVIDIA-L4", "L4" },
+	{ "NVIDIA-L40", "L40" },
+	{ "NVIDIA-L40S", "L40S" },
+	{ "NVIDIA-B200", "B200" },
+};
+#define NPRODUCTS (sizeof(products) / sizeof(products[0]))
+
+int gfd_product_parse(const char *label, struct gfd_product *p)
+{
+	char *mig, *c;
+	size_t i, len;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->base, sizeof(p->base), "%s", label);
+	for (c = p->base; *c; c++)
+		if (*c == ' ')
+			*c = '-';
+	len = strlen(p->base);
+	if (len > 7 && !strcmp(p->base + len - 7, "-SHARED")) {
+		p->shared = 1;
+		p->base[len - 7] = '\0';
+	}
+	mig = strstr(p->base, "-MIG-");
+	if (mig) {
+		snprintf(p->mig_profile, sizeof(p->mig_profile), "%s", mig + 5);
+		*mig = '\0';
+	}
+	for (i = 0; i < NPRODUCTS; i++)
+		if (!strcmp(products[i].label, p->base)) {
+			p->gpu_id = products[i].gpu_id;
+			return 0;
+		}
+	return -1;
+}
+
+char *gfd_product_hint(const char *base)
+{
+	const char *names[NPRODUCTS + 1];
+	char *hint, *msg;
+	size_t i;
+
+	for (i = 0; i < NPRODUCTS; i++)
+		names[i] = products[i].label;
+	names[NPRODUCTS] = NULL;
+	hint = str_hint(base, names);
+	msg = xasprintf("unknown GPU product '%s'%s", base, hint);
+	free(hint);
+	return msg;
+}

@@ -1,0 +1,120 @@
+/*
+ * kube.h - what the parts of `import kubectl` share: the JSON documents
+ * (kubectl_json.c), the nodes (kubectl_nodes.c), the pods
+ * (kubectl_pods.c) and the writer (kubectl.c).
+ */
+#ifndef PLANNER_INPUT_KUBE_H
+#define PLANNER_INPUT_KUBE_H
+
+#include <stddef.h>
+
+#include "catalog.h"
+#include "diag.h"
+
+struct cJSON;
+
+/* One `kubectl get ... -o json` file: a v1 List whose items are all of one kind. */
+struct kjson {
+	const char *file;		/* path as given */
+	char *text;			/* the bytes, NUL-terminated */
+	size_t len;
+	struct cJSON *root;
+	const struct cJSON *items;	/* root.items, an array */
+	long nitems;
+};
+
+/*
+ * Reads path: a JSON object of kind List (or NodeList / PodList) with an
+ * items array whose elements all have kind item_kind ("Node", "Pod").
+ * role names the document in messages ("node list").
+ */
+int kjson_load(struct kjson *j, const char *path, const char *item_kind, const char *role, struct diag *d);
+void kjson_release(struct kjson *j);
+/*
+ * An error at items[item] and then the member keys (NULL-ended; the
+ * deepest one present is pointed at), or at the top with item < 0.
+ */
+int kjson_error(const struct kjson *j, struct diag *d, long item, const char *const *keys, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* One item of a list, for messages that point into it. */
+struct kitem {
+	const struct kjson *j;
+	const struct cJSON *obj;	/* items[index] */
+	long index;
+	struct diag *d;
+};
+/* kjson_error at the item. */
+int kitem_error(const struct kitem *it, const char *const *keys, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * The quantity at keys under the item (status.allocatable.cpu ...) in
+ * [lo, hi] (cores or bytes); -1 with d set.
+ */
+int kitem_quantity(const struct kitem *it, const char *const *keys, double lo, double hi, double *out);
+
+/* The string member key of obj, NULL when absent or not a string. */
+const char *kjson_str(const struct cJSON *obj, const char *key);
+/* obj.a.b... (NULL-ended keys): the member, NULL when a step is missing. */
+const struct cJSON *kjson_path(const struct cJSON *obj, const char *const *keys);
+
+/* How a node's GPUs are shared today. */
+enum kmode { KM_PASSTHROUGH, KM_MIG, KM_TIMESLICE, KM_MPS };
+const char *kmode_name(enum kmode m);
+
+/* A MIG profile and how many instances of it a node has. */
+struct kmig {
+	const char *profile;	/* points into the JSON (label name) or the catalog */
+	long count;
+};
+
+struct knode {
+	const char *name;		/* metadata.name */
+	const struct gpu_type *gpu;	/* catalog type */
+	const char *product;		/* the nvidia.com/gpu.product label */
+	long gpus;			/* physical GPUs */
+	double cpu, ram_gib;		/* allocatable */
+	const char *site;		/* zone, else region, else "default" */
+	enum kmode mode;
+	int replicas;			/* time-slice or MPS replicas per GPU; 1 otherwise */
+	const char *strategy;		/* nvidia.com/mig.strategy, "" when absent */
+	const char *mig_config;		/* nvidia.com/mig.config, "" when absent */
+	struct kmig *mig;		/* MIG instances on the node (owned array) */
+	size_t nmig;
+	long item;			/* index in the node list */
+	int cls;			/* inventory row, after grouping */
+};
+
+/*
+ * The GPU nodes of the node list, sorted by name (nodes without the
+ * nvidia.com/gpu.product label are counted in *cpu_only and left out).
+ */
+int knodes_read(const struct kjson *j, const struct catalog *cat, struct knode **out, size_t *n, long *cpu_only,
+		struct diag *d);
+void knodes_free(struct knode *nodes, size_t n);
+/* The node called name (bsearch over the sorted nodes), or NULL. */
+const struct knode *knodes_find(const struct knode *nodes, size_t n, const char *name);
+
+/* One pod with GPUs, as a workload row asks it. */
+struct kpod {
+	const char *ns;			/* metadata.namespace ("default" when absent) */
+	char *owner;			/* controlling owner's name (ReplicaSet -> Deployment), else the pod's */
+	const char *owner_kind;		/* "Deployment", "StatefulSet", "Job", ... or "Pod" */
+	enum kmode mode;		/* as it runs (or would run) today */
+	long gpus;			/* whole GPUs (passthrough), else 0 */
+	const char *profile;		/* MIG profile (KM_MIG) */
+	int replicas;			/* the node's time-slice/MPS replicas (shared modes) */
+	double share;			/* GPU share asked in a shared mode: n / replicas */
+	const struct gpu_type *gpu;	/* the type it runs on; NULL when pending anywhere */
+	double cpu, ram_gib;		/* requests (else limits), summed over containers */
+};
+
+/*
+ * The pods of the pod list that ask for GPUs (nvidia.com/gpu,
+ * nvidia.com/gpu.shared, nvidia.com/mig-<profile>), not finished; the
+ * rest are counted in *skipped_done (Succeeded, Failed) and *no_gpu.
+ */
+int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, const struct catalog *cat,
+	       struct kpod **out, size_t *n, long *skipped_done, long *no_gpu, struct diag *d);
+void kpods_free(struct kpod *pods, size_t n);
+
+#endif

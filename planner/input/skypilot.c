@@ -1,0 +1,192 @@
+/*
+ * skypilot.c - SkyPilot catalog rows as cloud offers (see skypilot.h).
+ *
+ * Accelerator names are SkyPilot's (the AcceleratorName column); the
+ * form factor of the catalog type follows models/clouds.yaml's rule:
+ * 8-GPU NVLink instances carry the SXM part.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csvdoc.h"
+#include "skypilot.h"
+#include "util.h"
+#include "banned.h"
+
+static const struct {
+	const char *sky;	/* AcceleratorName */
+	const char *gpu_id;	/* catalog id */
+} accels[] = {
+	{ "A10", "A10" },	      { "A100", "A100-SXM4-40GB" }, { "A100-80GB", "A100-SXM4-80GB" },
+	{ "B200", "B200" },	      { "H100", "H100-SXM5-80GB" }, { "H200", "H200-SXM-141GB" },
+	{ "L4", "L4" },		      { "L40S", "L40S" },	    { "T4", "T4" },
+};
+#define NACCELS (sizeof(accels) / sizeof(accels[0]))
+
+enum { S_TYPE, S_ACC, S_COUNT, S_VCPU, S_MEM, S_INFO, S_PRICE, S_SPOT, S_REGION, S_AZ, S_NCOLS };
+static const struct csvcol sky_cols[] = { { "InstanceType", 1 }, { "AcceleratorName", 1 }, { "AcceleratorCount", 1 },
+					  { "vCPUs", 1 },	 { "MemoryGiB", 1 },	   { "GpuInfo", 0 },
+					  { "Price", 1 },	 { "SpotPrice", 1 },	   { "Region", 1 },
+					  { "AvailabilityZone", 0 }, { NULL, 0 } };
+
+struct sky_row {
+	const char *type, *gpu_id, *acc, *region, *az;
+	long long gpus;
+	double vcpus, mem, price, spot;	/* price, spot < 0: none */
+	long line;
+};
+
+static const char *accel_id(const char *name)
+{
+	size_t i;
+	for (i = 0; i < NACCELS; i++)
+		if (!str_casecmp(accels[i].sky, name))
+			return accels[i].gpu_id;
+	return NULL;
+}
+
+/* One GPU row; 1 when skipped. */
+static int read_row(const struct csvread *rd, const struct sky_filter *f, struct sky_row *r)
+{
+	static const struct num_range pos = { 0, HUGE_VAL, RANGE_LO_OPEN }, price = { 0, 1e6, RANGE_LO_OPEN };
+	double cnt;
+
+	memset(r, 0, sizeof(*r));
+	r->line = rd->r->line;
+	r->acc = csvread_text(rd, S_ACC);
+	r->region = csvread_text(rd, S_REGION);
+	if (!*r->acc || (f->region && strcmp(f->region, r->region)) ||
+	    (f->accelerator && str_casecmp(f->accelerator, r->acc)) || !(r->gpu_id = accel_id(r->acc)))
+		return 1;
+	r->price = r->spot = -1;
+	if (csvread_str(rd, S_TYPE, 1, &r->type) < 0 || csvread_num(rd, S_COUNT, 1, pos, &cnt) ||
+	    csvread_num(rd, S_VCPU, 1, pos, &r->vcpus) || csvread_num(rd, S_MEM, 1, pos, &r->mem) ||
+	    csvread_num(rd, S_PRICE, 0, price, &r->price) < 0 || csvread_num(rd, S_SPOT, 0, price, &r->spot) < 0)
+		return -1;
+	if (cnt != floor(cnt) || cnt > 64)
+		return csvread_error(rd, S_COUNT, "column 'AcceleratorCount': '%s' is not a whole number of GPUs in 1..64",
+				     csvread_text(rd, S_COUNT));
+	r->gpus = (long long)cnt;
+	r->az = csvread_text(rd, S_AZ);
+	return 0;
+}
+
+static int sky_row_cmp(const void *a, const void *b)
+{
+	const struct sky_row *x = a, *y = b;
+	int c = strcmp(x->type, y->type);
+	if (c || (c = strcmp(x->region, y->region)))
+		return c;
+	return strcmp(x->az, y->az);
+}
+
+static void add_num(struct sb *sb, double v, int decimals)
+{
+	char b[64];
+	sb_adds(sb, fmt_num_short(b, sizeof(b), v, decimals));
+}
+
+static void write_offer(struct sb *y, const struct sky_filter *f, const struct sky_row *r, const char *file,
+			int spot)
+{
+	sb_addf(y, "  - {id: %s/%s/%s%s, cloud: %s, instance: %s, region: %s,\n     pricing: %s, gpu_type: %s, gpus: %lld, "
+		   "vcpus: ", f->cloud, r->type, spot ? r->az : r->region, spot ? "/spot" : "", f->cloud, r->type,
+		r->region, spot ? "spot" : "on-demand", r->gpu_id, r->gpus);
+	add_num(y, r->vcpus, 3);
+	sb_adds(y, ", ram_gib: ");
+	add_num(y, r->mem, 6);
+	sb_adds(y, ", usd_per_hour: ");
+	add_num(y, spot ? r->spot : r->price, 6);
+	sb_addf(y, ", as_of: %s,\n     source: \"%s:%ld (SkyPilot catalog): %s %s x%lld, %s %s/h\"}\n", f->as_of, file,
+		r->line, r->type, r->acc, r->gpus, spot ? r->az : r->region, spot ? "SpotPrice" : "Price");
+}
+
+static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_row *rows, size_t n, const char *file,
+			 struct sky_out *out)
+{
+	size_t i, j, k, best;
+
+	qsort(rows, n, sizeof(*rows), sky_row_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && !strcmp(rows[i].type, rows[j].type) && !strcmp(rows[i].region, rows[j].region); j++)
+			;
+		for (best = n, k = i; k < j; k++)
+			if (rows[k].price > 0 && (best == n || rows[k].price < rows[best].price))
+				best = k;
+		if (best < n) {
+			write_offer(y, f, &rows[best], file, 0);
+			out->ondemand++;
+		}
+		for (k = i; k < j; k++)
+			if (rows[k].spot > 0 && *rows[k].az) {
+				write_offer(y, f, &rows[k], file, 1);
+				out->spot++;
+			}
+	}
+}
+
+int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out *out, struct diag *d)
+{
+	struct csvdoc doc = CSVDOC_INIT;
+	struct sky_row *rows = NULL;
+	int idx[S_NCOLS], rc = -1;
+	size_t i, n = 0;
+	struct sb y;
+
+	memset(out, 0, sizeof(*out));
+	sb_init(&y);
+	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, sky_cols, idx, d))
+		goto out;
+	if (f->accelerator && !accel_id(f->accelerator)) {
+		const char *names[NACCELS + 1];
+		char *hint;
+		for (i = 0; i < NACCELS; i++)
+			names[i] = accels[i].sky;
+		names[NACCELS] = NULL;
+		hint = str_hint(f->accelerator, names);
+		diag_set(d, DIAG_INPUT, NULL, 0, 0, "--accelerator: unknown accelerator '%s'%s", f->accelerator, hint);
+		free(hint);
+		goto out;
+	}
+	rows = xcalloc(doc.nrows + 1, sizeof(*rows));
+	for (i = 0; i < doc.nrows; i++) {
+		const struct csvread rd = { &doc, &doc.rows[i], sky_cols, idx, d };
+		int r = read_row(&rd, f, &rows[n]);
+		if (r < 0)
+			goto out;
+		if (r)
+			out->skipped++;
+		else
+			n++;
+	}
+	out->rows = (long)doc.nrows;
+	sb_addf(&y, "# Cloud GPU offers from the SkyPilot catalog %s (as of %s), written by gpuplan import\n"
+		    "# skypilot%s%s%s%s.  On-demand: per instance type and region, the lowest Price of its zones;\n"
+		    "# spot: per zone.  GPU types by the accelerator table of docs/formats.md (8-GPU NVLink\n"
+		    "# instances carry the SXM part).  Use it from a scenario's cloud_offers: list.\n"
+		    "schema: gpuplan-clouds/1\noffers:\n",
+		path, f->as_of, f->region ? " --region " : "", f->region ? f->region : "",
+		f->accelerator ? " --accelerator " : "", f->accelerator ? f->accelerator : "");
+	write_offers(&y, f, rows, n, path, out);
+	if (!out->ondemand && !out->spot) {
+		diag_set(d, DIAG_INPUT, path, 0, 0, "no GPU offer with a price matches%s%s%s%s", f->region ? " region " : "",
+			 f->region ? f->region : "", f->accelerator ? " accelerator " : "",
+			 f->accelerator ? f->accelerator : "");
+		goto out;
+	}
+	out->yaml = sb_detach(&y);
+	rc = 0;
+out:
+	sb_release(&y);
+	free(rows);
+	csvdoc_release(&doc);
+	return rc;
+}
+
+void sky_out_release(struct sky_out *out)
+{
+	free(out->yaml);
+	out->yaml = NULL;
+}

@@ -1,0 +1,259 @@
+/*
+ * smi.c - nvidia-smi MIG listings as a models fragment (see smi.h).
+ *
+ * The formats follow real captures: -lgip of an H100 SXM5 80GB in
+ * stackhpc/ansible-slurm-appliance docs/mig.md @049b557d, of an A30 in
+ * Summer-Lo/Docker_configuration 000-MIG/README.md @c4256b90; -lgipp as
+ * the NVIDIA MIG User Guide (getting-started, A100-40GB example) and the
+ * same captures print it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "smi.h"
+#include "util.h"
+#include "banned.h"
+
+#define SMI_MAX_BYTES (1UL << 20)
+
+/* The file's lines, one at a time: *line is set to the next one (NUL-ended in place), 0 at the end. */
+struct lines {
+	char *buf, *p;
+	long no;
+};
+
+static int lines_open(struct lines *L, const char *path, struct diag *d)
+{
+	char msg[160];
+	size_t len;
+	int rc;
+
+	memset(L, 0, sizeof(*L));
+	rc = file_read_all(path, SMI_MAX_BYTES, &L->buf, &len);
+	if (rc)
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "%s", file_read_strerror(msg, sizeof(msg), rc, SMI_MAX_BYTES));
+	if (memchr(L->buf, '\0', len))
+		return diag_set(d, DIAG_INPUT, path, 0, 0, "binary file (contains a NUL byte)");
+	L->p = L->buf;
+	return 0;
+}
+
+static int lines_next(struct lines *L, char **line)
+{
+	char *nl;
+
+	if (!L->p || !*L->p)
+		return 0;
+	*line = L->p;
+	nl = strpbrk(L->p, "\r\n");
+	if (nl) {
+		L->p = nl + 1 + (nl[0] == '\r' && nl[1] == '\n');
+		*nl = '\0';
+	} else {
+		L->p = NULL;
+	}
+	L->no++;
+	return 1;
+}
+
+/* The first line of a profile block: "|   0  MIG 1g.10gb  19  7/7  9.75  No  16  1  0  |". */
+static int parse_lgip_row(const char *s, int *gpu, struct smi_profile *p)
+{
+	char name[48], p2p[16];
+	int free_, dec, enc, nc;
+	double gib;
+
+	if (sscanf(s, " | %d MIG %47s %d %d/%d %15s %15s %d %d %d |%n", gpu, name, &p->id, &free_, &p->total, p->gib,
+		   p2p, &p->sms, &dec, &enc, &nc) < 10)
+		return -1;
+	if (parse_double(p->gib, &gib) || gib <= 0 || gib > 1e6 || p->total < 1 || p->total > 64 || p->id < 0)
+		return -1;
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->memory_mib = (long)(gib * 1024.0 + 1e-9);
+	p->media_ext = strstr(name, "+me") != NULL;
+	if (sscanf(name, "%dg.", &p->compute_slices) != 1 || p->compute_slices < 1 || p->compute_slices > 16)
+		return -1;
+	return 0;
+}
+
+static int read_lgip(struct smi_mig *m, const char *path, struct diag *d)
+{
+	struct lines L;
+	char *s;
+	size_t cap = 0;
+	int seen_header = 0, gpu;
+
+	if (lines_open(&L, path, d))
+		return -1;
+	m->gpu = -1;
+	while (lines_next(&L, &s)) {
+		struct smi_profile p;
+		if (strstr(s, "GPU instance profiles:"))
+			seen_header = 1;
+		if (!strstr(s, " MIG "))
+			continue;
+		memset(&p, 0, sizeof(p));
+		p.line = L.no;
+		if (!seen_header || parse_lgip_row(s, &gpu, &p)) {
+			free(L.buf);
+			return diag_set(d, DIAG_INPUT, path, L.no, 0,
+					"not a row of nvidia-smi mig -lgip (GPU, MIG <profile>, ID, Free/Total, GiB, "
+					"P2P, SM, DEC, ENC)");
+		}
+		if (m->gpu < 0)
+			m->gpu = gpu;
+		if (gpu != m->gpu)
+			continue;
+		xgrow((void **)&m->p, &cap, m->n + 1, sizeof(*m->p));
+		m->p[m->n++] = p;
+	}
+	free(L.buf);
+	if (!m->n)
+		return diag_set(d, DIAG_INPUT, path, 0, 0,
+				"no MIG profile: not the output of nvidia-smi mig -lgip on a GPU in MIG mode");
+	return 0;
+}
+
+/* "{0,2,4}:2" into p; -1 when malformed. */
+static int parse_placements(const char *s, struct smi_profile *p)
+{
+	const char *q = s;
+	long v;
+	char *end;
+
+	if (*q++ != '{')
+		return -1;
+	p->nstarts = 0;
+	while (*q != '}') {
+		v = strtol(q, &end, 10);
+		if (end == q || v < 0 || v > 63 || p->nstarts == SMI_MAX_STARTS)
+			return -1;
+		p->starts[p->nstarts++] = (int)v;
+		q = end;
+		if (*q == ',')
+			q++;
+		else if (*q != '}')
+			return -1;
+	}
+	if (q[1] != ':')
+		return -1;
+	v = strtol(q + 2, &end, 10);
+	if (end == q + 2 || *end || v < 1 || v > 64 || !p->nstarts)
+		return -1;
+	p->memory_slices = (int)v;
+	return 0;
+}
+
+static int read_lgipp(struct smi_mig *m, const char *path, struct diag *d)
+{
+	struct lines L;
+	char *s, pl[256];
+	int gpu, id, nread = 0;
+	size_t i;
+
+	if (lines_open(&L, path, d))
+		return -1;
+	while (lines_next(&L, &s)) {
+		if (str_blank(s))
+			continue;
+		if (sscanf(s, " GPU %d Profile ID %d Placement%*[s ]: %255s", &gpu, &id, pl) != 3)
+			goto bad;
+		if (gpu != m->gpu)
+			continue;
+		for (i = 0; i < m->n && m->p[i].id != id; i++)
+			;
+		if (i == m->n) {
+			free(L.buf);
+			return diag_set(d, DIAG_INPUT, path, L.no, 0, "profile ID %d is not in %s (nvidia-smi mig -lgip)",
+					id, m->lgip_file);
+		}
+		if (parse_placements(pl, &m->p[i]))
+			goto bad;
+		nread++;
+	}
+	free(L.buf);
+	for (i = 0; i < m->n; i++)
+		if (!m->p[i].memory_slices)
+			return diag_set(d, DIAG_INPUT, path, 0, 0, "no placements of profile ID %d (%s) for GPU %d",
+					m->p[i].id, m->p[i].name, m->gpu);
+	return 0;
+bad:
+	free(L.buf);
+	return diag_set(d, DIAG_INPUT, path, L.no, 0,
+			"not a line of nvidia-smi mig -lgipp (GPU N Profile ID N Placements: {starts}:size)");
+}
+
+int smi_mig_read(struct smi_mig *m, const char *lgip_path, const char *lgipp_path, struct diag *d)
+{
+	memset(m, 0, sizeof(*m));
+	m->lgip_file = lgip_path;
+	m->lgipp_file = lgipp_path;
+	if (read_lgip(m, lgip_path, d) || read_lgipp(m, lgipp_path, d)) {
+		smi_mig_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+void smi_mig_release(struct smi_mig *m)
+{
+	free(m->p);
+	m->p = NULL;
+	m->n = 0;
+}
+
+/* One profile as a flow mapping in models/gpus.yaml's layout, with its source comment. */
+static void write_profile(struct sb *y, const struct smi_mig *m, const struct smi_profile *p)
+{
+	int i;
+
+	sb_addf(y, "        # %s:%ld: ID %d, at most %d, %s GiB, SM %d; %s: {", m->lgip_file, p->line, p->id, p->total,
+		p->gib, p->sms, m->lgipp_file);
+	for (i = 0; i < p->nstarts; i++)
+		sb_addf(y, "%s%d", i ? "," : "", p->starts[i]);
+	sb_addf(y, "}:%d\n", p->memory_slices);
+	sb_addf(y, "        - {name: %s, id: %d, compute_slices: %d, memory_slices: %d, memory_mib: %ld, "
+		   "max_instances: %d, starts: [", p->name, p->id, p->compute_slices, p->memory_slices, p->memory_mib,
+		p->total);
+	for (i = 0; i < p->nstarts; i++)
+		sb_addf(y, "%s%d", i ? ", " : "", p->starts[i]);
+	/* the per-profile SM count (p->sms, from -lgip) goes here once the catalog reads `sms` */
+	sb_addf(y, "], media_ext: %s}   # usable memory_mib = %s x 1024, rounded down\n",
+		p->media_ext ? "true" : "false", p->gib);
+}
+
+char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id)
+{
+	const struct smi_profile *big = &m->p[0];
+	int cs = 0, ms = 0, mi = 0;
+	long nominal;
+	struct sb y;
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		const struct smi_profile *p = &m->p[i];
+		if (p->compute_slices > cs)
+			cs = p->compute_slices;
+		if (p->memory_slices > ms || (p->memory_slices == ms && p->compute_slices > big->compute_slices))
+			ms = p->memory_slices, big = p;
+		if (p->total > mi)
+			mi = p->total;
+	}
+	nominal = mig_name_nominal_mib(big->name);
+	sb_init(&y);
+	sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) and -lgipp (%s) of GPU %d,\n"
+		    "# written by gpuplan import nvidia-smi.  Add the GPU's vGPU table, sms and tdp_w from\n"
+		    "# their own sources; use it from a scenario's gpu_types: list.\n"
+		    "schema: gpuplan-gpus/1\ngpus:\n  - id: %s\n",
+		gpu_id, m->lgip_file, m->lgipp_file, m->gpu, gpu_id);
+	sb_addf(&y, "    memory_mib: %ld   # nominal: the %s profile's name x 1024\n", nominal, big->name);
+	sb_addf(&y, "    mig:\n      compute_slices: %d   # the largest <n>g profile\n"
+		    "      memory_slices: %d    # the largest placement size (-lgipp)\n"
+		    "      max_instances: %d    # the most instances of one profile (-lgip Total)\n      profiles:\n",
+		cs, ms, mi);
+	for (i = 0; i < m->n; i++)
+		write_profile(&y, m, &m->p[i]);
+	return sb_detach(&y);
+}

@@ -1,0 +1,71 @@
+/*
+ * test_import_kube.c - Kubernetes quantities (kquantity.c) in every form
+ * of the k8s.io/apimachinery resource.Quantity grammar, and the GPU
+ * product table (gfd.c) with its -MIG-<profile> and -SHARED suffixes.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "gfd.h"
+#include "kquantity.h"
+#include "banned.h"
+
+static void test_quantities(void)
+{
+	static const struct {
+		const char *s;
+		double want;
+	} ok[] = {
+		{ "1500m", 1.5 },	 { "64Gi", 68719476736.0 }, { "128974848", 128974848.0 }, { "1e3", 1000.0 },
+		{ "1.5k", 1500.0 },	 { "1E3", 1000.0 },	     { "1E", 1e18 },		    { "0.5", 0.5 },
+		{ ".5", 0.5 },		 { "5.", 5.0 },		     { "+2", 2.0 },		    { "-2", -2.0 },
+		{ "2113631836Ki", 2113631836.0 * 1024 },	     { "1Mi", 1048576.0 },	    { "1M", 1e6 },
+		{ "1e-3", 0.001 },	 { "12e+2", 1200.0 },	     { "0.1171875Ti", 120.0 * 1073741824.0 },
+		{ "100m", 0.1 },	 { "1Ei", 1152921504606846976.0 }, { "31500m", 31.5 },
+	};
+	static const char *const bad[] = { "", "m", "1.5.5", "1KB", "1kb", "1 Gi", "1e", "1e1.5", "Gi", "1ki",
+					   "0x10", "--1", "1e+", "10E", "1e19", "nan", "inf" };
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const char *why = NULL;
+		double v = -99;
+		CHECK(!kquantity_parse(ok[i].s, &v, &why) && fabs(v - ok[i].want) <= 1e-9 * fabs(ok[i].want),
+		      "'%s' -> %.17g, want %.17g", ok[i].s, v, ok[i].want);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *why = NULL;
+		double v;
+		CHECK(kquantity_parse(bad[i], &v, &why) && why, "'%s' accepted", bad[i]);
+	}
+}
+
+static void test_products(void)
+{
+	struct gfd_product p;
+	char *hint;
+
+	CHECK(!gfd_product_parse("NVIDIA-H100-80GB-HBM3", &p) && !p.shared && !*p.mig_profile, "h100");
+	CHECK_STR(p.gpu_id, "H100-SXM5-80GB", "h100 id");
+	CHECK(!gfd_product_parse("NVIDIA H100 80GB HBM3", &p), "nvidia-smi name");
+	CHECK_STR(p.gpu_id, "H100-SXM5-80GB", "nvidia-smi name id");
+	CHECK(!gfd_product_parse("Tesla-T4-SHARED", &p) && p.shared, "t4 shared");
+	CHECK_STR(p.gpu_id, "T4", "t4 id");
+	CHECK(!gfd_product_parse("NVIDIA-A100-80GB-PCIe-MIG-1g.10gb", &p), "a100 single");
+	CHECK_STR(p.gpu_id, "A100-PCIE-80GB", "a100 id");
+	CHECK_STR(p.mig_profile, "1g.10gb", "a100 profile");
+	CHECK(!gfd_product_parse("A100-PCIE-40GB-MIG-1g.5gb", &p), "old label");
+	CHECK_STR(p.gpu_id, "A100-PCIE-40GB", "old label id");
+	CHECK(gfd_product_parse("NVIDIA-H100-80GB-HBM2e", &p) && !p.gpu_id, "unknown");
+	hint = gfd_product_hint(p.base);
+	CHECK_STR(hint, "unknown GPU product 'NVIDIA-H100-80GB-HBM2e' (did you mean 'NVIDIA-H100-80GB-HBM3'?)", "hint");
+	free(hint);
+}
+
+int main(void)
+{
+	test_quantities();
+	test_products();
+	return check_done();
+}

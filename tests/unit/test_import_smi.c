@@ -1,0 +1,147 @@
+/*
+ * test_import_smi.c - `import nvidia-smi` (smi.c): the H100 80GB -lgip and
+ * -lgipp captures of tests/cases/import-smi-h100 (SOURCES.txt there) give
+ * a GPU entry that the catalog loader reads back exactly as the bundled
+ * catalog's H100-SXM5-80GB MIG entry; broken listings fail at their line.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "catalog.h"
+#include "models.h"
+#include "smi.h"
+#include "util.h"
+#include "banned.h"
+
+#define CASE TEST_SRC_DIR "/tests/cases/import-smi-h100/"
+
+static char *write_temp(const char *text)
+{
+	char path[] = "/tmp/gpuplan-test-smi-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	return xstrdup(path);
+}
+
+/* s with the first `key` replaced by val (a new string). */
+static char *subst(const char *s, const char *key, const char *val)
+{
+	const char *at = strstr(s, key);
+	if (!at)
+		return xstrdup(s);
+	return xasprintf("%.*s%s%s", (int)(at - s), s, val, at + strlen(key));
+}
+
+static void same_profile(const struct mig_profile *got, const struct mig_profile *want)
+{
+	int i;
+
+	CHECK_STR(got->name, want->name, "profile name");
+	CHECK(got->id == want->id && got->compute_slices == want->compute_slices &&
+		      got->memory_slices == want->memory_slices && got->memory_mib == want->memory_mib &&
+		      got->max_instances == want->max_instances && got->media_ext == want->media_ext &&
+		      got->nstarts == want->nstarts && got->assumed == want->assumed,
+	      "profile %s: id %d/%d slices %d,%d/%d,%d mib %ld/%ld max %d/%d", want->name, got->id, want->id,
+	      got->compute_slices, got->memory_slices, want->compute_slices, want->memory_slices, got->memory_mib,
+	      want->memory_mib, got->max_instances, want->max_instances);
+	for (i = 0; i < want->nstarts && i < got->nstarts; i++)
+		CHECK(got->starts[i] == want->starts[i], "profile %s start %d", want->name, i);
+}
+
+static void test_h100(void)
+{
+	struct catalog bundled = CATALOG_INIT, frag = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	struct smi_mig m;
+	const struct gpu_type *want, *got;
+	char *yaml, *path;
+	size_t i;
+
+	CHECK(!catalog_load(&bundled, TEST_SRC_DIR "/models/gpus.yaml", 0, &d), "bundled catalog");
+	CHECK(!smi_mig_read(&m, CASE "lgip.txt", CASE "lgipp.txt", &d), "read the listings");
+	if (d.kind) {
+		diag_release(&d);
+		catalog_release(&bundled);
+		return;
+	}
+	CHECK(m.n == 7 && m.gpu == 0 && m.p[6].sms == 132 && m.p[0].sms == 16, "7 profiles of GPU 0, SMs kept");
+	yaml = smi_mig_yaml(&m, "H100-FROM-SMI");
+	path = write_temp(yaml);
+	CHECK(path && !catalog_load(&frag, path, 1, &d), "the fragment loads");
+	want = catalog_find(&bundled, "H100-SXM5-80GB");
+	got = catalog_find(&frag, "H100-FROM-SMI");
+	CHECK(want && got, "both types");
+	if (want && got) {
+		CHECK(got->memory_mib == want->memory_mib && got->has_mig && got->mig.compute_slices == 7 &&
+			      got->mig.memory_slices == want->mig.memory_slices &&
+			      got->mig.max_instances == want->mig.max_instances &&
+			      got->mig.nprofiles == want->mig.nprofiles,
+		      "GPU-level MIG figures");
+		for (i = 0; i < want->mig.nprofiles && i < got->mig.nprofiles; i++)
+			same_profile(&got->mig.profiles[i], &want->mig.profiles[i]);
+	}
+	if (path)
+		unlink(path);
+	free(path);
+	free(yaml);
+	smi_mig_release(&m);
+	catalog_release(&frag);
+	catalog_release(&bundled);
+	diag_release(&d);
+}
+
+static void test_bad(void)
+{
+	static const struct {
+		const char *lgip, *lgipp, *want;
+	} bad[] = {
+		{ "+---+\n| GPU instance profiles: |\n|   0  MIG 1g.10gb  19  7/7  9.75  No  16  1  0  |\n", "",
+		  "@B@: no placements of profile ID 19 (1g.10gb) for GPU 0" },
+		{ "+---+\n| GPU instance profiles: |\n|   0  MIG 1g.10gb  19  7/7  9,75  No  16  1  0  |\n", "",
+		  "@A@:3: not a row of nvidia-smi mig -lgip (GPU, MIG <profile>, ID, Free/Total, GiB, P2P, SM, DEC, ENC)" },
+		{ "No MIG-enabled devices found.\n", "",
+		  "@A@: no MIG profile: not the output of nvidia-smi mig -lgip on a GPU in MIG mode" },
+		{ "| GPU instance profiles: |\n|   0  MIG 1g.10gb  19  7/7  9.75  No  16  1  0  |\n",
+		  "GPU  0 Profile ID 19 Placements: {0,1,2:1\n",
+		  "@B@:1: not a line of nvidia-smi mig -lgipp (GPU N Profile ID N Placements: {starts}:size)" },
+		{ "| GPU instance profiles: |\n|   0  MIG 1g.10gb  19  7/7  9.75  No  16  1  0  |\n",
+		  "GPU  0 Profile ID 19 Placements: {0}:1\nGPU  0 Profile ID 21 Placements: {0}:1\n",
+		  "@B@:2: profile ID 21 is not in @A@ (nvidia-smi mig -lgip)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *a = write_temp(bad[i].lgip), *b = write_temp(bad[i].lgipp), *want, *got, *t;
+		struct diag d = DIAG_INIT;
+		struct smi_mig m;
+		CHECK(smi_mig_read(&m, a, b, &d) == -1 && d.kind == DIAG_INPUT, "bad row %zu fails", i);
+		t = subst(bad[i].want, "@B@", b);
+		want = subst(t, "@A@", a);
+		got = diag_format(&d);
+		CHECK_STR(got, want, "bad row %zu", i);
+		free(t);
+		free(want);
+		free(got);
+		diag_release(&d);
+		unlink(a);
+		unlink(b);
+		free(a);
+		free(b);
+	}
+}
+
+int main(void)
+{
+	test_h100();
+	test_bad();
+	return check_done();
+}
