@@ -55,7 +55,7 @@ static int limit_option(struct check_args *a, int id, const char *v)
 	return 0;
 }
 
-/* --format text|markdown|json; -1 after a message. */
+/* --format text|markdown|json|html; -1 after a message. */
 static int format_option(struct check_args *a, const char *v)
 {
 	if (!strcmp(v, "text"))
@@ -64,8 +64,10 @@ static int format_option(struct check_args *a, const char *v)
 		a->fmt = RD_MARKDOWN;
 	else if (!strcmp(v, "json"))
 		a->fmt = RD_JSON;
+	else if (!strcmp(v, "html"))
+		a->fmt = RD_HTML;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown or json", v), -1;
+		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown, json or html", v), -1;
 	return 0;
 }
 

@@ -20,6 +20,7 @@ struct sim_args {
 	const char *trace;
 	const char *generate;
 	const char *out_dir;
+	enum report_format fmt;
 	struct sim_opts o;
 };
 
@@ -53,6 +54,13 @@ static int take_option(struct sim_args *a, int id, const char *v)
 	case OPT_VERIFY:
 		a->o.verify = 1;
 		break;
+	case OPT_FORMAT:
+		if (cli_format_option(v, &a->fmt) < 0)
+			return EXIT_USAGE;
+		if (a->fmt == REPORT_CSV || a->fmt == REPORT_JSON)
+			return cli_error(EXIT_USAGE, "--format: simulate writes its CSV and JSON reports together: "
+					 "give both, html or all");
+		break;
 	default:
 		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
 	}
@@ -70,6 +78,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
+	a->fmt = REPORT_BOTH;
 	a->o = init;
 	cli_getopt_init(&go, c, argc, argv, 1);
 	while ((id = cli_getopt(&go, &v)) != CLI_END) {
@@ -182,7 +191,7 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	if (simulate_write(&r, a.out_dir, &d)) {
+	if (report_sim_write(a.out_dir, a.fmt, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}

@@ -124,6 +124,9 @@ int simulate_run(struct sim_result *r, const struct scenario *sc, const struct t
  * into dir, all or nothing.  0, or -1 with d (DIAG_IO).
  */
 int simulate_write(const struct sim_result *r, const char *dir, struct diag *d);
+/* The same four files added to os (for a caller that writes more files with them, all or nothing). */
+struct outset;
+void simulate_add_files(const struct sim_result *r, struct outset *os);
 
 void simulate_release(struct sim_result *r);
 
