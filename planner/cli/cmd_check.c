@@ -33,6 +33,7 @@ struct check_args {
 	struct rd_limits lim;
 	int given[RD_LIMIT_COUNT];
 	struct plan_opts po;
+	int progress;		/* check: CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
 };
 
@@ -98,6 +99,8 @@ static int take(struct check_args *a, const struct cli_command *c, int id, const
 		a->out_dir = v;
 		return 0;
 	default:
+		if (is_check && cli_progress_option(id, &a->progress))
+			return 0;
 		return cli_solver_option(id, v, &a->po) < 0 ? EXIT_USAGE : 0;
 	}
 }
@@ -173,6 +176,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	struct diag d = DIAG_INIT;
 	struct plan_result r;
 	struct rd_report base, cur;
+	struct cli_progress pg;
 	int rc, have_sc = 0;
 
 	rc = parse_args(argc, argv, &a, 1);
@@ -191,7 +195,11 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	a.po.verbose = g->verbose;
-	if (plan_run(&r, &sc, &a.po, &d)) {
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_plan(&pg, &a.po, sc.name);
+	rc = plan_run(&r, &sc, &a.po, &d);
+	cli_progress_end(&pg);
+	if (rc) {
 		rc = cli_diag(&d);
 		goto out;
 	}

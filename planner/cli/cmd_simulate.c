@@ -21,6 +21,7 @@ struct sim_args {
 	const char *generate;
 	const char *out_dir;
 	enum report_format fmt;
+	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	struct sim_opts o;
 };
 
@@ -53,6 +54,10 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		break;
 	case OPT_VERIFY:
 		a->o.verify = 1;
+		break;
+	case OPT_PROGRESS:
+	case OPT_QUIET:
+		cli_progress_option(id, &a->progress);
 		break;
 	case OPT_FORMAT:
 		if (cli_format_option(v, &a->fmt) < 0)
@@ -170,6 +175,7 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 	struct trace tr = TRACE_INIT;
 	struct sim_result r;
 	struct diag d = DIAG_INIT;
+	struct cli_progress pg;
 	int rc, have_sc = 0, have_r = 0;
 
 	rc = parse_args(argc, argv, &a);
@@ -187,7 +193,11 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	have_r = 1;
-	if (simulate_run(&r, &sc, &tr, &a.o, &d)) {
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	a.o.progress = cli_progress_sink(&pg, sc.name);
+	rc = simulate_run(&r, &sc, &tr, &a.o, &d);
+	cli_progress_end(&pg);
+	if (rc) {
 		rc = cli_diag(&d);
 		goto out;
 	}

@@ -59,6 +59,8 @@ static const struct cli_option plan_opts[] = {
 	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)" },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -70,6 +72,8 @@ static const struct cli_option compare_opts[] = {
 	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit per scenario (reproducible on any machine)" },
 	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor)" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: compare the greedy plans" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -89,6 +93,8 @@ static const struct cli_option check_opts[] = {
 	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit, as for gpuplan plan" },
 	{ "threads", OPT_THREADS, "N", "solver threads, as for gpuplan plan" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: check the greedy plan, as for gpuplan plan" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -115,6 +121,8 @@ static const struct cli_option simulate_opts[] = {
 	{ "lease-hours", OPT_LEASE_HOURS, "H",
 	  "a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)" },
 	{ "verify", OPT_VERIFY, NULL, "check every step's plan with the verifier (slower)" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -154,11 +162,11 @@ static const struct cli_option models_opts[] = {
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
-		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--progress | --quiet]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
 			  "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "
-			  "[--node-limit N] [--threads N] [--greedy]",
+			  "[--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 			  "plans every scenario and prints them side by side: cost over the horizon and per year, by\n"
 			  "category, per provisioned and per used GPU-hour, utilisation, licences, unplaced replicas and\n"
 			  "the mode mix; then ranks them by unplaced demand (by priority), then cost, and gives a verdict",
@@ -166,7 +174,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_CHECK] = { "check", "plan a scenario and check it against a baseline plan.json (CI gate)",
 			"SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
 			"[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json|html] [-o DIR] "
-			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy]",
+			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 			"plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
 			"licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
 			"threshold is exceeded",
@@ -179,7 +187,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 		       diff_opts },
 	[CMD_SIMULATE] = { "simulate", "price ways of buying licences over an hourly demand trace",
 			   "SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--format both|html|all] [--hours N] "
-			   "[--lease-hours H] [--verify]",
+			   "[--lease-hours H] [--verify] [--progress | --quiet]",
 			   NULL, simulate_opts },
 	[CMD_VALIDATE] = { "validate", "load a scenario and report what it holds", "SCENARIO",
 			   "loads SCENARIO and the files it names, checks every field and that each workload fits\n"

@@ -65,6 +65,8 @@ enum cli_opt_id {
 	OPT_SIZE,
 	OPT_SEED,
 	OPT_LOAD,
+	OPT_PROGRESS,
+	OPT_QUIET,
 };
 
 /* One option of a command (a row of its table). */
