@@ -28,8 +28,8 @@
 #include "banned.h"
 
 #define ROW_H 26.0
-#define LAB_W 140.0
-#define DRAW_W 740.0
+#define LAB_W 160.0
+#define DRAW_W 720.0
 
 /* The plan's slots grouped by node, each node's in (GPU, MIG start, creation) order. */
 struct by_node {
@@ -145,7 +145,7 @@ static int group_cmp(const void *a, const void *b)
 /* A box with its text inside (cut to fit) and the whole text as its tooltip. */
 static void cell(struct sb *sb, const double box[4], const char *cls, const char *text)
 {
-	char *t = svg_fit(text, (size_t)fmax(0, box[2] / 7.0));
+	char *t = svg_fit(text, (size_t)fmax(0, box[2] / 7.5));
 	svg_rect(sb, box, cls, text);
 	if (*t)
 		svg_text(sb, box[0] + box[2] / 2, box[1] + box[3] / 2 + 4, "middle", !strcmp(cls, "used") ? "in" : NULL, t);
@@ -280,7 +280,7 @@ static void draw_node(struct sb *sb, const struct by_node *bn, size_t ni, const 
 		if (n->mode == MODE_PASSTHROUGH && pt_span(bn, ni, g) > 1)
 			snprintf(lab, sizeof(lab), "GPUs %d-%d", g, g + pt_span(bn, ni, g) - 1);
 		else if (h - g > 1)
-			snprintf(lab, sizeof(lab), "GPUs %d-%d", g, h - 1);
+			snprintf(lab, sizeof(lab), "GPUs %d-%d, each", g, h - 1);
 		else
 			snprintf(lab, sizeof(lab), "GPU %d", g);
 		svg_text(&body, 8, y + ROW_H / 2 + 4, "start", NULL, lab);
@@ -302,7 +302,8 @@ static void draw_group(struct sb *sb, const struct by_node *bn, const size_t *or
 	char *first = cplan_node_name(cp, n), *title;
 	size_t cnt = gr->to - gr->from, i;
 
-	title = cnt > 1 ? xasprintf("%s and %zu more nodes like this (%s)", first, cnt - 1, mode_name(n->mode))
+	title = cnt > 1 ? xasprintf("%s and %zu more node%s like this (%s)", first, cnt - 1, cnt > 2 ? "s" : "",
+				    mode_name(n->mode))
 			: xasprintf("%s (%s)", first, mode_name(n->mode));
 	sb_adds(sb, "<div class=\"layout\"><h4>");
 	html_esc(sb, title);
