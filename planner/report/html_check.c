@@ -20,15 +20,16 @@ static void pair_chart(struct sb *sb, const char *title, const char *unit, const
 {
 	struct html_bars b;
 
-	memset(&b, 0, sizeof(b));
-	b.title = title;
-	b.unit = unit;
-	b.nbars = n;
-	b.nseries = 2;
-	b.labels = labels;
-	b.series = sides;
-	b.v = v;
-	b.decimals = decimals;
+	b = (struct html_bars){
+		.title = title,
+		.unit = unit,
+		.nbars = n,
+		.nseries = 2,
+		.labels = labels,
+		.series = sides,
+		.v = v,
+		.decimals = decimals,
+	};
 	html_bars(sb, &b);
 }
 

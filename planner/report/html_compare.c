@@ -135,13 +135,14 @@ char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *
 	ranking(&sb, rows, n, order);
 	html_section_end(&sb);
 	html_section(&sb, "cost", "Cost side by side");
-	memset(&b, 0, sizeof(b));
-	b.title = "Cost per year by category, per option (ranked)";
-	b.unit = "USD per year";
-	b.nseries = CAT_COUNT;
-	b.series = cats;
-	b.stacked = 1;
-	b.decimals = 2;
+	b = (struct html_bars){
+		.title = "Cost per year by category, per option (ranked)",
+		.unit = "USD per year",
+		.nseries = CAT_COUNT,
+		.series = cats,
+		.stacked = 1,
+		.decimals = 2,
+	};
 	chart(&sb, &b, rows, n, order, get_cat);
 	b.title = "Cost per GPU-hour, per option";
 	b.unit = "USD per GPU-hour";

@@ -98,14 +98,15 @@ static void mode_mix(struct sb *sb, const cJSON *s)
 		html_section_end(sb);
 		return;
 	}
-	memset(&b, 0, sizeof(b));
-	b.title = "Mode mix: nodes and GPUs per mode";
-	b.unit = "nodes, GPUs (count)";
-	b.nbars = n;
-	b.nseries = 2;
-	b.labels = labels;
-	b.series = series;
-	b.v = v;
+	b = (struct html_bars){
+		.title = "Mode mix: nodes and GPUs per mode",
+		.unit = "nodes, GPUs (count)",
+		.nbars = n,
+		.nseries = 2,
+		.labels = labels,
+		.series = series,
+		.v = v,
+	};
 	html_bars(sb, &b);
 	html_section_end(sb);
 }
@@ -142,16 +143,17 @@ static void cost_years(struct sb *sb, const cJSON *costs)
 	for (y = 0; y < ny; y++)
 		for (k = 0; k < nc; k++)
 			v[y * nc + k] = v[y * ncats + k];
-	memset(&b, 0, sizeof(b));
-	b.title = "Cost by year and category";
-	b.unit = "USD per year of the horizon";
-	b.nbars = ny;
-	b.nseries = nc;
-	b.labels = (const char *const *)labels;
-	b.series = series;
-	b.v = v;
-	b.stacked = 1;
-	b.decimals = 2;
+	b = (struct html_bars){
+		.title = "Cost by year and category",
+		.unit = "USD per year of the horizon",
+		.nbars = ny,
+		.nseries = nc,
+		.labels = (const char *const *)labels,
+		.series = series,
+		.v = v,
+		.stacked = 1,
+		.decimals = 2,
+	};
 	if (nc)
 		html_bars(sb, &b);
 	else
@@ -184,16 +186,17 @@ static void licences(struct sb *sb, const cJSON *lic)
 		labels[i] = xasprintf("%s %s (%.0f %s)", str(l, "product"), str(l, "term"), num(l, "count"), str(l, "unit"));
 		v[i++] = num(l, "total_usd");
 	}
-	memset(&b, 0, sizeof(b));
-	b.title = "Licences by product and term";
-	b.unit = "USD over the horizon";
-	b.nbars = n;
-	b.nseries = 1;
-	b.labels = (const char *const *)labels;
-	b.series = series;
-	b.v = v;
-	b.stacked = 1;
-	b.decimals = 2;
+	b = (struct html_bars){
+		.title = "Licences by product and term",
+		.unit = "USD over the horizon",
+		.nbars = n,
+		.nseries = 1,
+		.labels = (const char *const *)labels,
+		.series = series,
+		.v = v,
+		.stacked = 1,
+		.decimals = 2,
+	};
 	html_bars(sb, &b);
 	for (i = 0; i < n; i++)
 		free(labels[i]);

@@ -79,15 +79,16 @@ static void timeline(struct sb *sb, const struct sim_result *r, size_t nsteps, s
 				y[(size_t)s * np + i] = fmax(y[(size_t)s * np + i], (double)r->units[prod[s]][t]);
 		}
 	}
-	memset(&l, 0, sizeof(l));
-	l.title = title;
-	l.xunit = "days from the start";
-	l.yunit = "count (GPUs, licences)";
-	l.npoints = np;
-	l.nseries = ns;
-	l.x = x;
-	l.series = names;
-	l.y = y;
+	l = (struct html_lines){
+		.title = title,
+		.xunit = "days from the start",
+		.yunit = "count (GPUs, licences)",
+		.npoints = np,
+		.nseries = ns,
+		.x = x,
+		.series = names,
+		.y = y,
+	};
 	html_lines(sb, &l);
 	for (s = 1; s < (int)ns; s++)
 		free(lab[s]);
@@ -186,18 +187,19 @@ static void cumulative_chart(struct sb *sb, const struct sim_result *r)
 			mark = xasprintf("break-even: cloud-hourly passes %s on day %.0f",
 					 sim_strategy_name((enum sim_strategy)fixed), floor(cross));
 	}
-	memset(&l, 0, sizeof(l));
-	l.title = "Cumulative licence cost per strategy";
-	l.xunit = "days from the start";
-	l.yunit = "USD, cumulative";
-	l.npoints = np;
-	l.nseries = ns;
-	l.x = x;
-	l.series = names;
-	l.y = y;
-	l.marker = mark;
-	l.marker_x = cross;
-	l.decimals = 2;
+	l = (struct html_lines){
+		.title = "Cumulative licence cost per strategy",
+		.xunit = "days from the start",
+		.yunit = "USD, cumulative",
+		.npoints = np,
+		.nseries = ns,
+		.x = x,
+		.series = names,
+		.y = y,
+		.marker = mark,
+		.marker_x = cross,
+		.decimals = 2,
+	};
 	html_lines(sb, &l);
 	if (fixed >= 0 && r->strat[STRAT_CLOUD].available && cross < 0)
 		html_p(sb, "cloud-hourly stays below the cheapest fixed strategy over the whole run.");
@@ -233,16 +235,17 @@ static void strategies(struct sb *sb, const struct sim_result *r)
 		labels[n] = sim_strategy_name((enum sim_strategy)s);
 		v[n++] = x->total;
 	}
-	memset(&bars, 0, sizeof(bars));
-	bars.title = "Licence cost of each strategy over the run";
-	bars.unit = "USD over the simulated hours";
-	bars.nbars = n;
-	bars.nseries = 1;
-	bars.labels = labels;
-	bars.series = series;
-	bars.v = v;
-	bars.stacked = 1;
-	bars.decimals = 2;
+	bars = (struct html_bars){
+		.title = "Licence cost of each strategy over the run",
+		.unit = "USD over the simulated hours",
+		.nbars = n,
+		.nseries = 1,
+		.labels = labels,
+		.series = series,
+		.v = v,
+		.stacked = 1,
+		.decimals = 2,
+	};
 	if (n)
 		html_bars(sb, &bars);
 	html_table(sb, "strategies", (const char *const *)cells, STRAT_COUNT + 1, 4);

@@ -144,16 +144,17 @@ static void strand_chart(struct sb *sb, const char *title, const char *unit, dou
 {
 	struct html_bars b;
 
-	memset(&b, 0, sizeof(b));
-	b.title = title;
-	b.unit = unit;
-	b.nbars = n;
-	b.nseries = ST_COUNT;
-	b.labels = labels;
-	b.series = strand_names;
-	b.v = v;
-	b.stacked = 1;
-	b.decimals = 2;
+	b = (struct html_bars){
+		.title = title,
+		.unit = unit,
+		.nbars = n,
+		.nseries = ST_COUNT,
+		.labels = labels,
+		.series = strand_names,
+		.v = v,
+		.stacked = 1,
+		.decimals = 2,
+	};
 	html_bars(sb, &b);
 }
 
@@ -183,15 +184,16 @@ void html_utilisation(struct sb *sb, const struct cplan *cp)
 			pct[2 * i] = tm > 0 ? 100 * x.mem[i * ST_COUNT + ST_USED] / tm : 0;
 			pct[2 * i + 1] = tc > 0 ? 100 * x.comp[i * ST_COUNT + ST_USED] / tc : 0;
 		}
-		memset(&b, 0, sizeof(b));
-		b.title = "GPU memory and compute used, per node class";
-		b.unit = "percent of the GPUs of used nodes (%)";
-		b.nbars = n;
-		b.nseries = 2;
-		b.labels = labels;
-		b.series = series;
-		b.v = pct;
-		b.decimals = 1;
+		b = (struct html_bars){
+			.title = "GPU memory and compute used, per node class",
+			.unit = "percent of the GPUs of used nodes (%)",
+			.nbars = n,
+			.nseries = 2,
+			.labels = labels,
+			.series = series,
+			.v = pct,
+			.decimals = 1,
+		};
 		html_bars(sb, &b);
 		strand_chart(sb, "GPU memory of used nodes by cause, per node class", "GPU memory (GiB)", x.mem, n,
 			     labels);
