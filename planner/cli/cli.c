@@ -253,8 +253,9 @@ int cli_output_option(const struct cli_command *c, const char *dir, enum report_
 	*summary = stdout;
 	if (!dir || strcmp(dir, OUTSET_STDOUT))
 		return 0;
-	if (*fmt == REPORT_CSV)
-		return cli_misuse(c, "--format csv cannot go to standard output: -o - writes the JSON report only");
+	if (*fmt == REPORT_CSV || *fmt == REPORT_HTML)
+		return cli_misuse(c, "--format %s cannot go to standard output: -o - writes the JSON report only",
+				  *fmt == REPORT_CSV ? "csv" : "html");
 	*fmt = REPORT_JSON;
 	*summary = stderr;
 	return 0;
@@ -268,8 +269,12 @@ int cli_format_option(const char *v, enum report_format *fmt)
 		*fmt = REPORT_JSON;
 	else if (!strcmp(v, "both"))
 		*fmt = REPORT_BOTH;
+	else if (!strcmp(v, "html"))
+		*fmt = REPORT_HTML;
+	else if (!strcmp(v, "all"))
+		*fmt = REPORT_ALL;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json or both", v), -1;
+		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json, both, html or all", v), -1;
 	return 1;
 }
 

@@ -118,6 +118,36 @@ int cli_output_option(const struct cli_command *c, const char *dir, enum report_
  * message when GPUPLAN_TODAY is not a date: return EXIT_USAGE.
  */
 int cli_today(long long *days);
+/*
+ * The progress of a long run on stderr (progress.c): on a terminal one
+ * line rewritten in place at most 4 times a second and erased at the end;
+ * with --progress one line per phase ("gpuplan: LABEL: PHASE, T s of L s,
+ * best B, gap G%"), for CI logs; nothing when stderr is not a terminal or
+ * with --quiet.
+ */
+enum cli_progress_mode { CLI_PROGRESS_OFF, CLI_PROGRESS_TTY, CLI_PROGRESS_LINES };
+struct cli_progress {
+	enum cli_progress_mode mode;
+	const char *label;	/* "plan NAME", the scenario in compare, or NULL */
+	const char *phase;	/* the last phase printed (lines mode) */
+	long done;		/* and its steps done */
+	double last;		/* when the line was last written (terminal) */
+	int shown;		/* a line is on the terminal */
+	struct ilp_progress_sink sink;	/* for simulate */
+};
+/* --progress and --quiet: 1 when id is one of them (its CLI_FLAG_* set in *flags), else 0. */
+#define CLI_FLAG_PROGRESS 1
+#define CLI_FLAG_QUIET 2
+int cli_progress_option(int id, int *flags);
+/* Picks the mode: force_lines (--progress), quiet (--quiet), else whether stderr is a terminal. */
+void cli_progress_init(struct cli_progress *p, int force_lines, int quiet);
+/* Points po's progress callback at p (none when off); label names the run in the lines. */
+void cli_progress_plan(struct cli_progress *p, struct plan_opts *po, const char *label);
+/* A sink for simulate_run (sim_opts.progress), its clock started now. */
+const struct ilp_progress_sink *cli_progress_sink(struct cli_progress *p, const char *label);
+/* Erases the terminal line, if one is shown; call before printing anything else. */
+void cli_progress_end(struct cli_progress *p);
+
 #define CLI_PRICE_MAX_MONTHS 12	/* a price older than this before today is stale */
 /* True when a price of date as_of is more than CLI_PRICE_MAX_MONTHS older than today. */
 int cli_price_stale(long long as_of, long long today);

@@ -33,6 +33,7 @@ struct check_args {
 	struct rd_limits lim;
 	int given[RD_LIMIT_COUNT];
 	struct plan_opts po;
+	int progress;		/* check: CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
 };
 
@@ -55,7 +56,7 @@ static int limit_option(struct check_args *a, int id, const char *v)
 	return 0;
 }
 
-/* --format text|markdown|json; -1 after a message. */
+/* --format text|markdown|json|html; -1 after a message. */
 static int format_option(struct check_args *a, const char *v)
 {
 	if (!strcmp(v, "text"))
@@ -64,8 +65,10 @@ static int format_option(struct check_args *a, const char *v)
 		a->fmt = RD_MARKDOWN;
 	else if (!strcmp(v, "json"))
 		a->fmt = RD_JSON;
+	else if (!strcmp(v, "html"))
+		a->fmt = RD_HTML;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown or json", v), -1;
+		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown, json or html", v), -1;
 	return 0;
 }
 
@@ -96,6 +99,8 @@ static int take(struct check_args *a, const struct cli_command *c, int id, const
 		a->out_dir = v;
 		return 0;
 	default:
+		if (is_check && cli_progress_option(id, &a->progress))
+			return 0;
 		return cli_solver_option(id, v, &a->po) < 0 ? EXIT_USAGE : 0;
 	}
 }
@@ -171,6 +176,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	struct diag d = DIAG_INIT;
 	struct plan_result r;
 	struct rd_report base, cur;
+	struct cli_progress pg;
 	int rc, have_sc = 0;
 
 	rc = parse_args(argc, argv, &a, 1);
@@ -189,7 +195,11 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	a.po.verbose = g->verbose;
-	if (plan_run(&r, &sc, &a.po, &d)) {
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_plan(&pg, &a.po, sc.name);
+	rc = plan_run(&r, &sc, &a.po, &d);
+	cli_progress_end(&pg);
+	if (rc) {
 		rc = cli_diag(&d);
 		goto out;
 	}

@@ -23,6 +23,7 @@ struct compare_args {
 	const char *out_dir;
 	enum report_format fmt;
 	struct plan_opts po;
+	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
@@ -55,7 +56,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 				return EXIT_USAGE;
 			break;
 		default:
-			if (cli_solver_option(id, v, &a->po) < 0)
+			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
 				return EXIT_USAGE;
 		}
 	}
@@ -195,6 +196,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 	struct compare_row *rows;
 	struct diag d = DIAG_INIT;
 	size_t i, nrows = 0;
+	struct cli_progress pg;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -208,6 +210,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		return rc == 1 ? EXIT_OK : rc;
 	}
 	a.po.verbose = g->verbose;
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	rows = xcalloc(a.nfiles, sizeof(*rows));
 	for (i = 0; i < a.nfiles; i++) {
 		struct scenario sc;
@@ -216,8 +219,12 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		int bad;
 		memset(&r, 0, sizeof(r));
 		memset(&w, 0, sizeof(w));
-		bad = scenario_load(&sc, a.files[i], g->models_dir, &d) || plan_run(&r, &sc, &a.po, &d) ||
-		      plan_whatif_run(&w, &r, &a.po, &d);
+		bad = scenario_load(&sc, a.files[i], g->models_dir, &d);
+		if (!bad) {
+			cli_progress_plan(&pg, &a.po, sc.name);
+			bad = plan_run(&r, &sc, &a.po, &d) || plan_whatif_run(&w, &r, &a.po, &d);
+			cli_progress_end(&pg);
+		}
 		r.whatif = &w;
 		if (!bad)
 			compare_row_fill(&rows[nrows++], a.files[i], &r);

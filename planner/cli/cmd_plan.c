@@ -24,6 +24,7 @@ struct plan_args {
 	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
 	int require_all;
+	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
@@ -65,7 +66,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			a->require_all = 1;
 			break;
 		default:
-			if (cli_solver_option(id, v, &a->po) < 0)
+			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
 				return EXIT_USAGE;
 		}
 	}
@@ -185,6 +186,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct plan_result r;
 	struct plan_whatif w;
 	struct plan_opts po = PLAN_OPTS_INIT;
+	struct cli_progress pg;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -199,7 +201,11 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	po = a.po;
 	po.verbose = g->verbose;
 	po.export_path = a.export_path;
-	if (plan_run(&r, &sc, &po, &d)) {
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_plan(&pg, &po, sc.name);
+	rc = plan_run(&r, &sc, &po, &d);
+	cli_progress_end(&pg);
+	if (rc) {
 		rc = cli_diag(&d);
 		goto out;
 	}

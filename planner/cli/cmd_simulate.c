@@ -20,6 +20,8 @@ struct sim_args {
 	const char *trace;
 	const char *generate;
 	const char *out_dir;
+	enum report_format fmt;
+	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	struct sim_opts o;
 };
 
@@ -53,6 +55,17 @@ static int take_option(struct sim_args *a, int id, const char *v)
 	case OPT_VERIFY:
 		a->o.verify = 1;
 		break;
+	case OPT_PROGRESS:
+	case OPT_QUIET:
+		cli_progress_option(id, &a->progress);
+		break;
+	case OPT_FORMAT:
+		if (cli_format_option(v, &a->fmt) < 0)
+			return EXIT_USAGE;
+		if (a->fmt == REPORT_CSV || a->fmt == REPORT_JSON)
+			return cli_error(EXIT_USAGE, "--format: simulate writes its CSV and JSON reports together: "
+					 "give both, html or all");
+		break;
 	default:
 		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
 	}
@@ -70,6 +83,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
+	a->fmt = REPORT_BOTH;
 	a->o = init;
 	cli_getopt_init(&go, c, argc, argv, 1);
 	while ((id = cli_getopt(&go, &v)) != CLI_END) {
@@ -161,6 +175,7 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 	struct trace tr = TRACE_INIT;
 	struct sim_result r;
 	struct diag d = DIAG_INIT;
+	struct cli_progress pg;
 	int rc, have_sc = 0, have_r = 0;
 
 	rc = parse_args(argc, argv, &a);
@@ -178,11 +193,15 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	have_r = 1;
-	if (simulate_run(&r, &sc, &tr, &a.o, &d)) {
+	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	a.o.progress = cli_progress_sink(&pg, sc.name);
+	rc = simulate_run(&r, &sc, &tr, &a.o, &d);
+	cli_progress_end(&pg);
+	if (rc) {
 		rc = cli_diag(&d);
 		goto out;
 	}
-	if (simulate_write(&r, a.out_dir, &d)) {
+	if (report_sim_write(a.out_dir, a.fmt, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}

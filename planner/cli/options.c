@@ -50,7 +50,7 @@ const struct cli_command cli_global = {
 
 static const struct cli_option plan_opts[] = {
 	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out);\n- writes plan.json to stdout and the summary to stderr" },
-	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
+	{ "format", OPT_FORMAT, "csv|json|both|html|all", "the reports' format (default both; html: report.html)" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds (default: the scenario's, else 30)" },
 	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)" },
 	{ "node-limit", OPT_NODE_LIMIT, "N",
@@ -59,17 +59,21 @@ static const struct cli_option plan_opts[] = {
 	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)" },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
 static const struct cli_option compare_opts[] = {
 	{ "output", OPT_OUTPUT, "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out);\n- writes compare.json to stdout and the table to stderr" },
-	{ "format", OPT_FORMAT, "csv|json|both", "the reports' format (default both)" },
+	{ "format", OPT_FORMAT, "csv|json|both|html|all", "the reports' format (default both; html: report.html)" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit per scenario (default: each scenario's own)" },
 	{ "gap", OPT_GAP, "PCT", "stop when proven within PCT percent of optimal (default: each scenario's own)" },
 	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit per scenario (reproducible on any machine)" },
 	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor)" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: compare the greedy plans" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -82,13 +86,15 @@ static const struct cli_option check_opts[] = {
 	  "most replicas that may be unplaced beyond the baseline's (default 0)" },
 	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS",
 	  "most memory or compute utilisation may fall, in points (default: not checked)" },
-	{ "format", OPT_FORMAT, "text|markdown|json", "text (default), markdown (a pull-request comment) or json" },
+	{ "format", OPT_FORMAT, "text|markdown|json|html", "text (default), markdown (a pull-request comment), json or html (a page)" },
 	{ "output", OPT_OUTPUT, "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds, as for gpuplan plan" },
 	{ "gap", OPT_GAP, "PCT", "stop within PCT percent of optimal, as for gpuplan plan" },
 	{ "node-limit", OPT_NODE_LIMIT, "N", "branch-and-bound node limit, as for gpuplan plan" },
 	{ "threads", OPT_THREADS, "N", "solver threads, as for gpuplan plan" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: check the greedy plan, as for gpuplan plan" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -97,7 +103,7 @@ static const struct cli_option diff_opts[] = {
 	{ "max-cost-increase-abs", OPT_MAX_COST_ABS, "USD", "most the total cost may rise, in USD" },
 	{ "max-unplaced-increase", OPT_MAX_UNPLACED, "N", "most replicas that may be unplaced beyond the baseline's" },
 	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS", "most memory or compute utilisation may fall, in points" },
-	{ "format", OPT_FORMAT, "text|markdown|json", "text (default), markdown (a pull-request comment) or json" },
+	{ "format", OPT_FORMAT, "text|markdown|json|html", "text (default), markdown (a pull-request comment), json or html (a page)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -108,12 +114,15 @@ static const struct cli_option simulate_opts[] = {
 	  "a generated trace: flat[:growth=G,hours=N] or\n"
 	  "daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]" },
 	{ "output", OPT_OUTPUT, "DIR", "write the reports into DIR (default ./gpuplan-out)" },
+	{ "format", OPT_FORMAT, "both|html|all", "both: the CSV and JSON reports (default); html: report.html; all: both and report.html" },
 	{ "hours", OPT_HOURS, "N",
 	  "simulate N hourly steps, repeating the trace (default: the longer of the trace\n"
 	  "and the scenario's horizon)" },
 	{ "lease-hours", OPT_LEASE_HOURS, "H",
 	  "a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)" },
 	{ "verify", OPT_VERIFY, NULL, "check every step's plan with the verifier (slower)" },
+	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -175,32 +184,33 @@ static const struct cli_option sweep_opts[] = {
 
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
-		       "SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] [--node-limit N] "
-		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+		       "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--progress | --quiet]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
-			  "SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] "
-			  "[--node-limit N] [--threads N] [--greedy]",
+			  "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "
+			  "[--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 			  "plans every scenario and prints them side by side: cost over the horizon and per year, by\n"
 			  "category, per provisioned and per used GPU-hour, utilisation, licences, unplaced replicas and\n"
 			  "the mode mix; then ranks them by unplaced demand (by priority), then cost, and gives a verdict",
 			  compare_opts },
 	[CMD_CHECK] = { "check", "plan a scenario and check it against a baseline plan.json (CI gate)",
 			"SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
-			"[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json] [-o DIR] "
-			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy]",
+			"[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json|html] [-o DIR] "
+			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 			"plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
 			"licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
 			"threshold is exceeded",
 			check_opts },
 	[CMD_DIFF] = { "diff", "compare two plan.json reports: cost, licences, mode mix, utilisation",
 		       "BASELINE.json CURRENT.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
-		       "[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json]",
+		       "[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json|html]",
 		       "compares two plan.json reports as gpuplan check does; checks only the thresholds given\n"
 		       "(exit 1 when one is exceeded) and without any only reports",
 		       diff_opts },
 	[CMD_SIMULATE] = { "simulate", "price ways of buying licences over an hourly demand trace",
-			   "SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--hours N] [--lease-hours H] [--verify]",
+			   "SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--format both|html|all] [--hours N] "
+			   "[--lease-hours H] [--verify] [--progress | --quiet]",
 			   NULL, simulate_opts },
 	[CMD_VALIDATE] = { "validate", "load a scenario and report what it holds", "SCENARIO",
 			   "loads SCENARIO and the files it names, checks every field and that each workload fits\n"

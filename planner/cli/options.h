@@ -77,6 +77,8 @@ enum cli_opt_id {
 	OPT_AS_OF,
 	OPT_CPU_CORES,
 	OPT_RAM_GIB,
+	OPT_PROGRESS,
+	OPT_QUIET,
 };
 
 /* One option of a command (a row of its table). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/html_pages.h"
 #include "compare.h"
 #include "outfile.h"
 #include "util.h"
@@ -393,7 +394,6 @@ int compare_write(const char *dir, enum report_format fmt, const struct compare_
 	ranking_json(root, rows, n, order);
 	verdict = compare_verdict(rows, n, order);
 	cJSON_AddStringToObject(root, "verdict", verdict);
-	free(verdict);
 	outset_init(&os, dir);
 	if (fmt & REPORT_CSV)
 		outset_add_sb(&os, "compare.csv", &csv);
@@ -402,6 +402,11 @@ int compare_write(const char *dir, enum report_format fmt, const struct compare_
 		outset_add_copy(&os, "compare.json", json, strlen(json));
 		cJSON_free(json);
 	}
+	if (fmt & REPORT_HTML) {
+		char *html = html_compare_page(rows, n, order, verdict);
+		outset_add(&os, "report.html", html, strlen(html));
+	}
+	free(verdict);
 	rc = outset_commit(&os, d);
 	outset_release(&os);
 	sb_release(&csv);

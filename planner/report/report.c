@@ -12,6 +12,7 @@
 
 #include "internal/additions.h"
 #include "internal/chargeback.h"
+#include "internal/html_pages.h"
 #include "internal/stats.h"
 #include "date.h"
 #include "outfile.h"
@@ -683,6 +684,10 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 		json = cJSON_Print(dc.json);
 		outset_add_copy(&os, "plan.json", json, strlen(json));
 		cJSON_free(json);
+	}
+	if (fmt & REPORT_HTML) {
+		char *html = html_plan_page(dc.json, r);
+		outset_add(&os, "report.html", html, strlen(html));
 	}
 	rc = outset_commit(&os, d);
 	outset_release(&os);

@@ -18,10 +18,19 @@
 
 #define REPORT_SCHEMA_VERSION "3.1.0"
 
-enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3 };
+/* Flags: csv, json (both), html (report.html, a page with charts: docs/report-html.md), all. */
+enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3, REPORT_HTML = 4, REPORT_ALL = 7 };
 
 /* Writes the reports of a planning run into dir (created if missing). */
 int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d);
+
+struct sim_result;
+/*
+ * Writes simulate's reports into dir, all or nothing: timeseries.csv,
+ * strategies.csv, breakeven.csv and simulate.json (fmt & REPORT_BOTH),
+ * report.html (fmt & REPORT_HTML).  0, or -1 with d (DIAG_IO).
+ */
+int report_sim_write(const char *dir, enum report_format fmt, const struct sim_result *r, struct diag *d);
 
 /* Mode mix and utilisation, shared by the reports and the stdout summary. */
 struct report_stats {

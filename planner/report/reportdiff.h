@@ -140,11 +140,11 @@ void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const str
 		     const struct rd_limits *lim);
 void rd_diff_release(struct rd_diff *df);
 
-enum rd_format { RD_TEXT, RD_MARKDOWN, RD_JSON };
+enum rd_format { RD_TEXT, RD_MARKDOWN, RD_JSON, RD_HTML };
 /*
  * The comparison as text (aligned columns), Markdown (a heading, a table
- * and the verdict, fit for a pull-request comment) or JSON (schema in
- * reports/check.schema.json).  command is "check" or "diff".  The bytes
+ * and the verdict, fit for a pull-request comment), JSON (schema in
+ * reports/check.schema.json) or HTML (a self-contained page with charts).  command is "check" or "diff".  The bytes
  * depend only on the two reports, the limits and command.  Caller frees.
  */
 char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command);

@@ -5,12 +5,15 @@
  * comparison (reportdiff.c) and not the other way round.
  */
 #include "reportdiff.h"
+#include "internal/html_pages.h"
 #include "internal/reportdiff_json.h"
 #include "internal/reportdiff_text.h"
 #include "banned.h"
 
 char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command)
 {
+	if (fmt == RD_HTML)
+		return html_check_page(df, command);
 	if (fmt == RD_JSON)
 		return rd_json_format(df, command);
 	return rd_text_format(df, fmt == RD_MARKDOWN, command);

@@ -220,21 +220,26 @@ static void simulate_json(struct sb *js, const struct sim_result *r)
 	sb_adds(js, r->pr.nassumptions ? "\n  ]\n}\n" : "]\n}\n");
 }
 
+void simulate_add_files(const struct sim_result *r, struct outset *os)
+{
+	struct sb s, be, js;
+
+	outset_add_copy(os, "timeseries.csv", r->timeseries.buf, r->timeseries.len);
+	strategies_csv(&s, r);
+	outset_add_sb(os, "strategies.csv", &s);
+	breakeven_csv(&be, r);
+	outset_add_sb(os, "breakeven.csv", &be);
+	simulate_json(&js, r);
+	outset_add_sb(os, "simulate.json", &js);
+}
+
 int simulate_write(const struct sim_result *r, const char *dir, struct diag *d)
 {
 	struct outset os = OUTSET_INIT;
-	struct sb s, be, js;
 	int rc;
 
 	outset_init(&os, dir);
-	outset_add_copy(&os, "timeseries.csv", r->timeseries.buf, r->timeseries.len);
-	strategies_csv(&s, r);
-	outset_add_sb(&os, "strategies.csv", &s);
-	breakeven_csv(&be, r);
-	outset_add_sb(&os, "breakeven.csv", &be);
-	simulate_json(&js, r);
-	outset_add_sb(&os, "simulate.json", &js);
-
+	simulate_add_files(r, &os);
 	rc = outset_commit(&os, d);
 	outset_release(&os);
 	return rc;

@@ -265,9 +265,15 @@ int simulate_run(struct sim_result *r, const struct scenario *sc, const struct t
 	sim_stepper_init(&run.st, r->p.ndemands);
 	cplan_init(run.prev, &r->p);
 	sim_timeseries_header(&r->timeseries);
-	for (t = 0; t < r->nsteps; t++)
+	for (t = 0; t < r->nsteps; t++) {
+		if (o->progress && o->progress->fn && t % SIM_PROGRESS_STEPS == 0) {
+			struct ilp_progress pg = { "step", util_now_s() - o->progress->t0, 0, -1, -1, (long)t,
+						   (long)r->nsteps };
+			o->progress->fn(&pg, o->progress->ctx);
+		}
 		if (run_step(&run, t, d))
 			goto out;
+	}
 	sim_price_strategies(r);
 	rc = 0;
 out:

@@ -40,6 +40,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "ilp.h"
 #include "pricing.h"
 #include "problem.h"
 #include "scenario.h"
@@ -53,8 +54,10 @@ struct sim_opts {
 	long hours;		/* steps; <= 0: the longer of the trace's period and horizon_years x 8760 */
 	double lease_hours;	/* < 0: the scenario's licensing.lease_hours */
 	int verify;		/* run the plan verifier on every step's plan */
+	const struct ilp_progress_sink *progress; /* phase "step" every SIM_PROGRESS_STEPS steps (ilp.h); or NULL */
 };
-#define SIM_OPTS_INIT { 0, -1, 0 }
+#define SIM_OPTS_INIT { 0, -1, 0, NULL }
+#define SIM_PROGRESS_STEPS 256
 
 enum sim_strategy { STRAT_SUB_PEAK, STRAT_SUB_YEARLY, STRAT_PERPETUAL, STRAT_CLOUD, STRAT_MIX, STRAT_COUNT };
 const char *sim_strategy_name(enum sim_strategy s);	/* "subscription-peak", ... */
@@ -124,6 +127,9 @@ int simulate_run(struct sim_result *r, const struct scenario *sc, const struct t
  * into dir, all or nothing.  0, or -1 with d (DIAG_IO).
  */
 int simulate_write(const struct sim_result *r, const char *dir, struct diag *d);
+/* The same four files added to os (for a caller that writes more files with them, all or nothing). */
+struct outset;
+void simulate_add_files(const struct sim_result *r, struct outset *os);
 
 void simulate_release(struct sim_result *r);
 

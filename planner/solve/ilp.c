@@ -226,9 +226,12 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		pl.warm_obj = ilp_vec_obj(c.P, pl.warm);
 	}
 	pl.in_set = xcalloc(p->narcs + 1, 1);
+	ilp_progress_report(o->progress, "lp", pl.warm ? pl.warm_obj : -1, -1);
 	rc = solve_root(&c, &pl, r, d);
 	if (rc == 1) {
+		ilp_progress_report(o->progress, "round", pl.warm ? pl.warm_obj : -1, r->lp_bound);
 		solve_round(&c, &pl, r);
+		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
 	}
 	if (rc == 1) {

@@ -25,6 +25,33 @@ enum ilp_status {
 };
 const char *ilp_status_name(enum ilp_status s);
 
+/*
+ * Progress of a planning run, for a caller that shows it (the cli: the
+ * core never prints).  The run calls the sink's fn on the calling thread
+ * when a phase starts and, in the branch-and-cut, as the search moves;
+ * fn must return quickly and must not call back into the planner.  How
+ * often it is called says nothing about time: the caller throttles.
+ */
+struct ilp_progress {
+	const char *phase;	/* "price", "model", "greedy", "lp", "round", "search", "done"; simulate: "step" */
+	double elapsed_s;	/* since the run started */
+	double limit_s;		/* the run's time limit; 0: none */
+	double best;		/* objective of the best plan so far (cost plus unplaced penalties); < 0: none yet */
+	double gap;		/* proven relative gap of it; < 0: not known */
+	long done, total;	/* simulate: steps done of total; else 0 */
+};
+struct ilp_progress_sink {
+	void (*fn)(const struct ilp_progress *pg, void *ctx);
+	void *ctx;		/* fn's */
+	double t0;		/* util_now_s() when the run started */
+	double limit_s;		/* the run's time limit; 0: none */
+};
+/*
+ * Tells sink (when sink and its fn are set) that phase is under way, with
+ * the best objective so far (< 0: none) and the best bound (< 0: none).
+ */
+void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound);
+
 struct ilp_opts {
 	double time_limit_s;
 	double mip_gap;		/* relative */
@@ -43,6 +70,7 @@ struct ilp_opts {
 	 * gets done before the time limit.
 	 */
 	int threads;
+	const struct ilp_progress_sink *progress; /* or NULL */
 };
 
 struct ilp_result {

@@ -2,7 +2,9 @@
  * ilp_result.c - the solver's result: the names of its statuses and its
  * count arrays, which every part of the solver fills or reads.
  */
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ilp.h"
 #include "util.h"
@@ -50,4 +52,19 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 	r->nmode = NULL;
 	r->arc = NULL;
 	r->unplaced = NULL;
+}
+
+void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound)
+{
+	struct ilp_progress pg;
+
+	if (!sink || !sink->fn)
+		return;
+	memset(&pg, 0, sizeof(pg));
+	pg.phase = phase;
+	pg.elapsed_s = util_now_s() - sink->t0;
+	pg.limit_s = sink->limit_s;
+	pg.best = best;
+	pg.gap = best > 0 && bound >= 0 ? fmax(0, (best - bound) / best) : -1;
+	sink->fn(&pg, sink->ctx);
 }

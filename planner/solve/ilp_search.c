@@ -26,7 +26,22 @@ struct cbinfo {
 	int have_bound;		/* bound is set */
 	long node_limit;	/* 0 = none */
 	int node_stop;		/* stopped by the node limit */
+	const struct ilp_progress_sink *progress; /* or NULL */
+	double lp_bound;	/* the whole model's, for the progress's gap */
 };
+
+/* The search's best plan and bound to the progress sink, if any. */
+static void tell_progress(glp_tree *T, const struct cbinfo *cb)
+{
+	glp_prob *P;
+	double bound;
+
+	if (!cb->progress)
+		return;
+	P = glp_ios_get_prob(T);
+	bound = cb->have_bound && cb->bound > cb->lp_bound ? cb->bound : cb->lp_bound;
+	ilp_progress_report(cb->progress, "search", glp_mip_status(P) == GLP_FEAS ? glp_mip_obj_val(P) : -1, bound);
+}
 
 static void callback(glp_tree *T, void *info)
 {
@@ -66,6 +81,7 @@ static void callback(glp_tree *T, void *info)
 				cb->have_bound = 1;
 			}
 		}
+		tell_progress(T, cb);
 		break;
 	default:
 		break;
@@ -94,6 +110,7 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	cb->start[0] = pl->rounded;
 	cb->start[1] = pl->warm;
 	cb->node_limit = o->node_limit;
+	cb->progress = o->progress;
 	if (!iocp.tm_lim || interrupt_pending()) {
 		ret = GLP_ETMLIM;
 		*st = GLP_UNDEF;
@@ -153,6 +170,7 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 	int ret, st;
 
 	memset(&cb, 0, sizeof(cb));
+	cb.lp_bound = r->lp_bound;
 	ret = search_run(c, o, pl, &cb, &st);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {

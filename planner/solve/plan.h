@@ -28,8 +28,10 @@ struct plan_opts {
 	const char *export_path; /* write the ILP (.mps/.lp) before solving, or NULL */
 	int greedy_only;	/* skip the ILP */
 	int threads;		/* for the solver (ilp_opts.threads); 0: one per processor */
+	void (*progress)(const struct ilp_progress *pg, void *ctx); /* phases and the search's best (ilp.h); or NULL */
+	void *progress_ctx;	/* progress's */
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0 }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL }
 
 struct plan_whatif;
 

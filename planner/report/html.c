@@ -1,0 +1,312 @@
+/*
+ * html.c - the frame of report.html (inline style sheet, no script, no
+ * outside reference), tables, and the bar and line charts, each with its
+ * title, axis labels with units, a legend and its numbers as a table.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/html.h"
+#include "banned.h"
+
+#define CHART_W 900.0	/* user units; the SVG scales to the page */
+#define SERIES_COLOURS 8
+
+static const char style[] =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;margin:0 auto;"
+	"max-width:1100px;padding:1em 2em;color:#1c2430;background:#fff;line-height:1.4}\n"
+	"h1{font-size:1.6em;border-bottom:3px solid #76b900;padding-bottom:.2em}\n"
+	"h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #ccd}\n"
+	"h3{font-size:1.05em;margin:1.2em 0 .4em}\n"
+	"table{border-collapse:collapse;margin:.4em 0 1em;font-size:.9em}\n"
+	"th,td{border:1px solid #d5d9e0;padding:.2em .6em;text-align:left;vertical-align:top}\n"
+	"th{background:#f1f3f6}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	".wide{overflow-x:auto;max-width:100%}\n"
+	"svg{max-width:100%;height:auto;display:block;margin:.4em 0}\n"
+	"svg text{font-size:12px;fill:#1c2430}svg .t{font-size:14px;font-weight:bold}\n"
+	"svg .small{font-size:10px}svg .ax{stroke:#1c2430;stroke-width:1}svg .grid{stroke:#d5d9e0;stroke-width:1}\n"
+	"svg .mark{stroke:#c0392b;stroke-width:2;stroke-dasharray:6 4}\n"
+	"svg .s0{fill:#4e79a7;stroke:#4e79a7}svg .s1{fill:#f28e2b;stroke:#f28e2b}svg .s2{fill:#59a14f;stroke:#59a14f}\n"
+	"svg .s3{fill:#e15759;stroke:#e15759}svg .s4{fill:#76b7b2;stroke:#76b7b2}svg .s5{fill:#edc948;stroke:#edc948}\n"
+	"svg .s6{fill:#b07aa1;stroke:#b07aa1}svg .s7{fill:#9c755f;stroke:#9c755f}\n"
+	"svg polyline{fill:none!important;stroke-width:2}\n"
+	"svg .slot{fill:#e8ecf1;stroke:#8a94a3}svg .used{fill:#4e79a7;stroke:#2f4b6b}svg .free{fill:#fff;stroke:#8a94a3;"
+	"stroke-dasharray:3 2}svg .idle{fill:#f6f7f9;stroke:#c3c9d2}svg .used+text,svg text.in{fill:#fff}\n"
+	".layouts{display:flex;flex-wrap:wrap;gap:1em}.layout{border:1px solid #d5d9e0;padding:.4em .8em;"
+	"border-radius:4px;max-width:100%}\n"
+	".verdict{background:#f1f8e6;border-left:4px solid #76b900;padding:.5em 1em}\n"
+	".bad{background:#fdecea;border-left:4px solid #c0392b;padding:.5em 1em}\n"
+	"details{margin:.2em 0 1em}summary{cursor:pointer;color:#3b5b85}\n"
+	"footer{margin-top:2em;font-size:.8em;color:#667}p.small{font-size:.85em;color:#556;margin:.2em 0}\n"
+	"figure{margin:1em 0}\n";
+
+void html_begin(struct sb *sb, const char *title)
+{
+	sb_adds(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+		    "<meta name=\"generator\" content=\"gpuplan\"/>\n<title>");
+	html_esc(sb, title);
+	sb_adds(sb, "</title>\n<style>\n");
+	sb_adds(sb, style);
+	sb_adds(sb, "</style>\n</head>\n<body>\n<h1>");
+	html_esc(sb, title);
+	sb_adds(sb, "</h1>\n");
+}
+
+void html_end(struct sb *sb)
+{
+	sb_adds(sb, "<footer>Written by gpuplan from the same data as the JSON report; "
+		    "one self-contained file (no script, no outside reference).</footer>\n</body>\n</html>\n");
+}
+
+void html_section(struct sb *sb, const char *id, const char *text)
+{
+	sb_addf(sb, "<section id=\"%s\">\n<h2>", id);
+	html_esc(sb, text);
+	sb_adds(sb, "</h2>\n");
+}
+
+void html_section_end(struct sb *sb)
+{
+	sb_adds(sb, "</section>\n");
+}
+
+void html_p(struct sb *sb, const char *text)
+{
+	sb_adds(sb, "<p>");
+	html_esc(sb, text);
+	sb_adds(sb, "</p>\n");
+}
+
+void html_kv(struct sb *sb, const char *key, const char *val)
+{
+	sb_adds(sb, "<tr><th>");
+	html_esc(sb, key);
+	sb_adds(sb, "</th><td>");
+	html_esc(sb, val);
+	sb_adds(sb, "</td></tr>\n");
+}
+
+static int numeric(const char *s)
+{
+	return (*s >= '0' && *s <= '9') || ((*s == '-' || *s == '+' || *s == '.') && s[1] >= '0' && s[1] <= '9');
+}
+
+void html_table(struct sb *sb, const char *caption, const char *const *cells, size_t nrows, size_t ncols)
+{
+	size_t r, c;
+
+	sb_adds(sb, "<div class=\"wide\"><table>\n");
+	if (caption) {
+		sb_adds(sb, "<caption>");
+		html_esc(sb, caption);
+		sb_adds(sb, "</caption>\n");
+	}
+	for (r = 0; r < nrows; r++) {
+		sb_adds(sb, "<tr>");
+		for (c = 0; c < ncols; c++) {
+			const char *v = cells[r * ncols + c] ? cells[r * ncols + c] : "";
+			sb_adds(sb, r == 0 ? "<th>" : numeric(v) ? "<td class=\"n\">" : "<td>");
+			html_esc(sb, v);
+			sb_adds(sb, r == 0 ? "</th>" : "</td>");
+		}
+		sb_adds(sb, "</tr>\n");
+	}
+	sb_adds(sb, "</table></div>\n");
+}
+
+/* The legend: a swatch and a name per series, from (x, y), wrapping at the chart's width. */
+static double legend(struct sb *sb, const char *const *series, size_t n, double x0, double y)
+{
+	double x = x0;
+	size_t s;
+
+	for (s = 0; s < n; s++) {
+		double w = 30 + 6.8 * (double)strlen(series[s]);
+		double box[4] = { 0, 0, 12, 12 };
+		char cls[8];
+		if (x + w > CHART_W && x > x0) {
+			x = x0;
+			y += 18;
+		}
+		box[0] = x;
+		box[1] = y - 10;
+		snprintf(cls, sizeof(cls), "s%zu", s % SERIES_COLOURS);
+		svg_rect(sb, box, cls, NULL);
+		svg_text(sb, x + 16, y, "start", NULL, series[s]);
+		x += w;
+	}
+	return y;
+}
+
+/* The numbers of a chart as a table: labels down, series across (the data fallback). */
+static void data_table(struct sb *sb, const char *corner, const char *const *labels, size_t nrows,
+		       const char *const *series, size_t nseries, const double *v, int decimals)
+{
+	size_t ncols = nseries + 1, r, s;
+	char **cells = xcalloc((nrows + 1) * ncols, sizeof(*cells));
+	char b[64];
+
+	cells[0] = xstrdup(corner);
+	for (s = 0; s < nseries; s++)
+		cells[s + 1] = xstrdup(series[s]);
+	for (r = 0; r < nrows; r++) {
+		cells[(r + 1) * ncols] = xstrdup(labels[r]);
+		for (s = 0; s < nseries; s++)
+			cells[(r + 1) * ncols + s + 1] = xstrdup(fmt_fixed(b, sizeof(b), v[r * nseries + s], decimals));
+	}
+	sb_adds(sb, "<details><summary>the numbers (table)</summary>\n");
+	html_table(sb, NULL, (const char *const *)cells, nrows + 1, ncols);
+	sb_adds(sb, "</details>\n");
+	for (r = 0; r < (nrows + 1) * ncols; r++)
+		free(cells[r]);
+	free(cells);
+}
+
+/* Axis ticks along x from x0 (value 0) to x1 (value vmax), at y (chart bottom), grid lines up to top. */
+static void x_ticks(struct sb *sb, const double span[2], double vmax, double top, double y)
+{
+	char b[64];
+	int i;
+
+	for (i = 0; i <= 4; i++) {
+		double x = span[0] + (span[1] - span[0]) * i / 4;
+		svg_line(sb, x, top, x, y, "grid");
+		svg_text(sb, x, y + 14, "middle", "small", fmt_num_short(b, sizeof(b), vmax * i / 4, 2));
+	}
+}
+
+void html_bars(struct sb *sb, const struct html_bars *b)
+{
+	const double left = 210, right = CHART_W - 30;
+	double rowh = b->stacked ? 24 : 10 * (double)b->nseries + 10, top, max = 0, h, y;
+	double span[2] = { left, right };
+	size_t i, s;
+
+	for (i = 0; i < b->nbars; i++) {
+		double sum = 0;
+		for (s = 0; s < b->nseries; s++) {
+			double v = fmax(0, b->v[i * b->nseries + s]);
+			sum = b->stacked ? sum + v : fmax(sum, v);
+		}
+		max = fmax(max, sum);
+	}
+	max = svg_nice(max);
+	sb_adds(sb, "<figure>\n");
+	/* the legend may wrap: measure it on a scratch buffer first */
+	{
+		struct sb scratch;
+		sb_init(&scratch);
+		top = legend(&scratch, b->series, b->nseries, left, 44) + 14;
+		sb_release(&scratch);
+	}
+	h = top + rowh * (double)b->nbars + 44;
+	svg_open(sb, CHART_W, h, b->title);
+	svg_text(sb, 10, 20, "start", "t", b->title);
+	legend(sb, b->series, b->nseries, left, 44);
+	x_ticks(sb, span, max, top, top + rowh * (double)b->nbars);
+	for (i = 0, y = top; i < b->nbars; i++, y += rowh) {
+		double x = left;
+		char *lab = svg_fit(b->labels[i], 30);
+		svg_text(sb, left - 6, y + rowh / 2 + 4, "end", NULL, lab);
+		free(lab);
+		for (s = 0; s < b->nseries; s++) {
+			double v = fmax(0, b->v[i * b->nseries + s]), w = (right - left) * v / max;
+			double box[4];
+			char cls[8], tip[256], num[64];
+			if (v <= 0)
+				continue;
+			snprintf(cls, sizeof(cls), "s%zu", s % SERIES_COLOURS);
+			snprintf(tip, sizeof(tip), "%.80s, %.80s: %s", b->labels[i], b->series[s],
+				 fmt_fixed(num, sizeof(num), v, b->decimals));
+			box[0] = b->stacked ? x : left;
+			box[1] = b->stacked ? y + 3 : y + 5 + 10 * (double)s;
+			box[2] = w;
+			box[3] = b->stacked ? rowh - 6 : 9;
+			svg_rect(sb, box, cls, tip);
+			x += w;
+		}
+	}
+	y = top + rowh * (double)b->nbars;
+	svg_line(sb, left, top, left, y, "ax");
+	svg_line(sb, left, y, right, y, "ax");
+	svg_text(sb, (left + right) / 2, y + 34, "middle", NULL, b->unit);
+	svg_close(sb);
+	sb_adds(sb, "</figure>\n");
+	data_table(sb, "", b->labels, b->nbars, b->series, b->nseries, b->v, b->decimals);
+}
+
+void html_lines(struct sb *sb, const struct html_lines *l)
+{
+	const double left = 80, right = CHART_W - 30, bottom = 300;
+	double top, ymax = 0, x0 = l->npoints ? l->x[0] : 0, x1 = l->npoints ? l->x[l->npoints - 1] : 1;
+	double *xy = xmalloc((2 * l->npoints + 2) * sizeof(*xy) * 2);
+	char b[64];
+	size_t i, s, n;
+
+	for (i = 0; i < l->npoints * l->nseries; i++)
+		ymax = fmax(ymax, l->y[i]);
+	ymax = svg_nice(ymax);
+	if (x1 <= x0)
+		x1 = x0 + 1;
+	sb_adds(sb, "<figure>\n");
+	svg_open(sb, CHART_W, bottom + 50, l->title);
+	svg_text(sb, 10, 20, "start", "t", l->title);
+	top = legend(sb, l->series, l->nseries, left, 44) + 16;
+	for (i = 0; i <= 4; i++) {
+		double y = bottom - (bottom - top) * (double)i / 4;
+		svg_line(sb, left, y, right, y, "grid");
+		svg_text(sb, left - 6, y + 4, "end", "small", fmt_num_short(b, sizeof(b), ymax * (double)i / 4, 2));
+		svg_text(sb, left + (right - left) * (double)i / 4, bottom + 14, "middle", "small",
+			 fmt_num_short(b, sizeof(b), x0 + (x1 - x0) * (double)i / 4, x1 - x0 >= 40 ? 0 : 1));
+	}
+	for (s = 0; s < l->nseries; s++) {
+		char cls[8];
+		for (i = 0, n = 0; i < l->npoints; i++) {
+			double y = bottom - (bottom - top) * l->y[s * l->npoints + i] / ymax;
+			double xa = left + (right - left) * (l->x[i] - x0) / (x1 - x0);
+			double xb = i + 1 < l->npoints ? left + (right - left) * (l->x[i + 1] - x0) / (x1 - x0) : xa;
+			xy[2 * n] = xa;
+			xy[2 * n++ + 1] = y;
+			xy[2 * n] = xb;
+			xy[2 * n++ + 1] = y;
+		}
+		snprintf(cls, sizeof(cls), "s%zu", s % SERIES_COLOURS);
+		svg_polyline(sb, xy, n, cls);
+	}
+	if (l->marker && l->marker_x >= x0 && l->marker_x <= x1) {
+		double x = left + (right - left) * (l->marker_x - x0) / (x1 - x0);
+		svg_line(sb, x, top, x, bottom, "mark");
+		svg_text(sb, x + 4, top + 12, x > CHART_W / 2 ? "end" : "start", NULL, l->marker);
+	}
+	svg_line(sb, left, top, left, bottom, "ax");
+	svg_line(sb, left, bottom, right, bottom, "ax");
+	svg_text(sb, (left + right) / 2, bottom + 34, "middle", NULL, l->xunit);
+	sb_adds(sb, "<text x=\"16\" y=\"");
+	svg_num(sb, (top + bottom) / 2);
+	sb_adds(sb, "\" text-anchor=\"middle\" transform=\"rotate(-90 16 ");
+	svg_num(sb, (top + bottom) / 2);
+	sb_adds(sb, ")\">");
+	html_esc(sb, l->yunit);
+	sb_adds(sb, "</text>\n");
+	svg_close(sb);
+	sb_adds(sb, "</figure>\n");
+	free(xy);
+	{
+		/* the table: one row per x value, one column per series */
+		char **labels = xcalloc(l->npoints + 1, sizeof(*labels));
+		double *v = xcalloc(l->npoints * l->nseries + 1, sizeof(*v));
+		for (i = 0; i < l->npoints; i++) {
+			labels[i] = xstrdup(fmt_num_short(b, sizeof(b), l->x[i], 2));
+			for (s = 0; s < l->nseries; s++)
+				v[i * l->nseries + s] = l->y[s * l->npoints + i];
+		}
+		data_table(sb, l->xunit, (const char *const *)labels, l->npoints, l->series, l->nseries, v, l->decimals);
+		for (i = 0; i < l->npoints; i++)
+			free(labels[i]);
+		free(labels);
+		free(v);
+	}
+}

@@ -1,0 +1,144 @@
+/*
+ * html_check.c - the HTML form of a comparison with a baseline (check
+ * and diff --format html): the result, baseline and current side by side
+ * (cost by category, GPUs per mode, replicas), the unplaced workloads of
+ * both, and the whole text comparison as the table behind the charts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/html.h"
+#include "internal/html_pages.h"
+#include "internal/reportdiff_text.h"
+#include "banned.h"
+
+static const char *const sides[] = { "baseline", "current" };
+
+/* A baseline-against-current chart of n figures. */
+static void pair_chart(struct sb *sb, const char *title, const char *unit, const char *const *labels,
+		       const double *v, size_t n, int decimals)
+{
+	struct html_bars b;
+
+	b = (struct html_bars){
+		.title = title,
+		.unit = unit,
+		.nbars = n,
+		.nseries = 2,
+		.labels = labels,
+		.series = sides,
+		.v = v,
+		.decimals = decimals,
+	};
+	html_bars(sb, &b);
+}
+
+static void costs(struct sb *sb, const struct rd_diff *df)
+{
+	const char *labels[CAT_COUNT + 1];
+	double v[2 * (CAT_COUNT + 1)];
+	size_t n = 0;
+	int c;
+
+	labels[n] = "total";
+	v[0] = (double)df->base->total_cents / 100;
+	v[1] = (double)df->cur->total_cents / 100;
+	n++;
+	for (c = 0; c < CAT_COUNT; c++) {
+		if (!df->base->cat_cents[c] && !df->cur->cat_cents[c])
+			continue;
+		labels[n] = cost_cat_name((enum cost_cat)c);
+		v[2 * n] = (double)df->base->cat_cents[c] / 100;
+		v[2 * n + 1] = (double)df->cur->cat_cents[c] / 100;
+		n++;
+	}
+	pair_chart(sb, "Cost: baseline and current", "USD over the horizon", labels, v, n, 2);
+}
+
+static void use(struct sb *sb, const struct rd_diff *df)
+{
+	const char *labels[MODE_COUNT + 4];
+	double v[2 * (MODE_COUNT + 4)];
+	size_t n = 0;
+	int m;
+
+	labels[n] = "replicas placed";
+	v[2 * n] = (double)df->base->replicas_placed;
+	v[2 * n++ + 1] = (double)df->cur->replicas_placed;
+	labels[n] = "replicas unplaced";
+	v[2 * n] = (double)df->base->replicas_unplaced;
+	v[2 * n++ + 1] = (double)df->cur->replicas_unplaced;
+	labels[n] = "GPUs in used nodes";
+	v[2 * n] = (double)df->base->gpus_in_used_nodes;
+	v[2 * n++ + 1] = (double)df->cur->gpus_in_used_nodes;
+	for (m = 0; m < MODE_COUNT; m++) {
+		if (!df->base->gpus_by_mode[m] && !df->cur->gpus_by_mode[m])
+			continue;
+		labels[n] = mode_name((enum gpu_mode)m);
+		v[2 * n] = (double)df->base->gpus_by_mode[m];
+		v[2 * n++ + 1] = (double)df->cur->gpus_by_mode[m];
+	}
+	pair_chart(sb, "Replicas and GPUs per mode: baseline and current", "count (replicas, GPUs)", labels, v, n, 0);
+}
+
+static void unplaced(struct sb *sb, const struct rd_diff *df)
+{
+	char **cells = xcalloc(5 * (df->nunplaced + 1), sizeof(*cells));
+	static const char *const head[] = { "workload", "tenant", "baseline", "current", "reason" };
+	size_t i;
+
+	if (!df->nunplaced) {
+		html_p(sb, "No replica is unplaced on either side.");
+		free(cells);
+		return;
+	}
+	for (i = 0; i < 5; i++)
+		cells[i] = xstrdup(head[i]);
+	for (i = 0; i < df->nunplaced; i++) {
+		const struct rd_unplaced_change *u = &df->unplaced[i];
+		char **c = cells + 5 * (i + 1);
+		c[0] = xstrdup(u->workload);
+		c[1] = xstrdup(u->tenant);
+		c[2] = xasprintf("%ld", u->base);
+		c[3] = xasprintf("%ld", u->cur);
+		c[4] = xstrdup(u->reason);
+	}
+	html_table(sb, "unplaced replicas by workload", (const char *const *)cells, df->nunplaced + 1, 5);
+	for (i = 0; i < 5 * (df->nunplaced + 1); i++)
+		free(cells[i]);
+	free(cells);
+}
+
+char *html_check_page(const struct rd_diff *df, const char *command)
+{
+	struct sb sb;
+	char *t = xasprintf("gpuplan %s: %s", command, df->cur->scenario), *fail = rd_diff_failure(df), *text;
+
+	sb_init(&sb);
+	html_begin(&sb, t);
+	free(t);
+	html_section(&sb, "result", "Result");
+	t = fail ? xasprintf("FAILED: %s", fail)
+		 : xstrdup(df->nchecked ? "passed: every threshold holds" : df->changed ? "changed" : "no change");
+	sb_addf(&sb, "<p class=\"%s\">", fail ? "bad" : "verdict");
+	html_esc(&sb, t);
+	sb_adds(&sb, "</p>\n");
+	free(t);
+	free(fail);
+	t = xasprintf("baseline %s, current %s", df->base->file, df->cur->file);
+	html_p(&sb, t);
+	free(t);
+	html_section_end(&sb);
+	html_section(&sb, "difference", "Difference against the baseline");
+	costs(&sb, df);
+	use(&sb, df);
+	unplaced(&sb, df);
+	text = rd_text_format(df, 0, command);
+	sb_adds(&sb, "<h3>The whole comparison</h3>\n<div class=\"wide\"><pre>");
+	html_esc(&sb, text);
+	sb_adds(&sb, "</pre></div>\n");
+	free(text);
+	html_section_end(&sb);
+	html_end(&sb);
+	return sb_detach(&sb);
+}
