@@ -181,6 +181,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	cli_warn_unhostable(&r, &sc);
+	cli_warn_compute_hints(&sc);
 	if (g->verbose) {
 		size_t k, c;
 		for (k = 0; k < r.p.nclasses; k++)
