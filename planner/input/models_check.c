@@ -28,8 +28,9 @@ static int check_sms(const struct gpu_type *g, const struct mig_profile *p, stru
 		if (q->sms && q->compute_slices > p->compute_slices && q->sms < p->sms)
 			return diag_set(d, DIAG_INPUT, g->file, q->line, 0,
 					"GPU '%s': MIG profile '%s' (%d compute slices) has %d SMs, fewer than "
-					"'%s' (%d slices, %d SMs)",
-					g->id, q->name, q->compute_slices, q->sms, p->name, p->compute_slices, p->sms);
+					"'%s' (%d compute slice%s, %d SMs)",
+					g->id, q->name, q->compute_slices, q->sms, p->name, p->compute_slices,
+					p->compute_slices == 1 ? "" : "s", p->sms);
 	}
 	return 0;
 }
