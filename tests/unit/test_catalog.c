@@ -1,7 +1,7 @@
 /*
  * test_catalog.c - the bundled GPU catalog (models/gpus.yaml): invariants
  * of every MIG and vGPU table, spot values from
- * the project's research notes (facts-nvidia.md), the usable memory of MIG
+ * the sources models/gpus.yaml cites (MIG user guide, AIE5 tables), the usable memory of MIG
  * profiles as `nvidia-smi mig -lgip` captures print it, and the loader's error messages on small
  * bad files (exact "FILE:LINE:COL: message" text).
  */
