@@ -109,13 +109,11 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	    yread_price_date(&y, of->id, &of->as_of) || yread_bool(&y, "assumed", 0, &of->assumed) < 0)
 		return -1;
 	of->gpus = (int)gpus;
-	if (load_term(&y, of))
-		return -1;
 	for (i = 0; i + 1 < c->n; i++)
 		if (!strcmp(c->offers[i].id, of->id))
 			return ydoc_error(doc, ymap_get(o, "id"), d, "offer '%s' is already defined at %s:%ld", of->id,
 					  c->offers[i].file, c->offers[i].line);
-	return 0;
+	return load_term(&y, of);
 }
 
 int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d)
