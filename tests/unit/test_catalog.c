@@ -198,7 +198,8 @@ static const struct {
 	{ "ZZZ", "", 0 },
 	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
 	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
-	{ "RTX-PRO-6000", "", 0 },			/* nothing near */
+	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE", 1 },	/* prefix of one type */
+	{ "MI300X-192GB", "", 0 },			/* nothing near */
 };
 
 static void check_spots(const struct catalog *cat)
