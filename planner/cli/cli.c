@@ -48,6 +48,18 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 				r->p.demands[i].unhostable);
 }
 
+void cli_warn_compute_hints(const struct scenario *sc)
+{
+	size_t i;
+	for (i = 0; i < sc->workloads.n; i++) {
+		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i]);
+		if (hint)
+			fprintf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
+				hint);
+		free(hint);
+	}
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -42,6 +42,13 @@ int cli_diag_code(const struct diag *d);
  * check, which report such workloads as unplaced instead of failing.
  */
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
+
+/*
+ * Prints on stderr, as "gpuplan: warning: FILE:LINE: ...", the hint of
+ * every workload whose compute ask misses a MIG profile's share by less
+ * than 1% (scenario_compute_hint).
+ */
+void cli_warn_compute_hints(const struct scenario *sc);
 /* Prints "gpuplan: <msg>" to stderr and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

@@ -215,6 +215,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	r.whatif = &w;
+	cli_warn_compute_hints(&sc);
 	if (g->verbose) {
 		size_t k, c;
 		for (k = 0; k < r.p.nclasses; k++)

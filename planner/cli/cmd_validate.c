@@ -206,6 +206,7 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 		}
 		free(msgs);
 	}
+	cli_warn_compute_hints(&sc);
 	/* prices: a warning for each stale one */
 	ret = warn_stale_prices(&sc);
 	if (ret)

@@ -279,6 +279,37 @@ static void note_rules(struct pricing *pr, const struct node_class *nc)
 	}
 }
 
+/*
+ * A rented node on a committed term (reserved, savings plan): its upfront
+ * payment is spread evenly over the hours of its term, and a term longer
+ * than the horizon is charged only for the horizon's years.  Both said.
+ */
+static void note_term(struct pricing *pr, const struct cloud_offer *of)
+{
+	char *what, *src = xasprintf("%s:%ld: %s", model_file(of->file), of->line, of->source);
+
+	if (of->upfront_usd > 0)
+		what = xasprintf("cloud offer %s: %d-year %s, %s USD upfront amortised over its %d year%s "
+				 "(%s USD per hour) + %s USD per hour",
+				 of->id, of->term_years, offer_pricing_name(of->pricing), NUM(of->upfront_usd),
+				 of->term_years, of->term_years == 1 ? "" : "s",
+				 NUM(of->upfront_usd / (of->term_years * HOURS_PER_YEAR)),
+				 NUM(of->usd_per_hour));
+	else
+		what = xasprintf("cloud offer %s: %d-year %s at %s USD per hour, no upfront", of->id,
+				 of->term_years, offer_pricing_name(of->pricing), NUM(of->usd_per_hour));
+	pricing_assume(pr, CAT_CLOUD, -1, what, src);
+	free(what);
+	if (of->term_years > pr->sc->horizon_years + 1e-9) {
+		what = xasprintf("cloud offer %s commits to %d years, longer than the %s-year horizon: "
+				 "the years past the horizon are not counted",
+				 of->id, of->term_years, NUM(pr->sc->horizon_years));
+		pricing_assume(pr, CAT_CLOUD, -1, what, src);
+		free(what);
+	}
+	free(src);
+}
+
 static void price_node(struct pricing *pr, const struct node_class *nc, struct class_price *cp)
 {
 	const struct scenario *sc = pr->sc;
@@ -329,6 +360,8 @@ static void price_node(struct pricing *pr, const struct node_class *nc, struct c
 		free(what);
 		free(src);
 	}
+	if (nc->offer && nc->offer->term_years > 0)
+		note_term(pr, nc->offer);
 	cp->node_total = 0;
 	for (y = 0; y < CAT_COUNT; y++)
 		cp->node_total += sum(cp->node_year[y], pr->nyears);

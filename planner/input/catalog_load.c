@@ -53,7 +53,7 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 {
 	static const char *const keys[] = { "name",	     "id",	    "compute_slices", "memory_slices",
 					    "memory_mib",    "max_instances", "starts",	      "media_ext",
-					    "assumed",	     "assumed_rule",  NULL };
+					    "assumed",	     "assumed_rule",  "sms",	      NULL };
 	const struct yread y = { doc, n, d };
 	const struct ynode *starts;
 	const char *name;
@@ -77,6 +77,12 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 	if (yread_int(&y, "memory_slices", 1, 1, g->mig.memory_slices, &v))
 		return -1;
 	p->memory_slices = as_int(v);
+	if (yread_int(&y, "sms", 0, 1, 100000, &v) < 0)
+		return -1;
+	p->sms = ymap_get(n, "sms") ? as_int(v) : 0;
+	if (g->sms && p->sms > g->sms)
+		return ydoc_error(doc, ymap_get(n, "sms"), d, "'%s' has %d SMs, more than the GPU's %d", name,
+				  p->sms, g->sms);
 	if (yread_int(&y, "memory_mib", 1, 1, g->memory_mib, &v))
 		return -1;
 	p->memory_mib = (long)v;

@@ -22,11 +22,54 @@ static int str_req(const struct yread *y, const char *key, char **out)
 	return 0;
 }
 
+/*
+ * The committed term of a reserved or savings-plan offer: term_years
+ * (required there, refused on on-demand and spot), upfront (none, partial,
+ * all; default none) and upfront_usd (required unless none).
+ */
+static int load_term(const struct yread *y, struct cloud_offer *of)
+{
+	int committed = of->pricing == PRICING_RESERVED || of->pricing == PRICING_SAVINGS_PLAN;
+	const struct ynode *n = y->map;
+	const char *s = NULL;
+	long long years = 0;
+	size_t i;
+
+	if (!committed) {
+		static const char *const term_keys[] = { "term_years", "upfront", "upfront_usd", NULL };
+		for (i = 0; term_keys[i]; i++)
+			if (ymap_get(n, term_keys[i]))
+				return ydoc_error(y->doc, ymap_get(n, term_keys[i]), y->d,
+						  "'%s' is for reserved and savings-plan offers, not %s", term_keys[i],
+						  offer_pricing_name(of->pricing));
+		return 0;
+	}
+	if (yread_int(y, "term_years", 1, 1, 5, &years) || yread_str(y, "upfront", 0, &s) < 0)
+		return -1;
+	of->term_years = (int)years;
+	of->upfront = UPFRONT_NONE;
+	if (s) {
+		for (i = 0; offer_upfront_names[i] && strcmp(s, offer_upfront_names[i]); i++)
+			;
+		if (!offer_upfront_names[i])
+			return ydoc_unknown(y->doc, ymap_get(n, "upfront"), y->d, "upfront", s, offer_upfront_names);
+		of->upfront = (enum offer_upfront)i;
+	}
+	if (yread_num(y, "upfront_usd", of->upfront != UPFRONT_NONE, (struct num_range){ 0, 1e9, RANGE_CLOSED },
+		      &of->upfront_usd) < 0)
+		return -1;
+	if (of->upfront == UPFRONT_NONE && of->upfront_usd > 0)
+		return ydoc_error(y->doc, ymap_get(n, "upfront_usd"), y->d,
+				  "'upfront_usd' needs 'upfront: partial' or 'upfront: all'");
+	return 0;
+}
+
 static int load_offer(struct clouds *c, const struct ydoc *doc, const struct ynode *o, const struct catalog *cat,
 		      struct diag *d)
 {
 	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
-					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source", NULL };
+					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source",
+					    "term_years", "upfront", "upfront_usd", NULL };
 	const struct yread y = { doc, o, d };
 	struct cloud_offer *of = &c->offers[c->n];
 	const char *s;
@@ -70,7 +113,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 		if (!strcmp(c->offers[i].id, of->id))
 			return ydoc_error(doc, ymap_get(o, "id"), d, "offer '%s' is already defined at %s:%ld", of->id,
 					  c->offers[i].file, c->offers[i].line);
-	return 0;
+	return load_term(&y, of);
 }
 
 int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, struct diag *d)

@@ -522,7 +522,7 @@ static void write_inventory(struct sb *inv, const struct gfleet *f, unsigned lon
 		seed, f->ncl);
 	sb_adds(inv, "# Owned nodes: cpu_cores, ram_gib and base_power_w are illustrative assumptions.\n"
 		     "# Rented nodes: AWS instance shapes (vCPU, GiB) with their on-demand USD/hour from the\n"
-		     "# skypilot catalog [SKY] as quoted in facts-nvidia.md section 6 (snapshot date unconfirmed).\n");
+		     "# skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv @001367d2 (snapshot date unconfirmed).\n");
 	sb_adds(inv, "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
 		     "amortization_years,hourly_usd,base_power_w\n");
 	for (i = 0; i < f->ncl; i++) {

@@ -6,7 +6,7 @@
  * YAML in the current input formats (README "Inputs") as text: node
  * classes of GPU types from the catalog (owned nodes on vsphere, kvm and
  * bare metal at several sites, rented cloud instances priced from the
- * skypilot catalog quoted in facts-nvidia.md section 6), and workloads
+ * skypilot-catalog v7/aws vms.csv @001367d2, as models/clouds.yaml), and workloads
  * of several tenants (fractional inference with memory/hardware
  * isolation, VM-only and NVAIE-licensed work, notebooks on shared GPUs,
  * whole-GPU serving, multi-GPU training), with CPU and RAM per replica.

@@ -224,7 +224,7 @@ static int load_costs(const struct csvread *rd, struct node_class *nc)
 			return csvread_error(rd, C_HOURLY,
 					     "column 'hourly_usd' must be empty: the price comes from offer '%s'",
 					     of->id);
-		nc->hourly_usd = of->usd_per_hour;
+		nc->hourly_usd = cloud_offer_hourly(of);
 	} else if (cost_field(rd, C_HOURLY, nc->own, OWN_RENT, HUGE_VAL, &nc->hourly_usd)) {
 		return -1;
 	}

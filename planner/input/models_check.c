@@ -9,6 +9,32 @@
 #include "util.h"
 #include "banned.h"
 
+/*
+ * The SM count of MIG profile p of g: at most the GPU's, and monotone with
+ * the compute slices (a profile of fewer slices has no more SMs than one of
+ * more; profiles of the same slices may differ: H100 1g.10gb 16, 1g.20gb 26).
+ */
+static int check_sms(const struct gpu_type *g, const struct mig_profile *p, struct diag *d)
+{
+	size_t j;
+
+	if (!p->sms)
+		return 0;
+	if (g->sms && p->sms > g->sms)
+		return diag_set(d, DIAG_INPUT, g->file, p->line, 0, "GPU '%s': MIG profile '%s' has %d SMs, the GPU %d",
+				g->id, p->name, p->sms, g->sms);
+	for (j = 0; j < g->mig.nprofiles; j++) {
+		const struct mig_profile *q = &g->mig.profiles[j];
+		if (q->sms && q->compute_slices > p->compute_slices && q->sms < p->sms)
+			return diag_set(d, DIAG_INPUT, g->file, q->line, 0,
+					"GPU '%s': MIG profile '%s' (%d compute slices) has %d SMs, fewer than "
+					"'%s' (%d compute slice%s, %d SMs)",
+					g->id, q->name, q->compute_slices, q->sms, p->name, p->compute_slices,
+					p->compute_slices == 1 ? "" : "s", p->sms);
+	}
+	return 0;
+}
+
 /* The MIG table of g: every profile's instances fit the GPU's slices and starts. */
 static int check_mig(const struct gpu_type *g, struct diag *d)
 {
@@ -31,6 +57,8 @@ static int check_mig(const struct gpu_type *g, struct diag *d)
 					"GPU '%s': %d instances of MIG profile '%s' take %d compute slices, the GPU has %d",
 					g->id, p->max_instances, p->name, p->max_instances * p->compute_slices,
 					m->compute_slices);
+		if (check_sms(g, p, d))
+			return -1;
 		if (p->memory_mib > g->memory_mib)
 			return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
 					"GPU '%s': MIG profile '%s' has %ld MiB, more than the GPU's %ld MiB", g->id,

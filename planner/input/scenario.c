@@ -17,6 +17,7 @@
 
 #include "scenario.h"
 #include "models.h"
+#include "mig.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"
@@ -529,10 +530,10 @@ static int mode_has_slot(const struct gpu_type *g, enum gpu_mode m, const struct
 			return 0;
 		for (i = 0; i < g->mig.nprofiles; i++) {
 			const struct mig_profile *p = &g->mig.profiles[i];
-			double share = (double)p->compute_slices / g->mig.compute_slices;
+			double share = mig_profile_share(g, p);
 			if (p->media_ext || (whole && p->compute_slices != g->mig.compute_slices))
 				continue;
-			if (fits(ask, compute, (double)p->memory_mib, share))
+			if (fits(ask, whole ? 0.0 : compute, (double)p->memory_mib, share))
 				return 1;
 		}
 		return 0;
@@ -546,10 +547,10 @@ static int mode_has_slot(const struct gpu_type *g, enum gpu_mode m, const struct
 			if (gi < 0 || (size_t)gi >= g->mig.nprofiles)
 				continue;
 			p = &g->mig.profiles[gi];
-			share = (double)p->compute_slices / g->mig.compute_slices;
+			share = mig_profile_share(g, p);
 			if (p->media_ext || (whole && p->compute_slices != g->mig.compute_slices))
 				continue;
-			if (fits(ask, compute, (double)p->memory_mib, share))
+			if (fits(ask, whole ? 0.0 : compute, (double)p->memory_mib, share))
 				return 1;
 		}
 		return 0;

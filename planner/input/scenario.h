@@ -127,4 +127,13 @@ int scenario_class_allows(const struct node_class *nc, const struct workload *w)
  */
 size_t scenario_overasked(const struct scenario *sc, char ***msgs);
 
+/*
+ * The hint for a fractional workload w whose compute ask is above a MIG
+ * profile's share (mig_profile_share) of a GPU it may run on by less than
+ * 1% of that share, so that it takes the next larger profile: one line
+ * naming the profile, both figures and the fraction that gives exactly
+ * the share ("write 16/132").  NULL when none.  Caller frees.
+ */
+char *scenario_compute_hint(const struct scenario *sc, const struct workload *w);
+
 #endif

@@ -240,11 +240,35 @@ static int load_counts(const struct workloads *wl, const struct csvread *rd, str
 	return 0;
 }
 
+/*
+ * The compute column: a number, or a fraction "N/D" ("1/7") read as N / D
+ * so that an exact share can be written exactly; then the range check.
+ */
+static int read_compute(const struct csvread *rd, int required, double *out)
+{
+	const struct num_range share = { 0, 1, RANGE_LO_OPEN };
+	const char *s = csvread_text(rd, C_COMPUTE), *slash = strchr(s, '/');
+	char num[64];
+	double n, dn, x;
+
+	if (!slash)
+		return csvread_num(rd, C_COMPUTE, required, share, out);
+	if ((size_t)(slash - s) >= sizeof(num))
+		return csvread_error(rd, C_COMPUTE, "column 'compute': '%s' is not a number or a fraction N/D", s);
+	memcpy(num, s, (size_t)(slash - s));
+	num[slash - s] = '\0';
+	if (parse_double(num, &n) || parse_double(slash + 1, &dn) || dn <= 0)
+		return csvread_error(rd, C_COMPUTE, "column 'compute': '%s' is not a number or a fraction N/D", s);
+	x = n / dn;
+	if (!(x > 0 && x <= 1))
+		return csvread_error(rd, C_COMPUTE, "column 'compute': '%s' must be in (0, 1]", s);
+	*out = x;
+	return 0;
+}
+
 /* gpu_mem_gib and compute: both required for a fraction (gpus 0); compute 1 for whole GPUs. */
 static int load_share(const struct csvread *rd, struct workload *w)
 {
-	const struct num_range share = { 0, 1, RANGE_LO_OPEN };
-
 	w->gpu_mem_gib = 0;
 	if (w->gpus == 0 && !*csvread_text(rd, C_GPU_MEM))
 		return csvread_error(rd, C_GPU_MEM, "column 'gpu_mem_gib' is required when gpus is 0");
@@ -255,11 +279,11 @@ static int load_share(const struct csvread *rd, struct workload *w)
 	if (w->gpus == 0) {
 		if (!*csvread_text(rd, C_COMPUTE))
 			return csvread_error(rd, C_COMPUTE, "column 'compute' is required when gpus is 0");
-		if (csvread_num(rd, C_COMPUTE, 1, share, &w->compute))
+		if (read_compute(rd, 1, &w->compute))
 			return -1;
 	} else {
 		double c = 1;
-		if (csvread_num(rd, C_COMPUTE, 0, share, &c) < 0)
+		if (*csvread_text(rd, C_COMPUTE) && read_compute(rd, 0, &c) < 0)
 			return -1;
 		if (c != 1)
 			return csvread_error(rd, C_COMPUTE, "column 'compute' must be empty or 1 when gpus is %d",

@@ -39,6 +39,7 @@ struct mig_profile {
 	int id;			/* nvidia-smi / NVML GPU-instance profile id, unique per GPU; -1 unknown */
 	int compute_slices;
 	int memory_slices;
+	int sms;		/* SMs nvidia-smi mig -lgip prints for it; 0 = unknown */
 	long memory_mib;	/* usable: what nvidia-smi mig -lgip prints (GiB x 1024) */
 	long nominal_mib;	/* the size in the name (1g.10gb: 10 x 1024); 0 if none */
 	int assumed;		/* memory_mib is an estimate, not a capture */

@@ -9,7 +9,15 @@
 #include "util.h"
 #include "banned.h"
 
-const char *const offer_pricing_names[] = { "on-demand", "reserved", "spot", NULL };
+const char *const offer_pricing_names[] = { "on-demand", "reserved", "spot", "savings-plan", NULL };
+const char *const offer_upfront_names[] = { "none", "partial", "all", NULL };
+
+double cloud_offer_hourly(const struct cloud_offer *of)
+{
+	if (of->term_years <= 0)
+		return of->usd_per_hour;
+	return of->usd_per_hour + of->upfront_usd / (of->term_years * 8760.0);
+}
 
 const char *offer_pricing_name(enum offer_pricing p)
 {

@@ -18,7 +18,10 @@
 #include "catalog.h"
 #include "diag.h"
 
-enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_COUNT };
+enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_SAVINGS_PLAN, PRICING_COUNT };
+/* How a committed term (reserved, savings plan) is paid. */
+enum offer_upfront { UPFRONT_NONE, UPFRONT_PARTIAL, UPFRONT_ALL, UPFRONT_COUNT };
+extern const char *const offer_upfront_names[];	/* NULL-terminated, by enum */
 const char *offer_pricing_name(enum offer_pricing p);
 extern const char *const offer_pricing_names[];	/* NULL-terminated, by enum */
 
@@ -32,7 +35,10 @@ struct cloud_offer {
 	int gpus;
 	double vcpus;		/* 0: not stated (no CPU limit) */
 	double ram_gib;		/* 0: not stated */
-	double usd_per_hour;
+	double usd_per_hour;	/* the hourly rate billed (0 for an all-upfront term) */
+	int term_years;		/* reserved / savings-plan commitment in years; 0 on-demand, spot */
+	enum offer_upfront upfront;	/* how the term is paid */
+	double upfront_usd;	/* one-off payment per instance at the start of the term; 0 if none */
 	long long as_of;	/* the date the price is valid at: days since 1970-01-01 (date.h) */
 	int assumed;		/* not confirmed by its source (the price or its date) */
 	char *source;
@@ -46,6 +52,13 @@ struct clouds {
 	size_t n;
 	struct cloud_offer *offers;
 };
+
+/*
+ * What one instance of of costs per hour as the planner counts it: its
+ * hourly rate plus its upfront payment amortised over the hours of its
+ * term (upfront_usd / (term_years x 8760)).
+ */
+double cloud_offer_hourly(const struct cloud_offer *of);
 
 void clouds_release(struct clouds *c);
 const struct cloud_offer *clouds_find(const struct clouds *c, const char *id);

@@ -442,3 +442,15 @@ int mig_layout_check(const struct gpu_type *gpu, int n, const int *profile, cons
 	}
 	return limits_check(gpu, n, profile, why);
 }
+
+int mig_profile_share_from_sms(const struct gpu_type *gpu, const struct mig_profile *p)
+{
+	return gpu->sms > 0 && p->sms > 0;
+}
+
+double mig_profile_share(const struct gpu_type *gpu, const struct mig_profile *p)
+{
+	if (mig_profile_share_from_sms(gpu, p))
+		return (double)p->sms / gpu->sms;
+	return (double)p->compute_slices / gpu->mig.compute_slices;
+}

@@ -96,4 +96,16 @@ int mig_geometry_parse(const struct gpu_type *gpu, const char *name, struct mig_
 int mig_layout_check(const struct gpu_type *gpu, int n, const int *profile, const int *start,
 		     char **why);
 
+/*
+ * The share of one whole GPU of gpu that an instance of profile p
+ * computes with: p->sms / gpu->sms (the SMs nvidia-smi mig -lgip prints
+ * for the profile over the GPU's full SM count outside MIG mode, so an
+ * A100's 7g.40gb is 98/108) when both are known, else the slice fraction
+ * p->compute_slices / gpu->mig.compute_slices (the nominal 1/7).
+ */
+double mig_profile_share(const struct gpu_type *gpu, const struct mig_profile *p);
+
+/* True when mig_profile_share(gpu, p) comes from SM counts, false when it is the slice fraction. */
+int mig_profile_share_from_sms(const struct gpu_type *gpu, const struct mig_profile *p);
+
 #endif

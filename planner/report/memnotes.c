@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "internal/stats.h"
+#include "mig.h"
 #include "util.h"
 #include "banned.h"
 
@@ -40,8 +41,8 @@ static const struct mig_profile *short_profile(const struct gpu_type *g, const s
 		return NULL;
 	for (i = 0; i < g->mig.nprofiles; i++) {
 		const struct mig_profile *p = &g->mig.profiles[i];
-		double share = (double)p->compute_slices / g->mig.compute_slices;
-		if (p->media_ext || share + 1e-9 < compute)
+		double share = mig_profile_share(g, p);
+		if (p->media_ext || (w->gpus >= 1 ? p->compute_slices != g->mig.compute_slices : share + 1e-9 < compute))
 			continue;
 		if (ask <= (double)p->nominal_mib + 1e-9 && ask > (double)p->memory_mib + 1e-9 &&
 		    (!best || p->nominal_mib < best->nominal_mib))

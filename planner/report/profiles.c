@@ -296,6 +296,12 @@ static int mig_json(const struct gpu_type *t, struct sb *out)
 		else
 			cJSON_AddNullToObject(o, "id");
 		json_int(o, "compute_slices", p->compute_slices);
+		if (p->sms)
+			json_int(o, "sms", p->sms);
+		else
+			cJSON_AddNullToObject(o, "sms");
+		cJSON_AddNumberToObject(o, "compute_share", mig_profile_share(t, p));
+		cJSON_AddBoolToObject(o, "compute_share_from_sms", mig_profile_share_from_sms(t, p));
 		json_int(o, "memory_slices", p->memory_slices);
 		json_int(o, "memory_mib", p->memory_mib);
 		json_int(o, "nominal_mib", p->nominal_mib);
@@ -313,14 +319,23 @@ static int mig_json(const struct gpu_type *t, struct sb *out)
 	return json_flush(root, out);
 }
 
+/* A profile's compute share as the planner counts it: "16/132 SMs", or "3/7 slices" without SM counts. */
+static char *share_text(const struct gpu_type *t, const struct mig_profile *p)
+{
+	if (mig_profile_share_from_sms(t, p))
+		return xasprintf("%d/%d SMs", p->sms, t->sms);
+	return xasprintf("%d/%d slices", p->compute_slices, t->mig.compute_slices);
+}
+
 static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb *out)
 {
-	static const char *const head[] = { "profile", "id",	  "compute_slices", "memory_slices", "memory_mib",
-					    "gib",     "nominal", "max",	    "placements",    "+me",
-					    "assumed" };
+	static const char *const head[] = { "profile", "id",	  "compute_slices", "sms",	  "share",
+					    "memory_slices", "memory_mib", "gib", "nominal", "max",
+					    "placements",    "+me",	   "assumed" };
 	static const char *const csv_head[] = { "profile",     "id",	      "compute_slices", "memory_slices",
 						"memory_mib",  "nominal_mib", "max_instances",	"starts",
-						"media_ext",   "assumed",     "assumed_rule" };
+						"media_ext",   "assumed",     "assumed_rule",	"sms",
+						"compute_share" };
 	struct grid g;
 	size_t i;
 	int k, nassumed = 0;
@@ -333,7 +348,7 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 		sb_addf(out, "%s: MIG with %d compute slices, %d memory slices, at most %d instances\n", t->id,
 			t->mig.compute_slices, t->mig.memory_slices, t->mig.max_instances);
 	}
-	grid_init(&g, f == PROFILES_CSV ? csv_head : head, f == PROFILES_CSV ? "lrrrrrrllll" : "lrrrrrrrlll");
+	grid_init(&g, f == PROFILES_CSV ? csv_head : head, f == PROFILES_CSV ? "lrrrrrrllllrr" : "lrrrlrrrrrlll");
 	for (i = 0; i < t->mig.nprofiles; i++) {
 		const struct mig_profile *p = &t->mig.profiles[i];
 		grid_cell(&g, "%s", p->name);
@@ -342,6 +357,13 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 		else
 			grid_cell(&g, "%s", f == PROFILES_CSV ? "" : "-");
 		grid_cell(&g, "%d", p->compute_slices);
+		if (f != PROFILES_CSV) {
+			if (p->sms)
+				grid_cell(&g, "%d", p->sms);
+			else
+				grid_cell(&g, "%s", "-");
+			grid_take(&g, share_text(t, p));
+		}
 		grid_cell(&g, "%d", p->memory_slices);
 		grid_cell(&g, "%ld", p->memory_mib);
 		if (f == PROFILES_CSV)
@@ -363,8 +385,14 @@ static void mig_grid(const struct gpu_type *t, enum profiles_format f, struct sb
 		}
 		grid_cell(&g, "%s", p->media_ext ? "yes" : "no");
 		grid_cell(&g, "%s", p->assumed ? "yes" : "no");
-		if (f == PROFILES_CSV)
+		if (f == PROFILES_CSV) {
 			grid_cell(&g, "%s", p->assumed_rule ? p->assumed_rule : "");
+			if (p->sms)
+				grid_cell(&g, "%d", p->sms);
+			else
+				grid_cell(&g, "%s", "");
+			grid_cell(&g, "%.6f", mig_profile_share(t, p));
+		}
 		nassumed += p->assumed;
 	}
 	grid_flush(&g, f, out);

@@ -113,7 +113,7 @@ static void add_mig_configs(struct problem_enum_ctx *e, enum gpu_mode mode, enum
 			st.mode = mode;
 			st.name = mode == MODE_MIG ? mp->name : gpu->vgpu.mig_backed[backed[geo[i].profile[j]]].name;
 			st.memory_mib = mp->memory_mib;
-			st.compute = (double)mp->compute_slices / gpu->mig.compute_slices;
+			st.compute = mig_profile_share(gpu, mp);
 			st.iso = ISO_HARDWARE;
 			st.gpus = mp->compute_slices == gpu->mig.compute_slices &&
 				  mp->memory_slices == gpu->mig.memory_slices;

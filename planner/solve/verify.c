@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "verify.h"
+#include "mig.h"
 #include "util.h"
 #include "banned.h"
 
@@ -76,7 +77,7 @@ static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offe
 			return fail(d, "MIG slot without a MIG profile on %s", g->id);
 		mp = &g->mig.profiles[st->mig_profile];
 		o->mem_mib = (double)mp->memory_mib;
-		o->compute = (double)mp->compute_slices / g->mig.compute_slices;
+		o->compute = mig_profile_share(g, mp);
 		o->iso = ISO_HARDWARE;
 		o->vm = n->mode == MODE_MIG_VGPU && hypervisor_is_vm_host(c->nc->hv);
 		o->gpus = mp->compute_slices == g->mig.compute_slices && mp->memory_slices == g->mig.memory_slices;

@@ -1,7 +1,7 @@
 /*
  * test_catalog.c - the bundled GPU catalog (models/gpus.yaml): invariants
  * of every MIG and vGPU table, spot values from
- * the project's research notes (facts-nvidia.md), the usable memory of MIG
+ * the sources models/gpus.yaml cites (MIG user guide, AIE5 tables), the usable memory of MIG
  * profiles as `nvidia-smi mig -lgip` captures print it, and the loader's error messages on small
  * bad files (exact "FILE:LINE:COL: message" text).
  */
@@ -198,7 +198,8 @@ static const struct {
 	{ "ZZZ", "", 0 },
 	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
 	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
-	{ "RTX-PRO-6000", "", 0 },			/* nothing near */
+	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE", 1 },	/* prefix of one type */
+	{ "MI300X-192GB", "", 0 },			/* nothing near */
 };
 
 static void check_spots(const struct catalog *cat)

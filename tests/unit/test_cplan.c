@@ -40,7 +40,7 @@ static const char inv_easy[] = INV_HEADER
 	"bm,2,H100-SXM5-80GB,8,baremetal,dc1,128,1024,owned,,,,1300\n"
 	"vs,2,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,650\n";
 static const char wl_easy[] = WL_HEADER
-	"inf,t,7,0,10,0.14,hardware,false,2,8,,false,1\n"
+	"inf,t,7,0,10,0.12,hardware,false,2,8,,false,1\n"
 	"nb,t,10,0,8,0.1,none,false,1,4,,false,1\n"
 	"vm,t,3,0,16,0.25,memory,true,1,8,,false,1\n"
 	"train,t,2,2,,,exclusive,false,16,64,passthrough,false,1\n"
@@ -48,7 +48,7 @@ static const char wl_easy[] = WL_HEADER
 
 /* One owned bare-metal H100 node, 7 x 10 GiB hardware-isolated: one MIG GPU. */
 static const char inv_mig[] = INV_HEADER "bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n";
-static const char wl_mig[] = WL_HEADER "inf,t,7,0,9.5,0.14,hardware,false,,,mig,false,1\n";
+static const char wl_mig[] = WL_HEADER "inf,t,7,0,9.5,0.12,hardware,false,,,mig,false,1\n";
 
 /* A bought vSphere A100 node, 3 VM replicas (one licensed vGPU) and one unhostable workload. */
 static const char inv_buy[] = INV_HEADER "vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,buy,60000,5,,650\n";

@@ -10,7 +10,8 @@
  * projects them to profile multisets, and keeps the multisets that no
  * single extra instance of any non-+me profile turns into another valid
  * multiset.  As a cross-check, the same script with the 2-slice 1g
- * profile removed reproduces the figures in facts-nvidia.md section 1.1
+ * profile removed reproduces the commonly quoted A100 figures (derived from the [MIGUG]
+ * A100-40GB placement list)
  * for the A100: 12 maximal multisets, 19 maximal positional layouts, 37
  * non-empty valid multisets; and for the A30 it gives 5 maximal
  * positional layouts (2g.12gb+1g.6gb*2 has two).  Rows were also checked

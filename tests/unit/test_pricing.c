@@ -92,7 +92,7 @@ static void mode_mix(const struct plan_result *r, enum gpu_mode m, long *nodes, 
  * all 16 GPUs are needed.
  */
 static const char inv_a100[] = INV_FULL "vs,4,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,500,,\n";
-static const char wl_a100[] = WL_HEADER "vm,t,64,0,19.5,0.14,hardware,true,,,,mig-vgpu,,false,1\n";
+static const char wl_a100[] = WL_HEADER "vm,t,64,0,19.5,0.12,hardware,true,,,,mig-vgpu,,false,1\n";
 #define SC_ENERGY "energy: {usd_per_kwh: 0.12, pue: 1.4, gpu_load_factor: 0.6}\n"
 
 /*
@@ -168,7 +168,7 @@ static void test_a100_seats(void)
 static const char inv_nvl_buy[] = INV_FULL "nvl,1,H100-NVL-94GB,2,vsphere,dc1,64,512,buy,200000,5,,800,,\n";
 static const char inv_nvl_owned[] = INV_FULL "nvl,1,H100-NVL-94GB,2,vsphere,dc1,64,512,owned,,,,800,,\n";
 static const char inv_nvl_owned5[] = INV_FULL "nvl,1,H100-NVL-94GB,2,vsphere,dc1,64,512,owned,,,,800,,5\n";
-static const char wl_nvl[] = WL_HEADER "vm,t,1,0,12,0.14,hardware,true,,,,mig-vgpu,,false,1\n";
+static const char wl_nvl[] = WL_HEADER "vm,t,1,0,12,0.12,hardware,true,,,,mig-vgpu,,false,1\n";
 #define SC_NVL_ENERGY "energy: {usd_per_kwh: 0.10, pue: 1, gpu_load_factor: 1}\n"
 
 static void test_bundle_3y(void)

@@ -26,7 +26,7 @@ static const char inv_mixed[] = INV_HEADER
 
 static const char wl_mixed[] = WL_HEADER
 	"any,t,2,0,10,0.1,none,false,,,,,false,1\n"
-	"hw,t,2,0,10,0.14,hardware,false,,,,,false,1\n"
+	"hw,t,2,0,10,0.12,hardware,false,,,,,false,1\n"
 	"vmw,t,2,0,16,0.25,memory,true,,,,,false,1\n"
 	"nv,t,2,0,10,0.1,none,false,,,,,true,1\n"
 	"site1,t,2,0,10,0.1,none,false,,,,dc1,false,1\n"
@@ -43,11 +43,11 @@ static const char wl_mixed[] = WL_HEADER
 static const char inv_hw[] = INV_HEADER
 	"bm,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
 	"vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,\n";
-static const char wl_hw[] = WL_HEADER "hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+static const char wl_hw[] = WL_HEADER "hw,t,7,0,9.5,0.12,hardware,false,,,mig|passthrough,,false,1\n";
 /* The same plus a 19.5 GiB one: 1g.10gb and 1g.20gb no longer take the same replicas. */
 static const char wl_hw20[] = WL_HEADER
-	"hw,t,7,0,9.5,0.14,hardware,false,,,mig|passthrough,,false,1\n"
-	"hw20,t,1,0,19.5,0.14,hardware,false,,,mig|passthrough,,false,1\n";
+	"hw,t,7,0,9.5,0.12,hardware,false,,,mig|passthrough,,false,1\n"
+	"hw20,t,1,0,19.5,0.12,hardware,false,,,mig|passthrough,,false,1\n";
 
 static int class_index(const struct problem *p, const char *name)
 {
@@ -456,8 +456,8 @@ static void test_merge(void)
  * both fit 1g.20gb (19.62 GiB).
  */
 static const char wl_usable[] = WL_HEADER
-	"ten,t,1,0,10,0.14,hardware,false,,,mig,,false,1\n"
-	"edge,t,1,0,9.75,0.14,hardware,false,,,mig,,false,1\n";
+	"ten,t,1,0,10,0.12,hardware,false,,,mig,,false,1\n"
+	"edge,t,1,0,9.75,0.12,hardware,false,,,mig,,false,1\n";
 
 static void test_usable_memory(void)
 {

@@ -33,7 +33,7 @@ static const char inv_text[] = INV_HEADER
 
 static const char wl_text[] =
 	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes\n"
-	"mig-w,t,7,0,9.5,0.14,hardware,false,1,8,H100-SXM5-80GB,mig\n"
+	"mig-w,t,7,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig\n"
 	"vgpu-w,t,3,0,16,0.25,memory,true,1,8,A100-PCIE-80GB,vgpu\n"
 	"train,t,2,2,,,exclusive,false,40,64,A100-PCIE-80GB,passthrough\n";
 

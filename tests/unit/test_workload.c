@@ -44,6 +44,11 @@ static const struct {
 	{ "a,t,1,0,20,1.5,none,,,,,,,,", ":2:6: column 'compute': '1.5' must be in (0, 1]" },
 	{ "a,t,1,0,20,NaN,none,,,,,,,,", ":2:6: column 'compute': 'NaN' is not finite" },
 	{ "a,t,1,2,,0.5,exclusive,,,,,,,,", ":2:6: column 'compute' must be empty or 1 when gpus is 2" },
+	{ "a,t,1,0,20,1/7,none,,,,,,,,", NULL },
+	{ "a,t,1,0,20,3/2,none,,,,,,,,", ":2:6: column 'compute': '3/2' must be in (0, 1]" },
+	{ "a,t,1,0,20,1/0,none,,,,,,,,", ":2:6: column 'compute': '1/0' is not a number or a fraction N/D" },
+	{ "a,t,1,0,20,1/x,none,,,,,,,,", ":2:6: column 'compute': '1/x' is not a number or a fraction N/D" },
+	{ "a,t,1,1,,2/2,exclusive,,,,,,,,", NULL },
 	{ "a,t,1,2,,1,exclusive,,,,,,,,", NULL },
 	{ "a,t,1,0,20,0.25,,,,,,,,,", ":2:7: column 'isolation' is empty" },
 	{ "a,t,1,0,20,0.25,memroy,,,,,,,,", ":2:7: unknown isolation 'memroy' (did you mean 'memory'?)" },
@@ -115,7 +120,7 @@ static void test_values(const struct catalog *cat)
 	struct workloads wl = WORKLOADS_INIT;
 	struct diag d = DIAG_INIT;
 
-	fprintf(f, "%s%s\n%s\n", HEADER, "a,t,4,0,20,0.25,hardware,,,,,,,,",
+	fprintf(f, "%s%s\n%s\n", HEADER, "a,t,4,0,20,1/4,hardware,,,,,,,,",
 		"b,u,3,2,40,,exclusive,yes,8,64,A100D|a100-pcie-80gb|H100XM,passthrough|MIG,dc1|dc2|dc1,1,7");
 	fclose(f);
 	CHECK(workloads_load(&wl, path, cat, &d) == 0, "values load");
