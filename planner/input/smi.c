@@ -214,12 +214,13 @@ static void write_profile(struct sb *y, const struct smi_mig *m, const struct sm
 	for (i = 0; i < p->nstarts; i++)
 		sb_addf(y, "%s%d", i ? "," : "", p->starts[i]);
 	sb_addf(y, "}:%d\n", p->memory_slices);
-	sb_addf(y, "        - {name: %s, id: %d, compute_slices: %d, memory_slices: %d, memory_mib: %ld, "
-		   "max_instances: %d, starts: [", p->name, p->id, p->compute_slices, p->memory_slices, p->memory_mib,
-		p->total);
+	sb_addf(y, "        - {name: %s, id: %d, compute_slices: %d, ", p->name, p->id, p->compute_slices);
+	if (p->sms > 0)
+		sb_addf(y, "sms: %d, ", p->sms);
+	sb_addf(y, "memory_slices: %d, memory_mib: %ld, max_instances: %d, starts: [", p->memory_slices,
+		p->memory_mib, p->total);
 	for (i = 0; i < p->nstarts; i++)
 		sb_addf(y, "%s%d", i ? ", " : "", p->starts[i]);
-	/* the per-profile SM count (p->sms, from -lgip) goes here once the catalog reads `sms` */
 	sb_addf(y, "], media_ext: %s}   # usable memory_mib = %s x 1024, rounded down\n",
 		p->media_ext ? "true" : "false", p->gib);
 }

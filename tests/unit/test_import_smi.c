@@ -49,10 +49,10 @@ static void same_profile(const struct mig_profile *got, const struct mig_profile
 	CHECK(got->id == want->id && got->compute_slices == want->compute_slices &&
 		      got->memory_slices == want->memory_slices && got->memory_mib == want->memory_mib &&
 		      got->max_instances == want->max_instances && got->media_ext == want->media_ext &&
-		      got->nstarts == want->nstarts && got->assumed == want->assumed,
-	      "profile %s: id %d/%d slices %d,%d/%d,%d mib %ld/%ld max %d/%d", want->name, got->id, want->id,
+		      got->nstarts == want->nstarts && got->assumed == want->assumed && got->sms == want->sms,
+	      "profile %s: id %d/%d slices %d,%d/%d,%d mib %ld/%ld max %d/%d sms %d/%d", want->name, got->id, want->id,
 	      got->compute_slices, got->memory_slices, want->compute_slices, want->memory_slices, got->memory_mib,
-	      want->memory_mib, got->max_instances, want->max_instances);
+	      want->memory_mib, got->max_instances, want->max_instances, got->sms, want->sms);
 	for (i = 0; i < want->nstarts && i < got->nstarts; i++)
 		CHECK(got->starts[i] == want->starts[i], "profile %s start %d", want->name, i);
 }
