@@ -12,6 +12,7 @@
 
 #include "internal/kube.h"
 #include "kubectl.h"
+#include "mig.h"
 #include "util.h"
 #include "banned.h"
 
@@ -213,7 +214,7 @@ static void write_ask(struct sb *wl, const struct kpod *q)
 		sb_adds(wl, "0,");
 		add_num(wl, (double)mp->memory_mib / 1024.0, 9);
 		sb_adds(wl, ",");
-		add_floor(wl, (double)mp->compute_slices / q->gpu->mig.compute_slices, 6);
+		add_floor(wl, mig_profile_share(q->gpu, mp), 6);
 		sb_adds(wl, ",hardware");
 	} else {
 		sb_adds(wl, "0,");
