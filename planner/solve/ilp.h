@@ -33,8 +33,11 @@ struct ilp_opts {
 	const struct cplan *warm; /* a feasible plan to start from, or NULL */
 	/*
 	 * Deterministic work budget: stop the branch-and-bound after this many
-	 * nodes (glp_ios_tree_size's total), 0 = no limit.  Unlike the time
-	 * limit, the same limit gives the same plan on every run and machine.
+	 * nodes (glp_ios_tree_size's total), 0 = no limit.  When it is set no
+	 * phase looks at the clock (time_limit_s is ignored: the root LP and
+	 * the rounding run to their end, the class and pair MIPs stop on their
+	 * own node counts, the polish when a pass changes nothing), so the
+	 * same limit gives the same plan on every run, machine and load.
 	 */
 	long node_limit;
 	/*

@@ -45,7 +45,14 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	limit = o->time_limit_s >= 0 ? o->time_limit_s : sc->time_limit_s;
 	opts.time_limit_s = fmax(0, limit - (util_now_s() - t0) - t_greedy);
 	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
-	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit; /* deterministic, unlike time */
+	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit;
+	/*
+	 * A node limit is the deterministic budget: no clock stops any phase
+	 * (ilp_solve), so the time limit does not apply.
+	 */
+	if (opts.node_limit > 0)
+		opts.time_limit_s = HUGE_VAL;
+	r->node_limit = opts.node_limit;
 	opts.verbose = o->verbose;
 	opts.threads = o->threads;
 	opts.export_path = o->export_path;

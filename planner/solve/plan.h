@@ -38,6 +38,7 @@ struct plan_result {
 	struct cplan greedy, ilp;
 	struct ilp_result res;
 	const struct cplan *final;	/* the plan reported: &ilp or &greedy */
+	long node_limit;	/* the deterministic budget it ran under (nodes), 0: the time limit */
 	const char *plan_source;	/* "ilp" or "greedy" */
 	enum ilp_status status;
 	double objective;		/* of final */
