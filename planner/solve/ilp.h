@@ -14,6 +14,7 @@
 
 #include "cplan.h"
 #include "diag.h"
+#include "outfile.h"
 #include "problem.h"
 
 enum ilp_status {
@@ -67,6 +68,8 @@ struct ilp_result {
 	long **ncfg;		/* [class][config] */
 	double *arc;		/* [arc] */
 	double *unplaced;	/* [demand] */
+	/* ilp_opts.export_path's model, staged: outstage_commit puts it in place; released: removed */
+	struct outstage model;
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */

@@ -88,6 +88,11 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	return verify_plan(r->final, d);
 }
 
+int plan_commit_export(struct plan_result *r, struct diag *d)
+{
+	return r->have_p ? outstage_commit(&r->res.model, d) : 0;
+}
+
 void plan_release(struct plan_result *r)
 {
 	if (r->have_ilp)
