@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "csvdoc.h"
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -506,4 +507,14 @@ int csvread_word(const struct csvread *rd, int c, const char *what, const char *
 		}
 	}
 	return csvread_unknown(rd, c, what, s, names);
+}
+
+int csvdoc_interrupted(const struct csvdoc *doc, size_t row, struct diag *d)
+{
+	int sig;
+
+	if (row % CSVDOC_POLL_ROWS || !(sig = interrupt_pending()))
+		return 0;
+	diag_set(d, DIAG_IO, doc->file, 0, 0, "interrupted by %s while reading", interrupt_signame(sig));
+	return 1;
 }
