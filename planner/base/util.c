@@ -655,3 +655,18 @@ double util_now_s(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+char *str_escape_ctl(const char *s)
+{
+	struct sb sb;
+
+	sb_init(&sb);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			sb_addf(&sb, "\\x%02x", c);
+		else
+			sb_addn(&sb, s, 1);
+	}
+	return sb_detach(&sb);
+}

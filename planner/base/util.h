@@ -157,6 +157,14 @@ const char *range_text(char *buf, size_t size, double lo, double hi, int open);
 const char *range_text_ll(char *buf, size_t size, long long lo, long long hi);
 
 /*
+ * A copy of s with every control character (below 0x20, and 0x7f) as
+ * "\xNN", for names from input printed to a terminal or into text and
+ * Markdown (a line break in a name cannot start a line of its own).
+ * Caller frees.
+ */
+char *str_escape_ctl(const char *s);
+
+/*
  * Reads a whole file into a new NUL-terminated buffer (*buf, caller
  * frees; *len excludes the NUL).  Returns 0, or a FILE_READ_* error with
  * errno kept for FILE_READ_OPEN and FILE_READ_IO; *buf is NULL then.

@@ -98,7 +98,7 @@ static int read_string(struct reader *rd, const cJSON *obj, const char *key, cha
 	const cJSON *v = field(rd, obj, key, F_STRING);
 	if (!v)
 		return -1;
-	*out = xstrdup(v->valuestring);
+	*out = str_escape_ctl(v->valuestring); /* never raw to a terminal: a name cannot forge a line */
 	return 0;
 }
 
@@ -301,7 +301,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	r->file = xstrdup(file);
+	r->file = str_escape_ctl(file);
 	memset(&rd, 0, sizeof(rd));
 	rd.file = file;
 	rd.text = text;
@@ -381,9 +381,9 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	memset(r, 0, sizeof(*r));
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	r->file = xstrdup(file);
+	r->file = str_escape_ctl(file);
 	r->schema_version = xstrdup(REPORT_SCHEMA_VERSION);
-	r->scenario = xstrdup(p->sc->name);
+	r->scenario = str_escape_ctl(p->sc->name);
 	r->status = xstrdup(ilp_status_name(pr->status));
 	r->plan_source = xstrdup(pr->plan_source);
 	r->horizon_years = round(p->horizon_years * 100) / 100;
@@ -411,8 +411,8 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 		if (!cp->unplaced[i])
 			continue;
 		u = &r->unplaced[r->nunplaced++];
-		u->workload = xstrdup(p->demands[i].w->name);
-		u->tenant = xstrdup(p->demands[i].w->tenant);
+		u->workload = str_escape_ctl(p->demands[i].w->name);
+		u->tenant = str_escape_ctl(p->demands[i].w->tenant);
 		u->reason = xstrdup(cp->reason[i] ? cp->reason[i] : "");
 		u->replicas = cp->unplaced[i];
 	}
