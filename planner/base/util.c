@@ -21,13 +21,16 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
 static void oom(size_t size)
 {
-	fprintf(stderr, "gpuplan: out of memory allocating %zu bytes\n", size);
-	abort();
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "gpuplan: out of memory allocating %zu bytes: nothing written\n", size);
+	interrupt_fatal(msg);
 }
 
 void *xmalloc(size_t size)
