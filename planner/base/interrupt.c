@@ -151,3 +151,14 @@ void interrupt_reset(void)
 {
 	interrupt_signal = 0;
 }
+
+void interrupt_fatal(const char *msg)
+{
+	int i;
+
+	for (i = 0; i < INTERRUPT_MAX_TEMPS; i++)
+		if (temps[i])
+			unlink(temps[i]);
+	put(msg);
+	_exit(INTERRUPT_EXIT_FATAL);
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -98,14 +99,14 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-/* Creates a fresh temporary file for final; *tmp gets its path. */
-static int create_tmp(const struct outset *os, const struct outfile *f, char **tmp)
+/* Creates a fresh temporary file for dir/name; *tmp gets its path. */
+static int create_tmp(const char *dir, const char *name, char **tmp)
 {
 	int k, fd;
 
 	for (k = 0; k < OUTFILE_TMP_TRIES; k++) {
-		*tmp = k ? xasprintf("%s/.%s.%ld-%d.tmp", os->dir, f->name, (long)getpid(), k)
-			 : xasprintf("%s/.%s.%ld.tmp", os->dir, f->name, (long)getpid());
+		*tmp = k ? xasprintf("%s/.%s.%ld-%d.tmp", dir, name, (long)getpid(), k)
+			 : xasprintf("%s/.%s.%ld.tmp", dir, name, (long)getpid());
 		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd >= 0)
 			return fd;
@@ -122,7 +123,7 @@ static int create_tmp(const struct outset *os, const struct outfile *f, char **t
 static int write_tmp(const struct outset *os, const struct outfile *f, const char *final, char **tmp, int *slot,
 		     struct diag *d)
 {
-	int fd = create_tmp(os, f, tmp), e;
+	int fd = create_tmp(os->dir, f->name, tmp), e;
 
 	if (fd < 0)
 		return diag_set(d, DIAG_IO, final, 0, 0, "cannot create: %s", strerror(errno));
@@ -135,6 +136,29 @@ static int write_tmp(const struct outset *os, const struct outfile *f, const cha
 	if (close(fd))
 		return diag_set(d, DIAG_IO, final, 0, 0, "cannot write: %s", strerror(errno));
 	return 0;
+}
+
+/*
+ * Locks dir (flock on the directory itself: no file is created) against
+ * another gpuplan committing into it at the same time; the descriptor,
+ * or -1 with d set when dir cannot be opened or another run holds it.
+ */
+static int lock_dir(const char *dir, struct diag *d)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return diag_set(d, DIAG_IO, dir, 0, 0, "cannot open the output directory: %s", strerror(errno)), -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+		close(fd);
+		if (e == EWOULDBLOCK)
+			diag_set(d, DIAG_IO, dir, 0, 0, "another run is writing this output directory: nothing written");
+		else
+			diag_set(d, DIAG_IO, dir, 0, 0, "cannot lock the output directory: %s", strerror(e));
+		return -1;
+	}
+	return fd;
 }
 
 static int interrupted(struct diag *d)
@@ -166,7 +190,7 @@ int outset_commit(struct outset *os, struct diag *d)
 	int *slot = NULL;
 	struct stat st;
 	sigset_t old;
-	int created = 0, rc = -1;
+	int created = 0, rc = -1, lock = -1;
 	size_t i, j, renamed = 0;
 
 	if (interrupted(d))
@@ -196,6 +220,9 @@ int outset_commit(struct outset *os, struct diag *d)
 		return diag_set(d, DIAG_IO, os->dir, 0, 0, "not a directory");
 	}
 
+	lock = lock_dir(os->dir, d);
+	if (lock < 0)
+		goto out;
 	tmp = xcalloc(os->n + 1, sizeof(*tmp));
 	final = xcalloc(os->n + 1, sizeof(*final));
 	slot = xcalloc(os->n + 1, sizeof(*slot));
@@ -234,8 +261,8 @@ int outset_commit(struct outset *os, struct diag *d)
 	if (renamed == os->n)
 		rc = 0;
 out:
-	for (i = 0; i < os->n; i++) {
-		if (tmp && tmp[i]) {
+	for (i = 0; tmp && i < os->n; i++) {
+		if (tmp[i]) {
 			unlink(tmp[i]);
 			interrupt_untrack(slot[i]);
 			free(tmp[i]);
@@ -243,10 +270,85 @@ out:
 		if (final)
 			free(final[i]);
 	}
+	if (lock >= 0)
+		close(lock); /* releases the lock */
 	if (rc && created && !renamed)
 		rmdir(os->dir);
 	free(tmp);
 	free(final);
 	free(slot);
 	return rc;
+}
+
+const char *outstage_open(struct outstage *st, const char *path, struct diag *d)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+	const char *name = slash ? slash + 1 : path;
+	struct stat sb;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	st->slot = -1;
+	if (!name[0] || (!lstat(path, &sb) && !S_ISREG(sb.st_mode) && !S_ISLNK(sb.st_mode))) {
+		free(dir);
+		diag_set(d, DIAG_IO, path, 0, 0, "not a regular file name");
+		return NULL;
+	}
+	fd = create_tmp(dir, name, &st->tmp);
+	free(dir);
+	if (fd < 0) {
+		diag_set(d, DIAG_IO, path, 0, 0, "cannot create: %s", strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	st->slot = interrupt_track(st->tmp);
+	st->path = xstrdup(path);
+	return st->tmp;
+}
+
+int outstage_commit(struct outstage *st, struct diag *d)
+{
+	sigset_t old;
+	int fd, rc = 0;
+
+	if (!st->tmp)
+		return 0;
+	if (interrupted(d)) {
+		outstage_discard(st);
+		return -1;
+	}
+	fd = open(st->tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || (fsync(fd) && errno != EINVAL && errno != EROFS))
+		rc = diag_set(d, DIAG_IO, st->path, 0, 0, "cannot write: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (rc) {
+		outstage_discard(st);
+		return -1;
+	}
+	interrupt_block(&old);
+	if (rename(st->tmp, st->path))
+		rc = diag_set(d, DIAG_IO, st->path, 0, 0, "cannot rename into place: %s", strerror(errno));
+	else {
+		interrupt_untrack(st->slot);
+		st->slot = -1;
+		free(st->tmp);
+		st->tmp = NULL;
+	}
+	interrupt_unblock(&old);
+	outstage_discard(st);
+	return rc;
+}
+
+void outstage_discard(struct outstage *st)
+{
+	if (st->tmp) {
+		unlink(st->tmp);
+		interrupt_untrack(st->slot);
+		free(st->tmp);
+	}
+	free(st->path);
+	memset(st, 0, sizeof(*st));
+	st->slot = -1;
 }

@@ -74,4 +74,34 @@ int outset_commit(struct outset *os, struct diag *d);
 /* Frees everything; the outset may be outset_init'ed again. */
 void outset_release(struct outset *os);
 
+/*
+ * One file written by a library that wants a path of its own (GLPK's
+ * model writers), all or nothing like an outset's files:
+ *
+ *	struct outstage st;
+ *	const char *tmp = outstage_open(&st, "model.mps", &d);
+ *	(the library writes tmp; on its error: outstage_discard(&st))
+ *	... later, once the whole run succeeded:
+ *	if (outstage_commit(&st, &d)) ...
+ *
+ * outstage_open creates a fresh temporary file next to path (as an
+ * outset does: ".NAME.PID.tmp", exclusive, never through a symlink,
+ * registered with interrupt_track so that a forced exit removes it) and
+ * returns its path, or NULL with d set (DIAG_IO; also when path names a
+ * directory or a device).  outstage_commit fsyncs it and renames it into
+ * place with SIGINT/SIGTERM blocked; after a first signal it renames
+ * nothing and fails ("interrupted by ...").  outstage_discard removes the
+ * temporary file (a no-op after a commit or on a zeroed stage).  Errors
+ * name path, never the temporary one.
+ */
+struct outstage {
+	char *path;		/* the final path (owned) */
+	char *tmp;		/* the temporary file, NULL once committed or discarded */
+	int slot;		/* its interrupt_track slot, -1: none */
+};
+const char *outstage_open(struct outstage *st, const char *path, struct diag *d);
+/* 0, or -1 with d set (the temporary file removed either way). */
+int outstage_commit(struct outstage *st, struct diag *d);
+void outstage_discard(struct outstage *st);
+
 #endif

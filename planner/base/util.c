@@ -18,14 +18,19 @@
 #include <time.h>
 
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
 static void oom(size_t size)
 {
-	fprintf(stderr, "gpuplan: out of memory allocating %zu bytes\n", size);
-	abort();
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "gpuplan: out of memory allocating %zu bytes: nothing written\n", size);
+	interrupt_fatal(msg);
 }
 
 void *xmalloc(size_t size)
@@ -519,52 +524,72 @@ const char *range_text_ll(char *buf, size_t size, long long lo, long long hi)
 	return buf;
 }
 
+int file_open_regular(const char *path, size_t max, struct stat *st)
+{
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait for one */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return FILE_READ_OPEN;
+	if (fstat(fd, st)) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return FILE_READ_IO;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return FILE_READ_IO;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return FILE_READ_NOT_REGULAR;
+	}
+	if ((unsigned long long)st->st_size > (unsigned long long)max) {
+		close(fd);
+		return FILE_READ_TOO_BIG;
+	}
+	return fd;
+}
+
 int file_read_all(const char *path, size_t max, char **buf, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0;
 	struct stat st;
+	size_t cap, n = 0;
+	int fd = file_open_regular(path, max, &st), e;
 	char *p;
-	int err;
 
 	*buf = NULL;
 	*len = 0;
-	if (!f)
-		return FILE_READ_OPEN;
-	if (!fstat(fileno(f), &st)) {
-		/* a directory opens but cannot be read; a big file fails before reading */
-		if (S_ISDIR(st.st_mode)) {
-			fclose(f);
-			errno = EISDIR;
-			return FILE_READ_IO;
-		}
-		if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > (unsigned long long)max) {
-			fclose(f);
-			return FILE_READ_TOO_BIG;
-		}
-	}
+	if (fd < 0)
+		return fd;
+	/* the size it has now, and reads until the end (a file may grow while read: up to max) */
+	cap = (size_t)st.st_size + 2;
 	p = xmalloc(cap);
 	for (;;) {
-		size_t got;
+		ssize_t got;
 		if (n + 1 >= cap) {
 			if (n > max)
 				break;
 			cap *= 2;
 			p = xrealloc(p, cap);
 		}
-		got = fread(p + n, 1, cap - n - 1, f);
-		n += got;
+		got = read(fd, p + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			e = errno;
+			free(p);
+			close(fd);
+			errno = e;
+			return FILE_READ_IO;
+		}
 		if (got == 0)
 			break;
+		n += (size_t)got;
 	}
-	if (ferror(f)) {
-		err = errno;
-		free(p);
-		fclose(f);
-		errno = err;
-		return FILE_READ_IO;
-	}
-	fclose(f);
+	close(fd);
 	if (n > max) {
 		free(p);
 		return FILE_READ_TOO_BIG;
@@ -585,6 +610,9 @@ const char *file_read_strerror(char *buf, size_t size, int err, size_t max)
 		break;
 	case FILE_READ_IO:
 		snprintf(buf, size, "cannot read: %s", strerror(e));
+		break;
+	case FILE_READ_NOT_REGULAR:
+		snprintf(buf, size, "not a regular file (a FIFO, device or socket)");
 		break;
 	case FILE_READ_TOO_BIG:
 		if (max >= (size_t)1 << 20 && max % ((size_t)1 << 20) == 0)
@@ -629,4 +657,19 @@ double util_now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+char *str_escape_ctl(const char *s)
+{
+	struct sb sb;
+
+	sb_init(&sb);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			sb_addf(&sb, "\\x%02x", c);
+		else
+			sb_addn(&sb, s, 1);
+	}
+	return sb_detach(&sb);
 }

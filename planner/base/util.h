@@ -157,16 +157,33 @@ const char *range_text(char *buf, size_t size, double lo, double hi, int open);
 const char *range_text_ll(char *buf, size_t size, long long lo, long long hi);
 
 /*
+ * A copy of s with every control character (below 0x20, and 0x7f) as
+ * "\xNN", for names from input printed to a terminal or into text and
+ * Markdown (a line break in a name cannot start a line of its own).
+ * Caller frees.
+ */
+char *str_escape_ctl(const char *s);
+
+/*
  * Reads a whole file into a new NUL-terminated buffer (*buf, caller
  * frees; *len excludes the NUL).  Returns 0, or a FILE_READ_* error with
  * errno kept for FILE_READ_OPEN and FILE_READ_IO; *buf is NULL then.
  */
 enum file_read_err {
-	FILE_READ_OPEN = -1,	/* fopen failed */
-	FILE_READ_IO = -2,	/* a read failed */
+	FILE_READ_OPEN = -1,	/* open failed */
+	FILE_READ_IO = -2,	/* a read failed (a directory: EISDIR) */
 	FILE_READ_TOO_BIG = -3,	/* more than max bytes */
+	FILE_READ_NOT_REGULAR = -4, /* a FIFO, device or socket: never read (it could block forever) */
 };
 int file_read_all(const char *path, size_t max, char **buf, size_t *len);
+/*
+ * Every input's opener: opens path read-only with O_NONBLOCK (a FIFO
+ * without a writer does not hang the open), then fstat()s it and accepts
+ * only a regular file of at most max bytes.  The descriptor (st filled),
+ * or a FILE_READ_* error (errno kept for OPEN and IO).
+ */
+struct stat;
+int file_open_regular(const char *path, size_t max, struct stat *st);
 /*
  * The message for a file_read_all error, read right after it (it uses
  * errno): "cannot open: No such file or directory", "cannot read: Is a

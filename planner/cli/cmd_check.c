@@ -145,6 +145,31 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 	return 0;
 }
 
+/*
+ * check's default budget: without --node-limit, --time-limit or the
+ * scenario's solver.node_limit, the search stops after this many
+ * branch-and-bound nodes, so the verdict is the same on any machine.
+ */
+#define CHECK_NODE_LIMIT 5000
+
+/*
+ * When a side was not proven optimal (the budget ended first), one note:
+ * the range the cheapest plans' costs lie in (a report's cost less its
+ * gap is its lower bound) and so the range of the true change; the
+ * verdict stays on the plans found, which are the same on any machine
+ * under a node budget.
+ */
+static void budget_note(FILE *f, const struct rd_report *base, const struct rd_report *cur)
+{
+	double bl = (double)base->total_cents * (1 - base->gap), cl = (double)cur->total_cents * (1 - cur->gap);
+	if (!strcmp(base->status, "optimal") && !strcmp(cur->status, "optimal"))
+		return;
+	fprintf(f, "note: not proven optimal (baseline %s, gap %.4f%%; current %s, gap %.4f%%): the cost change "
+		   "of the cheapest plans lies between %+.2f and %+.2f USD; the verdict is on the plans found\n",
+		base->status, 100 * base->gap, cur->status, 100 * cur->gap, (cl - (double)base->total_cents) / 100,
+		((double)cur->total_cents - bl) / 100);
+}
+
 /* Prints the comparison; the exit code: 0, or 1 with the reason on stderr. */
 static int finish(const struct rd_report *base, const struct rd_report *cur, const struct check_args *a,
 		  const char *command)
@@ -157,6 +182,7 @@ static int finish(const struct rd_report *base, const struct rd_report *cur, con
 	text = rd_diff_format(&df, a->fmt, command);
 	fputs(text, a->summary);
 	free(text);
+	budget_note(a->fmt == RD_JSON ? stderr : a->summary, base, cur);
 	why = rd_diff_failure(&df);
 	if (why) {
 		/* the table first, so a terminal shows the verdict after it */
@@ -195,6 +221,11 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	a.po.verbose = g->verbose;
+	if (a.po.node_limit < 0 && !sc.node_limit && a.po.time_limit_s < 0)
+		a.po.node_limit = CHECK_NODE_LIMIT; /* the deterministic budget, not the scenario's time limit */
+	else if (a.po.node_limit <= 0 && !sc.node_limit)
+		fprintf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
+				"depend on the machine's speed\n");
 	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	cli_progress_plan(&pg, &a.po, sc.name);
 	rc = plan_run(&r, &sc, &a.po, &d);

@@ -226,7 +226,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 					r.p.classes[k].configs[c].lic != LIC_NONE
 						? lic_product_id(r.p.classes[k].configs[c].lic) : "");
 	}
-	if (report_write(a.out_dir, a.fmt, &r, &d)) {
+	if (report_write(a.out_dir, a.fmt, &r, &d) || plan_commit_export(&r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}

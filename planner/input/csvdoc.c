@@ -3,12 +3,14 @@
  * knows the line it starts on.
  */
 #include <csv.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "csvdoc.h"
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -416,8 +418,16 @@ int csvread_int(const struct csvread *rd, int c, int required, long long min, lo
 	if (!*s)
 		return absent(rd, c, required);
 	rc = parse_llong(s, &x);
-	if (rc == PARSE_SYNTAX && !parse_double(s, &dx))
-		return csvread_error(rd, c, "column '%s': '%s' is not a whole number", name, s);
+	/* exponent form (1e2) is read when it is a whole number: the rule is the value, not the spelling */
+	if (rc == PARSE_SYNTAX && !parse_double(s, &dx)) {
+		if (dx != floor(dx))
+			return csvread_error(rd, c, "column '%s': '%s' is not a whole number", name, s);
+		if (dx < (double)min || dx > (double)max)
+			return csvread_error(rd, c, "column '%s': '%s' must be %s", name, s,
+					     range_text_ll(range, sizeof(range), min, max));
+		x = (long long)dx;
+		rc = 0;
+	}
 	if (rc)
 		return csvread_error(rd, c, "column '%s': '%s' %s", name, s, parse_num_strerror(rc));
 	if (x < min || x > max)
@@ -506,4 +516,14 @@ int csvread_word(const struct csvread *rd, int c, const char *what, const char *
 		}
 	}
 	return csvread_unknown(rd, c, what, s, names);
+}
+
+int csvdoc_interrupted(const struct csvdoc *doc, size_t row, struct diag *d)
+{
+	int sig;
+
+	if (row % CSVDOC_POLL_ROWS || !(sig = interrupt_pending()))
+		return 0;
+	diag_set(d, DIAG_IO, doc->file, 0, 0, "interrupted by %s while reading", interrupt_signame(sig));
+	return 1;
 }

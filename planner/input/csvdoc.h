@@ -64,6 +64,13 @@ const char *csvdoc_field(const struct csvdoc *doc, const struct csvrow *r, int i
 /* Error at row r, column position idx (idx < 0: no column). */
 int csvdoc_error(const struct csvdoc *doc, const struct csvrow *r, int idx, struct diag *d,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/*
+ * For a loader's row loop: every CSVDOC_POLL_ROWS rows (row is the
+ * index), whether SIGINT/SIGTERM arrived (interrupt.h); then 1 with d
+ * set ("FILE: interrupted by SIGINT while reading", DIAG_IO), else 0.
+ */
+#define CSVDOC_POLL_ROWS 4096
+int csvdoc_interrupted(const struct csvdoc *doc, size_t row, struct diag *d);
 
 /*
  * One data row being read field by field: what the typed readers below

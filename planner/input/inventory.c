@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "csvdoc.h"
+#include "strmap.h"
 #include "inventory.h"
 #include "util.h"
 #include "banned.h"
@@ -94,7 +95,8 @@ static int offer_text(const struct csvread *rd, int c, const struct cloud_offer 
 }
 
 /* name (unique in the file) and count. */
-static int load_name(const struct inventory *inv, const struct csvread *rd, struct node_class *nc)
+static int load_name(const struct inventory *inv, struct strmap *names, const struct csvread *rd,
+		     struct node_class *nc)
 {
 	const char *s = NULL;
 	long long v = 0;
@@ -102,11 +104,11 @@ static int load_name(const struct inventory *inv, const struct csvread *rd, stru
 
 	if (csvread_str(rd, C_NAME, 1, &s))
 		return -1;
-	for (i = 0; i < inv->n; i++)
-		if (!strcmp(inv->classes[i].name, s))
-			return csvread_error(rd, C_NAME, "duplicate node class '%s' (first at line %ld)", s,
-					     inv->classes[i].line);
+	if (strmap_get(names, s, &i))
+		return csvread_error(rd, C_NAME, "duplicate node class '%s' (first at line %ld)", s,
+				     inv->classes[i].line);
 	nc->name = xstrdup(s);
+	strmap_add(names, nc->name, inv->n, &i);
 	if (csvread_int(rd, C_COUNT, 1, 1, 1000000, &v))
 		return -1;
 	nc->count = (long)v;
@@ -320,12 +322,12 @@ static int need_columns(const struct csvread *rd)
 	return 0;
 }
 
-static int load_row(const struct inventory *inv, const struct csvread *rd, const struct catalog *cat,
-		    const struct clouds *clouds, struct node_class *nc)
+static int load_row(const struct inventory *inv, struct strmap *names, const struct csvread *rd,
+		    const struct catalog *cat, const struct clouds *clouds, struct node_class *nc)
 {
 	nc->line = rd->r->line;
 	nc->bundle_years = -1;
-	if (load_name(inv, rd, nc) || load_offer(rd, clouds, nc) || (!nc->offer && need_columns(rd)) ||
+	if (load_name(inv, names, rd, nc) || load_offer(rd, clouds, nc) || (!nc->offer && need_columns(rd)) ||
 	    load_gpus(rd, cat, nc) ||
 	    load_node(rd, nc) || load_costs(rd, nc) || load_nodes(rd, nc) || load_k8s(rd, nc))
 		return -1;
@@ -384,6 +386,7 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 		   const struct clouds *clouds, struct diag *d)
 {
 	struct csvdoc doc = CSVDOC_INIT;
+	struct strmap names = STRMAP_INIT;	/* class name -> its index: duplicates in constant time */
 	int idx[C_NCOLS];
 	size_t i;
 	int rc = -1;
@@ -401,7 +404,7 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 	for (i = 0; i < doc.nrows; i++) {
 		struct node_class *nc = &inv->classes[inv->n];
 		const struct csvread rd = { &doc, &doc.rows[i], cols, idx, d };
-		if (load_row(inv, &rd, cat, clouds, nc)) {
+		if (csvdoc_interrupted(&doc, i, d) || load_row(inv, &names, &rd, cat, clouds, nc)) {
 			node_class_release(nc);
 			memset(nc, 0, sizeof(*nc));
 			goto out;
@@ -412,6 +415,7 @@ int inventory_load(struct inventory *inv, const char *path, const struct catalog
 		goto out;
 	rc = 0;
 out:
+	strmap_release(&names);
 	csvdoc_release(&doc);
 	return rc;
 }

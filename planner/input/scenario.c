@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "scenario.h"
 #include "models.h"
@@ -102,15 +104,17 @@ static int sub_map(const struct ydoc *doc, const char *key, const char *const *k
 static int check_readable(const struct ydoc *doc, const struct ynode *node, const char *what,
 			  const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
 	struct stat st;
-	if (f) {
-		int dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
-		fclose(f);
-		if (dir)
-			return ydoc_error(doc, node, d, "%s '%s' is a directory, not a file", what, path);
+	int fd = file_open_regular(path, SIZE_MAX, &st);
+
+	if (fd >= 0) {
+		close(fd);
 		return 0;
 	}
+	if (fd == FILE_READ_IO && errno == EISDIR)
+		return ydoc_error(doc, node, d, "%s '%s' is a directory, not a file", what, path);
+	if (fd == FILE_READ_NOT_REGULAR)
+		return ydoc_error(doc, node, d, "%s '%s' is not a regular file (a FIFO, device or socket)", what, path);
 	return ydoc_error(doc, node, d, "cannot open %s '%s': %s", what, path, strerror(errno));
 }
 

@@ -441,7 +441,13 @@ int trace_generate(struct trace *tr, const char *spec, const struct workloads *w
 		for (w = 0; w < wl->n; w++) {
 			double lv = daily && (!g.only || in_list(g.only, wl->w[w].name)) ? level : 1.0;
 			double x = floor((double)wl->w[w].replicas * lv * growth + 0.5 + 1e-9);
-			tr->replicas[h * wl->n + w] = x > (double)MAX_REPLICAS ? (int)MAX_REPLICAS : (int)x;
+			if (x > (double)MAX_REPLICAS) {
+				/* a cap would change the demand silently (issue #34): say so instead */
+				spec_error(d, "workload '%s' grows to more than %lld replicas by hour %zu: lower growth or "
+					   "hours", wl->w[w].name, MAX_REPLICAS, h);
+				goto out;
+			}
+			tr->replicas[h * wl->n + w] = (int)x;
 		}
 	}
 	rc = 0;

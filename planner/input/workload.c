@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "csvdoc.h"
+#include "strmap.h"
 #include "util.h"
 #include "workload.h"
 #include "banned.h"
@@ -214,7 +215,8 @@ static int check_consistency(const struct csvread *rd, const struct workload *w)
 }
 
 /* name (unique in the file), tenant, replicas and gpus. */
-static int load_counts(const struct workloads *wl, const struct csvread *rd, struct workload *w)
+static int load_counts(const struct workloads *wl, struct strmap *names, const struct csvread *rd,
+		       struct workload *w)
 {
 	const char *s = NULL;
 	long long v = 0;
@@ -222,13 +224,15 @@ static int load_counts(const struct workloads *wl, const struct csvread *rd, str
 
 	if (csvread_str(rd, C_NAME, 1, &s))
 		return -1;
-	for (i = 0; i < wl->n; i++)
-		if (!strcmp(wl->w[i].name, s))
-			return csvread_error(rd, C_NAME, "duplicate workload '%s' (first at line %ld)", s,
-					     wl->w[i].line);
+	if (strmap_get(names, s, &i))
+		return csvread_error(rd, C_NAME, "duplicate workload '%s' (first at line %ld)", s, wl->w[i].line);
 	w->name = xstrdup(s);
+	strmap_add(names, w->name, wl->n, &i);
 	if (csvread_str(rd, C_TENANT, 1, &s))
 		return -1;
+	if (!strcmp(s, WORKLOAD_IDLE_TENANT))
+		return csvread_error(rd, C_TENANT, "tenant '%s' is reserved (the cost split's row for capacity no "
+				     "tenant uses)", s);
 	w->tenant = xstrdup(s);
 	if (csvread_int(rd, C_REPLICAS, 1, 1, 1000000, &v))
 		return -1;
@@ -292,15 +296,15 @@ static int load_share(const struct csvread *rd, struct workload *w)
 	return 0;
 }
 
-static int load_row(const struct workloads *wl, const struct csvread *rd, const struct catalog *cat,
-		    struct workload *w)
+static int load_row(const struct workloads *wl, struct strmap *names, const struct csvread *rd,
+		    const struct catalog *cat, struct workload *w)
 {
 	const struct num_range at_least_0 = { 0, HUGE_VAL, RANGE_CLOSED };
 	long long v = 0;
 	int iso = 0;
 
 	w->line = rd->r->line;
-	if (load_counts(wl, rd, w) || load_share(rd, w))
+	if (load_counts(wl, names, rd, w) || load_share(rd, w))
 		return -1;
 	if (csvread_word(rd, C_ISOLATION, "isolation", iso_names, &iso))
 		return -1;
@@ -338,6 +342,7 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 		   struct diag *d)
 {
 	struct csvdoc doc = CSVDOC_INIT;
+	struct strmap names = STRMAP_INIT;	/* workload name -> its index: duplicates in constant time */
 	int idx[C_NCOLS];
 	size_t i;
 	long total = 0;
@@ -358,7 +363,7 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 	for (i = 0; i < doc.nrows; i++) {
 		struct workload *w = &wl->w[wl->n];
 		const struct csvread rd = { &doc, &doc.rows[i], cols, idx, d };
-		if (load_row(wl, &rd, cat, w)) {
+		if (csvdoc_interrupted(&doc, i, d) || load_row(wl, &names, &rd, cat, w)) {
 			workload_release(w);
 			memset(w, 0, sizeof(*w));
 			goto out;
@@ -373,6 +378,7 @@ int workloads_load(struct workloads *wl, const char *path, const struct catalog 
 	}
 	rc = 0;
 out:
+	strmap_release(&names);
 	csvdoc_release(&doc);
 	return rc;
 }

@@ -38,6 +38,9 @@ struct workload {
 	long line;
 };
 
+/* The cost split's row for capacity no tenant uses: no workload may name it as its tenant. */
+#define WORKLOAD_IDLE_TENANT "(idle)"
+
 struct workloads {
 	char *file;
 	size_t n;

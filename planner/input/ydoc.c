@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -547,9 +548,17 @@ int yread_int(const struct yread *y, const char *key, int required, long long mi
 	rc = parse_llong(v->scalar, &x);
 	if (rc == PARSE_SYNTAX) {
 		double dx;
-		if (!parse_double(v->scalar, &dx))
-			return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not a whole number", key,
-					  v->scalar);
+		if (!parse_double(v->scalar, &dx)) {
+			/* exponent form (1e2) is read when it is a whole number */
+			if (dx != floor(dx))
+				return ydoc_error(y->doc, v, y->d, "field '%s': '%s' is not a whole number", key,
+						  v->scalar);
+			if (dx < (double)min || dx > (double)max)
+				return ydoc_error(y->doc, v, y->d, "field '%s': '%s' must be %s", key, v->scalar,
+						  range_text_ll(range, sizeof(range), min, max));
+			x = (long long)dx;
+			rc = 0;
+		}
 	}
 	if (rc)
 		return ydoc_error(y->doc, v, y->d, "field '%s': '%s' %s", key, v->scalar, parse_num_strerror(rc));

@@ -19,6 +19,7 @@
 #include "internal/reportdiff_read.h"
 #include "report.h"
 #include "reportdiff.h"
+#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -98,7 +99,7 @@ static int read_string(struct reader *rd, const cJSON *obj, const char *key, cha
 	const cJSON *v = field(rd, obj, key, F_STRING);
 	if (!v)
 		return -1;
-	*out = xstrdup(v->valuestring);
+	*out = str_escape_ctl(v->valuestring); /* never raw to a terminal: a name cannot forge a line */
 	return 0;
 }
 
@@ -290,6 +291,28 @@ static int read_unplaced(struct reader *rd, const cJSON *arr, struct rd_report *
 	return 0;
 }
 
+/*
+ * A key twice in one object (cJSON keeps both, and a reader would take
+ * the first): an error, in every object of the file.  -1 with d set.
+ */
+static int dup_keys(const cJSON *node, const char *file, const char *role, struct diag *d)
+{
+	const cJSON *c;
+	struct strmap seen = STRMAP_INIT;
+	size_t old;
+	int rc = 0;
+
+	for (c = node->child; c && !rc; c = c->next) {
+		if (cJSON_IsObject(node) && c->string && strmap_add(&seen, c->string, 0, &old))
+			rc = diag_set(d, DIAG_INPUT, file, 0, 0, "duplicate key '%s' in the JSON %s: each key "
+				      "may appear once in an object", c->string, role);
+		else if (c->child)
+			rc = dup_keys(c, file, role, d);
+	}
+	strmap_release(&seen);
+	return rc;
+}
+
 int rd_report_parse(struct rd_report *r, const char *file, const char *text, size_t len, const char *role,
 		    struct diag *d)
 {
@@ -300,7 +323,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	r->file = xstrdup(file);
+	r->file = str_escape_ctl(file);
 	memset(&rd, 0, sizeof(rd));
 	rd.file = file;
 	rd.text = text;
@@ -309,6 +332,8 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	rd.d = d;
 	if (!(root = jpos_parse(file, text, len, role, d)))
 		return -1;
+	if (dup_keys(root, file, role, d))
+		goto out;
 	if (!cJSON_IsObject(root)) {
 		jpos_line_col(text, jpos_skip_ws(text, text + len), &line, &col);
 		diag_set(d, DIAG_INPUT, file, line, col, "not a gpuplan plan report: expected a JSON object");
@@ -362,9 +387,9 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	memset(r, 0, sizeof(*r));
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	r->file = xstrdup(file);
+	r->file = str_escape_ctl(file);
 	r->schema_version = xstrdup(REPORT_SCHEMA_VERSION);
-	r->scenario = xstrdup(p->sc->name);
+	r->scenario = str_escape_ctl(p->sc->name);
 	r->status = xstrdup(ilp_status_name(pr->status));
 	r->plan_source = xstrdup(pr->plan_source);
 	r->horizon_years = round(p->horizon_years * 100) / 100;
@@ -392,8 +417,8 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 		if (!cp->unplaced[i])
 			continue;
 		u = &r->unplaced[r->nunplaced++];
-		u->workload = xstrdup(p->demands[i].w->name);
-		u->tenant = xstrdup(p->demands[i].w->tenant);
+		u->workload = str_escape_ctl(p->demands[i].w->name);
+		u->tenant = str_escape_ctl(p->demands[i].w->tenant);
 		u->reason = xstrdup(cp->reason[i] ? cp->reason[i] : "");
 		u->replicas = cp->unplaced[i];
 	}

@@ -46,8 +46,9 @@
  *     is made concrete too, and the rounded one stands when that is
  *     cheaper: the objective returned is the concrete plan's.
  *
- * Everything but the time limit is deterministic: with the node limit
- * binding (and the time limit not), two runs give the same plan.  The
+ * Everything but the time limit is deterministic: with a node limit
+ * (ilp_opts.node_limit) no phase looks at the clock, and two runs give
+ * the same plan on any machine under any load.  The
  * rounding chains, the class MIPs of a rounding batch and the polish's
  * pair MIPs run on ilp_opts.threads threads (par_run); each writes only
  * its own result and the results are taken in a fixed order, so the plan
@@ -205,8 +206,9 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	memset(&c, 0, sizeof(c));
 	memset(&pl, 0, sizeof(pl));
 	c.t0 = util_now_s();
-	c.limit_s = o->time_limit_s;
-	c.deadline = c.t0 + o->time_limit_s;
+	/* a node limit: no deadline at all (ilp_ms_left gives GLPK its largest tm_lim) */
+	c.limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
+	c.deadline = c.t0 + c.limit_s;
 	c.threads = o->threads > 0 ? o->threads : par_processors();
 	c.verbose = o->verbose;
 	c.p = p;
@@ -219,7 +221,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	r->rows = glp_get_num_rows(c.P);
 	r->cols = glp_get_num_cols(c.P);
 	r->int_cols = glp_get_num_int(c.P);
-	if (o->export_path && ilp_write_model(c.P, o->export_path, d))
+	if (o->export_path && ilp_write_model(c.P, o->export_path, &r->model, d))
 		goto out;
 	if (o->warm) {
 		pl.warm = ilp_warm_vector(p, &c.cl, o->warm);

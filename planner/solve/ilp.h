@@ -14,6 +14,7 @@
 
 #include "cplan.h"
 #include "diag.h"
+#include "outfile.h"
 #include "problem.h"
 
 enum ilp_status {
@@ -60,8 +61,11 @@ struct ilp_opts {
 	const struct cplan *warm; /* a feasible plan to start from, or NULL */
 	/*
 	 * Deterministic work budget: stop the branch-and-bound after this many
-	 * nodes (glp_ios_tree_size's total), 0 = no limit.  Unlike the time
-	 * limit, the same limit gives the same plan on every run and machine.
+	 * nodes (glp_ios_tree_size's total), 0 = no limit.  When it is set no
+	 * phase looks at the clock (time_limit_s is ignored: the root LP and
+	 * the rounding run to their end, the class and pair MIPs stop on their
+	 * own node counts, the polish when a pass changes nothing), so the
+	 * same limit gives the same plan on every run, machine and load.
 	 */
 	long node_limit;
 	/*
@@ -92,6 +96,8 @@ struct ilp_result {
 	long **ncfg;		/* [class][config] */
 	double *arc;		/* [arc] */
 	double *unplaced;	/* [demand] */
+	/* ilp_opts.export_path's model, staged: outstage_commit puts it in place; released: removed */
+	struct outstage model;
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */

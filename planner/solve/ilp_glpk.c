@@ -33,9 +33,21 @@ static int silent_hook(void *info, const char *s)
 	return 1;
 }
 
+/*
+ * GLPK's error hook: glp_error (its memory exhausted, an internal check
+ * failed) must not return; GLPK would abort.  One line, exit 6.
+ */
+static void error_hook(void *info)
+{
+	(void)info;
+	interrupt_fatal("gpuplan: the solver (GLPK) stopped: out of memory or an internal error (run with "
+			"--verbose for its message): nothing written\n");
+}
+
 void ilp_glpk_thread_hook(int verbose)
 {
 	glp_term_hook(verbose ? term_hook : silent_hook, NULL);
+	glp_error_hook(error_hook, NULL);
 }
 
 void ilp_glpk_thread_end(void)

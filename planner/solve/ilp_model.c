@@ -429,27 +429,21 @@ void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, st
 	ilp_rb_free(&rb);
 }
 
-int ilp_write_model(glp_prob *P, const char *path, struct diag *d)
+int ilp_write_model(glp_prob *P, const char *path, struct outstage *st, struct diag *d)
 {
 	size_t len = strlen(path);
-	char *tmp = xasprintf("%s.tmp", path);
-	int rc;
+	int mps = len > 4 && !str_casecmp(path + len - 4, ".mps"), rc;
+	const char *tmp;
 
-	if (len > 4 && !str_casecmp(path + len - 4, ".mps"))
-		rc = glp_write_mps(P, GLP_MPS_FILE, NULL, tmp);
-	else if (len > 3 && !str_casecmp(path + len - 3, ".lp"))
-		rc = glp_write_lp(P, NULL, tmp);
-	else {
-		free(tmp);
+	if (!mps && !(len > 3 && !str_casecmp(path + len - 3, ".lp")))
 		return diag_set(d, DIAG_USAGE, NULL, 0, 0, "--export-model: '%s' must end in .mps or .lp", path);
+	tmp = outstage_open(st, path, d);
+	if (!tmp)
+		return -1;
+	rc = mps ? glp_write_mps(P, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(P, NULL, tmp);
+	if (rc) {
+		outstage_discard(st);
+		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: GLPK could not write it");
 	}
-	if (rc || rename(tmp, path)) {
-		int e = errno;
-		remove(tmp);
-		free(tmp);
-		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: %s",
-				rc ? "GLPK could not write it" : strerror(e));
-	}
-	free(tmp);
 	return 0;
 }

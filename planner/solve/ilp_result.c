@@ -30,6 +30,8 @@ const char *ilp_status_name(enum ilp_status s)
 void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
 {
 	size_t k;
+	memset(&r->model, 0, sizeof(r->model)); /* nothing staged (callers need not zero r) */
+	r->model.slot = -1;
 	r->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*r->nmode));
 	r->ncfg = xcalloc(p->nclasses + 1, sizeof(*r->ncfg));
 	for (k = 0; k < p->nclasses; k++)
@@ -52,6 +54,7 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 	r->nmode = NULL;
 	r->arc = NULL;
 	r->unplaced = NULL;
+	outstage_discard(&r->model);
 }
 
 void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound)

@@ -53,7 +53,14 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 */
 	opts.time_limit_s = fmax(0, limit - (util_now_s() - t0) - t_greedy);
 	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
-	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit; /* deterministic, unlike time */
+	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit;
+	/*
+	 * A node limit is the deterministic budget: no clock stops any phase
+	 * (ilp_solve), so the time limit does not apply.
+	 */
+	if (opts.node_limit > 0)
+		opts.time_limit_s = HUGE_VAL;
+	r->node_limit = opts.node_limit;
 	opts.verbose = o->verbose;
 	opts.threads = o->threads;
 	opts.export_path = o->export_path;
@@ -89,6 +96,11 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->gap = fabs(fc.objective) > 1e-9 ? fmax(0, (fc.objective - r->bound) / fabs(fc.objective)) : 0;
 	ilp_progress_report(&sink, "done", fc.objective, fc.objective * (1 - r->gap));
 	return verify_plan(r->final, d);
+}
+
+int plan_commit_export(struct plan_result *r, struct diag *d)
+{
+	return r->have_p ? outstage_commit(&r->res.model, d) : 0;
 }
 
 void plan_release(struct plan_result *r)

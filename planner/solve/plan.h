@@ -42,6 +42,7 @@ struct plan_result {
 	struct cplan greedy, ilp;
 	struct ilp_result res;
 	const struct cplan *final;	/* the plan reported: &ilp or &greedy */
+	long node_limit;	/* the deterministic budget it ran under (nodes), 0: the time limit */
 	const char *plan_source;	/* "ilp" or "greedy" */
 	enum ilp_status status;
 	double objective;		/* of final */
@@ -60,5 +61,12 @@ struct plan_result {
  */
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d);
 void plan_release(struct plan_result *r);
+/*
+ * Puts the model plan_opts.export_path asked for in place (outstage_commit),
+ * once the run's reports are written; a no-op without one.  0, or -1 with
+ * d set (DIAG_IO).  A run that fails before this leaves no model behind
+ * (plan_release removes it).
+ */
+int plan_commit_export(struct plan_result *r, struct diag *d);
 
 #endif

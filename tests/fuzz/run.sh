@@ -16,7 +16,7 @@ src=$PWD
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(csv yaml scenario)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(csv yaml scenario baseline)
 out=${GPUPLAN_FUZZ_DIR:-$src/build-fuzz}
 jobs=${GPUPLAN_FUZZ_JOBS:-2}
 

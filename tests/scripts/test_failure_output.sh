@@ -105,4 +105,41 @@ expect 0 "" plan scenario.yaml -o trap
 grep -q '^metric,value' trap/summary.csv && ok || bad "trap/summary.csv missing"
 [ "$(find trap -name '.*.tmp' ! -type l)" = "" ] && ok || bad "temporary files left in trap/"
 
+# --export-model (issue #34): staged like the reports, put in place only when the run succeeds
+mkdir em
+expect 5 "gpuplan: afile: not a directory" plan scenario.yaml -o afile --export-model em/m.mps
+[ -z "$(ls -A em)" ] && ok || bad "a failed run left em/ holding $(ls -A em)"
+(ulimit -f 1 && exec "$exe" plan scenario.yaml -o em/out --export-model em/m.mps >out.txt 2>err.txt)
+rc=$?
+[ $rc = 5 ] && grep -q '^gpuplan: em/[a-z/]*\.[a-z]*: cannot write' err.txt && ok ||
+	bad "--export-model under ulimit -f: exit $rc: $(cat err.txt)"
+[ -z "$(ls -A em)" ] && ok || bad "ulimit -f left em/ holding $(ls -A em)"
+mkdir em/dir.mps
+expect 5 "gpuplan: em/dir.mps: not a regular file name" plan scenario.yaml -o em/out --export-model em/dir.mps
+rmdir em/dir.mps
+expect 0 "" plan scenario.yaml -o em/out --export-model em/m.lp
+[ -s em/m.lp ] && [ -f em/out/plan.json ] && ok || bad "--export-model: em/m.lp or the reports missing"
+no_temps em
+
+# an output directory another run is writing (flock on it, as gpuplan takes it): refused at once
+if command -v flock >/dev/null; then
+	mkdir locked
+	flock locked "$exe" plan scenario.yaml -o locked >out.txt 2>err.txt
+	rc=$?
+	[ $rc = 5 ] && [ "$(cat err.txt)" = "gpuplan: locked: another run is writing this output directory: nothing written" ] &&
+		ok || bad "locked directory: exit $rc: $(cat err.txt)"
+	[ -z "$(ls -A locked)" ] && ok || bad "locked/ holds $(ls -A locked)"
+	# two runs at once into one directory: each report set whole (one wins or the other is refused)
+	for i in 1 2 3 4 5; do
+		"$exe" plan scenario.yaml -o race >/dev/null 2>"race$i.a" & p1=$!
+		"$exe" plan scenario.yaml -o race --greedy >/dev/null 2>"race$i.b" & p2=$!
+		wait $p1; wait $p2
+		src_plan=$(sed -n 's/.*"plan_source":[[:space:]]*"\([a-z]*\)".*/\1/p' race/plan.json | head -1)
+		src_sum=$(grep '^plan_source,' race/summary.csv | cut -d, -f2)
+		[ -n "$src_plan" ] && [ "$src_plan" = "$src_sum" ] && ok || bad "race $i: plan.json '$src_plan', summary.csv '$src_sum'"
+	done
+else
+	echo "SKIP: flock(1) missing"
+fi
+
 finish

@@ -22,7 +22,7 @@ signal() {
 	local sig=$1 code=$2 pid rc t0 t1
 	rm -rf "out-$sig"
 	t0=$(date +%s)
-	"$exe" plan scenario.yaml -o "out-$sig" --time-limit 60 >"$sig.out" 2>"$sig.err" &
+	"$exe" plan scenario.yaml -o "out-$sig" --time-limit 60 --export-model "m-$sig.mps" >"$sig.out" 2>"$sig.err" &
 	pid=$!
 	sleep 1
 	kill -s "$sig" $pid
@@ -34,6 +34,7 @@ signal() {
 		bad "$sig: stderr: $(cat "$sig.err")"
 	[ ! -e "out-$sig" ] && ok || bad "$sig: out-$sig exists: $(ls -A "out-$sig")"
 	[ ! -s "$sig.out" ] && ok || bad "$sig: printed a summary"
+	[ -z "$(ls -A | grep "m-$sig\.mps")" ] && ok || bad "$sig: the exported model was left: $(ls -A | grep "m-$sig")"
 	[ $((t1 - t0)) -le 10 ] && ok || bad "$sig: took $((t1 - t0)) s to stop"
 }
 signal INT 130

@@ -85,7 +85,11 @@ static const struct {
 	{ "1e999", 'n', -1, 0, "t.csv:2:2: column 'x': '1e999' is out of range" },
 	{ "11", 'n', -1, 0, "t.csv:2:2: column 'x': '11' must be in [0, 10]" },
 	{ "3", 'i', 0, 3, NULL },
-	{ "3.0", 'i', -1, 0, "t.csv:2:2: column 'x': '3.0' is not a whole number" },
+	/* a whole value in any spelling is read (issue #34): 3.0, 4e0; a fraction or out of range is not */
+	{ "3.0", 'i', 0, 3, NULL },
+	{ "4e0", 'i', 0, 4, NULL },
+	{ "2.5e0", 'i', -1, 0, "t.csv:2:2: column 'x': '2.5e0' is not a whole number" },
+	{ "1e2", 'i', -1, 0, "t.csv:2:2: column 'x': '1e2' must be in [1, 5]" },
 	{ "0", 'i', -1, 0, "t.csv:2:2: column 'x': 0 must be in [1, 5]" },
 	{ "99999999999999999999", 'i', -1, 0,
 	  "t.csv:2:2: column 'x': '99999999999999999999' is out of range" },

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "outfile.h"
 #include "problem.h"
 
 /* Column numbers of the model (1-based, 0 = absent). */
@@ -119,7 +120,12 @@ void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh)
 
 /* Builds the whole model of p into P (empty), its columns into cl (allocated here). */
 void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl);
-/* Writes P to path (.mps or .lp, by its suffix); fails with d filled. */
-int ilp_write_model(glp_prob *P, const char *path, struct diag *d);
+/*
+ * Writes P for path (.mps or .lp, by its suffix) into a temporary file
+ * staged in st (base/outfile.h), renamed into place only by
+ * outstage_commit once the whole run succeeded; fails with d filled
+ * (and nothing left behind).
+ */
+int ilp_write_model(glp_prob *P, const char *path, struct outstage *st, struct diag *d);
 
 #endif
