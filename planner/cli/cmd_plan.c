@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "date.h"
+#include "deploy.h"
 #include "outfile.h"
 #include "plan.h"
 #include "report.h"
@@ -22,6 +23,7 @@ struct plan_args {
 	enum report_format fmt;
 	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
+	const char *deploy_dir;	/* --deploy DIR, or NULL */
 	int require_all;
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
@@ -62,6 +64,9 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			break;
 		case OPT_REQUIRE_ALL:
 			a->require_all = 1;
+			break;
+		case OPT_DEPLOY:
+			a->deploy_dir = v;
 			break;
 		default:
 			if (cli_solver_option(id, v, &a->po) < 0)
@@ -163,6 +168,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct diag d = DIAG_INIT;
 	struct plan_result r;
 	struct plan_opts po = PLAN_OPTS_INIT;
+	struct outset dep = OUTSET_INIT;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -191,7 +197,15 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 					r.p.classes[k].configs[c].lic != LIC_NONE
 						? lic_product_id(r.p.classes[k].configs[c].lic) : "");
 	}
-	if (report_write(a.out_dir, a.fmt, &r, &d)) {
+	/* the deploy files are built (and refused, exit 3) before any report is written */
+	if (a.deploy_dir) {
+		outset_init(&dep, a.deploy_dir);
+		if (deploy_build(r.final, &dep, &d)) {
+			rc = cli_diag(&d);
+			goto out;
+		}
+	}
+	if (report_write(a.out_dir, a.fmt, &r, &d) || (a.deploy_dir && outset_commit(&dep, &d))) {
 		rc = cli_diag(&d);
 		goto out;
 	}
@@ -204,6 +218,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 			rc = EXIT_CHECK;
 	}
 out:
+	outset_release(&dep);
 	plan_release(&r);
 	scenario_release(&sc);
 	diag_release(&d);

@@ -59,6 +59,9 @@ static const struct cli_option plan_opts[] = {
 	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)" },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
+	{ "deploy", OPT_DEPLOY, "DIR",
+	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted.yaml,\ndevice-plugin-config.yaml, "
+	  "labels.sh, labels.json, requests.csv/.yaml, vgpu.csv/.json" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -153,7 +156,7 @@ static const struct cli_option models_opts[] = {
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] [--node-limit N] "
-		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy]",
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--deploy DIR]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
 			  "SCENARIO... [-o DIR] [--format csv|json|both] [--time-limit S] [--gap PCT] "
