@@ -389,6 +389,51 @@ static int node_labels(const struct dplan *dp, const struct dnode *dn, const cha
 	return n;
 }
 
+/* One node's labels, as a kubectl line of sh and an object of arr. */
+static void label_node(struct sb *sh, cJSON *arr, const char *name, int nl, const char *const *names,
+		       char values[][48])
+{
+	cJSON *o = cJSON_CreateObject(), *lb;
+	int j;
+
+	cJSON_AddStringToObject(o, "name", name);
+	lb = cJSON_AddObjectToObject(o, "labels");
+	sb_adds(sh, "kubectl label node --overwrite ");
+	sh_quote(sh, name);
+	for (j = 0; j < nl; j++) {
+		sb_addf(sh, " %s=%s", names[j], values[j]);
+		cJSON_AddStringToObject(lb, names[j], values[j]);
+	}
+	sb_adds(sh, "\n");
+	cJSON_AddItemToArray(arr, o);
+}
+
+/*
+ * The inventory's named nodes the plan leaves unused: MIG disabled (on
+ * MIG-capable GPUs) and the device plugin's default config, so that no
+ * GPU node the inventory lists is left to the operator's defaults.
+ */
+static void label_unused(const struct dplan *dp, struct sb *sh, cJSON *arr)
+{
+	const struct problem *p = dp->cp->p;
+	size_t k, o;
+
+	for (k = 0; k < p->nclasses; k++) {
+		const struct node_class *nc = p->classes[k].nc;
+		const char *names[2];
+		char values[2][48];
+		int nl = 0;
+		if (nc->gpu->has_mig) {
+			names[nl] = "nvidia.com/mig.config";
+			snprintf(values[nl++], 48, "all-disabled");
+		}
+		names[nl] = "nvidia.com/device-plugin.config";
+		snprintf(values[nl++], 48, "default");
+		for (o = (size_t)dp->cp->opened[k]; o < nc->nnodes; o++)
+			label_node(sh, arr, nc->nodes[o], nl, names, values);
+	}
+}
+
 static void write_labels(const struct dplan *dp, struct outset *os)
 {
 	const struct scenario *sc = dp->cp->p->sc;
@@ -410,23 +455,10 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 		const struct dnode *dn = &dp->nodes[i];
 		const char *names[2];
 		char values[2][48];
-		cJSON *o, *lb;
-		int j, nl;
-		if (!dn->k8s)
-			continue;
-		nl = node_labels(dp, dn, names, values);
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", dn->name);
-		lb = cJSON_AddObjectToObject(o, "labels");
-		sb_adds(&sh, "kubectl label node --overwrite ");
-		sh_quote(&sh, dn->name);
-		for (j = 0; j < nl; j++) {
-			sb_addf(&sh, " %s=%s", names[j], values[j]);
-			cJSON_AddStringToObject(lb, names[j], values[j]);
-		}
-		sb_adds(&sh, "\n");
-		cJSON_AddItemToArray(arr, o);
+		if (dn->k8s)
+			label_node(&sh, arr, dn->name, node_labels(dp, dn, names, values), names, values);
 	}
+	label_unused(dp, &sh, arr);
 	outset_add_sb(os, "labels.sh", &sh);
 	json = cJSON_Print(root);
 	cJSON_Delete(root);
