@@ -440,7 +440,6 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 	cJSON *root = cJSON_CreateObject(), *arr;
 	struct sb sh;
 	size_t i;
-	char *json;
 
 	sb_init(&sh);
 	sb_adds(&sh, "#!/bin/sh\n# The node labels of plan '");
@@ -460,13 +459,20 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 	}
 	label_unused(dp, &sh, arr);
 	outset_add_sb(os, "labels.sh", &sh);
-	json = cJSON_Print(root);
+	deploy_add_json(os, "labels.json", root);
+}
+
+void deploy_add_json(struct outset *os, const char *name, cJSON *root)
+{
+	char *json = cJSON_Print(root);
+	struct sb sb;
+
 	cJSON_Delete(root);
-	sb_init(&sh);
-	sb_adds(&sh, json);
-	sb_adds(&sh, "\n");
+	sb_init(&sb);
+	sb_adds(&sb, json);
+	sb_adds(&sb, "\n");
 	cJSON_free(json);
-	outset_add_sb(os, "labels.json", &sh);
+	outset_add_sb(os, name, &sb);
 }
 
 int deploy_build(const struct cplan *cp, struct outset *os, struct diag *d)

@@ -200,7 +200,6 @@ void deploy_vgpu(const struct dplan *dp, struct outset *os)
 	struct sb sb;
 	size_t i, last_node = (size_t)-1;
 	int last_gpu = -1;
-	char *json;
 
 	sb_init(&sb);
 	sb_adds(&sb, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica\n");
@@ -257,11 +256,5 @@ void deploy_vgpu(const struct dplan *dp, struct outset *os)
 		sb_adds(&sb, "\n");
 	}
 	outset_add_sb(os, "vgpu.csv", &sb);
-	json = cJSON_Print(root);
-	cJSON_Delete(root);
-	sb_init(&sb);
-	sb_adds(&sb, json);
-	sb_adds(&sb, "\n");
-	cJSON_free(json);
-	outset_add_sb(os, "vgpu.json", &sb);
+	deploy_add_json(os, "vgpu.json", root);
 }

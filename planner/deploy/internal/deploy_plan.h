@@ -44,6 +44,10 @@ const char *deploy_resource(const struct dplan *dp, const struct cslot *s, int *
 /* Adds requests.csv and requests.yaml (the workloads' extended resources) to os; -1 when YAML fails. */
 int deploy_requests(const struct dplan *dp, struct outset *os);
 
+struct cJSON;
+/* Adds file `name` to os: root printed by cJSON and a newline; frees root. */
+void deploy_add_json(struct outset *os, const char *name, struct cJSON *root);
+
 /* Adds vgpu.csv and vgpu.json (the vGPU hosts' profiles and VMs) to os. */
 void deploy_vgpu(const struct dplan *dp, struct outset *os);
 
