@@ -60,8 +60,8 @@ static const struct cli_option plan_opts[] = {
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
 	{ "deploy", OPT_DEPLOY, "DIR",
-	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted.yaml,\ndevice-plugin-config.yaml, "
-	  "labels.sh, labels.json, requests.csv/.yaml, vgpu.csv/.json" },
+	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted\nand device-plugin configs, "
+	  "node labels, resource requests, vGPU profiles" },
 	{ NULL, 0, NULL, NULL },
 };
 
