@@ -17,9 +17,6 @@
 #include "util.h"
 #include "banned.h"
 
-const char *const deploy_files[] = { "mig-parted.yaml", "device-plugin-config.yaml", "labels.sh", "labels.json",
-				     "requests.csv", "requests.yaml", "vgpu.csv", "vgpu.json", NULL };
-
 #define DEPLOY_NAMESPACE "gpu-operator"
 #define DEPLOY_CONFIGMAP "gpuplan-device-plugin-config"
 
@@ -112,8 +109,10 @@ static int share_of(struct dplan *dp, enum gpu_mode mode, int k)
 	size_t i;
 	struct dshare *s;
 
-	if (mode != MODE_TIMESLICE && mode != MODE_MPS)
-		mode = MODE_PASSTHROUGH, k = 0;
+	if (mode != MODE_TIMESLICE && mode != MODE_MPS) {
+		mode = MODE_PASSTHROUGH;
+		k = 0;
+	}
 	for (i = 0; i < dp->nshares; i++)
 		if (dp->shares[i].mode == mode && dp->shares[i].k == k)
 			return (int)i;

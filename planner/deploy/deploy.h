@@ -19,9 +19,6 @@
 #include "diag.h"
 #include "outfile.h"
 
-/* The files deploy_build writes, in order. */
-extern const char *const deploy_files[];
-
 /*
  * Adds the deploy files of plan cp (its problem's scenario gives the MIG
  * strategy and renameByDefault) to os.  0, or -1 with d set (DIAG_INPUT,
