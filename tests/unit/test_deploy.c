@@ -368,6 +368,41 @@ static void test_refused(void)
 	}
 }
 
+/* MIG strategy single and renameByDefault: one profile per node, devices "all", nvidia.com/gpu(.shared). */
+static void test_single(void)
+{
+	static const char inv[] = INV_HEADER "mg,2,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n"
+					     "ts,1,A100-PCIE-80GB,4,baremetal,dc1,64,512,owned,,,,\n";
+	static const char wl[] =
+		"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes\n"
+		"small,t,9,0,9.5,0.14,hardware,false,1,8,H100-SXM5-80GB,mig\n"
+		"mid,t,3,0,18,0.28,hardware,false,1,8,H100-SXM5-80GB,mig\n"
+		"nb,t,3,0,8,0.1,none,false,1,8,A100-PCIE-80GB,timeslice\n";
+	struct fixture fx;
+	struct outset os = OUTSET_INIT;
+	struct diag d = DIAG_INIT;
+	const struct outfile *f;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("single") "sharing: {mig_strategy: single, rename_by_default: true}\n",
+			  inv, wl, FIXTURE_GREEDY))
+		return;
+	check_all(&fx.cp, "single");
+	outset_init(&os, "-");
+	CHECK(deploy_build(&fx.cp, &os, &d) == 0, "single: deploy_build");
+	f = file_of(&os, "requests.csv");
+	CHECK(f && !strstr(f->data, "nvidia.com/mig-") && strstr(f->data, ",nvidia.com/gpu,1,") &&
+		      strstr(f->data, ",nvidia.com/gpu.shared,1,"),
+	      "single: MIG as nvidia.com/gpu, shared as nvidia.com/gpu.shared: %s", f ? f->data : "");
+	f = file_of(&os, "mig-parted.yaml");
+	CHECK(f && strstr(f->data, "devices: all\n    mig-enabled: true"), "single: devices all: %s", f ? f->data : "");
+	f = file_of(&os, "device-plugin-config.yaml");
+	CHECK(f && strstr(f->data, "migStrategy: single") && strstr(f->data, "renameByDefault: true"),
+	      "single: flags and rename");
+	outset_release(&os);
+	diag_release(&d);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_deploy"))
@@ -376,6 +411,7 @@ int main(void)
 	check_scenario("data/example/scenario.yaml", 1, "example greedy");
 	check_scenario("tests/cases/deploy-named-nodes/scenario.yaml", 1, "named nodes");
 	test_refused();
+	test_single();
 	fixture_teardown();
 	return check_done();
 }
