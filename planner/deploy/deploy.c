@@ -236,6 +236,10 @@ static void mig_layout(struct dyaml *y, const struct dplan *dp, const struct cno
 	for (g = 0; g < c->nc->gpus_per_node; g++)
 		if (n->gpu_config[g] >= 0 && first < 0)
 			first = n->gpu_config[g];
+	if (first < 0) {	/* a MIG node with no GPU in use: MIG disabled */
+		mig_entry(y, dp, n, -1, 1);
+		return;
+	}
 	for (g = 0; g < c->nc->gpus_per_node; g++)
 		if (n->gpu_config[g] < 0 || strcmp(c->configs[n->gpu_config[g]].name, c->configs[first].name))
 			uniform = 0;
