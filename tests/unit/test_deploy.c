@@ -412,6 +412,9 @@ int main(void)
 	check_scenario("tests/cases/deploy-named-nodes/scenario.yaml", 1, "named nodes");
 	test_refused();
 	test_single();
+	/* any other scenario's greedy plan, e.g. a bench L instance (not part of the suite) */
+	if (getenv("GPUPLAN_DEPLOY_SCENARIO"))
+		check_scenario(getenv("GPUPLAN_DEPLOY_SCENARIO"), 1, "GPUPLAN_DEPLOY_SCENARIO");
 	fixture_teardown();
 	return check_done();
 }
