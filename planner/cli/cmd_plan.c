@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "date.h"
+#include "deploy.h"
 #include "outfile.h"
 #include "plan.h"
 #include "report.h"
@@ -23,6 +24,7 @@ struct plan_args {
 	enum report_format fmt;
 	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
+	const char *deploy_dir;	/* --deploy DIR, or NULL */
 	int require_all;
 	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
@@ -64,6 +66,9 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 			break;
 		case OPT_REQUIRE_ALL:
 			a->require_all = 1;
+			break;
+		case OPT_DEPLOY:
+			a->deploy_dir = v;
 			break;
 		default:
 			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
@@ -187,6 +192,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct plan_whatif w;
 	struct plan_opts po = PLAN_OPTS_INIT;
 	struct cli_progress pg;
+	struct outset dep = OUTSET_INIT;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -226,7 +232,16 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 					r.p.classes[k].configs[c].lic != LIC_NONE
 						? lic_product_id(r.p.classes[k].configs[c].lic) : "");
 	}
-	if (report_write(a.out_dir, a.fmt, &r, &d) || plan_commit_export(&r, &d)) {
+	/* the deploy files are built (and refused, exit 3) before any report is written */
+	if (a.deploy_dir) {
+		outset_init(&dep, a.deploy_dir);
+		if (deploy_build(r.final, &dep, &d)) {
+			rc = cli_diag(&d);
+			goto out;
+		}
+	}
+	if (report_write(a.out_dir, a.fmt, &r, &d) || (a.deploy_dir && outset_commit(&dep, &d)) ||
+	    plan_commit_export(&r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
@@ -240,6 +255,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 out:
 	plan_whatif_release(&w);
+	outset_release(&dep);
 	plan_release(&r);
 	scenario_release(&sc);
 	diag_release(&d);

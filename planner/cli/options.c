@@ -61,6 +61,9 @@ static const struct cli_option plan_opts[] = {
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
 	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
 	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
+	{ "deploy", OPT_DEPLOY, "DIR",
+	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted\nand device-plugin configs, "
+	  "node labels, resource requests, vGPU profiles" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -185,7 +188,8 @@ static const struct cli_option sweep_opts[] = {
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
-		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--progress | --quiet]",
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--progress | --quiet] "
+		       "[--deploy DIR]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
 			  "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "

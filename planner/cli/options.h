@@ -50,6 +50,7 @@ enum cli_opt_id {
 	OPT_GREEDY,
 	OPT_EXPORT_MODEL,
 	OPT_REQUIRE_ALL,
+	OPT_DEPLOY,
 	OPT_BASELINE,
 	OPT_MAX_COST,		/* the four check thresholds, in enum rd_limit order */
 	OPT_MAX_COST_ABS,

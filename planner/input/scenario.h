@@ -59,6 +59,9 @@ struct scenario {
 	int timeslice_max;	/* largest time-slice replica count k; default 8 */
 	int mps_max;		/* largest MPS client count; default 8 */
 	int timeslice_shares;	/* time-sliced GPUs may mix replicas of different compute shares */
+	int mig_single;		/* MIG strategy single (1: a node's GPUs all one profile, exposed as
+				 * nvidia.com/gpu) or mixed (0, default: per-profile resources) */
+	int rename_by_default;	/* device plugin sharing: advertise <resource>.shared; default false */
 
 	/* Energy; price 0 means energy is not priced. */
 	double energy_usd_per_kwh;

@@ -177,6 +177,19 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	return node;
 }
 
+int cplan_node_key(const struct cplan *cp, const struct cnode *n)
+{
+	const struct pclass *c = &cp->p->classes[n->k];
+	int g;
+
+	if (n->mode == MODE_PASSTHROUGH)
+		return 0;
+	for (g = 0; g < c->nc->gpus_per_node; g++)
+		if (n->gpu_config[g] >= 0 && c->configs[n->gpu_config[g]].node_key)
+			return c->configs[n->gpu_config[g]].node_key;
+	return 0;
+}
+
 /* Puts GPU gpu of node into configuration cfg and creates its slots. */
 void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
 {

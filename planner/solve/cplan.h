@@ -125,6 +125,12 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 		       long *seats);
 
 /*
+ * The node key of node n (problem.h, config.node_key): the first non-0
+ * key of its configured GPUs, 0 when none has one.
+ */
+int cplan_node_key(const struct cplan *cp, const struct cnode *n);
+
+/*
  * The node's name: the inventory's name for it when the class names its
  * nodes, else "<class>-<ordinal>" with 3 digits at least.  Caller frees.
  */

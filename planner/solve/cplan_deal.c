@@ -34,6 +34,62 @@
  * counts did not have loses to a second that needs none.
  */
 
+/*
+ * Configures the GPUs of ncfg[k] in mode m on the `want` nodes opened
+ * from node `first`.  Configurations are dealt in groups of one node key
+ * (problem.h): a group with a key gets nodes of its own, as many as its
+ * GPUs fill plus its share of the nodes no group fills, so that no node
+ * mixes keys; the group without a key (every configuration of a mode
+ * without the rule) gets all the nodes.  Within a group, round-robin over
+ * its nodes: each node gets a share of every configuration, so the
+ * replicas of a configuration (and the CPU and RAM they ask) are spread
+ * rather than piled on a few nodes.  GPUs that find no node (counts that
+ * break the rule) stay unconfigured; their replicas are placed later.
+ */
+static void configure_counts(struct cplan *cp, size_t k, enum gpu_mode m, size_t first, long want,
+			     long *const *ncfg)
+{
+	const struct pclass *c = &cp->p->classes[k];
+	long g = c->nc->gpus_per_node, *tot = xcalloc(c->nconfigs + 1, sizeof(*tot)), all = 0, need = 0, next = 0;
+	size_t ci, cj;
+
+	for (ci = 0; ci < c->nconfigs; ci++) {	/* tot[group's first configuration] */
+		const struct config *cf = &c->configs[ci];
+		if (cf->mode != m || cf->node_pattern)
+			continue;
+		for (cj = 0; cj < ci && (c->configs[cj].mode != m || c->configs[cj].node_pattern ||
+					 c->configs[cj].node_key != cf->node_key); cj++)
+			;
+		tot[cj] += ncfg[k][ci];
+		all += ncfg[k][ci];
+	}
+	for (ci = 0; ci < c->nconfigs; ci++)
+		if (tot[ci] && c->configs[ci].node_key)
+			need += (tot[ci] + g - 1) / g;
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		const struct config *cf = &c->configs[ci];
+		long nodes = want, base = 0, gi = 0, r;
+		if (!tot[ci])
+			continue;
+		if (cf->node_key) {
+			nodes = (tot[ci] + g - 1) / g + (want > need ? (want - need) * tot[ci] / all : 0);
+			if (nodes > want - next)
+				nodes = want - next;
+			base = next;
+			next += nodes;
+		}
+		for (cj = ci; cj < c->nconfigs && nodes > 0; cj++) {
+			const struct config *cg = &c->configs[cj];
+			if (cg->mode != m || cg->node_pattern || cg->node_key != cf->node_key)
+				continue;
+			for (r = 0; r < ncfg[k][cj] && gi < nodes * g; r++, gi++)
+				cplan_configure_gpu(cp, (int)(first + (size_t)(base + gi % nodes)), (int)(gi / nodes),
+						    (int)cj);
+		}
+	}
+	free(tot);
+}
+
 /* Opens the nodes of the counts and configures their GPUs. */
 static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 {
@@ -43,11 +99,9 @@ static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
-		int g = c->nc->gpus_per_node;
 		for (m = 0; m < MODE_COUNT; m++) {
 			long want = nmode[k * MODE_COUNT + (size_t)m], opened = 0;
 			size_t first = cp->nnodes, ci;
-			long gi = 0;
 			if (want <= 0)
 				continue;
 			if (m == MODE_PASSTHROUGH) {
@@ -62,18 +116,7 @@ static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 			}
 			for (opened = 0; opened < want; opened++)
 				cplan_open_node(cp, (int)k, (enum gpu_mode)m, -1);
-			for (ci = 0; ci < c->nconfigs; ci++) {
-				long r;
-				if (c->configs[ci].mode != (enum gpu_mode)m || c->configs[ci].node_pattern)
-					continue;
-				/*
-				 * Round-robin over the nodes: each node gets a share of every
-				 * configuration, so the replicas of a configuration (and the CPU
-				 * and RAM they ask) are spread rather than piled on a few nodes.
-				 */
-				for (r = 0; r < ncfg[k][ci] && gi < want * g; r++, gi++)
-					cplan_configure_gpu(cp, (int)(first + (size_t)(gi % want)), (int)(gi / want), (int)ci);
-			}
+			configure_counts(cp, k, (enum gpu_mode)m, first, want, ncfg);
 		}
 	}
 }

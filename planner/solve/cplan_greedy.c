@@ -17,10 +17,11 @@
 
 /*
  * The configuration of class k in mode m that takes the most replicas of d
- * (the cheaper on a tie), -1 when none does; *per is what a replica of d
+ * (the cheaper on a tie) and may join a node of key `key`
+ * (problem_key_fits), -1 when none does; *per is what a replica of d
  * costs on it: the GPU's share plus the dearest arc among its slots.
  */
-static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, double *per)
+static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, int key, double *per)
 {
 	const struct pclass *c = &p->classes[k];
 	int best = -1, bestfit = 0;
@@ -29,7 +30,7 @@ static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, do
 	for (ci = 0; ci < c->nconfigs; ci++) {
 		const struct config *cf = &c->configs[ci];
 		int fit;
-		if (cf->mode != m || cf->node_pattern)
+		if (cf->mode != m || cf->node_pattern || !problem_key_fits(cf, key))
 			continue;
 		fit = cplan_fit_count(p, d, k, cf);
 		if (fit > bestfit || (fit == bestfit && fit > 0 && cf->cost < c->configs[best].cost)) {
@@ -82,24 +83,27 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 	}
 	for (ni = 0; ni < cp->nnodes; ni++) {
 		struct cnode *n = &cp->nodes[ni];
-		int g, best;
+		int g, best, key;
 		double cost = 0;
 		if (n->mode == MODE_PASSTHROUGH || !cplan_node_has_room(cp, n, w))
 			continue;
 		g = idle_gpu(cp, n);
 		if (g < 0)
 			continue;
+		key = cplan_node_key(cp, n);
 		if (!cheapest) {
-			best = config_for(p, d, n->k, n->mode, NULL);
+			best = config_for(p, d, n->k, n->mode, key, NULL);
 			if (best < 0)
 				continue;
 			cplan_configure_gpu(cp, (int)ni, g, best);
 			return cplan_find_free(cp, d);
 		}
-		{
+		if (key) {	/* the node's key narrows the choice: not cached */
+			best = config_for(p, d, n->k, n->mode, key, &cost);
+		} else {
 			size_t km = (size_t)n->k * MODE_COUNT + n->mode;
 			if (cfg[km] == -2)
-				cfg[km] = config_for(p, d, n->k, n->mode, &per[km]);
+				cfg[km] = config_for(p, d, n->k, n->mode, 0, &per[km]);
 			best = cfg[km];
 			cost = per[km];
 		}

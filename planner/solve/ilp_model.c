@@ -8,6 +8,7 @@
  * MIPs (ilp_sub.c) build their small models with the same code.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,13 @@ void ilp_cols_alloc(const struct problem *p, struct cols *cl)
 	cl->agg = xcalloc(2 * p->nclasses + 1, sizeof(*cl->agg));
 	cl->cpu_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->cpu_row));
 	cl->ram_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->ram_row));
+	cl->key = xcalloc(p->nclasses + 1, sizeof(*cl->key));
+	cl->ycol = xcalloc(p->nclasses + 1, sizeof(*cl->ycol));
+	cl->nycol = xcalloc(p->nclasses + 1, sizeof(*cl->nycol));
+	for (k = 0; k < p->nclasses; k++) {
+		cl->key[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cl->key));
+		cl->ycol[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cl->ycol));
+	}
 }
 
 void ilp_cols_free(const struct problem *p, struct cols *cl)
@@ -129,9 +137,15 @@ void ilp_cols_free(const struct problem *p, struct cols *cl)
 	size_t k;
 	if (!cl->g)
 		return;
-	for (k = 0; k < p->nclasses; k++)
+	for (k = 0; k < p->nclasses; k++) {
 		free(cl->g[k]);
+		free(cl->key[k]);
+		free(cl->ycol[k]);
+	}
 	free(cl->g);
+	free(cl->key);
+	free(cl->ycol);
+	free(cl->nycol);
 	free(cl->n);
 	free(cl->arc);
 	free(cl->u);
@@ -139,6 +153,52 @@ void ilp_cols_free(const struct problem *p, struct cols *cl)
 	free(cl->cpu_row);
 	free(cl->ram_row);
 	cl->g = NULL;
+}
+
+/*
+ * The node key columns of class k (problem.h, config.node_key): per mode
+ * whose configurations carry two keys or more, per key, the nodes whose
+ * GPUs are in that key's configurations (key_rows ties them).  The device
+ * plugin applies one replicas value per node; MIG strategy single, one
+ * profile per node.
+ */
+static void key_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k)
+{
+	const struct pclass *c = &p->classes[k];
+	char name[96];
+	size_t ci, cj;
+	int m;
+
+	cl->nycol[k] = 0;
+	for (m = 0; m < MODE_COUNT; m++) {
+		int keys = 0, first = 0;
+		if (!cl->n[k * MODE_COUNT + (size_t)m])
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (c->configs[ci].mode == (enum gpu_mode)m && c->configs[ci].node_key &&
+			    c->configs[ci].node_key != first) {
+				if (!first)
+					first = c->configs[ci].node_key;
+				keys++;
+			}
+		if (keys < 2)
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			if (cf->mode != (enum gpu_mode)m || !cf->node_key)
+				continue;
+			for (cj = 0; cj < ci && (c->configs[cj].mode != cf->mode || c->configs[cj].node_key != cf->node_key);
+			     cj++)
+				;
+			if (cj < ci) {
+				cl->key[k][ci] = cl->key[k][cj];
+				continue;
+			}
+			snprintf(name, sizeof(name), "Y_%zu_%s_%d", k, mode_name(cf->mode), cf->node_key);
+			cl->key[k][ci] = ilp_add_col(P, name, 1, 0, (double)c->nc->count, 0);
+			cl->ycol[k][cl->nycol[k]++] = cl->key[k][ci];
+		}
+	}
 }
 
 /* The node columns (one per mode) and configuration columns of class k. */
@@ -162,6 +222,21 @@ void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_
 		snprintf(name, sizeof(name), "G_%zu_%zu", k, ci);
 		cl->g[k][ci] = ilp_add_col(P, name, 1, 0, hi_, cf->cost);
 	}
+	key_cols(P, p, cl, k);
+}
+
+void ilp_key_fill(const struct problem *p, const struct cols *cl, size_t k, double *x)
+{
+	const struct pclass *c = &p->classes[k];
+	size_t ci;
+
+	for (ci = 0; ci < cl->nycol[k]; ci++)
+		x[cl->ycol[k][ci]] = 0;
+	for (ci = 0; ci < c->nconfigs; ci++)
+		if (cl->key[k][ci])
+			x[cl->key[k][ci]] += x[cl->g[k][ci]];
+	for (ci = 0; ci < cl->nycol[k]; ci++)
+		x[cl->ycol[k][ci]] = ceil(x[cl->ycol[k][ci]] / c->nc->gpus_per_node - 1e-9);
 }
 
 void ilp_arc_col(glp_prob *P, const struct problem *p, struct cols *cl, size_t i)
@@ -316,6 +391,47 @@ static void res_rows(const struct ilp_rows *rw, size_t k, const struct shrink *s
 }
 
 /*
+ * The node key rows of class k (key_cols): a key's GPUs fit on its
+ * nodes, and a mode's key nodes are among its nodes.
+ */
+static void key_rows(const struct ilp_rows *rw, size_t k)
+{
+	const struct problem *p = rw->p;
+	const struct cols *cl = rw->cl;
+	struct rowbuf *rb = rw->rb;
+	const struct pclass *c = &p->classes[k];
+	char name[96];
+	size_t y, ci;
+	int m;
+
+	for (y = 0; y < cl->nycol[k]; y++) {
+		int col = cl->ycol[k][y];
+		for (ci = 0; ci < c->nconfigs; ci++)
+			if (cl->key[k][ci] == col)
+				ilp_rb_add(rb, cl->g[k][ci], 1);
+		ilp_rb_add(rb, col, -(double)c->nc->gpus_per_node);
+		snprintf(name, sizeof(name), "keygpus_%zu_%zu", k, y);
+		ilp_add_row(rw->P, rb, name, GLP_UP, 0, 0);
+	}
+	for (m = 0; m < MODE_COUNT; m++) {
+		int any = 0;
+		for (y = 0; y < cl->nycol[k]; y++) {
+			for (ci = 0; ci < c->nconfigs && cl->key[k][ci] != cl->ycol[k][y]; ci++)
+				;
+			if (ci < c->nconfigs && c->configs[ci].mode == (enum gpu_mode)m) {
+				ilp_rb_add(rb, cl->ycol[k][y], 1);
+				any = 1;
+			}
+		}
+		if (!any)
+			continue;
+		ilp_rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], -1);
+		snprintf(name, sizeof(name), "keynodes_%zu_%s", k, mode_name((enum gpu_mode)m));
+		ilp_add_row(rw->P, rb, name, GLP_UP, 0, 0);
+	}
+}
+
+/*
  * The rows of class k: nodes, GPUs per mode, slots, CPU and RAM (less
  * what sh takes off each node, when not NULL: res_rows).  Columns absent
  * from cl (0) are left out.
@@ -391,6 +507,7 @@ void ilp_class_rows(const struct ilp_rows *rw, size_t k, const struct shrink *sh
 		snprintf(name, sizeof(name), "cap_%zu_%zu", k, s);
 		ilp_add_row(P, rb, name, GLP_UP, 0, 0);
 	}
+	key_rows(rw, k);
 	if (p->any_cpu || p->any_ram)
 		res_rows(rw, k, sh);
 }

@@ -105,6 +105,15 @@ static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
 					  (double)got.nmode[k * MODE_COUNT + (size_t)m]);
 		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
 			fixes_add(fx, cl->g[k][ci], (double)got.ncfg[k][ci]);
+		if (cl->nycol[k]) {	/* the node key columns: the nodes the counts need */
+			double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
+			for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+				x[cl->g[k][ci]] = (double)got.ncfg[k][ci];
+			ilp_key_fill(p, cl, k, x);
+			for (ci = 0; ci < cl->nycol[k]; ci++)
+				fixes_add(fx, cl->ycol[k][ci], x[cl->ycol[k][ci]]);
+			free(x);
+		}
 	}
 	ilp_result_release(p, &got);
 	free(use);

@@ -157,6 +157,7 @@ static void sub_start(const struct ilp_ctx *c, const struct sub_mip_args *sa, st
 				start[lc->g[k][ci]] = start_x[cl->g[k][ci]];
 			start[lc->agg[2 * k]] = start_x[cl->agg[2 * k]];
 			start[lc->agg[2 * k + 1]] = start_x[cl->agg[2 * k + 1]];
+			ilp_key_fill(p, lc, k, start);
 		}
 		for (i = 0; i < p->narcs; i++)
 			if (lc->arc[i]) {

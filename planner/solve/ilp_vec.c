@@ -38,6 +38,7 @@ void ilp_counts_vector(const struct problem *p, const struct cols *cl, const str
 		}
 		x[cl->agg[2 * k]] = nodes;
 		x[cl->agg[2 * k + 1]] = gpus;
+		ilp_key_fill(p, cl, k, x);
 	}
 	for (i = 0; i < p->narcs; i++) {
 		const struct pclass *c = &p->classes[p->arcs[i].k];

@@ -61,6 +61,9 @@ struct config {
 	struct mig_geometry mig; /* mig, mig-vgpu */
 	int vgpu_profile;	/* vgpu */
 	int k;			/* timeslice, mps: slots per GPU */
+	int node_key;		/* configurations of one mode with different non-0 keys never share
+				 * a node: time-slice / MPS k (the device plugin's one replicas value
+				 * per node), MIG strategy single 1 + profile; 0 = no such rule */
 	double cost;		/* per GPU (per node for patterns) over the horizon */
 };
 
@@ -110,6 +113,12 @@ struct problem {
  */
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d);
 void problem_release(struct problem *p);
+
+/*
+ * True when configuration cf may go on a node whose GPUs already carry
+ * configurations of key node_key (0: none yet) - see config.node_key.
+ */
+int problem_key_fits(const struct config *cf, int node_key);
 
 /* True when a slot of type st (in class c) can hold a replica of w. */
 int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const struct workload *w);

@@ -85,6 +85,33 @@ static int mig_backed_geometries(const struct gpu_type *gpu, struct mig_geometry
 	return 0;
 }
 
+/*
+ * MIG strategy single (the device plugin exposes a node's MIG devices as
+ * nvidia.com/gpu, so they must all be one profile): of geo[0 .. n - 1]
+ * (every valid geometry) keep per profile the one with the most
+ * instances of it alone; how many are left.
+ */
+static size_t keep_single(struct mig_geometry *geo, size_t n)
+{
+	size_t i, j, k;
+
+	for (i = j = 0; i < n; i++) {
+		int same = geo[i].n > 0;
+		for (k = 1; k < (size_t)geo[i].n; k++)
+			if (geo[i].profile[k] != geo[i].profile[0])
+				same = 0;
+		if (!same)
+			continue;
+		for (k = 0; k < j && geo[k].profile[0] != geo[i].profile[0]; k++)
+			;
+		if (k == j)
+			geo[j++] = geo[i];
+		else if (geo[i].n > geo[k].n)
+			geo[k] = geo[i];
+	}
+	return j;
+}
+
 static void add_mig_configs(struct problem_enum_ctx *e, enum gpu_mode mode, enum lic_product lic)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
@@ -95,7 +122,11 @@ static void add_mig_configs(struct problem_enum_ctx *e, enum gpu_mode mode, enum
 
 	if (!gpu->has_mig)
 		return;
-	if (mode == MODE_MIG) {
+	if (mode == MODE_MIG && e->p->sc->mig_single) {
+		if (mig_geometries_all(gpu, &geo, &ngeo))
+			return;
+		ngeo = keep_single(geo, ngeo);
+	} else if (mode == MODE_MIG) {
 		if (mig_geometries(gpu, &geo, &ngeo))
 			return;
 	} else if (mig_backed_geometries(gpu, &geo, &ngeo, &backed)) {
@@ -106,6 +137,8 @@ static void add_mig_configs(struct problem_enum_ctx *e, enum gpu_mode mode, enum
 		char *gname = mig_geometry_name(gpu, &geo[i]);
 		cf = problem_config_new(e->c, &e->cfcap, mode, lic, gname);
 		cf->mig = geo[i];
+		if (mode == MODE_MIG && e->p->sc->mig_single)
+			cf->node_key = 1 + geo[i].profile[0];
 		for (j = 0; j < (size_t)geo[i].n; j++) {
 			const struct mig_profile *mp = &gpu->mig.profiles[geo[i].profile[j]];
 			struct slot_type st;
@@ -169,6 +202,8 @@ static void add_shared_configs(struct problem_enum_ctx *e, enum gpu_mode mode, i
 		snprintf(name, sizeof(name), "%s%d", mode == MODE_MPS ? "mps" : "ts", k);
 		cf = problem_config_new(e->c, &e->cfcap, mode, lic, xstrdup(name));
 		cf->k = k;
+		/* the device plugin's one replicas value per node (a share mix is another layer's) */
+		cf->node_key = mode == MODE_TIMESLICE && e->p->sc->timeslice_shares ? 0 : k;
 		memset(&st, 0, sizeof(st));
 		st.mode = mode;
 		st.name = name;

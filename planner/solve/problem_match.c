@@ -56,3 +56,8 @@ int problem_slot_fits(const struct pclass *c, const struct slot_type *st, const 
 		return st->gpus == w->gpus;
 	return st->gpus <= 1 && w->compute <= st->compute + 1e-9;
 }
+
+int problem_key_fits(const struct config *cf, int node_key)
+{
+	return !cf->node_key || !node_key || cf->node_key == node_key;
+}

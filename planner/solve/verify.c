@@ -364,10 +364,58 @@ static int check_gpus(const struct cplan *cp, struct diag *d)
 	return rc;
 }
 
+/*
+ * Node n keeps the per-node rules of the NVIDIA device plugin and MIG
+ * strategy (docs/deploy.md): a time-slicing or MPS node shares every GPU
+ * k ways for one k (one `replicas` value per node and resource; with
+ * sharing.timeslice_shares time-slicing is another layer's), and with MIG
+ * strategy single a node's MIG instances are all of one profile.
+ */
+static int check_node_rule(const struct cplan *cp, const struct cnode *n, struct diag *d)
+{
+	const struct scenario *sc = cp->p->sc;
+	const struct pclass *c = &cp->p->classes[n->k];
+	int g, k0 = 0, prof0 = -1, r, rc = 0;
+	char *name;
+
+	if (!(n->mode == MODE_MPS || (n->mode == MODE_TIMESLICE && !sc->timeslice_shares) ||
+	      (n->mode == MODE_MIG && sc->mig_single)))
+		return 0;
+	for (g = 0; g < c->nc->gpus_per_node && !rc; g++) {
+		const struct config *cf;
+		if (n->gpu_config[g] < 0)
+			continue;
+		cf = &c->configs[n->gpu_config[g]];
+		if (n->mode != MODE_MIG) {
+			if (!k0)
+				k0 = cf->k;
+			rc = cf->k != k0;
+			continue;
+		}
+		for (r = 0; r < cf->mig.n && !rc; r++) {
+			if (prof0 < 0)
+				prof0 = cf->mig.profile[r];
+			rc = cf->mig.profile[r] != prof0;
+		}
+	}
+	if (!rc)
+		return 0;
+	name = cplan_node_name(cp, n);
+	if (n->mode == MODE_MIG)
+		fail(d, "node %s mixes MIG profiles under MIG strategy single (GPU %d: %s)", name, g - 1,
+		     c->configs[n->gpu_config[g - 1]].name);
+	else
+		fail(d, "node %s shares its GPUs %s with two replica counts (%d and %d); the device plugin "
+		     "applies one per node", name, mode_name(n->mode), k0, c->configs[n->gpu_config[g - 1]].k);
+	free(name);
+	return -1;
+}
+
 int verify_plan(const struct cplan *cp, struct diag *d)
 {
 	const struct problem *p = cp->p;
 	struct load ld;
+	size_t i;
 	int rc;
 
 	ld.placed = xcalloc(p->ndemands + 1, sizeof(*ld.placed));
@@ -380,6 +428,8 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 		rc = check_loads(cp, &ld, d);
 	if (!rc)
 		rc = check_gpus(cp, d);
+	for (i = 0; i < cp->nnodes && !rc; i++)
+		rc = check_node_rule(cp, &cp->nodes[i], d);
 	free(ld.placed);
 	free(ld.cpu);
 	free(ld.ram);

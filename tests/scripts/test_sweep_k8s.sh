@@ -3,7 +3,7 @@
 # k8s-indexed-job.yaml: it validates offline as a batch/v1 Job (and the
 # ConfigMap of the test inputs as a v1 ConfigMap) against the Kubernetes
 # OpenAPI schemas of the npm package kubernetes-models 4.5.1, which
-# .ci/setup installs into build/k8s-validate (skipped, with a message, when
+# .ci/setup installs into build/npm (skipped, with a message, when
 # node or that package is absent); its fields are on an allow-list (the
 # schemas accept unknown fields); and its pods, played here one index at a
 # time with the manifest's own command and JOB_COMPLETION_INDEX, merge to
@@ -13,7 +13,7 @@
 
 job=$src/docs/sweep/k8s-indexed-job.yaml
 fix=$src/tests/sweep
-mods=${GPUPLAN_K8S_VALIDATE:-$(dirname "$exe")/../k8s-validate}/node_modules
+mods=${GPUPLAN_NPM_DIR:-$(dirname "$exe")/../npm}/node_modules
 unset SLURM_ARRAY_TASK_ID SLURM_PROCID OMPI_COMM_WORLD_RANK PMI_RANK JOB_COMPLETION_INDEX
 
 if command -v node >/dev/null 2>&1 && [ -d "$mods/kubernetes-models" ]; then

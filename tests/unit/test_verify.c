@@ -320,6 +320,77 @@ static const struct {
 	{ "replica on a GPU type not allowed", wrong_gpu_type, "workload 'mig-w' placed on a GPU type it does not allow" },
 };
 
+/* ================= the per-node rules (docs/deploy.md) ================= */
+
+static const char rule_inv[] = INV_HEADER "ts,1,A100-PCIE-80GB,4,baremetal,dc1,64,512,owned,,,,\n"
+					   "mg,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n";
+static const char rule_wl[] =
+	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes\n"
+	"ts-w,t,2,0,8,0.1,none,false,1,8,A100-PCIE-80GB,timeslice\n"
+	"ts-big,t,1,0,30,0.1,none,false,1,8,A100-PCIE-80GB,timeslice\n"
+	"mig-w,t,2,0,9.5,0.14,hardware,false,1,8,H100-SXM5-80GB,mig\n"
+	"mig-big,t,1,0,18,0.28,hardware,false,1,8,H100-SXM5-80GB,mig\n";
+
+/*
+ * Configures an idle GPU of the first node in mode m with a configuration
+ * of that mode that the node's first GPU does not have, of another replica
+ * count (time-slicing) or other profiles (MIG); -1 when there is none.
+ */
+static int configure_other(struct fixture *fx, enum gpu_mode m)
+{
+	int n = node_in_mode(fx, m), g, first;
+	const struct pclass *c;
+	size_t ci;
+
+	if (n < 0)
+		return -1;
+	c = &fx->p.classes[fx->cp.nodes[n].k];
+	first = fx->cp.nodes[n].gpu_config[0];
+	for (g = 0; g < c->nc->gpus_per_node && fx->cp.nodes[n].gpu_config[g] >= 0; g++)
+		;
+	if (first < 0 || g == c->nc->gpus_per_node)
+		return -1;
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		const struct config *cf = &c->configs[ci];
+		if (cf->mode == m && (m == MODE_MIG ? cf->mig.profile[0] != c->configs[first].mig.profile[0]
+						    : cf->k != c->configs[first].k)) {
+			cplan_configure_gpu(&fx->cp, n, g, (int)ci);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One replica count per time-sliced node; one MIG profile per node under strategy single. */
+static void test_node_rules(void)
+{
+	static const char *const sc[2] = { FIXTURE_SC_TEXT("rules"),
+					   FIXTURE_SC_TEXT("rules") "sharing: {mig_strategy: single}\n" };
+	static const char *const want[2] = { "node ts-000 shares its GPUs timeslice with two replica counts",
+					     "node mg-000 mixes MIG profiles under MIG strategy single" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct fixture fx;
+		struct diag d = DIAG_INIT;
+		enum gpu_mode m = i ? MODE_MIG : MODE_TIMESLICE;
+
+		if (fixture_build(&fx, sc[i], rule_inv, rule_wl, FIXTURE_GREEDY))
+			return;
+		CHECK(verify_plan(&fx.cp, &d) == 0, "rule %d: greedy plan rejected: %s", i, d.msg ? d.msg : "");
+		diag_release(&d);
+		if (configure_other(&fx, m)) {
+			CHECK(0, "rule %d: no %s node with an idle GPU to configure", i, mode_name(m));
+		} else {
+			CHECK(verify_plan(&fx.cp, &d) == -1, "rule %d: a node breaking the rule passed", i);
+			CHECK(d.msg && strstr(d.msg, want[i]), "rule %d: message '%s' lacks '%s'", i,
+			      d.msg ? d.msg : "(none)", want[i]);
+		}
+		diag_release(&d);
+		fixture_release(&fx);
+	}
+}
+
 /* ================= tests ================= */
 
 /* The untouched greedy plan: the shape the rows rely on, and it verifies. */
@@ -380,6 +451,7 @@ int main(void)
 		return 1;
 	test_baseline();
 	test_rows();
+	test_node_rules();
 	fixture_teardown();
 	return check_done();
 }

@@ -36,6 +36,9 @@ struct cols {
 	int *u;			/* [demand] unplaced */
 	int *agg;		/* [2k]: NODES_k, [2k + 1]: GPUS_k */
 	int *cpu_row, *ram_row;	/* [k * MODE_COUNT + m]: the CPU and RAM rows, 0 = none */
+	int **key;		/* [k][config]: the column of nodes of its node key (problem.h), 0 = none */
+	int **ycol;		/* [k][0 .. nycol[k]): class k's node key columns */
+	size_t *nycol;
 	int ncols;		/* columns in the model */
 };
 
@@ -107,6 +110,12 @@ void ilp_cols_free(const struct problem *p, struct cols *cl);
 
 /* Adds the node columns (one per mode) and configuration columns of class k to P. */
 void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
+/*
+ * Sets class k's node key columns in x (a plan as a column vector, its
+ * configuration columns set) to the fewest nodes that hold each key's
+ * GPUs: what any concrete plan keeping the rule has at least.
+ */
+void ilp_key_fill(const struct problem *p, const struct cols *cl, size_t k, double *x);
 /* Adds the column of arc i to P. */
 void ilp_arc_col(glp_prob *P, const struct problem *p, struct cols *cl, size_t i);
 /* Adds the aggregate columns of class k (NODES_k, GPUS_k) to P. */

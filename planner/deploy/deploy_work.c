@@ -1,0 +1,260 @@
+/*
+ * deploy_work.c - what the workloads ask and where they run: the
+ * extended resource and count each replica requests (requests.csv,
+ * requests.yaml) on the Kubernetes GPU nodes, and the vGPU hosts' vGPU
+ * profiles per GPU with the VM (replica) on each (vgpu.csv, vgpu.json).
+ */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/deploy_plan.h"
+#include "internal/deploy_yaml.h"
+#include "util.h"
+#include "banned.h"
+
+const char *deploy_resource(const struct dplan *dp, const struct cslot *s, int *count, char *buf, size_t size)
+{
+	const struct cnode *n = &dp->cp->nodes[s->node];
+	const struct pclass *c = &dp->cp->p->classes[n->k];
+	const struct slot_type *st = &c->slot_types[s->type];
+	const struct scenario *sc = dp->cp->p->sc;
+	size_t i;
+
+	*count = 1;
+	switch (n->mode) {
+	case MODE_PASSTHROUGH:
+		*count = st->gpus > 1 ? st->gpus : 1;
+		return "nvidia.com/gpu";
+	case MODE_MIG:
+		if (sc->mig_single)
+			return "nvidia.com/gpu";
+		/* mixed: nvidia.com/mig-<profile>, "+" as "." (1g.10gb+me: mig-1g.10gb.me) */
+		snprintf(buf, size, "nvidia.com/mig-%s", c->nc->gpu->mig.profiles[st->mig_profile].name);
+		for (i = 0; buf[i]; i++)
+			if (buf[i] == '+')
+				buf[i] = '.';
+		return buf;
+	case MODE_TIMESLICE:
+	case MODE_MPS:
+		return sc->rename_by_default ? "nvidia.com/gpu.shared" : "nvidia.com/gpu";
+	default:
+		return NULL;
+	}
+}
+
+/* One replica's request: (workload, resource, count per replica, node). */
+struct req {
+	int d;			/* demand */
+	int res;		/* index in the resource names */
+	int count;		/* per replica */
+	size_t node;		/* plan node */
+	long replicas;		/* replicas alike (after merging) */
+};
+
+static int req_cmp(const void *a, const void *b)
+{
+	const struct req *x = a, *y = b;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	if (x->res != y->res)
+		return x->res < y->res ? -1 : 1;
+	if (x->count != y->count)
+		return x->count < y->count ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* The requests of the placed replicas on Kubernetes nodes, alike ones merged; names in *res. */
+static struct req *collect(const struct dplan *dp, size_t *nreq, char ***res, size_t *nres)
+{
+	const struct cplan *cp = dp->cp;
+	struct req *r = xcalloc(cp->nslots + 1, sizeof(*r));
+	size_t i, j, n = 0;
+	char buf[96];
+
+	*res = NULL;
+	*nres = 0;
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const char *name;
+		int cnt;
+		if (s->d < 0 || !dp->nodes[s->node].k8s)
+			continue;
+		name = deploy_resource(dp, s, &cnt, buf, sizeof(buf));
+		for (j = 0; j < *nres && strcmp((*res)[j], name); j++)
+			;
+		if (j == *nres) {
+			*res = xrealloc(*res, (*nres + 1) * sizeof(**res));
+			(*res)[(*nres)++] = xstrdup(name);
+		}
+		r[n++] = (struct req){ s->d, (int)j, cnt, (size_t)s->node, 1 };
+	}
+	qsort(r, n, sizeof(*r), req_cmp);
+	for (i = j = 0; i < n; i++) {
+		if (j && r[j - 1].d == r[i].d && r[j - 1].res == r[i].res && r[j - 1].count == r[i].count &&
+		    r[j - 1].node == r[i].node)
+			r[j - 1].replicas++;
+		else
+			r[j++] = r[i];
+	}
+	*nreq = j;
+	return r;
+}
+
+static void requests_csv(const struct dplan *dp, const struct req *r, size_t n, char **res, struct outset *os)
+{
+	const struct problem *p = dp->cp->p;
+	struct sb sb;
+	size_t i;
+
+	sb_init(&sb);
+	sb_adds(&sb, "workload,tenant,node,resource,per_replica,replicas\n");
+	for (i = 0; i < n; i++) {
+		const struct workload *w = p->demands[r[i].d].w;
+		sb_add_csv(&sb, w->name);
+		sb_adds(&sb, ",");
+		sb_add_csv(&sb, w->tenant);
+		sb_adds(&sb, ",");
+		sb_add_csv(&sb, dp->nodes[r[i].node].name);
+		sb_addf(&sb, ",%s,%d,%ld\n", res[r[i].res], r[i].count, r[i].replicas);
+	}
+	outset_add_sb(os, "requests.csv", &sb);
+}
+
+/* requests.yaml: per workload and request, the replicas and on which nodes. */
+static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, char **res, struct outset *os)
+{
+	const struct problem *p = dp->cp->p;
+	struct dyaml y;
+	char *text;
+	size_t i, j, len;
+
+	dyaml_begin(&y);
+	dyaml_map(&y, 0);
+	dyaml_kv(&y, "schema", "gpuplan-requests/1");
+	dyaml_kv(&y, "scenario", p->sc->name);
+	dyaml_str(&y, "requests");
+	dyaml_seq(&y, 0);
+	for (i = 0; i < n; i = j) {
+		const struct workload *w = p->demands[r[i].d].w;
+		long total = 0;
+		for (j = i; j < n && r[j].d == r[i].d && r[j].res == r[i].res && r[j].count == r[i].count; j++)
+			total += r[j].replicas;
+		dyaml_map(&y, 0);
+		dyaml_kv(&y, "workload", w->name);
+		dyaml_kv(&y, "tenant", w->tenant);
+		dyaml_str(&y, "resources");
+		dyaml_map(&y, 0);
+		dyaml_str(&y, "limits");
+		dyaml_map(&y, 1);
+		dyaml_ki(&y, res[r[i].res], r[i].count);
+		dyaml_end(&y, 0);
+		dyaml_end(&y, 0);
+		dyaml_ki(&y, "replicas", total);
+		dyaml_str(&y, "nodes");
+		dyaml_map(&y, 0);
+		for (j = i; j < n && r[j].d == r[i].d && r[j].res == r[i].res && r[j].count == r[i].count; j++)
+			dyaml_ki(&y, dp->nodes[r[j].node].name, r[j].replicas);
+		dyaml_end(&y, 0);
+		dyaml_end(&y, 0);
+	}
+	dyaml_end(&y, 1);
+	dyaml_end(&y, 0);
+	if (dyaml_finish(&y, &text, &len))
+		return -1;
+	outset_add(os, "requests.yaml", text, len);
+	return 0;
+}
+
+int deploy_requests(const struct dplan *dp, struct outset *os)
+{
+	char **res;
+	size_t n, nres, i;
+	struct req *r = collect(dp, &n, &res, &nres);
+	int rc;
+
+	requests_csv(dp, r, n, res, os);
+	rc = requests_yaml(dp, r, n, res, os);
+	for (i = 0; i < nres; i++)
+		free(res[i]);
+	free(res);
+	free(r);
+	return rc;
+}
+
+/* vSphere's name of a vGPU profile: "grid_" and the name in lower case ("grid_a100d-20c"). */
+static void vsphere_name(const char *name, char *buf, size_t size)
+{
+	size_t i, n = (size_t)snprintf(buf, size, "grid_%s", name);
+	for (i = 5; i < n && i < size; i++)
+		if (buf[i] >= 'A' && buf[i] <= 'Z')
+			buf[i] = (char)(buf[i] - 'A' + 'a');
+}
+
+void deploy_vgpu(const struct dplan *dp, struct outset *os)
+{
+	const struct cplan *cp = dp->cp;
+	const struct problem *p = cp->p;
+	cJSON *root = cJSON_CreateObject(), *hosts, *gpus = NULL, *vgpus = NULL, *h = NULL;
+	struct sb sb;
+	size_t i, last_node = (size_t)-1;
+	int last_gpu = -1;
+
+	sb_init(&sb);
+	sb_adds(&sb, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica\n");
+	cJSON_AddStringToObject(root, "schema", "gpuplan-vgpu/1");
+	cJSON_AddStringToObject(root, "scenario", p->sc->name);
+	hosts = cJSON_AddArrayToObject(root, "hosts");
+	/* slots come per node, per GPU, in creation order */
+	for (i = 0; i < cp->nslots; i++) {
+		const struct cslot *s = &cp->slots[i];
+		const struct cnode *n = &cp->nodes[s->node];
+		const struct pclass *c = &p->classes[n->k];
+		const char *prof = c->slot_types[s->type].name;
+		char vs[96] = "";
+		cJSON *v;
+		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU)
+			continue;
+		if (c->nc->hv == HV_VSPHERE)
+			vsphere_name(prof, vs, sizeof(vs));
+		if ((size_t)s->node != last_node) {
+			h = cJSON_CreateObject();
+			cJSON_AddStringToObject(h, "name", dp->nodes[s->node].name);
+			cJSON_AddStringToObject(h, "hypervisor", hypervisor_name(c->nc->hv));
+			cJSON_AddStringToObject(h, "gpu_type", c->nc->gpu->id);
+			gpus = cJSON_AddArrayToObject(h, "gpus");
+			cJSON_AddItemToArray(hosts, h);
+			last_node = (size_t)s->node;
+			last_gpu = -1;
+		}
+		if (s->gpu != last_gpu) {
+			cJSON *g = cJSON_CreateObject();
+			cJSON_AddNumberToObject(g, "gpu", s->gpu);
+			cJSON_AddStringToObject(g, "mode", mode_name(n->mode));
+			vgpus = cJSON_AddArrayToObject(g, "vgpus");
+			cJSON_AddItemToArray(gpus, g);
+			last_gpu = s->gpu;
+		}
+		v = cJSON_CreateObject();
+		cJSON_AddStringToObject(v, "profile", prof);
+		if (*vs)
+			cJSON_AddStringToObject(v, "vsphere_profile", vs);
+		if (s->d >= 0) {
+			cJSON_AddStringToObject(v, "workload", p->demands[s->d].w->name);
+			cJSON_AddNumberToObject(v, "replica", (double)s->replica);
+		}
+		cJSON_AddItemToArray(vgpus, v);
+		sb_add_csv(&sb, dp->nodes[s->node].name);
+		sb_addf(&sb, ",%s,%d,%s,%s,%s,", hypervisor_name(c->nc->hv), s->gpu, c->nc->gpu->id, prof, vs);
+		if (s->d >= 0) {
+			sb_add_csv(&sb, p->demands[s->d].w->name);
+			sb_addf(&sb, ",%ld", s->replica);
+		} else {
+			sb_adds(&sb, ",");
+		}
+		sb_adds(&sb, "\n");
+	}
+	outset_add_sb(os, "vgpu.csv", &sb);
+	deploy_add_json(os, "vgpu.json", root);
+}
