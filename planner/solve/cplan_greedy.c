@@ -179,15 +179,22 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 static _Thread_local const struct problem *sort_problem; /* par_run threads deal at once */
 static _Thread_local size_t *sort_options;
 
+static _Thread_local int sort_by_priority;
+
 /*
- * Most constrained first (fewest node classes that can host it), then
- * first-fit decreasing: more GPUs, more memory, more compute first.
+ * With sort_by_priority, higher priority first (the lexicographic rule
+ * of docs/formulation.md: no replica waits for one of a lower
+ * priority).  Then most constrained first (fewest node classes that can
+ * host it), then first-fit decreasing: more GPUs, more memory, more
+ * compute first, then higher priority.
  */
 static int demand_order(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b;
 	const struct workload *x = sort_problem->demands[i].w;
 	const struct workload *y = sort_problem->demands[j].w;
+	if (sort_by_priority && x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
 	if (sort_options[i] != sort_options[j])
 		return sort_options[i] < sort_options[j] ? -1 : 1;
 	if (x->gpus != y->gpus)
@@ -241,6 +248,33 @@ size_t cplan_place_one(struct cplan *cp, int d, long left)
 	return s;
 }
 
+static void place_ordered(struct cplan *cp, const long *add, int by_priority);
+
+void cplan_greedy_add(struct cplan *cp, const long *add)
+{
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	struct cplan_cost a, b;
+	size_t i;
+	long left = 0;
+
+	place_ordered(cp, add, 0);
+	for (i = 0; i < p->ndemands; i++)
+		left += cp->unplaced[i];
+	if (!left)
+		return;
+	cplan_init(&alt, p);
+	place_ordered(&alt, add, 1);
+	cplan_cost(cp, &a);
+	cplan_cost(&alt, &b);
+	if (b.objective < a.objective - 1e-6) {
+		struct cplan x = *cp;
+		*cp = alt;
+		alt = x;
+	}
+	cplan_release(&alt);
+}
+
 void cplan_greedy(struct cplan *cp)
 {
 	const struct problem *p = cp->p;
@@ -249,7 +283,7 @@ void cplan_greedy(struct cplan *cp)
 
 	for (i = 0; i < p->ndemands; i++)
 		all[i] = p->demands[i].replicas;
-	cplan_place_more(cp, all);
+	cplan_greedy_add(cp, all);
 	free(all);
 }
 
@@ -279,6 +313,12 @@ size_t *cplan_demands_by_load(const struct problem *p)
 
 void cplan_place_more(struct cplan *cp, const long *add)
 {
+	place_ordered(cp, add, 0);
+}
+
+/* Places add[d] more replicas of every demand d, in demand_order. */
+static void place_ordered(struct cplan *cp, const long *add, int by_priority)
+{
 	const struct problem *p = cp->p;
 	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
 	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
@@ -297,6 +337,7 @@ void cplan_place_more(struct cplan *cp, const long *add)
 	}
 	sort_problem = p;
 	sort_options = options;
+	sort_by_priority = by_priority;
 	qsort(order, p->ndemands, sizeof(*order), demand_order);
 	free(options);
 	for (i = 0; i < p->ndemands; i++) {

@@ -177,11 +177,51 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
 	}
 }
 
+/*
+ * The lexicographic priority weights (docs/formulation.md, "Priority"):
+ * the penalty of one unplaced replica of priority level i, in units of
+ * big, is u[0] = 1 for the lowest level and u[i+1] = S[i] + N + 1, where
+ * S[i] is the sum of R[j] u[j] over the levels j <= i (R: their
+ * replicas) and N all replicas: leaving one replica of a higher level
+ * unplaced costs more than leaving every replica of every lower level
+ * unplaced, plus any cost difference between two plans (at most N x big).
+ * A step is capped at PRIO_STEP_MAX times the level below, which only
+ * scenarios with many levels and thousands of replicas reach.
+ */
+#define PRIO_STEP_MAX 1e4
+#define PRIO_MAX 1000	/* workload.c's limit */
+
+/* w[p] for every priority p in 1..PRIO_MAX that some workload has (caller frees). */
+static double *priority_weights(const struct workloads *wl)
+{
+	double *rep = xcalloc(PRIO_MAX + 1, sizeof(*rep));
+	double *w = xcalloc(PRIO_MAX + 1, sizeof(*w)); /* > 0: some workload has this priority */
+	double n = 0, s = 0, u = 0;
+	size_t i;
+	int q;
+
+	for (i = 0; i < wl->n; i++) {
+		q = wl->w[i].priority < 1 ? 1 : wl->w[i].priority > PRIO_MAX ? PRIO_MAX : wl->w[i].priority;
+		rep[q] += (double)wl->w[i].replicas;
+		n += (double)wl->w[i].replicas;
+		w[q] = 1;
+	}
+	for (q = 1; q <= PRIO_MAX; q++) {
+		if (w[q] <= 0)
+			continue;
+		u = u == 0 ? 1 : fmin(s + n + 1, u * PRIO_STEP_MAX);
+		w[q] = u;
+		s += rep[q] * u;
+	}
+	free(rep);
+	return w;
+}
+
 /* The demands with their penalties, and their arcs sorted by (d, k, s). */
 static void build_demands(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
-	double big = penalty_unit(p);
+	double big = penalty_unit(p), *weight = priority_weights(wl);
 	size_t i, arccap = 0;
 
 	p->ndemands = wl->n;
@@ -191,9 +231,11 @@ static void build_demands(struct problem *p)
 		dm->w = &wl->w[i];
 		dm->index = i;
 		dm->replicas = wl->w[i].replicas;
-		dm->penalty = big * wl->w[i].priority;
+		dm->penalty = big * weight[wl->w[i].priority < 1 ? 1 : wl->w[i].priority > PRIO_MAX ? PRIO_MAX
+													: wl->w[i].priority];
 		add_arcs(p, i, &arccap);
 	}
+	free(weight);
 	qsort(p->arcs, p->narcs, sizeof(*p->arcs), arc_cmp);
 }
 
