@@ -170,6 +170,8 @@ static void print_summary(const struct sim_result *r, const char *dir)
 		       fmt_fixed(b3, sizeof(b3), n > 0 ? 100.0 * (n - c) / n : 0, 1),
 		       sim_strategy_name((enum sim_strategy)r->runner_up));
 	}
+	if (r->cheapest >= 0)
+		printf("  buy:        %s\n", r->strat[r->cheapest].how);
 	print_assumptions(r);
 	printf("  reports:    %s\n", dir);
 }

@@ -315,16 +315,13 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 
 /*
  * The product a mode takes on this class: the scenario's choice if
- * allowed, else NVAIE, else vCS.  A whole GPU passed through to a VM
- * carries NVAIE unless licensing.passthrough_vm is unlicensed: the VM is
- * taken to run NVAIE software (the driver checks no licence there, the
- * contract does).
+ * allowed, else NVAIE, else vCS.  (A VM workload on a passthrough GPU
+ * carries NVAIE per replica unless licensing.passthrough_vm is
+ * unlicensed: problem_passthrough_nvaie.)
  */
 static enum lic_product mode_product(const struct scenario *sc, enum gpu_mode m, enum hypervisor hv)
 {
 	const struct lic_rule *r = licenses_rule(&sc->licenses, m, hv);
-	if (m == MODE_PASSTHROUGH && hypervisor_is_vm_host(hv) && !sc->licensing.passthrough_vm_unlicensed)
-		return LIC_NVAIE;
 	if (!r || !r->products)
 		return LIC_NONE;
 	if (r->products & (1u << sc->licensing.vgpu_product))
@@ -341,7 +338,7 @@ static void note_rules(struct pricing *pr, const struct node_class *nc)
 		char *src = xasprintf("%s:%ld: licensing.passthrough_vm", model_file(pr->sc->file),
 				      pr->sc->licensing.line);
 		pricing_assume(pr, -1, MODE_PASSTHROUGH,
-			       "VMs on passthrough GPUs run no NVAIE software, so they need no licence "
+			       "VM workloads on passthrough GPUs run no NVAIE software, so they need no licence "
 			       "(licensing.passthrough_vm: unlicensed; the default counts one per GPU)", src);
 		free(src);
 	}
@@ -431,7 +428,8 @@ int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 	for (y = 0; y < pr->nyears; y++)
 		pr->year_len[y] = overlap(y, y + 1, 0, sc->horizon_years);
 	for (i = 0; i < sc->workloads.n; i++)
-		want_nvaie |= sc->workloads.w[i].needs_nvaie;
+		want_nvaie |= sc->workloads.w[i].needs_nvaie ||
+			      (sc->workloads.w[i].vm && !sc->licensing.passthrough_vm_unlicensed);
 	if (sc->energy_usd_per_kwh > 0) {
 		char *what = xasprintf("energy at %s USD/kWh, PUE %s, GPU load %s of TDP, idle %s of TDP",
 				       NUM(sc->energy_usd_per_kwh),

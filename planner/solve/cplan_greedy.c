@@ -208,6 +208,56 @@ static int demand_order(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/*
+ * "not enough capacity: every node it fits on is in use", and the node
+ * that comes nearest: the one of a class d may use with the most GPUs
+ * holding nothing, what mode it is in, and what d needs (whole GPUs, or
+ * a slot of a mode the node is not in).
+ */
+static char *nearest_node(const struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t lo, hi, i, best = (size_t)-1;
+	int best_idle = -1, mode_ok = 0, g;
+	char *name, *out;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int idle = 0, allowed = 0;
+		size_t a;
+		for (a = lo; a < hi; a++)
+			allowed |= p->arcs[a].k == n->k;
+		if (!allowed)
+			continue;
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
+			idle += n->gpu_used[g] == 0;
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = i;
+		}
+	}
+	if (best == (size_t)-1 || best_idle == 0)
+		return xstrdup("not enough capacity: every node it fits on is in use, with no GPU idle");
+	for (i = lo; i < hi; i++)
+		if (p->arcs[i].k == cp->nodes[best].k &&
+		    p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode == cp->nodes[best].mode)
+			mode_ok = 1;
+	name = cplan_node_name(cp, &cp->nodes[best]);
+	if (!mode_ok)
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s has %d of its %d GPUs "
+				"idle but is in %s mode, which holds no slot for it", name, best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, mode_name(cp->nodes[best].mode));
+	else
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s (%s) has %d of its %d "
+				"GPUs idle, it needs %d%s", name, mode_name(cp->nodes[best].mode), best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, w->gpus > 0 ? w->gpus : 1,
+				w->gpus > 1 ? " on one node" : " with a free slot");
+	free(name);
+	return out;
+}
+
 /* Why free capacity could not take a replica of d. */
 void cplan_set_reason(struct cplan *cp, int d)
 {
@@ -228,8 +278,8 @@ void cplan_set_reason(struct cplan *cp, int d)
 			if (cp->slots[q[j]].d < 0)
 				slot_left = 1;
 	}
-	cp->reason[d] = xstrdup(slot_left ? "the nodes with a free slot it fits have no CPU or RAM left"
-					  : "not enough capacity: every node it fits on is in use");
+	cp->reason[d] = slot_left ? xstrdup("the nodes with a free slot it fits have no CPU or RAM left")
+				  : nearest_node(cp, d);
 }
 
 /*

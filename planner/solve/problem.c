@@ -137,6 +137,12 @@ static double penalty_unit(const struct problem *p)
 	return big;
 }
 
+int problem_passthrough_nvaie(const struct problem *p, int k, const struct workload *w)
+{
+	return w->needs_nvaie || (w->vm && hypervisor_is_vm_host(p->classes[k].nc->hv) &&
+				  !p->sc->licensing.passthrough_vm_unlicensed);
+}
+
 /* The objective cost per replica of w on slot type st of class k. */
 static double arc_cost(const struct problem *p, int k, const struct slot_type *st, const struct workload *w)
 {
@@ -144,7 +150,8 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 	const struct pclass *c = &p->classes[k];
 
 	if (st->mode == MODE_PASSTHROUGH) {
-		enum lic_product lp = w->needs_nvaie ? LIC_NVAIE : pr->cls[k].mode_product[MODE_PASSTHROUGH];
+		enum lic_product lp = problem_passthrough_nvaie(p, k, w) ? LIC_NVAIE
+									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
 		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
 		return pr->cls[k].lic[st->lic].total; /* one seat per vGPU in use */
@@ -185,10 +192,15 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
  * replicas) and N all replicas: leaving one replica of a higher level
  * unplaced costs more than leaving every replica of every lower level
  * unplaced, plus any cost difference between two plans (at most N x big).
- * A step is capped at PRIO_STEP_MAX times the level below, which only
- * scenarios with many levels and thousands of replicas reach.
+ * A step is capped at PRIO_STEP_MAX times the level below and a weight
+ * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (the
+ * bundled example, 6 levels and 90 replicas, reached 4e5 and GLPK then
+ * stopped 1.3 % from the optimum CBC found).  Past the cap the ILP only
+ * approximates the rule; the greedy pass's priority-first plan and the
+ * choice by objective still apply.
  */
 #define PRIO_STEP_MAX 1e4
+#define PRIO_WEIGHT_MAX 1e3
 #define PRIO_MAX 1000	/* workload.c's limit */
 
 /* w[p] for every priority p in 1..PRIO_MAX that some workload has (caller frees). */
@@ -209,7 +221,7 @@ static double *priority_weights(const struct workloads *wl)
 	for (q = 1; q <= PRIO_MAX; q++) {
 		if (w[q] <= 0)
 			continue;
-		u = u == 0 ? 1 : fmin(s + n + 1, u * PRIO_STEP_MAX);
+		u = u == 0 ? 1 : fmin(fmin(s + n + 1, u * PRIO_STEP_MAX), PRIO_WEIGHT_MAX);
 		w[q] = u;
 		s += rep[q] * u;
 	}
