@@ -32,6 +32,8 @@ struct check_args {
 	enum rd_format fmt;
 	struct rd_limits lim;
 	int given[RD_LIMIT_COUNT];
+	const char **names;	/* --fail-unplaced, pointing into argv */
+	size_t nnames;
 	struct plan_opts po;
 	int progress;		/* check: CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
@@ -40,14 +42,23 @@ struct check_args {
 /* A threshold (id OPT_MAX_*); -1 after a message. */
 static int limit_option(struct check_args *a, int id, const char *v)
 {
-	static const double max[] = { 1e6, 1e15, 1e9, 100 };
+	static const double max[] = { 1e6, 1e15, 1e9, 100, 1e15, 1000 };
 	int l = id - OPT_MAX_COST;
 	const char *opt = rd_limit_option((enum rd_limit)l);
 	double x;
 
+	if (l == RD_NAMED) {
+		a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
+		a->names[a->nnames++] = v;
+		a->lim.names = a->names;
+		a->lim.nnames = a->nnames;
+		a->lim.limit[l] = 0;
+		a->given[l] = 1;
+		return 0;
+	}
 	if (cli_parse_num(opt, v, (struct num_range){ 0, max[l], RANGE_CLOSED }, &x))
 		return -1;
-	if (l == RD_UNPLACED && x != floor(x)) {
+	if ((l == RD_UNPLACED || l == RD_WEIGHTED || l == RD_PRIORITY) && x != floor(x)) {
 		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
 		return -1;
 	}
@@ -89,6 +100,9 @@ static int take(struct check_args *a, const struct cli_command *c, int id, const
 	case OPT_MAX_COST_ABS:
 	case OPT_MAX_UNPLACED:
 	case OPT_MAX_UTIL_DROP:
+	case OPT_MAX_WEIGHTED:
+	case OPT_FAIL_PRIORITY:
+	case OPT_FAIL_UNPLACED:
 		return limit_option(a, id, v) ? EXIT_USAGE : 0;
 	case OPT_FORMAT:
 		return format_option(a, v) ? EXIT_USAGE : 0;
@@ -139,6 +153,8 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 			a->lim.limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
 		if (!a->given[RD_UNPLACED])
 			a->lim.limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
+		if (!a->given[RD_WEIGHTED])
+			a->lim.limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
 	} else if (a->npos < 2) {
 		return cli_misuse(c, "needs two plan.json reports: the baseline and the current one");
 	}
@@ -206,8 +222,10 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	int rc, have_sc = 0;
 
 	rc = parse_args(argc, argv, &a, 1);
-	if (rc)
+	if (rc) {
+		free(a.names);
 		return rc == 1 ? EXIT_OK : rc;
+	}
 	memset(&r, 0, sizeof(r));
 	memset(&cur, 0, sizeof(cur));
 	/* the baseline first: a bad one fails before any solver time is spent */
@@ -249,6 +267,7 @@ out:
 		scenario_release(&sc);
 	diag_release(&d);
 	ilp_cleanup();
+	free(a.names);
 	return rc;
 }
 
@@ -261,8 +280,10 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 
 	(void)g;
 	rc = parse_args(argc, argv, &a, 0);
-	if (rc)
+	if (rc) {
+		free(a.names);
 		return rc == 1 ? EXIT_OK : rc;
+	}
 	memset(&cur, 0, sizeof(cur));
 	if (rd_report_read(&base, a.pos[0], "baseline", &d) || rd_report_read(&cur, a.pos[1], "report", &d)) {
 		rc = cli_diag(&d);
@@ -273,5 +294,6 @@ out:
 	rd_report_release(&cur);
 	rd_report_release(&base);
 	diag_release(&d);
+	free(a.names);
 	return rc;
 }

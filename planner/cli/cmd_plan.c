@@ -118,6 +118,27 @@ static void print_additions(FILE *out, const struct plan_result *r)
 	free(t);
 }
 
+/*
+ * The assumptions that change the licence figures (licence prices, terms
+ * and rules the plan uses), one a line under the licences line; all of
+ * them, with their sources, are in plan.json and summary.csv.
+ */
+static void print_licence_assumptions(FILE *out, const struct plan_result *r, const struct cplan_cost *cost,
+				      const struct report_stats *st)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->pr.nassumptions; i++) {
+		const struct assumption *a = &r->pr.assumptions[i];
+		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
+		    !report_assumption_used(a, cost, st))
+			continue;
+		fprintf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
+		first = 0;
+	}
+}
+
 static void print_summary(FILE *out, const struct plan_result *r, const char *dir)
 {
 	const struct cplan *cp = r->final;
@@ -165,6 +186,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const char *di
 	}
 	fprintf(out, "%s (counted per %s)\n", first ? " none" : "",
 	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
+	print_licence_assumptions(out, r, &cost, &st);
 	fprintf(out, "  mode mix:  ");
 	first = 1;
 	for (m = 0; m < MODE_COUNT; m++) {

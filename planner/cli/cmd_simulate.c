@@ -108,6 +108,25 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	return 0;
 }
 
+/*
+ * The assumptions that can change which strategy is cheapest: the
+ * licence prices and rules, and the simulator's own (not energy, not
+ * hardware), one a line under the headline.
+ */
+static void print_assumptions(const struct sim_result *r)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->pr.nassumptions; i++) {
+		const struct assumption *a = &r->pr.assumptions[i];
+		if (a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE)
+			continue;
+		printf("  %s %s\n", first ? "assumes:   " : "           ", a->what);
+		first = 0;
+	}
+}
+
 static void print_summary(const struct sim_result *r, const char *dir)
 {
 	char b1[64], b2[64], b3[64];
@@ -165,6 +184,9 @@ static void print_summary(const struct sim_result *r, const char *dir)
 		       fmt_fixed(b3, sizeof(b3), n > 0 ? 100.0 * (n - c) / n : 0, 1),
 		       sim_strategy_name((enum sim_strategy)r->runner_up));
 	}
+	if (r->cheapest >= 0)
+		printf("  buy:        %s\n", r->strat[r->cheapest].how);
+	print_assumptions(r);
 	printf("  reports:    %s\n", dir);
 }
 

@@ -89,6 +89,12 @@ static const struct cli_option check_opts[] = {
 	  "most replicas that may be unplaced beyond the baseline's (default 0)" },
 	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS",
 	  "most memory or compute utilisation may fall, in points (default: not checked)" },
+	{ "max-weighted-unplaced-increase", OPT_MAX_WEIGHTED, "N",
+	  "most the sum of priority x unplaced replicas may rise (default 0)" },
+	{ "fail-unplaced-priority", OPT_FAIL_PRIORITY, "P",
+	  "fail when a workload of priority P or above has more unplaced replicas" },
+	{ "fail-unplaced", OPT_FAIL_UNPLACED, "WORKLOAD",
+	  "fail when this workload has more unplaced replicas (repeatable)" },
 	{ "format", OPT_FORMAT, "text|markdown|json|html", "text (default), markdown (a pull-request comment), json or html (a page)" },
 	{ "output", OPT_OUTPUT, "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr" },
 	{ "time-limit", OPT_TIME_LIMIT, "S", "solver time limit in seconds, as for gpuplan plan" },
@@ -106,6 +112,12 @@ static const struct cli_option diff_opts[] = {
 	{ "max-cost-increase-abs", OPT_MAX_COST_ABS, "USD", "most the total cost may rise, in USD" },
 	{ "max-unplaced-increase", OPT_MAX_UNPLACED, "N", "most replicas that may be unplaced beyond the baseline's" },
 	{ "max-util-drop", OPT_MAX_UTIL_DROP, "PTS", "most memory or compute utilisation may fall, in points" },
+	{ "max-weighted-unplaced-increase", OPT_MAX_WEIGHTED, "N",
+	  "most the sum of priority x unplaced replicas may rise (priority 1 without a scenario)" },
+	{ "fail-unplaced-priority", OPT_FAIL_PRIORITY, "P",
+	  "fail when a workload of priority P or above has more unplaced replicas" },
+	{ "fail-unplaced", OPT_FAIL_UNPLACED, "WORKLOAD",
+	  "fail when this workload has more unplaced replicas (repeatable)" },
 	{ "format", OPT_FORMAT, "text|markdown|json|html", "text (default), markdown (a pull-request comment), json or html (a page)" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -200,7 +212,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			  compare_opts },
 	[CMD_CHECK] = { "check", "plan a scenario and check it against a baseline plan.json (CI gate)",
 			"SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
-			"[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json|html] [-o DIR] "
+			"[--max-unplaced-increase N] [--max-util-drop PTS] [--max-weighted-unplaced-increase N] "
+			"[--fail-unplaced-priority P] [--fail-unplaced WORKLOAD] [--format text|markdown|json|html] [-o DIR] "
 			"[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 			"plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
 			"licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
@@ -208,7 +221,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			check_opts },
 	[CMD_DIFF] = { "diff", "compare two plan.json reports: cost, licences, mode mix, utilisation",
 		       "BASELINE.json CURRENT.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
-		       "[--max-unplaced-increase N] [--max-util-drop PTS] [--format text|markdown|json|html]",
+		       "[--max-unplaced-increase N] [--max-util-drop PTS] [--max-weighted-unplaced-increase N] "
+		       "[--fail-unplaced-priority P] [--fail-unplaced WORKLOAD] [--format text|markdown|json|html]",
 		       "compares two plan.json reports as gpuplan check does; checks only the thresholds given\n"
 		       "(exit 1 when one is exceeded) and without any only reports",
 		       diff_opts },

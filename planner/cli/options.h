@@ -52,10 +52,13 @@ enum cli_opt_id {
 	OPT_REQUIRE_ALL,
 	OPT_DEPLOY,
 	OPT_BASELINE,
-	OPT_MAX_COST,		/* the four check thresholds, in enum rd_limit order */
+	OPT_MAX_COST,		/* the check thresholds, in enum rd_limit order */
 	OPT_MAX_COST_ABS,
 	OPT_MAX_UNPLACED,
 	OPT_MAX_UTIL_DROP,
+	OPT_MAX_WEIGHTED,
+	OPT_FAIL_PRIORITY,
+	OPT_FAIL_UNPLACED,
 	OPT_TRACE,
 	OPT_GENERATE,
 	OPT_HOURS,

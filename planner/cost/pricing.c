@@ -148,52 +148,20 @@ static int cover_subscription(struct pricing *pr, const struct licenses *L, enum
 	return 0;
 }
 
-/* Fills lp: one licence of p on class nc over the horizon. */
-static int price_licence(struct pricing *pr, const struct node_class *nc, enum lic_product p,
-			 struct lic_price *lp, struct diag *d)
+/*
+ * Fills lp with one licence of p on class nc under the term kind
+ * ("cloud-hourly", "subscription", "perpetual"), from year B (bundled
+ * years) to the horizon.  Fails when the licence table lacks the term.
+ */
+static int price_term(struct pricing *pr, const struct node_class *nc, enum lic_product p, const char *kind,
+		      struct lic_price *lp, struct diag *d)
 {
 	const struct scenario *sc = pr->sc;
 	const struct scenario_licensing *S = &sc->licensing;
 	const struct licenses *L = &sc->licenses;
-	const char *kind = nc->hv == HV_CLOUD ? S->cloud_term : S->term;
-	const struct lic_bundle *bundle = NULL;
 	double H = sc->horizon_years;
-	int B, need, y;
+	int B = lp->bundled_years, need = (int)ceil(H - B - EPS), y;
 
-	if (lp->term_id)
-		return 0; /* priced already */
-	B = nc->bundle_years >= 0 ? nc->bundle_years
-				  : nc->own == OWN_BUY ? licenses_bundle_years(L, LIC_NVAIE, nc->gpu, &bundle) : 0;
-	lp->bundled_years = B;
-	if (B > 0) {
-		char *what = xasprintf("%s: %d year%s of NVAIE bundled with each %s", nc->name, B, B == 1 ? "" : "s",
-				       nc->gpu->id);
-		char *src = bundle ? xasprintf("%s:%ld: %s", model_file(L->file), bundle->line, bundle->source)
-				   : xasprintf("%s:%ld: column nvaie_bundle_years", sc->inventory.file, nc->line);
-		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
-		free(what);
-		free(src);
-	}
-	if (H <= B + EPS) {
-		lp->term_id = xstrdup("bundled");
-		return 0;
-	}
-	if (S->usd_per_gpu_year[p] >= 0) {
-		char *what = xasprintf("%s at %s USD per GPU-year, set by the scenario", lic_product_id(p),
-				       NUM(S->usd_per_gpu_year[p]));
-		char *src = xasprintf("%s:%ld: %s", model_file(sc->file), S->line, S->source);
-		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
-		free(what);
-		free(src);
-		accrue(pr, lp->year, S->usd_per_gpu_year[p], B, H);
-		lp->term_id = xstrdup("scenario-price");
-		lp->total = sum(lp->year, pr->nyears);
-		return 0;
-	}
-	if (!L->product[p].present)
-		return diag_set(d, DIAG_INPUT, L->file, 0, 0, "licence product '%s' is needed but not defined",
-				lic_product_id(p));
-	need = (int)ceil(H - B - EPS);
 	if (!strcmp(kind, "cloud-hourly")) {
 		size_t t;
 		for (t = 0; t < L->product[p].nterms; t++)
@@ -251,7 +219,106 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 	return 0;
 }
 
-/* The product a mode takes on this class: the scenario's choice if allowed, else NVAIE, else vCS. */
+/*
+ * A cloud class's licence when licensing.cloud_term is auto: the
+ * cheaper over the horizon of the marketplace hourly price (the node is
+ * rented for the whole horizon, so 8760 licence-hours a year) and a
+ * subscription brought to the instance (BYOL), listed as an assumption.
+ */
+static int price_cloud_auto(struct pricing *pr, const struct node_class *nc, enum lic_product p,
+			    struct lic_price *lp, struct diag *d)
+{
+	struct lic_price h = *lp, b = *lp;
+	struct diag dh = DIAG_INIT, db = DIAG_INIT;
+	int have_h = !price_term(pr, nc, p, "cloud-hourly", &h, &dh);
+	int have_b = !price_term(pr, nc, p, "subscription", &b, &db);
+	const struct lic_price *win, *lose;
+	char *what, *src;
+
+	diag_release(&dh);
+	diag_release(&db);
+	if (!have_h && !have_b)
+		return price_term(pr, nc, p, "cloud-hourly", lp, d);
+	win = !have_h ? &b : !have_b ? &h : b.total <= h.total + EPS ? &b : &h;
+	lose = win == &b ? &h : &b;
+	if (have_h && have_b)
+		what = xasprintf("%s on cloud class %s: %s %s (%s USD per GPU over the horizon), cheaper than %s "
+				 "(%s USD); set licensing.cloud_term to choose", lic_product_id(p), nc->name,
+				 win == &b ? "bring-your-own" : "marketplace", win->term_id, NUM(win->total),
+				 lose == &b ? "bring-your-own" : "the marketplace's", NUM(lose->total));
+	else
+		what = xasprintf("%s on cloud class %s: %s %s, the only term the licence table has", lic_product_id(p),
+				 nc->name, win == &b ? "bring-your-own" : "marketplace", win->term_id);
+	src = xasprintf("%s:%ld: licensing.cloud_term auto (default)", model_file(pr->sc->file), pr->sc->licensing.line);
+	pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
+	free(what);
+	free(src);
+	free(lose->term_id);
+	*lp = *win;
+	return 0;
+}
+
+/* Fills lp: one licence of p on class nc over the horizon. */
+static int price_licence(struct pricing *pr, const struct node_class *nc, enum lic_product p,
+			 struct lic_price *lp, struct diag *d)
+{
+	const struct scenario *sc = pr->sc;
+	const struct scenario_licensing *S = &sc->licensing;
+	const struct licenses *L = &sc->licenses;
+	const char *kind = nc->hv == HV_CLOUD ? S->cloud_term : S->term;
+	const struct lic_bundle *bundle = NULL;
+	double H = sc->horizon_years;
+	int B;
+
+	if (lp->term_id)
+		return 0; /* priced already */
+	B = nc->bundle_years >= 0 ? nc->bundle_years
+				  : nc->own == OWN_BUY ? licenses_bundle_years(L, LIC_NVAIE, nc->gpu, &bundle) : 0;
+	lp->bundled_years = B;
+	if (B > 0) {
+		char *what = xasprintf("%s: %d year%s of NVAIE bundled with each %s", nc->name, B, B == 1 ? "" : "s",
+				       nc->gpu->id);
+		char *src = bundle ? xasprintf("%s:%ld: %s", model_file(L->file), bundle->line, bundle->source)
+				   : xasprintf("%s:%ld: column nvaie_bundle_years", sc->inventory.file, nc->line);
+		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
+		free(what);
+		free(src);
+	}
+	if (H <= B + EPS) {
+		lp->term_id = xstrdup("bundled");
+		return 0;
+	}
+	if (S->usd_per_gpu_year[p] >= 0) {
+		char *what = xasprintf("%s at %s USD per GPU-year, set by the scenario", lic_product_id(p),
+				       NUM(S->usd_per_gpu_year[p]));
+		char *src = xasprintf("%s:%ld: %s", model_file(sc->file), S->line, S->source);
+		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
+		free(what);
+		free(src);
+		accrue(pr, lp->year, S->usd_per_gpu_year[p], B, H);
+		lp->term_id = xstrdup("scenario-price");
+		lp->total = sum(lp->year, pr->nyears);
+		return 0;
+	}
+	if (!L->product[p].present)
+		return diag_set(d, DIAG_INPUT, L->file, 0, 0, "licence product '%s' is needed but not defined",
+				lic_product_id(p));
+	if (!strcmp(kind, "auto")) {
+		if (price_cloud_auto(pr, nc, p, lp, d))
+			return -1;
+	} else if (price_term(pr, nc, p, kind, lp, d)) {
+		return -1;
+	}
+	lp->total = sum(lp->year, pr->nyears);
+	return 0;
+}
+
+/*
+ * The product a mode takes on this class: the scenario's choice if
+ * allowed, else NVAIE, else vCS.  (A VM workload on a passthrough GPU
+ * carries NVAIE per replica unless licensing.passthrough_vm is
+ * unlicensed: problem_passthrough_nvaie.)
+ */
 static enum lic_product mode_product(const struct scenario *sc, enum gpu_mode m, enum hypervisor hv)
 {
 	const struct lic_rule *r = licenses_rule(&sc->licenses, m, hv);
@@ -266,6 +333,15 @@ static void note_rules(struct pricing *pr, const struct node_class *nc)
 {
 	const struct licenses *L = &pr->sc->licenses;
 	int m;
+
+	if (hypervisor_is_vm_host(nc->hv) && pr->sc->licensing.passthrough_vm_unlicensed) {
+		char *src = xasprintf("%s:%ld: licensing.passthrough_vm", model_file(pr->sc->file),
+				      pr->sc->licensing.line);
+		pricing_assume(pr, -1, MODE_PASSTHROUGH,
+			       "VM workloads on passthrough GPUs run no NVAIE software, so they need no licence "
+			       "(licensing.passthrough_vm: unlicensed; the default counts one per GPU)", src);
+		free(src);
+	}
 	for (m = 0; m < MODE_COUNT; m++) {
 		const struct lic_rule *r = licenses_rule(L, (enum gpu_mode)m, nc->hv);
 		char *what, *src;
@@ -385,7 +461,8 @@ int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 	for (y = 0; y < pr->nyears; y++)
 		pr->year_len[y] = overlap(y, y + 1, 0, sc->horizon_years);
 	for (i = 0; i < sc->workloads.n; i++)
-		want_nvaie |= sc->workloads.w[i].needs_nvaie;
+		want_nvaie |= sc->workloads.w[i].needs_nvaie ||
+			      (sc->workloads.w[i].vm && !sc->licensing.passthrough_vm_unlicensed);
 	if (sc->energy_usd_per_kwh > 0) {
 		char *what = xasprintf("energy at %s USD/kWh, PUE %s, GPU load %s of TDP, idle %s of TDP",
 				       NUM(sc->energy_usd_per_kwh),

@@ -55,10 +55,29 @@ static int load_source(const struct ydoc *doc, const struct ynode *m, const char
 	return 0;
 }
 
+/* A sequence of words from names (index >= from) as a bit mask. */
+static int load_set(const struct yread *y, const char *key, const char *const *names, int from,
+		    const char *what, unsigned *out)
+{
+	const struct ynode *seq;
+	size_t i;
+	int k;
+	if (required(y->doc, y->map, key, "licence requirement", &seq, y->d) ||
+	    ynode_expect(y->doc, seq, YN_SEQ, key, y->d))
+		return -1;
+	*out = 0;
+	for (i = 0; i < seq->n; i++) {
+		if ((k = pick(y->doc, seq->items[i], names, from, what, y->d)) < 0)
+			return -1;
+		*out |= 1u << k;
+	}
+	return 0;
+}
+
 static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_term *lt, struct diag *d)
 {
 	static const char *const keys[] = { "id", "kind", "years", "usd_per_gpu", "usd_per_gpu_hour",
-					    "as_of", "assumed", "source", NULL };
+					    "hosting", "as_of", "assumed", "source", NULL };
 	const struct yread y = { doc, t, d };
 	const struct ynode *kind;
 	const char *id;
@@ -88,6 +107,10 @@ static int load_term(const struct ydoc *doc, const struct ynode *t, struct lic_t
 			return -1;
 		lt->years = (int)years;
 	}
+	/* hosting: default everywhere, but an hourly (marketplace) price only in clouds */
+	lt->hosting = lt->kind == TERM_HOURLY ? 1u << LIC_HOST_CLOUD : (1u << LIC_HOST_COUNT) - 1;
+	if (ymap_get(t, "hosting") && load_set(&y, "hosting", lic_hosting_names, 0, "hosting", &lt->hosting))
+		return -1;
 	if (yread_price_date(&y, lt->id, &lt->as_of))
 		return -1;
 	return load_source(doc, t, "a licence term", &lt->source, &lt->assumed, d);
@@ -124,25 +147,6 @@ static int load_product(struct licenses *L, const struct ydoc *doc, const struct
 		for (j = 0; j + 1 < pd->nterms; j++)
 			if (!strcmp(pd->terms[j].id, pd->terms[i].id))
 				return ydoc_error(doc, terms->items[i], d, "term '%s' is listed twice", pd->terms[i].id);
-	}
-	return 0;
-}
-
-/* A sequence of words from names (index >= from) as a bit mask. */
-static int load_set(const struct yread *y, const char *key, const char *const *names, int from,
-		    const char *what, unsigned *out)
-{
-	const struct ynode *seq;
-	size_t i;
-	int k;
-	if (required(y->doc, y->map, key, "licence requirement", &seq, y->d) ||
-	    ynode_expect(y->doc, seq, YN_SEQ, key, y->d))
-		return -1;
-	*out = 0;
-	for (i = 0; i < seq->n; i++) {
-		if ((k = pick(y->doc, seq->items[i], names, from, what, y->d)) < 0)
-			return -1;
-		*out |= 1u << k;
 	}
 	return 0;
 }

@@ -174,16 +174,17 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 {
 	static const char *const keys[] = { "counting", "vgpu_product", "term", "cloud_term",
 					    "nvaie_usd_per_gpu_year", "vcs_usd_per_gpu_year",
-					    "support_usd_per_gpu_year", "source", "lease_hours", NULL };
+					    "support_usd_per_gpu_year", "source", "lease_hours", "passthrough_vm", NULL };
 	static const char *const countings[] = { "physical-gpu", "vgpu-seat", NULL };
 	static const char *const products[] = { "vcs", "nvaie", NULL };
 	static const char *const terms[] = { "subscription", "perpetual", NULL };
-	static const char *const cloud_terms[] = { "cloud-hourly", "subscription", "perpetual", NULL };
+	static const char *const cloud_terms[] = { "auto", "cloud-hourly", "subscription", "perpetual", NULL };
+	static const char *const passthrough_vm[] = { "licensed", "unlicensed", NULL };
 	const struct num_range usd = { 0, 1e9, RANGE_CLOSED };
 	struct scenario_licensing *L = &sc->licensing;
 	const struct ynode *m;
 	struct yread y;
-	int c = 0, p = 1, t = 0, ct = 0;
+	int c = 0, p = 1, t = 0, ct = 0, pv = 0;
 
 	if (sub_map(doc, "licensing", keys, &m, d))
 		return -1;
@@ -193,6 +194,7 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 	L->line = m->line;
 	if (word_field(&y, "counting", countings, &c) || word_field(&y, "vgpu_product", products, &p) ||
 	    word_field(&y, "term", terms, &t) || word_field(&y, "cloud_term", cloud_terms, &ct) ||
+	    word_field(&y, "passthrough_vm", passthrough_vm, &pv) ||
 	    num_field(&y, "nvaie_usd_per_gpu_year", usd, &L->usd_per_gpu_year[LIC_NVAIE]) ||
 	    num_field(&y, "vcs_usd_per_gpu_year", usd, &L->usd_per_gpu_year[LIC_VCS]) ||
 	    num_field(&y, "support_usd_per_gpu_year", usd, &L->support_usd_per_gpu_year) ||
@@ -200,6 +202,7 @@ static int load_licensing(struct scenario *sc, const struct ydoc *doc, struct di
 	    num_field(&y, "lease_hours", (struct num_range){ 0, 8760, RANGE_CLOSED }, &L->lease_hours))
 		return -1;
 	L->counting = (enum lic_counting)c;
+	L->passthrough_vm_unlicensed = pv;
 	L->vgpu_product = p ? LIC_NVAIE : LIC_VCS;
 	free(L->term);
 	free(L->cloud_term);
@@ -427,7 +430,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	sc->licensing.counting = COUNT_PHYSICAL_GPU;
 	sc->licensing.vgpu_product = LIC_NVAIE;
 	sc->licensing.term = xstrdup("subscription");
-	sc->licensing.cloud_term = xstrdup("cloud-hourly");
+	sc->licensing.cloud_term = xstrdup("auto");
 	sc->licensing.usd_per_gpu_year[LIC_NONE] = 0;
 	sc->licensing.usd_per_gpu_year[LIC_VCS] = -1;
 	sc->licensing.usd_per_gpu_year[LIC_NVAIE] = -1;

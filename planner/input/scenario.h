@@ -25,7 +25,9 @@ struct scenario_licensing {
 	enum lic_counting counting;	/* physical-gpu (default) or vgpu-seat */
 	enum lic_product vgpu_product;	/* preferred product for vgpu/mig-vgpu; default nvaie */
 	char *term;		/* on-prem term kind: "subscription" (default) or "perpetual" */
-	char *cloud_term;	/* on cloud nodes: "cloud-hourly" (default), "subscription", "perpetual" */
+	char *cloud_term;	/* on cloud nodes: "auto" (default: the cheaper of the next two), "cloud-hourly"
+				   (marketplace), "subscription", "perpetual" (bring your own) */
+	int passthrough_vm_unlicensed;	/* VMs on passthrough GPUs run no NVAIE software (default 0: licensed) */
 	double usd_per_gpu_year[LIC_COUNT];	/* flat price overrides; < 0: none */
 	double support_usd_per_gpu_year;	/* perpetual support beyond its included years; < 0: none */
 	char *source;		/* where the scenario's own prices come from */

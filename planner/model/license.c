@@ -29,6 +29,18 @@ int lic_product_parse(const char *s, enum lic_product *out)
 	return -1;
 }
 
+const char *const lic_hosting_names[] = { "onprem", "cloud", NULL };
+
+enum lic_hosting lic_hosting_of(enum hypervisor hv)
+{
+	return hv == HV_CLOUD ? LIC_HOST_CLOUD : LIC_HOST_ONPREM;
+}
+
+int lic_term_buyable(const struct lic_term *t, enum hypervisor hv)
+{
+	return (t->hosting & (1u << lic_hosting_of(hv))) != 0;
+}
+
 const char *lic_counting_name(enum lic_counting c)
 {
 	return (unsigned)c <= COUNT_VGPU_SEAT ? lic_counting_names[c] : "?";

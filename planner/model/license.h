@@ -28,6 +28,12 @@ const char *lic_counting_name(enum lic_counting c);	/* "physical-gpu", "vgpu-sea
 
 enum lic_term_kind { TERM_SUBSCRIPTION, TERM_PERPETUAL, TERM_HOURLY };
 
+/* Where a term can be bought: GPUs in one's own or a colocation site, or cloud instances. */
+enum lic_hosting { LIC_HOST_ONPREM, LIC_HOST_CLOUD, LIC_HOST_COUNT };
+extern const char *const lic_hosting_names[];	/* "onprem", "cloud"; NULL-terminated */
+/* The hosting of GPUs under hypervisor hv: cloud for HV_CLOUD, else onprem (colocation too). */
+enum lic_hosting lic_hosting_of(enum hypervisor hv);
+
 struct lic_term {
 	char *id;		/* "subscription-3y", "perpetual", "cloud-hourly" */
 	enum lic_term_kind kind;
@@ -37,8 +43,12 @@ struct lic_term {
 	int assumed;		/* not confirmed by a public NVIDIA source */
 	char *source;		/* document and date, or the assumption's origin */
 	long long as_of;	/* the date the price is valid at: days since 1970-01-01 (date.h) */
+	unsigned hosting;	/* bit (1u << enum lic_hosting): where it can be bought */
 	long line;
 };
+
+/* True when term t can be bought for GPUs hosted under hypervisor hv. */
+int lic_term_buyable(const struct lic_term *t, enum hypervisor hv);
 
 struct lic_product_def {
 	int present;

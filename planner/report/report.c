@@ -136,8 +136,7 @@ static void kvn(struct sb *sb, cJSON *obj, const char *key, double v, int decima
 	cJSON_AddNumberToObject(obj, key, round_to(v, decimals));
 }
 
-/* True when an assumption concerns this plan (see pricing.h). */
-static int assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
+int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
 {
 	if (a->cat == CAT_LIC_VCS || a->cat == CAT_LIC_NVAIE) {
 		/* a licence bundled or priced at 0 still concerns the plan when it counts licences */
@@ -266,7 +265,7 @@ static void build_summary(struct docs *dc, const struct plan_result *r)
 	ja = cJSON_AddArrayToObject(dc->json, "assumptions");
 	for (i = 0; i < r->pr.nassumptions; i++) {
 		const struct assumption *a = &r->pr.assumptions[i];
-		if (!assumption_used(a, &cost, &st))
+		if (!report_assumption_used(a, &cost, &st))
 			continue;
 		add_assumption(dc, ja, ++na, a->what, a->source);
 	}

@@ -40,6 +40,12 @@ struct report_stats {
 	double compute_util;	/* asked compute / GPUs in used nodes */
 };
 void report_stats(const struct cplan *cp, struct report_stats *st);
+/*
+ * True when an assumption of the pricing concerns a plan of this cost and
+ * these stats: its cost category has cost (a licence: or counts
+ * licences) and its mode (if any) is in use.  Reports list only these.
+ */
+int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st);
 
 /*
  * A dated price of the model tables that a plan's cost uses: a cloud

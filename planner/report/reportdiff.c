@@ -12,6 +12,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "internal/reportdiff_read.h"
@@ -24,7 +25,9 @@
 const char *rd_limit_option(enum rd_limit l)
 {
 	static const char *const names[] = { "--max-cost-increase", "--max-cost-increase-abs",
-					     "--max-unplaced-increase", "--max-util-drop" };
+					     "--max-unplaced-increase", "--max-util-drop",
+					     "--max-weighted-unplaced-increase", "--fail-unplaced-priority",
+					     "--fail-unplaced" };
 	return (unsigned)l < RD_LIMIT_COUNT ? names[l] : "?";
 }
 
@@ -33,6 +36,8 @@ void rd_limits_none(struct rd_limits *l)
 	int i;
 	for (i = 0; i < RD_LIMIT_COUNT; i++)
 		l->limit[i] = -1;
+	l->names = NULL;
+	l->nnames = 0;
 }
 
 void rd_limits_check_defaults(struct rd_limits *l)
@@ -40,6 +45,7 @@ void rd_limits_check_defaults(struct rd_limits *l)
 	rd_limits_none(l);
 	l->limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
 	l->limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
+	l->limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
 }
 
 static int reports_differ(const struct rd_report *a, const struct rd_report *b)
@@ -85,6 +91,121 @@ static void merge_unplaced(struct rd_diff *df)
 	}
 }
 
+/* Replicas of (workload, tenant) in rows v[0..n) sorted by rd_placed_cmp, else 0; *prio its priority. */
+static long placed_of(const struct rd_placed *v, size_t n, const char *w, const char *t, int *prio)
+{
+	struct rd_placed key;
+	const struct rd_placed *hit;
+
+	key.workload = (char *)(uintptr_t)w;
+	key.tenant = (char *)(uintptr_t)t;
+	hit = n ? bsearch(&key, v, n, sizeof(*v), rd_placed_cmp) : NULL;
+	if (hit && prio && hit->priority > 0)
+		*prio = hit->priority;
+	return hit ? hit->replicas : 0;
+}
+
+/* Appends the key (w, t); workload_changes sorts and merges them. */
+static void add_key(struct rd_workload_change *k, size_t *n, const char *w, const char *t)
+{
+	k[*n].workload = w;
+	k[*n].tenant = t;
+	(*n)++;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct rd_workload_change *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+	return c ? c : strcmp(x->tenant, y->tenant);
+}
+
+/* Highest priority first, then by workload and tenant. */
+static int change_cmp(const void *a, const void *b)
+{
+	const struct rd_workload_change *x = a, *y = b;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return key_cmp(a, b);
+}
+
+/*
+ * The workloads whose placed or unplaced replicas changed, highest
+ * priority first.  A priority is the current plan's (check), else the
+ * baseline's, else 1 (plan.json files carry none).
+ */
+static void workload_changes(struct rd_diff *df)
+{
+	const struct rd_report *b = df->base, *c = df->cur;
+	size_t n = 0, i, k = 0;
+	struct rd_workload_change *v =
+		xcalloc(b->nplaced + c->nplaced + b->nunplaced + c->nunplaced + 1, sizeof(*v));
+
+	for (i = 0; i < b->nplaced; i++)
+		add_key(v, &n, b->placed[i].workload, b->placed[i].tenant);
+	for (i = 0; i < c->nplaced; i++)
+		add_key(v, &n, c->placed[i].workload, c->placed[i].tenant);
+	for (i = 0; i < b->nunplaced; i++)
+		add_key(v, &n, b->unplaced[i].workload, b->unplaced[i].tenant);
+	for (i = 0; i < c->nunplaced; i++)
+		add_key(v, &n, c->unplaced[i].workload, c->unplaced[i].tenant);
+	if (n)
+		qsort(v, n, sizeof(*v), key_cmp);
+	for (i = 0; i < n; i++) {
+		struct rd_workload_change x = v[i];
+		size_t j;
+		if (k && !key_cmp(&v[k - 1], &x))
+			continue;
+		x.priority = 1;
+		placed_of(b->prio, b->nprio, x.workload, x.tenant, &x.priority);
+		placed_of(c->prio, c->nprio, x.workload, x.tenant, &x.priority);
+		x.placed_base = placed_of(b->placed, b->nplaced, x.workload, x.tenant, NULL);
+		x.placed_cur = placed_of(c->placed, c->nplaced, x.workload, x.tenant, NULL);
+		x.unplaced_base = x.unplaced_cur = 0;
+		for (j = 0; j < b->nunplaced; j++)
+			if (!strcmp(b->unplaced[j].workload, x.workload) && !strcmp(b->unplaced[j].tenant, x.tenant))
+				x.unplaced_base = b->unplaced[j].replicas;
+		for (j = 0; j < c->nunplaced; j++)
+			if (!strcmp(c->unplaced[j].workload, x.workload) && !strcmp(c->unplaced[j].tenant, x.tenant))
+				x.unplaced_cur = c->unplaced[j].replicas;
+		v[k++] = x;
+	}
+	n = k;
+	for (i = k = 0; i < n; i++)
+		if (v[i].placed_base != v[i].placed_cur || v[i].unplaced_base != v[i].unplaced_cur)
+			v[k++] = v[i];
+	if (k)
+		qsort(v, k, sizeof(*v), change_cmp);
+	df->changes = v;
+	df->nchanges = k;
+}
+
+/* True when workload w is one of the names watched. */
+static int named(const struct rd_limits *lim, const char *w)
+{
+	size_t i;
+	for (i = 0; i < lim->nnames; i++)
+		if (!strcmp(lim->names[i], w))
+			return 1;
+	return 0;
+}
+
+/* The priority thresholds: weighted unplaced change, workloads at or above a priority, named ones. */
+static void judge_priorities(const struct rd_diff *df, enum rd_limit l, struct rd_verdict *v)
+{
+	size_t i;
+
+	for (i = 0; i < df->nchanges; i++) {
+		const struct rd_workload_change *x = &df->changes[i];
+		long more = x->unplaced_cur - x->unplaced_base;
+		if (l == RD_WEIGHTED)
+			v->value += (double)x->priority * (double)more;
+		else if (more > 0 && (l == RD_PRIORITY ? x->priority >= df->limits.limit[l] : named(&df->limits, x->workload)))
+			v->value += 1;
+	}
+	v->exceeded = l == RD_WEIGHTED ? v->value > df->limits.limit[l] : v->value > 0;
+}
+
 void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const struct rd_report *cur,
 		     const struct rd_limits *lim)
 {
@@ -97,6 +218,7 @@ void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const str
 	df->limits = *lim;
 	df->changed = reports_differ(base, cur);
 	merge_unplaced(df);
+	workload_changes(df);
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
 		struct rd_verdict *v = &df->verdict[l];
 		double limit = lim->limit[l];
@@ -130,6 +252,11 @@ void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const str
 			v->exceeded = drop > lround(limit * 100);
 			break;
 		}
+		case RD_WEIGHTED:
+		case RD_PRIORITY:
+		case RD_NAMED:
+			judge_priorities(df, (enum rd_limit)l, v);
+			break;
 		case RD_LIMIT_COUNT:
 			break;
 		}
@@ -143,5 +270,6 @@ void rd_diff_release(struct rd_diff *df)
 	if (!df)
 		return;
 	free(df->unplaced);
+	free(df->changes);
 	memset(df, 0, sizeof(*df));
 }

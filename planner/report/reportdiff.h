@@ -41,7 +41,7 @@
 
 #define REPORTDIFF_READS_MIN_MAJOR 2	/* oldest plan.json schema major read */
 #define REPORTDIFF_READS_MAJOR 3		/* newest plan.json schema major read */
-#define REPORTDIFF_SCHEMA_VERSION "1.1.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.2.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */
@@ -50,6 +50,14 @@ struct rd_unplaced {
 	char *tenant;
 	char *reason;		/* "" when none given */
 	long replicas;
+};
+
+/* Placed replicas of one workload (from plan.json's placements). */
+struct rd_placed {
+	char *workload;
+	char *tenant;
+	long replicas;
+	int priority;		/* from the scenario planned; 0: not known (a report file) */
 };
 
 /* The figures of one plan report. */
@@ -72,6 +80,10 @@ struct rd_report {
 	long compute_util_bp;
 	size_t nunplaced;
 	struct rd_unplaced *unplaced;	/* one row per workload, by name (byte order) */
+	size_t nplaced;
+	struct rd_placed *placed;	/* one row per workload with placed replicas, by name */
+	size_t nprio;
+	struct rd_placed *prio;		/* every workload planned with its priority (plan runs only), by name */
 };
 
 /*
@@ -92,12 +104,17 @@ enum rd_limit {
 	RD_COST_ABS,		/* --max-cost-increase-abs AMOUNT: in USD */
 	RD_UNPLACED,		/* --max-unplaced-increase N: more unplaced replicas */
 	RD_UTIL_DROP,		/* --max-util-drop PTS: memory or compute utilisation, percentage points */
+	RD_WEIGHTED,		/* --max-weighted-unplaced-increase N: sum of priority x unplaced replicas */
+	RD_PRIORITY,		/* --fail-unplaced-priority P: a workload of priority >= P loses replicas */
+	RD_NAMED,		/* --fail-unplaced WORKLOAD: a named workload loses replicas (limit 0 when named) */
 	RD_LIMIT_COUNT
 };
 const char *rd_limit_option(enum rd_limit l);	/* "--max-cost-increase", ... */
 
 struct rd_limits {
 	double limit[RD_LIMIT_COUNT];	/* < 0: not checked */
+	const char *const *names;	/* RD_NAMED: the workloads watched (the caller's strings) */
+	size_t nnames;
 };
 /* No threshold at all (gpuplan diff's default). */
 void rd_limits_none(struct rd_limits *l);
@@ -107,6 +124,7 @@ void rd_limits_none(struct rd_limits *l);
  */
 #define RD_DEFAULT_COST_PCT 0.5
 #define RD_DEFAULT_UNPLACED 0
+#define RD_DEFAULT_WEIGHTED 0	/* and no more priority-weighted unplaced replicas */
 void rd_limits_check_defaults(struct rd_limits *l);
 
 /* One threshold checked. */
@@ -124,6 +142,14 @@ struct rd_unplaced_change {
 	long base, cur;
 };
 
+/* A workload whose placed or unplaced replicas changed, with the priority it is judged by. */
+struct rd_workload_change {
+	const char *workload, *tenant;
+	int priority;		/* the current plan's, else 1 (a report file carries none) */
+	long placed_base, placed_cur;
+	long unplaced_base, unplaced_cur;
+};
+
 struct rd_diff {
 	const struct rd_report *base, *cur;
 	struct rd_limits limits;
@@ -133,6 +159,8 @@ struct rd_diff {
 	int changed;		/* some figure compared differs */
 	size_t nunplaced;
 	struct rd_unplaced_change *unplaced;	/* union of both sides, by workload name */
+	size_t nchanges;
+	struct rd_workload_change *changes;	/* placed or unplaced replicas changed: highest priority first */
 };
 
 /* Compares cur with base and judges the change against lim. */

@@ -131,7 +131,8 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 	}
 	a = cJSON_AddArrayToObject(root, "thresholds");
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
-		static const char *const unit[] = { "percent", "usd", "replicas", "points" };
+		static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",
+						    "workloads", "workloads" };
 		const struct rd_verdict *v = &df->verdict[l];
 		cJSON *e;
 		if (!v->checked)

@@ -178,6 +178,59 @@ static void unplaced_normalise(struct rd_report *r)
 	r->nunplaced = n;
 }
 
+int rd_placed_cmp(const void *a, const void *b)
+{
+	const struct rd_placed *x = a, *y = b;
+	int c = strcmp(x->workload, y->workload);
+	return c ? c : strcmp(x->tenant, y->tenant);
+}
+
+/* Sorts the rows by workload and tenant and merges rows of the same pair. */
+static void placed_normalise(struct rd_placed *v, size_t *n)
+{
+	size_t i, k = 0;
+
+	if (!*n)
+		return;
+	qsort(v, *n, sizeof(*v), rd_placed_cmp);
+	for (i = 0; i < *n; i++) {
+		if (k && !rd_placed_cmp(&v[k - 1], &v[i])) {
+			v[k - 1].replicas += v[i].replicas;
+			free(v[i].workload);
+			free(v[i].tenant);
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*n = k;
+}
+
+/*
+ * Placed replicas per workload from the placements (one row a replica).
+ * Not a compared figure of its own: rows without a workload and tenant
+ * are skipped, and a report without placements has none.
+ */
+static void read_placements(const cJSON *root, struct rd_report *r)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "placements"), *e;
+
+	if (!cJSON_IsArray(arr))
+		return;
+	r->placed = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*r->placed));
+	cJSON_ArrayForEach(e, arr) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "workload");
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "tenant");
+		struct rd_placed *p;
+		if (!cJSON_IsString(w) || !cJSON_IsString(t))
+			continue;
+		p = &r->placed[r->nplaced++];
+		p->workload = xstrdup(w->valuestring);
+		p->tenant = xstrdup(t->valuestring);
+		p->replicas = 1;
+	}
+	placed_normalise(r->placed, &r->nplaced);
+}
+
 /* schema_version: "MAJOR.MINOR.PATCH" with a major this reader knows. */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
@@ -353,6 +406,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	if (read_unplaced(&rd, unplaced, r))
 		goto out;
 	unplaced_normalise(r);
+	read_placements(root, r);
 	rc = 0;
 out:
 	cJSON_Delete(root);
@@ -423,6 +477,22 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 		u->replicas = cp->unplaced[i];
 	}
 	unplaced_normalise(r);
+	r->placed = xcalloc(p->ndemands + 1, sizeof(*r->placed));
+	r->prio = xcalloc(p->ndemands + 1, sizeof(*r->prio));
+	for (i = 0; i < p->ndemands; i++) {
+		struct rd_placed *w = &r->prio[r->nprio++];
+		w->workload = xstrdup(p->demands[i].w->name);
+		w->tenant = xstrdup(p->demands[i].w->tenant);
+		w->priority = p->demands[i].w->priority;
+		if (!cp->placed[i])
+			continue;
+		r->placed[r->nplaced] = *w;
+		r->placed[r->nplaced].workload = xstrdup(w->workload);
+		r->placed[r->nplaced].tenant = xstrdup(w->tenant);
+		r->placed[r->nplaced++].replicas = cp->placed[i];
+	}
+	placed_normalise(r->placed, &r->nplaced);
+	placed_normalise(r->prio, &r->nprio);
 }
 
 void rd_report_release(struct rd_report *r)
@@ -436,6 +506,16 @@ void rd_report_release(struct rd_report *r)
 		free(r->unplaced[i].reason);
 	}
 	free(r->unplaced);
+	for (i = 0; i < r->nplaced; i++) {
+		free(r->placed[i].workload);
+		free(r->placed[i].tenant);
+	}
+	free(r->placed);
+	for (i = 0; i < r->nprio; i++) {
+		free(r->prio[i].workload);
+		free(r->prio[i].tenant);
+	}
+	free(r->prio);
 	free(r->file);
 	free(r->schema_version);
 	free(r->scenario);

@@ -67,7 +67,7 @@ static const char *pct_text(char *buf, size_t n, long long base, long long cur)
 static const char *limit_text(char *buf, size_t n, enum rd_limit l, double v)
 {
 	char t[64];
-	static const char *const unit[] = { "%", " USD", "", " pts" };
+	static const char *const unit[] = { "%", " USD", "", " pts", "", "", "" };
 	fmt_num_short(t, sizeof(t), v, 6);
 	snprintf(buf, n, "%s%s", t, unit[l]);
 	return buf;
@@ -97,6 +97,13 @@ static const char *measured_text(char *buf, size_t n, const struct rd_diff *df, 
 		/* the change of the utilisation that fell most (or rose least) */
 		snprintf(buf, n, "%s%s pts (%s)", v->value < 0 ? "+" : "", fmt_fixed(t, sizeof(t), -v->value, 2), v->what);
 		break;
+	case RD_WEIGHTED:
+		count_change(buf, n, (long)v->value);
+		break;
+	case RD_PRIORITY:
+	case RD_NAMED:
+		snprintf(buf, n, "%ld workload%s", (long)v->value, v->value == 1 ? "" : "s");
+		break;
 	case RD_LIMIT_COUNT:
 		buf[0] = '\0';
 		break;
@@ -105,7 +112,38 @@ static const char *measured_text(char *buf, size_t n, const struct rd_diff *df, 
 }
 
 static const char *const limit_label[] = { "total cost increase", "total cost increase (USD)",
-					   "unplaced replicas increase", "utilisation drop" };
+					   "unplaced replicas increase", "utilisation drop",
+					   "priority x unplaced increase", "newly unplaced at priority",
+					   "newly unplaced, named" };
+
+/*
+ * The workloads with more unplaced replicas than in the baseline that a
+ * priority threshold l counts, highest priority first: "prod-api
+ * (priority 10) +2, ...".
+ */
+static void newly_unplaced(struct sb *sb, const struct rd_diff *df, enum rd_limit l)
+{
+	size_t i, k;
+	int any = 0;
+
+	for (i = 0; i < df->nchanges; i++) {
+		const struct rd_workload_change *x = &df->changes[i];
+		long more = x->unplaced_cur - x->unplaced_base;
+		int counts = more > 0;
+		if (l == RD_PRIORITY)
+			counts = counts && x->priority >= df->limits.limit[l];
+		if (l == RD_NAMED) {
+			int hit = 0;
+			for (k = 0; k < df->limits.nnames; k++)
+				hit |= !strcmp(df->limits.names[k], x->workload);
+			counts = counts && hit;
+		}
+		if (!counts)
+			continue;
+		sb_addf(sb, "%s%s (priority %d) +%ld", any ? ", " : "", x->workload, x->priority, more);
+		any = 1;
+	}
+}
 
 char *rd_diff_failure(const struct rd_diff *df)
 {
@@ -138,6 +176,19 @@ char *rd_diff_failure(const struct rd_diff *df)
 		case RD_UTIL_DROP:
 			sb_addf(&sb, "%s utilisation -%s pts is over %s %s", df->verdict[l].what,
 				fmt_fixed(t, sizeof(t), df->verdict[l].value, 2), rd_limit_option((enum rd_limit)l), lim);
+			break;
+		case RD_WEIGHTED:
+			sb_addf(&sb, "priority x unplaced replicas %s is over %s %s: ", m,
+				rd_limit_option((enum rd_limit)l), lim);
+			newly_unplaced(&sb, df, (enum rd_limit)l);
+			break;
+		case RD_PRIORITY:
+			sb_addf(&sb, "newly unplaced at priority %s or above (%s): ", lim, rd_limit_option((enum rd_limit)l));
+			newly_unplaced(&sb, df, (enum rd_limit)l);
+			break;
+		case RD_NAMED:
+			sb_addf(&sb, "newly unplaced (%s): ", rd_limit_option((enum rd_limit)l));
+			newly_unplaced(&sb, df, (enum rd_limit)l);
 			break;
 		case RD_LIMIT_COUNT:
 			break;
@@ -291,6 +342,17 @@ static void text_format(struct sb *sb, const struct rd_diff *df, const struct ro
 			sb->buf[--sb->len] = '\0';
 		sb_adds(sb, "\n");
 	}
+	if (df->nchanges) {
+		sb_adds(sb, "workloads whose placed replicas changed (highest priority first)\n");
+		for (i = 0; i < df->nchanges; i++) {
+			const struct rd_workload_change *x = &df->changes[i];
+			char t[32], u[32];
+			sb_addf(sb, "  %s (%s), priority %d: placed %ld -> %ld (%s), unplaced %ld -> %ld (%s)\n",
+				x->workload, x->tenant, x->priority, x->placed_base, x->placed_cur,
+				count_change(t, sizeof(t), x->placed_cur - x->placed_base), x->unplaced_base,
+				x->unplaced_cur, count_change(u, sizeof(u), x->unplaced_cur - x->unplaced_base));
+		}
+	}
 	if (!df->nchecked) {
 		sb_addf(sb, "result: %s (no thresholds given)\n", df->changed ? "changed" : "no change");
 		return;
@@ -398,6 +460,22 @@ static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows
 			sb_addf(sb, " | %ld | %ld | %s | ", u->base, u->cur, count_change(t, sizeof(t), u->cur - u->base));
 			md_text(sb, u->reason);
 			sb_adds(sb, " |\n");
+		}
+	}
+	if (df->nchanges) {
+		sb_adds(sb, "\n| workload (highest priority first) | tenant | priority | placed | unplaced |\n"
+			    "|:---|:---|---:|---:|---:|\n");
+		for (i = 0; i < df->nchanges; i++) {
+			const struct rd_workload_change *x = &df->changes[i];
+			char t[32], u[32];
+			sb_adds(sb, "| ");
+			md_text(sb, x->workload);
+			sb_adds(sb, " | ");
+			md_text(sb, x->tenant);
+			sb_addf(sb, " | %d | %ld → %ld (%s) | %ld → %ld (%s) |\n", x->priority, x->placed_base,
+				x->placed_cur, count_change(t, sizeof(t), x->placed_cur - x->placed_base),
+				x->unplaced_base, x->unplaced_cur,
+				count_change(u, sizeof(u), x->unplaced_cur - x->unplaced_base));
 		}
 	}
 	if (!df->nchecked) {

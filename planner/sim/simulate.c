@@ -84,10 +84,29 @@ static int run_setup(struct run *run, const struct scenario *sc, const struct tr
 /* The assumptions the simulation adds to the pricing's. */
 static void note_assumptions(struct sim_result *r, const struct sim_opts *o)
 {
-	pricing_assume(&r->pr, -1, -1,
-		       "simulate: the mix strategy buys hourly licences for the burst above its base, a price NVIDIA "
-		       "lists for cloud instances",
-		       "models/licenses.yaml: cloud-hourly term");
+	size_t k;
+	int cloud_only = r->sc->inventory.n > 0;
+
+	for (k = 0; k < r->sc->inventory.n; k++)
+		if (r->sc->inventory.classes[k].hv != HV_CLOUD)
+			cloud_only = 0;
+	if (cloud_only)
+		pricing_assume(&r->pr, -1, -1,
+			       "simulate: cloud-hourly and mix buy marketplace licences by the hour, sold only with a "
+			       "cloud instance; the subscription strategies bring your own licence (BYOL)",
+			       "models/licenses.yaml: term hosting");
+	else
+		pricing_assume(&r->pr, -1, -1,
+			       "simulate: on-prem GPUs, so only the terms sold for them are priced (no marketplace "
+			       "hourly price; mix = a multi-year base plus one-year top-ups)",
+			       "models/licenses.yaml: term hosting");
+	{
+		char *what = xasprintf("simulate: every term is priced over the %d simulated year%s, bought whole "
+				       "(a perpetual licence or a longer term counts in full, with no value left after)",
+				       r->nyears, r->nyears == 1 ? "" : "s");
+		pricing_assume(&r->pr, -1, -1, what, "gpuplan simulate");
+		free(what);
+	}
 	if (r->sc->licensing.counting == COUNT_VGPU_SEAT) {
 		char *what = xasprintf("simulate: a licence server lease of %s hours after a seat's last use",
 				       fmt_num_short((char[64]){ 0 }, 64, r->lease_hours, 2));
@@ -119,13 +138,19 @@ static void plan_step(struct run *run, struct sim_step_counts *c)
 	for (i = 0; i < r->p.ndemands; i++)
 		unplaced += run->cur->unplaced[i];
 	if (unplaced > 0) {
-		/* the kept placements may block what a fresh plan would place: re-plan then */
-		long fresh_unplaced = 0;
+		/*
+		 * The kept placements may block what a fresh plan would place,
+		 * or a higher priority: re-plan then (penalties are
+		 * lexicographic by priority, docs/formulation.md).
+		 */
+		double fresh_penalty = 0, penalty = 0;
 		cplan_init(&fresh, &r->p);
-		cplan_place_more(&fresh, run->target);
-		for (i = 0; i < r->p.ndemands; i++)
-			fresh_unplaced += fresh.unplaced[i];
-		if (fresh_unplaced < unplaced) {
+		cplan_greedy_add(&fresh, run->target);
+		for (i = 0; i < r->p.ndemands; i++) {
+			fresh_penalty += r->p.demands[i].penalty * (double)fresh.unplaced[i];
+			penalty += r->p.demands[i].penalty * (double)run->cur->unplaced[i];
+		}
+		if (fresh_penalty < penalty - 1e-6) {
 			struct cplan x = *run->cur;
 			*run->cur = fresh;
 			fresh = x;

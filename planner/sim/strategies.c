@@ -37,13 +37,43 @@ struct prod_price {
 	char *cover_id[SIM_MAX_YEARS + 1];	/* "subscription-3y", "subscription-5y+subscription-1y" */
 	const struct lic_term *perp;		/* the first perpetual term, NULL: none */
 	const struct lic_term *hourly;		/* the first hourly term, NULL: none */
+	const struct lic_term *not_here;	/* an hourly term the fleet's hosting cannot buy, or NULL */
 	double support;				/* per GPU-year beyond the perpetual's included years; < 0: none */
 };
+
+/*
+ * Where the fleet's GPUs run (bits 1u << enum lic_hosting), and into
+ * *onprem the first class that is not in a cloud (NULL: none).  A term
+ * is used only when it can be bought for every hosting of the fleet: a
+ * mixed fleet is priced as if on-prem (the hourly marketplace price is
+ * sold only with cloud instances).
+ */
+static unsigned fleet_hosting(const struct scenario *sc, const char **onprem)
+{
+	unsigned h = 0;
+	size_t k;
+
+	*onprem = NULL;
+	for (k = 0; k < sc->inventory.n; k++) {
+		const struct node_class *nc = &sc->inventory.classes[k];
+		h |= 1u << lic_hosting_of(nc->hv);
+		if (nc->hv != HV_CLOUD && !*onprem)
+			*onprem = nc->name;
+	}
+	return h;
+}
+
+static int usable(const struct lic_term *t, unsigned hosting)
+{
+	return (t->hosting & hosting) == hosting;
+}
 
 /* The terms of product p in sc: the cheapest subscription cover per whole years, perpetual, hourly. */
 static void price_product(const struct scenario *sc, enum lic_product p, struct prod_price *pp)
 {
 	const struct lic_product_def *pd = &sc->licenses.product[p];
+	const char *onprem;
+	unsigned hosting = fleet_hosting(sc, &onprem);
 	int pick[SIM_MAX_YEARS + 1], n;
 	size_t t;
 
@@ -51,10 +81,16 @@ static void price_product(const struct scenario *sc, enum lic_product p, struct 
 	pp->support = sc->licensing.support_usd_per_gpu_year;
 	if (pd->present) {
 		for (t = 0; t < pd->nterms; t++) {
-			if (pd->terms[t].kind == TERM_PERPETUAL && !pp->perp)
-				pp->perp = &pd->terms[t];
-			if (pd->terms[t].kind == TERM_HOURLY && !pp->hourly)
-				pp->hourly = &pd->terms[t];
+			const struct lic_term *lt = &pd->terms[t];
+			if (!usable(lt, hosting)) {
+				if (lt->kind == TERM_HOURLY && !pp->not_here)
+					pp->not_here = lt;
+				continue;
+			}
+			if (lt->kind == TERM_PERPETUAL && !pp->perp)
+				pp->perp = lt;
+			if (lt->kind == TERM_HOURLY && !pp->hourly)
+				pp->hourly = lt;
 		}
 	}
 	if (sc->licensing.usd_per_gpu_year[p] >= 0) {
@@ -77,7 +113,7 @@ static void price_product(const struct scenario *sc, enum lic_product p, struct 
 			const struct lic_term *lt = &pd->terms[t];
 			int from = n - lt->years < 0 ? 0 : n - lt->years;
 			double c;
-			if (lt->kind != TERM_SUBSCRIPTION || pp->cover[from] == HUGE_VAL)
+			if (lt->kind != TERM_SUBSCRIPTION || pp->cover[from] == HUGE_VAL || !usable(lt, hosting))
 				continue;
 			c = pp->cover[from] + lt->usd_per_gpu;
 			if (c < pp->cover[n] - SIM_EPS ||
@@ -260,8 +296,14 @@ static void strat_hourly(struct sim_result *r, int q, const struct prod_price *P
 	const char *pid = lic_product_id((enum lic_product)q);
 
 	if (!P->hourly) {
-		unavailable(&r->strat[STRAT_CLOUD], xasprintf("%s has no hourly term", pid));
-		unavailable(&r->strat[STRAT_MIX], xasprintf("%s has no hourly term", pid));
+		const char *onprem;
+		fleet_hosting(r->sc, &onprem);
+		if (P->not_here)
+			unavailable(&r->strat[STRAT_CLOUD],
+				    xasprintf("%s %s is sold only with a cloud instance; class '%s' is on-prem", pid,
+					      P->not_here->id, onprem ? onprem : "?"));
+		else
+			unavailable(&r->strat[STRAT_CLOUD], xasprintf("%s has no hourly term", pid));
 		return;
 	}
 	r->strat[STRAT_CLOUD].total += r->unit_hours[q] * P->hourly->usd_per_gpu_hour;
@@ -269,15 +311,57 @@ static void strat_hourly(struct sim_result *r, int q, const struct prod_price *P
 						  SIM_MONEY(P->hourly->usd_per_gpu_hour), P->hourly->id));
 }
 
-/* Mix: per year, a subscribed base and the hourly burst above it. */
+/*
+ * Mix without an hourly term (on-prem): a base B on the subscription
+ * terms covering every year, plus each year's peak above B on one-year
+ * terms, B chosen to minimise the sum (ties: the smaller B).
+ */
+static void strat_mix_terms(struct sim_result *r, int q, const struct prod_price *P)
+{
+	const char *pid = lic_product_id((enum lic_product)q);
+	double best = HUGE_VAL;
+	long b, bb = 0;
+	struct sb sb;
+	int y;
+
+	for (b = 0; b <= r->peak_units[q]; b++) {
+		double c = (double)b * P->cover[r->nyears];
+		for (y = 0; y < r->nyears; y++)
+			if (r->years[y].peak[q] > b)
+				c += (double)(r->years[y].peak[q] - b) * P->cover[1];
+		if (c < best - SIM_EPS) {
+			best = c;
+			bb = b;
+		}
+	}
+	sb_init(&sb);
+	for (y = 0; y < r->nyears; y++) {
+		r->years[y].base[q] = bb;
+		sb_addf(&sb, "%s%ld", y ? "+" : "", r->years[y].peak[q] > bb ? r->years[y].peak[q] - bb : 0);
+	}
+	r->strat[STRAT_MIX].total += best;
+	add_how(&r->strat[STRAT_MIX], xasprintf("%s base %ld x %s (%s) + top-ups (%s) x %s (%s; yearly peaks above the base)",
+						pid, bb, SIM_MONEY(P->cover[r->nyears]), P->cover_id[r->nyears], sb.buf,
+						SIM_MONEY(P->cover[1]), P->cover_id[1]));
+	sb_release(&sb);
+}
+
+/*
+ * Mix: per year, a subscribed base and the hourly burst above it where an
+ * hourly term can be bought (clouds); else strat_mix_terms.
+ */
 static void strat_mix(struct sim_result *r, int q, const struct prod_price *P)
 {
 	const char *pid = lic_product_id((enum lic_product)q);
 	struct sb sb;
 	int y;
 
-	if (!(P->hourly && P->has_sub && P->cover[1] != HUGE_VAL))
+	if (!(P->has_sub && P->cover[1] != HUGE_VAL))
 		return;
+	if (!P->hourly) {
+		strat_mix_terms(r, q, P);
+		return;
+	}
 	sb_init(&sb);
 	for (y = 0; y < r->nyears; y++) {
 		struct mix_year my;

@@ -248,7 +248,8 @@ void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 	n->ram_used += w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {
 		n->gpu_used[s->gpu + i]++;
-		n->gpu_nvaie[s->gpu + i] += w->needs_nvaie;
+		n->gpu_nvaie[s->gpu + i] += n->mode == MODE_PASSTHROUGH ? problem_passthrough_nvaie(cp->p, n->k, w)
+									: w->needs_nvaie;
 	}
 }
 
@@ -268,7 +269,8 @@ void cplan_slot_clear(struct cplan *cp, size_t slot)
 	n->ram_used -= w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {
 		n->gpu_used[s->gpu + i]--;
-		n->gpu_nvaie[s->gpu + i] -= w->needs_nvaie;
+		n->gpu_nvaie[s->gpu + i] -= n->mode == MODE_PASSTHROUGH ? problem_passthrough_nvaie(cp->p, n->k, w)
+									: w->needs_nvaie;
 	}
 	s->d = -1;
 	s->replica = 0;

@@ -85,8 +85,16 @@ struct node_bill {
 void cplan_init(struct cplan *cp, const struct problem *p);
 void cplan_release(struct cplan *cp);
 
-/* Greedy first-fit decreasing from an empty plan. */
+/* Greedy first-fit decreasing from an empty plan: cplan_greedy_add of every replica. */
 void cplan_greedy(struct cplan *cp);
+/*
+ * Places add[d] replicas of every demand d into the empty plan cp first-fit
+ * decreasing; when some stay unplaced, also highest priority first into
+ * another plan, and keeps the one with the lower objective (penalties
+ * are lexicographic by priority, so: fewer unplaced by priority, then
+ * cost).
+ */
+void cplan_greedy_add(struct cplan *cp, const long *add);
 
 /*
  * Builds the plan of an ILP solution: nmode[k*MODE_COUNT+m] nodes per class

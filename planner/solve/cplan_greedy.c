@@ -183,15 +183,22 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 static _Thread_local const struct problem *sort_problem; /* par_run threads deal at once */
 static _Thread_local size_t *sort_options;
 
+static _Thread_local int sort_by_priority;
+
 /*
- * Most constrained first (fewest node classes that can host it), then
- * first-fit decreasing: more GPUs, more memory, more compute first.
+ * With sort_by_priority, higher priority first (the lexicographic rule
+ * of docs/formulation.md: no replica waits for one of a lower
+ * priority).  Then most constrained first (fewest node classes that can
+ * host it), then first-fit decreasing: more GPUs, more memory, more
+ * compute first, then higher priority.
  */
 static int demand_order(const void *a, const void *b)
 {
 	int i = *(const int *)a, j = *(const int *)b;
 	const struct workload *x = sort_problem->demands[i].w;
 	const struct workload *y = sort_problem->demands[j].w;
+	if (sort_by_priority && x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
 	if (sort_options[i] != sort_options[j])
 		return sort_options[i] < sort_options[j] ? -1 : 1;
 	if (x->gpus != y->gpus)
@@ -203,6 +210,56 @@ static int demand_order(const void *a, const void *b)
 	if (x->priority != y->priority)
 		return x->priority > y->priority ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * "not enough capacity: every node it fits on is in use", and the node
+ * that comes nearest: the one of a class d may use with the most GPUs
+ * holding nothing, what mode it is in, and what d needs (whole GPUs, or
+ * a slot of a mode the node is not in).
+ */
+static char *nearest_node(const struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t lo, hi, i, best = (size_t)-1;
+	int best_idle = -1, mode_ok = 0, g;
+	char *name, *out;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int idle = 0, allowed = 0;
+		size_t a;
+		for (a = lo; a < hi; a++)
+			allowed |= p->arcs[a].k == n->k;
+		if (!allowed)
+			continue;
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
+			idle += n->gpu_used[g] == 0;
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = i;
+		}
+	}
+	if (best == (size_t)-1 || best_idle == 0)
+		return xstrdup("not enough capacity: every node it fits on is in use, with no GPU idle");
+	for (i = lo; i < hi; i++)
+		if (p->arcs[i].k == cp->nodes[best].k &&
+		    p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode == cp->nodes[best].mode)
+			mode_ok = 1;
+	name = cplan_node_name(cp, &cp->nodes[best]);
+	if (!mode_ok)
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s has %d of its %d GPUs "
+				"idle but is in %s mode, which holds no slot for it", name, best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, mode_name(cp->nodes[best].mode));
+	else
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s (%s) has %d of its %d "
+				"GPUs idle, it needs %d%s", name, mode_name(cp->nodes[best].mode), best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, w->gpus > 0 ? w->gpus : 1,
+				w->gpus > 1 ? " on one node" : " with a free slot");
+	free(name);
+	return out;
 }
 
 /* Why free capacity could not take a replica of d. */
@@ -225,8 +282,8 @@ void cplan_set_reason(struct cplan *cp, int d)
 			if (cp->slots[q[j]].d < 0)
 				slot_left = 1;
 	}
-	cp->reason[d] = xstrdup(slot_left ? "the nodes with a free slot it fits have no CPU or RAM left"
-					  : "not enough capacity: every node it fits on is in use");
+	cp->reason[d] = slot_left ? xstrdup("the nodes with a free slot it fits have no CPU or RAM left")
+				  : nearest_node(cp, d);
 }
 
 /*
@@ -245,6 +302,33 @@ size_t cplan_place_one(struct cplan *cp, int d, long left)
 	return s;
 }
 
+static void place_ordered(struct cplan *cp, const long *add, int by_priority);
+
+void cplan_greedy_add(struct cplan *cp, const long *add)
+{
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	struct cplan_cost a, b;
+	size_t i;
+	long left = 0;
+
+	place_ordered(cp, add, 0);
+	for (i = 0; i < p->ndemands; i++)
+		left += cp->unplaced[i];
+	if (!left)
+		return;
+	cplan_init(&alt, p);
+	place_ordered(&alt, add, 1);
+	cplan_cost(cp, &a);
+	cplan_cost(&alt, &b);
+	if (b.objective < a.objective - 1e-6) {
+		struct cplan x = *cp;
+		*cp = alt;
+		alt = x;
+	}
+	cplan_release(&alt);
+}
+
 void cplan_greedy(struct cplan *cp)
 {
 	const struct problem *p = cp->p;
@@ -253,7 +337,7 @@ void cplan_greedy(struct cplan *cp)
 
 	for (i = 0; i < p->ndemands; i++)
 		all[i] = p->demands[i].replicas;
-	cplan_place_more(cp, all);
+	cplan_greedy_add(cp, all);
 	free(all);
 }
 
@@ -283,6 +367,12 @@ size_t *cplan_demands_by_load(const struct problem *p)
 
 void cplan_place_more(struct cplan *cp, const long *add)
 {
+	place_ordered(cp, add, 0);
+}
+
+/* Places add[d] more replicas of every demand d, in demand_order. */
+static void place_ordered(struct cplan *cp, const long *add, int by_priority)
+{
 	const struct problem *p = cp->p;
 	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
 	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
@@ -301,6 +391,7 @@ void cplan_place_more(struct cplan *cp, const long *add)
 	}
 	sort_problem = p;
 	sort_options = options;
+	sort_by_priority = by_priority;
 	qsort(order, p->ndemands, sizeof(*order), demand_order);
 	free(options);
 	for (i = 0; i < p->ndemands; i++) {

@@ -108,6 +108,14 @@ struct problem {
 };
 
 /*
+ * True when a replica of w on a passthrough GPU of class k carries an
+ * NVAIE licence: it asks for NVAIE, or it is a VM (vm: true) on a
+ * hypervisor and licensing.passthrough_vm is licensed (the default: the
+ * VM is taken to run NVAIE software, as the vGPU VMs beside it do).
+ */
+int problem_passthrough_nvaie(const struct problem *p, int k, const struct workload *w);
+
+/*
  * Builds the problem with the costs of pr (which must outlive it).
  * Fails only on internal limits (d filled).
  */

@@ -324,9 +324,11 @@ static void test_p4d_rent(void)
 	 * aws/p4d.24xlarge/us-east-1 (models/clouds.yaml): 8 A100-SXM4-40GB at
 	 * 32.7726 USD/h.  One year: 32.7726 x 8760 = 287,087.976.  No energy
 	 * (in the rent), although the scenario prices energy.  3 whole-GPU
-	 * replicas, 2 of them needs_nvaie: NVAIE cloud-hourly, 1 USD per GPU-hour,
-	 * per GPU holding such a replica: 2 x 1 x 8760 = 17,520.  The third GPU
-	 * carries no licence.  Total 304,607.976.
+	 * replicas, 2 of them needs_nvaie: NVAIE per GPU holding such a
+	 * replica.  licensing.cloud_term auto: bringing a subscription-1y
+	 * (4,500) beats the marketplace's 1 USD per GPU-hour x 8760 = 8,760,
+	 * so 2 x 4,500 = 9,000.  The third GPU carries no licence.  Total
+	 * 287,087.976 + 9,000 = 296,087.976.
 	 */
 	static const char inv[] = INV_FULL "p4d,1,,,,us-east-1,,,rent,,,,,aws/p4d.24xlarge/us-east-1,\n";
 	static const char wl[] = WL_HEADER "nv,t,2,1,,,exclusive,false,,,,passthrough,,true,1\n"
@@ -337,16 +339,16 @@ static void test_p4d_rent(void)
 	CHECK(fx.sc.inventory.classes[0].gpus_per_node == 8 && fx.sc.inventory.classes[0].hv == HV_CLOUD &&
 		      fx.sc.inventory.classes[0].hourly_usd == 32.7726,
 	      "p4d: the offer supplies 8 GPUs, hypervisor cloud, 32.7726/h");
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "cloud-hourly", "p4d: term");
-	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].total, 8760.0, "p4d: one GPU-year of NVAIE");
+	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "subscription-1y", "p4d: term");
+	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].total, 4500.0, "p4d: one GPU-year of NVAIE");
 	if (plan(&r, &fx, "p4d") == 0) {
 		cplan_cost(r.final, &c);
 		CHECK(c.nodes == 1 && c.gpus_active == 3 && c.gpus_licensed == 2 && c.lic_gpus[LIC_NVAIE] == 2,
 		      "p4d: nodes %ld active %ld licensed %ld", c.nodes, c.gpus_active, c.gpus_licensed);
 		CHECK_NEAR(c.cat[CAT_CLOUD], 287087.976, "p4d cloud");
 		CHECK(c.cat[CAT_ENERGY] == 0 && c.cat[CAT_HARDWARE] == 0, "p4d: energy %.4f", c.cat[CAT_ENERGY]);
-		CHECK_NEAR(c.cat[CAT_LIC_NVAIE], 17520.0, "p4d nvaie");
-		CHECK_NEAR(c.total, 304607.976, "p4d total");
+		CHECK_NEAR(c.cat[CAT_LIC_NVAIE], 9000.0, "p4d nvaie");
+		CHECK_NEAR(c.total, 296087.976, "p4d total");
 		plan_release(&r);
 	}
 	fixture_release(&fx);
@@ -446,7 +448,7 @@ static void test_hypervisor(void)
 
 	if (fixture_build(&fx,
 			  SC_HEAD("hv", "3") "hypervisors: {vsphere: {usd_per_node_year: 1000, usd_per_core_year: 200, "
-					     "source: test quote}}\n",
+					     "source: test quote}}\nlicensing: {passthrough_vm: unlicensed}\n",
 			  inv, wl, 0))
 		return;
 	CHECK_NEAR(fx.pr.cls[0].node_year[CAT_HYPERVISOR][0], 13800.0, "vsphere node-year");
@@ -578,19 +580,31 @@ static void check_mix(const char *what, const char *sc_text, enum gpu_mode want,
 static void test_mode_mix_flips(void)
 {
 	check_mix("physical-gpu, 600", SC_HEAD("mix", "3") SC_ENERGY
-		  "licensing: {nvaie_usd_per_gpu_year: 600, source: test quote}\n",
+		  "licensing: {nvaie_usd_per_gpu_year: 600, source: test quote, passthrough_vm: unlicensed}\n",
 		  MODE_VGPU, L40S_E + 1800.0);
 	check_mix("vgpu-seat, 600", SC_HEAD("mix", "3") SC_ENERGY
-		  "licensing: {counting: vgpu-seat, nvaie_usd_per_gpu_year: 600, source: test quote}\n",
+		  "licensing: {counting: vgpu-seat, nvaie_usd_per_gpu_year: 600, source: test quote, "
+		  "passthrough_vm: unlicensed}\n",
 		  MODE_PASSTHROUGH, 4 * L40S_E);
 	check_mix("physical-gpu, 1000", SC_HEAD("mix", "3") SC_ENERGY
-		  "licensing: {nvaie_usd_per_gpu_year: 1000, source: test quote}\n",
+		  "licensing: {nvaie_usd_per_gpu_year: 1000, source: test quote, passthrough_vm: unlicensed}\n",
 		  MODE_PASSTHROUGH, 4 * L40S_E);
 	check_mix("vgpu-seat, 200", SC_HEAD("mix", "3") SC_ENERGY
-		  "licensing: {counting: vgpu-seat, nvaie_usd_per_gpu_year: 200, source: test quote}\n",
+		  "licensing: {counting: vgpu-seat, nvaie_usd_per_gpu_year: 200, source: test quote, "
+		  "passthrough_vm: unlicensed}\n",
 		  MODE_VGPU, L40S_E + 4 * 600.0);
 	/* the models' NVAIE price (subscription-3y 13,500 = 4,500 a year) is far above E: passthrough */
-	check_mix("physical-gpu, models price", SC_HEAD("mix", "3") SC_ENERGY, MODE_PASSTHROUGH, 4 * L40S_E);
+	check_mix("physical-gpu, models price",
+		  SC_HEAD("mix", "3") SC_ENERGY "licensing: {passthrough_vm: unlicensed}\n", MODE_PASSTHROUGH,
+		  4 * L40S_E);
+	/*
+	 * By default a VM on a passthrough GPU runs NVAIE software and needs
+	 * a licence too (licensing.passthrough_vm: licensed): passthrough
+	 * costs 4 GPUs + 4 licences, vGPU 1 GPU + 1 licence: vGPU,
+	 * E + 13,500 = 14,427.16.
+	 */
+	check_mix("physical-gpu, passthrough VMs licensed", SC_HEAD("mix", "3") SC_ENERGY, MODE_VGPU,
+		  L40S_E + 13500.0);
 }
 
 int main(void)

@@ -388,11 +388,15 @@ static void test_penalty(void)
 			      dm->w->name, dm->penalty, c->nc->name, full, dm->w->priority);
 		}
 	}
-	/* priority scales it: big has priority 7, any 1 */
+	/*
+	 * Priority is lexicographic: big has priority 7, the 9 others 1 (16
+	 * replicas), 18 replicas in all, so one replica of big weighs
+	 * S + N + 1 = 16 x 1 + 18 + 1 = 35 of priority 1: more than all of them.
+	 */
 	{
 		int big = demand_index(&fx.p, "big"), any = demand_index(&fx.p, "any");
-		CHECK(fabs(fx.p.demands[big].penalty - 7 * fx.p.demands[any].penalty) < 1e-6,
-		      "penalty of big %.2f = 7 x %.2f", fx.p.demands[big].penalty, fx.p.demands[any].penalty);
+		CHECK(fabs(fx.p.demands[big].penalty - 35 * fx.p.demands[any].penalty) < 1e-6,
+		      "penalty of big %.2f = 35 x %.2f", fx.p.demands[big].penalty, fx.p.demands[any].penalty);
 	}
 	/*
 	 * The class costs from the formula with the literal inputs:

@@ -251,14 +251,15 @@ static void test_verdicts(void)
 		CHECK(!rd_report_parse(&rb, "b.json", b, strlen(b), "baseline", &d) &&
 			      !rd_report_parse(&rc, "c.json", c, strlen(c), "report", &d),
 		      "row %zu (%s) parses: %s", i, verdicts[i].what, d.msg ? d.msg : "");
-		for (l = 0; l < RD_LIMIT_COUNT; l++)
+		rd_limits_none(&lim);
+		for (l = 0; l < RD_WEIGHTED; l++) /* the priority thresholds have their own test */
 			lim.limit[l] = verdicts[i].limit[l];
 		rd_diff_compute(&df, &rb, &rc, &lim);
 		for (l = 0; l < RD_LIMIT_COUNT; l++) {
 			CHECK(df.verdict[l].exceeded == verdicts[i].exceeded[l], "row %zu (%s): %s exceeded %d", i,
 			      verdicts[i].what, rd_limit_option((enum rd_limit)l), df.verdict[l].exceeded);
 			any |= verdicts[i].exceeded[l];
-			n += verdicts[i].limit[l] >= 0;
+			n += l < RD_WEIGHTED && verdicts[i].limit[l] >= 0;
 		}
 		CHECK(df.failed == any, "row %zu (%s): failed", i, verdicts[i].what);
 		CHECK(df.nchecked == n, "row %zu (%s): checked %d", i, verdicts[i].what, df.nchecked);
@@ -295,8 +296,12 @@ static void test_format(void)
 		"  total cost increase                         +10.05%             5%   EXCEEDED\n",
 		"  unplaced replicas increase                       +2              0   EXCEEDED\n",
 		"  utilisation drop                 -4.88 pts (memory)          5 pts         ok\n",
+		"  priority x unplaced increase                     +2              0   EXCEEDED\n",
+		"workloads whose placed replicas changed (highest priority first)\n"
+		"  w|x (t), priority 1: placed 0 -> 0 (0), unplaced 0 -> 2 (+2)\n",
 		"result: FAILED: total cost +100.50 USD (+10.05%) is over --max-cost-increase 5%; unplaced replicas +2 is "
-		"over --max-unplaced-increase 0\n",
+		"over --max-unplaced-increase 0; priority x unplaced replicas +2 is over --max-weighted-unplaced-increase "
+		"0: w|x (priority 1) +2\n",
 	};
 	static const char *const md_lines[] = {
 		"### gpuplan check `s`: **failed**\n",
@@ -331,7 +336,8 @@ static void test_format(void)
 	why = rd_diff_failure(&df);
 	CHECK_STR(why,
 		  "total cost +100.50 USD (+10.05%) is over --max-cost-increase 5%; unplaced replicas +2 is over "
-		  "--max-unplaced-increase 0",
+		  "--max-unplaced-increase 0; priority x unplaced replicas +2 is over --max-weighted-unplaced-increase 0: "
+		  "w|x (priority 1) +2",
 		  "failure line");
 	free(why);
 	rd_diff_release(&df);

@@ -173,7 +173,8 @@ static void test_defaults_and_fields(void)
 	CHECK(sc.energy_usd_per_kwh == 0 && sc.pue == 1 && sc.gpu_load_factor == 1, "energy defaults");
 	CHECK(sc.licensing.usd_per_gpu_year[LIC_NVAIE] == -1 && sc.licensing.source == NULL &&
 		      sc.licensing.counting == COUNT_PHYSICAL_GPU && sc.licensing.vgpu_product == LIC_NVAIE &&
-		      !strcmp(sc.licensing.term, "subscription") && !strcmp(sc.licensing.cloud_term, "cloud-hourly"),
+		      !strcmp(sc.licensing.term, "subscription") && !strcmp(sc.licensing.cloud_term, "auto") &&
+		      !sc.licensing.passthrough_vm_unlicensed,
 	      "licensing defaults");
 	CHECK(sc.inventory.n == 1 && sc.workloads.n == 1 && sc.ngpu_files == 0, "contents");
 	scenario_release(&sc);

@@ -10,5 +10,7 @@
  * order), the order of rd_report's unplaced rows.
  */
 int rd_unplaced_cmp(const void *a, const void *b);
+/* The same order for struct rd_placed (rd_report's placed and prio rows). */
+int rd_placed_cmp(const void *a, const void *b);
 
 #endif
