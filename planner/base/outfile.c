@@ -30,6 +30,7 @@ void outset_init(struct outset *os, const char *dir)
 	os->dir = xstrndup(dir, n);
 	os->files = NULL;
 	os->n = os->cap = 0;
+	os->share = 0;
 }
 
 void outset_add(struct outset *os, const char *name, char *data, size_t len)
@@ -142,14 +143,16 @@ static int write_tmp(const struct outset *os, const struct outfile *f, const cha
  * Locks dir (flock on the directory itself: no file is created) against
  * another gpuplan committing into it at the same time; the descriptor,
  * or -1 with d set when dir cannot be opened or another run holds it.
+ * With wait, it waits for the other run's commit instead (the sweep's
+ * workers, which write files of distinct names into one directory).
  */
-static int lock_dir(const char *dir, struct diag *d)
+static int lock_dir(const char *dir, int wait, struct diag *d)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
 		return diag_set(d, DIAG_IO, dir, 0, 0, "cannot open the output directory: %s", strerror(errno)), -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (flock(fd, wait ? LOCK_EX : LOCK_EX | LOCK_NB)) {
 		int e = errno;
 		close(fd);
 		if (e == EWOULDBLOCK)
@@ -220,7 +223,7 @@ int outset_commit(struct outset *os, struct diag *d)
 		return diag_set(d, DIAG_IO, os->dir, 0, 0, "not a directory");
 	}
 
-	lock = lock_dir(os->dir, d);
+	lock = lock_dir(os->dir, os->share, d);
 	if (lock < 0)
 		goto out;
 	tmp = xcalloc(os->n + 1, sizeof(*tmp));

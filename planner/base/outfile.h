@@ -54,8 +54,9 @@ struct outset {
 	char *dir;		/* output directory, trailing '/' removed */
 	struct outfile *files;	/* in the order added (and renamed) */
 	size_t n, cap;
+	int share;		/* 1: wait for the directory lock instead of failing (writers of distinct files) */
 };
-#define OUTSET_INIT { NULL, NULL, 0, 0 }
+#define OUTSET_INIT { NULL, NULL, 0, 0, 0 }
 #define OUTSET_STDOUT "-"	/* dir for standard output */
 
 /* Starts an empty set of files for dir. */

@@ -114,6 +114,7 @@ int sweep_result_write(const char *dir, const struct sweep_case_result *cr, cons
 	cJSON_Delete(root);
 	name = xasprintf("%s.json", cr->name);
 	outset_init(&os, dir);
+	os.share = 1; /* the other workers of this sweep commit their own cases here */
 	outset_add(&os, name, xasprintf("%s\n", json), strlen(json) + 1);
 	cJSON_free(json);
 	rc = outset_commit(&os, d);

@@ -23,7 +23,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	sink.fn = o->progress;
 	sink.ctx = o->progress_ctx;
 	sink.t0 = t0;
-	sink.limit_s = limit;
+	/* under a node limit (the deterministic budget) no time limit applies */
+	sink.limit_s = (o->node_limit >= 0 ? o->node_limit : sc->node_limit) > 0 ? 0 : limit;
 	ilp_progress_report(&sink, "price", -1, -1);
 	if (pricing_build(&r->pr, sc, d)) {
 		pricing_release(&r->pr);

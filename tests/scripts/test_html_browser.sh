@@ -82,7 +82,7 @@ if look plan plan/report.html; then
 	expect plan "section summary" "section modes" "section cost" "section layouts" "section utilisation" \
 		"section unplaced" "section assumptions" "h1 gpuplan plan: example-onprem" \
 		"chart 6 Cost by year and category" "chart 2 Licences by product and term" \
-		"chart 10 Mode mix: nodes and GPUs per mode" "layouts 10"
+		"chart 12 Mode mix: nodes and GPUs per mode" "layouts 11"
 	[ "$(grep -c '^chart ' probe.plan)" = 6 ] && ok || bad "plan: $(grep -c '^chart ' probe.plan) charts, not 6"
 fi
 if look compare compare/report.html; then
@@ -91,7 +91,7 @@ if look compare compare/report.html; then
 fi
 if look sim sim/report.html; then
 	expect sim "section summary" "section timeline" "section cumulative" \
-		"chart 6 Licence cost of each strategy over the run" "chart 10 Cumulative licence cost per strategy"
+		"chart 5 Licence cost of each strategy over the run" "chart 8 Cumulative licence cost per strategy"
 fi
 if look check check.html; then
 	expect check "section result" "section difference" "h1 gpuplan check: example-onprem"

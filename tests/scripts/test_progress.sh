@@ -16,13 +16,13 @@ mask() { sed -E 's/[0-9]+\.[0-9] s/T s/; s/best [0-9]+\.[0-9]+/best B/; s/gap [0
 "$exe" plan "$scenario" -o lines --progress >/dev/null 2>lines.err && ok || bad "plan --progress exited $?"
 mask <lines.err >lines.masked
 cat >lines.expected <<'EOF'
-gpuplan: example-onprem: price, T s of 600 s
-gpuplan: example-onprem: model, T s of 600 s
-gpuplan: example-onprem: greedy, T s of 600 s
-gpuplan: example-onprem: lp, T s of 600 s, best B
-gpuplan: example-onprem: round, T s of 600 s, best B, gap G%
-gpuplan: example-onprem: search, T s of 600 s, best B, gap G%
-gpuplan: example-onprem: done, T s of 600 s, best B, gap G%
+gpuplan: example-onprem: price, T s
+gpuplan: example-onprem: model, T s
+gpuplan: example-onprem: greedy, T s
+gpuplan: example-onprem: lp, T s, best B
+gpuplan: example-onprem: round, T s, best B, gap G%
+gpuplan: example-onprem: search, T s, best B, gap G%
+gpuplan: example-onprem: done, T s, best B, gap G%
 EOF
 diff lines.expected lines.masked >lines.diff && ok || bad "--progress lines: $(cat lines.diff)"
 cmp -s quiet/plan.json lines/plan.json && ok || bad "--progress changed plan.json"
