@@ -314,10 +314,11 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 {
 	static const char *const names[] = { "inventory.csv", NULL };
 	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir };
+	const struct smi_node_size size = { a->cpu_cores, a->ram_gib };
 	struct smi_hosts sh;
 	int rc = -1;
 
-	if (smi_hosts_import(a->files, a->nfiles, a->cpu_cores, a->ram_gib, cat, &sh, d))
+	if (smi_hosts_import(a->files, a->nfiles, &size, cat, &sh, d))
 		return -1;
 	outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
 	if (!validate_set(os, names, &v, d)) {

@@ -310,9 +310,15 @@ int kubectl_import(const char *nodes_path, const char *pods_path, const struct c
 	if (kjson_load(&jn, nodes_path, "Node", "node list", d) ||
 	    knodes_read(&jn, cat, &nodes, &nn, &out->cpu_only, d))
 		goto out;
-	if (pods_path && (kjson_load(&jp, pods_path, "Pod", "pod list", d) ||
-			  kpods_read(&jp, nodes, nn, cat, &pods, &np, &out->pods_done, &out->pods, d)))
-		goto out;
+	if (pods_path) {
+		struct kpods kp;
+		if (kjson_load(&jp, pods_path, "Pod", "pod list", d) || kpods_read(&jp, nodes, nn, cat, &kp, d))
+			goto out;
+		pods = kp.v;
+		np = kp.n;
+		out->pods_done = kp.done;
+		out->pods = kp.no_gpu;
+	}
 	group_nodes(&inv, nodes, nn, out);
 	out->inventory = sb_detach(&inv);
 	if (pods_path) {

@@ -232,21 +232,21 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 }
 
 int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, const struct catalog *cat,
-	       struct kpod **out, size_t *n, long *skipped_done, long *no_gpu, struct diag *d)
+	       struct kpods *out, struct diag *d)
 {
 	struct kitem it = { j, NULL, 0, d };
 	struct kpod *pods = xcalloc((size_t)j->nitems + 1, sizeof(*pods));
 	size_t np = 0;
 
-	*skipped_done = *no_gpu = 0;
+	memset(out, 0, sizeof(*out));
 	cJSON_ArrayForEach(it.obj, j->items) {
-		int rc = read_pod(&it, nodes, nn, cat, &pods[np], skipped_done);
+		int rc = read_pod(&it, nodes, nn, cat, &pods[np], &out->done);
 		if (rc < 0) {
 			kpods_free(pods, np + 1);
 			return -1;
 		}
 		if (rc == 2)
-			++*no_gpu;
+			out->no_gpu++;
 		if (!rc)
 			np++;
 		it.index++;
@@ -255,8 +255,8 @@ int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, cons
 		free(pods);
 		return diag_set(d, DIAG_INPUT, j->file, 0, 0, "no running or pending pod asks for a GPU");
 	}
-	*out = pods;
-	*n = np;
+	out->v = pods;
+	out->n = np;
 	return 0;
 }
 

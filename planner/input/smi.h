@@ -72,7 +72,12 @@ struct smi_hosts {
 	int hosts, classes;
 	long gpus;
 };
-int smi_hosts_import(const char *const *paths, int n, double cpu_cores, double ram_gib, const struct catalog *cat,
+/* What every imported host has besides its GPUs (nvidia-smi cannot tell). */
+struct smi_node_size {
+	double cpu_cores;	/* per node */
+	double ram_gib;		/* per node */
+};
+int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size *size, const struct catalog *cat,
 		     struct smi_hosts *out, struct diag *d);
 void smi_hosts_release(struct smi_hosts *out);
 

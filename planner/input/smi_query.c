@@ -141,7 +141,7 @@ static void write_rows(struct sb *inv, const struct shost *hs, int n, double cpu
 	}
 }
 
-int smi_hosts_import(const char *const *paths, int n, double cpu_cores, double ram_gib, const struct catalog *cat,
+int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size *size, const struct catalog *cat,
 		     struct smi_hosts *out, struct diag *d)
 {
 	struct shost *hs = xcalloc((size_t)n + 1, sizeof(*hs));
@@ -159,7 +159,7 @@ int smi_hosts_import(const char *const *paths, int n, double cpu_cores, double r
 			diag_set(d, DIAG_INPUT, NULL, 0, 0, "node name '%s' given by two files", hs[i].name);
 			goto out;
 		}
-	write_rows(&inv, hs, n, cpu_cores, ram_gib, out);
+	write_rows(&inv, hs, n, size->cpu_cores, size->ram_gib, out);
 	out->hosts = n;
 	out->inventory = sb_detach(&inv);
 	rc = 0;

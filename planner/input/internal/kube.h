@@ -108,13 +108,21 @@ struct kpod {
 	double cpu, ram_gib;		/* requests (else limits), summed over containers */
 };
 
+/* What kpods_read found. */
+struct kpods {
+	struct kpod *v;		/* the GPU pods (kpods_free) */
+	size_t n;
+	long done;		/* pods skipped as finished (Succeeded, Failed) */
+	long no_gpu;		/* pods that ask for no GPU */
+};
+
 /*
  * The pods of the pod list that ask for GPUs (nvidia.com/gpu,
- * nvidia.com/gpu.shared, nvidia.com/mig-<profile>), not finished; the
- * rest are counted in *skipped_done (Succeeded, Failed) and *no_gpu.
+ * nvidia.com/gpu.shared, nvidia.com/mig-<profile>), not finished, into
+ * out->v; the rest are counted in out->done and out->no_gpu.
  */
 int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, const struct catalog *cat,
-	       struct kpod **out, size_t *n, long *skipped_done, long *no_gpu, struct diag *d);
+	       struct kpods *out, struct diag *d);
 void kpods_free(struct kpod *pods, size_t n);
 
 #endif
