@@ -153,6 +153,28 @@ struct vcheck {
 	const char *out_dir;		/* where the files go: messages name it */
 };
 
+/*
+ * What `validate` checks beyond loading: every workload fits some node
+ * class ("workload 'x' can never be placed: ..."), so an import never
+ * writes a scenario that validate would refuse.
+ */
+static int check_hostable(const struct scenario *sc, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < sc->workloads.n; i++) {
+		const struct workload *w = &sc->workloads.w[i];
+		char *why = scenario_unhostable(sc, w);
+		if (why) {
+			diag_set(d, DIAG_INPUT, sc->workloads.file, w->line, 0, "workload '%s' can never be placed: %s",
+				 w->name, why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Loads path as v->kind says: 0, or -1 with d set. */
 static int load_as(const struct vcheck *v, const char *path, struct diag *d)
 {
@@ -176,6 +198,8 @@ static int load_as(const struct vcheck *v, const char *path, struct diag *d)
 	default:
 		memset(&sc, 0, sizeof(sc));
 		rc = scenario_load(&sc, path, v->models_dir, d);
+		if (!rc)
+			rc = check_hostable(&sc, d);
 		scenario_release(&sc);
 		return rc;
 	}
@@ -332,9 +356,11 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 	return rc;
 }
 
-static int import_openb(const struct import_args *a, const struct catalog *cat, struct outset *os,
-			struct diag *d)
+static int import_openb(const struct import_args *a, struct catalog *cat, const char *models_dir,
+			struct outset *os, struct diag *d)
 {
+	static const char *const scenario[] = { "scenario.yaml", NULL };
+	const struct vcheck vs = { VK_SCENARIO, cat, models_dir, a->out_dir };
 	struct openb_out ob;
 	char b[64];
 
@@ -344,7 +370,7 @@ static int import_openb(const struct import_args *a, const struct catalog *cat, 
 	outset_add_copy(os, "workloads.csv", ob.workloads, strlen(ob.workloads));
 	outset_add_copy(os, "gpus-openb.yaml", ob.gpus, strlen(ob.gpus));
 	outset_add_copy(os, "scenario.yaml", ob.scenario, strlen(ob.scenario));
-	if (outset_commit(os, d)) {
+	if (validate_set(os, scenario, &vs, d) || outset_commit(os, d)) {
 		openb_out_release(&ob);
 		return -1;
 	}
@@ -428,7 +454,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 	if (!rc) {
 		outset_init(&os, a.out_dir);
 		if (a.fmt == IMP_OPENB)
-			rc = import_openb(&a, &cat, &os, &d);
+			rc = import_openb(&a, &cat, g->models_dir, &os, &d);
 		else if (a.fmt == IMP_SMI && a.gpu_id)
 			rc = import_smi(&a, &os, &d);
 		else if (a.fmt == IMP_SMI)
