@@ -204,12 +204,20 @@ static void check_plugin(const struct cplan *cp, const struct outset *os, const 
 		const char *mode = "";
 		int g;
 		long k;
+		int shared = 0;
+		for (g = 0; g < c->nc->gpus_per_node; g++)
+			shared |= n->gpu_config[g] >= 0;
 		if (n->mode != MODE_TIMESLICE && n->mode != MODE_MPS) {
 			free(name);
 			continue;
 		}
 		CHECK(label_of(os, name, "nvidia.com/device-plugin.config", label, sizeof(label)) == 0,
 		      "%s: %s labelled", what, name);
+		if (!shared) { /* every GPU idle: nothing to share, the default config */
+			CHECK(!strcmp(label, "default"), "%s: %s idle, config %s", what, name, label);
+			free(name);
+			continue;
+		}
 		v = data ? ymap_get(data, label) : NULL;
 		k = v ? one_replicas(v->scalar, &mode) : -1;
 		CHECK(k >= 2 && !strcmp(mode, mode_name(n->mode)), "%s: %s: one %s replicas value (%ld)", what, name,
@@ -412,9 +420,13 @@ int main(void)
 	check_scenario("tests/cases/deploy-named-nodes/scenario.yaml", 1, "named nodes");
 	test_refused();
 	test_single();
-	/* any other scenario's greedy plan, e.g. a bench L instance (not part of the suite) */
+	/*
+	 * any other scenario's plan, e.g. a bench L instance (not part of the
+	 * suite): greedy, or the ILP's (node limit 1) with GPUPLAN_DEPLOY_ILP=1
+	 */
 	if (getenv("GPUPLAN_DEPLOY_SCENARIO"))
-		check_scenario(getenv("GPUPLAN_DEPLOY_SCENARIO"), 1, "GPUPLAN_DEPLOY_SCENARIO");
+		check_scenario(getenv("GPUPLAN_DEPLOY_SCENARIO"), !getenv("GPUPLAN_DEPLOY_ILP"),
+			       "GPUPLAN_DEPLOY_SCENARIO");
 	fixture_teardown();
 	return check_done();
 }
