@@ -548,6 +548,30 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	sb_release(&place);
 }
 
+/*
+ * "workloads" (3.2.0): every workload planned, in the workloads file's
+ * order, with its priority and its placed and unplaced replicas, so that
+ * `gpuplan diff` can judge two reports by priority.
+ */
+static void build_workloads(struct docs *dc, const struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	cJSON *ja = cJSON_AddArrayToObject(dc->json, "workloads");
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		const struct workload *w = p->demands[i].w;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "workload", w->name);
+		cJSON_AddStringToObject(o, "tenant", w->tenant);
+		cJSON_AddNumberToObject(o, "priority", w->priority);
+		cJSON_AddNumberToObject(o, "replicas", (double)p->demands[i].replicas);
+		cJSON_AddNumberToObject(o, "placed", (double)cp->placed[i]);
+		cJSON_AddNumberToObject(o, "unplaced", (double)cp->unplaced[i]);
+		cJSON_AddItemToArray(ja, o);
+	}
+}
+
 /* nodes.csv and gpus.csv, "nodes" and "gpus": nodes by class and ordinal, each node's GPUs in order. */
 static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
 {
@@ -643,6 +667,7 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		cJSON_AddItemToArray(ju, o);
 	}
 	free(pl);
+	build_workloads(dc, cp);
 }
 
 /* ================= writing ================= */

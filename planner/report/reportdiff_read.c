@@ -231,6 +231,34 @@ static void read_placements(const cJSON *root, struct rd_report *r)
 	placed_normalise(r->placed, &r->nplaced);
 }
 
+/*
+ * Every workload's priority from "workloads" (plan.json 3.2.0); a report
+ * without it has none (the diff then takes the other side's, else 1).
+ * Rows without a workload, tenant and a priority of at least 1 are skipped.
+ */
+static void read_priorities(const cJSON *root, struct rd_report *r)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "workloads"), *e;
+
+	if (!cJSON_IsArray(arr))
+		return;
+	r->prio = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*r->prio));
+	cJSON_ArrayForEach(e, arr) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "workload");
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "tenant");
+		const cJSON *q = cJSON_GetObjectItemCaseSensitive(e, "priority");
+		struct rd_placed *p;
+		if (!cJSON_IsString(w) || !cJSON_IsString(t) || !cJSON_IsNumber(q) || q->valuedouble < 1 ||
+		    q->valuedouble > 1e6)
+			continue;
+		p = &r->prio[r->nprio++];
+		p->workload = xstrdup(w->valuestring);
+		p->tenant = xstrdup(t->valuestring);
+		p->priority = (int)q->valuedouble;
+	}
+	placed_normalise(r->prio, &r->nprio);
+}
+
 /* schema_version: "MAJOR.MINOR.PATCH" with a major this reader knows. */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
@@ -407,6 +435,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 		goto out;
 	unplaced_normalise(r);
 	read_placements(root, r);
+	read_priorities(root, r);
 	rc = 0;
 out:
 	cJSON_Delete(root);
