@@ -120,8 +120,9 @@ static void print_additions(FILE *out, const struct plan_result *r)
 
 /*
  * The assumptions that change the licence figures (licence prices, terms
- * and rules the plan uses), one a line under the licences line; all of
- * them, with their sources, are in plan.json and summary.csv.
+ * and rules that decide a licence of this plan: report_assumption_matters),
+ * one a line under the licences line; all of them used, with their
+ * sources, are in plan.json and summary.csv.
  */
 static void print_licence_assumptions(FILE *out, const struct plan_result *r, const struct cplan_cost *cost,
 				      const struct report_stats *st)
@@ -132,7 +133,7 @@ static void print_licence_assumptions(FILE *out, const struct plan_result *r, co
 	for (i = 0; i < r->pr.nassumptions; i++) {
 		const struct assumption *a = &r->pr.assumptions[i];
 		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
-		    !report_assumption_used(a, cost, st))
+		    !report_assumption_matters(a, r->final, cost, st))
 			continue;
 		fprintf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;

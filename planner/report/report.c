@@ -149,6 +149,14 @@ int report_assumption_used(const struct assumption *a, const struct cplan_cost *
 	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
 }
 
+int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
+			      const struct report_stats *st)
+{
+	if (!report_assumption_used(a, cost, st))
+		return 0;
+	return a->cat >= 0 || a->mode < 0 || (cplan_rule_modes(cp) & MODE_BIT(a->mode));
+}
+
 /* A models file as reports name it: "clouds.yaml", whatever directory it was read from. */
 static const char *base_name(const char *path)
 {

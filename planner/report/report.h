@@ -46,6 +46,14 @@ void report_stats(const struct cplan *cp, struct report_stats *st);
  * licences) and its mode (if any) is in use.  Reports list only these.
  */
 int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st);
+/*
+ * True when the assumption changes a figure of plan cp: it is used
+ * (report_assumption_used) and, for a rule of one mode, that rule decides
+ * some GPU's licence (cplan_rule_modes).  The summaries print only
+ * these; plan.json and summary.csv list every one used.
+ */
+int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
+			      const struct report_stats *st);
 
 /*
  * A dated price of the model tables that a plan's cost uses: a cloud

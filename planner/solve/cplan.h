@@ -138,6 +138,13 @@ int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
  */
 int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
 		 const struct cplan_cost *cb);
+/*
+ * The modes (MODE_BIT) in which the licence rules decide some GPU's
+ * licence: a GPU in use holding a replica that does not ask for NVAIE
+ * itself, or none.  An assumed rule of another mode changes no figure of
+ * this plan (the reports print only the rules that do).
+ */
+unsigned cplan_rule_modes(const struct cplan *cp);
 /* One node's bill: its class's node costs, its GPUs' energy and licences. */
 void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 /*

@@ -140,3 +140,20 @@ int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struc
 	int r = cplan_prio_cmp(a, b);
 	return r ? r < 0 : ca->objective < cb->objective - 1e-6;
 }
+
+unsigned cplan_rule_modes(const struct cplan *cp)
+{
+	unsigned modes = 0;
+	size_t i;
+	int g;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++) {
+			int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
+			if (on && (n->gpu_used[g] == 0 || n->gpu_nvaie[g] < n->gpu_used[g]))
+				modes |= MODE_BIT(n->mode);
+		}
+	}
+	return modes;
+}
