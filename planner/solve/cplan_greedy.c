@@ -262,6 +262,51 @@ static char *nearest_node(const struct cplan *cp, int d)
 	return out;
 }
 
+/*
+ * "the nodes with a free slot it fits have no CPU or RAM left", and the
+ * node with such a slot that lacks the least (CPU and RAM as shares of
+ * the node's), with what it lacks.
+ */
+static char *nearest_cpu_ram(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	const struct cslot *bs = NULL;
+	double best = HUGE_VAL, cpu = 0, ram = 0;
+	char a[64], b[64], *name, *out;
+	size_t lo, hi, i, j;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct node_class *nc = p->classes[p->arcs[i].k].nc;
+		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s);
+		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++) {
+			const struct cslot *s = &cp->slots[q[j]];
+			const struct cnode *n = &cp->nodes[s->node];
+			double lc = fmax(0, n->cpu_used + w->cpu_cores - nc->cpu_cores);
+			double lr = fmax(0, n->ram_used + w->ram_gib - nc->ram_gib);
+			double x = (nc->cpu_cores > 0 ? lc / nc->cpu_cores : 0) + (nc->ram_gib > 0 ? lr / nc->ram_gib : 0);
+			if (s->d >= 0 || x >= best)
+				continue;
+			best = x;
+			bs = s;
+			cpu = lc;
+			ram = lr;
+		}
+	}
+	if (!bs)
+		return xstrdup("the nodes with a free slot it fits have no CPU or RAM left");
+	name = cplan_node_name(cp, &cp->nodes[bs->node]);
+	out = xasprintf("the nodes with a free slot it fits have no CPU or RAM left; nearest: %s (%s) has a "
+			"free %s slot but lacks %s%s%s%s%s", name, mode_name(cp->nodes[bs->node].mode),
+			p->classes[cp->nodes[bs->node].k].slot_types[bs->type].name,
+			cpu > 0 ? fmt_num_short(a, sizeof(a), cpu, 2) : "", cpu > 0 ? " CPU cores" : "",
+			cpu > 0 && ram > 0 ? " and " : "", ram > 0 ? fmt_num_short(b, sizeof(b), ram, 2) : "",
+			ram > 0 ? " GiB of RAM" : "");
+	free(name);
+	return out;
+}
+
 /* Why free capacity could not take a replica of d. */
 void cplan_set_reason(struct cplan *cp, int d)
 {
@@ -282,8 +327,7 @@ void cplan_set_reason(struct cplan *cp, int d)
 			if (cp->slots[q[j]].d < 0)
 				slot_left = 1;
 	}
-	cp->reason[d] = slot_left ? xstrdup("the nodes with a free slot it fits have no CPU or RAM left")
-				  : nearest_node(cp, d);
+	cp->reason[d] = slot_left ? nearest_cpu_ram(cp, d) : nearest_node(cp, d);
 }
 
 /*

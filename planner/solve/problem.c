@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "internal/problem_config.h"
 #include "internal/problem_match.h"
+#include "internal/problem_near.h"
 #include "internal/problem_reduce.h"
 #include "util.h"
 #include "banned.h"
@@ -258,6 +259,7 @@ static void mark_unhostable(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
 	size_t i, j;
+	char *why, *near;
 
 	for (i = 0; i < wl->n; i++) {
 		int any = 0;
@@ -266,9 +268,13 @@ static void mark_unhostable(struct problem *p)
 				any = 1;
 		if (any)
 			continue;
-		p->demands[i].unhostable = scenario_unhostable(p->sc, &wl->w[i]);
-		if (!p->demands[i].unhostable)
-			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
+		why = scenario_unhostable(p->sc, &wl->w[i]);
+		near = problem_nearest_class(p, &wl->w[i]);
+		if (!why)
+			why = xstrdup("no slot of any allowed mode, GPU type and site holds it");
+		p->demands[i].unhostable = near ? xasprintf("%s; %s", why, near) : xstrdup(why);
+		free(why);
+		free(near);
 	}
 }
 
