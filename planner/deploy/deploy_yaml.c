@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal/deploy_yaml.h"
@@ -152,4 +153,34 @@ int dyaml_finish(struct dyaml *y, char **text, size_t *len)
 	*len = y->out.len;
 	*text = sb_detach(&y->out);
 	return 0;
+}
+
+void dyaml_scalar(struct dyaml *y, const char *s, int quoted)
+{
+	if (quoted)
+		scalar(y, s, 0, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	else
+		scalar(y, s, 1, YAML_ANY_SCALAR_STYLE);
+}
+
+void dyaml_next_doc(struct dyaml *y)
+{
+	yaml_event_t ev;
+	emit(y, &ev, yaml_document_end_event_initialize(&ev, 1));
+	emit(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
+}
+
+void dyaml_num(struct dyaml *y, double v)
+{
+	char buf[64];
+	int p;
+
+	for (p = 1; p < 17; p++) {	/* the shortest form that reads back as v */
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (p == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	scalar(y, buf, 1, YAML_PLAIN_SCALAR_STYLE);
 }

@@ -45,4 +45,39 @@ void dyaml_ki(struct dyaml *y, const char *key, long v);
  */
 int dyaml_finish(struct dyaml *y, char **text, size_t *len);
 
+/*
+ * A scalar as it was read: plain (a YAML reader types it: a number stays
+ * a number) or, when quoted, double-quoted.
+ */
+void dyaml_scalar(struct dyaml *y, const char *s, int quoted);
+/* Ends the document and starts the next one ("---") in the same stream. */
+void dyaml_next_doc(struct dyaml *y);
+/* A number written so that it reads back as the same double (shortest %g form). */
+void dyaml_num(struct dyaml *y, double v);
+
+/*
+ * A change to a YAML tree re-emitted by dyaml_tree: the value at path
+ * (keys joined by '.', "energy.usd_per_kwh") replaced, or added at the
+ * end of its mapping when absent (a missing mapping on the way is
+ * added too), or the key dropped (del).  The value is a number (list
+ * NULL, text NULL), a string (text) or a sequence of strings (list,
+ * nlist).
+ */
+struct dyaml_edit {
+	const char *path;
+	int del;			/* drop the key (nothing added when absent) */
+	const char *text;		/* a string; NULL: the number num, or the list */
+	double num;
+	const char *const *list;	/* a sequence of strings, when not NULL */
+	size_t nlist;
+	int done;			/* set by dyaml_tree once written */
+};
+/*
+ * Emits the tree under node (a ydoc's: its scalars plain or quoted as
+ * read, mappings and sequences in block style) with the edits applied;
+ * comments are not kept.
+ */
+struct ynode;
+void dyaml_tree(struct dyaml *y, const struct ynode *node, struct dyaml_edit *edits, size_t nedits);
+
 #endif
