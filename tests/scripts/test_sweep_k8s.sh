@@ -97,7 +97,7 @@ grep -q "shard 0/$n (JOB_COMPLETION_INDEX)" pod.out && ok || bad "pods: $(cat po
 "$exe" sweep run volume/grid.yaml -o local -j 2 >/dev/null && "$exe" sweep merge volume/grid.yaml -o local --format all \
 	>/dev/null || bad "local run"
 "$exe" sweep merge volume/grid.yaml -o pods --format all >/dev/null || bad "merge of the pods"
-for f in sweep.json cases.csv options.csv sensitivity.csv breakeven.csv; do
+for f in sweep.json cases.csv options.csv sensitivity.csv breakeven.csv report.html; do
 	cmp -s local/$f pods/$f && ok || bad "$f differs from the local run's"
 done
 # the rewritten inputs plan as the originals: the same cases.csv as a run of tests/sweep/grid.yaml
