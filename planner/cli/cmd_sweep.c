@@ -33,6 +33,7 @@
 #include "plan.h"
 #include "scenario.h"
 #include "sweep.h"
+#include "sweep_files.h"
 #include "sweep_report.h"
 #include "banned.h"
 
@@ -163,14 +164,39 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 /* ================= expand ================= */
 
-static int do_expand(const struct sweep_args *a, const struct sweep_spec *s)
+/* DIR/cases/CASE/: the derived scenarios of every case, each case's files all or nothing. */
+static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+{
+	char *cases = xasprintf("%s/cases", a->dir);
+	struct diag d = DIAG_INIT;
+	size_t i, n = sweep_ncases(s);
+	int rc = sweep_make_dir(a->dir) || sweep_make_dir(cases) ? EXIT_INTERNAL : 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		struct outset os = OUTSET_INIT;
+		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", cases, name);
+		outset_init(&os, dir);
+		if (interrupt_pending())
+			rc = EXIT_INTERNAL;
+		else if (sweep_expand_case(&os, s, i, cases, g->models_dir, &d) || outset_commit(&os, &d))
+			rc = cli_diag(&d);
+		outset_release(&os);
+		free(name);
+		free(dir);
+	}
+	diag_release(&d);
+	free(cases);
+	return rc;
+}
+
+static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
 {
 	size_t n = sweep_ncases(s), i, k;
 	double *v = xcalloc(s->nparams + 1, sizeof(*v));
 	struct outset os = OUTSET_INIT;
 	struct diag d = DIAG_INIT;
 	struct sb csv;
-	char b[64];
+	char b[64], *last;
 	int rc = EXIT_OK;
 
 	if (a->count) {
@@ -192,16 +218,22 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s)
 		sb_adds(&csv, "\n");
 		free(name);
 	}
+	free(v);
+	if ((rc = expand_cases(a, s, g)) != 0) {
+		sb_release(&csv);
+		return rc;
+	}
 	outset_init(&os, a->dir);
 	outset_add_sb(&os, "expand.csv", &csv);
+	last = sweep_case_name(s, n - 1);
 	if (outset_commit(&os, &d))
 		rc = cli_diag(&d);
 	else
-		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv\n", s->name, n,
-		       sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir);
+		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
+		       n, sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir, a->dir, last);
+	free(last);
 	outset_release(&os);
 	diag_release(&d);
-	free(v);
 	return rc;
 }
 
@@ -578,7 +610,7 @@ int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 		return rc;
 	}
 	if (a.cmd == SW_EXPAND)
-		rc = do_expand(&a, &s);
+		rc = do_expand(&a, &s, g);
 	else if (a.cmd == SW_RUN)
 		rc = do_run(&a, &s, g);
 	else if (a.cmd == SW_SUBMIT)

@@ -2,6 +2,7 @@
  * deploy_yaml.c - YAML documents through libyaml's emitter (see
  * internal/deploy_yaml.h).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,17 +171,21 @@ void dyaml_next_doc(struct dyaml *y)
 	emit(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
 }
 
-void dyaml_num(struct dyaml *y, double v)
+const char *dyaml_num_text(char *buf, size_t size, double v)
 {
-	char buf[64];
 	int p;
 
-	for (p = 1; p < 17; p++) {	/* the shortest form that reads back as v */
-		snprintf(buf, sizeof(buf), "%.*g", p, v);
+	for (p = 0; p <= 17 && fabs(v) < 1e15; p++) {	/* the fewest decimals that read back as v */
+		snprintf(buf, size, "%.*f", p, v);
 		if (strtod(buf, NULL) == v)
-			break;
+			return buf;
 	}
-	if (p == 17)
-		snprintf(buf, sizeof(buf), "%.17g", v);
-	scalar(y, buf, 1, YAML_PLAIN_SCALAR_STYLE);
+	snprintf(buf, size, "%.17g", v);
+	return buf;
+}
+
+void dyaml_num(struct dyaml *y, double v)
+{
+	char buf[400];
+	scalar(y, dyaml_num_text(buf, sizeof(buf), v), 1, YAML_PLAIN_SCALAR_STYLE);
 }

@@ -32,7 +32,7 @@ static struct dyaml_edit *edit_at(struct dyaml_edit *edits, size_t n, const char
 {
 	size_t i;
 	for (i = 0; i < n; i++)
-		if (!edits[i].done && !strcmp(edits[i].path, path))
+		if ((!edits[i].done || edits[i].scale != 0) && !strcmp(edits[i].path, path))
 			return &edits[i];
 	return NULL;
 }
@@ -53,7 +53,7 @@ static void add_missing(struct dyaml *y, struct dyaml_edit *edits, size_t ne, co
 
 	for (i = 0; i < ne; i++) {
 		const char *rest, *dot;
-		if (edits[i].done || edits[i].del || !under(edits[i].path, path))
+		if (edits[i].done || edits[i].del || edits[i].scale != 0 || !under(edits[i].path, path))
 			continue;
 		rest = edits[i].path + skip;
 		dot = strchr(rest, '.');
@@ -96,7 +96,9 @@ static void tree(struct dyaml *y, const struct ynode *n, struct dyaml_edit *edit
 				e->done = 1;
 			} else {
 				dyaml_str(y, n->keys[i]);
-				if (e)
+				if (e && e->scale != 0 && n->items[i] && n->items[i]->type == YN_SCALAR)
+					dyaml_num(y, strtod(n->items[i]->scalar, NULL) * e->scale);
+				else if (e && e->scale == 0)
 					edit_value(y, e);
 				else if (n->items[i])
 					tree(y, n->items[i], edits, ne, p);

@@ -52,20 +52,28 @@ int dyaml_finish(struct dyaml *y, char **text, size_t *len);
 void dyaml_scalar(struct dyaml *y, const char *s, int quoted);
 /* Ends the document and starts the next one ("---") in the same stream. */
 void dyaml_next_doc(struct dyaml *y);
-/* A number written so that it reads back as the same double (shortest %g form). */
+/*
+ * A number written so that it reads back as the same double: the fewest
+ * decimals that do ("3150", "15749.999999999998"), %.17g past 1e15 or
+ * when 17 decimals do not; buf of 400 bytes.
+ */
+const char *dyaml_num_text(char *buf, size_t size, double v);
 void dyaml_num(struct dyaml *y, double v);
 
 /*
  * A change to a YAML tree re-emitted by dyaml_tree: the value at path
  * (keys joined by '.', "energy.usd_per_kwh") replaced, or added at the
  * end of its mapping when absent (a missing mapping on the way is
- * added too), or the key dropped (del).  The value is a number (list
- * NULL, text NULL), a string (text) or a sequence of strings (list,
- * nlist).
+ * added too), or the key dropped (del), or every number at path
+ * multiplied by scale (items of a sequence share their sequence's path:
+ * "products.terms.usd_per_gpu" is every term's price; nothing added when
+ * absent).  The value is a number (list NULL, text NULL), a string
+ * (text) or a sequence of strings (list, nlist).
  */
 struct dyaml_edit {
 	const char *path;
 	int del;			/* drop the key (nothing added when absent) */
+	double scale;			/* not 0: multiply the numbers at path */
 	const char *text;		/* a string; NULL: the number num, or the list */
 	double num;
 	const char *const *list;	/* a sequence of strings, when not NULL */
