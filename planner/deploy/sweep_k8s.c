@@ -269,24 +269,24 @@ static void emit_container(struct dyaml *y, const struct sweep_k8s *k, const cha
 	free(shards);
 }
 
+/* A volume: {name: NAME, SOURCE: {KEY: VALUE}}. */
+static void volume(struct dyaml *y, const char *name, const char *source, const char *key, const char *value)
+{
+	dyaml_map(y, 0);
+	dyaml_kv(y, "name", name);
+	dyaml_str(y, source);
+	dyaml_map(y, 0);
+	dyaml_kv(y, key, value);
+	dyaml_end(y, 0);
+	dyaml_end(y, 0);
+}
+
 static void emit_volumes(struct dyaml *y, const char *cm, const char *claim)
 {
 	dyaml_str(y, "volumes");
 	dyaml_seq(y, 0);
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", "spec");
-	dyaml_str(y, "configMap");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", cm);
-	dyaml_end(y, 0);
-	dyaml_end(y, 0);
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", "out");
-	dyaml_str(y, "persistentVolumeClaim");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "claimName", claim);
-	dyaml_end(y, 0);
-	dyaml_end(y, 0);
+	volume(y, "spec", "configMap", "name", cm);
+	volume(y, "out", "persistentVolumeClaim", "claimName", claim);
 	dyaml_end(y, 1);
 }
 

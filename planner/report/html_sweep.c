@@ -61,6 +61,14 @@ static void axis(struct sb *sb, double lo, double hi, double top, double y, cons
 	svg_text(sb, (LEFT + RIGHT) / 2, y + 34, "middle", NULL, unit);
 }
 
+/* A table's header row: n new strings into cells[0..n). */
+static void header(char **cells, const char *const *names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		cells[i] = xstrdup(names[i]);
+}
+
 /* A table under <details> (the chart's numbers); cells are freed. */
 static void numbers(struct sb *sb, char **cells, size_t nrows, size_t ncols)
 {
@@ -77,6 +85,8 @@ static void numbers(struct sb *sb, char **cells, size_t nrows, size_t ncols)
 
 static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed, size_t missing)
 {
+	static const char *const head[] = { "option", "cases done", "P5 USD", "P50 USD", "P95 USD", "mean USD",
+					    "P(cheapest)" };
 	const cJSON *p, *o;
 	char b[4][64];
 	struct sb params;
@@ -98,13 +108,7 @@ static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed,
 	o = cJSON_GetObjectItemCaseSensitive(doc, "options");
 	n = (size_t)cJSON_GetArraySize(o);
 	cells = xcalloc(7 * (n + 1), sizeof(*cells));
-	cells[0] = xstrdup("option");
-	cells[1] = xstrdup("cases done");
-	cells[2] = xstrdup("P5 USD");
-	cells[3] = xstrdup("P50 USD");
-	cells[4] = xstrdup("P95 USD");
-	cells[5] = xstrdup("mean USD");
-	cells[6] = xstrdup("P(cheapest)");
+	header(cells, head, 7);
 	i = 1;
 	cJSON_ArrayForEach(p, o) {
 		char **r = cells + 7 * i++;
@@ -172,6 +176,8 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 	char title[300], b[3][64];
 	char **cells = xcalloc(6 * (n + 1), sizeof(*cells));
 	static const char *const legend[] = { "at the parameter's low value", "at its high value" };
+	static const char *const head[] = { "parameter", "low value", "high value", "cost at low, USD",
+					    "cost at high, USD", "swing, USD" };
 	size_t i;
 
 	qsort(t, n, sizeof(*t), by_swing);
@@ -215,12 +221,7 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 	svg_text(sb, xat(base, lo, hi) + 4, top - 6, "start", "small", base_what);
 	svg_close(sb);
 	sb_adds(sb, "</figure>\n");
-	cells[0] = xstrdup("parameter");
-	cells[1] = xstrdup("low value");
-	cells[2] = xstrdup("high value");
-	cells[3] = xstrdup("cost at low, USD");
-	cells[4] = xstrdup("cost at high, USD");
-	cells[5] = xstrdup("swing, USD");
+	header(cells, head, 6);
 	numbers(sb, cells, n + 1, 6);
 }
 
@@ -412,6 +413,7 @@ static void distribution(struct sb *sb, const cJSON *doc, size_t done)
 
 static void breakeven(struct sb *sb, const cJSON *doc)
 {
+	static const char *const head[] = { "parameter", "value", "cheapest below", "cheapest above" };
 	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "breakeven"), *r;
 	size_t n = (size_t)cJSON_GetArraySize(be), i = 1;
 	char **cells = xcalloc(4 * (n + 1), sizeof(*cells)), b[64];
@@ -419,10 +421,7 @@ static void breakeven(struct sb *sb, const cJSON *doc)
 	html_section(sb, "breakeven", "Break-even: where the cheapest option changes");
 	if (!n)
 		html_p(sb, "The cheapest option by cost does not change along any parameter.");
-	cells[0] = xstrdup("parameter");
-	cells[1] = xstrdup("value");
-	cells[2] = xstrdup("cheapest below");
-	cells[3] = xstrdup("cheapest above");
+	header(cells, head, 4);
 	cJSON_ArrayForEach(r, be) {
 		cells[4 * i] = xstrdup(str(r, "parameter"));
 		cells[4 * i + 1] = xstrdup(fmt_num_short(b, sizeof(b), num(r, "value"), 6));
