@@ -159,8 +159,8 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
 		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
-		/* one seat per vGPU in use; a multi-vGPU VM has st->gpus */
-		return (st->gpus > 1 ? st->gpus : 1) * pr->cls[k].lic[st->lic].total;
+		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
+		return pr->cls[k].lic[st->lic].total;
 	}
 	return 0;
 }
