@@ -57,6 +57,7 @@ struct cplan {
 	/* free slot queues per (class, slot type) */
 	size_t ***fq;		/* fq[k][s]: slot ids in creation order */
 	size_t **fqn, **fqcap, **fqhead;
+	struct cplan_memo *memo;	/* the engine's cursors and caches (internal/cplan_engine.h) */
 };
 
 /* What a plan costs; costs exclude the tie-break and penalties. */

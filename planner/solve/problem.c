@@ -257,17 +257,18 @@ static void mark_unhostable(struct problem *p)
 	const struct workloads *wl = &p->sc->workloads;
 	size_t i, j;
 
+	char *any = xcalloc(wl->n + 1, 1);
+
+	for (j = 0; j < p->narcs; j++)
+		any[p->arcs[j].d] = 1;
 	for (i = 0; i < wl->n; i++) {
-		int any = 0;
-		for (j = 0; j < p->narcs; j++)
-			if (p->arcs[j].d == (int)i)
-				any = 1;
-		if (any)
+		if (any[i])
 			continue;
 		p->demands[i].unhostable = scenario_unhostable(p->sc, &wl->w[i]);
 		if (!p->demands[i].unhostable)
 			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
 	}
+	free(any);
 }
 
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)
