@@ -429,10 +429,15 @@ void cplan_greedy_add(struct cplan *cp, const long *add)
 	place_ordered(cp, add, 0);
 	for (i = 0; i < p->ndemands; i++)
 		left += cp->unplaced[i];
-	if (!left)
+	if (!left || cp->stopped)
 		return;
 	cplan_init(&alt, p);
+	alt.deadline = cp->deadline;
 	place_ordered(&alt, add, 1);
+	if (alt.stopped) {	/* cut short: the first pass stands */
+		cplan_release(&alt);
+		return;
+	}
 	cplan_cost(cp, &a);
 	cplan_cost(&alt, &b);
 	if (b.objective < a.objective - 1e-6) {
@@ -513,13 +518,27 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		long r;
 		if (add[d] <= 0)
 			continue;
+		if (cp->stopped) {
+			cp->unplaced[d] += add[d];
+			if (!cp->reason[d])
+				cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+			continue;
+		}
 		if (p->demands[d].unhostable) {
 			cp->unplaced[d] += add[d];
 			cplan_set_reason(cp, d);
 			continue;
 		}
 		for (r = 0; r < add[d]; r++) {
-			size_t s = cplan_place_one(cp, d, 0);
+			size_t s;
+			if (deadline_passed(cp->deadline)) {
+				cp->stopped = 1;
+				cp->unplaced[d] += add[d] - r;
+				if (!cp->reason[d])
+					cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+				break;
+			}
+			s = cplan_place_one(cp, d, 0);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] += add[d] - r;
 				cplan_set_reason(cp, d);
