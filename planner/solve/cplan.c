@@ -177,7 +177,7 @@ static int slot_type_find(const struct pclass *c, enum gpu_mode mode, enum lic_p
 	return -1;
 }
 
-/* Opens a node of class k in mode m; for passthrough, split by pattern. */
+/* Opens a node of class k in mode m; split by pattern when one is given. */
 int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 {
 	const struct pclass *c = &cp->p->classes[k];
@@ -202,16 +202,18 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	n->gpu_nvaie = xcalloc((size_t)g, sizeof(*n->gpu_nvaie));
 	for (i = 0; i < g; i++)
 		n->gpu_config[i] = -1;
-	if (m == MODE_PASSTHROUGH && pattern >= 0) {
+	if (pattern >= 0) {
 		const struct config *cf = &c->configs[pattern];
 		int next = 0;
 		size_t j;
-		/* groups largest first, on consecutive GPUs */
+		/* groups largest first, on consecutive GPUs; a vgpu pattern's GPUs carry it */
 		for (j = 0; j < cf->nreal; j++) {
 			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
 			int r;
 			for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
 				add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
+				for (i = next; m != MODE_PASSTHROUGH && i < next + st->gpus; i++)
+					n->gpu_config[i] = pattern;
 				next += st->gpus;
 			}
 		}

@@ -174,7 +174,7 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 		struct cnode *n = &cp->nodes[ni];
 		int g, best, key;
 		double cost = 0;
-		if (n->mode == MODE_PASSTHROUGH || !cplan_node_has_room(cp, n, w))
+		if (n->mode == MODE_PASSTHROUGH || n->pattern >= 0 || !cplan_node_has_room(cp, n, w))
 			continue;
 		g = idle_gpu(cp, n);
 		if (g < 0)
@@ -238,10 +238,10 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 					long take = cf->node_pattern ? fit : (long)fit * g, used;
 					if (take > left)
 						take = left;
-					used = cf->node_pattern ? 0 : (take + fit - 1) / fit;
+					used = cf->node_pattern ? 1 : (take + fit - 1) / fit; /* patterns: per node */
 					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
 				} else if (cf->node_pattern) {
-					per = (c->node_cost + p->tiebreak) / fit + ac;
+					per = (c->node_cost + p->tiebreak + cf->cost) / fit + ac;
 				} else {
 					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
 				}
@@ -282,7 +282,7 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 	if (bk < 0)
 		return (size_t)-1;
 	if (p->classes[bk].configs[bc].node_pattern) {
-		node = cplan_open_node(cp, bk, MODE_PASSTHROUGH, bc);
+		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, bc);
 	} else {
 		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, -1);
 		cplan_configure_gpu(cp, node, 0, bc);

@@ -105,11 +105,15 @@ static void build_class(struct problem *p, size_t k, const struct demand_scan *d
 			gsz[ng++] = ds->sizes[j];
 	e.group_sizes = gsz;
 	e.ngroup_sizes = ng;
+	if (hypervisor_is_vm_host(c->nc->hv)) {
+		const struct multi_vgpu *mv = catalog_multi_vgpu(&p->sc->catalog, hypervisor_name(c->nc->hv));
+		e.multi_max = mv ? mv->max_per_vm : 0;
+	}
 	problem_enumerate(&e);
 	for (j = 0; j < c->nconfigs; j++) {
 		struct config *cf = &c->configs[j];
-		if (cf->node_pattern)
-			cf->cost = 0; /* per-GPU costs ride on the arcs */
+		if (cf->node_pattern) /* passthrough: per-GPU costs ride on the arcs */
+			cf->cost = cf->pattern_gpus * (c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf));
 		else
 			cf->cost = c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf);
 	}
@@ -154,7 +158,8 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
 		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
-		return pr->cls[k].lic[st->lic].total; /* one seat per vGPU in use */
+		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
+		return pr->cls[k].lic[st->lic].total;
 	}
 	return 0;
 }

@@ -313,7 +313,7 @@ static const struct {
 	{ "unknown key without hint", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    colour: red\n",
 	  "5:5: unknown field 'colour' in GPU type (expected id, aliases, memory_mib, sms, tdp_w, mig or vgpu)" },
 	{ "unknown top-level key", 0, "schema: gpuplan-gpus/1\ngpu: []\n",
-	  "2:1: unknown field 'gpu' (did you mean 'gpus'?)" },
+	  "2:1: unknown field 'gpu' (did you mean 'gpus' or 'multi_vgpu'?)" },
 	{ "missing key", 0, HEAD "  - id: X1\n    tdp_w: 100\n", "3:5: missing field 'memory_mib'" },
 	{ "missing gpus", 0, "schema: gpuplan-gpus/1\n", "1:1: missing field 'gpus'" },
 	{ "missing starts", 0,
@@ -540,6 +540,22 @@ static void check_usable_memory(const struct catalog *cat)
 	      "mig_name_nominal_mib");
 }
 
+/* The multi-vGPU limits of models/gpus.yaml and the full-size profile a multi-vGPU VM takes. */
+static void check_multi_vgpu(const struct catalog *cat)
+{
+	const struct multi_vgpu *vs = catalog_multi_vgpu(cat, "vsphere"), *kvm = catalog_multi_vgpu(cat, "kvm");
+	const struct gpu_type *h100 = catalog_find(cat, "H100-SXM5-80GB"), *b200 = catalog_find(cat, "B200");
+
+	CHECK(vs && vs->max_per_vm == 8 && !vs->assumed, "vsphere: want 8 vGPUs per VM, sourced");
+	CHECK(vs && !strcmp(vs->release, "vSphere 8.0"), "vsphere: release '%s'", vs ? vs->release : "");
+	CHECK(kvm && kvm->max_per_vm == 16 && kvm->assumed, "kvm: want 16 vGPUs per VM, assumed");
+	CHECK(!catalog_multi_vgpu(cat, "baremetal"), "baremetal has a multi-vGPU rule");
+	CHECK(h100 && catalog_full_vgpu(h100) >= 0 &&
+		      !strcmp(h100->vgpu.profiles[catalog_full_vgpu(h100)].name, "H100XM-80C"),
+	      "H100-SXM5-80GB: full-size vGPU profile is not H100XM-80C");
+	CHECK(b200 && catalog_full_vgpu(b200) == -1, "B200 (no vGPU table) has a full-size vGPU profile");
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -568,6 +584,7 @@ int main(void)
 	CHECK(nmig >= 10, "only %zu MIG types", nmig);
 	check_spots(&cat);
 	check_usable_memory(&cat);
+	check_multi_vgpu(&cat);
 	catalog_release(&cat);
 	check_errors();
 	return check_done();
