@@ -16,6 +16,21 @@ static int counts_seats(const struct problem *p, enum gpu_mode m)
 	return p->pr->counting == COUNT_VGPU_SEAT && (m == MODE_VGPU || m == MODE_MIG_VGPU);
 }
 
+/* True when GPU g is the first of a multi-vGPU VM of node pattern cf (VMs largest first, as opened). */
+static int vm_first_gpu(const struct pclass *c, const struct config *cf, int g)
+{
+	size_t j;
+	int next = 0, r;
+
+	for (j = 0; j < cf->nreal; j++)
+		for (r = 0; r < cf->real_count[j]; r++) {
+			if (next == g)
+				return 1;
+			next += c->slot_types[cf->real_slot[j]].gpus;
+		}
+	return 0;
+}
+
 void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
 		       long *seats)
 {
@@ -34,7 +49,10 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 		*product = p->classes[n->k].configs[n->gpu_config[g]].lic;
 		if (*product == LIC_NONE)
 			return;
-		if (counts_seats(p, n->mode))
+		if (counts_seats(p, n->mode) && n->pattern >= 0) /* one seat per multi-vGPU VM */
+			*seats = vm_first_gpu(&p->classes[n->k], &p->classes[n->k].configs[n->pattern], g)
+					 ? n->gpu_used[g] : 0;
+		else if (counts_seats(p, n->mode))
 			*seats = n->gpu_used[g];
 		else
 			*gpus = 1;

@@ -158,8 +158,8 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
 		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
-		/* one seat per vGPU in use; a multi-vGPU VM has st->gpus */
-		return (st->gpus > 1 ? st->gpus : 1) * pr->cls[k].lic[st->lic].total;
+		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
+		return pr->cls[k].lic[st->lic].total;
 	}
 	return 0;
 }
@@ -264,17 +264,18 @@ static void mark_unhostable(struct problem *p)
 	const struct workloads *wl = &p->sc->workloads;
 	size_t i, j;
 
+	char *any = xcalloc(wl->n + 1, 1);
+
+	for (j = 0; j < p->narcs; j++)
+		any[p->arcs[j].d] = 1;
 	for (i = 0; i < wl->n; i++) {
-		int any = 0;
-		for (j = 0; j < p->narcs; j++)
-			if (p->arcs[j].d == (int)i)
-				any = 1;
-		if (any)
+		if (any[i])
 			continue;
 		p->demands[i].unhostable = scenario_unhostable(p->sc, &wl->w[i]);
 		if (!p->demands[i].unhostable)
 			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
 	}
+	free(any);
 }
 
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)
