@@ -266,12 +266,12 @@ static void mark_unhostable(struct problem *p)
 	size_t i, j;
 	char *why, *near;
 
+	char *any = xcalloc(wl->n + 1, 1);
+
+	for (j = 0; j < p->narcs; j++)
+		any[p->arcs[j].d] = 1;
 	for (i = 0; i < wl->n; i++) {
-		int any = 0;
-		for (j = 0; j < p->narcs; j++)
-			if (p->arcs[j].d == (int)i)
-				any = 1;
-		if (any)
+		if (any[i])
 			continue;
 		why = scenario_unhostable(p->sc, &wl->w[i]);
 		near = problem_nearest_class(p, &wl->w[i]);
@@ -281,6 +281,7 @@ static void mark_unhostable(struct problem *p)
 		free(why);
 		free(near);
 	}
+	free(any);
 }
 
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)
