@@ -48,6 +48,18 @@ static const char *accel_id(const char *name)
 }
 
 /* One GPU row; 1 when skipped. */
+/* Instance types, regions and zones as clouds name them: they go unquoted into offer ids. */
+static int plain(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
 static int read_row(const struct csvread *rd, const struct sky_filter *f, struct sky_row *r)
 {
 	static const struct num_range pos = { 0, HUGE_VAL, RANGE_LO_OPEN }, price = { 0, 1e6, RANGE_LO_OPEN };
@@ -70,6 +82,11 @@ static int read_row(const struct csvread *rd, const struct sky_filter *f, struct
 				     csvread_text(rd, S_COUNT));
 	r->gpus = (long long)cnt;
 	r->az = csvread_text(rd, S_AZ);
+	if (!plain(r->type) || !plain(r->region) || (*r->az && !plain(r->az))) {
+		int c = !plain(r->type) ? S_TYPE : !plain(r->region) ? S_REGION : S_AZ;
+		return csvread_error(rd, c, "'%s' is not a plain name (letters, digits, '.', '_', '-'): it becomes "
+				     "part of an offer id", csvread_text(rd, c));
+	}
 	return 0;
 }
 
