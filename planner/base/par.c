@@ -2,9 +2,11 @@
  * par.c - independent jobs run on a few threads at once (see par.h).
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "par.h"
+#include "util.h"
 #include "banned.h"
 
 struct par {
@@ -63,6 +65,44 @@ void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_e
 	for (t = 0; t < n; t++)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&pr.lock);
+}
+
+struct par_task {
+	pthread_t tid;		/* the job's thread */
+	int started;		/* tid runs the job (else it ran in par_start) */
+	par_job *job;
+	void *ctx;
+	void (*thread_end)(void);
+};
+
+static void *task_main(void *arg)
+{
+	struct par_task *t = arg;
+	t->job(t->ctx, 0);
+	if (t->thread_end)
+		t->thread_end();
+	return NULL;
+}
+
+struct par_task *par_start(par_job *job, void *ctx, void (*thread_end)(void))
+{
+	struct par_task *t = xcalloc(1, sizeof(*t));
+
+	t->job = job;
+	t->ctx = ctx;
+	t->thread_end = thread_end;
+	if (pthread_create(&t->tid, NULL, task_main, t) == 0)
+		t->started = 1;
+	else
+		job(ctx, 0);
+	return t;
+}
+
+void par_wait(struct par_task *task)
+{
+	if (task->started)
+		pthread_join(task->tid, NULL);
+	free(task);
 }
 
 int par_processors(void)

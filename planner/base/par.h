@@ -27,6 +27,17 @@ typedef void par_job(void *ctx, size_t j);
  */
 void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void));
 
+/* A job running on a thread of its own (par_start), to wait for (par_wait). */
+struct par_task;
+/*
+ * Starts job(ctx, 0) on a thread of its own and returns at once; when no
+ * thread can be started the job runs on the caller's thread before
+ * par_start returns.  thread_end as for par_run.  par_wait(task) waits
+ * for the job to end and frees task; every task is waited for.
+ */
+struct par_task *par_start(par_job *job, void *ctx, void (*thread_end)(void));
+void par_wait(struct par_task *task);
+
 /* The processors online (sysconf), at least 1 and at most PAR_MAX_THREADS. */
 int par_processors(void);
 

@@ -70,7 +70,10 @@ static double round_to(double v, int decimals)
 	return r == 0 ? 0 : r;
 }
 
-/* The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpu4@0". */
+/*
+ * The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpus 0-3", a
+ * multi-vGPU VM "H100XM-80Cx4 gpus 0-3".
+ */
 static char *slot_label(const struct cplan *cp, const struct cslot *s, int index_in_gpu)
 {
 	const struct slot_type *st = &cp->p->classes[cp->nodes[s->node].k].slot_types[s->type];
@@ -78,6 +81,8 @@ static char *slot_label(const struct cplan *cp, const struct cslot *s, int index
 		return xasprintf("%s@%d", st->name, s->mig_start);
 	if (st->mode == MODE_PASSTHROUGH)
 		return s->ngpus > 1 ? xasprintf("gpus %d-%d", s->gpu, s->gpu + s->ngpus - 1) : xasprintf("gpu %d", s->gpu);
+	if (s->ngpus > 1)	/* a multi-vGPU VM: one full-size vGPU on each of its GPUs */
+		return xasprintf("%s gpus %d-%d", st->name, s->gpu, s->gpu + s->ngpus - 1);
 	return xasprintf("%s#%d", st->name, index_in_gpu);
 }
 
@@ -516,7 +521,7 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 		nsl++;
 		used += s->d >= 0;
 	}
-	if (n->mode == MODE_PASSTHROUGH && !nsl) {
+	if ((n->mode == MODE_PASSTHROUGH || n->pattern >= 0) && !nsl) {
 		/* inside a group that starts on an earlier GPU */
 		size_t q;
 		for (q = w->first[ni]; q < cp->nslots && (size_t)cp->slots[sl[q]].node == ni; q++) {

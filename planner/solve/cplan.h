@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "deadline.h"
 #include "problem.h"
 
 struct cslot {
@@ -57,6 +58,9 @@ struct cplan {
 	/* free slot queues per (class, slot type) */
 	size_t ***fq;		/* fq[k][s]: slot ids in creation order */
 	size_t **fqn, **fqcap, **fqhead;
+	struct cplan_memo *memo;	/* the engine's cursors and caches (internal/cplan_engine.h) */
+	struct deadline *deadline;	/* polled once a replica by the greedy pass; NULL: none */
+	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
 };
 
 /* What a plan costs; costs exclude the tie-break and penalties. */
@@ -85,7 +89,12 @@ struct node_bill {
 void cplan_init(struct cplan *cp, const struct problem *p);
 void cplan_release(struct cplan *cp);
 
-/* Greedy first-fit decreasing from an empty plan: cplan_greedy_add of every replica. */
+/*
+ * Greedy first-fit decreasing from an empty plan: cplan_greedy_add of
+ * every replica.  When cp->deadline passes, the replicas not yet placed
+ * are counted unplaced ("stopped by the time limit"), cp->stopped is set,
+ * and the plan so far stands: a plan the verifier accepts.
+ */
 void cplan_greedy(struct cplan *cp);
 /*
  * Places add[d] replicas of every demand d into the empty plan cp first-fit
@@ -123,6 +132,21 @@ long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *nc
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);
 
 void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
+/* The highest priority a workload may have (workload.c's limit). */
+#define CPLAN_PRIO_MAX 1000
+/*
+ * The priority rule (docs/formulation.md, "Priority") between two plans
+ * of one problem: -1 when a leaves fewer replicas unplaced than b at the
+ * highest priority where they differ, 1 when more, 0 when they leave as
+ * many unplaced at every priority.
+ */
+int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
+/*
+ * True when plan a (costing ca) is better than b (cb): by the priority
+ * rule (cplan_prio_cmp), then by a lower objective.
+ */
+int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
+		 const struct cplan_cost *cb);
 /* One node's bill: its class's node costs, its GPUs' energy and licences. */
 void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 /*

@@ -3,15 +3,32 @@
  * node's bill, and the plan's total by category and year with the
  * objective the ILP minimises (tie-break and penalties).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cplan.h"
+#include "util.h"
 #include "banned.h"
 
 /* True where a licence server leases one seat per vGPU. */
 static int counts_seats(const struct problem *p, enum gpu_mode m)
 {
 	return p->pr->counting == COUNT_VGPU_SEAT && (m == MODE_VGPU || m == MODE_MIG_VGPU);
+}
+
+/* True when GPU g is the first of a multi-vGPU VM of node pattern cf (VMs largest first, as opened). */
+static int vm_first_gpu(const struct pclass *c, const struct config *cf, int g)
+{
+	size_t j;
+	int next = 0, r;
+
+	for (j = 0; j < cf->nreal; j++)
+		for (r = 0; r < cf->real_count[j]; r++) {
+			if (next == g)
+				return 1;
+			next += c->slot_types[cf->real_slot[j]].gpus;
+		}
+	return 0;
 }
 
 void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
@@ -32,7 +49,10 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 		*product = p->classes[n->k].configs[n->gpu_config[g]].lic;
 		if (*product == LIC_NONE)
 			return;
-		if (counts_seats(p, n->mode))
+		if (counts_seats(p, n->mode) && n->pattern >= 0) /* one seat per multi-vGPU VM */
+			*seats = vm_first_gpu(&p->classes[n->k], &p->classes[n->k].configs[n->pattern], g)
+					 ? n->gpu_used[g] : 0;
+		else if (counts_seats(p, n->mode))
 			*seats = n->gpu_used[g];
 		else
 			*gpus = 1;
@@ -112,4 +132,29 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 		out->total += out->cat[cat];
 	}
 	out->objective += out->total;
+}
+
+int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
+{
+	const struct problem *p = a->p;
+	long *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff));
+	size_t i;
+	int q, r = 0;
+
+	for (i = 0; i < p->ndemands; i++) {
+		int pr = p->demands[i].w->priority;
+		q = pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
+		diff[q] += a->unplaced[i] - b->unplaced[i];
+	}
+	for (q = CPLAN_PRIO_MAX; q >= 1 && !r; q--)
+		r = diff[q] < 0 ? -1 : diff[q] > 0;
+	free(diff);
+	return r;
+}
+
+int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
+		 const struct cplan_cost *cb)
+{
+	int r = cplan_prio_cmp(a, b);
+	return r ? r < 0 : ca->objective < cb->objective - 1e-6;
 }

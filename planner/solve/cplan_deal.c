@@ -28,9 +28,9 @@
  * arc's share rounded (largest remainders within the demand), the replicas
  * that ask the most of a node's CPU or RAM dealt first, each onto the node
  * with the most CPU and RAM left; then the greedy fallback and the repair.
- * The plan with the lower objective is kept (penalties included, so the
- * one that places more wins unless its extra nodes cost more), the first
- * on a tie: a first deal that places everything by opening a node the
+ * The better plan is kept (cplan_better: the priority rule, then the
+ * objective, so the one that places more wins unless its extra nodes
+ * cost more or it places less of a higher priority), the first on a tie: a first deal that places everything by opening a node the
  * counts did not have loses to a second that needs none.
  */
 
@@ -104,16 +104,17 @@ static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 			size_t first = cp->nnodes, ci;
 			if (want <= 0)
 				continue;
-			if (m == MODE_PASSTHROUGH) {
-				for (ci = 0; ci < c->nconfigs; ci++) {
-					long r;
-					if (!c->configs[ci].node_pattern)
-						continue;
-					for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
-						cplan_open_node(cp, (int)k, MODE_PASSTHROUGH, (int)ci);
-				}
-				continue;
+			for (ci = 0; ci < c->nconfigs; ci++) {	/* node patterns: nodes of their own */
+				long r;
+				if (!c->configs[ci].node_pattern || c->configs[ci].mode != (enum gpu_mode)m)
+					continue;
+				for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
+					cplan_open_node(cp, (int)k, (enum gpu_mode)m, (int)ci);
 			}
+			if (m == MODE_PASSTHROUGH)
+				continue;
+			first = cp->nnodes;
+			want -= opened;
 			for (opened = 0; opened < want; opened++)
 				cplan_open_node(cp, (int)k, (enum gpu_mode)m, -1);
 			configure_counts(cp, k, (enum gpu_mode)m, first, want, ncfg);
@@ -317,7 +318,7 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	from_counts_balanced(&alt, nmode, ncfg, arc);
 	cplan_cost(cp, &c1);
 	cplan_cost(&alt, &c2);
-	if (c2.objective < c1.objective - 1e-6) {
+	if (cplan_better(&alt, &c2, cp, &c1)) {
 		cplan_release(cp);
 		*cp = alt;
 	} else {
@@ -420,7 +421,7 @@ void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double
 		const struct cnode *n = &cp->nodes[i];
 		int g;
 		nmode[(size_t)n->k * MODE_COUNT + n->mode]++;
-		if (n->mode == MODE_PASSTHROUGH) {
+		if (n->mode == MODE_PASSTHROUGH || n->pattern >= 0) {
 			if (n->pattern >= 0)
 				ncfg[n->k][n->pattern]++;
 			continue;

@@ -65,6 +65,7 @@
 #include "util.h"
 #include "internal/ilp_bound.h"
 #include "internal/ilp_polish.h"
+#include "internal/ilp_prove.h"
 #include "internal/ilp_round.h"
 #include "internal/ilp_search.h"
 #include "internal/ilp_vec.h"
@@ -178,6 +179,45 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
 	ilp_take_plan(c->p, &c->cl, x, r);
 }
 
+/* The proven bound's node budget after the search under a node limit (no more than the limit). */
+#define PROVE_NODES 2000
+
+/*
+ * The proven bound (ilp_prove.c) beside the search for plans, when the
+ * model is solved whole (no sifting): on a thread of its own from the
+ * start under a time limit with two threads or more (*pv started), else
+ * after the search, on this thread, within PROVE_NODES (deterministic;
+ * not under a time limit on one thread: no time is left).  Not needed
+ * when the search proved its plan.
+ */
+static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
+			      const double *warm)
+{
+	ilp_prove_init(pv, c, warm, 0, c->deadline);
+	if (!ilp_root_sifts(c->p) && o->node_limit <= 0 && c->threads >= 2)
+		ilp_prove_start(pv);
+}
+
+/* The proven bound raises r's bound (plan x, rc: ilp_search's return); the status follows the gap. */
+static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
+			     const double *x, int rc, struct ilp_result *r)
+{
+	if (pv->task)
+		ilp_prove_wait(pv);
+	if (rc != 1 || r->status != ILP_FEASIBLE)
+		return; /* no plan, or proven already: the bound stays what the search proved */
+	if (!pv->have_bound && o->node_limit > 0 && !ilp_root_sifts(c->p)) {
+		ilp_prove_init(pv, c, x, o->node_limit < PROVE_NODES ? o->node_limit : PROVE_NODES, HUGE_VAL);
+		ilp_prove_run(pv);
+	}
+	if (pv->have_bound && pv->bound > r->bound) {
+		glp_printf("gpuplan-ilp: proven bound %.2f (%ld nodes) over %.2f\n", pv->bound, pv->nodes, r->bound);
+		r->bound = pv->bound;
+	}
+	if (r->objective - r->bound <= o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_OPTIMAL;
+}
+
 /*
  * The replicas r leaves unplaced, and one summary line in the solver's
  * log (stderr with --verbose; bench/run.sh reads it).
@@ -201,6 +241,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 {
 	struct ilp_ctx c;
 	struct ilp_plans pl;
+	struct ilp_prove pv;
 	int rc = -1;
 
 	memset(&c, 0, sizeof(c));
@@ -228,6 +269,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		pl.warm_obj = ilp_vec_obj(c.P, pl.warm);
 	}
 	pl.in_set = xcalloc(p->narcs + 1, 1);
+	solve_prove_start(&c, o, &pv, pl.warm);
 	ilp_progress_report(o->progress, "lp", pl.warm ? pl.warm_obj : -1, -1);
 	rc = solve_root(&c, &pl, r, d);
 	if (rc == 1) {
@@ -236,6 +278,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
 	}
+	solve_prove_take(&c, o, &pv, pl.x, rc, r);
 	if (rc == 1) {
 		solve_done(&c, pl.x, r);
 		rc = 0;

@@ -66,6 +66,11 @@ static void sift_start(const struct ilp_ctx *c, const double *warm, char *in_set
 			glp_set_col_bnds(P, cl->arc[i], GLP_FX, 0, 0);
 }
 
+int ilp_root_sifts(const struct problem *p)
+{
+	return p->narcs >= SIFT_MIN_ARCS;
+}
+
 enum lp_end ilp_root_lp(const struct ilp_ctx *c, const double *warm, char *in_set, int *rounds, int *code)
 {
 	glp_prob *P = c->P;
@@ -78,7 +83,7 @@ enum lp_end ilp_root_lp(const struct ilp_ctx *c, const double *warm, char *in_se
 	enum lp_end e;
 
 	*rounds = 0;
-	if (p->narcs < SIFT_MIN_ARCS) {
+	if (!ilp_root_sifts(p)) {
 		for (i = 0; i < p->narcs; i++)
 			in_set[i] = 1;
 		*rounds = 1;

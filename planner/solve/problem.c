@@ -105,11 +105,15 @@ static void build_class(struct problem *p, size_t k, const struct demand_scan *d
 			gsz[ng++] = ds->sizes[j];
 	e.group_sizes = gsz;
 	e.ngroup_sizes = ng;
+	if (hypervisor_is_vm_host(c->nc->hv)) {
+		const struct multi_vgpu *mv = catalog_multi_vgpu(&p->sc->catalog, hypervisor_name(c->nc->hv));
+		e.multi_max = mv ? mv->max_per_vm : 0;
+	}
 	problem_enumerate(&e);
 	for (j = 0; j < c->nconfigs; j++) {
 		struct config *cf = &c->configs[j];
-		if (cf->node_pattern)
-			cf->cost = 0; /* per-GPU costs ride on the arcs */
+		if (cf->node_pattern) /* passthrough: per-GPU costs ride on the arcs */
+			cf->cost = cf->pattern_gpus * (c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf));
 		else
 			cf->cost = c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf);
 	}
@@ -154,7 +158,8 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 									: pr->cls[k]->mode_product[MODE_PASSTHROUGH];
 		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k]->lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
-		return pr->cls[k]->lic[st->lic].total; /* one seat per vGPU in use */
+		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
+		return pr->cls[k]->lic[st->lic].total;
 	}
 	return 0;
 }
@@ -195,20 +200,19 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
  * A step is capped at PRIO_STEP_MAX times the level below and a weight
  * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (the
  * bundled example, 6 levels and 90 replicas, reached 4e5 and GLPK then
- * stopped 1.3 % from the optimum CBC found).  Past the cap the ILP only
- * approximates the rule; the greedy pass's priority-first plan and the
- * choice by objective still apply.
+ * stopped 1.3 % from the optimum CBC found).  Past the cap the weights
+ * only approximate the rule (*exact_u: the top weight the rule needs);
+ * the plans are then compared by priority first (cplan_prio_cmp).
  */
 #define PRIO_STEP_MAX 1e4
-#define PRIO_WEIGHT_MAX 1e3
 #define PRIO_MAX 1000	/* workload.c's limit */
 
 /* w[p] for every priority p in 1..PRIO_MAX that some workload has (caller frees). */
-static double *priority_weights(const struct workloads *wl)
+static double *priority_weights(const struct workloads *wl, double *exact_u)
 {
 	double *rep = xcalloc(PRIO_MAX + 1, sizeof(*rep));
 	double *w = xcalloc(PRIO_MAX + 1, sizeof(*w)); /* > 0: some workload has this priority */
-	double n = 0, s = 0, u = 0;
+	double n = 0, s = 0, u = 0, x = 0, xs = 0;
 	size_t i;
 	int q;
 
@@ -221,10 +225,13 @@ static double *priority_weights(const struct workloads *wl)
 	for (q = 1; q <= PRIO_MAX; q++) {
 		if (w[q] <= 0)
 			continue;
-		u = u == 0 ? 1 : fmin(fmin(s + n + 1, u * PRIO_STEP_MAX), PRIO_WEIGHT_MAX);
+		u = u == 0 ? 1 : fmin(fmin(s + n + 1, u * PRIO_STEP_MAX), PROBLEM_PRIO_WEIGHT_MAX);
+		x = x == 0 ? 1 : xs + n + 1;
 		w[q] = u;
 		s += rep[q] * u;
+		xs += rep[q] * x;
 	}
+	*exact_u = x;
 	free(rep);
 	return w;
 }
@@ -233,7 +240,7 @@ static double *priority_weights(const struct workloads *wl)
 static void build_demands(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
-	double big = penalty_unit(p), *weight = priority_weights(wl);
+	double big = penalty_unit(p), *weight = priority_weights(wl, &p->prio_exact_u);
 	size_t i, arccap = 0;
 
 	p->ndemands = wl->n;
@@ -257,17 +264,18 @@ static void mark_unhostable(struct problem *p)
 	const struct workloads *wl = &p->sc->workloads;
 	size_t i, j;
 
+	char *any = xcalloc(wl->n + 1, 1);
+
+	for (j = 0; j < p->narcs; j++)
+		any[p->arcs[j].d] = 1;
 	for (i = 0; i < wl->n; i++) {
-		int any = 0;
-		for (j = 0; j < p->narcs; j++)
-			if (p->arcs[j].d == (int)i)
-				any = 1;
-		if (any)
+		if (any[i])
 			continue;
 		p->demands[i].unhostable = scenario_unhostable(p->sc, &wl->w[i]);
 		if (!p->demands[i].unhostable)
 			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
 	}
+	free(any);
 }
 
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)

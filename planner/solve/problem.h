@@ -16,7 +16,10 @@
  * - time-slice slots of different compute shares summing to at most one
  * GPU, packed from the demand); in passthrough mode the unit is
  * the node, split by a pattern into groups of whole GPUs (so a 4-GPU
- * replica never straddles nodes).
+ * replica never straddles nodes).  In vgpu mode a node pattern is a set
+ * of multi-vGPU VMs, each of N full-size vGPUs on N whole GPUs (N at
+ * most the hypervisor's multi_vgpu limit); such a node has no other
+ * configuration.
  *
  * Ownership: the problem owns all arrays and strings; it points into the
  * scenario (which must outlive it).  problem_release frees everything.
@@ -51,7 +54,9 @@ struct config {
 	enum gpu_mode mode;
 	char *name;		/* "4g.40gb+3g.40gb", "H100XM-20C*4", "ts4", "mps4", "gpu*4+gpu*4" */
 	enum lic_product lic;	/* the licence the GPU carries */
-	int node_pattern;	/* passthrough: a per-node split into GPU groups */
+	int node_pattern;	/* passthrough: a per-node split into GPU groups; vgpu: multi-vGPU VMs
+				 * of full-size vGPUs on a node of its own (the rest of it idle) */
+	int pattern_gpus;	/* vgpu node pattern: the GPUs its VMs take; else 0 */
 	size_t nslots;
 	int *slot;		/* the ILP's view: representative slot types, useful ones only */
 	int *count;		/* slots of that type per GPU (per node for patterns) */
@@ -105,7 +110,12 @@ struct problem {
 	size_t narcs;
 	struct arc *arcs;	/* sorted by (d, k, s) */
 	int any_cpu, any_ram;	/* some demand asks CPU / RAM */
+	double prio_exact_u;	/* the top priority weight the exact rule needs; above
+				 * PROBLEM_PRIO_WEIGHT_MAX the penalties only approximate it */
 };
+
+/* The largest priority weight the penalties use (problem.c, docs/formulation.md "Priority"). */
+#define PROBLEM_PRIO_WEIGHT_MAX 1e3
 
 /*
  * True when a replica of w on a passthrough GPU of class k carries an

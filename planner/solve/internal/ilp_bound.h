@@ -18,6 +18,8 @@
  */
 enum lp_end ilp_root_lp(const struct ilp_ctx *c, const double *warm, char *in_set, int *rounds, int *code);
 
+/* 1 when ilp_root_lp sifts p's model (a working set of arcs), 0 when every arc is free. */
+int ilp_root_sifts(const struct problem *p);
 /* Frees the arcs x uses that sifting left out of the working set, so that x is a plan of c->P. */
 void ilp_admit_arcs(const struct ilp_ctx *c, const double *x, char *in_set);
 

@@ -1,0 +1,108 @@
+# shellcheck shell=bash
+# bench/lib/parse.sh - what bench/run.sh reads from each run's output, sourced by
+# run.sh and by tests/scripts/test_bench_parse.sh (which feeds it fake outputs).
+# Only parsing and formatting here: nothing is run or timed.
+#
+# A run's result is one line of five words, "-" for what the run did not give:
+#   STATUS OBJECTIVE BOUND GAP LP
+# STATUS one word (optimal, feasible, time-limit, no-plan, killed, ...); OBJECTIVE
+# the best plan's objective; BOUND the proven lower bound the run reports; GAP
+# (OBJECTIVE - BOUND) / OBJECTIVE as a fraction; LP the LP relaxation's bound
+# (gpuplan's `lp_bound`; the solvers' is not read).
+
+# bench_time FILE: "WALL RSS_KIB" from `/usr/bin/time -f "%e %M" -o FILE` (its last
+# line: a failing command adds a "Command exited ..." line before it); "- -" when empty.
+bench_time() {
+	awk 'NF == 2 { w = $1; r = $2 } END { print (w == "" ? "-" : w), (r == "" ? "-" : r) }' "$1" 2>/dev/null ||
+		echo "- -"
+}
+
+# bench_gpuplan SUMMARY_CSV: gpuplan's summary.csv as a result line: its status,
+# objective, lower_bound (the proven bound it reports; lp_bound from a build that
+# has no lower_bound), gap and lp_bound.
+bench_gpuplan() {
+	awk -F, '
+		{ v[$1] = $2 }
+		END {
+			lb = ("lower_bound" in v) ? v["lower_bound"] : v["lp_bound"]
+			printf "%s %s %s %s %s\n", w(v["status"]), w(v["objective"]), w(lb), w(v["gap"]), w(v["lp_bound"])
+		}
+		function w(s) { return s == "" ? "-" : s }' "$1"
+}
+
+# bench_cbc LOG: CBC 2.10's log as a result line.  The "Result - " line gives the
+# status, "Objective value:" the objective ("No feasible solution found": none),
+# "Lower bound:" the bound; CBC prints no bound when it stops on optimality or on
+# its gap tolerance (`ratio`), so there the bound is the objective itself.
+bench_cbc() {
+	awk '
+		/^Result - / {
+			r = substr($0, 10)
+			st = r ~ /[Oo]ptimal/ ? "optimal" : r ~ /time/ ? "time-limit" : r ~ /[Ii]nfeasible/ ? "infeasible" : "stopped"
+		}
+		/^Objective value:/ { obj = $3 }
+		/^Lower bound:/ { lb = $3 }
+		END {
+			if (st == "") { print "no-result - - - -"; exit }
+			if (st == "optimal" && lb == "") lb = obj
+			if (obj == "" && st == "time-limit") st = "no-plan"
+			gap = (obj != "" && lb != "" && obj + 0 != 0) ? sprintf("%.6f", (obj - lb) / (obj < 0 ? -obj : obj)) : ""
+			printf "%s %s %s %s -\n", st, w(obj), w(lb), w(gap)
+		}
+		function w(s) { return s == "" ? "-" : s }' "$1"
+}
+
+# bench_highs LOG: the "highs: status S objective X bound Y gap G time T" line of
+# bench/lib/highs.js as a result line (HiGHS's model status names: optimal,
+# timeLimit, ...).
+bench_highs() {
+	awk '
+		$1 == "highs:" && $2 == "status" {
+			st = $3 == "timeLimit" ? "time-limit" : $3
+			obj = $5; lb = $7; gap = $9
+		}
+		END {
+			if (st == "") { print "no-result - - - -"; exit }
+			if (obj == "none") { obj = ""; gap = ""; if (st == "time-limit") st = "no-plan" }
+			if (lb == "none") { lb = ""; gap = "" }
+			printf "%s %s %s %s -\n", st, w(obj), w(lb), w(gap)
+		}
+		function w(s) { return s == "" ? "-" : s }' "$1"
+}
+
+# bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF: one row of the results table
+# (bench_header); RESULT a result line, REF gpuplan's objective for the last
+# column (the run's objective / gpuplan's; "-" for none).
+bench_row() {
+	awk -v s="$1" -v run="$2" -v tl="$3" -v wall="$4" -v rss="$5" -v res="$6" -v ref="$7" 'BEGIN {
+		split(res, f, " ")
+		over = wall == "-" ? "" : sprintf("%+.2f s", wall - tl)
+		printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, run, tl,
+			wall == "-" ? "" : sprintf("%.2f s", wall), over,
+			rss == "-" ? "" : sprintf("%.0f MiB", rss / 1024), f[1], num(f[2]), num(f[3]),
+			f[4] == "-" ? "" : sprintf("%.3f%%", 100 * f[4]), num(f[5]),
+			(f[2] == "-" || ref == "-" || ref + 0 == 0) ? "" : sprintf("%.4f", f[2] / ref)
+	}
+	function num(x) { return x == "-" ? "" : sprintf("%.2f", x) }'
+}
+
+bench_header() {
+	printf '| size | run | limit | wall | overrun | peak RSS | status | objective | bound | gap | LP bound | objective / gpuplan'"'"'s |\n'
+	printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+}
+
+# bench_best SIZE GPUPLAN_OBJECTIVE < "RUN OBJECTIVE BOUND" lines: the best plan and
+# the best proven bound over a size's runs (RUN one word), and how far gpuplan's plan
+# is above that bound: "best plan X (RUN); best bound Y (RUN); gpuplan Z% above it".
+bench_best() {
+	awk -v s="$1" -v ours="$2" '
+		$2 != "-" && (bo == "" || $2 + 0 < bo + 0) { bo = $2; bor = $1 }
+		$3 != "-" && (bb == "" || $3 + 0 > bb + 0) { bb = $3; bbr = $1 }
+		END {
+			printf "%s: best plan %s; best bound %s", s,
+				bo == "" ? "none" : sprintf("%.2f (%s)", bo, bor), bb == "" ? "none" : sprintf("%.2f (%s)", bb, bbr)
+			if (bb != "" && ours != "-" && ours + 0 != 0)
+				printf "; gpuplan %.3f%% above it", 100 * (ours - bb) / ours
+			printf "\n"
+		}'
+}

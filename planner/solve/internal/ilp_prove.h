@@ -1,0 +1,63 @@
+/*
+ * internal/ilp_prove.h - the proven lower bound (ilp_prove.c): a
+ * best-bound branch-and-bound on a copy of the model that branches on
+ * the costliest node counts first, run beside the search for plans; and
+ * that branching rule, which the search for plans uses too.
+ */
+#ifndef PLANNER_ILP_PROVE_H
+#define PLANNER_ILP_PROVE_H
+
+#include <stdatomic.h>
+
+#include "internal/ilp_model.h"
+
+/*
+ * The branching priority of every column of c->P ([1 .. ncols], to free):
+ * a class's nodes (NODES_k) before its nodes per mode before its GPUs in
+ * use (GPUS_k) before the rest, and within each tier the costlier node
+ * first.
+ */
+double *ilp_branch_prio(const struct ilp_ctx *c);
+/*
+ * At GLP_IBRANCH: branches on the column GLPK may branch on whose
+ * priority times its distance to an integer (plus 0.01) is largest; does
+ * nothing when there is none (GLPK then chooses).
+ */
+void ilp_branch_pick(glp_tree *T, const double *prio);
+
+/* One run of the bound search and what it found. */
+struct ilp_prove {
+	const struct problem *p;	/* the problem (read only) */
+	const struct arcidx *ix;	/* its arcs by class (read only) */
+	const double *start;	/* a plan of the model (1-based) to prune with, or NULL (read only) */
+	long node_limit;	/* stop after this many nodes; 0: none */
+	double deadline;	/* util_now_s() to stop at; HUGE_VAL: none */
+	atomic_int stop;	/* set by ilp_prove_wait: stop now */
+	double bound;		/* out: the best proven lower bound of the model */
+	int have_bound;		/* out: bound is set */
+	long nodes;		/* out: branch-and-bound nodes */
+	struct par_task *task;	/* the thread running it (ilp_prove_start), or NULL */
+};
+
+/*
+ * Sets pv up for c's problem: start, node limit and deadline as given
+ * (start must stay valid until the run ends), nothing found yet.
+ */
+void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double *start, long node_limit,
+		    double deadline);
+/*
+ * Runs the search on the caller's thread: builds the whole model afresh
+ * (its own glp_prob: GLPK's objects belong to the thread that made them),
+ * solves its LP and branches until the tree is done, the node limit, the
+ * deadline, stop or an interrupt; sets pv->bound: the least bound of its
+ * open nodes (no higher than its best plan), a lower bound of the model
+ * and so of every plan (the model relaxes the real nodes' CPU and RAM).
+ * Valid only when every arc is free in the model solved for plans (no
+ * sifting).  Deterministic under a node limit with no deadline or stop.
+ */
+void ilp_prove_run(struct ilp_prove *pv);
+/* Runs ilp_prove_run on a thread of its own; ilp_prove_wait stops it and waits. */
+void ilp_prove_start(struct ilp_prove *pv);
+void ilp_prove_wait(struct ilp_prove *pv);
+
+#endif

@@ -1,0 +1,139 @@
+#!/bin/bash
+# test_bench_parse.sh - bench/run.sh reads its runs right: bench/lib/parse.sh on fake
+# outputs of /usr/bin/time, gpuplan (summary.csv), CBC 2.10 and bench/lib/highs.js,
+# and the table rows it prints from them.  Nothing is timed.
+#
+# usage: bash test_bench_parse.sh GPUPLAN_EXE SRC_DIR WORK_DIR
+# The CBC logs are cut from real CBC 2.10.8 logs (a time limit with a plan, one
+# without, an optimum, where CBC prints no bound).  When cbc is on PATH, and when
+# HiGHS is installed in SRC_DIR/build/npm (bench/run.sh installs it), each also
+# solves a two-variable MIP whose optimum is 8 and the parsers must read that;
+# else those checks print SKIP.  bench/run.sh -h prints its usage, an unknown
+# option exits 2.  Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+export LC_ALL=C
+# shellcheck source=bench/lib/parse.sh
+. "$src/bench/lib/parse.sh"
+
+# expect WHAT GOT WANT
+expect() {
+	if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi
+}
+
+# /usr/bin/time -f "%e %M": a failing command adds a line before the figures
+printf 'Command exited with non-zero status 124\n12.50 40960\n' >time-a
+expect "time after a failure" "$(bench_time time-a)" "12.50 40960"
+: >time-b
+expect "empty time file" "$(bench_time time-b)" "- -"
+expect "missing time file" "$(bench_time time-none)" "- -"
+
+cat >sum-a.csv <<'EOF'
+metric,value
+status,feasible
+objective,3822941.92
+lower_bound,3400365.63
+lp_bound,1687799.69
+gap,0.110538
+greedy_objective,193197387.82
+EOF
+expect "gpuplan summary" "$(bench_gpuplan sum-a.csv)" "feasible 3822941.92 3400365.63 0.110538 1687799.69"
+grep -v lower_bound sum-a.csv >sum-b.csv
+expect "gpuplan summary without lower_bound" "$(bench_gpuplan sum-b.csv)" \
+	"feasible 3822941.92 1687799.69 0.110538 1687799.69"
+
+cat >cbc-a.log <<'EOF'
+Continuous objective value is 1.6878e+06 - 0.01 seconds
+Cbc0020I Exiting on maximum time
+Cbc0005I Partial search - best objective 4.3780665e+07 (best possible 2871782.4), took 4825 iterations and 0 nodes (10.05 seconds)
+
+Result - Stopped on time limit
+
+Objective value:                43780665.27079999
+Lower bound:                    2871782.365
+Gap:                            14.25
+Enumerated nodes:               0
+Total iterations:               4825
+Time (CPU seconds):             1.24
+Time (Wallclock seconds):       10.28
+EOF
+expect "cbc time limit" "$(bench_cbc cbc-a.log)" "time-limit 43780665.27079999 2871782.365 0.934405 -"
+cat >cbc-b.log <<'EOF'
+Result - Stopped on time limit
+
+No feasible solution found
+Lower bound:                    19095361.780
+Enumerated nodes:               0
+EOF
+expect "cbc no plan" "$(bench_cbc cbc-b.log)" "no-plan - 19095361.780 - -"
+cat >cbc-c.log <<'EOF'
+Result - Optimal solution found (within gap tolerance)
+
+Objective value:                3729501.00000000
+Enumerated nodes:               1234
+EOF
+expect "cbc optimal" "$(bench_cbc cbc-c.log)" "optimal 3729501.00000000 3729501.00000000 0.000000 -"
+: >cbc-d.log
+expect "cbc killed before its result" "$(bench_cbc cbc-d.log)" "no-result - - - -"
+
+echo "highs: status timeLimit objective 171076612455.6824 bound 3141349.844750987 gap 0.99998 time 10.01" >highs-a.log
+expect "highs time limit" "$(bench_highs highs-a.log)" "time-limit 171076612455.6824 3141349.844750987 0.99998 -"
+echo "highs: status timeLimit objective none bound 3141349.8 gap none time 10.01" >highs-b.log
+expect "highs no plan" "$(bench_highs highs-b.log)" "no-plan - 3141349.8 - -"
+echo "highs: status optimal objective 8 bound 8 gap 0 time 0.25" >highs-c.log
+expect "highs optimal" "$(bench_highs highs-c.log)" "optimal 8 8 0 -"
+echo "highs: out of memory" >highs-d.log
+expect "highs failed" "$(bench_highs highs-d.log)" "no-result - - - -"
+
+expect "gpuplan row" "$(bench_row S gpuplan 10 10.16 8028 "feasible 3822941.92 3400365.63 0.110538 1687799.69" -)" \
+	"| S | gpuplan | 10 s | 10.16 s | +0.16 s | 8 MiB | feasible | 3822941.92 | 3400365.63 | 11.054% | 1687799.69 |  |"
+expect "solver row" "$(bench_row S CBC 100 99.50 87040 "time-limit 43780665.27 2871782.365 0.934405 -" 3822941.92)" \
+	"| S | CBC | 100 s | 99.50 s | -0.50 s | 85 MiB | time-limit | 43780665.27 | 2871782.37 | 93.441% |  | 11.4521 |"
+expect "row of a killed run" "$(bench_row XL HiGHS 600 - - "killed - - - -" 55254957.76)" \
+	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |"
+expect "best" "$(printf 'gpuplan 100 90\ngpuplan-LP - 80\nCBC-10s 99 95\nHiGHS-10s - -\n' | bench_best S 100)" \
+	"S: best plan 99.00 (CBC-10s); best bound 95.00 (CBC-10s); gpuplan 5.000% above it"
+expect "best of nothing" "$(printf 'gpuplan - -\n' | bench_best M -)" "M: best plan none; best bound none"
+
+# the real solvers on a MIP whose optimum is 8 (x = 0, y = 4)
+cat >tiny.mps <<'EOF'
+NAME          TINY
+ROWS
+ N  obj
+ G  c1
+ L  c2
+COLUMNS
+    MARKER                 'MARKER'                 'INTORG'
+    x         obj       3.0        c1        1.0
+    x         c2        1.0
+    y         obj       2.0        c1        1.0
+    y         c2       -1.0
+    MARKER                 'MARKER'                 'INTEND'
+RHS
+    rhs       c1        3.5        c2        1.0
+BOUNDS
+ UP bnd       x         10
+ UP bnd       y         10
+ENDATA
+EOF
+if command -v cbc >/dev/null 2>&1; then
+	cbc tiny.mps timeMode elapsed ratio 1e-4 sec 60 solve >tiny-cbc.log 2>&1
+	expect "cbc on tiny.mps" "$(bench_cbc tiny-cbc.log)" "optimal 8.00000000 8.00000000 0.000000 -"
+else
+	echo "SKIP: cbc not on PATH"
+fi
+npm_dir=$src/build/npm
+if [ -d "$npm_dir/node_modules/highs" ] && command -v node >/dev/null 2>&1; then
+	NODE_PATH=$npm_dir/node_modules node "$src/bench/lib/highs.js" tiny.mps 60 >tiny-highs.log 2>&1
+	expect "highs on tiny.mps" "$(bench_highs tiny-highs.log)" "optimal 8 8 0 -"
+else
+	echo "SKIP: npm highs not installed in $npm_dir (bench/run.sh installs it)"
+fi
+
+if bash "$src/bench/run.sh" -h >help.out 2>&1 && grep -q -- '--no-x10' help.out && grep -q -- '--no-highs' help.out; then
+	ok
+else
+	bad "bench/run.sh -h does not list --no-x10 and --no-highs: $(head -3 help.out)"
+fi
+bash "$src/bench/run.sh" --bogus >bogus.out 2>&1
+expect "bench/run.sh --bogus exit code" "$?" "2"
+finish
