@@ -363,7 +363,7 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
-		const struct class_price *pc = &r->pr.cls[n->k];
+		const struct class_price *pc = r->pr.cls[n->k];
 		int g;
 		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++) {
 			enum lic_product lp;

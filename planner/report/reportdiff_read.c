@@ -19,7 +19,6 @@
 #include "internal/reportdiff_read.h"
 #include "report.h"
 #include "reportdiff.h"
-#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -372,28 +371,6 @@ static int read_unplaced(struct reader *rd, const cJSON *arr, struct rd_report *
 	return 0;
 }
 
-/*
- * A key twice in one object (cJSON keeps both, and a reader would take
- * the first): an error, in every object of the file.  -1 with d set.
- */
-static int dup_keys(const cJSON *node, const char *file, const char *role, struct diag *d)
-{
-	const cJSON *c;
-	struct strmap seen = STRMAP_INIT;
-	size_t old;
-	int rc = 0;
-
-	for (c = node->child; c && !rc; c = c->next) {
-		if (cJSON_IsObject(node) && c->string && strmap_add(&seen, c->string, 0, &old))
-			rc = diag_set(d, DIAG_INPUT, file, 0, 0, "duplicate key '%s' in the JSON %s: each key "
-				      "may appear once in an object", c->string, role);
-		else if (c->child)
-			rc = dup_keys(c, file, role, d);
-	}
-	strmap_release(&seen);
-	return rc;
-}
-
 int rd_report_parse(struct rd_report *r, const char *file, const char *text, size_t len, const char *role,
 		    struct diag *d)
 {
@@ -413,8 +390,6 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	rd.d = d;
 	if (!(root = jpos_parse(file, text, len, role, d)))
 		return -1;
-	if (dup_keys(root, file, role, d))
-		goto out;
 	if (!cJSON_IsObject(root)) {
 		jpos_line_col(text, jpos_skip_ws(text, text + len), &line, &col);
 		diag_set(d, DIAG_INPUT, file, line, col, "not a gpuplan plan report: expected a JSON object");

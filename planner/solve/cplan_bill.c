@@ -36,7 +36,7 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 {
 	const struct problem *p = cp->p;
 	const struct cnode *n = &cp->nodes[node];
-	const struct class_price *pc = &p->pr->cls[n->k];
+	const struct class_price *pc = p->pr->cls[n->k];
 
 	*product = LIC_NONE;
 	*gpus = *seats = 0;
@@ -64,7 +64,7 @@ void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b)
 	const struct problem *p = cp->p;
 	const struct cnode *n = &cp->nodes[node];
 	const struct pclass *c = &p->classes[n->k];
-	const struct class_price *pc = &p->pr->cls[n->k];
+	const struct class_price *pc = p->pr->cls[n->k];
 	int g, cat;
 
 	memset(b, 0, sizeof(*b));
@@ -100,7 +100,7 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < cp->nnodes; i++) {
-		const struct class_price *pc = &pr->cls[cp->nodes[i].k];
+		const struct class_price *pc = pr->cls[cp->nodes[i].k];
 		struct node_bill b;
 		cplan_node_bill(cp, i, &b);
 		out->nodes++;

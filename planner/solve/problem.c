@@ -39,7 +39,7 @@ static double config_licence(const struct problem *p, const struct pclass *c, co
 {
 	if (cf->lic == LIC_NONE || (p->pr->counting == COUNT_VGPU_SEAT && seat_mode(cf->mode)))
 		return 0;
-	return p->pr->cls[c->index].lic[cf->lic].total;
+	return p->pr->cls[c->index]->lic[cf->lic].total;
 }
 
 static int arc_cmp(const void *a, const void *b)
@@ -95,8 +95,8 @@ static void build_class(struct problem *p, size_t k, const struct demand_scan *d
 
 	c->nc = &p->sc->inventory.classes[k];
 	c->index = k;
-	c->node_cost = pr->cls[k].node_total;
-	c->gpu_active_cost = pr->cls[k].gpu_active_total;
+	c->node_cost = pr->cls[k]->node_total;
+	c->gpu_active_cost = pr->cls[k]->gpu_active_total;
 	memset(&e, 0, sizeof(e));
 	e.p = p;
 	e.c = c;
@@ -132,7 +132,7 @@ static double penalty_unit(const struct problem *p)
 		double lic = 0, per_gpu, full;
 		int q;
 		for (q = 0; q < LIC_COUNT; q++)
-			lic = fmax(lic, pr->cls[k].lic[q].total);
+			lic = fmax(lic, pr->cls[k]->lic[q].total);
 		per_gpu = c->gpu_active_cost + 2 * p->tiebreak + lic;
 		/* a node, its GPUs, and a seat: more than placing one replica can cost */
 		full = c->node_cost + p->tiebreak + c->nc->gpus_per_node * per_gpu + lic;
@@ -156,11 +156,11 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 
 	if (st->mode == MODE_PASSTHROUGH) {
 		enum lic_product lp = problem_passthrough_nvaie(p, k, w) ? LIC_NVAIE
-									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
-		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
+									: pr->cls[k]->mode_product[MODE_PASSTHROUGH];
+		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k]->lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
 		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
-		return pr->cls[k].lic[st->lic].total;
+		return pr->cls[k]->lic[st->lic].total;
 	}
 	return 0;
 }

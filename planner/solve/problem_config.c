@@ -329,7 +329,7 @@ static void add_passthrough_configs(struct problem_enum_ctx *e)
 /* Enumerates a mode's configurations in the licence variants it needs. */
 static void add_mode(struct problem_enum_ctx *e, enum gpu_mode m)
 {
-	enum lic_product base = e->p->pr->cls[e->c->index].mode_product[m];
+	enum lic_product base = e->p->pr->cls[e->c->index]->mode_product[m];
 	enum lic_product v[2];
 	int nv = 0, i;
 
