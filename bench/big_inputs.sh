@@ -19,7 +19,7 @@ awk -v n="$rows" 'BEGIN {
 sed 's/^inventory: .*/inventory: inv-big.csv/' "$work/scenario.yaml" >"$work/big-inventory.yaml"
 sed 's/^workloads: .*/workloads: wl-big.csv/' "$work/scenario.yaml" >"$work/big-workloads.yaml"
 for s in big-inventory big-workloads; do
-	/usr/bin/time -f "$s ($rows rows): %e s wall, %U s CPU, %M KB peak" "$exe" validate "$work/$s.yaml" >/dev/null 2>"$work/$s.err" ||
+	/usr/bin/time -f "$s ($rows rows): %e s wall, %U s user + %S s system, %M KB peak" "$exe" validate "$work/$s.yaml" >/dev/null 2>"$work/$s.err" ||
 		{ cat "$work/$s.err"; exit 1; }
 	tail -1 "$work/$s.err"
 done

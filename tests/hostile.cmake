@@ -35,3 +35,26 @@ foreach(src IN LISTS _fuzz)
   gpuplan_variants(fuzz/${short} unit "LC_ALL=C" ${name}_replay@SUFFIX@
                    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${short} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/crashes/${short})
 endforeach()
+
+# fuzz-ci/<harness> (label fuzz): libFuzzer itself, when clang and its
+# fuzzer runtime are installed: every harness built with clang (ASan+UBSan,
+# the core once: fuzz-ci/build) and run on GPUPLAN_FUZZ_RUNS inputs from
+# seed 1 and the seed corpus, one process, so the inputs tried do not
+# depend on the machine's speed.  `ctest -L fuzz`; about a minute a
+# harness on an idle machine.  The hour-long run: tests/fuzz/run.sh 3600.
+set(GPUPLAN_FUZZ_RUNS 1000 CACHE STRING "inputs per harness in ctest's fuzz-ci tests")
+find_program(CLANG clang)
+file(GLOB _fuzzer_rt /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a)
+if(CLANG AND _fuzzer_rt)
+  set(_fuzz_env "GPUPLAN_FUZZ_DIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz-ci;GPUPLAN_FUZZ_JOBS=2")
+  add_test(NAME fuzz-ci/build COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run.sh --build)
+  set_tests_properties(fuzz-ci/build PROPERTIES LABELS fuzz FIXTURES_SETUP fuzz_ci ENVIRONMENT "${_fuzz_env}")
+  foreach(src IN LISTS _fuzz)
+    get_filename_component(name "${src}" NAME_WE)
+    string(REGEX REPLACE "^fuzz_" "" short "${name}")
+    add_test(NAME fuzz-ci/${short}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/run.sh --runs ${GPUPLAN_FUZZ_RUNS} ${short})
+    set_tests_properties(fuzz-ci/${short} PROPERTIES LABELS fuzz FIXTURES_REQUIRED fuzz_ci
+                         ENVIRONMENT "${_fuzz_env}")
+  endforeach()
+endif()

@@ -5,6 +5,7 @@
 #   expected/rc    the exit code
 #   expected/stdout, expected/stderr   exact output (the source root reads @SRC@)
 #   expected/<path> any other file: compared with <path> in the work directory
+#   env            optional: VAR=VALUE words set for the command (test hooks, docs/testing.md)
 #   any other file: an input, copied into the work directory first
 # The command runs in the work directory.  When it exits non-zero, the case
 # also checks that it wrote no file.  With GPUPLAN_UPDATE_GOLDEN=1 in the
@@ -14,7 +15,7 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 file(GLOB _inputs LIST_DIRECTORIES true "${CASE_DIR}/*")
 foreach(f IN LISTS _inputs)
   get_filename_component(n "${f}" NAME)
-  if(NOT n STREQUAL "expected" AND NOT n STREQUAL "cmd")
+  if(NOT n STREQUAL "expected" AND NOT n STREQUAL "cmd" AND NOT n STREQUAL "env")
     file(COPY "${f}" DESTINATION "${WORK_DIR}")
   endif()
 endforeach()
@@ -26,7 +27,14 @@ string(REPLACE "@SRC@" "${SRC_DIR}" _cmd "${_cmd}")
 separate_arguments(_args UNIX_COMMAND "${_cmd}")
 # WRAPPER: an optional command run in front (valgrind with its options), words separated by '|'.
 string(REPLACE "|" ";" WRAPPER "${WRAPPER}")
-execute_process(COMMAND ${WRAPPER} "${GPUPLAN}" ${_args}
+set(_env "")
+if(EXISTS "${CASE_DIR}/env")
+  file(READ "${CASE_DIR}/env" _env)
+  string(STRIP "${_env}" _env)
+  separate_arguments(_env UNIX_COMMAND "${_env}")
+  list(PREPEND _env "${CMAKE_COMMAND}" -E env)
+endif()
+execute_process(COMMAND ${_env} ${WRAPPER} "${GPUPLAN}" ${_args}
                 WORKING_DIRECTORY "${WORK_DIR}"
                 OUTPUT_VARIABLE _out ERROR_VARIABLE _err RESULT_VARIABLE _rc)
 string(REPLACE "${SRC_DIR}" "@SRC@" _out "${_out}")

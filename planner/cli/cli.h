@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "deadline.h"
 #include "diag.h"
 #include "options.h"
 #include "plan.h"
@@ -18,6 +19,7 @@
 struct cli_global {
 	const char *models_dir;	/* --models DIR, or NULL */
 	int verbose;		/* --verbose */
+	struct deadline *run;	/* the run's deadline, started first thing (its limit set by plan_run) */
 };
 
 int cmd_validate(int argc, char **argv, const struct cli_global *g);

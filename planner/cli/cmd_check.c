@@ -239,6 +239,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	a.po.verbose = g->verbose;
+	a.po.deadline = g->run;
 	if (a.po.node_limit < 0 && !sc.node_limit && a.po.time_limit_s < 0)
 		a.po.node_limit = CHECK_NODE_LIMIT; /* the deterministic budget, not the scenario's time limit */
 	else if (a.po.node_limit <= 0 && !sc.node_limit)

@@ -221,8 +221,19 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		memset(&w, 0, sizeof(w));
 		bad = scenario_load(&sc, a.files[i], g->models_dir, &d);
 		if (!bad) {
-			cli_progress_plan(&pg, &a.po, sc.name);
-			bad = plan_run(&r, &sc, &a.po, &d) || plan_whatif_run(&w, &r, &a.po, &d);
+			struct plan_opts po = a.po;
+			/*
+			 * --time-limit bounds the whole comparison: each scenario gets
+			 * an equal share of what is left.  Without it each plans
+			 * within its own solver.time_limit_s, from its own start.
+			 */
+			if (a.po.time_limit_s >= 0) {
+				double now = deadline_elapsed(g->run);
+				po.deadline = g->run;
+				po.time_limit_s = now + fmax(0, a.po.time_limit_s - now) / (double)(a.nfiles - i);
+			}
+			cli_progress_plan(&pg, &po, sc.name);
+			bad = plan_run(&r, &sc, &po, &d) || plan_whatif_run(&w, &r, &po, &d);
 			cli_progress_end(&pg);
 		}
 		r.whatif = &w;

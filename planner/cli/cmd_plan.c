@@ -112,7 +112,8 @@ static void print_additions(FILE *out, const struct plan_result *r)
 		free(t);
 	}
 	free(add);
-	t = report_whatif_text(r);
+	/* a run the time limit stopped before the second plan has nothing to say about it */
+	t = r->stopped && r->whatif && !r->whatif->ran ? NULL : report_whatif_text(r);
 	if (t)
 		fprintf(out, "  to place all: %s\n", t);
 	free(t);
@@ -120,8 +121,9 @@ static void print_additions(FILE *out, const struct plan_result *r)
 
 /*
  * The assumptions that change the licence figures (licence prices, terms
- * and rules the plan uses), one a line under the licences line; all of
- * them, with their sources, are in plan.json and summary.csv.
+ * and rules that decide a licence of this plan: report_assumption_matters),
+ * one a line under the licences line; all of them used, with their
+ * sources, are in plan.json and summary.csv.
  */
 static void print_licence_assumptions(FILE *out, const struct plan_result *r, const struct cplan_cost *cost,
 				      const struct report_stats *st)
@@ -132,7 +134,7 @@ static void print_licence_assumptions(FILE *out, const struct plan_result *r, co
 	for (i = 0; i < r->pr.nassumptions; i++) {
 		const struct assumption *a = &r->pr.assumptions[i];
 		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
-		    !report_assumption_used(a, cost, st))
+		    !report_assumption_matters(a, r->final, cost, st))
 			continue;
 		fprintf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;
@@ -155,6 +157,9 @@ static void print_summary(FILE *out, const struct plan_result *r, const char *di
 	if (r->status == ILP_FEASIBLE || r->status == ILP_OPTIMAL)
 		fprintf(out, " (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
 	fprintf(out, ", from the %s plan\n", r->plan_source);
+	if (r->stopped)
+		fprintf(out, "  stopped:    by --time-limit after %s s: best verified plan so far\n",
+			fmt_num_short(b1, sizeof(b1), r->limit_s, 2));
 	fprintf(out, "  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
 	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
 	for (q = 0; q < CAT_COUNT; q++) {
@@ -228,6 +233,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 	po = a.po;
 	po.verbose = g->verbose;
+	po.deadline = g->run;
 	po.export_path = a.export_path;
 	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	cli_progress_plan(&pg, &po, sc.name);

@@ -110,8 +110,9 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 
 /*
  * The assumptions that can change which strategy is cheapest: the
- * licence prices and rules, and the simulator's own (not energy, not
- * hardware), one a line under the headline.
+ * licence prices, the rules of the modes that decided a licence at some
+ * step (sim_result.rule_modes), and the simulator's own (not energy, not
+ * hardware), one a line under the headline; simulate.json lists all.
  */
 static void print_assumptions(const struct sim_result *r)
 {
@@ -120,7 +121,8 @@ static void print_assumptions(const struct sim_result *r)
 
 	for (i = 0; i < r->pr.nassumptions; i++) {
 		const struct assumption *a = &r->pr.assumptions[i];
-		if (a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE)
+		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
+		    (a->cat < 0 && a->mode >= 0 && !(r->rule_modes & MODE_BIT(a->mode))))
 			continue;
 		printf("  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;

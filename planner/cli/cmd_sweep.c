@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cmd_sweep.h"
 #include "compare.h"
 #include "interrupt.h"
 #include "outfile.h"
@@ -32,24 +33,11 @@
 #include "plan.h"
 #include "scenario.h"
 #include "sweep.h"
+#include "sweep_files.h"
 #include "sweep_report.h"
 #include "banned.h"
 
 extern char **environ;
-
-enum sweep_cmd { SW_EXPAND, SW_RUN, SW_MERGE, SW_SUBMIT };
-
-struct sweep_args {
-	enum sweep_cmd cmd;
-	const char *spec;	/* SPEC */
-	const char *dir;	/* -o DIR */
-	long shard, shards;	/* --shard I/K; -1: not given */
-	long shards_only;	/* --shards K; -1: not given */
-	long jobs;		/* -j N; 0: the default */
-	enum report_format fmt;
-	int count;		/* --count */
-	int slurm, mpi;		/* --slurm, --mpi */
-};
 
 /* "I/K" with 0 <= I < K. */
 static int parse_shard(const char *v, long *i, long *k)
@@ -106,6 +94,17 @@ static int take_option(struct sweep_args *a, int id, const char *v)
 	case OPT_MPI:
 		a->mpi = 1;
 		return 0;
+	case OPT_K8S:
+		a->k8s = 1;
+		return 0;
+	case OPT_IMAGE:
+		a->image = v;
+		return 0;
+	case OPT_CLAIM:
+		a->claim = v;
+		return 0;
+	case OPT_PARALLELISM:
+		return parse_count("--parallelism", v, 1, 1000000, &a->parallelism) ? EXIT_USAGE : 0;
 	default:
 		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
 	}
@@ -149,9 +148,13 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		return cli_misuse(c, "--shard and -j are for sweep run");
 	if (a->cmd != SW_RUN && a->cmd != SW_SUBMIT && a->shards_only >= 0)
 		return cli_misuse(c, "--shards is for sweep run and submit");
-	if ((a->cmd == SW_SUBMIT) != (a->slurm + a->mpi == 1) || (a->slurm && a->mpi))
-		return cli_misuse(c, a->cmd == SW_SUBMIT ? "submit needs one of --slurm and --mpi"
-							 : "--slurm and --mpi are for sweep submit");
+	if ((a->cmd == SW_SUBMIT) != (a->slurm + a->mpi + a->k8s == 1) || a->slurm + a->mpi + a->k8s > 1)
+		return cli_misuse(c, a->cmd == SW_SUBMIT ? "submit needs one of --slurm, --mpi and --k8s"
+							 : "--slurm, --mpi and --k8s are for sweep submit");
+	if (!a->k8s && (a->image || a->parallelism || a->claim))
+		return cli_misuse(c, "--image, --parallelism and --claim are for sweep submit --k8s");
+	if (a->cmd != SW_MERGE && a->fmt != REPORT_BOTH)
+		return cli_misuse(c, "--format is for sweep merge");
 	if (a->cmd != SW_EXPAND && a->count)
 		return cli_misuse(c, "--count is for sweep expand");
 	if (!strcmp(a->dir, OUTSET_STDOUT))
@@ -161,14 +164,39 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 /* ================= expand ================= */
 
-static int do_expand(const struct sweep_args *a, const struct sweep_spec *s)
+/* DIR/cases/CASE/: the derived scenarios of every case, each case's files all or nothing. */
+static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+{
+	char *cases = xasprintf("%s/cases", a->dir);
+	struct diag d = DIAG_INIT;
+	size_t i, n = sweep_ncases(s);
+	int rc = sweep_make_dir(a->dir) || sweep_make_dir(cases) ? EXIT_INTERNAL : 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		struct outset os = OUTSET_INIT;
+		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", cases, name);
+		outset_init(&os, dir);
+		if (interrupt_pending())
+			rc = EXIT_INTERNAL;
+		else if (sweep_expand_case(&os, s, i, cases, g->models_dir, &d) || outset_commit(&os, &d))
+			rc = cli_diag(&d);
+		outset_release(&os);
+		free(name);
+		free(dir);
+	}
+	diag_release(&d);
+	free(cases);
+	return rc;
+}
+
+static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
 {
 	size_t n = sweep_ncases(s), i, k;
 	double *v = xcalloc(s->nparams + 1, sizeof(*v));
 	struct outset os = OUTSET_INIT;
 	struct diag d = DIAG_INIT;
 	struct sb csv;
-	char b[64];
+	char b[64], *last;
 	int rc = EXIT_OK;
 
 	if (a->count) {
@@ -190,16 +218,22 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s)
 		sb_adds(&csv, "\n");
 		free(name);
 	}
+	free(v);
+	if ((rc = expand_cases(a, s, g)) != 0) {
+		sb_release(&csv);
+		return rc;
+	}
 	outset_init(&os, a->dir);
 	outset_add_sb(&os, "expand.csv", &csv);
+	last = sweep_case_name(s, n - 1);
 	if (outset_commit(&os, &d))
 		rc = cli_diag(&d);
 	else
-		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv\n", s->name, n,
-		       sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir);
+		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
+		       n, sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir, a->dir, last);
+	free(last);
 	outset_release(&os);
 	diag_release(&d);
-	free(v);
 	return rc;
 }
 
@@ -418,8 +452,7 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 	return rc;
 }
 
-/* Creates dir when missing (an existing one is fine: shards start at once). */
-static int make_dir(const char *dir)
+int sweep_make_dir(const char *dir)
 {
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return cli_error(EXIT_INTERNAL, "%s: cannot create: %s", dir, strerror(errno));
@@ -475,7 +508,7 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 	jobs = a->jobs ? a->jobs : local ? par_processors() : 1;
 	if (jobs > mine)
 		jobs = mine > 0 ? mine : 1;
-	rc = make_dir(a->dir) ? EXIT_INTERNAL : make_dir(results) ? EXIT_INTERNAL : 0;
+	rc = sweep_make_dir(a->dir) ? EXIT_INTERNAL : sweep_make_dir(results) ? EXIT_INTERNAL : 0;
 	if (!rc)
 		rc = jobs > 1 ? run_workers(a, I, K, jobs, g) : run_shard(s, results, I, K, g, &c);
 	if (rc)
@@ -557,132 +590,6 @@ static int do_merge(const struct sweep_args *a, const struct sweep_spec *s)
 	return rc;
 }
 
-/* ================= submit ================= */
-
-/* path made absolute (joined to the working directory), for a job that may start elsewhere. */
-static char *absolute(const char *path)
-{
-	char cwd[4096];
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return xstrdup(path);
-	return xasprintf("%s/%s", cwd, path);
-}
-
-/* A word for sh, in single quotes unless it is plain. */
-static void sh_word(struct sb *sb, const char *w)
-{
-	const char *p;
-	if (*w && strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,") == strlen(w)) {
-		sb_adds(sb, w);
-		return;
-	}
-	sb_adds(sb, "'");
-	for (p = w; *p; p++)
-		sb_adds(sb, *p == '\'' ? "'\\''" : (char[]){ *p, 0 });
-	sb_adds(sb, "'");
-}
-
-/* "GPUPLAN [--models M] sweep run SPEC -o DIR", absolute paths, quoted for sh. */
-static void run_line(struct sb *sb, const struct sweep_args *a, const char *dir, const struct cli_global *g)
-{
-	char exe[4096], *spec = absolute(a->spec);
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	exe[n > 0 ? n : 0] = '\0';
-	sh_word(sb, exe);
-	if (g->models_dir) {
-		char *m = absolute(g->models_dir);
-		sb_adds(sb, " --models ");
-		sh_word(sb, m);
-		free(m);
-	}
-	sb_adds(sb, " sweep run ");
-	sh_word(sb, spec);
-	sb_adds(sb, " -o ");
-	sh_word(sb, dir);
-	free(spec);
-}
-
-/* Runs sbatch --parsable on script; its exit code (127: cannot start). */
-static int sbatch(const char *script)
-{
-	char *argv[] = { xstrdup("sbatch"), xstrdup("--parsable"), xstrdup(script), NULL };
-	pid_t pid;
-	int st = 0, err, i;
-
-	err = posix_spawnp(&pid, "sbatch", NULL, NULL, argv, environ);
-	for (i = 0; argv[i]; i++)
-		free(argv[i]);
-	if (err)
-		return 127;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* True when an executable named name is on PATH. */
-static int on_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	int found = 0;
-	while (path && *path && !found) {
-		size_t n = strcspn(path, ":");
-		char *f = xasprintf("%.*s/%s", (int)n, path, name);
-		found = access(f, X_OK) == 0;
-		free(f);
-		path += n + (path[n] == ':');
-	}
-	return found;
-}
-
-static int do_submit(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
-{
-	long k = a->shards_only > 0 ? a->shards_only : 8;
-	struct outset os = OUTSET_INIT;
-	struct diag d = DIAG_INIT;
-	struct sb sb;
-	char *dir, *script;
-	int rc = 0;
-
-	if (make_dir(a->dir))
-		return EXIT_INTERNAL;
-	dir = absolute(a->dir);
-	sb_init(&sb);
-	if (a->mpi) {
-		sb_addf(&sb, "mpirun -n %ld ", k);
-		run_line(&sb, a, dir, g);
-		printf("%s\n", sb.buf);
-		sb_release(&sb);
-		free(dir);
-		return EXIT_OK;
-	}
-	sb_addf(&sb, "#!/bin/sh\n# gpuplan sweep %s: %zu cases in %ld array tasks (docs/sweep.md)\n", s->name,
-		sweep_ncases(s), k);
-	sb_addf(&sb, "#SBATCH --job-name=gpuplan-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n", k - 1);
-	sb_adds(&sb, "#SBATCH --output=");
-	sh_word(&sb, dir);
-	sb_adds(&sb, "/slurm-%A_%a.out\nexec ");
-	run_line(&sb, a, dir, g);
-	sb_adds(&sb, "\n");
-	outset_init(&os, a->dir);
-	outset_add_sb(&os, "sweep.sbatch", &sb);
-	if (outset_commit(&os, &d))
-		rc = cli_diag(&d);
-	outset_release(&os);
-	diag_release(&d);
-	script = xasprintf("%s/sweep.sbatch", dir);
-	if (!rc && on_path("sbatch")) {
-		printf("written: %s; sbatch job: ", script);
-		fflush(stdout);
-		rc = sbatch(script) ? cli_error(EXIT_INTERNAL, "sbatch %s failed", script) : EXIT_OK;
-	} else if (!rc) {
-		printf("written: %s (no sbatch on PATH: submit it with sbatch %s)\n", script, script);
-	}
-	free(script);
-	free(dir);
-	return rc;
-}
-
 int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 {
 	struct sweep_args a;
@@ -703,11 +610,11 @@ int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 		return rc;
 	}
 	if (a.cmd == SW_EXPAND)
-		rc = do_expand(&a, &s);
+		rc = do_expand(&a, &s, g);
 	else if (a.cmd == SW_RUN)
 		rc = do_run(&a, &s, g);
 	else if (a.cmd == SW_SUBMIT)
-		rc = do_submit(&a, &s, g);
+		rc = sweep_submit(&a, &s, g);
 	else
 		rc = do_merge(&a, &s);
 	sweep_spec_release(&s);

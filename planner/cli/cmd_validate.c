@@ -141,7 +141,7 @@ static int warn_stale_prices(const struct scenario *sc)
 				warn_if_stale(&r, today, o, &seen, &n);
 			}
 			for (p = 1; p < LIC_COUNT; p++) {
-				const struct lic_term *t = pr.cls[k].lic[p].oldest;
+				const struct lic_term *t = pr.cls[k]->lic[p].oldest;
 				if (t) {
 					struct price_ref r = { (enum lic_product)p, t->id, sc->licenses.file, t->line,
 							       t->as_of, t->assumed };

@@ -183,17 +183,25 @@ static const struct cli_option models_opts[] = {
 static const struct cli_option sweep_opts[] = {
 	{ "output", OPT_OUTPUT, "DIR",
 	  "the sweep's directory (default ./sweep-out): run writes DIR/results/CASE.json,\n"
-	  "merge reads them and writes its reports into DIR, expand writes DIR/expand.csv" },
+	  "merge reads them and writes its reports into DIR, expand writes DIR/expand.csv and\n"
+	  "DIR/cases/CASE/ (the derived scenarios)" },
 	{ "shard", OPT_SHARD, "I/K", "run: only the cases i with i mod K = I (0 <= I < K)" },
 	{ "shards", OPT_SHARDS, "K",
 	  "run: K shards, this one from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job);\n"
 	  "submit: the number of tasks or ranks (default 8)" },
 	{ "jobs", OPT_JOBS, "N", "run: N worker processes (default: one per processor, or 1 in a shard)" },
-	{ "format", OPT_FORMAT, "csv|json|both", "merge: the reports' format (default both)" },
-	{ "count", OPT_COUNT, NULL, "expand: only print the number of cases" },
+	{ "format", OPT_FORMAT, "csv|json|both|html|all",
+	  "merge: the reports' format (default both; html: report.html with the charts)" },
+	{ "count", OPT_COUNT, NULL, "expand: only print the number of cases (write nothing)" },
 	{ "slurm", OPT_SLURM, NULL, "submit: write DIR/sweep.sbatch, a job array of --shards K tasks, and sbatch it\n"
 	  "when sbatch is on PATH" },
 	{ "mpi", OPT_MPI, NULL, "submit: print the mpirun line that runs --shards K ranks" },
+	{ "k8s", OPT_K8S, NULL, "submit: write DIR/sweep-k8s.yaml, a ConfigMap of the inputs and an Indexed Job\n"
+	  "of --shards K pods (kubectl apply -f it)" },
+	{ "image", OPT_IMAGE, "IMAGE", "--k8s: the pods' image, with gpuplan installed (default gpuplan:latest)" },
+	{ "parallelism", OPT_PARALLELISM, "N", "--k8s: pods at once (default: K, at most 4)" },
+	{ "claim", OPT_CLAIM, "NAME",
+	  "--k8s: the ReadWriteMany volume claim of the results (default gpuplan-sweep-out)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -274,14 +282,14 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_SWEEP] = { "sweep", "plan scenarios under changed inputs: sensitivity and Monte Carlo",
 			"expand SPEC [-o DIR | --count]\n"
 			"run SPEC [-o DIR] [--shard I/K | --shards K] [-j N]\n"
-			"merge SPEC [-o DIR] [--format csv|json|both]\n"
-			"submit SPEC (--slurm | --mpi) [--shards K] [-o DIR]",
+			"merge SPEC [-o DIR] [--format csv|json|both|html|all]\n"
+			"submit SPEC (--slurm | --mpi | --k8s [--image I] [--parallelism N] [--claim C]) [--shards K] [-o DIR]",
 			"SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
 			"the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
 			"$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
 			"workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
-			"option is best, sensitivity and break-even per parameter; submit writes a Slurm array job\n"
-			"or the mpirun line (docs/sweep.md)",
+			"option is best, sensitivity and break-even per parameter; submit writes a Slurm array job,\n"
+			"the mpirun line or a Kubernetes Indexed Job (docs/sweep.md)",
 			sweep_opts },
 };
 

@@ -29,15 +29,22 @@ enum cost_cat cost_cat_of_product(enum lic_product p)
 
 void pricing_assume(struct pricing *pr, int cat, int mode, const char *what, const char *source)
 {
-	size_t i;
-	for (i = 0; i < pr->nassumptions; i++)
-		if (!strcmp(pr->assumptions[i].what, what) && !strcmp(pr->assumptions[i].source, source))
-			return;
-	pr->assumptions = xrealloc(pr->assumptions, (pr->nassumptions + 1) * sizeof(*pr->assumptions));
-	pr->assumptions[pr->nassumptions].what = xstrdup(what);
-	pr->assumptions[pr->nassumptions].source = xstrdup(source);
-	pr->assumptions[pr->nassumptions].cat = cat;
-	pr->assumptions[pr->nassumptions].mode = mode;
+	char *key = xasprintf("%s\n%s", what, source);
+	size_t i = pr->nassumptions, old;
+
+	if (strmap_add(&pr->assumed, key, i, &old)) {
+		free(key);
+		return;
+	}
+	if (!(i & (i - 1))) { /* 0, 1, 2, 4, ...: double the room */
+		pr->assumptions = xrealloc(pr->assumptions, (i ? 2 * i : 1) * sizeof(*pr->assumptions));
+		pr->assumed_keys = xrealloc(pr->assumed_keys, (i ? 2 * i : 1) * sizeof(*pr->assumed_keys));
+	}
+	pr->assumed_keys[i] = key;
+	pr->assumptions[i].what = xstrdup(what);
+	pr->assumptions[i].source = xstrdup(source);
+	pr->assumptions[i].cat = cat;
+	pr->assumptions[i].mode = mode;
 	pr->nassumptions++;
 }
 
@@ -250,6 +257,7 @@ static int price_cloud_auto(struct pricing *pr, const struct node_class *nc, enu
 		what = xasprintf("%s on cloud class %s: %s %s, the only term the licence table has", lic_product_id(p),
 				 nc->name, win == &b ? "bring-your-own" : "marketplace", win->term_id);
 	src = xasprintf("%s:%ld: licensing.cloud_term auto (default)", model_file(pr->sc->file), pr->sc->licensing.line);
+	pr->named = 1;
 	pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
 	free(what);
 	free(src);
@@ -280,6 +288,7 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 				       nc->gpu->id);
 		char *src = bundle ? xasprintf("%s:%ld: %s", model_file(L->file), bundle->line, bundle->source)
 				   : xasprintf("%s:%ld: column nvaie_bundle_years", sc->inventory.file, nc->line);
+		pr->named = 1;
 		pricing_assume(pr, cost_cat_of_product(p), -1, what, src);
 		free(what);
 		free(src);
@@ -444,11 +453,106 @@ static void price_node(struct pricing *pr, const struct node_class *nc, struct c
 	cp->gpu_active_total = sum(cp->gpu_active_year, pr->nyears);
 }
 
+static void price_free(struct class_price *cp)
+{
+	int p;
+	if (!cp)
+		return;
+	for (p = 0; p < LIC_COUNT; p++)
+		free(cp->lic[p].term_id);
+	free(cp);
+}
+
+/* Prices one class into cp (zeroed). */
+static int price_class(struct pricing *pr, const struct node_class *nc, struct class_price *cp, int want_nvaie,
+		       struct diag *d)
+{
+	unsigned allowed = node_class_modes(nc);
+	int m;
+
+	price_node(pr, nc, cp);
+	note_rules(pr, nc);
+	for (m = 0; m < MODE_COUNT; m++) {
+		cp->mode_product[m] = (allowed & MODE_BIT(m)) ? mode_product(pr->sc, (enum gpu_mode)m, nc->hv) : LIC_NONE;
+		if (cp->mode_product[m] != LIC_NONE &&
+		    price_licence(pr, nc, cp->mode_product[m], &cp->lic[cp->mode_product[m]], d))
+			return -1;
+	}
+	if (want_nvaie && price_licence(pr, nc, LIC_NVAIE, &cp->lic[LIC_NVAIE], d))
+		return -1;
+	return 0;
+}
+
+/*
+ * What the price of a class depends on, as text: classes with the same key
+ * cost the same (a class's name and row only reach assumptions, and those
+ * set pr->named).
+ */
+static void class_key(const struct node_class *nc, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d %a %a %a %d %p %a %d %a %p %d %d", (int)nc->own, nc->capex_usd,
+		 nc->amortization_years, nc->hourly_usd, nc->gpus_per_node, (const void *)nc->gpu, nc->base_power_w,
+		 (int)nc->hv, nc->cpu_cores, (const void *)nc->offer, nc->bundle_years, nc->k8s_vgpu);
+}
+
+/*
+ * Prices every class, once per key: a million rows of a few kinds of node
+ * take a few prices, not a million (2.6 KB each).  A class whose pricing
+ * named it in an assumption is priced again (for its assumption) and then
+ * shares the first price of its key.
+ */
+static int price_classes(struct pricing *pr, int want_nvaie, struct diag *d)
+{
+	const struct inventory *inv = &pr->sc->inventory;
+	struct strmap seen = STRMAP_INIT;
+	char **keys = NULL;
+	unsigned char *named = NULL;
+	size_t cap = 0, kcap = 0, ncap = 0, k, u;
+	int rc = 0;
+
+	pr->nclasses = inv->n;
+	pr->cls = xcalloc(inv->n ? inv->n : 1, sizeof(*pr->cls));
+	for (k = 0; k < inv->n && !rc; k++) {
+		struct class_price *cp;
+		char key[256];
+		int have;
+
+		class_key(&inv->classes[k], key, sizeof(key));
+		have = strmap_get(&seen, key, &u);
+		if (have && !named[u]) {
+			pr->cls[k] = pr->prices[u];
+			continue;
+		}
+		cp = xcalloc(1, sizeof(*cp));
+		pr->named = 0;
+		rc = price_class(pr, &inv->classes[k], cp, want_nvaie, d);
+		if (rc || have) {
+			price_free(cp);
+			pr->cls[k] = have ? pr->prices[u] : NULL;
+			continue;
+		}
+		u = pr->nprices++;
+		XGROW(pr->prices, cap, pr->nprices);
+		XGROW(keys, kcap, pr->nprices);
+		XGROW(named, ncap, pr->nprices);
+		pr->prices[u] = cp;
+		keys[u] = xstrdup(key);
+		named[u] = (unsigned char)pr->named;
+		strmap_add(&seen, keys[u], u, &u);
+		pr->cls[k] = cp;
+	}
+	strmap_release(&seen);
+	for (u = 0; u < pr->nprices; u++)
+		free(keys[u]);
+	free(keys);
+	free(named);
+	return rc;
+}
+
 int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 {
-	const struct inventory *inv = &sc->inventory;
 	int want_nvaie = 0, y;
-	size_t k, i;
+	size_t i;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->sc = sc;
@@ -482,40 +586,23 @@ int pricing_build(struct pricing *pr, const struct scenario *sc, struct diag *d)
 				   "server leases them), not per physical GPU (NVIDIA's contractual rule)", src);
 		free(src);
 	}
-	pr->nclasses = inv->n;
-	pr->cls = xcalloc(inv->n ? inv->n : 1, sizeof(*pr->cls));
-	for (k = 0; k < inv->n; k++) {
-		const struct node_class *nc = &inv->classes[k];
-		struct class_price *cp = &pr->cls[k];
-		unsigned allowed = node_class_modes(nc);
-		int m;
-
-		price_node(pr, nc, cp);
-		note_rules(pr, nc);
-		for (m = 0; m < MODE_COUNT; m++) {
-			cp->mode_product[m] = (allowed & MODE_BIT(m)) ? mode_product(sc, (enum gpu_mode)m, nc->hv) : LIC_NONE;
-			if (cp->mode_product[m] != LIC_NONE &&
-			    price_licence(pr, nc, cp->mode_product[m], &cp->lic[cp->mode_product[m]], d))
-				return -1;
-		}
-		if (want_nvaie && price_licence(pr, nc, LIC_NVAIE, &cp->lic[LIC_NVAIE], d))
-			return -1;
-	}
-	return 0;
+	return price_classes(pr, want_nvaie, d);
 }
 
 void pricing_release(struct pricing *pr)
 {
 	size_t i;
-	int p;
-	for (i = 0; i < pr->nclasses; i++)
-		for (p = 0; p < LIC_COUNT; p++)
-			free(pr->cls[i].lic[p].term_id);
+	for (i = 0; i < pr->nprices; i++)
+		price_free(pr->prices[i]);
+	free(pr->prices);
 	free(pr->cls);
 	for (i = 0; i < pr->nassumptions; i++) {
 		free(pr->assumptions[i].what);
 		free(pr->assumptions[i].source);
+		free(pr->assumed_keys[i]);
 	}
 	free(pr->assumptions);
+	free(pr->assumed_keys);
+	strmap_release(&pr->assumed);
 	memset(pr, 0, sizeof(*pr));
 }

@@ -24,6 +24,7 @@
 
 #include "license.h"
 #include "scenario.h"
+#include "strmap.h"
 
 #define PRICING_MAX_YEARS 30
 #define HOURS_PER_YEAR 8760.0
@@ -72,9 +73,14 @@ struct pricing {
 	double year_len[PRICING_MAX_YEARS];	/* 1, ..., last (partial) */
 	enum lic_counting counting;
 	size_t nclasses;
-	struct class_price *cls;	/* per inventory class */
+	struct class_price **cls;	/* per inventory class; classes priced alike share one */
+	size_t nprices;
+	struct class_price **prices;	/* the distinct prices cls points to (owned) */
 	size_t nassumptions;
 	struct assumption *assumptions;
+	struct strmap assumed;		/* "what\nsource" of each assumption -> its index */
+	char **assumed_keys;		/* the keys of assumed (owned) */
+	int named;			/* set when an assumption names the class being priced */
 };
 
 /*

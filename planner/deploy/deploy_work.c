@@ -192,69 +192,97 @@ static void vsphere_name(const char *name, char *buf, size_t size)
 			buf[i] = (char)(buf[i] - 'A' + 'a');
 }
 
+/* vgpu.csv and vgpu.json as they are written: the host and GPU the last row was of. */
+struct vgpu_out {
+	const struct dplan *dp;
+	struct sb csv;
+	cJSON *hosts, *gpus, *vgpus;	/* the JSON's hosts, the current host's GPUs and GPU's vGPUs */
+	size_t last_node;
+	int last_gpu;
+};
+
+/* The row of the vGPU on GPU g that slot s (a VM) has. */
+static void vgpu_row(struct vgpu_out *o, const struct cslot *s, int g)
+{
+	const struct problem *p = o->dp->cp->p;
+	const struct cnode *n = &o->dp->cp->nodes[s->node];
+	const struct pclass *c = &p->classes[n->k];
+	const struct slot_type *st = &c->slot_types[s->type];
+	/* a multi-vGPU VM's vGPUs are each the full-size profile */
+	const char *prof = s->ngpus > 1 ? c->nc->gpu->vgpu.profiles[st->vgpu_profile].name : st->name;
+	char vs[96] = "";
+	cJSON *v;
+
+	if (c->nc->hv == HV_VSPHERE)
+		vsphere_name(prof, vs, sizeof(vs));
+	if ((size_t)s->node != o->last_node) {
+		cJSON *h = cJSON_CreateObject();
+		cJSON_AddStringToObject(h, "name", o->dp->nodes[s->node].name);
+		cJSON_AddStringToObject(h, "hypervisor", hypervisor_name(c->nc->hv));
+		cJSON_AddStringToObject(h, "gpu_type", c->nc->gpu->id);
+		o->gpus = cJSON_AddArrayToObject(h, "gpus");
+		cJSON_AddItemToArray(o->hosts, h);
+		o->last_node = (size_t)s->node;
+		o->last_gpu = -1;
+	}
+	if (g != o->last_gpu) {
+		cJSON *gj = cJSON_CreateObject();
+		cJSON_AddNumberToObject(gj, "gpu", g);
+		cJSON_AddStringToObject(gj, "mode", mode_name(n->mode));
+		o->vgpus = cJSON_AddArrayToObject(gj, "vgpus");
+		cJSON_AddItemToArray(o->gpus, gj);
+		o->last_gpu = g;
+	}
+	v = cJSON_CreateObject();
+	cJSON_AddStringToObject(v, "profile", prof);
+	if (*vs)
+		cJSON_AddStringToObject(v, "vsphere_profile", vs);
+	if (s->d >= 0) {
+		cJSON_AddStringToObject(v, "workload", p->demands[s->d].w->name);
+		cJSON_AddNumberToObject(v, "replica", (double)s->replica);
+	}
+	if (s->ngpus > 1) {
+		cJSON_AddNumberToObject(v, "vm_vgpus", s->ngpus);
+		cJSON_AddNumberToObject(v, "vm_first_gpu", s->gpu);
+	}
+	cJSON_AddItemToArray(o->vgpus, v);
+	sb_add_csv(&o->csv, o->dp->nodes[s->node].name);
+	sb_addf(&o->csv, ",%s,%d,%s,%s,%s,", hypervisor_name(c->nc->hv), g, c->nc->gpu->id, prof, vs);
+	if (s->d >= 0) {
+		sb_add_csv(&o->csv, p->demands[s->d].w->name);
+		sb_addf(&o->csv, ",%ld", s->replica);
+	} else {
+		sb_adds(&o->csv, ",");
+	}
+	sb_addf(&o->csv, ",%d\n", s->ngpus > 1 ? s->ngpus : 1);
+}
+
 void deploy_vgpu(const struct dplan *dp, struct outset *os)
 {
 	const struct cplan *cp = dp->cp;
-	const struct problem *p = cp->p;
-	cJSON *root = cJSON_CreateObject(), *hosts, *gpus = NULL, *vgpus = NULL, *h = NULL;
-	struct sb sb;
-	size_t i, last_node = (size_t)-1;
-	int last_gpu = -1;
+	cJSON *root = cJSON_CreateObject();
+	struct vgpu_out o;
+	size_t i;
+	int g;
 
-	sb_init(&sb);
-	sb_adds(&sb, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica\n");
+	memset(&o, 0, sizeof(o));
+	o.dp = dp;
+	o.last_node = (size_t)-1;
+	o.last_gpu = -1;
+	sb_init(&o.csv);
+	sb_adds(&o.csv, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica,vm_vgpus\n");
 	cJSON_AddStringToObject(root, "schema", "gpuplan-vgpu/1");
-	cJSON_AddStringToObject(root, "scenario", p->sc->name);
-	hosts = cJSON_AddArrayToObject(root, "hosts");
-	/* slots come per node, per GPU, in creation order */
+	cJSON_AddStringToObject(root, "scenario", cp->p->sc->name);
+	o.hosts = cJSON_AddArrayToObject(root, "hosts");
+	/* slots come per node, per GPU, in creation order; a multi-vGPU VM has a vGPU per GPU */
 	for (i = 0; i < cp->nslots; i++) {
 		const struct cslot *s = &cp->slots[i];
 		const struct cnode *n = &cp->nodes[s->node];
-		const struct pclass *c = &p->classes[n->k];
-		const char *prof = c->slot_types[s->type].name;
-		char vs[96] = "";
-		cJSON *v;
 		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU)
 			continue;
-		if (c->nc->hv == HV_VSPHERE)
-			vsphere_name(prof, vs, sizeof(vs));
-		if ((size_t)s->node != last_node) {
-			h = cJSON_CreateObject();
-			cJSON_AddStringToObject(h, "name", dp->nodes[s->node].name);
-			cJSON_AddStringToObject(h, "hypervisor", hypervisor_name(c->nc->hv));
-			cJSON_AddStringToObject(h, "gpu_type", c->nc->gpu->id);
-			gpus = cJSON_AddArrayToObject(h, "gpus");
-			cJSON_AddItemToArray(hosts, h);
-			last_node = (size_t)s->node;
-			last_gpu = -1;
-		}
-		if (s->gpu != last_gpu) {
-			cJSON *g = cJSON_CreateObject();
-			cJSON_AddNumberToObject(g, "gpu", s->gpu);
-			cJSON_AddStringToObject(g, "mode", mode_name(n->mode));
-			vgpus = cJSON_AddArrayToObject(g, "vgpus");
-			cJSON_AddItemToArray(gpus, g);
-			last_gpu = s->gpu;
-		}
-		v = cJSON_CreateObject();
-		cJSON_AddStringToObject(v, "profile", prof);
-		if (*vs)
-			cJSON_AddStringToObject(v, "vsphere_profile", vs);
-		if (s->d >= 0) {
-			cJSON_AddStringToObject(v, "workload", p->demands[s->d].w->name);
-			cJSON_AddNumberToObject(v, "replica", (double)s->replica);
-		}
-		cJSON_AddItemToArray(vgpus, v);
-		sb_add_csv(&sb, dp->nodes[s->node].name);
-		sb_addf(&sb, ",%s,%d,%s,%s,%s,", hypervisor_name(c->nc->hv), s->gpu, c->nc->gpu->id, prof, vs);
-		if (s->d >= 0) {
-			sb_add_csv(&sb, p->demands[s->d].w->name);
-			sb_addf(&sb, ",%ld", s->replica);
-		} else {
-			sb_adds(&sb, ",");
-		}
-		sb_adds(&sb, "\n");
+		for (g = s->gpu; g < s->gpu + s->ngpus; g++)
+			vgpu_row(&o, s, g);
 	}
-	outset_add_sb(os, "vgpu.csv", &sb);
+	outset_add_sb(os, "vgpu.csv", &o.csv);
 	deploy_add_json(os, "vgpu.json", root);
 }

@@ -2,8 +2,10 @@
  * deploy_yaml.c - YAML documents through libyaml's emitter (see
  * internal/deploy_yaml.h).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal/deploy_yaml.h"
@@ -152,4 +154,38 @@ int dyaml_finish(struct dyaml *y, char **text, size_t *len)
 	*len = y->out.len;
 	*text = sb_detach(&y->out);
 	return 0;
+}
+
+void dyaml_scalar(struct dyaml *y, const char *s, int quoted)
+{
+	if (quoted)
+		scalar(y, s, 0, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	else
+		scalar(y, s, 1, YAML_ANY_SCALAR_STYLE);
+}
+
+void dyaml_next_doc(struct dyaml *y)
+{
+	yaml_event_t ev;
+	emit(y, &ev, yaml_document_end_event_initialize(&ev, 1));
+	emit(y, &ev, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0));
+}
+
+const char *dyaml_num_text(char *buf, size_t size, double v)
+{
+	int p;
+
+	for (p = 0; p <= 17 && fabs(v) < 1e15; p++) {	/* the fewest decimals that read back as v */
+		snprintf(buf, size, "%.*f", p, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, size, "%.17g", v);
+	return buf;
+}
+
+void dyaml_num(struct dyaml *y, double v)
+{
+	char buf[400];
+	scalar(y, dyaml_num_text(buf, sizeof(buf), v), 1, YAML_PLAIN_SCALAR_STYLE);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "hosting.h"
 #include "models.h"
 #include "util.h"
 #include "ydoc.h"
@@ -331,9 +332,45 @@ static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct yn
 	return 0;
 }
 
+/* The multi_vgpu rows (struct multi_vgpu), appended to cat. */
+static int load_multi(struct catalog *cat, const struct ydoc *doc, const struct ynode *list, struct diag *d)
+{
+	static const char *const keys[] = { "hypervisor", "max_per_vm", "release", "source", "assumed", NULL };
+	size_t i;
+
+	if (ynode_expect(doc, list, YN_SEQ, "multi_vgpu", d))
+		return -1;
+	for (i = 0; i < list->n; i++) {
+		const struct ynode *n = list->items[i];
+		const struct yread y = { doc, n, d };
+		const char *hv, *release, *source;
+		struct multi_vgpu *mv;
+		long long v;
+		int assumed = 0, h;
+		if (ynode_expect(doc, n, YN_MAP, "multi_vgpu item", d) ||
+		    ymap_check_keys(doc, n, keys, "multi_vgpu row", d) || yread_str(&y, "hypervisor", 1, &hv) ||
+		    yread_int(&y, "max_per_vm", 1, 1, 64, &v) || yread_nonblank(&y, "release", 1, &release) ||
+		    yread_nonblank(&y, "source", 1, &source) || yread_bool(&y, "assumed", 0, &assumed) < 0)
+			return -1;
+		for (h = 0; hypervisor_names[h] && strcmp(hypervisor_names[h], hv); h++)
+			;
+		if (!hypervisor_names[h] || !hypervisor_is_vm_host((enum hypervisor)h))
+			return ydoc_error(doc, n, d, "multi_vgpu: '%s' is not a hypervisor that runs vGPU (vsphere, kvm)",
+					  hv);
+		cat->multi = xrealloc(cat->multi, (cat->nmulti + 1) * sizeof(*cat->multi));
+		mv = &cat->multi[cat->nmulti++];
+		mv->hypervisor = xstrdup(hv);
+		mv->max_per_vm = as_int(v);
+		mv->release = xstrdup(release);
+		mv->source = xstrdup(source);
+		mv->assumed = assumed;
+	}
+	return 0;
+}
+
 int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d)
 {
-	static const char *const keys[] = { "schema", "gpus", NULL };
+	static const char *const keys[] = { "schema", "gpus", "multi_vgpu", NULL };
 	struct ydoc doc = YDOC_INIT;
 	const struct ynode *gpus;
 	size_t i;
@@ -362,6 +399,8 @@ int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d
 		}
 		cat->n++;
 	}
+	if (ymap_get(doc.root, "multi_vgpu") && load_multi(cat, &doc, ymap_get(doc.root, "multi_vgpu"), d))
+		goto out;
 	rc = 0;
 out:
 	ydoc_release(&doc);

@@ -34,13 +34,16 @@ struct csvrow {
 	char **f;		/* fields, NUL-terminated, trimmed of blanks */
 };
 
+struct csvdoc_block;
+
 struct csvdoc {
 	char *file;		/* path as given, used in messages */
 	struct csvrow header;
 	size_t nrows;
 	struct csvrow *rows;	/* data rows (header excluded) */
+	struct csvdoc_block *blocks; /* where the fields and field arrays live (one malloc per 256 KiB) */
 };
-#define CSVDOC_INIT { NULL, { 0, 0, NULL }, 0, NULL }
+#define CSVDOC_INIT { NULL, { 0, 0, NULL }, 0, NULL, NULL }
 
 int csvdoc_load(struct csvdoc *doc, const char *path, struct diag *d);
 /* Parses a buffer (for tests and fuzzing); name is used in messages. */

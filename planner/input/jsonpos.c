@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsonpos.h"
+#include "strmap.h"
 #include "banned.h"
 
 const char *jpos_skip_ws(const char *p, const char *e)
@@ -138,6 +139,36 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col)
 	}
 }
 
+/*
+ * A key twice in one object (cJSON keeps both, and a reader would take
+ * the first): the first such key in document order, or NULL.  Small
+ * objects are compared pairwise, larger ones through a hash map.
+ */
+static const char *dup_key(const cJSON *node)
+{
+	const cJSON *c, *b;
+	const char *dup = NULL;
+	struct strmap seen = STRMAP_INIT;
+	size_t n = 0, old;
+
+	if (cJSON_IsObject(node))
+		for (c = node->child; c; c = c->next)
+			n++;
+	for (c = node->child; c && !dup; c = c->next) {
+		if (cJSON_IsObject(node) && c->string) {
+			if (n > 16 && strmap_add(&seen, c->string, 0, &old))
+				dup = c->string;
+			for (b = node->child; n <= 16 && b != c && !dup; b = b->next)
+				if (b->string && !strcmp(b->string, c->string))
+					dup = c->string;
+		}
+		if (!dup && c->child)
+			dup = dup_key(c);
+	}
+	strmap_release(&seen);
+	return dup;
+}
+
 struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d)
 {
 	const char *end = NULL, *nul, *at;
@@ -154,8 +185,15 @@ struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const c
 		return NULL;
 	}
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (root)
-		return root;
+	if (root) {
+		const char *dup = dup_key(root);
+		if (!dup)
+			return root;
+		diag_set(d, DIAG_INPUT, file, 0, 0, "duplicate key '%s' in the JSON %s: each key may appear once in an object",
+			 dup, role);
+		cJSON_Delete(root);
+		return NULL;
+	}
 	at = end ? end : text;
 	if (at > text + len)
 		at = text + len;

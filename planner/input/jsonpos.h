@@ -40,7 +40,9 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col);
  * of file.  NULL with d set (DIAG_INPUT) when it is not: "a NUL byte: not
  * a JSON ROLE", "empty file: not a JSON ROLE", "unexpected end of file:
  * the JSON ROLE is truncated" (at the end), "not valid JSON" (at
- * LINE:COL where cJSON stopped).  The caller frees with cJSON_Delete.
+ * LINE:COL where cJSON stopped), "duplicate key 'K' in the JSON ROLE:
+ * each key may appear once in an object" (anywhere in the document).
+ * The caller frees with cJSON_Delete.
  */
 struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d);
 

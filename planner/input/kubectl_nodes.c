@@ -27,10 +27,16 @@
 #define L_CONFIG "nvidia.com/mig.config"
 #define L_MIG_PREFIX "nvidia.com/mig-"
 
-/* A whole-number label in [lo, hi]; absent: *out = dflt, or an error when required. */
-static int label_int(const struct kitem *it, const cJSON *labels, const char *key, long lo, long hi, long dflt,
-		     long *out)
+/* What a whole-number label may hold. */
+struct label_range {
+	long lo, hi;		/* the values allowed */
+	long dflt;		/* the value when absent; < 0: the label is required */
+};
+
+/* A whole-number label in [r.lo, r.hi]; absent: *out = r.dflt, or an error when required. */
+static int label_int(const struct kitem *it, const cJSON *labels, const char *key, struct label_range r, long *out)
 {
+	long lo = r.lo, hi = r.hi, dflt = r.dflt;
 	const char *const keys[] = { "metadata", "labels", key, NULL };
 	const char *v = kjson_str(labels, key);
 	long long x;
@@ -66,7 +72,7 @@ static int read_mig_counts(const struct kitem *it, const cJSON *labels, struct k
 			const char *const keys[] = { "metadata", "labels", k, NULL };
 			return kitem_error(it, keys, "label %s: %s has no MIG profile '%s'", k, nd->gpu->id, prof);
 		}
-		if (label_int(it, labels, k, 0, 64 * 7, 0, &cnt))
+		if (label_int(it, labels, k, (struct label_range){ 0, 64 * 7, 0 }, &cnt))
 			return -1;
 		if (!cnt)
 			continue;
@@ -94,8 +100,8 @@ static int read_gpu_labels(const struct kitem *it, const cJSON *labels, const st
 	}
 	if (!(nd->gpu = catalog_find(cat, p.gpu_id)))
 		return kitem_error(it, k_product, "label %s: GPU type %s is not in the catalog", L_PRODUCT, p.gpu_id);
-	if (label_int(it, labels, L_COUNT, 1, 64 * 7, -1, &count) ||
-	    label_int(it, labels, L_REPLICAS, 0, 48, 1, &replicas))
+	if (label_int(it, labels, L_COUNT, (struct label_range){ 1, 64 * 7, -1 }, &count) ||
+	    label_int(it, labels, L_REPLICAS, (struct label_range){ 0, 48, 1 }, &replicas))
 		return -1;
 	nd->strategy = kjson_str(labels, L_STRATEGY) ? kjson_str(labels, L_STRATEGY) : "";
 	nd->mig_config = kjson_str(labels, L_CONFIG) ? kjson_str(labels, L_CONFIG) : "";

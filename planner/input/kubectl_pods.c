@@ -163,10 +163,20 @@ static const struct gpu_type *type_with_profile(const struct knode *nodes, size_
 	return NULL;
 }
 
+/* The nodes read and the catalog, as a pod is classified against them. */
+struct kfleet {
+	const struct knode *nodes;	/* sorted by name */
+	size_t nn;
+	const struct catalog *cat;
+};
+
 /* How the pod's ask is served: on its node today, or as a pending pod would be. */
-static int classify(const struct kitem *it, const struct kask *a, const struct knode *nd, const struct catalog *cat,
-		    const struct knode *nodes, size_t nn, struct kpod *p)
+static int classify(const struct kitem *it, const struct kask *a, const struct knode *nd, const struct kfleet *f,
+		    struct kpod *p)
 {
+	const struct knode *nodes = f->nodes;
+	const struct catalog *cat = f->cat;
+	size_t nn = f->nn;
 	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(it->obj, "spec");
 
 	p->gpu = nd ? nd->gpu : selected_type(spec, cat);
@@ -204,6 +214,7 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(it->obj, "spec"), *c;
 	const char *phase = kjson_str(cJSON_GetObjectItemCaseSensitive(it->obj, "status"), "phase");
 	const char *name = kjson_str(md, "name"), *node;
+	struct kfleet fleet;
 	struct kask a;
 
 	memset(p, 0, sizeof(*p));
@@ -225,7 +236,8 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 	p->cpu = a.cpu;
 	p->ram_gib = a.mem / 1073741824.0;
 	node = kjson_str(spec, "nodeName");
-	if (classify(it, &a, node ? knodes_find(nodes, nn, node) : NULL, cat, nodes, nn, p))
+	fleet = (struct kfleet){ nodes, nn, cat };
+	if (classify(it, &a, node ? knodes_find(nodes, nn, node) : NULL, &fleet, p))
 		return -1;
 	read_owner(md, name, p);
 	return 0;

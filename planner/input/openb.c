@@ -146,7 +146,8 @@ static int read_pod_names(const struct csvread *rd, struct opod *pd)
 				return csvread_error(rd, P_SPEC, "column 'gpu_spec': '%s' is not a list of GPU models",
 						     spec);
 			}
-			p = bar + 1;
+			if (bar)
+				p = bar + 1;
 		} while (bar);
 		free(dup);
 	}
@@ -286,7 +287,8 @@ static void write_workload(struct sb *wl, const struct opod *q, long cnt, long p
 				*bar = '\0';
 			sb_addf(wl, "%s%s", first ? "" : "|", type_id(cat, p));
 			first = 0;
-			p = bar + 1;
+			if (bar)
+				p = bar + 1;
 		} while (bar);
 		free(dup);
 	}

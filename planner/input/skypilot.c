@@ -48,6 +48,18 @@ static const char *accel_id(const char *name)
 }
 
 /* One GPU row; 1 when skipped. */
+/* Instance types, regions and zones as clouds name them: they go unquoted into offer ids. */
+static int plain(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+		      *s == '.' || *s == '_' || *s == '-'))
+			return 0;
+	return 1;
+}
+
 static int read_row(const struct csvread *rd, const struct sky_filter *f, struct sky_row *r)
 {
 	static const struct num_range pos = { 0, HUGE_VAL, RANGE_LO_OPEN }, price = { 0, 1e6, RANGE_LO_OPEN };
@@ -70,6 +82,11 @@ static int read_row(const struct csvread *rd, const struct sky_filter *f, struct
 				     csvread_text(rd, S_COUNT));
 	r->gpus = (long long)cnt;
 	r->az = csvread_text(rd, S_AZ);
+	if (!plain(r->type) || !plain(r->region) || (*r->az && !plain(r->az))) {
+		int c = !plain(r->type) ? S_TYPE : !plain(r->region) ? S_REGION : S_AZ;
+		return csvread_error(rd, c, "'%s' is not a plain name (letters, digits, '.', '_', '-'): it becomes "
+				     "part of an offer id", csvread_text(rd, c));
+	}
 	return 0;
 }
 
@@ -77,9 +94,9 @@ static int sky_row_cmp(const void *a, const void *b)
 {
 	const struct sky_row *x = a, *y = b;
 	int c = strcmp(x->type, y->type);
-	if (c || (c = strcmp(x->region, y->region)))
+	if (c || (c = strcmp(x->region, y->region)) || (c = strcmp(x->az, y->az)))
 		return c;
-	return strcmp(x->az, y->az);
+	return (x->line > y->line) - (x->line < y->line); /* the file's order: the same offer on any libc */
 }
 
 static void add_num(struct sb *sb, double v, int decimals)
@@ -106,7 +123,7 @@ static void write_offer(struct sb *y, const struct sky_filter *f, const struct s
 static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_row *rows, size_t n, const char *file,
 			 struct sky_out *out)
 {
-	size_t i, j, k, best;
+	size_t i, j, k, m, best;
 
 	qsort(rows, n, sizeof(*rows), sky_row_cmp);
 	for (i = 0; i < n; i = j) {
@@ -119,11 +136,16 @@ static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_ro
 			write_offer(y, f, &rows[best], file, 0);
 			out->ondemand++;
 		}
-		for (k = i; k < j; k++)
-			if (rows[k].spot > 0 && *rows[k].az) {
-				write_offer(y, f, &rows[k], file, 1);
+		/* spot: per zone, the lowest SpotPrice of its rows (a zone listed twice is one offer) */
+		for (k = i; k < j; k = m) {
+			for (best = n, m = k; m < j && !strcmp(rows[m].az, rows[k].az); m++)
+				if (rows[m].spot > 0 && (best == n || rows[m].spot < rows[best].spot))
+					best = m;
+			if (best < n && *rows[best].az) {
+				write_offer(y, f, &rows[best], file, 1);
 				out->spot++;
 			}
+		}
 	}
 }
 

@@ -320,6 +320,7 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 	static const char *const flat_keys[] = { "growth", "hours", NULL };
 	const char *const *keys = daily ? daily_keys : flat_keys;
 	char *p = s;
+	unsigned seen = 0;
 
 	while (p && *p) {
 		char *next = strchr(p, ','), *eq, *val;
@@ -341,6 +342,9 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 			free(hint);
 			return -1;
 		}
+		if (seen & (1u << k))
+			return spec_error(d, "key '%s' given twice", p);
+		seen |= 1u << k;
 		if (!strcmp(p, "workloads")) {
 			const char *q = val;
 			if (!*val)

@@ -206,10 +206,10 @@ static int check_consistency(const struct csvread *rd, const struct workload *w)
 		free(list);
 		return -1;
 	}
-	if (w->gpus >= 2 && !(w->modes & MODE_BIT(MODE_PASSTHROUGH)))
+	if (w->gpus >= 2 && !(w->modes & (MODE_BIT(MODE_PASSTHROUGH) | MODE_BIT(MODE_VGPU))))
 		return csvread_error(rd, C_MODES,
-				     "gpus %d needs the mode passthrough (a replica of several GPUs "
-				     "takes them whole)",
+				     "gpus %d needs the mode passthrough or vgpu (a replica of several GPUs "
+				     "takes them whole, or as full-size vGPUs of one VM)",
 				     w->gpus);
 	return 0;
 }

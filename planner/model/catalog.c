@@ -57,6 +57,34 @@ void catalog_release(struct catalog *cat)
 	free(cat->gpus);
 	cat->gpus = NULL;
 	cat->n = cat->cap = 0;
+	for (i = 0; i < cat->nmulti; i++) {
+		free(cat->multi[i].hypervisor);
+		free(cat->multi[i].release);
+		free(cat->multi[i].source);
+	}
+	free(cat->multi);
+	cat->multi = NULL;
+	cat->nmulti = 0;
+}
+
+const struct multi_vgpu *catalog_multi_vgpu(const struct catalog *cat, const char *hv)
+{
+	size_t i;
+	for (i = cat->nmulti; i-- > 0;)
+		if (!strcmp(cat->multi[i].hypervisor, hv))
+			return &cat->multi[i];
+	return NULL;
+}
+
+int catalog_full_vgpu(const struct gpu_type *gpu)
+{
+	size_t i;
+	if (!gpu->has_vgpu)
+		return -1;
+	for (i = 0; i < gpu->vgpu.nprofiles; i++)
+		if (gpu->vgpu.profiles[i].max_equal == 1)
+			return (int)i;
+	return -1;
 }
 
 const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)

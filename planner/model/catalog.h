@@ -97,12 +97,27 @@ struct gpu_type {
 	int user;		/* from a user file, not the bundled one */
 };
 
+/*
+ * How many full-size (all-memory) vGPUs one VM may have on a hypervisor:
+ * a multi-vGPU VM hosts a replica asking that many whole GPUs
+ * (gpus.yaml `multi_vgpu`).
+ */
+struct multi_vgpu {
+	char *hypervisor;	/* a hypervisor name (hosting.h): "vsphere", "kvm" */
+	int max_per_vm;		/* most vGPUs one VM may have */
+	char *release;		/* the hypervisor release the limit is of, e.g. "vSphere 8.0" */
+	char *source;		/* document, version, date */
+	int assumed;		/* no vendor table states it */
+};
+
 struct catalog {
 	size_t n;
 	struct gpu_type *gpus;
 	size_t cap;
+	size_t nmulti;
+	struct multi_vgpu *multi;	/* in file order; a later row for a hypervisor wins */
 };
-#define CATALOG_INIT { 0, NULL, 0 }
+#define CATALOG_INIT { 0, NULL, 0, 0, NULL }
 
 /* Frees all the catalog's types; catalog_load (input/models.h) fills it. */
 void catalog_release(struct catalog *cat);
@@ -119,6 +134,13 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 size_t catalog_suggest(const struct catalog *cat, const char *name, const char **out);
 /* catalog_suggest as the hint after "unknown GPU type 'X'" (str_hint_text); caller frees. */
 char *catalog_hint(const struct catalog *cat, const char *name);
+/* The multi-vGPU rule of hypervisor hv (its name), the last one loaded; NULL when none. */
+const struct multi_vgpu *catalog_multi_vgpu(const struct catalog *cat, const char *hv);
+/*
+ * The full-size vGPU profile of gpu (one per GPU, all its memory), the
+ * profile a multi-vGPU VM takes on each GPU; -1 when it has none.
+ */
+int catalog_full_vgpu(const struct gpu_type *gpu);
 /* Index of a MIG profile by name in gpu->mig, -1 if none. */
 int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
 /*

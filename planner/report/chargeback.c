@@ -76,7 +76,7 @@ static void chargeback_gpus(struct chargeback *cb)
 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
-		const struct class_price *pc = &r->pr.cls[n->k];
+		const struct class_price *pc = r->pr.cls[n->k];
 		int gp = cp->p->classes[n->k].nc->gpus_per_node, g, c;
 		double node_part = 0;
 		for (c = 0; c < CAT_COUNT; c++)
@@ -120,7 +120,7 @@ static void chargeback_slots(struct chargeback *cb)
 		const struct cslot *s = &cp->slots[i];
 		const struct cnode *n = &cp->nodes[s->node];
 		const struct slot_type *st = &p->classes[n->k].slot_types[s->type];
-		const struct class_price *pc = &r->pr.cls[n->k];
+		const struct class_price *pc = r->pr.cls[n->k];
 		double w = st->mode == MODE_PASSTHROUGH ? 1.0 : st->compute;
 		int g;
 		if (s->d < 0)

@@ -141,11 +141,16 @@ static double legend(struct sb *sb, const char *const *series, size_t n, double 
 	return y;
 }
 
-/* The numbers of a chart as a table: labels down, series across (the data fallback). */
-static void data_table(struct sb *sb, const char *corner, const char *const *labels, size_t nrows,
-		       const char *const *series, size_t nseries, const double *v, int decimals)
+/*
+ * The numbers of a chart as a table (the data fallback): t's labels down
+ * (t->nbars rows), its series across, corner in the top left cell.
+ */
+static void data_table(struct sb *sb, const char *corner, const struct html_bars *t)
 {
-	size_t ncols = nseries + 1, r, s;
+	const char *const *labels = t->labels, *const *series = t->series;
+	const double *v = t->v;
+	size_t nrows = t->nbars, nseries = t->nseries, ncols = nseries + 1, r, s;
+	int decimals = t->decimals;
 	char **cells = xcalloc((nrows + 1) * ncols, sizeof(*cells));
 	char b[64];
 
@@ -235,7 +240,7 @@ void html_bars(struct sb *sb, const struct html_bars *b)
 	svg_text(sb, (left + right) / 2, y + 34, "middle", NULL, b->unit);
 	svg_close(sb);
 	sb_adds(sb, "</figure>\n");
-	data_table(sb, "", b->labels, b->nbars, b->series, b->nseries, b->v, b->decimals);
+	data_table(sb, "", b);
 }
 
 void html_lines(struct sb *sb, const struct html_lines *l)
@@ -298,12 +303,15 @@ void html_lines(struct sb *sb, const struct html_lines *l)
 		/* the table: one row per x value, one column per series */
 		char **labels = xcalloc(l->npoints + 1, sizeof(*labels));
 		double *v = xcalloc(l->npoints * l->nseries + 1, sizeof(*v));
+		struct html_bars t;
 		for (i = 0; i < l->npoints; i++) {
 			labels[i] = xstrdup(fmt_num_short(b, sizeof(b), l->x[i], 2));
 			for (s = 0; s < l->nseries; s++)
 				v[i * l->nseries + s] = l->y[s * l->npoints + i];
 		}
-		data_table(sb, l->xunit, (const char *const *)labels, l->npoints, l->series, l->nseries, v, l->decimals);
+		t = (struct html_bars){ .labels = (const char *const *)labels, .nbars = l->npoints,
+					.series = l->series, .nseries = l->nseries, .v = v, .decimals = l->decimals };
+		data_table(sb, l->xunit, &t);
 		for (i = 0; i < l->npoints; i++)
 			free(labels[i]);
 		free(labels);

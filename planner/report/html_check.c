@@ -14,22 +14,11 @@
 
 static const char *const sides[] = { "baseline", "current" };
 
-/* A baseline-against-current chart of n figures. */
-static void pair_chart(struct sb *sb, const char *title, const char *unit, const char *const *labels,
-		       const double *v, size_t n, int decimals)
+/* A baseline-against-current chart of b.nbars figures (b's series are set here). */
+static void pair_chart(struct sb *sb, struct html_bars b)
 {
-	struct html_bars b;
-
-	b = (struct html_bars){
-		.title = title,
-		.unit = unit,
-		.nbars = n,
-		.nseries = 2,
-		.labels = labels,
-		.series = sides,
-		.v = v,
-		.decimals = decimals,
-	};
+	b.nseries = 2;
+	b.series = sides;
 	html_bars(sb, &b);
 }
 
@@ -52,7 +41,8 @@ static void costs(struct sb *sb, const struct rd_diff *df)
 		v[2 * n + 1] = (double)df->cur->cat_cents[c] / 100;
 		n++;
 	}
-	pair_chart(sb, "Cost: baseline and current", "USD over the horizon", labels, v, n, 2);
+	pair_chart(sb, (struct html_bars){ .title = "Cost: baseline and current", .unit = "USD over the horizon",
+				       .nbars = n, .labels = labels, .v = v, .decimals = 2 });
 }
 
 static void use(struct sb *sb, const struct rd_diff *df)
@@ -78,7 +68,8 @@ static void use(struct sb *sb, const struct rd_diff *df)
 		v[2 * n] = (double)df->base->gpus_by_mode[m];
 		v[2 * n++ + 1] = (double)df->cur->gpus_by_mode[m];
 	}
-	pair_chart(sb, "Replicas and GPUs per mode: baseline and current", "count (replicas, GPUs)", labels, v, n, 0);
+	pair_chart(sb, (struct html_bars){ .title = "Replicas and GPUs per mode: baseline and current",
+				       .unit = "count (replicas, GPUs)", .nbars = n, .labels = labels, .v = v });
 }
 
 static void unplaced(struct sb *sb, const struct rd_diff *df)

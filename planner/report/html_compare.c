@@ -11,10 +11,20 @@
 #include "internal/html_pages.h"
 #include "banned.h"
 
+/* The options in rank order. */
+struct ranked {
+	const struct compare_row *rows;
+	size_t n;
+	const size_t *order;	/* [n]: row indices, best first */
+};
+
 /* A chart over the ranked options: series values taken by get(row, series). */
-static void chart(struct sb *sb, const struct html_bars *tmpl, const struct compare_row *rows, size_t n,
-		  const size_t *order, double (*get)(const struct compare_row *r, size_t s))
+static void chart(struct sb *sb, const struct html_bars *tmpl, const struct ranked *rk,
+		  double (*get)(const struct compare_row *r, size_t s))
 {
+	const struct compare_row *rows = rk->rows;
+	const size_t *order = rk->order;
+	size_t n = rk->n;
 	struct html_bars b = *tmpl;
 	const char **labels = xcalloc(n + 1, sizeof(*labels));
 	double *v = xcalloc((n + 1) * (b.nseries + 1), sizeof(*v));
@@ -118,6 +128,7 @@ char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *
 	const char *cats[CAT_COUNT], *modes[MODE_COUNT];
 	static const char *const gh[] = { "per provisioned GPU-hour", "per used GPU-hour" };
 	static const char *const util[] = { "memory", "compute" };
+	const struct ranked rk = { rows, n, order };
 	struct html_bars b;
 	struct sb sb;
 	size_t q;
@@ -143,28 +154,28 @@ char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *
 		.stacked = 1,
 		.decimals = 2,
 	};
-	chart(&sb, &b, rows, n, order, get_cat);
+	chart(&sb, &b, &rk, get_cat);
 	b.title = "Cost per GPU-hour, per option";
 	b.unit = "USD per GPU-hour";
 	b.nseries = 2;
 	b.series = gh;
 	b.stacked = 0;
 	b.decimals = 4;
-	chart(&sb, &b, rows, n, order, get_gpu_hour);
+	chart(&sb, &b, &rk, get_gpu_hour);
 	html_section_end(&sb);
 	html_section(&sb, "use", "Utilisation and mode mix");
 	b.title = "GPU memory and compute used, per option";
 	b.unit = "percent of the GPUs of used nodes (%)";
 	b.series = util;
 	b.decimals = 2;
-	chart(&sb, &b, rows, n, order, get_util);
+	chart(&sb, &b, &rk, get_util);
 	b.title = "GPUs per mode, per option";
 	b.unit = "GPUs in used nodes (count)";
 	b.nseries = MODE_COUNT;
 	b.series = modes;
 	b.stacked = 1;
 	b.decimals = 0;
-	chart(&sb, &b, rows, n, order, get_mode);
+	chart(&sb, &b, &rk, get_mode);
 	html_section_end(&sb);
 	html_section(&sb, "figures", "Figures");
 	figures(&sb, rows, n, order);

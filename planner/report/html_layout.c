@@ -257,6 +257,7 @@ static void draw_node(struct sb *sb, const struct by_node *bn, size_t ni, const 
 	const struct cnode *n = &cp->nodes[ni];
 	int ng = cp->p->classes[n->k].nc->gpus_per_node, g, h;
 	int mig = n->mode == MODE_MIG || n->mode == MODE_MIG_VGPU;
+	int spans = n->mode == MODE_PASSTHROUGH || n->pattern >= 0; /* groups, multi-vGPU VMs */
 	struct sb body, sa, sb2;
 	double y = 8;
 
@@ -271,13 +272,13 @@ static void draw_node(struct sb *sb, const struct by_node *bn, size_t ni, const 
 			int same;
 			sb_release(&sb2);
 			gpu_sig(&sb2, bn, ni, h);
-			same = !strcmp(sa.buf, sb2.buf) && !(n->mode == MODE_PASSTHROUGH && pt_covered(bn, ni, h));
+			same = !strcmp(sa.buf, sb2.buf) && !(spans && pt_covered(bn, ni, h));
 			if (!same)
 				break;
 		}
-		if (n->mode == MODE_PASSTHROUGH && pt_covered(bn, ni, g))
+		if (spans && pt_covered(bn, ni, g))
 			continue;
-		if (n->mode == MODE_PASSTHROUGH && pt_span(bn, ni, g) > 1)
+		if (spans && pt_span(bn, ni, g) > 1)
 			snprintf(lab, sizeof(lab), "GPUs %d-%d", g, g + pt_span(bn, ni, g) - 1);
 		else if (h - g > 1)
 			snprintf(lab, sizeof(lab), "GPUs %d-%d, each", g, h - 1);

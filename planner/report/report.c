@@ -70,7 +70,10 @@ static double round_to(double v, int decimals)
 	return r == 0 ? 0 : r;
 }
 
-/* The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpu4@0". */
+/*
+ * The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpus 0-3", a
+ * multi-vGPU VM "H100XM-80Cx4 gpus 0-3".
+ */
 static char *slot_label(const struct cplan *cp, const struct cslot *s, int index_in_gpu)
 {
 	const struct slot_type *st = &cp->p->classes[cp->nodes[s->node].k].slot_types[s->type];
@@ -78,6 +81,8 @@ static char *slot_label(const struct cplan *cp, const struct cslot *s, int index
 		return xasprintf("%s@%d", st->name, s->mig_start);
 	if (st->mode == MODE_PASSTHROUGH)
 		return s->ngpus > 1 ? xasprintf("gpus %d-%d", s->gpu, s->gpu + s->ngpus - 1) : xasprintf("gpu %d", s->gpu);
+	if (s->ngpus > 1)	/* a multi-vGPU VM: one full-size vGPU on each of its GPUs */
+		return xasprintf("%s gpus %d-%d", st->name, s->gpu, s->gpu + s->ngpus - 1);
 	return xasprintf("%s#%d", st->name, index_in_gpu);
 }
 
@@ -147,6 +152,14 @@ int report_assumption_used(const struct assumption *a, const struct cplan_cost *
 		return 0;
 	}
 	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
+}
+
+int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
+			      const struct report_stats *st)
+{
+	if (!report_assumption_used(a, cost, st))
+		return 0;
+	return a->cat >= 0 || a->mode < 0 || (cplan_rule_modes(cp) & MODE_BIT(a->mode));
 }
 
 /* A models file as reports name it: "clouds.yaml", whatever directory it was read from. */
@@ -350,7 +363,7 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
-		const struct class_price *pc = &r->pr.cls[n->k];
+		const struct class_price *pc = r->pr.cls[n->k];
 		int g;
 		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++) {
 			enum lic_product lp;
@@ -516,7 +529,7 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 		nsl++;
 		used += s->d >= 0;
 	}
-	if (n->mode == MODE_PASSTHROUGH && !nsl) {
+	if ((n->mode == MODE_PASSTHROUGH || n->pattern >= 0) && !nsl) {
 		/* inside a group that starts on an earlier GPU */
 		size_t q;
 		for (q = w->first[ni]; q < cp->nslots && (size_t)cp->slots[sl[q]].node == ni; q++) {
@@ -546,6 +559,30 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	cJSON_AddNumberToObject(go, "slots_used", used);
 	cJSON_AddItemToArray(w->jg, go);
 	sb_release(&place);
+}
+
+/*
+ * "workloads" (3.2.0): every workload planned, in the workloads file's
+ * order, with its priority and its placed and unplaced replicas, so that
+ * `gpuplan diff` can judge two reports by priority.
+ */
+static void build_workloads(struct docs *dc, const struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	cJSON *ja = cJSON_AddArrayToObject(dc->json, "workloads");
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		const struct workload *w = p->demands[i].w;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "workload", w->name);
+		cJSON_AddStringToObject(o, "tenant", w->tenant);
+		cJSON_AddNumberToObject(o, "priority", w->priority);
+		cJSON_AddNumberToObject(o, "replicas", (double)p->demands[i].replicas);
+		cJSON_AddNumberToObject(o, "placed", (double)cp->placed[i]);
+		cJSON_AddNumberToObject(o, "unplaced", (double)cp->unplaced[i]);
+		cJSON_AddItemToArray(ja, o);
+	}
 }
 
 /* nodes.csv and gpus.csv, "nodes" and "gpus": nodes by class and ordinal, each node's GPUs in order. */
@@ -643,6 +680,7 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		cJSON_AddItemToArray(ju, o);
 	}
 	free(pl);
+	build_workloads(dc, cp);
 }
 
 /* ================= writing ================= */

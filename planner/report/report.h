@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "3.1.0"
+#define REPORT_SCHEMA_VERSION "3.2.0"
 
 /* Flags: csv, json (both), html (report.html, a page with charts: docs/report-html.md), all. */
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3, REPORT_HTML = 4, REPORT_ALL = 7 };
@@ -46,6 +46,14 @@ void report_stats(const struct cplan *cp, struct report_stats *st);
  * licences) and its mode (if any) is in use.  Reports list only these.
  */
 int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st);
+/*
+ * True when the assumption changes a figure of plan cp: it is used
+ * (report_assumption_used) and, for a rule of one mode, that rule decides
+ * some GPU's licence (cplan_rule_modes).  The summaries print only
+ * these; plan.json and summary.csv list every one used.
+ */
+int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
+			      const struct report_stats *st);
 
 /*
  * A dated price of the model tables that a plan's cost uses: a cloud

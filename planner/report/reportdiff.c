@@ -131,8 +131,9 @@ static int change_cmp(const void *a, const void *b)
 
 /*
  * The workloads whose placed or unplaced replicas changed, highest
- * priority first.  A priority is the current plan's (check), else the
- * baseline's, else 1 (plan.json files carry none).
+ * priority first.  A priority is the current side's (the scenario
+ * planned, or a plan.json's "workloads"), else the baseline's, else 1
+ * (a plan.json before 3.2.0 carries none).
  */
 static void workload_changes(struct rd_diff *df)
 {

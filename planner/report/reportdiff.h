@@ -41,7 +41,7 @@
 
 #define REPORTDIFF_READS_MIN_MAJOR 2	/* oldest plan.json schema major read */
 #define REPORTDIFF_READS_MAJOR 3		/* newest plan.json schema major read */
-#define REPORTDIFF_SCHEMA_VERSION "1.2.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.3.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */
@@ -57,7 +57,7 @@ struct rd_placed {
 	char *workload;
 	char *tenant;
 	long replicas;
-	int priority;		/* from the scenario planned; 0: not known (a report file) */
+	int priority;		/* from the scenario planned or plan.json's "workloads"; 0: not known */
 };
 
 /* The figures of one plan report. */
@@ -83,7 +83,8 @@ struct rd_report {
 	size_t nplaced;
 	struct rd_placed *placed;	/* one row per workload with placed replicas, by name */
 	size_t nprio;
-	struct rd_placed *prio;		/* every workload planned with its priority (plan runs only), by name */
+	struct rd_placed *prio;		/* every workload planned with its priority (a plan run, or a
+					 * plan.json of 3.2.0 or later), by name */
 };
 
 /*
@@ -145,7 +146,7 @@ struct rd_unplaced_change {
 /* A workload whose placed or unplaced replicas changed, with the priority it is judged by. */
 struct rd_workload_change {
 	const char *workload, *tenant;
-	int priority;		/* the current plan's, else 1 (a report file carries none) */
+	int priority;		/* the current side's, else the baseline's, else 1 (none known) */
 	long placed_base, placed_cur;
 	long unplaced_base, unplaced_cur;
 };

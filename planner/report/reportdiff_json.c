@@ -129,6 +129,17 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 		cJSON_AddStringToObject(e, "reason", u->reason);
 		cJSON_AddItemToArray(a, e);
 	}
+	a = cJSON_AddArrayToObject(root, "workloads_changed");
+	for (i = 0; i < df->nchanges; i++) {
+		const struct rd_workload_change *x = &df->changes[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "workload", x->workload);
+		cJSON_AddStringToObject(e, "tenant", x->tenant);
+		cJSON_AddNumberToObject(e, "priority", x->priority);
+		cJSON_AddItemToObject(e, "placed", j_change_count(x->placed_base, x->placed_cur));
+		cJSON_AddItemToObject(e, "unplaced", j_change_count(x->unplaced_base, x->unplaced_cur));
+		cJSON_AddItemToArray(a, e);
+	}
 	a = cJSON_AddArrayToObject(root, "thresholds");
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
 		static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",

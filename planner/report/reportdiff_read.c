@@ -19,7 +19,6 @@
 #include "internal/reportdiff_read.h"
 #include "report.h"
 #include "reportdiff.h"
-#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -231,6 +230,34 @@ static void read_placements(const cJSON *root, struct rd_report *r)
 	placed_normalise(r->placed, &r->nplaced);
 }
 
+/*
+ * Every workload's priority from "workloads" (plan.json 3.2.0); a report
+ * without it has none (the diff then takes the other side's, else 1).
+ * Rows without a workload, tenant and a priority of at least 1 are skipped.
+ */
+static void read_priorities(const cJSON *root, struct rd_report *r)
+{
+	const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, "workloads"), *e;
+
+	if (!cJSON_IsArray(arr))
+		return;
+	r->prio = xcalloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof(*r->prio));
+	cJSON_ArrayForEach(e, arr) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(e, "workload");
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "tenant");
+		const cJSON *q = cJSON_GetObjectItemCaseSensitive(e, "priority");
+		struct rd_placed *p;
+		if (!cJSON_IsString(w) || !cJSON_IsString(t) || !cJSON_IsNumber(q) || q->valuedouble < 1 ||
+		    q->valuedouble > 1e6)
+			continue;
+		p = &r->prio[r->nprio++];
+		p->workload = xstrdup(w->valuestring);
+		p->tenant = xstrdup(t->valuestring);
+		p->priority = (int)q->valuedouble;
+	}
+	placed_normalise(r->prio, &r->nprio);
+}
+
 /* schema_version: "MAJOR.MINOR.PATCH" with a major this reader knows. */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
@@ -344,28 +371,6 @@ static int read_unplaced(struct reader *rd, const cJSON *arr, struct rd_report *
 	return 0;
 }
 
-/*
- * A key twice in one object (cJSON keeps both, and a reader would take
- * the first): an error, in every object of the file.  -1 with d set.
- */
-static int dup_keys(const cJSON *node, const char *file, const char *role, struct diag *d)
-{
-	const cJSON *c;
-	struct strmap seen = STRMAP_INIT;
-	size_t old;
-	int rc = 0;
-
-	for (c = node->child; c && !rc; c = c->next) {
-		if (cJSON_IsObject(node) && c->string && strmap_add(&seen, c->string, 0, &old))
-			rc = diag_set(d, DIAG_INPUT, file, 0, 0, "duplicate key '%s' in the JSON %s: each key "
-				      "may appear once in an object", c->string, role);
-		else if (c->child)
-			rc = dup_keys(c, file, role, d);
-	}
-	strmap_release(&seen);
-	return rc;
-}
-
 int rd_report_parse(struct rd_report *r, const char *file, const char *text, size_t len, const char *role,
 		    struct diag *d)
 {
@@ -385,8 +390,6 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	rd.d = d;
 	if (!(root = jpos_parse(file, text, len, role, d)))
 		return -1;
-	if (dup_keys(root, file, role, d))
-		goto out;
 	if (!cJSON_IsObject(root)) {
 		jpos_line_col(text, jpos_skip_ws(text, text + len), &line, &col);
 		diag_set(d, DIAG_INPUT, file, line, col, "not a gpuplan plan report: expected a JSON object");
@@ -407,6 +410,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 		goto out;
 	unplaced_normalise(r);
 	read_placements(root, r);
+	read_priorities(root, r);
 	rc = 0;
 out:
 	cJSON_Delete(root);

@@ -85,7 +85,7 @@ int report_oldest_price(const struct plan_result *r, struct price_ref *out)
 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct node_class *nc = cp->p->classes[cp->nodes[i].k].nc;
-		const struct class_price *pc = &r->pr.cls[cp->nodes[i].k];
+		const struct class_price *pc = r->pr.cls[cp->nodes[i].k];
 		int g;
 		if (nc->offer) {
 			struct price_ref p = { LIC_NONE, nc->offer->id, nc->offer->file, nc->offer->line,

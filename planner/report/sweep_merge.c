@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "internal/html_pages.h"
 #include "outfile.h"
 #include "sweep_report.h"
 #include "util.h"
@@ -504,6 +505,10 @@ int sweep_merge_write(const char *dir, enum report_format fmt, const struct swee
 		char *json = cJSON_Print(m.root);
 		outset_add(&os, "sweep.json", xasprintf("%s\n", json), strlen(json) + 1);
 		cJSON_free(json);
+	}
+	if (fmt & REPORT_HTML) {
+		char *html = html_sweep_page(m.root);
+		outset_add(&os, "report.html", html, strlen(html));
 	}
 	rc = outset_commit(&os, d);
 	outset_release(&os);

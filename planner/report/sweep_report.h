@@ -76,8 +76,9 @@ struct sweep_merge_stats {
 
 /*
  * Writes the merged report of cases[0..ncases) into dir: sweep.json
- * and/or (fmt) cases.csv, options.csv, sensitivity.csv and breakeven.csv
- * (docs/sweep.md), all or nothing; fills st (sweep_merge_stats_release
+ * and/or (fmt) cases.csv, options.csv, sensitivity.csv and breakeven.csv,
+ * and/or report.html (charts: html_sweep.c) (docs/sweep.md), all or
+ * nothing; fills st (sweep_merge_stats_release
  * frees it).  0, or -1 with d set.
  */
 int sweep_merge_write(const char *dir, enum report_format fmt, const struct sweep_spec *s,

@@ -167,6 +167,7 @@ static void count_gpus(struct run *run, struct sim_step_counts *c)
 		c->placed += cur->placed[i];
 		c->unplaced += cur->unplaced[i];
 	}
+	r->rule_modes |= cplan_rule_modes(cur);
 	for (i = 0; i < cur->nnodes; i++) {
 		const struct cnode *n = &cur->nodes[i];
 		int g, ng = r->p.classes[n->k].nc->gpus_per_node, active = 0;

@@ -102,6 +102,7 @@ struct sim_result {
 	long replans;		/* steps planned afresh (the kept placements left replicas out) */
 	double unplaced_hours;	/* replica-hours left unplaced */
 	long peak_units[LIC_COUNT];
+	unsigned rule_modes;	/* modes whose licence rule decided a GPU's licence at some step (cplan_rule_modes) */
 	double unit_hours[LIC_COUNT];
 	double rate[LIC_COUNT];	/* hourly price per licence; < 0: none */
 	int nyears;

@@ -62,7 +62,7 @@ static void keep_node(struct cplan *cur, const struct cplan *prev, struct sim_st
 	first_new = cur->nslots;
 	node = cplan_open_node(cur, on->k, on->mode, on->pattern);
 	cur->nodes[node].ordinal = on->ordinal;
-	if (on->mode != MODE_PASSTHROUGH) {
+	if (on->mode != MODE_PASSTHROUGH && on->pattern < 0) {	/* a pattern made its slots */
 		for (g = 0; g < ng; g++) {
 			int any = 0;
 			for (i = a; i < b && !any; i++)

@@ -18,6 +18,40 @@
 #include "util.h"
 #include "banned.h"
 
+/* The engine's cursors and caches, empty. */
+static void memo_init(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	size_t nk = p->nclasses ? p->nclasses : 1, k;
+	struct cplan_memo *m = xcalloc(1, sizeof(*m));
+
+	m->scan = xcalloc(nk, sizeof(*m->scan));
+	for (k = 0; k < p->nclasses; k++)
+		m->scan[k] = xcalloc(p->classes[k].nslot_types + 1, sizeof(**m->scan));
+	m->kc = xcalloc(nk * MODE_COUNT, sizeof(*m->kc));
+	m->nkc = xcalloc(nk * MODE_COUNT, sizeof(*m->nkc));
+	m->kccap = xcalloc(nk * MODE_COUNT, sizeof(*m->kccap));
+	m->gd = m->cd = m->nd = -1;
+	cp->memo = m;
+}
+
+static void memo_release(struct cplan *cp)
+{
+	struct cplan_memo *m = cp->memo;
+	size_t k;
+
+	for (k = 0; k < cp->p->nclasses; k++)
+		free(m->scan[k]);
+	for (k = 0; k < cp->p->nclasses * MODE_COUNT; k++)
+		free(m->kc[k]);
+	free(m->scan);
+	free(m->kc);
+	free(m->nkc);
+	free(m->kccap);
+	free(m->alive_next);
+	free(m);
+}
+
 void cplan_init(struct cplan *cp, const struct problem *p)
 {
 	size_t k, nd = p->ndemands ? p->ndemands : 1, nk = p->nclasses ? p->nclasses : 1;
@@ -39,6 +73,7 @@ void cplan_init(struct cplan *cp, const struct problem *p)
 		cp->fqcap[k] = xcalloc(ns, sizeof(**cp->fqcap));
 		cp->fqhead[k] = xcalloc(ns, sizeof(**cp->fqhead));
 	}
+	memo_init(cp);
 }
 
 void cplan_release(struct cplan *cp)
@@ -74,6 +109,7 @@ void cplan_release(struct cplan *cp)
 	free(cp->fqn);
 	free(cp->fqcap);
 	free(cp->fqhead);
+	memo_release(cp);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -112,6 +148,7 @@ void cplan_queue_compact(struct cplan *cp, int k, int s)
 		if (cp->slots[q[i]].d < 0)
 			q[j++] = q[i];
 	cp->fqn[k][s] = j;
+	cp->memo->epoch++;
 }
 
 static void add_slot(struct cplan *cp, int node, int gpu, int ngpus, int type, int mig_start)
@@ -140,7 +177,7 @@ static int slot_type_find(const struct pclass *c, enum gpu_mode mode, enum lic_p
 	return -1;
 }
 
-/* Opens a node of class k in mode m; for passthrough, split by pattern. */
+/* Opens a node of class k in mode m; split by pattern when one is given. */
 int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 {
 	const struct pclass *c = &cp->p->classes[k];
@@ -153,6 +190,11 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	memset(n, 0, sizeof(*n));
 	n->k = k;
 	n->ordinal = cp->opened[k]++;
+	if (cp->opened[k] == c->nc->count)
+		cp->memo->nfull++;
+	XGROW(cp->memo->alive_next, cp->memo->alive_cap, cp->nnodes + 1);
+	cp->memo->alive_next[node] = (size_t)node;
+	cp->memo->alive_next[node + 1] = (size_t)node + 1;
 	n->mode = m;
 	n->pattern = pattern;
 	n->gpu_config = xmalloc((size_t)g * sizeof(*n->gpu_config));
@@ -160,16 +202,18 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	n->gpu_nvaie = xcalloc((size_t)g, sizeof(*n->gpu_nvaie));
 	for (i = 0; i < g; i++)
 		n->gpu_config[i] = -1;
-	if (m == MODE_PASSTHROUGH && pattern >= 0) {
+	if (pattern >= 0) {
 		const struct config *cf = &c->configs[pattern];
 		int next = 0;
 		size_t j;
-		/* groups largest first, on consecutive GPUs */
+		/* groups largest first, on consecutive GPUs; a vgpu pattern's GPUs carry it */
 		for (j = 0; j < cf->nreal; j++) {
 			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
 			int r;
 			for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
 				add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
+				for (i = next; m != MODE_PASSTHROUGH && i < next + st->gpus; i++)
+					n->gpu_config[i] = pattern;
 				next += st->gpus;
 			}
 		}
@@ -275,6 +319,7 @@ void cplan_slot_clear(struct cplan *cp, size_t slot)
 	s->d = -1;
 	s->replica = 0;
 	queue_push(cp, n->k, cp->p->classes[n->k].slot_types[s->type].rep, slot);
+	cp->memo->epoch++;	/* the node has room again: the cursors restart */
 }
 
 void cplan_place_at(struct cplan *cp, size_t slot, int d)
@@ -288,14 +333,22 @@ size_t cplan_take_free(struct cplan *cp, int k, int s, const struct workload *w)
 	size_t *q = cplan_queue(cp, k, s);
 	size_t i, n = cp->fqn[k][s];
 
+	struct cplan_scan *sc = &cp->memo->scan[k][s];
+
 	while (cp->fqhead[k][s] < n && cp->slots[q[cp->fqhead[k][s]]].d >= 0)
 		cp->fqhead[k][s]++;
-	for (i = cp->fqhead[k][s]; i < n; i++) {
+	i = cp->fqhead[k][s];
+	if (sc->w == w && sc->epoch == cp->memo->epoch && sc->pos > i)
+		i = sc->pos;
+	for (; i < n; i++) {
 		const struct cslot *sl = &cp->slots[q[i]];
 		if (sl->d < 0 && cplan_node_has_room(cp, &cp->nodes[sl->node], w))
-			return q[i];
+			break;
 	}
-	return (size_t)-1;
+	sc->w = w;
+	sc->epoch = cp->memo->epoch;
+	sc->pos = i;
+	return i < n ? q[i] : (size_t)-1;
 }
 
 /* Range of arcs of demand d. */
@@ -327,16 +380,31 @@ size_t cplan_find_free(struct cplan *cp, int d)
 	return (size_t)-1;
 }
 
+/* The arc (k, s) among arcs lo .. hi - 1 (one demand's, sorted by class and slot type), or (size_t)-1. */
+static size_t arc_find(const struct problem *p, size_t lo, size_t hi, int k, int s)
+{
+	size_t end = hi;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct arc *a = &p->arcs[mid];
+		if (a->k < k || (a->k == k && a->s < s))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < end && p->arcs[lo].k == k && p->arcs[lo].s == s ? lo : (size_t)-1;
+}
+
 /* Slots of configuration cf that demand d can use. */
 int cplan_fit_count(const struct problem *p, int d, int k, const struct config *cf)
 {
-	size_t lo, hi, i, j;
+	size_t lo, hi, j;
 	int n = 0;
 	cplan_arcs_of(p, d, &lo, &hi);
 	for (j = 0; j < cf->nslots; j++)
-		for (i = lo; i < hi; i++)
-			if (p->arcs[i].k == k && p->arcs[i].s == cf->slot[j])
-				n += cf->count[j];
+		if (arc_find(p, lo, hi, k, cf->slot[j]) != (size_t)-1)
+			n += cf->count[j];
 	return n;
 }
 
@@ -344,10 +412,8 @@ double cplan_arc_cost(const struct problem *p, int d, int k, int s)
 {
 	size_t lo, hi, i;
 	cplan_arcs_of(p, d, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		if (p->arcs[i].k == k && p->arcs[i].s == s)
-			return p->arcs[i].cost;
-	return 0;
+	i = arc_find(p, lo, hi, k, s);
+	return i != (size_t)-1 ? p->arcs[i].cost : 0;
 }
 
 /* ================= node load ================= */

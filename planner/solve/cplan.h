@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 
+#include "deadline.h"
 #include "problem.h"
 
 struct cslot {
@@ -57,6 +58,9 @@ struct cplan {
 	/* free slot queues per (class, slot type) */
 	size_t ***fq;		/* fq[k][s]: slot ids in creation order */
 	size_t **fqn, **fqcap, **fqhead;
+	struct cplan_memo *memo;	/* the engine's cursors and caches (internal/cplan_engine.h) */
+	struct deadline *deadline;	/* polled once a replica by the greedy pass; NULL: none */
+	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
 };
 
 /* What a plan costs; costs exclude the tie-break and penalties. */
@@ -85,7 +89,12 @@ struct node_bill {
 void cplan_init(struct cplan *cp, const struct problem *p);
 void cplan_release(struct cplan *cp);
 
-/* Greedy first-fit decreasing from an empty plan: cplan_greedy_add of every replica. */
+/*
+ * Greedy first-fit decreasing from an empty plan: cplan_greedy_add of
+ * every replica.  When cp->deadline passes, the replicas not yet placed
+ * are counted unplaced ("stopped by the time limit"), cp->stopped is set,
+ * and the plan so far stands: a plan the verifier accepts.
+ */
 void cplan_greedy(struct cplan *cp);
 /*
  * Places add[d] replicas of every demand d into the empty plan cp first-fit
@@ -138,6 +147,13 @@ int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
  */
 int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
 		 const struct cplan_cost *cb);
+/*
+ * The modes (MODE_BIT) in which the licence rules decide some GPU's
+ * licence: a GPU in use holding a replica that does not ask for NVAIE
+ * itself, or none.  An assumed rule of another mode changes no figure of
+ * this plan (the reports print only the rules that do).
+ */
+unsigned cplan_rule_modes(const struct cplan *cp);
 /* One node's bill: its class's node costs, its GPUs' energy and licences. */
 void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 /*

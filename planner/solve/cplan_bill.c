@@ -16,12 +16,27 @@ static int counts_seats(const struct problem *p, enum gpu_mode m)
 	return p->pr->counting == COUNT_VGPU_SEAT && (m == MODE_VGPU || m == MODE_MIG_VGPU);
 }
 
+/* True when GPU g is the first of a multi-vGPU VM of node pattern cf (VMs largest first, as opened). */
+static int vm_first_gpu(const struct pclass *c, const struct config *cf, int g)
+{
+	size_t j;
+	int next = 0, r;
+
+	for (j = 0; j < cf->nreal; j++)
+		for (r = 0; r < cf->real_count[j]; r++) {
+			if (next == g)
+				return 1;
+			next += c->slot_types[cf->real_slot[j]].gpus;
+		}
+	return 0;
+}
+
 void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_product *product, long *gpus,
 		       long *seats)
 {
 	const struct problem *p = cp->p;
 	const struct cnode *n = &cp->nodes[node];
-	const struct class_price *pc = &p->pr->cls[n->k];
+	const struct class_price *pc = p->pr->cls[n->k];
 
 	*product = LIC_NONE;
 	*gpus = *seats = 0;
@@ -34,7 +49,10 @@ void cplan_gpu_licence(const struct cplan *cp, size_t node, int g, enum lic_prod
 		*product = p->classes[n->k].configs[n->gpu_config[g]].lic;
 		if (*product == LIC_NONE)
 			return;
-		if (counts_seats(p, n->mode))
+		if (counts_seats(p, n->mode) && n->pattern >= 0) /* one seat per multi-vGPU VM */
+			*seats = vm_first_gpu(&p->classes[n->k], &p->classes[n->k].configs[n->pattern], g)
+					 ? n->gpu_used[g] : 0;
+		else if (counts_seats(p, n->mode))
 			*seats = n->gpu_used[g];
 		else
 			*gpus = 1;
@@ -46,7 +64,7 @@ void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b)
 	const struct problem *p = cp->p;
 	const struct cnode *n = &cp->nodes[node];
 	const struct pclass *c = &p->classes[n->k];
-	const struct class_price *pc = &p->pr->cls[n->k];
+	const struct class_price *pc = p->pr->cls[n->k];
 	int g, cat;
 
 	memset(b, 0, sizeof(*b));
@@ -82,7 +100,7 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < cp->nnodes; i++) {
-		const struct class_price *pc = &pr->cls[cp->nodes[i].k];
+		const struct class_price *pc = pr->cls[cp->nodes[i].k];
 		struct node_bill b;
 		cplan_node_bill(cp, i, &b);
 		out->nodes++;
@@ -139,4 +157,21 @@ int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struc
 {
 	int r = cplan_prio_cmp(a, b);
 	return r ? r < 0 : ca->objective < cb->objective - 1e-6;
+}
+
+unsigned cplan_rule_modes(const struct cplan *cp)
+{
+	unsigned modes = 0;
+	size_t i;
+	int g;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++) {
+			int on = n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0;
+			if (on && (n->gpu_used[g] == 0 || n->gpu_nvaie[g] < n->gpu_used[g]))
+				modes |= MODE_BIT(n->mode);
+		}
+	}
+	return modes;
 }

@@ -104,16 +104,17 @@ static void open_counts(struct cplan *cp, const long *nmode, long *const *ncfg)
 			size_t first = cp->nnodes, ci;
 			if (want <= 0)
 				continue;
-			if (m == MODE_PASSTHROUGH) {
-				for (ci = 0; ci < c->nconfigs; ci++) {
-					long r;
-					if (!c->configs[ci].node_pattern)
-						continue;
-					for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
-						cplan_open_node(cp, (int)k, MODE_PASSTHROUGH, (int)ci);
-				}
-				continue;
+			for (ci = 0; ci < c->nconfigs; ci++) {	/* node patterns: nodes of their own */
+				long r;
+				if (!c->configs[ci].node_pattern || c->configs[ci].mode != (enum gpu_mode)m)
+					continue;
+				for (r = 0; r < ncfg[k][ci] && opened < want; r++, opened++)
+					cplan_open_node(cp, (int)k, (enum gpu_mode)m, (int)ci);
 			}
+			if (m == MODE_PASSTHROUGH)
+				continue;
+			first = cp->nnodes;
+			want -= opened;
 			for (opened = 0; opened < want; opened++)
 				cplan_open_node(cp, (int)k, (enum gpu_mode)m, -1);
 			configure_counts(cp, k, (enum gpu_mode)m, first, want, ncfg);
@@ -420,7 +421,7 @@ void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double
 		const struct cnode *n = &cp->nodes[i];
 		int g;
 		nmode[(size_t)n->k * MODE_COUNT + n->mode]++;
-		if (n->mode == MODE_PASSTHROUGH) {
+		if (n->mode == MODE_PASSTHROUGH || n->pattern >= 0) {
 			if (n->pattern >= 0)
 				ncfg[n->k][n->pattern]++;
 			continue;

@@ -8,6 +8,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cplan.h"
 #include "internal/cplan_engine.h"
@@ -48,6 +49,36 @@ static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, in
 	return best;
 }
 
+/*
+ * config_for for demand d on (class k, mode m) and node key `key`,
+ * remembered for as long as d is placed (the answer depends on nothing
+ * else).
+ */
+static int config_cached(struct cplan *cp, int d, int k, enum gpu_mode m, int key, double *per)
+{
+	struct cplan_memo *mo = cp->memo;
+	size_t km = (size_t)k * MODE_COUNT + m, i;
+	struct cplan_keycfg *e;
+
+	if (mo->cd != d) {
+		memset(mo->nkc, 0, cp->p->nclasses * MODE_COUNT * sizeof(*mo->nkc));
+		mo->cd = d;
+	}
+	for (i = 0; i < mo->nkc[km]; i++)
+		if (mo->kc[km][i].key == key)
+			break;
+	if (i == mo->nkc[km]) {
+		XGROW(mo->kc[km], mo->kccap[km], i + 1);
+		e = &mo->kc[km][mo->nkc[km]++];
+		e->key = key;
+		e->per = 0;
+		e->cfg = config_for(cp->p, d, k, m, key, &e->per);
+	}
+	if (per)
+		*per = mo->kc[km][i].per;
+	return mo->kc[km][i].cfg;
+}
+
 /* The first idle GPU of node n, or -1. */
 static int idle_gpu(const struct cplan *cp, const struct cnode *n)
 {
@@ -66,6 +97,62 @@ static int idle_gpu(const struct cplan *cp, const struct cnode *n)
  * first on a tie, so a replica the counts put on a full node moves onto an
  * idle GPU that needs no licence before one that does.
  */
+/* The first node >= i with an idle GPU that is not passthrough (cp->nnodes: none). */
+static size_t alive_from(struct cplan *cp, size_t i)
+{
+	size_t *nx = cp->memo->alive_next, r = i, t;
+
+	while (r < cp->nnodes) {
+		if (nx[r] == r) {
+			const struct cnode *n = &cp->nodes[r];
+			if (n->mode != MODE_PASSTHROUGH && idle_gpu(cp, n) >= 0)
+				break;
+			nx[r] = r + 1;	/* no idle GPU comes back: passed for good */
+		}
+		r = nx[r];
+	}
+	while (i != r) {	/* path compression */
+		t = nx[i];
+		nx[i] = r;
+		i = t;
+	}
+	return r;
+}
+
+/*
+ * First fit of a GPU to configure for d: the first node in opening order
+ * with an idle GPU, room and a configuration for d.  A node passed for d
+ * stays of no use to d until a slot is emptied (nodes only fill up), so
+ * the scan goes on from where it stopped for the same d.
+ */
+static size_t first_fit_gpu(struct cplan *cp, int d)
+{
+	struct cplan_memo *mo = cp->memo;
+	const struct workload *w = cp->p->demands[d].w;
+	size_t ni = 0;
+
+	if (mo->gd == d && mo->gepoch == mo->epoch)
+		ni = mo->gpos;
+	for (ni = alive_from(cp, ni); ni < cp->nnodes; ni = alive_from(cp, ni + 1)) {
+		struct cnode *n = &cp->nodes[ni];
+		int best;
+		if (!cplan_node_has_room(cp, n, w))
+			continue;
+		best = config_cached(cp, d, n->k, n->mode, cplan_node_key(cp, n), NULL);
+		if (best < 0)
+			continue;
+		mo->gd = d;
+		mo->gepoch = mo->epoch;
+		mo->gpos = ni;
+		cplan_configure_gpu(cp, (int)ni, idle_gpu(cp, n), best);
+		return cplan_find_free(cp, d);
+	}
+	mo->gd = d;
+	mo->gepoch = mo->epoch;
+	mo->gpos = ni;
+	return (size_t)-1;
+}
+
 static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 {
 	const struct problem *p = cp->p;
@@ -74,7 +161,9 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 	double *per = NULL, bper = 0;
 	int *cfg = NULL, bnode = -1, bcfg = -1;
 
-	if (cheapest) {
+	if (!cheapest)
+		return first_fit_gpu(cp, d);
+	{
 		size_t k;
 		per = xmalloc((nkm + 1) * sizeof(*per));
 		cfg = xmalloc((nkm + 1) * sizeof(*cfg));
@@ -85,19 +174,12 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 		struct cnode *n = &cp->nodes[ni];
 		int g, best, key;
 		double cost = 0;
-		if (n->mode == MODE_PASSTHROUGH || !cplan_node_has_room(cp, n, w))
+		if (n->mode == MODE_PASSTHROUGH || n->pattern >= 0 || !cplan_node_has_room(cp, n, w))
 			continue;
 		g = idle_gpu(cp, n);
 		if (g < 0)
 			continue;
 		key = cplan_node_key(cp, n);
-		if (!cheapest) {
-			best = config_for(p, d, n->k, n->mode, key, NULL);
-			if (best < 0)
-				continue;
-			cplan_configure_gpu(cp, (int)ni, g, best);
-			return cplan_find_free(cp, d);
-		}
 		if (key) {	/* the node's key narrows the choice: not cached */
 			best = config_for(p, d, n->k, n->mode, key, &cost);
 		} else {
@@ -121,15 +203,17 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 	return cplan_find_free(cp, d);
 }
 
-/* Opens the node (class, mode, configuration) cheapest per replica of d. */
-static size_t open_node_for(struct cplan *cp, int d, long left)
+/*
+ * The (class, configuration) whose new node costs least per replica of
+ * d, in *bk and *bc (-1: none); left as in open_node_for.
+ */
+static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out, int *bc_out)
 {
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
 	int bk = -1, bc = -1;
 	double bcost = 0;
 	size_t k, ci;
-	int node;
 
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
@@ -154,10 +238,10 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 					long take = cf->node_pattern ? fit : (long)fit * g, used;
 					if (take > left)
 						take = left;
-					used = cf->node_pattern ? 0 : (take + fit - 1) / fit;
+					used = cf->node_pattern ? 1 : (take + fit - 1) / fit; /* patterns: per node */
 					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
 				} else if (cf->node_pattern) {
-					per = (c->node_cost + p->tiebreak) / fit + ac;
+					per = (c->node_cost + p->tiebreak + cf->cost) / fit + ac;
 				} else {
 					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
 				}
@@ -169,10 +253,36 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 			}
 		}
 	}
+	*bk_out = bk;
+	*bc_out = bc;
+}
+
+/*
+ * Opens the node (class, mode, configuration) cheapest per replica of d.
+ * For the first fit (left 0) the choice depends only on d and on which
+ * classes have every node opened, so it is kept while both stay.
+ */
+static size_t open_node_for(struct cplan *cp, int d, long left)
+{
+	const struct problem *p = cp->p;
+	struct cplan_memo *mo = cp->memo;
+	int bk, bc, node;
+
+	if (left > 0) {
+		cheapest_node(cp, d, left, &bk, &bc);
+	} else {
+		if (mo->nd != d || mo->nd_full != mo->nfull) {
+			cheapest_node(cp, d, 0, &mo->bk, &mo->bc);
+			mo->nd = d;
+			mo->nd_full = mo->nfull;
+		}
+		bk = mo->bk;
+		bc = mo->bc;
+	}
 	if (bk < 0)
 		return (size_t)-1;
 	if (p->classes[bk].configs[bc].node_pattern) {
-		node = cplan_open_node(cp, bk, MODE_PASSTHROUGH, bc);
+		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, bc);
 	} else {
 		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, -1);
 		cplan_configure_gpu(cp, node, 0, bc);
@@ -226,14 +336,15 @@ static char *nearest_node(const struct cplan *cp, int d)
 	int best_idle = -1, mode_ok = 0, g;
 	char *name, *out;
 
+	char *allowed = xcalloc(p->nclasses + 1, 1);
+
 	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		allowed[p->arcs[i].k] = 1;
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
-		int idle = 0, allowed = 0;
-		size_t a;
-		for (a = lo; a < hi; a++)
-			allowed |= p->arcs[a].k == n->k;
-		if (!allowed)
+		int idle = 0;
+		if (!allowed[n->k])
 			continue;
 		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
 			idle += n->gpu_used[g] == 0;
@@ -242,6 +353,7 @@ static char *nearest_node(const struct cplan *cp, int d)
 			best = i;
 		}
 	}
+	free(allowed);
 	if (best == (size_t)-1 || best_idle == 0)
 		return xstrdup("not enough capacity: every node it fits on is in use, with no GPU idle");
 	for (i = lo; i < hi; i++)
@@ -262,6 +374,51 @@ static char *nearest_node(const struct cplan *cp, int d)
 	return out;
 }
 
+/*
+ * "the nodes with a free slot it fits have no CPU or RAM left", and the
+ * node with such a slot that lacks the least (CPU and RAM as shares of
+ * the node's), with what it lacks.
+ */
+static char *nearest_cpu_ram(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	const struct cslot *bs = NULL;
+	double best = HUGE_VAL, cpu = 0, ram = 0;
+	char a[64], b[64], *name, *out;
+	size_t lo, hi, i, j;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct node_class *nc = p->classes[p->arcs[i].k].nc;
+		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s);
+		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++) {
+			const struct cslot *s = &cp->slots[q[j]];
+			const struct cnode *n = &cp->nodes[s->node];
+			double lc = fmax(0, n->cpu_used + w->cpu_cores - nc->cpu_cores);
+			double lr = fmax(0, n->ram_used + w->ram_gib - nc->ram_gib);
+			double x = (nc->cpu_cores > 0 ? lc / nc->cpu_cores : 0) + (nc->ram_gib > 0 ? lr / nc->ram_gib : 0);
+			if (s->d >= 0 || x >= best)
+				continue;
+			best = x;
+			bs = s;
+			cpu = lc;
+			ram = lr;
+		}
+	}
+	if (!bs)
+		return xstrdup("the nodes with a free slot it fits have no CPU or RAM left");
+	name = cplan_node_name(cp, &cp->nodes[bs->node]);
+	out = xasprintf("the nodes with a free slot it fits have no CPU or RAM left; nearest: %s (%s) has a "
+			"free %s slot but lacks %s%s%s%s%s", name, mode_name(cp->nodes[bs->node].mode),
+			p->classes[cp->nodes[bs->node].k].slot_types[bs->type].name,
+			cpu > 0 ? fmt_num_short(a, sizeof(a), cpu, 2) : "", cpu > 0 ? " CPU cores" : "",
+			cpu > 0 && ram > 0 ? " and " : "", ram > 0 ? fmt_num_short(b, sizeof(b), ram, 2) : "",
+			ram > 0 ? " GiB of RAM" : "");
+	free(name);
+	return out;
+}
+
 /* Why free capacity could not take a replica of d. */
 void cplan_set_reason(struct cplan *cp, int d)
 {
@@ -278,12 +435,13 @@ void cplan_set_reason(struct cplan *cp, int d)
 	cplan_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi && !slot_left; i++) {
 		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s), j;
-		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++)
+		/* a free slot behind the head is queued again after it (cplan_slot_clear) */
+		for (j = cp->fqhead[p->arcs[i].k][p->arcs[i].s]; j < cp->fqn[p->arcs[i].k][p->arcs[i].s] && !slot_left;
+		     j++)
 			if (cp->slots[q[j]].d < 0)
 				slot_left = 1;
 	}
-	cp->reason[d] = slot_left ? xstrdup("the nodes with a free slot it fits have no CPU or RAM left")
-				  : nearest_node(cp, d);
+	cp->reason[d] = slot_left ? nearest_cpu_ram(cp, d) : nearest_node(cp, d);
 }
 
 /*
@@ -315,10 +473,15 @@ void cplan_greedy_add(struct cplan *cp, const long *add)
 	place_ordered(cp, add, 0);
 	for (i = 0; i < p->ndemands; i++)
 		left += cp->unplaced[i];
-	if (!left)
+	if (!left || cp->stopped)
 		return;
 	cplan_init(&alt, p);
+	alt.deadline = cp->deadline;
 	place_ordered(&alt, add, 1);
+	if (alt.stopped) {	/* cut short: the first pass stands */
+		cplan_release(&alt);
+		return;
+	}
 	cplan_cost(cp, &a);
 	cplan_cost(&alt, &b);
 	if (cplan_better(&alt, &b, cp, &a)) {
@@ -399,13 +562,27 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		long r;
 		if (add[d] <= 0)
 			continue;
+		if (cp->stopped) {
+			cp->unplaced[d] += add[d];
+			if (!cp->reason[d])
+				cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+			continue;
+		}
 		if (p->demands[d].unhostable) {
 			cp->unplaced[d] += add[d];
 			cplan_set_reason(cp, d);
 			continue;
 		}
 		for (r = 0; r < add[d]; r++) {
-			size_t s = cplan_place_one(cp, d, 0);
+			size_t s;
+			if (deadline_passed(cp->deadline)) {
+				cp->stopped = 1;
+				cp->unplaced[d] += add[d] - r;
+				if (!cp->reason[d])
+					cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+				break;
+			}
+			s = cplan_place_one(cp, d, 0);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] += add[d] - r;
 				cplan_set_reason(cp, d);

@@ -22,6 +22,7 @@ void ilp_cleanup(void)
 static int term_hook(void *info, const char *s)
 {
 	(void)info;
+	ilp_glpk_note(s);
 	fputs(s, stderr);
 	return 1; /* we printed it (or chose not to) */
 }
@@ -29,25 +30,14 @@ static int term_hook(void *info, const char *s)
 static int silent_hook(void *info, const char *s)
 {
 	(void)info;
-	(void)s;
+	ilp_glpk_note(s);
 	return 1;
-}
-
-/*
- * GLPK's error hook: glp_error (its memory exhausted, an internal check
- * failed) must not return; GLPK would abort.  One line, exit 6.
- */
-static void error_hook(void *info)
-{
-	(void)info;
-	interrupt_fatal("gpuplan: the solver (GLPK) stopped: out of memory or an internal error (run with "
-			"--verbose for its message): nothing written\n");
 }
 
 void ilp_glpk_thread_hook(int verbose)
 {
 	glp_term_hook(verbose ? term_hook : silent_hook, NULL);
-	glp_error_hook(error_hook, NULL);
+	ilp_glpk_error_guard(); /* ilp_glpk_error.c */
 }
 
 void ilp_glpk_thread_end(void)

@@ -326,8 +326,8 @@ static void alone_row(const struct ilp_rows *rw, size_t k, enum gpu_mode m)
 		}
 	} else {
 		for (ci = 0; ci < c->nconfigs; ci++)
-			if (c->configs[ci].mode == m && !c->configs[ci].node_pattern)
-				ilp_rb_add(rb, cl->g[k][ci], 1);
+			if (c->configs[ci].mode == m)	/* a vgpu pattern takes its node */
+				ilp_rb_add(rb, cl->g[k][ci], c->configs[ci].node_pattern ? gpn : 1);
 	}
 	ilp_rb_add(rb, ncol, -gpn);
 	snprintf(name, sizeof(name), "alone_%zu_%s", k, mode_name(m));
@@ -466,8 +466,9 @@ void ilp_class_rows(const struct ilp_rows *rw, size_t k, const struct shrink *sh
 	snprintf(name, sizeof(name), "nodes_%zu", k);
 	ilp_add_row(P, rb, name, GLP_FX, 0, 0);
 	for (ci = 0; ci < c->nconfigs; ci++)
-		if (!c->configs[ci].node_pattern)
-			ilp_rb_add(rb, cl->g[k][ci], 1);
+		if (!c->configs[ci].node_pattern || c->configs[ci].pattern_gpus)
+			ilp_rb_add(rb, cl->g[k][ci],
+				   c->configs[ci].node_pattern ? c->configs[ci].pattern_gpus : 1);
 	for (a = lo; a < hi; a++) {
 		i = ix->byk[a];
 		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
@@ -480,9 +481,11 @@ void ilp_class_rows(const struct ilp_rows *rw, size_t k, const struct shrink *sh
 		int col = cl->n[k * MODE_COUNT + (size_t)m];
 		if (!col)
 			continue;
-		for (ci = 0; ci < c->nconfigs; ci++)
+		for (ci = 0; ci < c->nconfigs; ci++)	/* a vgpu pattern takes its node's GPUs */
 			if (c->configs[ci].mode == (enum gpu_mode)m)
-				ilp_rb_add(rb, cl->g[k][ci], 1);
+				ilp_rb_add(rb, cl->g[k][ci],
+					   m != MODE_PASSTHROUGH && c->configs[ci].node_pattern
+						   ? (double)c->nc->gpus_per_node : 1);
 		if (m == MODE_PASSTHROUGH) {
 			ilp_rb_add(rb, col, -1);
 			snprintf(name, sizeof(name), "pat_%zu", k);

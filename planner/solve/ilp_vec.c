@@ -35,6 +35,8 @@ void ilp_counts_vector(const struct problem *p, const struct cols *cl, const str
 			x[cl->g[k][ci]] = (double)ncfg[k][ci];
 			if (!c->configs[ci].node_pattern)
 				gpus += (double)ncfg[k][ci];
+			else /* vgpu patterns: their VMs' GPUs (passthrough's ride on the arcs) */
+				gpus += (double)(c->configs[ci].pattern_gpus * ncfg[k][ci]);
 		}
 		x[cl->agg[2 * k]] = nodes;
 		x[cl->agg[2 * k + 1]] = gpus;

@@ -14,6 +14,7 @@
 #define PLANNER_PLAN_H
 
 #include "cplan.h"
+#include "deadline.h"
 #include "diag.h"
 #include "ilp.h"
 #include "pricing.h"
@@ -30,8 +31,14 @@ struct plan_opts {
 	int threads;		/* for the solver (ilp_opts.threads); 0: one per processor */
 	void (*progress)(const struct ilp_progress *pg, void *ctx); /* phases and the search's best (ilp.h); or NULL */
 	void *progress_ctx;	/* progress's */
+	/*
+	 * The run's deadline (deadline.h), started when the program started:
+	 * time_limit_s (or the scenario's) counts from its start, so reading
+	 * the scenario counts too.  NULL: the run starts at plan_run.
+	 */
+	const struct deadline *deadline;
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL }
 
 struct plan_whatif;
 
@@ -52,6 +59,9 @@ struct plan_result {
 	double greedy_objective;
 	int have_pr, have_p, have_ilp;
 	const struct plan_whatif *whatif; /* what would place the unplaced (whatif.h), set by the caller; or NULL */
+	struct deadline dl;		/* the run's deadline, its limit set (none under a node limit) */
+	int stopped;			/* the time limit cut the greedy pass or the solve: the best verified plan so far */
+	double limit_s;			/* the time limit it ran under, seconds */
 };
 
 /*

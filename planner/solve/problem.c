@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "internal/problem_config.h"
 #include "internal/problem_match.h"
+#include "internal/problem_near.h"
 #include "internal/problem_reduce.h"
 #include "util.h"
 #include "banned.h"
@@ -38,7 +39,7 @@ static double config_licence(const struct problem *p, const struct pclass *c, co
 {
 	if (cf->lic == LIC_NONE || (p->pr->counting == COUNT_VGPU_SEAT && seat_mode(cf->mode)))
 		return 0;
-	return p->pr->cls[c->index].lic[cf->lic].total;
+	return p->pr->cls[c->index]->lic[cf->lic].total;
 }
 
 static int arc_cmp(const void *a, const void *b)
@@ -94,8 +95,8 @@ static void build_class(struct problem *p, size_t k, const struct demand_scan *d
 
 	c->nc = &p->sc->inventory.classes[k];
 	c->index = k;
-	c->node_cost = pr->cls[k].node_total;
-	c->gpu_active_cost = pr->cls[k].gpu_active_total;
+	c->node_cost = pr->cls[k]->node_total;
+	c->gpu_active_cost = pr->cls[k]->gpu_active_total;
 	memset(&e, 0, sizeof(e));
 	e.p = p;
 	e.c = c;
@@ -105,11 +106,15 @@ static void build_class(struct problem *p, size_t k, const struct demand_scan *d
 			gsz[ng++] = ds->sizes[j];
 	e.group_sizes = gsz;
 	e.ngroup_sizes = ng;
+	if (hypervisor_is_vm_host(c->nc->hv)) {
+		const struct multi_vgpu *mv = catalog_multi_vgpu(&p->sc->catalog, hypervisor_name(c->nc->hv));
+		e.multi_max = mv ? mv->max_per_vm : 0;
+	}
 	problem_enumerate(&e);
 	for (j = 0; j < c->nconfigs; j++) {
 		struct config *cf = &c->configs[j];
-		if (cf->node_pattern)
-			cf->cost = 0; /* per-GPU costs ride on the arcs */
+		if (cf->node_pattern) /* passthrough: per-GPU costs ride on the arcs */
+			cf->cost = cf->pattern_gpus * (c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf));
 		else
 			cf->cost = c->gpu_active_cost + p->tiebreak + config_licence(p, c, cf);
 	}
@@ -127,7 +132,7 @@ static double penalty_unit(const struct problem *p)
 		double lic = 0, per_gpu, full;
 		int q;
 		for (q = 0; q < LIC_COUNT; q++)
-			lic = fmax(lic, pr->cls[k].lic[q].total);
+			lic = fmax(lic, pr->cls[k]->lic[q].total);
 		per_gpu = c->gpu_active_cost + 2 * p->tiebreak + lic;
 		/* a node, its GPUs, and a seat: more than placing one replica can cost */
 		full = c->node_cost + p->tiebreak + c->nc->gpus_per_node * per_gpu + lic;
@@ -151,10 +156,11 @@ static double arc_cost(const struct problem *p, int k, const struct slot_type *s
 
 	if (st->mode == MODE_PASSTHROUGH) {
 		enum lic_product lp = problem_passthrough_nvaie(p, k, w) ? LIC_NVAIE
-									: pr->cls[k].mode_product[MODE_PASSTHROUGH];
-		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k].lic[lp].total);
+									: pr->cls[k]->mode_product[MODE_PASSTHROUGH];
+		return st->gpus * (c->gpu_active_cost + p->tiebreak + pr->cls[k]->lic[lp].total);
 	} else if (pr->counting == COUNT_VGPU_SEAT && seat_mode(st->mode)) {
-		return pr->cls[k].lic[st->lic].total; /* one seat per vGPU in use */
+		/* one seat per vGPU VM in use (a multi-vGPU VM too: a licence server leases per VM) */
+		return pr->cls[k]->lic[st->lic].total;
 	}
 	return 0;
 }
@@ -258,18 +264,24 @@ static void mark_unhostable(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
 	size_t i, j;
+	char *why, *near;
 
+	char *any = xcalloc(wl->n + 1, 1);
+
+	for (j = 0; j < p->narcs; j++)
+		any[p->arcs[j].d] = 1;
 	for (i = 0; i < wl->n; i++) {
-		int any = 0;
-		for (j = 0; j < p->narcs; j++)
-			if (p->arcs[j].d == (int)i)
-				any = 1;
-		if (any)
+		if (any[i])
 			continue;
-		p->demands[i].unhostable = scenario_unhostable(p->sc, &wl->w[i]);
-		if (!p->demands[i].unhostable)
-			p->demands[i].unhostable = xstrdup("no slot of any allowed mode, GPU type and site holds it");
+		why = scenario_unhostable(p->sc, &wl->w[i]);
+		near = problem_nearest_class(p, &wl->w[i]);
+		if (!why)
+			why = xstrdup("no slot of any allowed mode, GPU type and site holds it");
+		p->demands[i].unhostable = near ? xasprintf("%s; %s", why, near) : xstrdup(why);
+		free(why);
+		free(near);
 	}
+	free(any);
 }
 
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d)

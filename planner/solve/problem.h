@@ -16,7 +16,10 @@
  * - time-slice slots of different compute shares summing to at most one
  * GPU, packed from the demand); in passthrough mode the unit is
  * the node, split by a pattern into groups of whole GPUs (so a 4-GPU
- * replica never straddles nodes).
+ * replica never straddles nodes).  In vgpu mode a node pattern is a set
+ * of multi-vGPU VMs, each of N full-size vGPUs on N whole GPUs (N at
+ * most the hypervisor's multi_vgpu limit); such a node has no other
+ * configuration.
  *
  * Ownership: the problem owns all arrays and strings; it points into the
  * scenario (which must outlive it).  problem_release frees everything.
@@ -51,7 +54,9 @@ struct config {
 	enum gpu_mode mode;
 	char *name;		/* "4g.40gb+3g.40gb", "H100XM-20C*4", "ts4", "mps4", "gpu*4+gpu*4" */
 	enum lic_product lic;	/* the licence the GPU carries */
-	int node_pattern;	/* passthrough: a per-node split into GPU groups */
+	int node_pattern;	/* passthrough: a per-node split into GPU groups; vgpu: multi-vGPU VMs
+				 * of full-size vGPUs on a node of its own (the rest of it idle) */
+	int pattern_gpus;	/* vgpu node pattern: the GPUs its VMs take; else 0 */
 	size_t nslots;
 	int *slot;		/* the ILP's view: representative slot types, useful ones only */
 	int *count;		/* slots of that type per GPU (per node for patterns) */

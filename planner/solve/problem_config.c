@@ -161,6 +161,54 @@ static void add_mig_configs(struct problem_enum_ctx *e, enum gpu_mode mode, enum
 	free(geo);
 }
 
+/*
+ * Multi-vGPU VMs: for each multiset of the asked group sizes N (each at
+ * most the hypervisor's per-VM limit) that fits a node, a node pattern of
+ * VMs with N full-size vGPUs each, on GPUs of their own; the node's other
+ * GPUs stay idle.  mult[i]: VMs of size group_sizes[i] so far.
+ */
+static void add_vgpu_patterns_rec(struct problem_enum_ctx *e, const struct slot_type *proto, int left, size_t from,
+				  int *mult)
+{
+	const struct vgpu_profile *vp = &e->c->nc->gpu->vgpu.profiles[proto->vgpu_profile];
+	size_t i;
+
+	if (from == e->ngroup_sizes) {
+		struct slot_type st = *proto;
+		struct config *cf;
+		struct sb name;
+		int used = e->c->nc->gpus_per_node - left;
+
+		if (!used)
+			return;
+		sb_init(&name);
+		for (i = e->ngroup_sizes; i-- > 0;)
+			if (mult[i])
+				sb_addf(&name, "%s%sx%d*%d", name.len ? "+" : "", vp->name, e->group_sizes[i], mult[i]);
+		cf = problem_config_new(e->c, &e->cfcap, MODE_VGPU, proto->lic, sb_detach(&name));
+		sb_release(&name);
+		cf->node_pattern = 1;
+		cf->pattern_gpus = used;
+		cf->vgpu_profile = proto->vgpu_profile;
+		for (i = e->ngroup_sizes; i-- > 0;) {
+			char nm[96];
+			if (!mult[i])
+				continue;
+			snprintf(nm, sizeof(nm), "%sx%d", vp->name, e->group_sizes[i]);
+			st.name = nm;
+			st.gpus = e->group_sizes[i];
+			problem_config_add_slot(cf, problem_slot_type_get(e->c, &e->stcap, &st), mult[i]);
+		}
+		return;
+	}
+	for (mult[from] = 0; mult[from] * e->group_sizes[from] <= left; mult[from]++) {
+		if (mult[from] && e->group_sizes[from] > e->multi_max)
+			break;
+		add_vgpu_patterns_rec(e, proto, left - mult[from] * e->group_sizes[from], from + 1, mult);
+	}
+	mult[from] = 0;
+}
+
 static void add_vgpu_configs(struct problem_enum_ctx *e, enum lic_product lic)
 {
 	const struct gpu_type *gpu = e->c->nc->gpu;
@@ -186,6 +234,10 @@ static void add_vgpu_configs(struct problem_enum_ctx *e, enum lic_product lic)
 		st.mig_profile = -1;
 		st.vgpu_profile = (int)i;
 		problem_config_add_slot(cf, problem_slot_type_get(e->c, &e->stcap, &st), vp->max_equal);
+		if (vp->max_equal == 1 && (int)i == catalog_full_vgpu(gpu) && e->multi_max >= 2) {
+			int mult[64] = { 0 };
+			add_vgpu_patterns_rec(e, &st, e->c->nc->gpus_per_node, 0, mult);
+		}
 	}
 }
 
@@ -277,7 +329,7 @@ static void add_passthrough_configs(struct problem_enum_ctx *e)
 /* Enumerates a mode's configurations in the licence variants it needs. */
 static void add_mode(struct problem_enum_ctx *e, enum gpu_mode m)
 {
-	enum lic_product base = e->p->pr->cls[e->c->index].mode_product[m];
+	enum lic_product base = e->p->pr->cls[e->c->index]->mode_product[m];
 	enum lic_product v[2];
 	int nv = 0, i;
 

@@ -31,6 +31,21 @@ struct offer {
 	int vm, gpus;
 };
 
+/* A multi-vGPU VM: full-size vGPUs, no more than the hypervisor allows per VM. */
+static int multi_vgpu_check(const struct cplan *cp, const struct cnode *n, const struct cslot *s, struct diag *d)
+{
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct multi_vgpu *mv = catalog_multi_vgpu(&cp->p->sc->catalog, hypervisor_name(c->nc->hv));
+	int full = catalog_full_vgpu(c->nc->gpu);
+
+	if (full < 0 || c->configs[n->pattern].vgpu_profile != full)
+		return fail(d, "a multi-vGPU VM on %s without its full-size vGPU profile", c->nc->name);
+	if (!mv || s->ngpus > mv->max_per_vm)
+		return fail(d, "a VM of %d vGPUs on '%s' (%s), which allows %d per VM", s->ngpus, c->nc->name,
+			    hypervisor_name(c->nc->hv), mv ? mv->max_per_vm : 1);
+	return 0;
+}
+
 static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offer *o, struct diag *d)
 {
 	const struct cnode *n = &cp->nodes[s->node];
@@ -93,6 +108,10 @@ static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offe
 		o->iso = ISO_MEMORY;
 		o->vm = hypervisor_is_vm_host(c->nc->hv);
 		o->gpus = vp->max_equal == 1;
+		if (cf->node_pattern && multi_vgpu_check(cp, n, s, d))
+			return -1;
+		if (cf->node_pattern)
+			o->gpus = s->ngpus;
 		break;
 	}
 	case MODE_TIMESLICE:

@@ -146,14 +146,17 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 {
 	struct plan_opts po = *o;
 	struct cplan_cost c;
+	struct deadline dl = base->dl;
 	long *from;
 	size_t k;
 
 	memset(w, 0, sizeof(*w));
 	cplan_cost(base->final, &c);
 	w->base_total = c.total;
-	if (!c.unplaced)
+	/* the second plan shares the run's deadline: none when the first used it up */
+	if (!c.unplaced || deadline_left(&dl) <= 0)
 		return 0;
+	po.deadline = &dl;
 	w->extra = c.unplaced < 1000000 ? c.unplaced : 1000000;
 	if (!extend(w, base))
 		return 0;
@@ -161,6 +164,10 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	w->ran = 1;
 	if (plan_run(&w->r, &w->sc, &po, d))
 		return -1;
+	if (w->r.greedy.stopped) {	/* a greedy pass cut short says nothing about what to add */
+		w->ran = 0;
+		return 0;
+	}
 	from = xcalloc(w->sc.inventory.n + 1, sizeof(*from));
 	for (k = 0; k < w->sc.inventory.n; k++)
 		from[k] = w->classes[k].own == OWN_OWNED ? -1 : k < w->norig ? base->sc->inventory.classes[k].count : 0;

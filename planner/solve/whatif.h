@@ -10,7 +10,9 @@
  * and every on-demand or reserved cloud offer of the models (the only
  * purchasable classes the models price: gpus.yaml has no purchase
  * prices) that some unplaced workload could use is added as a rented
- * class of that many nodes, at the offer's cloud as its site.  Owned
+ * class of that many nodes, at the offer's cloud as its site.  It runs
+ * inside the first plan's deadline (plan_result.dl), with what is left
+ * of it (nothing is said when that cuts its greedy pass short).  Owned
  * rows are not extended: an owned node has no price.  The second plan is
  * solved like the first (same limits), so its additions are a plan, not
  * an estimate.  Nothing here prints.

@@ -1,9 +1,9 @@
 #!/bin/bash
 # test_html.sh - report.html is one self-contained, well-formed file: the
-# pages of plan, compare, simulate and check parse as XML (xmllint, from
+# pages of plan, compare, simulate, check and sweep merge parse as XML (xmllint, from
 # Debian's libxml2-utils), hold no script, link, image, iframe or
 # src/href attribute and no CSS @import or url(); names with markup in
-# them stay text; the bytes are the same on every run and in every
+# them stay text; the bytes are the same on every run (a sweep: -j 1 and -j 2) and in every
 # locale; and a plan of bench size L stays a sane size (identical nodes
 # are drawn once).
 #
@@ -33,6 +33,16 @@ run sim2 simulate "$scenario" --trace "$src/data/example/trace.csv" --hours 720 
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	&& ok || bad "hostile plan exited $?"
 pages="plan/report.html compare/report.html sim/report.html check.html hostile/report.html"
+# sweeps: one-at-a-time (tornado) and Monte Carlo (distributions), the same bytes from -j 1 and -j 2
+for spec in oat mc; do
+	"$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" -j 1 >/dev/null \
+		&& LC_ALL=de_DE.UTF-8 "$exe" sweep merge "$src/tests/sweep/$spec.yaml" -o "sw-$spec" --format html >/dev/null \
+		&& "$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw2-$spec" -j 2 >/dev/null \
+		&& "$exe" sweep merge "$src/tests/sweep/$spec.yaml" -o "sw2-$spec" --format all >/dev/null && ok || bad "sweep $spec failed"
+	cmp -s "sw-$spec/report.html" "sw2-$spec/report.html" && ok || bad "sweep $spec report.html differs between runs"
+	[ ! -e "sw-$spec/sweep.json" ] && [ -s "sw2-$spec/sweep.json" ] && ok || bad "sweep merge --format html/all wrote the wrong files"
+	pages="$pages sw-$spec/report.html"
+done
 
 # the same bytes: run to run, locale to locale, --format html and all
 cmp -s plan/report.html plan2/report.html && ok || bad "plan report.html differs between runs/locales"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test_html_browser.sh - report.html opened in a real browser (Debian's
-# headless chromium), offline: the pages of plan, compare, simulate and
-# check and the plan with markup in its names render with no console
+# headless chromium), offline: the pages of plan, compare, simulate,
+# check and sweep merge (one-at-a-time and Monte Carlo) and the plan with markup in its names render with no console
 # message, load nothing (no resource besides the page itself), have the
 # expected sections and charts (each chart's title and marks), no
 # horizontal scroll at 1280 px, names with <, & and quotes as text, and a
@@ -38,6 +38,10 @@ cases=$src/tests/cases
 	--format html >"$work/check.html" 2>/dev/null)
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	|| bad "hostile plan failed"
+for spec in oat mc; do
+	{ "$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" && "$exe" sweep merge "$src/tests/sweep/$spec.yaml" \
+		-o "sw-$spec" --format html; } >/dev/null || bad "sweep $spec failed"
+done
 
 # The probe: scroll width, resources loaded, scripts, sections, and per chart its title and marks.
 probe='<script>
@@ -100,6 +104,17 @@ if look hostile hostile/report.html; then
 	# the heading's text is the name as written (--dump-dom prints text with < and & escaped again)
 	expect hostile "h1 gpuplan plan: &lt;script&gt;alert('scenario')&lt;/script&gt; &amp; \"co\""
 	grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' dom.hostile && ok || bad "hostile: the workload's name is not text"
+fi
+
+if look oat sw-oat/report.html; then
+	expect oat "section summary" "section best" "section tornado" "section distribution" "section breakeven" \
+		"chart 3 Probability that each option is the cheapest" \
+		"chart 10 Tornado: the cost of buy at each parameter's low and high value" \
+		"chart 10 Tornado: the cost of rent at each parameter's low and high value"
+fi
+if look mc sw-mc/report.html; then
+	expect mc "section tornado" "section distribution" "chart 24 Cost distribution per option, P5, P50 and P95 marked" \
+		"chart 4 Cumulative distribution of the cost per option"
 fi
 
 # what a person sees: the plan page drawn, not blank (a blank 1280x800 PNG is a few kB)

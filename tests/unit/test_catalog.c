@@ -150,6 +150,17 @@ static const struct {
 	{ "H200-SXM-141GB", 144384, 1, 7, 8, 7, 1 },
 	{ "B200", 184320, 1, 7, 8, 7, 0 },
 	{ "L40S", 49152, 0, 0, 0, 0, 1 },
+	/* [MIGUG] supported-gpus: H100 on GH200 96GB, H20 96GB, GB200 186GB, 7 instances each */
+	{ "GH200-96GB", 98304, 1, 7, 8, 7, 0 },
+	{ "H20-SXM5-96GB", 98304, 1, 7, 8, 7, 1 },
+	{ "GB200", 190464, 1, 7, 8, 7, 0 },
+	/* [AIE6-VGPU] Tables 40, 43, 44: the whole-GPU type's frame buffer */
+	{ "L20", 49152, 0, 0, 0, 0, 1 },
+	{ "L2", 24576, 0, 0, 0, 0, 1 },
+	{ "RTX-6000-Ada", 49152, 0, 0, 0, 0, 1 },
+	/* [PARTED] 7g.269gb (0x3182); [AIE7-HOP] H100 SXM5 64GB: time-sliced types only here */
+	{ "B300", 275456, 1, 7, 8, 7, 0 },
+	{ "H100-SXM5-64GB", 65536, 0, 0, 0, 0, 1 },
 };
 
 static const struct {
@@ -162,6 +173,22 @@ static const struct {
 	{ "H100-SXM5-80GB", "H100XM-16C", 16384, 5, 4 },
 	{ "H100-NVL-94GB", "H100L-94C", 96246, 1, 1 },
 	{ "A100-PCIE-40GB", "A100-4C", 4096, 10, 8 },
+	/* [AIE7-HOP] Table 187 (H20 SXM5 96GB): 24C 4/2, 12C 8/4, 4C 24/8 */
+	{ "H20-SXM5-96GB", "H20-24C", 24576, 4, 2 },
+	{ "H20-SXM5-96GB", "H20-12C", 12288, 8, 4 },
+	{ "H20-SXM5-96GB", "H20-4C", 4096, 24, 8 },
+	/* [AIE7-HOP] Tables 165, 169, 177 */
+	{ "H800-NVL-94GB", "H800L-6C", 6144, 15, 8 },
+	{ "H800-SXM5-80GB", "H800XM-16C", 16384, 5, 4 },
+	{ "H100-SXM5-94GB", "H100XL-15C", 15360, 6, 4 },
+	/* [AIE6-VGPU] Tables 43, 44 (FB in MB) */
+	{ "L2", "L2-8C", 8192, 3, 2 },
+	{ "RTX-6000-Ada", "RTX 6000 Ada-4C", 4096, 12, 8 },
+	/* [AIE6-VGPU] Tables 54, 60, 82; [AIE7-HOP] Table 183 */
+	{ "A800-PCIE-80GB", "A800D-4C", 4096, 20, 16 },
+	{ "A800-PCIE-40GB", "A800-8C", 8192, 5, 4 },
+	{ "H800-NVL-94GB", "H800L-94C", 96246, 1, 1 },
+	{ "H100-SXM5-64GB", "H100XS-16C", 16384, 4, 4 },
 };
 
 static const struct {
@@ -173,6 +200,9 @@ static const struct {
 	{ "A100-PCIE-80GB", "A100D-1-20C", "1g.20gb", 4 },
 	{ "A100-PCIE-40GB", "A100-1-10C", "1g.10gb", 4 },
 	{ "A30", "A30-2-12CME", "2g.12gb+me", 1 },
+	/* [AIE7-HOP] Tables 186, 166 */
+	{ "H20-SXM5-96GB", "H20-1-24C", "1g.24gb", 4 },
+	{ "H800-PCIE-80GB", "H800-1-10CME", "1g.10gb+me", 1 },
 	{ "H100-NVL-94GB", "H100L-3-47C", "3g.47gb", 2 },
 };
 
@@ -184,16 +214,16 @@ static const struct {
 } suggests[] = {
 	{ "H100-SMX5-80GB", "H100-SXM5-80GB", 1 },	/* transposition in an id */
 	{ "H100-SXM5-80G", "H100-SXM5-80GB", 1 },	/* prefix of one type */
-	{ "H100X", "H100-SXM5-80GB", 1 },		/* prefix of alias H100XM: the id comes back */
-	{ "h100x", "H100-SXM5-80GB", 1 },		/* case-insensitive */
-	{ "SXM5", "H100-SXM5-80GB", 1 },		/* inside one type's names */
+	{ "H100X", "H100-SXM5-80GB|H100-SXM5-94GB|H100-SXM5-64GB", 3 },	/* prefix of aliases H100XM/XL/XS: the ids */
+	{ "h100x", "H100-SXM5-80GB|H100-SXM5-94GB|H100-SXM5-64GB", 3 },	/* case-insensitive */
+	{ "SXM5-80", "H100-SXM5-80GB|H800-SXM5-80GB", 2 },	/* inside two types' names */
 	{ "H200-NV", "H200-NVL-141GB", 1 },		/* prefix of an alias and an id of one type */
 	{ "H100DX", "A100-SXM4-80GB", 1 },		/* 1 edit from alias A100DX */
-	{ "H100", "H100-PCIE-80GB|H100-SXM5-80GB|H100-NVL-94GB", 3 },	/* prefix of each H100 */
+	{ "H100", "H100-PCIE-80GB|H100-SXM5-80GB|H100-NVL-94GB", 6 },	/* prefix of 6 H100s (GH200 by alias H100-96GB): 3 shown */
 	{ "A100", "A100-PCIE-40GB|A100-SXM4-40GB|A100-PCIE-80GB", 4 },	/* 4 A100s, not A10 (1 edit) */
-	{ "NVL", "H100-NVL-94GB|H200-NVL-141GB", 2 },	/* inside both NVL types */
+	{ "NVL", "H100-NVL-94GB|H200-NVL-141GB|H800-NVL-94GB", 3 },	/* inside the NVL types */
 	{ "L41", "L4|L40", 2 },			/* 1 edit each, in catalog order */
-	{ "B300", "B200", 1 },				/* 1 edit */
+	{ "B400", "B200|B300", 2 },			/* 1 edit each */
 	{ "Z9000", "", 0 },
 	{ "ZZZ", "", 0 },
 	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
@@ -313,7 +343,7 @@ static const struct {
 	{ "unknown key without hint", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    colour: red\n",
 	  "5:5: unknown field 'colour' in GPU type (expected id, aliases, memory_mib, sms, tdp_w, mig or vgpu)" },
 	{ "unknown top-level key", 0, "schema: gpuplan-gpus/1\ngpu: []\n",
-	  "2:1: unknown field 'gpu' (did you mean 'gpus'?)" },
+	  "2:1: unknown field 'gpu' (did you mean 'gpus' or 'multi_vgpu'?)" },
 	{ "missing key", 0, HEAD "  - id: X1\n    tdp_w: 100\n", "3:5: missing field 'memory_mib'" },
 	{ "missing gpus", 0, "schema: gpuplan-gpus/1\n", "1:1: missing field 'gpus'" },
 	{ "missing starts", 0,
@@ -496,6 +526,30 @@ static const struct lgip_row lgip_rows[] = {
 	{ "B200", "1g.23gb", "20.50", 0 },
 	{ "B200", "2g.45gb", "44.25", 0 },
 	{ "B200", "7g.180gb", "177.00", 1 },
+	/* [LGIP-GH200] kf-cuanschutz/NVIDIA_Grace_Hopper_benchmarking_logs_ Daily_installs_loggings/
+	 * Lessons_learned_from_the_slurm_MIG_installation.md @89867862, NVIDIA GH200 (H100 96GB) */
+	{ "GH200-96GB", "1g.12gb", "11.00", 0 },
+	{ "GH200-96GB", "1g.12gb+me", "11.00", 0 },
+	{ "GH200-96GB", "1g.24gb", "23.00", 0 },
+	{ "GH200-96GB", "2g.24gb", "23.00", 0 },
+	{ "GH200-96GB", "3g.48gb", "46.50", 0 },
+	{ "GH200-96GB", "4g.48gb", "46.50", 0 },
+	{ "GH200-96GB", "7g.96gb", "93.00", 0 },
+	/* the same 96 GB profile set ([PARTED] "H100-96GB, PG506-96GB, GH200, H20"): GH200's figures */
+	{ "H20-SXM5-96GB", "1g.12gb", "11.00", 1 },
+	{ "H20-SXM5-96GB", "7g.96gb", "93.00", 1 },
+	/* no GB200 capture: the B200 figure of the same shape, erring low */
+	{ "GB200", "1g.23gb", "20.50", 1 },
+	{ "GB200", "2g.47gb", "44.25", 1 },
+	/* H800 80GB: the H100 80GB profile set; H100 SXM5 94GB: the H100 NVL one */
+	{ "H800-SXM5-80GB", "1g.10gb", "9.75", 1 },
+	{ "H100-SXM5-94GB", "3g.47gb", "46.38", 1 },
+	/* A800 80GB: the A100 80GB PCIe figure; H20 141GB: the H200 one */
+	{ "A800-PCIE-80GB", "1g.10gb", "9.50", 1 },
+	{ "H20-SXM5-141GB", "7g.141gb", "139.75", 1 },
+	/* no B300 capture: the name's GB x 1024 x 0.89 (B200 1g.23gb 20.50/23), whole MiB */
+	{ "B300", "1g.34gb", "30.26", 1 },
+	{ "B300", "7g.269gb", "239.41", 1 },
 };
 
 /* "9.75" GiB x 1024, rounded down: 9984 MiB (two decimals, as nvidia-smi prints). */
@@ -540,6 +594,22 @@ static void check_usable_memory(const struct catalog *cat)
 	      "mig_name_nominal_mib");
 }
 
+/* The multi-vGPU limits of models/gpus.yaml and the full-size profile a multi-vGPU VM takes. */
+static void check_multi_vgpu(const struct catalog *cat)
+{
+	const struct multi_vgpu *vs = catalog_multi_vgpu(cat, "vsphere"), *kvm = catalog_multi_vgpu(cat, "kvm");
+	const struct gpu_type *h100 = catalog_find(cat, "H100-SXM5-80GB"), *b200 = catalog_find(cat, "B200");
+
+	CHECK(vs && vs->max_per_vm == 8 && !vs->assumed, "vsphere: want 8 vGPUs per VM, sourced");
+	CHECK(vs && !strcmp(vs->release, "vSphere 8.0"), "vsphere: release '%s'", vs ? vs->release : "");
+	CHECK(kvm && kvm->max_per_vm == 16 && kvm->assumed, "kvm: want 16 vGPUs per VM, assumed");
+	CHECK(!catalog_multi_vgpu(cat, "baremetal"), "baremetal has a multi-vGPU rule");
+	CHECK(h100 && catalog_full_vgpu(h100) >= 0 &&
+		      !strcmp(h100->vgpu.profiles[catalog_full_vgpu(h100)].name, "H100XM-80C"),
+	      "H100-SXM5-80GB: full-size vGPU profile is not H100XM-80C");
+	CHECK(b200 && catalog_full_vgpu(b200) == -1, "B200 (no vGPU table) has a full-size vGPU profile");
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -568,6 +638,7 @@ int main(void)
 	CHECK(nmig >= 10, "only %zu MIG types", nmig);
 	check_spots(&cat);
 	check_usable_memory(&cat);
+	check_multi_vgpu(&cat);
 	catalog_release(&cat);
 	check_errors();
 	return check_done();

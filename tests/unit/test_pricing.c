@@ -112,12 +112,12 @@ static void check_a100(const char *what, const char *sc_text, long want_gpus, lo
 	if (fixture_build(&fx, sc_text, inv_a100, wl_a100, 0))
 		return;
 	/* one licence of the class: NVAIE subscription-3y, 13,500, all in year 1 */
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "subscription-3y", "%s: term", what);
-	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].total, 13500.0, "licence total");
-	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].year[0], 13500.0, "licence year 1");
-	CHECK(fx.pr.cls[0].lic[LIC_NVAIE].year[1] == 0 && fx.pr.cls[0].lic[LIC_NVAIE].year[2] == 0,
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "subscription-3y", "%s: term", what);
+	CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].total, 13500.0, "licence total");
+	CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].year[0], 13500.0, "licence year 1");
+	CHECK(fx.pr.cls[0]->lic[LIC_NVAIE].year[1] == 0 && fx.pr.cls[0]->lic[LIC_NVAIE].year[2] == 0,
 	      "%s: nothing charged in years 2-3", what);
-	CHECK(fx.pr.cls[0].mode_product[MODE_MIG_VGPU] == LIC_NVAIE && fx.pr.cls[0].mode_product[MODE_MIG] == LIC_NONE,
+	CHECK(fx.pr.cls[0]->mode_product[MODE_MIG_VGPU] == LIC_NVAIE && fx.pr.cls[0]->mode_product[MODE_MIG] == LIC_NONE,
 	      "%s: mig-vgpu on vsphere needs NVAIE, bare mig none", what);
 	if (plan(&r, &fx, what) == 0) {
 		cplan_cost(r.final, &c);
@@ -180,7 +180,7 @@ static void test_bundle_3y(void)
 
 	if (fixture_build(&fx, SC_HEAD("nvl", "3") SC_NVL_ENERGY, inv_nvl_buy, wl_nvl, 0))
 		return;
-	lp = &fx.pr.cls[0].lic[LIC_NVAIE];
+	lp = &fx.pr.cls[0]->lic[LIC_NVAIE];
 	/* 3 years <= 5 bundled: nothing to buy */
 	CHECK(lp->bundled_years == 5, "bundle 3y: %d bundled years", lp->bundled_years);
 	CHECK_STR(lp->term_id, "bundled", "bundle 3y: term");
@@ -208,16 +208,16 @@ static void test_bundle_3y(void)
 	/* An owned node gets no bundle by default: 3 years = subscription-3y, 13,500. */
 	if (fixture_build(&fx, SC_HEAD("nvl", "3") SC_NVL_ENERGY, inv_nvl_owned, wl_nvl, 0))
 		return;
-	CHECK(fx.pr.cls[0].lic[LIC_NVAIE].bundled_years == 0, "owned nvl: bundled %d",
-	      fx.pr.cls[0].lic[LIC_NVAIE].bundled_years);
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "subscription-3y", "owned nvl: term");
-	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].total, 13500.0, "owned nvl licence");
+	CHECK(fx.pr.cls[0]->lic[LIC_NVAIE].bundled_years == 0, "owned nvl: bundled %d",
+	      fx.pr.cls[0]->lic[LIC_NVAIE].bundled_years);
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "subscription-3y", "owned nvl: term");
+	CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].total, 13500.0, "owned nvl licence");
 	fixture_release(&fx);
 
 	/* ... unless the inventory says so (column nvaie_bundle_years = 5, source: that column). */
 	if (fixture_build(&fx, SC_HEAD("nvl", "3") SC_NVL_ENERGY, inv_nvl_owned5, wl_nvl, 0))
 		return;
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "bundled", "owned nvl, column 5: term");
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "bundled", "owned nvl, column 5: term");
 	{
 		size_t i;
 		int found = 0;
@@ -240,7 +240,7 @@ static void test_bundle_7y(void)
 
 	if (fixture_build(&fx, SC_HEAD("nvl", "7") SC_NVL_ENERGY, inv_nvl_buy, wl_nvl, 0))
 		return;
-	lp = &fx.pr.cls[0].lic[LIC_NVAIE];
+	lp = &fx.pr.cls[0]->lic[LIC_NVAIE];
 	/*
 	 * 7 years - 5 bundled = 2 years to buy, from year 6.  Cheapest cover:
 	 * 2 x subscription-1y = 2 x 4,500 = 9,000, or subscription-2y = 9,000:
@@ -297,10 +297,10 @@ static void test_energy_idle(void)
 						 "gpu_idle_factor: 0.1, source: test tariff}\n",
 			  inv, wl, 0))
 		return;
-	CHECK_NEAR(fx.pr.cls[0].node_year[CAT_ENERGY][0], 4888.08, "node energy per year");
-	CHECK_NEAR(fx.pr.cls[0].node_year[CAT_ENERGY][1], 4888.08, "node energy year 2");
-	CHECK_NEAR(fx.pr.cls[0].gpu_active_year[0], 1287.72, "active GPU energy per year");
-	CHECK_NEAR(fx.pr.cls[0].gpu_active_total, 2 * 1287.72, "active GPU energy over 2 years");
+	CHECK_NEAR(fx.pr.cls[0]->node_year[CAT_ENERGY][0], 4888.08, "node energy per year");
+	CHECK_NEAR(fx.pr.cls[0]->node_year[CAT_ENERGY][1], 4888.08, "node energy year 2");
+	CHECK_NEAR(fx.pr.cls[0]->gpu_active_year[0], 1287.72, "active GPU energy per year");
+	CHECK_NEAR(fx.pr.cls[0]->gpu_active_total, 2 * 1287.72, "active GPU energy over 2 years");
 	CHECK(assumed(&fx.pr, "idle 0.1 of TDP"), "energy: the idle factor is in the assumption");
 	if (plan(&r, &fx, "energy") == 0) {
 		cplan_cost(r.final, &c);
@@ -339,8 +339,8 @@ static void test_p4d_rent(void)
 	CHECK(fx.sc.inventory.classes[0].gpus_per_node == 8 && fx.sc.inventory.classes[0].hv == HV_CLOUD &&
 		      fx.sc.inventory.classes[0].hourly_usd == 32.7726,
 	      "p4d: the offer supplies 8 GPUs, hypervisor cloud, 32.7726/h");
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "subscription-1y", "p4d: term");
-	CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].total, 4500.0, "p4d: one GPU-year of NVAIE");
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "subscription-1y", "p4d: term");
+	CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].total, 4500.0, "p4d: one GPU-year of NVAIE");
 	if (plan(&r, &fx, "p4d") == 0) {
 		cplan_cost(r.final, &c);
 		CHECK(c.nodes == 1 && c.gpus_active == 3 && c.gpus_licensed == 2 && c.lic_gpus[LIC_NVAIE] == 2,
@@ -373,7 +373,7 @@ static void test_perpetual(void)
 
 	/* 3 years: perpetual 22,500 paid in year 1, support (5 years) included */
 	if (fixture_build(&fx, SC_HEAD("perp", "3") "licensing: {term: perpetual}\n", inv_perp, wl_perp, 0) == 0) {
-		CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "perpetual", "perpetual 3y: term");
+		CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "perpetual", "perpetual 3y: term");
 		if (plan(&r, &fx, "perpetual 3y") == 0) {
 			cplan_cost(r.final, &c);
 			CHECK_NEAR(c.cat[CAT_LIC_NVAIE], 22500.0, "perpetual 3y");
@@ -415,7 +415,7 @@ static void test_perpetual(void)
 			  inv_perp, wl_perp, 0))
 		return;
 	for (y = 0; y < 7; y++)
-		CHECK_NEAR(fx.pr.cls[0].lic[LIC_NVAIE].year[y], y == 0 ? 22500.0 : y >= 5 ? 3000.0 : 0.0,
+		CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].year[y], y == 0 ? 22500.0 : y >= 5 ? 3000.0 : 0.0,
 			   "perpetual 7y licence by year");
 	CHECK(assumed(&fx.pr, "perpetual support at 3000 USD per GPU-year"), "perpetual 7y: support assumption");
 	if (plan(&r, &fx, "perpetual 7y") == 0) {
@@ -451,8 +451,8 @@ static void test_hypervisor(void)
 					     "source: test quote}}\nlicensing: {passthrough_vm: unlicensed}\n",
 			  inv, wl, 0))
 		return;
-	CHECK_NEAR(fx.pr.cls[0].node_year[CAT_HYPERVISOR][0], 13800.0, "vsphere node-year");
-	CHECK(fx.pr.cls[1].node_total == 0, "baremetal node costs %.2f", fx.pr.cls[1].node_total);
+	CHECK_NEAR(fx.pr.cls[0]->node_year[CAT_HYPERVISOR][0], 13800.0, "vsphere node-year");
+	CHECK(fx.pr.cls[1]->node_total == 0, "baremetal node costs %.2f", fx.pr.cls[1]->node_total);
 	if (plan(&r, &fx, "hypervisor") == 0) {
 		cplan_cost(r.final, &c);
 		CHECK(c.nodes == 2 && c.placed == 3, "hypervisor: nodes %ld placed %ld", c.nodes, c.placed);
@@ -482,8 +482,8 @@ static void test_vcs_kvm(void)
 
 	if (fixture_build(&fx, SC_HEAD("vcs", "3") "licensing: {vgpu_product: vcs}\n", inv, wl_perp, 0))
 		return;
-	CHECK(fx.pr.cls[0].mode_product[MODE_VGPU] == LIC_VCS, "vcs: vgpu on kvm takes vcs");
-	CHECK_STR(fx.pr.cls[0].lic[LIC_VCS].term_id, "subscription-1y", "vcs: term");
+	CHECK(fx.pr.cls[0]->mode_product[MODE_VGPU] == LIC_VCS, "vcs: vgpu on kvm takes vcs");
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_VCS].term_id, "subscription-1y", "vcs: term");
 	CHECK(assumed(&fx.pr, "vcs subscription-1y at 450 USD per GPU (assumed)"), "vcs: the price is an assumption");
 	if (plan(&r, &fx, "vcs") == 0) {
 		cplan_cost(r.final, &c);
@@ -515,7 +515,7 @@ static void test_partial_year(void)
 		return;
 	CHECK(fx.pr.nyears == 3 && fx.pr.year_len[2] == 0.5, "half: %d years, last %.2f", fx.pr.nyears,
 	      fx.pr.year_len[2]);
-	CHECK_STR(fx.pr.cls[0].lic[LIC_NVAIE].term_id, "subscription-3y", "half: term");
+	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "subscription-3y", "half: term");
 	if (plan(&r, &fx, "half") == 0) {
 		cplan_cost(r.final, &c);
 		CHECK_NEAR(c.year[CAT_ENERGY][1], 262.8, "half: energy year 2");

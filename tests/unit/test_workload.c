@@ -72,7 +72,7 @@ static const struct {
 	{ "a,t,1,0,20,0.25,hardware,,,,,vgpu|mps|timeslice,,,", ":2:12: isolation 'hardware' needs one of the modes passthrough, mig-vgpu or mig" },
 	{ "a,t,1,0,20,0.25,memory,,,,,timeslice,,,", ":2:12: isolation 'memory' needs one of the modes passthrough, vgpu, mig-vgpu, mig or mps" },
 	{ "a,t,1,0,20,0.25,memory,,,,,timeslice|mps,,,", NULL },
-	{ "a,t,1,4,,,hardware,,,,,mig,,,", ":2:12: gpus 4 needs the mode passthrough (a replica of several GPUs takes them whole)" },
+	{ "a,t,1,4,,,hardware,,,,,mig,,,", ":2:12: gpus 4 needs the mode passthrough or vgpu (a replica of several GPUs takes them whole, or as full-size vGPUs of one VM)" },
 	{ "a,t,1,1,,,hardware,,,,,mig,,,", NULL },
 	{ "a,t,1,0,20,0.25,none,,,,,,,,\nb,t,1,0,20,0.25,none,,,,,,,,\na,u,1,0,1,1,none,,,,,,,,", ":4:1: duplicate workload 'a' (first at line 2)" },
 	{ "a,t,1,0,20,0.25,none,,,,,,,", ":2: 14 fields, but the header has 15" },

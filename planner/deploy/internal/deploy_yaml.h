@@ -45,4 +45,47 @@ void dyaml_ki(struct dyaml *y, const char *key, long v);
  */
 int dyaml_finish(struct dyaml *y, char **text, size_t *len);
 
+/*
+ * A scalar as it was read: plain (a YAML reader types it: a number stays
+ * a number) or, when quoted, double-quoted.
+ */
+void dyaml_scalar(struct dyaml *y, const char *s, int quoted);
+/* Ends the document and starts the next one ("---") in the same stream. */
+void dyaml_next_doc(struct dyaml *y);
+/*
+ * A number written so that it reads back as the same double: the fewest
+ * decimals that do ("3150", "15749.999999999998"), %.17g past 1e15 or
+ * when 17 decimals do not; buf of 400 bytes.
+ */
+const char *dyaml_num_text(char *buf, size_t size, double v);
+void dyaml_num(struct dyaml *y, double v);
+
+/*
+ * A change to a YAML tree re-emitted by dyaml_tree: the value at path
+ * (keys joined by '.', "energy.usd_per_kwh") replaced, or added at the
+ * end of its mapping when absent (a missing mapping on the way is
+ * added too), or the key dropped (del), or every number at path
+ * multiplied by scale (items of a sequence share their sequence's path:
+ * "products.terms.usd_per_gpu" is every term's price; nothing added when
+ * absent).  The value is a number (list NULL, text NULL), a string
+ * (text) or a sequence of strings (list, nlist).
+ */
+struct dyaml_edit {
+	const char *path;
+	int del;			/* drop the key (nothing added when absent) */
+	double scale;			/* not 0: multiply the numbers at path */
+	const char *text;		/* a string; NULL: the number num, or the list */
+	double num;
+	const char *const *list;	/* a sequence of strings, when not NULL */
+	size_t nlist;
+	int done;			/* set by dyaml_tree once written */
+};
+/*
+ * Emits the tree under node (a ydoc's: its scalars plain or quoted as
+ * read, mappings and sequences in block style) with the edits applied;
+ * comments are not kept.
+ */
+struct ynode;
+void dyaml_tree(struct dyaml *y, const struct ynode *node, struct dyaml_edit *edits, size_t nedits);
+
 #endif

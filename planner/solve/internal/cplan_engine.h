@@ -12,6 +12,51 @@
 
 #include "cplan.h"
 
+/*
+ * Where a scan of free slot queue (k, s) for workload w stopped: every
+ * entry before pos is a taken slot or a slot on a node without room for
+ * w.  Nodes only fill up between two slot clears (epoch), so the next
+ * scan for the same w starts there: each queue is walked once per
+ * workload, not once per replica.
+ */
+struct cplan_scan {
+	size_t pos;			/* in the queue */
+	const struct workload *w;	/* for whom; NULL: none yet */
+	unsigned long epoch;		/* cplan_memo.epoch when it was set */
+};
+
+/* A configuration chosen for a demand on a (class, mode) and node key (cplan_greedy.c). */
+struct cplan_keycfg {
+	int key;		/* the node key */
+	int cfg;		/* config_for's answer, -1: none */
+	double per;		/* its cost per replica */
+};
+
+/*
+ * The engine's cursors and caches, so that placing n replicas costs
+ * O(n log n), not O(n x nodes) (cplan_init allocates it, cplan_release
+ * frees it).  Every cursor is stamped with what it is valid for.
+ */
+struct cplan_memo {
+	unsigned long epoch;	/* bumped when a slot is emptied or a queue compacted: cursors restart */
+	struct cplan_scan **scan;	/* [k][slot type]: cplan_take_free's cursors */
+	/* nodes with an idle GPU, not passthrough: next[i] leads to the first such node >= i */
+	size_t *alive_next;	/* [node]; compressed as dead nodes are passed */
+	size_t alive_cap;
+	long nfull;		/* classes with every node opened */
+	/* open_gpu_for, first fit: nodes before gpos have no use for demand gd (epoch gepoch) */
+	int gd;
+	size_t gpos;
+	unsigned long gepoch;
+	/* config_for per (class, mode) and node key for demand cd */
+	int cd;
+	struct cplan_keycfg **kc;	/* [k * MODE_COUNT + m] */
+	size_t *nkc, *kccap;
+	/* open_node_for (first fit) for demand nd while nfull was nd_full: class bk, config bc */
+	int nd, bk, bc;
+	long nd_full;
+};
+
 /* A keyed index (a slot, or an arc) to sort by key, then index. */
 struct cplan_cand {
 	double key;		/* smaller first */

@@ -19,6 +19,16 @@
 void ilp_glpk_thread_hook(int verbose);
 void ilp_glpk_thread_end(void);
 
+/*
+ * GLPK's errors on this thread (ilp_glpk_error.c): ilp_glpk_error_guard
+ * sets the error hook (one line, exit 6: "GLPK ran out of memory (...)")
+ * and, for tests, GLPK's memory limit from GPUPLAN_TEST_GLPK_MEM_MIB (MiB;
+ * glp_mem_limit); the terminal hooks pass every GLPK line to
+ * ilp_glpk_note so the error line can quote it.
+ */
+void ilp_glpk_error_guard(void);
+void ilp_glpk_note(const char *s);
+
 /* GLPK's tm_lim (ms) for what is left until deadline; 0 when nothing is left. */
 int ilp_ms_left(double deadline);
 

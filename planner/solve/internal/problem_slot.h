@@ -18,6 +18,7 @@ struct problem_enum_ctx {
 	int want_nvaie;		/* some demand needs NVAIE */
 	int *group_sizes;	/* passthrough group sizes >= 2 asked, ascending */
 	size_t ngroup_sizes;
+	int multi_max;		/* most full-size vGPUs one VM may have on the class's hypervisor */
 };
 
 /*

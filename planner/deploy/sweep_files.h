@@ -1,0 +1,53 @@
+/*
+ * sweep_files.h - the files a sweep writes for other programs: the
+ * derived scenarios of its cases (gpuplan sweep expand) and a Kubernetes
+ * Indexed Job with its inputs as a ConfigMap (sweep submit --k8s), YAML
+ * through libyaml's emitter (docs/sweep.md).
+ */
+#ifndef PLANNER_SWEEP_FILES_H
+#define PLANNER_SWEEP_FILES_H
+
+#include <stddef.h>
+
+#include "diag.h"
+#include "outfile.h"
+#include "sweep.h"
+
+#define SWEEP_K8S_MAX_INPUT 1048576L	/* bytes of data a ConfigMap holds (Kubernetes' limit) */
+
+/* What the Indexed Job runs. */
+struct sweep_k8s {
+	long shards;		/* completions: pod i runs shard i of shards */
+	long parallelism;	/* pods at once */
+	const char *image;	/* an image with gpuplan installed */
+	const char *claim;	/* the ReadWriteMany PersistentVolumeClaim of the results */
+};
+
+/*
+ * The manifest of a sweep as an Indexed Job: a ConfigMap holding the spec,
+ * its scenarios and every file they read (flat keys; the spec and the
+ * scenarios rewritten to name them; the models too when they are not
+ * gpuplan's own, models_dir_or_default), then the Job, whose pod i runs
+ * `gpuplan sweep run /sweep/spec/SPEC -o /sweep/out --shards K` with
+ * JOB_COMPLETION_INDEX = i.  models_dir as scenario_load takes it.
+ * 0 and *text (caller frees), or -1 with d set (DIAG_INPUT: a scenario
+ * that does not load, inputs over SWEEP_K8S_MAX_INPUT).
+ */
+int sweep_k8s_manifest(const struct sweep_spec *s, const struct sweep_k8s *k, const char *models_dir, char **text,
+		       size_t *len, struct diag *d);
+
+/*
+ * The files of case i added to os, whose directory is case_dir (an
+ * absolute path; it need not exist yet): per option its scenario with the
+ * case's values, NAME.yaml (NAME the option's file name without .yaml,
+ * made unique), naming the base scenario's files by paths relative to
+ * case_dir, and, where the case changes them, NAME.workloads.csv
+ * (replicas), NAME.inventory.csv (capex, cloud prices) and the case's
+ * models directory, gpus.yaml, licenses.yaml and clouds.yaml in case_dir
+ * (licence prices).  Planning NAME.yaml gives what sweep run plans for
+ * the case.  0, or -1 with d set.
+ */
+int sweep_expand_case(struct outset *os, const struct sweep_spec *s, size_t i, const char *case_dir,
+		      const char *models_dir, struct diag *d);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+ * html_sweep.c - report.html of a sweep, from sweep.json's tree: the
+ * options (percentiles of their cost, the chance each is cheapest), a
+ * tornado per option (the cost at each parameter's low and high value,
+ * parameters sorted by swing, around the base case), the distribution of
+ * each option's cost over the cases (a histogram with P5, P50 and P95
+ * marked, and the cumulative share), the break-even values and the cases
+ * missing or failed.  Drawn with svg.c's shapes; every chart is followed
+ * by its numbers as a table.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/html.h"
+#include "internal/html_pages.h"
+#include "banned.h"
+
+#define W 900.0		/* chart width, user units (as html.c's) */
+#define LEFT 210.0	/* where the bars start: labels to the left */
+#define RIGHT (W - 30)
+#define BINS 20		/* histogram bins */
+#define CDF_POINTS 101
+
+static double num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static const char *money(char *b, size_t n, double v)
+{
+	return isnan(v) ? "" : fmt_fixed(b, n, v, 2);
+}
+
+/* x of value v on an axis from lo to hi drawn over [LEFT, RIGHT]. */
+static double xat(double v, double lo, double hi)
+{
+	return LEFT + (RIGHT - LEFT) * (v - lo) / (hi > lo ? hi - lo : 1);
+}
+
+/* An axis from lo to hi at y with 5 ticks and grid lines up to top. */
+static void axis(struct sb *sb, double lo, double hi, double top, double y, const char *unit)
+{
+	char b[64];
+	int i;
+
+	for (i = 0; i <= 4; i++) {
+		double v = lo + (hi - lo) * i / 4, x = xat(v, lo, hi);
+		svg_line(sb, x, top, x, y, "grid");
+		svg_text(sb, x, y + 14, "middle", "small", fmt_num_short(b, sizeof(b), v, 0));
+	}
+	svg_line(sb, LEFT, y, RIGHT, y, "ax");
+	svg_text(sb, (LEFT + RIGHT) / 2, y + 34, "middle", NULL, unit);
+}
+
+/* A table's header row: n new strings into cells[0..n). */
+static void header(char **cells, const char *const *names, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		cells[i] = xstrdup(names[i]);
+}
+
+/* A table under <details> (the chart's numbers); cells are freed. */
+static void numbers(struct sb *sb, char **cells, size_t nrows, size_t ncols)
+{
+	size_t i;
+	sb_adds(sb, "<details><summary>the numbers (table)</summary>\n");
+	html_table(sb, NULL, (const char *const *)cells, nrows, ncols);
+	sb_adds(sb, "</details>\n");
+	for (i = 0; i < nrows * ncols; i++)
+		free(cells[i]);
+	free(cells);
+}
+
+/* ================= summary and options ================= */
+
+static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed, size_t missing)
+{
+	static const char *const head[] = { "option", "cases done", "P5 USD", "P50 USD", "P95 USD", "mean USD",
+					    "P(cheapest)" };
+	const cJSON *p, *o;
+	char b[4][64];
+	struct sb params;
+	size_t n, i;
+	char **cells;
+
+	sb_init(&params);
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parameters"))
+		sb_addf(&params, "%s%s (%s)", params.len ? ", " : "", str(p, "name"), str(p, "given_as"));
+	html_section(sb, "summary", "Summary");
+	sb_adds(sb, "<table>\n");
+	html_kv(sb, "design", str(doc, "design"));
+	snprintf(b[0], sizeof(b[0]), "%.0f: %zu done, %zu failed, %zu missing", num(doc, "cases_total"), done, failed,
+		 missing);
+	html_kv(sb, "cases", b[0]);
+	html_kv(sb, "parameters", params.len ? params.buf : "");
+	sb_adds(sb, "</table>\n");
+	sb_release(&params);
+	o = cJSON_GetObjectItemCaseSensitive(doc, "options");
+	n = (size_t)cJSON_GetArraySize(o);
+	cells = xcalloc(7 * (n + 1), sizeof(*cells));
+	header(cells, head, 7);
+	i = 1;
+	cJSON_ArrayForEach(p, o) {
+		char **r = cells + 7 * i++;
+		r[0] = xstrdup(str(p, "option"));
+		r[1] = xasprintf("%.0f", num(p, "cases"));
+		r[2] = xstrdup(money(b[0], sizeof(b[0]), num(p, "p5_usd")));
+		r[3] = xstrdup(money(b[1], sizeof(b[1]), num(p, "p50_usd")));
+		r[4] = xstrdup(money(b[2], sizeof(b[2]), num(p, "p95_usd")));
+		r[5] = xstrdup(money(b[3], sizeof(b[3]), num(p, "mean_usd")));
+		r[6] = xstrdup(fmt_fixed(b[0], sizeof(b[0]), num(p, "p_best"), 4));
+	}
+	html_table(sb, "cost over the horizon per option, over the cases done; P(cheapest): the share of cases "
+		       "where it ranks first (unplaced demand first, then cost)",
+		   (const char *const *)cells, n + 1, 7);
+	for (i = 0; i < 7 * (n + 1); i++)
+		free(cells[i]);
+	free(cells);
+	html_section_end(sb);
+}
+
+static void best(struct sb *sb, const cJSON *doc)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "options"), *p;
+	size_t n = (size_t)cJSON_GetArraySize(o), i = 0;
+	const char **labels = xcalloc(n + 1, sizeof(*labels));
+	double *v = xcalloc(n + 1, sizeof(*v));
+	static const char *const series[] = { "cases where it is cheapest, %" };
+	struct html_bars b = { "Probability that each option is the cheapest", "% of the cases done", 0, 1, NULL,
+			       series, NULL, 0, 2 };
+
+	cJSON_ArrayForEach(p, o) {
+		labels[i] = str(p, "option");
+		v[i++] = 100 * num(p, "p_best");
+	}
+	b.nbars = n;
+	b.labels = labels;
+	b.v = v;
+	html_section(sb, "best", "Which option is cheapest");
+	html_bars(sb, &b);
+	html_section_end(sb);
+	free(labels);
+	free(v);
+}
+
+/* ================= tornado ================= */
+
+/* One parameter's bar of a tornado. */
+struct tbar {
+	const char *param;
+	double vlo, vhi;	/* the parameter's low and high value */
+	double clo, chi;	/* the option's cost there */
+};
+
+static int by_swing(const void *a, const void *b)
+{
+	const struct tbar *x = a, *y = b;
+	double sx = fabs(x->chi - x->clo), sy = fabs(y->chi - y->clo);
+	return sx < sy ? 1 : sx > sy ? -1 : strcmp(x->param, y->param);
+}
+
+/* The tornado of one option: bars from base to the cost at each end, the largest swing on top. */
+static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t n, double base, const char *base_what)
+{
+	double lo = base, hi = base, top = 62, rowh = 26, y;
+	char title[300], b[3][64];
+	char **cells = xcalloc(6 * (n + 1), sizeof(*cells));
+	static const char *const legend[] = { "at the parameter's low value", "at its high value" };
+	static const char *const head[] = { "parameter", "low value", "high value", "cost at low, USD",
+					    "cost at high, USD", "swing, USD" };
+	size_t i;
+
+	qsort(t, n, sizeof(*t), by_swing);
+	for (i = 0; i < n; i++) {
+		lo = fmin(lo, fmin(t[i].clo, t[i].chi));
+		hi = fmax(hi, fmax(t[i].clo, t[i].chi));
+	}
+	if (hi <= lo)
+		hi = lo + 1;
+	snprintf(title, sizeof(title), "Tornado: the cost of %.200s at each parameter's low and high value", opt);
+	sb_adds(sb, "<figure>\n");
+	svg_open(sb, W, top + rowh * (double)n + 44, title);
+	svg_text(sb, 10, 20, "start", "t", title);
+	for (i = 0; i < 2; i++) {
+		double box[4] = { LEFT + 240 * (double)i, 34, 12, 12 };
+		svg_rect(sb, box, i ? "s1" : "s0", NULL);
+		svg_text(sb, box[0] + 16, 44, "start", NULL, legend[i]);
+	}
+	for (i = 0, y = top; i < n; i++, y += rowh) {
+		double xb = xat(base, lo, hi), xl = xat(t[i].clo, lo, hi), xh = xat(t[i].chi, lo, hi);
+		double bl[4] = { fmin(xb, xl), y + 4, fabs(xl - xb), rowh - 8 };
+		double bh[4] = { fmin(xb, xh), y + 4, fabs(xh - xb), rowh - 8 };
+		char tip[400], lab[200];
+		snprintf(lab, sizeof(lab), "%.60s %s..%s", t[i].param, fmt_num_short(b[0], sizeof(b[0]), t[i].vlo, 4),
+			 fmt_num_short(b[1], sizeof(b[1]), t[i].vhi, 4));
+		svg_text(sb, LEFT - 6, y + rowh / 2 + 4, "end", NULL, lab);
+		snprintf(tip, sizeof(tip), "%.60s = %s: %s USD", t[i].param, b[0], money(b[2], sizeof(b[2]), t[i].clo));
+		svg_rect(sb, bl, "s0", tip);
+		snprintf(tip, sizeof(tip), "%.60s = %s: %s USD", t[i].param, b[1], money(b[2], sizeof(b[2]), t[i].chi));
+		svg_rect(sb, bh, "s1", tip);
+		cells[6 * (i + 1)] = xstrdup(t[i].param);
+		cells[6 * (i + 1) + 1] = xstrdup(b[0]);
+		cells[6 * (i + 1) + 2] = xstrdup(b[1]);
+		cells[6 * (i + 1) + 3] = xstrdup(money(b[2], sizeof(b[2]), t[i].clo));
+		cells[6 * (i + 1) + 4] = xstrdup(money(b[2], sizeof(b[2]), t[i].chi));
+		cells[6 * (i + 1) + 5] = xstrdup(money(b[2], sizeof(b[2]), t[i].chi - t[i].clo));
+	}
+	y = top + rowh * (double)n;
+	axis(sb, lo, hi, top, y, "cost over the horizon, USD");
+	svg_line(sb, xat(base, lo, hi), top - 4, xat(base, lo, hi), y, "mark");
+	svg_text(sb, xat(base, lo, hi) + 4, top - 6, "start", "small", base_what);
+	svg_close(sb);
+	sb_adds(sb, "</figure>\n");
+	header(cells, head, 6);
+	numbers(sb, cells, n + 1, 6);
+}
+
+/*
+ * The base of option k's tornado: one-at-a-time, case 0 (every parameter
+ * at its base) when done; else the option's mean.
+ */
+static double tornado_base(const cJSON *doc, const cJSON *opt, size_t k, const char **what)
+{
+	const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "cases"), 0);
+	if (!strcmp(str(doc, "design"), "one-at-a-time") && c0 && !strcmp(str(c0, "state"), "done")) {
+		*what = "base case";
+		return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c0, "cost_total_usd"), (int)k)->valuedouble;
+	}
+	*what = "mean";
+	return num(opt, "mean_usd");
+}
+
+static void tornado(struct sb *sb, const cJSON *doc)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "options");
+	const cJSON *sens = cJSON_GetObjectItemCaseSensitive(doc, "sensitivity"), *o, *r;
+	struct tbar *t = xcalloc((size_t)cJSON_GetArraySize(sens) + 1, sizeof(*t));
+	size_t k = 0;
+
+	html_section(sb, "tornado", "Sensitivity: tornado per option");
+	html_p(sb, !strcmp(str(doc, "design"), "monte-carlo")
+			   ? "Each bar spans the option's cost at the parameter's 5th and 95th percentile, read off "
+			     "the least-squares line over the cases (sensitivity.csv)."
+			   : "Each bar spans the option's cost at the parameter's lowest and highest value (the "
+			     "mean over the other parameters' values in a grid), from sensitivity.csv.");
+	cJSON_ArrayForEach(o, opts) {
+		const char *what;
+		double base = tornado_base(doc, o, k++, &what);
+		size_t n = 0;
+		cJSON_ArrayForEach(r, sens) {
+			if (strcmp(str(r, "option"), str(o, "option")))
+				continue;
+			t[n].param = str(r, "parameter");
+			t[n].vlo = num(r, "value_low");
+			t[n].vhi = num(r, "value_high");
+			t[n].clo = num(r, "cost_at_low_usd");
+			t[n++].chi = num(r, "cost_at_high_usd");
+		}
+		if (n)
+			tornado_chart(sb, str(o, "option"), t, n, base, what);
+	}
+	html_section_end(sb);
+	free(t);
+}
+
+/* ================= distribution ================= */
+
+/* Option k's costs over the cases done, sorted; their number. */
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static size_t costs_of(const cJSON *doc, size_t k, double *x)
+{
+	const cJSON *c;
+	size_t n = 0;
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases"))
+		if (!strcmp(str(c, "state"), "done"))
+			x[n++] = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "cost_total_usd"), (int)k)->valuedouble;
+	qsort(x, n, sizeof(*x), cmp_double);
+	return n;
+}
+
+/* Histograms of every option on one cost axis, one strip each, P5, P50 and P95 marked. */
+static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, double lo, double hi)
+{
+	size_t no = (size_t)cJSON_GetArraySize(opts), k, i, bin;
+	const double top = 40, strip = 80;
+	double width = (hi - lo) / BINS, y;
+	char **cells = xcalloc((BINS + 1) * (no + 1), sizeof(*cells)), b[2][64];
+	const cJSON *o;
+
+	sb_adds(sb, "<figure>\n");
+	svg_open(sb, W, top + strip * (double)no + 44, "Cost distribution per option, P5, P50 and P95 marked");
+	svg_text(sb, 10, 20, "start", "t", "Cost distribution per option, P5, P50 and P95 marked");
+	cells[0] = xstrdup("cost from, USD");
+	for (bin = 0; bin < BINS; bin++)
+		cells[(bin + 1) * (no + 1)] = xstrdup(fmt_fixed(b[0], sizeof(b[0]), lo + width * (double)bin, 2));
+	k = 0;
+	cJSON_ArrayForEach(o, opts) {
+		size_t count[BINS] = { 0 }, most = 1;
+		static const char *const q[3] = { "P5", "P50", "P95" };
+		static const char *const key[3] = { "p5_usd", "p50_usd", "p95_usd" };
+		char cls[8], *lab = svg_fit(str(o, "option"), 30);
+		y = top + strip * (double)k;
+		for (i = 0; i < n; i++) {
+			bin = width > 0 ? (size_t)((x[k][i] - lo) / width) : 0;
+			count[bin < BINS ? bin : BINS - 1]++;
+		}
+		snprintf(cls, sizeof(cls), "s%zu", k % 8);
+		svg_text(sb, LEFT - 6, y + strip / 2 + 4, "end", NULL, lab);
+		free(lab);
+		for (bin = 0; bin < BINS; bin++)
+			most = count[bin] > most ? count[bin] : most;
+		for (bin = 0; bin < BINS; bin++) {
+			double h = (strip - 24) * (double)count[bin] / (double)most;
+			double box[4] = { xat(lo + width * (double)bin, lo, hi) + 1, y + strip - 6 - h,
+					  (RIGHT - LEFT) / BINS - 2, h };
+			char tip[128];
+			snprintf(tip, sizeof(tip), "%zu cases from %s USD", count[bin], cells[(bin + 1) * (no + 1)]);
+			if (count[bin])
+				svg_rect(sb, box, cls, tip);
+			cells[(bin + 1) * (no + 1) + k + 1] = xasprintf("%zu", count[bin]);
+		}
+		for (i = 0; i < 3; i++) {	/* P5 left of its line, P95 right, P50 below them: close lines stay readable */
+			double xv = xat(num(o, key[i]), lo, hi);
+			svg_line(sb, xv, y + 4, xv, y + strip - 6, i == 1 ? "mark" : "ax");
+			svg_text(sb, i == 0 ? xv - 3 : i == 2 ? xv + 3 : xv, y + (i == 1 ? 20 : 10),
+				 i == 0 ? "end" : i == 2 ? "start" : "middle", "small", q[i]);
+		}
+		cells[k + 1] = xasprintf("%s, cases", str(o, "option"));
+		k++;
+	}
+	axis(sb, lo, hi, top, top + strip * (double)no, "cost over the horizon, USD");
+	svg_close(sb);
+	sb_adds(sb, "</figure>\n");
+	numbers(sb, cells, BINS + 1, no + 1);
+}
+
+/* The cumulative share of the cases at or below each cost, every option on one chart. */
+static void cdf(struct sb *sb, const cJSON *opts, double **x, size_t n, double lo, double hi)
+{
+	size_t no = (size_t)cJSON_GetArraySize(opts), k, i, j;
+	double *px = xcalloc(CDF_POINTS, sizeof(*px)), *py = xcalloc(CDF_POINTS * no + 1, sizeof(*py));
+	const char **names = xcalloc(no + 1, sizeof(*names));
+	struct html_lines l;
+	const cJSON *o;
+
+	for (i = 0; i < CDF_POINTS; i++)
+		px[i] = lo + (hi - lo) * (double)i / (CDF_POINTS - 1);
+	k = 0;
+	cJSON_ArrayForEach(o, opts) {
+		names[k] = str(o, "option");
+		for (i = j = 0; i < CDF_POINTS; i++) {
+			while (j < n && x[k][j] <= px[i])
+				j++;
+			py[k * CDF_POINTS + i] = 100.0 * (double)j / (double)n;
+		}
+		k++;
+	}
+	memset(&l, 0, sizeof(l));
+	l.title = "Cumulative distribution of the cost per option";
+	l.xunit = "cost over the horizon, USD";
+	l.yunit = "% of cases at or below";
+	l.npoints = CDF_POINTS;
+	l.nseries = no;
+	l.x = px;
+	l.series = names;
+	l.y = py;
+	l.decimals = 1;
+	html_lines(sb, &l);
+	free(px);
+	free(py);
+	free(names);
+}
+
+static void distribution(struct sb *sb, const cJSON *doc, size_t done)
+{
+	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "options");
+	size_t no = (size_t)cJSON_GetArraySize(opts), k;
+	double **x = xcalloc(no + 1, sizeof(*x)), lo = HUGE_VAL, hi = -HUGE_VAL;
+
+	for (k = 0; k < no; k++) {
+		x[k] = xcalloc(done + 1, sizeof(**x));
+		costs_of(doc, k, x[k]);
+		lo = fmin(lo, x[k][0]);
+		hi = fmax(hi, x[k][done - 1]);
+	}
+	if (hi <= lo)
+		hi = lo + 1;
+	html_section(sb, "distribution", "Distribution of the cost over the cases");
+	histograms(sb, opts, x, done, lo, hi);
+	cdf(sb, opts, x, done, lo, hi);
+	html_section_end(sb);
+	for (k = 0; k < no; k++)
+		free(x[k]);
+	free(x);
+}
+
+/* ================= break-even and the cases not done ================= */
+
+static void breakeven(struct sb *sb, const cJSON *doc)
+{
+	static const char *const head[] = { "parameter", "value", "cheapest below", "cheapest above" };
+	const cJSON *be = cJSON_GetObjectItemCaseSensitive(doc, "breakeven"), *r;
+	size_t n = (size_t)cJSON_GetArraySize(be), i = 1;
+	char **cells = xcalloc(4 * (n + 1), sizeof(*cells)), b[64];
+
+	html_section(sb, "breakeven", "Break-even: where the cheapest option changes");
+	if (!n)
+		html_p(sb, "The cheapest option by cost does not change along any parameter.");
+	header(cells, head, 4);
+	cJSON_ArrayForEach(r, be) {
+		cells[4 * i] = xstrdup(str(r, "parameter"));
+		cells[4 * i + 1] = xstrdup(fmt_num_short(b, sizeof(b), num(r, "value"), 6));
+		cells[4 * i + 2] = xstrdup(str(r, "cheapest_below"));
+		cells[4 * i++ + 3] = xstrdup(str(r, "cheapest_above"));
+	}
+	if (n)
+		html_table(sb, NULL, (const char *const *)cells, n + 1, 4);
+	for (i = 0; i < 4 * (n + 1); i++)
+		free(cells[i]);
+	free(cells);
+	html_section_end(sb);
+}
+
+static void not_done(struct sb *sb, const cJSON *doc)
+{
+	const cJSON *c;
+	html_section(sb, "not-done", "Cases missing or failed");
+	sb_adds(sb, "<ul>\n");
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
+		if (!strcmp(str(c, "state"), "done"))
+			continue;
+		sb_adds(sb, "<li>");
+		html_esc(sb, str(c, "case"));
+		sb_adds(sb, ": ");
+		html_esc(sb, strcmp(str(c, "state"), "failed") ? "missing (run it again: gpuplan sweep run)" : str(c, "error"));
+		sb_adds(sb, "</li>\n");
+	}
+	sb_adds(sb, "</ul>\n");
+	html_section_end(sb);
+}
+
+char *html_sweep_page(const cJSON *doc)
+{
+	const cJSON *c;
+	size_t done = 0, failed = 0, missing = 0;
+	char *title = xasprintf("gpuplan sweep: %s", str(doc, "sweep"));
+	struct sb sb;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "cases")) {
+		const char *st = str(c, "state");
+		done += !strcmp(st, "done");
+		failed += !strcmp(st, "failed");
+		missing += !strcmp(st, "missing");
+	}
+	sb_init(&sb);
+	html_begin(&sb, title);
+	summary(&sb, doc, done, failed, missing);
+	if (done) {
+		best(&sb, doc);
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "sensitivity")))
+			tornado(&sb, doc);
+		distribution(&sb, doc, done);
+	}
+	breakeven(&sb, doc);
+	if (failed || missing)
+		not_done(&sb, doc);
+	html_end(&sb);
+	free(title);
+	return sb_detach(&sb);
+}
