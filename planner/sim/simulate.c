@@ -140,17 +140,12 @@ static void plan_step(struct run *run, struct sim_step_counts *c)
 	if (unplaced > 0) {
 		/*
 		 * The kept placements may block what a fresh plan would place,
-		 * or a higher priority: re-plan then (penalties are
-		 * lexicographic by priority, docs/formulation.md).
+		 * or a higher priority: re-plan then (cplan_prio_cmp: the
+		 * priority rule, docs/formulation.md).
 		 */
-		double fresh_penalty = 0, penalty = 0;
 		cplan_init(&fresh, &r->p);
 		cplan_greedy_add(&fresh, run->target);
-		for (i = 0; i < r->p.ndemands; i++) {
-			fresh_penalty += r->p.demands[i].penalty * (double)fresh.unplaced[i];
-			penalty += r->p.demands[i].penalty * (double)run->cur->unplaced[i];
-		}
-		if (fresh_penalty < penalty - 1e-6) {
+		if (cplan_prio_cmp(&fresh, run->cur) < 0) {
 			struct cplan x = *run->cur;
 			*run->cur = fresh;
 			fresh = x;

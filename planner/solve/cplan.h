@@ -123,6 +123,21 @@ long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *nc
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);
 
 void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
+/* The highest priority a workload may have (workload.c's limit). */
+#define CPLAN_PRIO_MAX 1000
+/*
+ * The priority rule (docs/formulation.md, "Priority") between two plans
+ * of one problem: -1 when a leaves fewer replicas unplaced than b at the
+ * highest priority where they differ, 1 when more, 0 when they leave as
+ * many unplaced at every priority.
+ */
+int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
+/*
+ * True when plan a (costing ca) is better than b (cb): by the priority
+ * rule (cplan_prio_cmp), then by a lower objective.
+ */
+int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
+		 const struct cplan_cost *cb);
 /* One node's bill: its class's node costs, its GPUs' energy and licences. */
 void cplan_node_bill(const struct cplan *cp, size_t node, struct node_bill *b);
 /*

@@ -3,9 +3,11 @@
  * node's bill, and the plan's total by category and year with the
  * objective the ILP minimises (tie-break and penalties).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cplan.h"
+#include "util.h"
 #include "banned.h"
 
 /* True where a licence server leases one seat per vGPU. */
@@ -112,4 +114,29 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 		out->total += out->cat[cat];
 	}
 	out->objective += out->total;
+}
+
+int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
+{
+	const struct problem *p = a->p;
+	long *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff));
+	size_t i;
+	int q, r = 0;
+
+	for (i = 0; i < p->ndemands; i++) {
+		int pr = p->demands[i].w->priority;
+		q = pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
+		diff[q] += a->unplaced[i] - b->unplaced[i];
+	}
+	for (q = CPLAN_PRIO_MAX; q >= 1 && !r; q--)
+		r = diff[q] < 0 ? -1 : diff[q] > 0;
+	free(diff);
+	return r;
+}
+
+int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
+		 const struct cplan_cost *cb)
+{
+	int r = cplan_prio_cmp(a, b);
+	return r ? r < 0 : ca->objective < cb->objective - 1e-6;
 }

@@ -28,9 +28,9 @@
  * arc's share rounded (largest remainders within the demand), the replicas
  * that ask the most of a node's CPU or RAM dealt first, each onto the node
  * with the most CPU and RAM left; then the greedy fallback and the repair.
- * The plan with the lower objective is kept (penalties included, so the
- * one that places more wins unless its extra nodes cost more), the first
- * on a tie: a first deal that places everything by opening a node the
+ * The better plan is kept (cplan_better: the priority rule, then the
+ * objective, so the one that places more wins unless its extra nodes
+ * cost more or it places less of a higher priority), the first on a tie: a first deal that places everything by opening a node the
  * counts did not have loses to a second that needs none.
  */
 
@@ -317,7 +317,7 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	from_counts_balanced(&alt, nmode, ncfg, arc);
 	cplan_cost(cp, &c1);
 	cplan_cost(&alt, &c2);
-	if (c2.objective < c1.objective - 1e-6) {
+	if (cplan_better(&alt, &c2, cp, &c1)) {
 		cplan_release(cp);
 		*cp = alt;
 	} else {

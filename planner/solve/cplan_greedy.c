@@ -321,7 +321,7 @@ void cplan_greedy_add(struct cplan *cp, const long *add)
 	place_ordered(&alt, add, 1);
 	cplan_cost(cp, &a);
 	cplan_cost(&alt, &b);
-	if (b.objective < a.objective - 1e-6) {
+	if (cplan_better(&alt, &b, cp, &a)) {
 		struct cplan x = *cp;
 		*cp = alt;
 		alt = x;

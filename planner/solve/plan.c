@@ -3,12 +3,32 @@
  * choose, verify.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plan.h"
 #include "util.h"
 #include "verify.h"
 #include "banned.h"
+
+/*
+ * When replicas stay unplaced and the priority weights were capped
+ * (problem.h, prio_exact_u), the plan may not be the best by the
+ * priority rule: said as an assumption of the plan.
+ */
+static void note_priority_cap(struct plan_result *r)
+{
+	char *what;
+
+	if (!r->have_ilp || r->p.prio_exact_u <= PROBLEM_PRIO_WEIGHT_MAX)
+		return;
+	what = xasprintf("priority: the exact rule needs a weight of %.3g, above the %.0f the solver's numerics hold, "
+			 "so the ILP weighed priorities approximately; the plan kept is the better by priority of the "
+			 "ILP's and the greedy pass's (docs/formulation.md, Priority)", r->p.prio_exact_u,
+			 PROBLEM_PRIO_WEIGHT_MAX);
+	pricing_assume(&r->pr, -1, -1, what, "gpuplan plan: priority weights capped");
+	free(what);
+}
 
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
@@ -84,13 +104,21 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		r->have_ilp = 1;
 		cplan_from_counts(&r->ilp, r->res.nmode, r->res.ncfg, r->res.arc);
 		cplan_cost(&r->ilp, &ic);
-		/* keep the ILP's plan unless rounding made it worse than the greedy one */
-		if (ic.objective <= gc.objective + 1e-6) {
+		/*
+		 * keep the ILP's plan unless the greedy one is better by the
+		 * priority rule, or the same by it and cheaper
+		 */
+		if (!cplan_better(&r->greedy, &gc, &r->ilp, &ic)) {
 			r->final = &r->ilp;
 			r->plan_source = "ilp";
+		} else if (cplan_prio_cmp(&r->greedy, &r->ilp) < 0 && r->status == ILP_OPTIMAL) {
+			/* the ILP's optimum is of capped weights (problem.h): not proven by the rule */
+			r->status = ILP_FEASIBLE;
 		}
 	}
 	cplan_cost(r->final, &fc);
+	if (fc.unplaced > 0)
+		note_priority_cap(r);
 	r->objective = fc.objective;
 	if (r->bound <= 0)
 		r->bound = r->res.lp_bound;

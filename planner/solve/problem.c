@@ -195,20 +195,19 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
  * A step is capped at PRIO_STEP_MAX times the level below and a weight
  * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (the
  * bundled example, 6 levels and 90 replicas, reached 4e5 and GLPK then
- * stopped 1.3 % from the optimum CBC found).  Past the cap the ILP only
- * approximates the rule; the greedy pass's priority-first plan and the
- * choice by objective still apply.
+ * stopped 1.3 % from the optimum CBC found).  Past the cap the weights
+ * only approximate the rule (*exact_u: the top weight the rule needs);
+ * the plans are then compared by priority first (cplan_prio_cmp).
  */
 #define PRIO_STEP_MAX 1e4
-#define PRIO_WEIGHT_MAX 1e3
 #define PRIO_MAX 1000	/* workload.c's limit */
 
 /* w[p] for every priority p in 1..PRIO_MAX that some workload has (caller frees). */
-static double *priority_weights(const struct workloads *wl)
+static double *priority_weights(const struct workloads *wl, double *exact_u)
 {
 	double *rep = xcalloc(PRIO_MAX + 1, sizeof(*rep));
 	double *w = xcalloc(PRIO_MAX + 1, sizeof(*w)); /* > 0: some workload has this priority */
-	double n = 0, s = 0, u = 0;
+	double n = 0, s = 0, u = 0, x = 0, xs = 0;
 	size_t i;
 	int q;
 
@@ -221,10 +220,13 @@ static double *priority_weights(const struct workloads *wl)
 	for (q = 1; q <= PRIO_MAX; q++) {
 		if (w[q] <= 0)
 			continue;
-		u = u == 0 ? 1 : fmin(fmin(s + n + 1, u * PRIO_STEP_MAX), PRIO_WEIGHT_MAX);
+		u = u == 0 ? 1 : fmin(fmin(s + n + 1, u * PRIO_STEP_MAX), PROBLEM_PRIO_WEIGHT_MAX);
+		x = x == 0 ? 1 : xs + n + 1;
 		w[q] = u;
 		s += rep[q] * u;
+		xs += rep[q] * x;
 	}
+	*exact_u = x;
 	free(rep);
 	return w;
 }
@@ -233,7 +235,7 @@ static double *priority_weights(const struct workloads *wl)
 static void build_demands(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
-	double big = penalty_unit(p), *weight = priority_weights(wl);
+	double big = penalty_unit(p), *weight = priority_weights(wl, &p->prio_exact_u);
 	size_t i, arccap = 0;
 
 	p->ndemands = wl->n;

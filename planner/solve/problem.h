@@ -105,7 +105,12 @@ struct problem {
 	size_t narcs;
 	struct arc *arcs;	/* sorted by (d, k, s) */
 	int any_cpu, any_ram;	/* some demand asks CPU / RAM */
+	double prio_exact_u;	/* the top priority weight the exact rule needs; above
+				 * PROBLEM_PRIO_WEIGHT_MAX the penalties only approximate it */
 };
+
+/* The largest priority weight the penalties use (problem.c, docs/formulation.md "Priority"). */
+#define PROBLEM_PRIO_WEIGHT_MAX 1e3
 
 /*
  * True when a replica of w on a passthrough GPU of class k carries an
