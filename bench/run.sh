@@ -95,12 +95,12 @@ run_gpuplan() {
 	shift 5
 	[ $# -gt 0 ] || set -- --export-model "model-$tag.mps"
 	rm -rf "out-$tag"
-	/usr/bin/time -f "%e %M" -o "time-$tag" timeout $((tl * 3 + 60)) "$exe" --verbose plan \
+	/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $((tl * 3 + 60)) "$exe" --verbose plan \
 		"gen-$s/scenario.yaml" -o "out-$tag" --format csv --time-limit "$tl" "$@" \
 		>"plan-$tag.log" 2>"plan-$tag.err"
 	rc=$?
 	case $rc in
-	124) res="killed - - - -" ;;
+	124 | 137) res="killed - - - -" ;;
 	*) res="exit-$rc - - - -" ;;
 	esac
 	# exit 0, or 1 with a plan (--require-all): the reports are there
@@ -117,15 +117,15 @@ run_solver() {
 	local t=$((tl * 2 + 60))
 	case $solver in
 	cbc)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout $t cbc "model-$s.mps" timeMode elapsed \
+		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t cbc "model-$s.mps" timeMode elapsed \
 			ratio 1e-4 sec "$tl" solve >"$tag.log" 2>&1
 		res=$(bench_cbc "$tag.log") name=CBC ;;
 	highs)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout $t env NODE_PATH="$npm_dir/node_modules" \
+		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t env NODE_PATH="$npm_dir/node_modules" \
 			node "$here/lib/highs.js" "model-$s.mps" "$tl" 1e-4 >"$tag.log" 2>&1
 		res=$(bench_highs "$tag.log") name=HiGHS ;;
 	esac
-	! grep -q 'status 124$' "time-$tag" 2>/dev/null || res="killed ${res#* }"
+	! grep -q -E 'status (124|137)$' "time-$tag" 2>/dev/null || res="killed ${res#* }"
 	# shellcheck disable=SC2046
 	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref"
 	read -r _ obj lb _ <<<"$res"
