@@ -3,7 +3,8 @@
 # model gpuplan exports, all in one run.
 #
 # usage: bench/run.sh [-g GPUPLAN] [-b BEFORE_GPUPLAN] [-s "S M L XL"] [--seed N]
-#                     [--no-cbc] [--no-highs] [--no-x10] [--openb DIR | --no-openb] [-w WORKDIR]
+#                     [--no-cbc] [--no-highs] [--no-x10] [--no-1m] [--openb DIR | --no-openb]
+#                     [-w WORKDIR]
 #
 # For each size: `gpuplan bench gen`, then `gpuplan --verbose plan` with the size's time
 # limit (S, M, L 10 s; XL 60 s) and --export-model; with -b the same for a baseline
@@ -19,14 +20,17 @@
 # plan's objective, the best plan and best bound of all runs and how far gpuplan's
 # plan is above that bound.  gpuplan's bound and gap are the `lower_bound` and `gap`
 # of its summary.csv, what it reports; the solvers' are their own best bounds.
-# Then, when the Alibaba openb trace is given (--openb DIR, or
+# Then the greedy path at a million replicas, one row: bench XL with node counts and
+# replicas times 10, `plan --greedy`, 60 s.
+# Last, when the Alibaba openb trace is given (--openb DIR, or
 # $GPUPLAN_OPENB_TRACE=DIR: a directory holding openb_node_list_gpu_node.csv and
 # openb_pod_list_default.csv from cluster-trace-gpu-v2023/csv/ of
 # github.com/alibaba/clusterdata), imports it, plans all pods at once (60 s) and
 # prints the GPU allocation rate next to the paper's best online figure (FGD
 # 95.23%), and, when python3 and glpsol are there, the upper bound no placement can
 # beat (bench/openb_bound.py).
-# Options: --no-x10 skips the 10x runs, --no-cbc / --no-highs a solver.
+# Options: --no-x10 skips the 10x runs, --no-cbc / --no-highs a solver, --no-1m the
+# million-replica row.
 # Needs: bash, awk, /usr/bin/time, glpsol (both installed with apt-get when missing),
 # cbc, node and npm (HiGHS is installed with npm into build/npm when missing).
 set -u
@@ -40,6 +44,7 @@ seed=1
 cbc=1
 highs=1
 x10=1
+big=1
 openb=1
 work=${TMPDIR:-/tmp}/gpuplan-bench.$$
 openb_dir=${GPUPLAN_OPENB_TRACE:-}
@@ -52,10 +57,11 @@ while [ $# -gt 0 ]; do
 	--no-cbc) cbc=0; shift ;;
 	--no-highs) highs=0; shift ;;
 	--no-x10) x10=0; shift ;;
+	--no-1m) big=0; shift ;;
 	--no-openb) openb=0; shift ;;
 	--openb) openb_dir=$2; shift 2 ;;
 	-w) work=$2; shift 2 ;;
-	-h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) echo "bench/run.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -81,20 +87,24 @@ echo "gpuplan: $("$gpuplan" --version), GLPK $(glpsol --version 2>/dev/null | se
 echo
 bench_header
 
-# run_gpuplan RUN EXE SIZE LIMIT TAG: plans gen-SIZE with EXE under /usr/bin/time,
-# exporting the model to model-TAG.mps; prints its row; leaves its result in res-TAG.
+# run_gpuplan RUN EXE SIZE LIMIT TAG [OPTION...]: plans gen-SIZE with EXE under
+# /usr/bin/time, with the OPTIONs if given, else exporting the model to model-TAG.mps;
+# prints its row; leaves its result in res-TAG.
 run_gpuplan() {
 	local run=$1 exe=$2 s=$3 tl=$4 tag=$5 res rc
+	shift 5
+	[ $# -gt 0 ] || set -- --export-model "model-$tag.mps"
 	rm -rf "out-$tag"
-	/usr/bin/time -f "%e %M" -o "time-$tag" timeout $((tl * 3 + 60)) "$exe" --verbose plan \
-		"gen-$s/scenario.yaml" -o "out-$tag" --format csv --time-limit "$tl" \
-		--export-model "model-$tag.mps" >"plan-$tag.log" 2>"plan-$tag.err"
+	/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $((tl * 3 + 60)) "$exe" --verbose plan \
+		"gen-$s/scenario.yaml" -o "out-$tag" --format csv --time-limit "$tl" "$@" \
+		>"plan-$tag.log" 2>"plan-$tag.err"
 	rc=$?
 	case $rc in
-	0) res=$(bench_gpuplan "out-$tag/summary.csv") ;;
-	124) res="killed - - - -" ;;
+	124 | 137) res="killed - - - -" ;;
 	*) res="exit-$rc - - - -" ;;
 	esac
+	# exit 0, or 1 with a plan (--require-all): the reports are there
+	[ ! -f "out-$tag/summary.csv" ] || [ $rc -gt 1 ] || res=$(bench_gpuplan "out-$tag/summary.csv")
 	echo "$res" >"res-$tag"
 	# shellcheck disable=SC2046
 	bench_row "$s" "$run" "$tl" $(bench_time "time-$tag") "$res" "$ref"
@@ -107,15 +117,15 @@ run_solver() {
 	local t=$((tl * 2 + 60))
 	case $solver in
 	cbc)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout $t cbc "model-$s.mps" timeMode elapsed \
+		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t cbc "model-$s.mps" timeMode elapsed \
 			ratio 1e-4 sec "$tl" solve >"$tag.log" 2>&1
 		res=$(bench_cbc "$tag.log") name=CBC ;;
 	highs)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout $t env NODE_PATH="$npm_dir/node_modules" \
+		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t env NODE_PATH="$npm_dir/node_modules" \
 			node "$here/lib/highs.js" "model-$s.mps" "$tl" 1e-4 >"$tag.log" 2>&1
 		res=$(bench_highs "$tag.log") name=HiGHS ;;
 	esac
-	! grep -q 'status 124$' "time-$tag" 2>/dev/null || res="killed ${res#* }"
+	! grep -q -E 'status (124|137)$' "time-$tag" 2>/dev/null || res="killed ${res#* }"
 	# shellcheck disable=SC2046
 	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref"
 	read -r _ obj lb _ <<<"$res"
@@ -154,6 +164,16 @@ for s in $sizes; do
 	fi
 	bench_best "$s" "$ref" <"best-$s" >>instances
 done
+# The greedy path at a million replicas: bench XL with every node count and every
+# workload's replicas times 10 (200,000 GPUs, 1,000,000 replicas), `plan --greedy`, 60 s.
+if [ $big -eq 1 ] && { [ -d gen-XL ] || "$gpuplan" bench gen --size XL --seed "$seed" -o gen-XL >gen-XL.log 2>&1; }; then
+	mkdir -p gen-1M && cp gen-XL/scenario.yaml gen-1M/
+	awk -F, -v OFS=, '/^#/ || $1 == "name" { print; next } { $2 *= 10; print }' gen-XL/inventory.csv >gen-1M/inventory.csv
+	awk -F, -v OFS=, '/^#/ || $1 == "name" { print; next } { $3 *= 10; print }' gen-XL/workloads.csv >gen-1M/workloads.csv
+	ref=-
+	run_gpuplan greedy "$gpuplan" 1M 60 1M --greedy
+	echo "1M: bench XL seed $seed with node counts and replicas times 10: $(awk -F, '!/^#/ && $1 != "name" {n += $2 * $4} END {print n}' gen-1M/inventory.csv) GPUs, $(awk -F, '!/^#/ && $1 != "name" {n += $3} END {print n}' gen-1M/workloads.csv) replicas; plan --greedy" >>instances
+fi
 echo
 [ ! -f instances ] || cat instances
 echo "load average $(load) at the end"
