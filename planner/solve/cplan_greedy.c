@@ -13,6 +13,7 @@
 #include "cplan.h"
 #include "internal/cplan_engine.h"
 #include "internal/cplan_greedy.h"
+#include "interrupt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -575,7 +576,7 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		}
 		for (r = 0; r < add[d]; r++) {
 			size_t s;
-			if (deadline_passed(cp->deadline)) {
+			if (deadline_passed(cp->deadline) || interrupt_pending()) {
 				cp->stopped = 1;
 				cp->unplaced[d] += add[d] - r;
 				if (!cp->reason[d])
