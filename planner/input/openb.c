@@ -303,8 +303,7 @@ static long write_workloads(struct sb *wl, const struct opod *pods, size_t np, c
 	size_t i, j;
 
 	sb_adds(wl, "# Alibaba openb pods with GPUs (gpuplan import openb): identical pods are one workload;\n"
-		    "# one priority: the scenario weighs an unplaced pod by the GPUs it asks (unplaced_weight: gpus),\n"
-		    "# so the plan maximises the GPU share it places.\n"
+		    "# one priority; the scenario weighs an unplaced pod by its GPUs (unplaced_weight: gpus).\n"
 		    "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
 		    "sites,needs_nvaie\n");
 	for (i = 0; i < np; i = j) {
