@@ -31,6 +31,7 @@ void outset_init(struct outset *os, const char *dir)
 	os->files = NULL;
 	os->n = os->cap = 0;
 	os->share = 0;
+	os->locked = os->lock_fd = os->created = 0;
 }
 
 void outset_add(struct outset *os, const char *name, char *data, size_t len)
@@ -42,6 +43,9 @@ void outset_add(struct outset *os, const char *name, char *data, size_t len)
 	f->name = xstrdup(name);
 	f->data = data;
 	f->len = len;
+	f->fp = NULL;
+	f->tmp = NULL;
+	f->slot = -1;
 }
 
 void outset_add_copy(struct outset *os, const char *name, const char *data, size_t len)
@@ -61,14 +65,41 @@ void outset_add_sb(struct outset *os, const char *name, struct sb *sb)
 	outset_add(os, name, sb_detach(sb), len);
 }
 
+/* Closes a streamed file and removes its temporary file (a no-op once renamed). */
+static void stream_discard(struct outfile *f)
+{
+	if (f->fp && f->fp != stdout)
+		fclose(f->fp);
+	f->fp = NULL;
+	if (f->tmp) {
+		unlink(f->tmp);
+		interrupt_untrack(f->slot);
+		free(f->tmp);
+		f->tmp = NULL;
+	}
+	f->slot = -1;
+}
+
+/* Releases dir's lock; removes dir when this outset created it and rm (nothing was renamed into it). */
+static void outset_unlock(struct outset *os, int rm)
+{
+	if (os->locked)
+		close(os->lock_fd); /* releases the lock */
+	if (rm && os->created)
+		rmdir(os->dir);
+	os->locked = os->created = 0;
+}
+
 void outset_release(struct outset *os)
 {
 	size_t i;
 
 	for (i = 0; i < os->n; i++) {
+		stream_discard(&os->files[i]);
 		free(os->files[i].name);
 		free(os->files[i].data);
 	}
+	outset_unlock(os, 1);
 	free(os->files);
 	free(os->dir);
 	os->dir = NULL;
@@ -179,7 +210,7 @@ static int commit_stdout(const struct outset *os, struct diag *d)
 {
 	size_t i;
 
-	for (i = 0; i < os->n; i++)
+	for (i = 0; i < os->n; i++)	/* a streamed file (no data) was written already */
 		if (os->files[i].len && fwrite(os->files[i].data, 1, os->files[i].len, stdout) != os->files[i].len)
 			break;
 	if (fflush(stdout) || ferror(stdout) || i < os->n)
@@ -187,30 +218,27 @@ static int commit_stdout(const struct outset *os, struct diag *d)
 	return 0;
 }
 
-int outset_commit(struct outset *os, struct diag *d)
+/* Checks file i's name, and that no file before it has the same: 0, or -1 with d set. */
+static int check_name(const struct outset *os, size_t i, struct diag *d)
 {
-	char **tmp = NULL, **final = NULL;
-	int *slot = NULL;
-	struct stat st;
-	sigset_t old;
-	int created = 0, rc = -1, lock = -1;
-	size_t i, j, renamed = 0;
+	size_t j;
 
-	if (interrupted(d))
-		return -1;
-	if (!os->dir || !os->dir[0])
-		return diag_set(d, DIAG_IO, NULL, 0, 0, "the output directory name is empty");
-	if (!strcmp(os->dir, OUTSET_STDOUT))
-		return commit_stdout(os, d);
-	for (i = 0; i < os->n; i++) {
-		if (!name_ok(os->files[i].name))
-			return diag_set(d, DIAG_IO, os->dir, 0, 0, "invalid output file name '%s'",
-					os->files[i].name);
-		for (j = 0; j < i; j++)
-			if (!strcmp(os->files[i].name, os->files[j].name))
-				return diag_set(d, DIAG_IO, os->dir, 0, 0, "output file '%s' given twice",
-						os->files[i].name);
-	}
+	if (!name_ok(os->files[i].name))
+		return diag_set(d, DIAG_IO, os->dir, 0, 0, "invalid output file name '%s'", os->files[i].name);
+	for (j = 0; j < i; j++)
+		if (!strcmp(os->files[i].name, os->files[j].name))
+			return diag_set(d, DIAG_IO, os->dir, 0, 0, "output file '%s' given twice", os->files[i].name);
+	return 0;
+}
+
+/* Creates dir when it is missing and locks it, once: 0, or -1 with d set. */
+static int outset_prepare(struct outset *os, struct diag *d)
+{
+	struct stat st;
+	int fd;
+
+	if (os->locked)
+		return 0;
 	if (stat(os->dir, &st)) {
 		if (errno != ENOENT)
 			return diag_set(d, DIAG_IO, os->dir, 0, 0, "cannot access the output directory: %s",
@@ -218,31 +246,141 @@ int outset_commit(struct outset *os, struct diag *d)
 		if (mkdir(os->dir, 0777))
 			return diag_set(d, DIAG_IO, os->dir, 0, 0, "cannot create the output directory: %s",
 					strerror(errno));
-		created = 1;
+		os->created = 1;
 	} else if (!S_ISDIR(st.st_mode)) {
 		return diag_set(d, DIAG_IO, os->dir, 0, 0, "not a directory");
 	}
+	fd = lock_dir(os->dir, os->share, d);
+	if (fd < 0) {
+		outset_unlock(os, 1);
+		return -1;
+	}
+	os->lock_fd = fd;
+	os->locked = 1;
+	return 0;
+}
 
-	lock = lock_dir(os->dir, os->share, d);
-	if (lock < 0)
+/* DIR/NAME, or NULL with d set when a directory is there. */
+static char *final_path(const struct outset *os, const char *name, struct diag *d)
+{
+	char *final = xasprintf("%s/%s", os->dir, name);
+	struct stat st;
+
+	if (!lstat(final, &st) && S_ISDIR(st.st_mode)) {
+		diag_set(d, DIAG_IO, final, 0, 0, "is a directory");
+		free(final);
+		return NULL;
+	}
+	return final;
+}
+
+FILE *outset_stream(struct outset *os, const char *name, struct diag *d)
+{
+	struct outfile *f;
+	char *final;
+	int fd;
+
+	outset_add(os, name, NULL, 0);
+	f = &os->files[os->n - 1];
+	if (!os->dir || !os->dir[0]) {
+		diag_set(d, DIAG_IO, NULL, 0, 0, "the output directory name is empty");
+		return NULL;
+	}
+	if (!strcmp(os->dir, OUTSET_STDOUT))
+		return f->fp = stdout;
+	if (interrupted(d) || check_name(os, os->n - 1, d) || outset_prepare(os, d))
+		return NULL;
+	final = final_path(os, name, d);
+	if (!final)
+		return NULL;
+	fd = create_tmp(os->dir, name, &f->tmp);
+	if (fd >= 0) {
+		f->slot = interrupt_track(f->tmp);
+		f->fp = fdopen(fd, "w");
+		if (!f->fp)
+			close(fd);
+	}
+	if (!f->fp) {
+		diag_set(d, DIAG_IO, final, 0, 0, "cannot create: %s", strerror(errno));
+		free(final);
+		return NULL;
+	}
+	free(final);
+	setvbuf(f->fp, NULL, _IOFBF, 1 << 18);
+	return f->fp;
+}
+
+/* Flushes, checks, fsyncs and closes streamed file f; 0, or -1 with d set (naming final). */
+static int stream_finish(struct outfile *f, const char *final, struct diag *d)
+{
+	int e = 0;
+
+	errno = 0;
+	if (fflush(f->fp) || ferror(f->fp))
+		e = errno ? errno : EIO;
+	else if (fsync(fileno(f->fp)) && errno != EINVAL && errno != EROFS)
+		e = errno;
+	if (fclose(f->fp) && !e)
+		e = errno;
+	f->fp = NULL;
+	if (e)
+		return diag_set(d, DIAG_IO, final, 0, 0, "cannot write: %s", strerror(e));
+	return 0;
+}
+
+/* Writes every file not yet written into its temporary file (tmp[i], slot[i]): 0, or -1 with d set. */
+static int write_all_tmp(struct outset *os, char **final, char **tmp, int *slot, struct diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < os->n; i++) {
+		struct outfile *f = &os->files[i];
+		if (interrupted(d))
+			return -1;
+		if (f->tmp) {	/* streamed: take its temporary file over */
+			tmp[i] = f->tmp;
+			slot[i] = f->slot;
+			f->tmp = NULL;
+			f->slot = -1;
+			if (stream_finish(f, final[i], d))
+				return -1;
+		} else if (write_tmp(os, f, final[i], &tmp[i], &slot[i], d)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int outset_commit(struct outset *os, struct diag *d)
+{
+	char **tmp = NULL, **final = NULL;
+	int *slot = NULL;
+	sigset_t old;
+	int rc = -1;
+	size_t i, renamed = 0;
+
+	if (interrupted(d))
+		goto out;
+	if (!os->dir || !os->dir[0])
+		return diag_set(d, DIAG_IO, NULL, 0, 0, "the output directory name is empty");
+	if (!strcmp(os->dir, OUTSET_STDOUT))
+		return commit_stdout(os, d);
+	for (i = 0; i < os->n; i++)
+		if (check_name(os, i, d))
+			goto out;
+	if (outset_prepare(os, d))
 		goto out;
 	tmp = xcalloc(os->n + 1, sizeof(*tmp));
 	final = xcalloc(os->n + 1, sizeof(*final));
 	slot = xcalloc(os->n + 1, sizeof(*slot));
 	for (i = 0; i < os->n; i++) {
 		slot[i] = -1;
-		final[i] = xasprintf("%s/%s", os->dir, os->files[i].name);
-		if (!lstat(final[i], &st) && S_ISDIR(st.st_mode)) {
-			diag_set(d, DIAG_IO, final[i], 0, 0, "is a directory");
-			goto out;
-		}
-	}
-	for (i = 0; i < os->n; i++) {
-		if (interrupted(d))
-			goto out;
-		if (write_tmp(os, &os->files[i], final[i], &tmp[i], &slot[i], d))
+		final[i] = final_path(os, os->files[i].name, d);
+		if (!final[i])
 			goto out;
 	}
+	if (write_all_tmp(os, final, tmp, slot, d))
+		goto out;
 
 	interrupt_block(&old);
 	if (interrupted(d)) {
@@ -264,19 +402,17 @@ int outset_commit(struct outset *os, struct diag *d)
 	if (renamed == os->n)
 		rc = 0;
 out:
-	for (i = 0; tmp && i < os->n; i++) {
-		if (tmp[i]) {
+	for (i = 0; i < os->n; i++) {
+		if (tmp && tmp[i]) {
 			unlink(tmp[i]);
 			interrupt_untrack(slot[i]);
 			free(tmp[i]);
 		}
 		if (final)
 			free(final[i]);
+		stream_discard(&os->files[i]);
 	}
-	if (lock >= 0)
-		close(lock); /* releases the lock */
-	if (rc && created && !renamed)
-		rmdir(os->dir);
+	outset_unlock(os, rc && !renamed);
 	free(tmp);
 	free(final);
 	free(slot);

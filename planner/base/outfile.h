@@ -40,6 +40,7 @@
 #define PLANNER_OUTFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "util.h"
@@ -48,6 +49,9 @@ struct outfile {
 	char *name;	/* file name in the directory: no '/', not starting with '.' */
 	char *data;	/* contents (owned) */
 	size_t len;	/* bytes in data */
+	FILE *fp;	/* a streamed file (outset_stream): its open temporary file; NULL: data */
+	char *tmp;	/* a streamed file's temporary path, NULL once renamed or removed */
+	int slot;	/* its interrupt_track slot, -1: none */
 };
 
 struct outset {
@@ -55,8 +59,11 @@ struct outset {
 	struct outfile *files;	/* in the order added (and renamed) */
 	size_t n, cap;
 	int share;		/* 1: wait for the directory lock instead of failing (writers of distinct files) */
+	int locked;		/* 1: dir is created and locked (lock_fd), by outset_stream or outset_commit */
+	int lock_fd;		/* the lock's descriptor, when locked */
+	int created;		/* 1: this outset created dir (removed again when nothing is renamed into it) */
 };
-#define OUTSET_INIT { NULL, NULL, 0, 0, 0 }
+#define OUTSET_INIT { NULL, NULL, 0, 0, 0, 0, 0, 0 }
 #define OUTSET_STDOUT "-"	/* dir for standard output */
 
 /* Starts an empty set of files for dir. */
@@ -68,11 +75,27 @@ void outset_add_copy(struct outset *os, const char *name, const char *data, size
 /* Adds a file with sb's contents, leaving sb released (as sb_detach). */
 void outset_add_sb(struct outset *os, const char *name, struct sb *sb);
 /*
+ * Adds a file written as it is made, for contents too large to hold: the
+ * stream to write it to, or NULL with d set (DIAG_IO).  The first stream
+ * creates and locks dir as outset_commit would; the file's bytes go to a
+ * fresh temporary file at once (created as outset_commit creates them),
+ * which outset_commit flushes, checks (a write error is reported there),
+ * fsyncs and renames with the others, all or nothing; outset_release
+ * removes it when it was not committed.  The caller writes with stdio and
+ * never closes the stream.  For OUTSET_STDOUT the stream is stdout itself:
+ * its bytes go out as they are written, before the files added whole.
+ */
+FILE *outset_stream(struct outset *os, const char *name, struct diag *d);
+/*
  * Writes every file into dir, all or nothing (see above).  0, or -1 with
  * d set.  May be called once per outset.
  */
 int outset_commit(struct outset *os, struct diag *d);
-/* Frees everything; the outset may be outset_init'ed again. */
+/*
+ * Frees everything, removing streamed files not committed (and dir when
+ * this outset created it and renamed nothing into it); the outset may be
+ * outset_init'ed again.
+ */
 void outset_release(struct outset *os);
 
 /*

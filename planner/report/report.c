@@ -13,6 +13,7 @@
 #include "internal/additions.h"
 #include "internal/chargeback.h"
 #include "internal/html_pages.h"
+#include "internal/jsonout.h"
 #include "internal/stats.h"
 #include "date.h"
 #include "outfile.h"
@@ -122,8 +123,21 @@ static void slot_order_release(struct slot_order *so)
 
 struct docs {
 	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions;
-	cJSON *json;
+	cJSON *json;		/* plan.json's tree, less the elements of the big arrays below */
+	cJSON *jn, *jg, *jp;	/* its "nodes", "gpus" and "placements": empty, streamed */
+	FILE *fn, *fg, *fp;	/* nodes.csv, gpus.csv and placements.csv, streamed (NULL: not written) */
+	struct jsonout jo;	/* plan.json, streamed */
 };
+
+/* Hands a streamed CSV's row(s) in sb to f (NULL: drops them), leaving sb empty. */
+static void drain(struct sb *sb, FILE *f)
+{
+	if (f && sb->len)
+		fwrite(sb->buf, 1, sb->len, f);
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
 
 static void kv(struct sb *sb, cJSON *obj, const char *key, const char *val)
 {
@@ -139,27 +153,6 @@ static void kvn(struct sb *sb, cJSON *obj, const char *key, double v, int decima
 	char buf[64];
 	sb_addf(sb, "%s,%s\n", key, fmt_fixed(buf, sizeof(buf), v, decimals));
 	cJSON_AddNumberToObject(obj, key, round_to(v, decimals));
-}
-
-int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
-{
-	if (a->cat == CAT_LIC_VCS || a->cat == CAT_LIC_NVAIE) {
-		/* a licence bundled or priced at 0 still concerns the plan when it counts licences */
-		enum lic_product p = a->cat == CAT_LIC_VCS ? LIC_VCS : LIC_NVAIE;
-		if (cost->cat[a->cat] <= 0 && cost->lic_gpus[p] + cost->seats[p] == 0)
-			return 0;
-	} else if (a->cat >= 0 && cost->cat[a->cat] <= 0) {
-		return 0;
-	}
-	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
-}
-
-int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
-			      const struct report_stats *st)
-{
-	if (!report_assumption_used(a, cost, st))
-		return 0;
-	return a->cat >= 0 || a->mode < 0 || (cplan_rule_modes(cp) & MODE_BIT(a->mode));
 }
 
 /* A models file as reports name it: "clouds.yaml", whatever directory it was read from. */
@@ -439,12 +432,12 @@ static void build_tenants(struct docs *dc, const struct plan_result *r)
 	report_chargeback_release(&cb);
 }
 
-/* Where build_nodes_gpus is: the plan, its slot order and the JSON arrays it fills. */
+/* Where a walk of the nodes is: the plan, its slot order and its nodes' order. */
 struct node_walk {
 	const struct cplan *cp;
 	const struct slot_order *so;
-	const size_t *first;	/* [node]: its first position in so->sorted (nslots: none) */
-	cJSON *jn, *jg;		/* plan.json's "nodes" and "gpus" */
+	size_t *ord;		/* node ids by class and ordinal */
+	size_t *first;		/* [node]: its first position in so->sorted (nslots: none) */
 };
 
 /* Node ni's row of nodes.csv and "nodes". */
@@ -496,7 +489,8 @@ static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, cons
 	cJSON_AddNumberToObject(o, "cpu_cores_used", round_to(n->cpu_used, 2));
 	cJSON_AddNumberToObject(o, "ram_gib_used", round_to(n->ram_used, 2));
 	cJSON_AddNumberToObject(o, "cost_usd", round_to(bill.total, 2));
-	cJSON_AddItemToArray(w->jn, o);
+	jsonout_elem(&dc->jo, o);
+	drain(&dc->nodes, dc->fn);
 }
 
 /* GPU g of node ni: its row of gpus.csv and "gpus" (partition, slot labels, slots used). */
@@ -557,7 +551,8 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	cJSON_AddItemToObject(go, "placement", ja);
 	cJSON_AddNumberToObject(go, "slots", nsl);
 	cJSON_AddNumberToObject(go, "slots_used", used);
-	cJSON_AddItemToArray(w->jg, go);
+	jsonout_elem(&dc->jo, go);
+	drain(&dc->gpus, dc->fg);
 	sb_release(&place);
 }
 
@@ -585,56 +580,67 @@ static void build_workloads(struct docs *dc, const struct cplan *cp)
 	}
 }
 
-/* nodes.csv and gpus.csv, "nodes" and "gpus": nodes by class and ordinal, each node's GPUs in order. */
-static void build_nodes_gpus(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
+/* The nodes by class and ordinal, and where each one's slots start. */
+static void node_walk_init(struct node_walk *w, const struct cplan *cp, const struct slot_order *so)
 {
-	size_t *ord = xmalloc((cp->nnodes + 1) * sizeof(*ord));
-	size_t *first = xmalloc((cp->nnodes + 1) * sizeof(*first));
-	struct node_walk w;
 	size_t i;
 
-	w.cp = cp;
-	w.so = so;
-	w.first = first;
-	w.jn = cJSON_AddArrayToObject(dc->json, "nodes");
-	w.jg = cJSON_AddArrayToObject(dc->json, "gpus");
+	w->cp = cp;
+	w->so = so;
+	w->ord = xmalloc((cp->nnodes + 1) * sizeof(*w->ord));
+	w->first = xmalloc((cp->nnodes + 1) * sizeof(*w->first));
 	for (i = 0; i < cp->nnodes; i++)
-		ord[i] = i;
+		w->ord[i] = i;
 	ord_cp = cp;
-	qsort(ord, cp->nnodes, sizeof(*ord), node_cmp);
+	qsort(w->ord, cp->nnodes, sizeof(*w->ord), node_cmp);
 	for (i = 0; i < cp->nnodes; i++)
-		first[i] = cp->nslots;
+		w->first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
-		first[cp->slots[so->sorted[i]].node] = i;
-	sb_adds(&dc->nodes, "node,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,gpus_licensed,"
-			    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
-	sb_adds(&dc->gpus, "node,gpu,mode,partition,placement,slots,slots_used\n");
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[ord[i]];
-		char *name = cplan_node_name(cp, n);
-		int g;
-		node_row(dc, &w, ord[i], name);
-		for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
-			gpu_row(dc, &w, ord[i], name, g);
-		free(name);
-	}
-	free(first);
-	free(ord);
+		w->first[cp->slots[so->sorted[i]].node] = i;
 }
 
-static void build_placements(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
+/*
+ * nodes.csv and "nodes" (gpus 0), or gpus.csv and "gpus" (gpus 1): nodes
+ * by class and ordinal, each node's GPUs in order, streamed.
+ */
+static void write_nodes(struct docs *dc, const struct node_walk *w, int gpus)
+{
+	const struct cplan *cp = w->cp;
+	size_t i;
+
+	jsonout_array_begin(&dc->jo, gpus ? "gpus" : "nodes");
+	if (gpus)
+		sb_adds(&dc->gpus, "node,gpu,mode,partition,placement,slots,slots_used\n");
+	else
+		sb_adds(&dc->nodes, "node,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,gpus_licensed,"
+				    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[w->ord[i]];
+		char *name = cplan_node_name(cp, n);
+		int g;
+		if (!gpus)
+			node_row(dc, w, w->ord[i], name);
+		for (g = 0; gpus && g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+			gpu_row(dc, w, w->ord[i], name, g);
+		free(name);
+	}
+	drain(gpus ? &dc->gpus : &dc->nodes, gpus ? dc->fg : dc->fn);
+	jsonout_array_end(&dc->jo);
+}
+
+/* placements.csv and "placements": by workload and replica, streamed. */
+static void write_placements(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
 {
 	const struct problem *p = cp->p;
 	size_t *pl = xmalloc((cp->nslots + 1) * sizeof(*pl));
 	size_t n = 0, i;
-	cJSON *jp = cJSON_AddArrayToObject(dc->json, "placements");
-	cJSON *ju = cJSON_AddArrayToObject(dc->json, "unplaced");
 
 	for (i = 0; i < cp->nslots; i++)
 		if (cp->slots[i].d >= 0)
 			pl[n++] = i;
 	ord_cp = cp;
 	qsort(pl, n, sizeof(*pl), placement_cmp);
+	jsonout_array_begin(&dc->jo, "placements");
 	sb_adds(&dc->placements, "workload,tenant,replica,node,gpu,slot\n");
 	for (i = 0; i < n; i++) {
 		const struct cslot *s = &cp->slots[pl[i]];
@@ -656,10 +662,23 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		cJSON_AddStringToObject(o, "node", node);
 		cJSON_AddNumberToObject(o, "gpu", s->gpu);
 		cJSON_AddStringToObject(o, "slot", lab);
-		cJSON_AddItemToArray(jp, o);
+		jsonout_elem(&dc->jo, o);
+		drain(&dc->placements, dc->fp);
 		free(node);
 		free(lab);
 	}
+	drain(&dc->placements, dc->fp);
+	jsonout_array_end(&dc->jo);
+	free(pl);
+}
+
+/* unplaced.csv and "unplaced", then "workloads". */
+static void build_unplaced(struct docs *dc, const struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	cJSON *ju = cJSON_AddArrayToObject(dc->json, "unplaced");
+	size_t i;
+
 	sb_adds(&dc->unplaced, "workload,tenant,replicas,reason\n");
 	for (i = 0; i < p->ndemands; i++) {
 		const struct workload *w = p->demands[i].w;
@@ -679,26 +698,67 @@ static void build_placements(struct docs *dc, const struct cplan *cp, const stru
 		cJSON_AddStringToObject(o, "reason", cp->reason[i] ? cp->reason[i] : "");
 		cJSON_AddItemToArray(ju, o);
 	}
-	free(pl);
 	build_workloads(dc, cp);
 }
 
 /* ================= writing ================= */
 
+/* Opens the streamed files of fmt and starts plan.json: 0, or -1 with d set. */
+static int open_streams(struct docs *dc, struct outset *os, enum report_format fmt, struct diag *d)
+{
+	FILE *fj = NULL;
+
+	if ((fmt & REPORT_CSV) && (!(dc->fn = outset_stream(os, "nodes.csv", d)) ||
+				   !(dc->fg = outset_stream(os, "gpus.csv", d)) ||
+				   !(dc->fp = outset_stream(os, "placements.csv", d))))
+		return -1;
+	if ((fmt & REPORT_JSON) && !(fj = outset_stream(os, "plan.json", d)))
+		return -1;
+	jsonout_begin(&dc->jo, fj);
+	return 0;
+}
+
+/*
+ * plan.json's members in order, its big arrays made element by element
+ * as the rows of nodes.csv, gpus.csv and placements.csv, all streamed.
+ */
+static void write_streams(struct docs *dc, const struct cplan *cp)
+{
+	struct slot_order so;
+	struct node_walk w;
+	cJSON *m;
+
+	slot_order_init(&so, cp);
+	node_walk_init(&w, cp, &so);
+	cJSON_ArrayForEach(m, dc->json) {
+		if (m == dc->jn)
+			write_nodes(dc, &w, 0);
+		else if (m == dc->jg)
+			write_nodes(dc, &w, 1);
+		else if (m == dc->jp)
+			write_placements(dc, cp, &so);
+		else
+			jsonout_member(&dc->jo, m);
+	}
+	jsonout_end(&dc->jo);
+	free(w.ord);
+	free(w.first);
+	slot_order_release(&so);
+}
+
 int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d)
 {
 	const struct cplan *cp = r->final;
 	struct docs dc;
-	struct slot_order so;
 	struct outset os = OUTSET_INIT;
-	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.nodes,
-				     &dc.gpus, &dc.placements, &dc.unplaced, &dc.additions };
-	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "nodes.csv",
-					     "gpus.csv", "placements.csv", "unplaced.csv", "additions.csv" };
+	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.unplaced, &dc.additions,
+				     &dc.nodes, &dc.gpus, &dc.placements };
+	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "unplaced.csv",
+					     "additions.csv" };
 	size_t i;
-	char *json;
-	int rc;
+	int rc = -1;
 
+	memset(&dc, 0, sizeof(dc));
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		sb_init(parts[i]);
 	dc.json = cJSON_CreateObject();
@@ -707,26 +767,26 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	build_costs(&dc, r);
 	build_licenses(&dc, r);
 	build_tenants(&dc, r);
-	slot_order_init(&so, cp);
-	build_nodes_gpus(&dc, cp, &so);
-	build_placements(&dc, cp, &so);
-	slot_order_release(&so);
+	dc.jn = cJSON_AddArrayToObject(dc.json, "nodes");
+	dc.jg = cJSON_AddArrayToObject(dc.json, "gpus");
+	dc.jp = cJSON_AddArrayToObject(dc.json, "placements");
+	build_unplaced(&dc, cp);
 	report_additions(&dc.additions, dc.json, r);
 
 	outset_init(&os, dir);
+	if (open_streams(&dc, &os, fmt, d))
+		goto out;
+	if (fmt & REPORT_BOTH)
+		write_streams(&dc, cp);
 	if (fmt & REPORT_CSV)
-		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			outset_add_sb(&os, names[i], parts[i]);
-	if (fmt & REPORT_JSON) {
-		json = cJSON_Print(dc.json);
-		outset_add_copy(&os, "plan.json", json, strlen(json));
-		cJSON_free(json);
-	}
 	if (fmt & REPORT_HTML) {
 		char *html = html_plan_page(dc.json, r);
 		outset_add(&os, "report.html", html, strlen(html));
 	}
 	rc = outset_commit(&os, d);
+out:
 	outset_release(&os);
 	cJSON_Delete(dc.json);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)

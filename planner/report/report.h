@@ -5,7 +5,9 @@
  * (each file goes to a temporary name first and is renamed into place
  * only when every file was written).
  *
- * Only report.c and additions.c include cJSON.h.  Numbers have fixed
+ * Only report.c, additions.c and jsonout.c include cJSON.h.  The big
+ * files (nodes.csv, gpus.csv, placements.csv, plan.json) are streamed
+ * row by row into their temporary files (outset_stream).  Numbers have fixed
  * formats and rows a fixed order, so the same plan gives the same bytes
  * on any machine.
  */

@@ -1,7 +1,8 @@
 /*
  * stats.c - figures of a plan shared by the reports, the comparison and
  * the CLI's summary: the mode mix, memory and compute utilisation of the
- * GPUs in used nodes, and the cost per provisioned and per used GPU-hour.
+ * GPUs in used nodes, the cost per provisioned and per used GPU-hour, and
+ * which assumptions of the pricing concern a plan.
  */
 #include <string.h>
 
@@ -113,4 +114,25 @@ char *report_price_name(const struct price_ref *p)
 	if (p->product == LIC_NONE)
 		return xasprintf("cloud offer %s", p->id);
 	return xasprintf("%s %s", lic_product_id(p->product), p->id);
+}
+
+int report_assumption_used(const struct assumption *a, const struct cplan_cost *cost, const struct report_stats *st)
+{
+	if (a->cat == CAT_LIC_VCS || a->cat == CAT_LIC_NVAIE) {
+		/* a licence bundled or priced at 0 still concerns the plan when it counts licences */
+		enum lic_product p = a->cat == CAT_LIC_VCS ? LIC_VCS : LIC_NVAIE;
+		if (cost->cat[a->cat] <= 0 && cost->lic_gpus[p] + cost->seats[p] == 0)
+			return 0;
+	} else if (a->cat >= 0 && cost->cat[a->cat] <= 0) {
+		return 0;
+	}
+	return a->mode < 0 || st->nodes_by_mode[a->mode] > 0;
+}
+
+int report_assumption_matters(const struct assumption *a, const struct cplan *cp, const struct cplan_cost *cost,
+			      const struct report_stats *st)
+{
+	if (!report_assumption_used(a, cost, st))
+		return 0;
+	return a->cat >= 0 || a->mode < 0 || (cplan_rule_modes(cp) & MODE_BIT(a->mode));
 }

@@ -2,7 +2,8 @@
  * test_outfile.c - all-or-nothing output sets: creation of the
  * directory, replacement of existing files and symlinks (never followed),
  * refusal of a directory in the way, planted temporary names, an
- * interrupt before the rename, and cleanup after every failure.
+ * interrupt before the rename, cleanup after every failure, and files
+ * streamed (outset_stream) beside files added whole.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -249,6 +250,70 @@ int main(void)
 		CHECK(rc == -1 && d.msg && !strcmp(d.msg, "not a directory"), "/dev/full: %s", d.msg ? d.msg : "");
 		outset_release(&os);
 		diag_release(&d);
+	}
+
+	/* 12. a streamed file lands with the others, all or nothing */
+	{
+		struct outset os = OUTSET_INIT;
+		char *dir = path("st");
+		FILE *f;
+		int i;
+
+		outset_init(&os, dir);
+		f = outset_stream(&os, "big.csv", &d);
+		CHECK(f != NULL, "stream opened: %s", d.msg ? d.msg : "");
+		CHECK(entries("st") == 1, "the stream's temporary file is in the created directory");
+		for (i = 0; f && i < 3; i++)
+			fprintf(f, "row %d\n", i);
+		outset_add_copy(&os, "small.csv", "s\n", 2);
+		rc = outset_commit(&os, &d);
+		CHECK(rc == 0, "commit with a stream: %s", d.msg ? d.msg : "");
+		outset_release(&os);
+		s = slurp("st/big.csv");
+		CHECK_STR(s, "row 0\nrow 1\nrow 2\n", "streamed file's bytes");
+		free(s);
+		CHECK(entries("st") == 2, "no temporary file left: %d entries", entries("st"));
+		diag_release(&d);
+
+		/* released without a commit (the caller failed): the old file stays, nothing else */
+		outset_init(&os, dir);
+		f = outset_stream(&os, "big.csv", &d);
+		CHECK(f && fputs("new\n", f) >= 0, "second stream");
+		outset_release(&os);
+		s = slurp("st/big.csv");
+		CHECK_STR(s, "row 0\nrow 1\nrow 2\n", "uncommitted stream leaves the old file");
+		free(s);
+		CHECK(entries("st") == 2, "uncommitted stream's temporary file removed");
+
+		/* an interrupt after streaming: nothing renamed */
+		outset_init(&os, dir);
+		f = outset_stream(&os, "big.csv", &d);
+		interrupt_signal = SIGINT;
+		rc = outset_commit(&os, &d);
+		CHECK(rc == -1 && d.msg && strstr(d.msg, "interrupted by SIGINT"), "interrupted stream");
+		interrupt_reset();
+		outset_release(&os);
+		CHECK(entries("st") == 2, "interrupted stream's temporary file removed");
+		diag_release(&d);
+		free(dir);
+
+		/* a directory created for a stream alone is removed when nothing is committed */
+		dir = path("st2");
+		outset_init(&os, dir);
+		f = outset_stream(&os, "big.csv", &d);
+		CHECK(f != NULL && entries("st2") == 1, "stream into a new directory");
+		outset_release(&os);
+		CHECK(entries("st2") == -1, "the created directory is removed again");
+		free(dir);
+
+		/* a second stream of the same name is refused */
+		dir = path("st");
+		outset_init(&os, dir);
+		CHECK(outset_stream(&os, "big.csv", &d) != NULL, "first");
+		CHECK(outset_stream(&os, "big.csv", &d) == NULL && d.msg && strstr(d.msg, "given twice"), "twice");
+		outset_release(&os);
+		diag_release(&d);
+		free(dir);
 	}
 
 	rmrf("");
