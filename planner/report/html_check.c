@@ -72,19 +72,38 @@ static void use(struct sb *sb, const struct rd_diff *df)
 				       .unit = "count (replicas, GPUs)", .nbars = n, .labels = labels, .v = v });
 }
 
+/* A 5-column table: head, then nrows rows filled by the caller at cells + 5 (owned, freed by table_end). */
+static char **table_begin(const char *const *head, size_t nrows)
+{
+	char **cells = xcalloc(5 * (nrows + 1), sizeof(*cells));
+	size_t i;
+
+	for (i = 0; i < 5; i++)
+		cells[i] = xstrdup(head[i]);
+	return cells;
+}
+
+static void table_end(struct sb *sb, const char *caption, char **cells, size_t nrows)
+{
+	size_t i;
+
+	html_table(sb, caption, (const char *const *)cells, nrows + 1, 5);
+	for (i = 0; i < 5 * (nrows + 1); i++)
+		free(cells[i]);
+	free(cells);
+}
+
 static void unplaced(struct sb *sb, const struct rd_diff *df)
 {
-	char **cells = xcalloc(5 * (df->nunplaced + 1), sizeof(*cells));
 	static const char *const head[] = { "workload", "tenant", "baseline", "current", "reason" };
+	char **cells;
 	size_t i;
 
 	if (!df->nunplaced) {
 		html_p(sb, "No replica is unplaced on either side.");
-		free(cells);
 		return;
 	}
-	for (i = 0; i < 5; i++)
-		cells[i] = xstrdup(head[i]);
+	cells = table_begin(head, df->nunplaced);
 	for (i = 0; i < df->nunplaced; i++) {
 		const struct rd_unplaced_change *u = &df->unplaced[i];
 		char **c = cells + 5 * (i + 1);
@@ -94,10 +113,7 @@ static void unplaced(struct sb *sb, const struct rd_diff *df)
 		c[3] = xasprintf("%ld", u->cur);
 		c[4] = xstrdup(u->reason);
 	}
-	html_table(sb, "unplaced replicas by workload", (const char *const *)cells, df->nunplaced + 1, 5);
-	for (i = 0; i < 5 * (df->nunplaced + 1); i++)
-		free(cells[i]);
-	free(cells);
+	table_end(sb, "unplaced replicas by workload", cells, df->nunplaced);
 }
 
 /* The workloads whose placed or unplaced replicas changed, highest priority first. */
@@ -109,9 +125,7 @@ static void changes(struct sb *sb, const struct rd_diff *df)
 
 	if (!df->nchanges)
 		return;
-	cells = xcalloc(5 * (df->nchanges + 1), sizeof(*cells));
-	for (i = 0; i < 5; i++)
-		cells[i] = xstrdup(head[i]);
+	cells = table_begin(head, df->nchanges);
 	for (i = 0; i < df->nchanges; i++) {
 		const struct rd_workload_change *x = &df->changes[i];
 		char **c = cells + 5 * (i + 1);
@@ -121,11 +135,7 @@ static void changes(struct sb *sb, const struct rd_diff *df)
 		c[3] = xasprintf("%ld → %ld", x->placed_base, x->placed_cur);
 		c[4] = xasprintf("%ld → %ld", x->unplaced_base, x->unplaced_cur);
 	}
-	html_table(sb, "workloads whose placement changed, highest priority first", (const char *const *)cells,
-		   df->nchanges + 1, 5);
-	for (i = 0; i < 5 * (df->nchanges + 1); i++)
-		free(cells[i]);
-	free(cells);
+	table_end(sb, "workloads whose placement changed, highest priority first", cells, df->nchanges);
 }
 
 char *html_check_page(const struct rd_diff *df, const char *command)
