@@ -16,9 +16,6 @@
 #include "util.h"
 #include "banned.h"
 
-/* Priority per whole GPU asked: the penalty of an unplaced pod grows with its GPUs. */
-#define OPENB_PRIORITY_PER_GPU 20
-
 struct onode {
 	const char *model;	/* points into the csvdoc */
 	long long gpus, cpu_milli, mem_mib;
@@ -263,8 +260,7 @@ static void write_inventory(struct sb *inv, const struct onode *nodes, size_t nn
 }
 
 /* One workload row of cnt identical pods q. */
-static void write_workload(struct sb *wl, const struct opod *q, long cnt, long prio, const struct catalog *cat,
-			   int no)
+static void write_workload(struct sb *wl, const struct opod *q, long cnt, const struct catalog *cat, int no)
 {
 	sb_addf(wl, "openb-%03d,%s,%ld,", no, q->qos, cnt);
 	if (q->milli == 1000) {
@@ -292,7 +288,7 @@ static void write_workload(struct sb *wl, const struct opod *q, long cnt, long p
 		} while (bar);
 		free(dup);
 	}
-	sb_addf(wl, ",%s,,false,%ld\n", q->milli == 1000 ? "passthrough" : "passthrough|timeslice", prio);
+	sb_addf(wl, ",%s,,false\n", q->milli == 1000 ? "passthrough" : "passthrough|timeslice");
 }
 
 /*
@@ -307,26 +303,21 @@ static long write_workloads(struct sb *wl, const struct opod *pods, size_t np, c
 	size_t i, j;
 
 	sb_adds(wl, "# Alibaba openb pods with GPUs (gpuplan import openb): identical pods are one workload;\n"
-		    "# priority grows with the GPUs asked, so the plan maximises the GPU share it places.\n"
+		    "# one priority; the scenario weighs an unplaced pod by its GPUs (unplaced_weight: gpus).\n"
 		    "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
-		    "sites,needs_nvaie,priority\n");
+		    "sites,needs_nvaie\n");
 	for (i = 0; i < np; i = j) {
 		const struct opod *q = &pods[i];
-		long cnt = 0, prio;
+		long cnt = 0;
 		double ask = q->gpus > 1 || q->milli == 1000 ? (double)q->gpus : (double)q->milli / 1000.0;
 		for (j = i; j < np && !opod_cmp(&pods[i], &pods[j]); j++)
 			cnt++;
 		out->nworkloads++;
 		out->pods_gpu += cnt;
 		out->gpu_demand += ask * (double)cnt;
-		prio = lround(ask * OPENB_PRIORITY_PER_GPU);
-		if (prio < 1)
-			prio = 1;
-		if (prio > 1000)
-			prio = 1000;
 		if (q->milli != 1000 && 1000 / q->milli > kmax)
 			kmax = 1000 / q->milli;
-		write_workload(wl, q, cnt, prio, cat, out->nworkloads);
+		write_workload(wl, q, cnt, cat, out->nworkloads);
 	}
 	return kmax > 48 ? 48 : kmax;
 }
@@ -337,7 +328,7 @@ static void write_scenario(struct sb *sc, long kmax)
 		    "# Every GPU pod is offered at once; the nodes are owned, so the plan maximises what it places.\n"
 		    "schema: gpuplan-scenario/1\nname: openb\n");
 	sb_adds(sc, "gpu_types: [gpus-openb.yaml]\ninventory: inventory.csv\nworkloads: workloads.csv\n"
-		    "horizon_years: 1\nsolver: {time_limit_s: 60, mip_gap: 0.0001}\n");
+		    "horizon_years: 1\nsolver: {time_limit_s: 60, mip_gap: 0.0001}\nunplaced_weight: gpus\n");
 	/* pods ask any share of a GPU and the trace's scheduler packs mixed shares: time-slice with shares */
 	sb_addf(sc, "sharing: {timeslice_max_replicas: %ld, mps_max_clients: 2, timeslice_shares: true}\n", kmax);
 }

@@ -301,7 +301,8 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 {
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
-					    "licensing", "hypervisors", "cloud_offers", NULL };
+					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", NULL };
+	static const char *const unplaced[] = { "replicas", "gpus", NULL };
 	const struct ynode *root = doc->root;
 	const struct yread y = { doc, root, d };
 	const char *s = NULL;
@@ -337,7 +338,8 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	if (check_readable(doc, ymap_get(root, "workloads"), "workloads", sc->workloads_path, d))
 		return -1;
 
-	if (num_field(&y, "horizon_years", (struct num_range){ 0, 30, RANGE_LO_OPEN }, &sc->horizon_years))
+	if (num_field(&y, "horizon_years", (struct num_range){ 0, 30, RANGE_LO_OPEN }, &sc->horizon_years) ||
+	    word_field(&y, "unplaced_weight", unplaced, &sc->unplaced_by_gpus))
 		return -1;
 	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
 }

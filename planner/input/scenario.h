@@ -64,6 +64,8 @@ struct scenario {
 	int mig_single;		/* MIG strategy single (1: a node's GPUs all one profile, exposed as
 				 * nvidia.com/gpu) or mixed (0, default: per-profile resources) */
 	int rename_by_default;	/* device plugin sharing: advertise <resource>.shared; default false */
+	int unplaced_by_gpus;	/* unplaced_weight: gpus (1: within a priority, an unplaced replica
+				 * weighs the GPUs it asks) or replicas (0, default: each weighs 1) */
 
 	/* Energy; price 0 means energy is not priced. */
 	double energy_usd_per_kwh;

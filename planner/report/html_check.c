@@ -100,6 +100,34 @@ static void unplaced(struct sb *sb, const struct rd_diff *df)
 	free(cells);
 }
 
+/* The workloads whose placed or unplaced replicas changed, highest priority first. */
+static void changes(struct sb *sb, const struct rd_diff *df)
+{
+	static const char *const head[] = { "workload", "tenant", "priority", "placed", "unplaced" };
+	char **cells;
+	size_t i;
+
+	if (!df->nchanges)
+		return;
+	cells = xcalloc(5 * (df->nchanges + 1), sizeof(*cells));
+	for (i = 0; i < 5; i++)
+		cells[i] = xstrdup(head[i]);
+	for (i = 0; i < df->nchanges; i++) {
+		const struct rd_workload_change *x = &df->changes[i];
+		char **c = cells + 5 * (i + 1);
+		c[0] = xstrdup(x->workload);
+		c[1] = xstrdup(x->tenant);
+		c[2] = xasprintf("%d", x->priority);
+		c[3] = xasprintf("%ld → %ld", x->placed_base, x->placed_cur);
+		c[4] = xasprintf("%ld → %ld", x->unplaced_base, x->unplaced_cur);
+	}
+	html_table(sb, "workloads whose placement changed, highest priority first", (const char *const *)cells,
+		   df->nchanges + 1, 5);
+	for (i = 0; i < 5 * (df->nchanges + 1); i++)
+		free(cells[i]);
+	free(cells);
+}
+
 char *html_check_page(const struct rd_diff *df, const char *command)
 {
 	struct sb sb;
@@ -124,6 +152,7 @@ char *html_check_page(const struct rd_diff *df, const char *command)
 	costs(&sb, df);
 	use(&sb, df);
 	unplaced(&sb, df);
+	changes(&sb, df);
 	text = rd_text_format(df, 0, command);
 	sb_adds(&sb, "<h3>The whole comparison</h3>\n<div class=\"wide\"><pre>");
 	html_esc(&sb, text);

@@ -138,7 +138,8 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
  * The priority rule (docs/formulation.md, "Priority") between two plans
  * of one problem: -1 when a leaves fewer replicas unplaced than b at the
  * highest priority where they differ, 1 when more, 0 when they leave as
- * many unplaced at every priority.
+ * many unplaced at every priority.  Replicas count by their demand's
+ * weight (problem.h: 1, or GPU-equivalents with unplaced_weight: gpus).
  */
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
 /*

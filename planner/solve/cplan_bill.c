@@ -3,6 +3,7 @@
  * node's bill, and the plan's total by category and year with the
  * objective the ILP minimises (tie-break and penalties).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,18 +138,22 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 {
 	const struct problem *p = a->p;
-	long *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff));
+	double *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff)), *tot = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*tot));
 	size_t i;
 	int q, r = 0;
 
 	for (i = 0; i < p->ndemands; i++) {
 		int pr = p->demands[i].w->priority;
+		double wt = p->demands[i].weight;
 		q = pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
-		diff[q] += a->unplaced[i] - b->unplaced[i];
+		diff[q] += wt * (double)(a->unplaced[i] - b->unplaced[i]);
+		tot[q] += wt * (double)(a->unplaced[i] + b->unplaced[i]);
 	}
+	/* weights 1 sum exactly; GPU-equivalent weights up to rounding */
 	for (q = CPLAN_PRIO_MAX; q >= 1 && !r; q--)
-		r = diff[q] < 0 ? -1 : diff[q] > 0;
+		r = fabs(diff[q]) <= 1e-9 * tot[q] ? 0 : diff[q] < 0 ? -1 : 1;
 	free(diff);
+	free(tot);
 	return r;
 }
 

@@ -178,6 +178,7 @@ struct pair_jobs {
 	const struct ilp_ctx *c;	/* the whole model and the run's settings */
 	const double *x;	/* the plan being polished, as it was before the wave */
 	double deadline;	/* the polish's */
+	int deep;		/* the deep passes (sub_mip_args.deep) */
 	struct pair_job *job;	/* [POLISH_WAVE] */
 };
 
@@ -199,6 +200,7 @@ static void pair_job_run(void *ctx, size_t j)
 	sa.worse = b->old;
 	sa.sh = &b->sh;
 	sa.deadline = pj->deadline;
+	sa.deep = pj->deep;
 	b->rc = ilp_sub_mip(pj->c, &sa, &b->got, &b->obj);
 }
 
@@ -428,6 +430,12 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 		memset(ps.done, 0, ps.npairs);
 		while (ilp_ms_left(deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
 			;
+		if (!ps.found && !ps.pj.deep) {
+			/* converged on short searches: every pair once more, deeper */
+			ps.pj.deep = 1;
+			ps.found = 1;
+			memset(ps.seen, 0, ps.npairs * sizeof(*ps.seen));
+		}
 	}
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld solved again, after a pair before them in their wave "
 		   "changed), %d cheaper, %ld of those dearer made concrete (%.2f s in deals)\n",

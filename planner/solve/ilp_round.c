@@ -94,6 +94,7 @@ static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
 	sa.q = q;
 	sa.use = use;
 	sa.start_x = NULL;
+	sa.deep = 0;
 	sa.worse = HUGE_VAL;
 	sa.sh = cj->sh;
 	sa.deadline = cj->c->deadline;

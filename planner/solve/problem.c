@@ -208,8 +208,31 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
 #define PRIO_STEP_MAX 1e4
 #define PRIO_MAX 1000	/* workload.c's limit */
 
-/* w[p] for every priority p in 1..PRIO_MAX that some workload has (caller frees). */
-static double *priority_weights(const struct workloads *wl, double *exact_u)
+/* Sets each demand's weight (1, or its GPU-equivalents over the smallest's: unplaced_weight: gpus). */
+static void demand_weights(struct problem *p)
+{
+	double least = HUGE_VAL;
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++)
+		least = fmin(least, workload_gpu_equivalents(p->demands[i].w));
+	for (i = 0; i < p->ndemands; i++)
+		p->demands[i].weight = p->sc->unplaced_by_gpus && least > 0
+					       ? workload_gpu_equivalents(p->demands[i].w) / least : 1;
+}
+
+static int prio_level(const struct workload *w)
+{
+	return w->priority < 1 ? 1 : w->priority > PRIO_MAX ? PRIO_MAX : w->priority;
+}
+
+/*
+ * w[p] for every priority p in 1..PRIO_MAX that some demand has (caller
+ * frees).  R[j] and N count weighted replicas (each demand's weight >= 1),
+ * so a replica of level i+1, weighing at least u[i+1], still outweighs
+ * every lower level.
+ */
+static double *priority_weights(const struct problem *p, double *exact_u)
 {
 	double *rep = xcalloc(PRIO_MAX + 1, sizeof(*rep));
 	double *w = xcalloc(PRIO_MAX + 1, sizeof(*w)); /* > 0: some workload has this priority */
@@ -217,10 +240,11 @@ static double *priority_weights(const struct workloads *wl, double *exact_u)
 	size_t i;
 	int q;
 
-	for (i = 0; i < wl->n; i++) {
-		q = wl->w[i].priority < 1 ? 1 : wl->w[i].priority > PRIO_MAX ? PRIO_MAX : wl->w[i].priority;
-		rep[q] += (double)wl->w[i].replicas;
-		n += (double)wl->w[i].replicas;
+	for (i = 0; i < p->ndemands; i++) {
+		double r = (double)p->demands[i].replicas * p->demands[i].weight;
+		q = prio_level(p->demands[i].w);
+		rep[q] += r;
+		n += r;
 		w[q] = 1;
 	}
 	for (q = 1; q <= PRIO_MAX; q++) {
@@ -241,18 +265,21 @@ static double *priority_weights(const struct workloads *wl, double *exact_u)
 static void build_demands(struct problem *p)
 {
 	const struct workloads *wl = &p->sc->workloads;
-	double big = penalty_unit(p), *weight = priority_weights(wl, &p->prio_exact_u);
+	double big = penalty_unit(p), *weight;
 	size_t i, arccap = 0;
 
 	p->ndemands = wl->n;
 	p->demands = xcalloc(wl->n ? wl->n : 1, sizeof(*p->demands));
 	for (i = 0; i < wl->n; i++) {
+		p->demands[i].w = &wl->w[i];
+		p->demands[i].index = i;
+		p->demands[i].replicas = wl->w[i].replicas;
+	}
+	demand_weights(p);
+	weight = priority_weights(p, &p->prio_exact_u);
+	for (i = 0; i < wl->n; i++) {
 		struct pdemand *dm = &p->demands[i];
-		dm->w = &wl->w[i];
-		dm->index = i;
-		dm->replicas = wl->w[i].replicas;
-		dm->penalty = big * weight[wl->w[i].priority < 1 ? 1 : wl->w[i].priority > PRIO_MAX ? PRIO_MAX
-													: wl->w[i].priority];
+		dm->penalty = big * weight[prio_level(dm->w)] * dm->weight;
 		add_arcs(p, i, &arccap);
 	}
 	free(weight);

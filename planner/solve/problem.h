@@ -89,6 +89,8 @@ struct pdemand {
 	size_t index;		/* in the workloads */
 	long replicas;
 	double penalty;		/* objective cost of one unplaced replica */
+	double weight;		/* what one unplaced replica counts within its priority: 1, or with
+				 * unplaced_weight: gpus its GPU-equivalents over the smallest's (>= 1) */
 	char *unhostable;	/* why no node could ever host it, or NULL */
 };
 

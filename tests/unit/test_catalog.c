@@ -538,9 +538,21 @@ static const struct lgip_row lgip_rows[] = {
 	/* the same 96 GB profile set ([PARTED] "H100-96GB, PG506-96GB, GH200, H20"): GH200's figures */
 	{ "H20-SXM5-96GB", "1g.12gb", "11.00", 1 },
 	{ "H20-SXM5-96GB", "7g.96gb", "93.00", 1 },
-	/* no GB200 capture: the B200 figure of the same shape, erring low */
-	{ "GB200", "1g.23gb", "20.50", 1 },
-	{ "GB200", "2g.47gb", "44.25", 1 },
+	/* [LGIP-GB200] NVIDIA/mig-parted#227 (GB200 NVL); 3g/4g/7g: the B200 figure, erring low */
+	{ "GB200", "1g.23gb", "22.00", 0 },
+	{ "GB200", "1g.23gb+me", "22.00", 0 },
+	{ "GB200", "1g.47gb", "45.50", 0 },
+	{ "GB200", "2g.47gb", "45.50", 0 },
+	{ "GB200", "7g.186gb", "177.00", 1 },
+	/* [LGIP-GH200-144] NVIDIA/mig-parted#139; 3g/4g/7g: the H200 figure */
+	{ "GH200-144GB", "1g.18gb", "17.50", 0 },
+	{ "GH200-144GB", "1g.36gb", "35.25", 0 },
+	{ "GH200-144GB", "2g.36gb", "35.25", 0 },
+	{ "GH200-144GB", "7g.144gb", "139.75", 1 },
+	/* [LGIP-RTXPRO6000] cubecos#312 (1g, 2g); [LGIP-RTXPRO6000-4G] 4g.96gb, the lower of two */
+	{ "RTX-PRO-6000-BSE", "1g.24gb", "23.12", 0 },
+	{ "RTX-PRO-6000-BSE", "2g.48gb", "46.50", 0 },
+	{ "RTX-PRO-6000-BSE", "4g.96gb", "95.00", 0 },
 	/* H800 80GB: the H100 80GB profile set; H100 SXM5 94GB: the H100 NVL one */
 	{ "H800-SXM5-80GB", "1g.10gb", "9.75", 1 },
 	{ "H100-SXM5-94GB", "3g.47gb", "46.38", 1 },

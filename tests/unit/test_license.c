@@ -221,10 +221,19 @@ static void test_bundled_files(void)
 	CHECK(rc == 0, "models/clouds.yaml: %s", d.msg ? d.msg : "");
 	if (rc == 0) {
 		const struct cloud_offer *o = clouds_find(&c, "aws/p4d.24xlarge/us-east-1");
-		CHECK(o && o->gpus == 8 && o->usd_per_hour == 32.7726 && !strcmp(o->gpu->id, "A100-SXM4-40GB"),
-		      "models: p4d.24xlarge is 8 A100-SXM4-40GB at 32.7726/h");
-		CHECK(o && o->as_of == date_from_civil(2025, 5, 31) && o->assumed,
-		      "models: the catalog snapshot's date, 2025-05-31, is assumed");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 21.957642 && !strcmp(o->gpu->id, "A100-SXM4-40GB"),
+		      "models: p4d.24xlarge is 8 A100-SXM4-40GB at 21.957642/h (after the June 2025 cut)");
+		CHECK(o && o->as_of == date_from_civil(2026, 1, 21) && !o->assumed,
+		      "models: dated by its source, 2026-01-21, not assumed");
+		/* the sourced committed term: 1-year standard RI, no upfront ([VANTAGE]) */
+		o = clouds_find(&c, "aws/p4d.24xlarge/us-east-1/ri-1y-none");
+		CHECK(o && o->usd_per_hour == 13.921094 && o->term_years == 1, "models: p4d 1-year RI 13.921094/h");
+		o = clouds_find(&c, "aws/p5.48xlarge/us-east-1");
+		CHECK(o && o->usd_per_hour == 55.04 && o->as_of == date_from_civil(2026, 1, 21),
+		      "models: p5.48xlarge us-east-1 at 55.04/h");
+		o = clouds_find(&c, "aws/p6-b200.48xlarge/us-east-1");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 113.9328 && !strcmp(o->gpu->id, "B200"),
+		      "models: p6-b200 is 8 B200 at 113.9328/h");
 	}
 	clouds_release(&c);
 	diag_release(&d);

@@ -81,18 +81,21 @@ int main(void)
 		CHECK(strstr(o.inventory, "\nG2-8gpu-96c-384g,2,G2,8,baremetal,openb,96,384,owned,,,,\n") != NULL,
 		      "G2 class: %s", o.inventory);
 		CHECK(strstr(o.inventory, ",T4,2,") != NULL, "T4 is the catalog's type");
-		CHECK(strstr(o.workloads, "\nopenb-001,LS,1,4,,,exclusive,false,32,128,V100M32|T4,passthrough,,false,80\n") !=
+		CHECK(strstr(o.workloads, "\nopenb-001,LS,1,4,,,exclusive,false,32,128,V100M32|T4,passthrough,,false\n") !=
 			      NULL,
 		      "4-GPU pod with gpu_spec: %s", o.workloads);
-		CHECK(strstr(o.workloads, "\nopenb-003,LS,2,0,0.0009765625,0.5,none,false,4,8,,passthrough|timeslice,,false,10\n") !=
+		CHECK(strstr(o.workloads, "\nopenb-003,LS,2,0,0.0009765625,0.5,none,false,4,8,,passthrough|timeslice,,false\n") !=
 			      NULL,
 		      "two identical half-GPU pods are one workload: %s", o.workloads);
 		CHECK(strstr(o.gpus, "  - id: V100M32\n    memory_mib: 32768") != NULL, "V100M32 user type: %s", o.gpus);
 		CHECK(strstr(o.scenario, "timeslice_max_replicas: 20") != NULL, "k up to 1000/50: %s", o.scenario);
 		CHECK(strstr(o.scenario, "timeslice_shares: true") != NULL, "pods mix shares on a GPU: %s", o.scenario);
+		CHECK(strstr(o.scenario, "\nunplaced_weight: gpus\n") != NULL, "unplaced pods weigh their GPUs: %s",
+		      o.scenario);
 		fixture_write("gpus-openb.yaml", o.gpus);
 		if (fixture_build(&fx, o.scenario, o.inventory, o.workloads, FIXTURE_CHECK_BUILD) == 0) {
 			CHECK(fx.sc.timeslice_shares == 1, "the scenario loads with timeslice_shares on");
+			CHECK(fx.sc.unplaced_by_gpus == 1, "the scenario loads with unplaced_weight gpus");
 			for (i = 0; i < fx.sc.workloads.n; i++) {
 				char *why = scenario_unhostable(&fx.sc, &fx.sc.workloads.w[i]);
 				CHECK(!why, "workload %s: %s", fx.sc.workloads.w[i].name, why);

@@ -322,13 +322,13 @@ static void test_p4d_rent(void)
 	struct cplan_cost c;
 	/*
 	 * aws/p4d.24xlarge/us-east-1 (models/clouds.yaml): 8 A100-SXM4-40GB at
-	 * 32.7726 USD/h.  One year: 32.7726 x 8760 = 287,087.976.  No energy
+	 * 21.957642 USD/h.  One year: 21.957642 x 8760 = 192,348.94392.  No energy
 	 * (in the rent), although the scenario prices energy.  3 whole-GPU
 	 * replicas, 2 of them needs_nvaie: NVAIE per GPU holding such a
 	 * replica.  licensing.cloud_term auto: bringing a subscription-1y
 	 * (4,500) beats the marketplace's 1 USD per GPU-hour x 8760 = 8,760,
 	 * so 2 x 4,500 = 9,000.  The third GPU carries no licence.  Total
-	 * 287,087.976 + 9,000 = 296,087.976.
+	 * 192,348.94392 + 9,000 = 201,348.94392.
 	 */
 	static const char inv[] = INV_FULL "p4d,1,,,,us-east-1,,,rent,,,,,aws/p4d.24xlarge/us-east-1,\n";
 	static const char wl[] = WL_HEADER "nv,t,2,1,,,exclusive,false,,,,passthrough,,true,1\n"
@@ -337,18 +337,18 @@ static void test_p4d_rent(void)
 	if (fixture_build(&fx, SC_HEAD("p4d", "1") SC_ENERGY, inv, wl, 0))
 		return;
 	CHECK(fx.sc.inventory.classes[0].gpus_per_node == 8 && fx.sc.inventory.classes[0].hv == HV_CLOUD &&
-		      fx.sc.inventory.classes[0].hourly_usd == 32.7726,
-	      "p4d: the offer supplies 8 GPUs, hypervisor cloud, 32.7726/h");
+		      fx.sc.inventory.classes[0].hourly_usd == 21.957642,
+	      "p4d: the offer supplies 8 GPUs, hypervisor cloud, 21.957642/h");
 	CHECK_STR(fx.pr.cls[0]->lic[LIC_NVAIE].term_id, "subscription-1y", "p4d: term");
 	CHECK_NEAR(fx.pr.cls[0]->lic[LIC_NVAIE].total, 4500.0, "p4d: one GPU-year of NVAIE");
 	if (plan(&r, &fx, "p4d") == 0) {
 		cplan_cost(r.final, &c);
 		CHECK(c.nodes == 1 && c.gpus_active == 3 && c.gpus_licensed == 2 && c.lic_gpus[LIC_NVAIE] == 2,
 		      "p4d: nodes %ld active %ld licensed %ld", c.nodes, c.gpus_active, c.gpus_licensed);
-		CHECK_NEAR(c.cat[CAT_CLOUD], 287087.976, "p4d cloud");
+		CHECK_NEAR(c.cat[CAT_CLOUD], 192348.94392, "p4d cloud");
 		CHECK(c.cat[CAT_ENERGY] == 0 && c.cat[CAT_HARDWARE] == 0, "p4d: energy %.4f", c.cat[CAT_ENERGY]);
 		CHECK_NEAR(c.cat[CAT_LIC_NVAIE], 9000.0, "p4d nvaie");
-		CHECK_NEAR(c.total, 296087.976, "p4d total");
+		CHECK_NEAR(c.total, 201348.94392, "p4d total");
 		plan_release(&r);
 	}
 	fixture_release(&fx);

@@ -19,6 +19,8 @@ struct sub_mip_args {
 	double worse;		/* with sh: a plan costing this or more is not dealt (HUGE_VAL: every plan is) */
 	struct shrink *sh;	/* CPU and RAM taken off each node (the deals add to it), or NULL */
 	double deadline;	/* util_now_s() time to stop by */
+	int deep;		/* polishing (start_x): 0: POLISH_NODES_MIN nodes; 1: polish_nodes (ilp_sub.c), and no solve
+				 * at all when that is no more than POLISH_NODES_MIN (the MIP would be the same) */
 };
 
 /*
@@ -34,7 +36,8 @@ struct sub_mip_args {
  *
  * Fills r (allocated; the classes' counts, their arcs and the unplaced,
  * zero elsewhere) and *obj; returns 0, 1 when the last plan still lost
- * replicas in the deal, or -1 when GLPK found no plan (r untouched).
+ * replicas in the deal, or -1 when GLPK found no plan or a deep solve
+ * was not needed (r untouched).
  * Runs on any thread (its own GLPK problem; c is only read).
  */
 int ilp_sub_mip(const struct ilp_ctx *c, const struct sub_mip_args *a, struct ilp_result *r, double *obj);
