@@ -43,8 +43,18 @@ static void test_quantities(void)
 
 static void test_products(void)
 {
+	static const char *const named[][2] = {
+		{ "NVIDIA B300 SXM6 AC", "B300" },
+		{ "NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition", "RTX-PRO-6000-BSE" },
+		{ "NVIDIA GH200 480GB", "GH200-96GB" },
+		{ "NVIDIA-GH200-144G-HBM3e", "GH200-144GB" },
+		{ "NVIDIA H800", "H800-SXM5-80GB" },
+		{ "NVIDIA L2", "L2" },
+		{ "NVIDIA RTX 6000 Ada Generation", "RTX-6000-Ada" },
+	};
 	struct gfd_product p;
 	char *hint;
+	size_t i;
 
 	CHECK(!gfd_product_parse("NVIDIA-H100-80GB-HBM3", &p) && !p.shared && !*p.mig_profile, "h100");
 	CHECK_STR(p.gpu_id, "H100-SXM5-80GB", "h100 id");
@@ -58,21 +68,13 @@ static void test_products(void)
 	CHECK(!gfd_product_parse("A100-PCIE-40GB-MIG-1g.5gb", &p), "old label");
 	CHECK_STR(p.gpu_id, "A100-PCIE-40GB", "old label id");
 	/* #26 rows: driver product list names, as nvidia-smi prints them and as GFD labels them */
-	CHECK(!gfd_product_parse("NVIDIA B300 SXM6 AC", &p), "b300 name");
-	CHECK_STR(p.gpu_id, "B300", "b300 id");
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		CHECK(!gfd_product_parse(named[i][0], &p), "'%s' parsed", named[i][0]);
+		CHECK_STR(p.gpu_id, named[i][1], "%s id", named[i][0]);
+	}
 	CHECK(!gfd_product_parse("NVIDIA-RTX-PRO-6000-Blackwell-Server-Edition-MIG-1g.24gb", &p), "rtx pro single");
-	CHECK_STR(p.gpu_id, "RTX-PRO-6000-BSE", "rtx pro id");
 	CHECK_STR(p.mig_profile, "1g.24gb", "rtx pro profile");
-	CHECK(!gfd_product_parse("NVIDIA GH200 480GB", &p), "gh200 480gb");
-	CHECK_STR(p.gpu_id, "GH200-96GB", "gh200 480gb id");
-	CHECK(!gfd_product_parse("NVIDIA-GH200-144G-HBM3e", &p), "gh200 144g");
-	CHECK_STR(p.gpu_id, "GH200-144GB", "gh200 144g id");
-	CHECK(!gfd_product_parse("NVIDIA H800", &p), "h800");
-	CHECK_STR(p.gpu_id, "H800-SXM5-80GB", "h800 id");
 	CHECK(!gfd_product_parse("NVIDIA-L2-SHARED", &p) && p.shared, "l2 shared");
-	CHECK_STR(p.gpu_id, "L2", "l2 id");
-	CHECK(!gfd_product_parse("NVIDIA RTX 6000 Ada Generation", &p), "rtx 6000 ada");
-	CHECK_STR(p.gpu_id, "RTX-6000-Ada", "rtx 6000 ada id");
 	CHECK(gfd_product_parse("NVIDIA H20-3e", &p) && !p.gpu_id, "h20-3e not mapped");
 	CHECK(gfd_product_parse("NVIDIA-H100-80GB-HBM2e", &p) && !p.gpu_id, "unknown");
 	hint = gfd_product_hint(p.base);
