@@ -1,7 +1,9 @@
 /*
  * par.c - independent jobs run on a few threads at once (see par.h).
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT (glibc): the processors this process may use */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -108,6 +110,13 @@ void par_wait(struct par_task *task)
 int par_processors(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef CPU_COUNT
+	cpu_set_t set;
+
+	/* the processors this process may run on (taskset, a container's cpuset), when fewer */
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) >= 1 && CPU_COUNT(&set) < n)
+		n = CPU_COUNT(&set);
+#endif
 	if (n < 1)
 		return 1;
 	return n > PAR_MAX_THREADS ? PAR_MAX_THREADS : (int)n;

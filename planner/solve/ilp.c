@@ -88,6 +88,7 @@ static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_
 	r->t_lp = util_now_s() - c->t0;
 	if (e == LP_TIME) {
 		r->status = ILP_TIME_LIMIT;
+		r->cut = 1;
 		return 0;
 	}
 	if (e == LP_FAILED) {

@@ -90,6 +90,7 @@ struct ilp_result {
 	double unplaced_total;	/* replicas the plan leaves unplaced (sum of unplaced[]) */
 	double round_objective;	/* the rounded LP plan's objective, 0 when rounding failed */
 	long nodes;		/* the node limit when it stopped the search, else 0 */
+	int cut;		/* the time limit (or an interrupt) cut the root LP or the search short */
 	double t_lp, t_round;	/* seconds from the start to the end of the root LP, of the rounding */
 	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
 	long *nmode;		/* [class * MODE_COUNT + mode] */

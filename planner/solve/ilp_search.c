@@ -7,6 +7,7 @@
  * The search's plan is made concrete, and the rounded one stands when
  * that is cheaper.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,19 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 		ret = glp_intopt(c->P, &iocp);
 		*st = glp_mip_status(c->P);
 	}
+	if (ret == GLP_EMIPGAP && *st == GLP_FEAS) {
+		/*
+		 * Stopped on its relative gap: GLPK proved its best node bound
+		 * within mip_gap of its plan (|obj - bound| / (|obj| + DBL_EPSILON),
+		 * glpk's ios_relative_gap), perhaps at the root before any node
+		 * selection the callback sees.  That is a proven bound.
+		 */
+		double obj = glp_mip_obj_val(c->P), b = obj - iocp.mip_gap * (fabs(obj) + DBL_EPSILON);
+		if (!cb->have_bound || b > cb->bound) {
+			cb->bound = b;
+			cb->have_bound = 1;
+		}
+	}
 	return ret;
 }
 
@@ -173,6 +187,7 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 	cb.lp_bound = r->lp_bound;
 	ret = search_run(c, o, pl, &cb, &st);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
+	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
 		r->status = ILP_OPTIMAL;
 	} else if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && st == GLP_FEAS) {

@@ -115,8 +115,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		return -1;
 	}
 	r->status = r->res.status;
-	r->stopped = r->greedy.stopped ||
-		     (!node_limited && !o->greedy_only && (r->status == ILP_FEASIBLE || r->status == ILP_TIME_LIMIT));
+	/* cut by the clock, not ended on the gap or short of it for another reason (a sifted model's search) */
+	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
 	r->final = &r->greedy;
