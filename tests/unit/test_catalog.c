@@ -258,6 +258,11 @@ static void check_spots(const struct catalog *cat)
 	CHECK(catalog_find(cat, "A10G") && catalog_find(cat, "A10G")->tdp_w == 300 && catalog_find(cat, "A10") &&
 		      catalog_find(cat, "A10")->tdp_w == 150,
 	      "A10G 300 W, A10 150 W");
+	/* PyTorch get_device_properties captures: H20 78 SMs, RTX 6000 Ada 142 SMs (and 300 W) */
+	CHECK(catalog_find(cat, "H20-SXM5-96GB") && catalog_find(cat, "H20-SXM5-96GB")->sms == 78, "H20: 78 SMs");
+	CHECK(catalog_find(cat, "RTX-6000-Ada") && catalog_find(cat, "RTX-6000-Ada")->sms == 142 &&
+		      catalog_find(cat, "RTX-6000-Ada")->tdp_w == 300,
+	      "RTX 6000 Ada: 142 SMs, 300 W");
 	for (i = 0; i < sizeof(mig_spots) / sizeof(mig_spots[0]); i++) {
 		const struct gpu_type *g = catalog_find(cat, mig_spots[i].gpu);
 		const struct mig_profile *p;

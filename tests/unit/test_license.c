@@ -256,6 +256,23 @@ static void test_bundled_files(void)
 		o = clouds_find(&c, "aws/p6-b300.48xlarge/us-west-2");
 		CHECK(o && o->gpus == 8 && o->usd_per_hour == 142.416 && !strcmp(o->gpu->id, "B300"),
 		      "models: p6-b300 is 8 B300 at 142.416/h in us-west-2");
+		/* [CYCLENERD] pricing.yml @fd66b26 (2026-07-30): a3-highgpu-8g us-central1 hour 88.49,
+		 * month_1y 44810.08066464 / 730 h; [DATARECEIPTS] (2026-11-09): Azure ND H100 v5 12.29 per
+		 * GPU-hour, NC96ads A100 v4 19.108; [SILY] (2026-09-25): Lambda 8x H100 SXM 3.99 per GPU-hour */
+		o = clouds_find(&c, "gcp/a3-highgpu-8g/us-central1");
+		CHECK(o && o->usd_per_hour == 88.49 && o->as_of == date_from_civil(2026, 7, 30) && !o->assumed,
+		      "models: GCP a3-highgpu-8g 88.49/h as of 2026-07-30");
+		o = clouds_find(&c, "gcp/a3-highgpu-8g/us-central1/cud-1y");
+		CHECK(o && o->pricing == PRICING_RESERVED && o->term_years == 1 && o->usd_per_hour == 61.383672,
+		      "models: a3-highgpu-8g 1-year committed use 61.383672/h");
+		o = clouds_find(&c, "azure/Standard_ND96isr_H100_v5/eastus");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 98.32 && o->as_of == date_from_civil(2026, 11, 9),
+		      "models: Azure ND96isr H100 v5 98.32/h as of 2026-11-09");
+		o = clouds_find(&c, "azure/Standard_NC96ads_A100_v4/eastus");
+		CHECK(o && o->gpus == 4 && o->usd_per_hour == 19.108, "models: Azure NC96ads A100 v4 19.108/h (was 14.692)");
+		o = clouds_find(&c, "lambda/gpu_8x_h100_sxm5/any");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 31.92 && o->as_of == date_from_civil(2026, 9, 25),
+		      "models: Lambda 8x H100 SXM 31.92/h as of 2026-09-25");
 	}
 	clouds_release(&c);
 	diag_release(&d);
