@@ -3,8 +3,9 @@
  *
  * The handler does only async-signal-safe things: it stores into a
  * volatile sig_atomic_t, reads CLOCK_MONOTONIC, and on a second signal
- * calls unlink(), write() and _exit().  The registry is a fixed table of pointers changed only
- * with the two signals blocked.
+ * calls unlink(), rmdir(), write() and _exit().  The registry is a fixed table of pointers changed
+ * only with the two signals blocked; it holds temporary files and the output directories gpuplan
+ * created (removed when empty).
  */
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +33,20 @@ static void put(const char *s)
 	}
 }
 
+/* Removes every registered path: the files first, then the directories they were in (rmdir
+ * fails, harmlessly, on a file already unlinked or a directory that is not empty). */
+static void remove_registered(void)
+{
+	int i;
+
+	for (i = 0; i < INTERRUPT_MAX_TEMPS; i++)
+		if (temps[i])
+			unlink(temps[i]);
+	for (i = 0; i < INTERRUPT_MAX_TEMPS; i++)
+		if (temps[i])
+			rmdir(temps[i]);
+}
+
 static struct timespec first_at;	/* when the first signal came */
 
 /* True when now is less than a second after the first signal. */
@@ -47,7 +62,7 @@ static int same_burst(void)
 
 static void handler(int sig)
 {
-	int e = errno, i;
+	int e = errno;
 
 	if (!interrupt_signal) {
 		interrupt_signal = sig;
@@ -60,9 +75,7 @@ static void handler(int sig)
 		errno = e;
 		return;
 	}
-	for (i = 0; i < INTERRUPT_MAX_TEMPS; i++)
-		if (temps[i])
-			unlink(temps[i]);
+	remove_registered();
 	put(sig == SIGINT ? "gpuplan: interrupted by SIGINT again, stopping now; no reports written\n"
 			  : "gpuplan: interrupted by SIGTERM again, stopping now; no reports written\n");
 	_exit(128 + sig);
@@ -154,11 +167,7 @@ void interrupt_reset(void)
 
 void interrupt_fatal(const char *msg)
 {
-	int i;
-
-	for (i = 0; i < INTERRUPT_MAX_TEMPS; i++)
-		if (temps[i])
-			unlink(temps[i]);
+	remove_registered();
 	put(msg);
 	_exit(INTERRUPT_EXIT_FATAL);
 }

@@ -37,7 +37,8 @@ const char *interrupt_signame(int sig);
 int interrupt_exit_code(int sig);
 
 /*
- * Registers path as a temporary file for the handler to unlink.  Returns
+ * Registers path as a temporary file for the handler to unlink, or as an output directory
+ * gpuplan created, which the handler removes when it is empty.  Returns
  * the slot (>= 0), or -1 when the table is full (the file is then simply
  * not removed on a forced exit).
  */

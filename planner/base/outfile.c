@@ -32,6 +32,7 @@ void outset_init(struct outset *os, const char *dir)
 	os->n = os->cap = 0;
 	os->share = 0;
 	os->locked = os->lock_fd = os->created = 0;
+	os->dir_slot = -1;
 }
 
 void outset_add(struct outset *os, const char *name, char *data, size_t len)
@@ -85,6 +86,8 @@ static void outset_unlock(struct outset *os, int rm)
 {
 	if (os->locked)
 		close(os->lock_fd); /* releases the lock */
+	interrupt_untrack(os->dir_slot);
+	os->dir_slot = -1;
 	if (rm && os->created)
 		rmdir(os->dir);
 	os->locked = os->created = 0;
@@ -247,6 +250,7 @@ static int outset_prepare(struct outset *os, struct diag *d)
 			return diag_set(d, DIAG_IO, os->dir, 0, 0, "cannot create the output directory: %s",
 					strerror(errno));
 		os->created = 1;
+		os->dir_slot = interrupt_track(os->dir);
 	} else if (!S_ISDIR(st.st_mode)) {
 		return diag_set(d, DIAG_IO, os->dir, 0, 0, "not a directory");
 	}

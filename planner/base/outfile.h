@@ -62,8 +62,9 @@ struct outset {
 	int locked;		/* 1: dir is created and locked (lock_fd), by outset_stream or outset_commit */
 	int lock_fd;		/* the lock's descriptor, when locked */
 	int created;		/* 1: this outset created dir (removed again when nothing is renamed into it) */
+	int dir_slot;		/* the created dir's interrupt_track slot (a forced exit removes it when empty), -1: none */
 };
-#define OUTSET_INIT { NULL, NULL, 0, 0, 0, 0, 0, 0 }
+#define OUTSET_INIT { NULL, NULL, 0, 0, 0, 0, 0, 0, -1 }
 #define OUTSET_STDOUT "-"	/* dir for standard output */
 
 /* Starts an empty set of files for dir. */

@@ -95,7 +95,7 @@ static int offer_class(const struct cloud_offer *of, long count, struct node_cla
 	nc->cpu_cores = of->vcpus;
 	nc->ram_gib = of->ram_gib;
 	nc->own = OWN_RENT;
-	nc->hourly_usd = of->usd_per_hour;
+	nc->hourly_usd = cloud_offer_hourly(of); /* an upfront payment amortised over the term, as inventory rows count it */
 	nc->offer = of;
 	nc->bundle_years = -1;
 	nc->line = of->line;

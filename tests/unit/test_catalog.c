@@ -161,6 +161,8 @@ static const struct {
 	/* [PARTED] 7g.269gb (0x3182); [AIE7-HOP] H100 SXM5 64GB: time-sliced types only here */
 	{ "B300", 275456, 1, 7, 8, 7, 0 },
 	{ "H100-SXM5-64GB", 65536, 0, 0, 0, 0, 1 },
+	/* AWS g5's A10G: 24 GB (tsaol/aws-gpu gpu_instances_raw.json @2d0108c7 GPU_memory 24), no MIG, no vGPU */
+	{ "A10G", 24576, 0, 0, 0, 0, 0 },
 };
 
 static const struct {
@@ -252,6 +254,15 @@ static void check_spots(const struct catalog *cat)
 			      "gpu spot row %zu (%s): MIG %d/%d/%d", i, g->id, g->mig.compute_slices,
 			      g->mig.memory_slices, g->mig.max_instances);
 	}
+	/* [AWS-GIST] nvidia-smi on g5: the A10G runs at 300 W, the A10 at 150 W (gpu-specs): two types */
+	CHECK(catalog_find(cat, "A10G") && catalog_find(cat, "A10G")->tdp_w == 300 && catalog_find(cat, "A10") &&
+		      catalog_find(cat, "A10")->tdp_w == 150,
+	      "A10G 300 W, A10 150 W");
+	/* PyTorch get_device_properties captures: H20 78 SMs, RTX 6000 Ada 142 SMs (and 300 W) */
+	CHECK(catalog_find(cat, "H20-SXM5-96GB") && catalog_find(cat, "H20-SXM5-96GB")->sms == 78, "H20: 78 SMs");
+	CHECK(catalog_find(cat, "RTX-6000-Ada") && catalog_find(cat, "RTX-6000-Ada")->sms == 142 &&
+		      catalog_find(cat, "RTX-6000-Ada")->tdp_w == 300,
+	      "RTX 6000 Ada: 142 SMs, 300 W");
 	for (i = 0; i < sizeof(mig_spots) / sizeof(mig_spots[0]); i++) {
 		const struct gpu_type *g = catalog_find(cat, mig_spots[i].gpu);
 		const struct mig_profile *p;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <math.h>
 
 #include "catalog.h"
 #include "date.h"
@@ -234,6 +235,44 @@ static void test_bundled_files(void)
 		o = clouds_find(&c, "aws/p6-b200.48xlarge/us-east-1");
 		CHECK(o && o->gpus == 8 && o->usd_per_hour == 113.9328 && !strcmp(o->gpu->id, "B200"),
 		      "models: p6-b200 is 8 B200 at 113.9328/h");
+		/* [VANTAGE-RAW] tsaol/aws-gpu gpu_instances_raw.json @2d0108c7 (2025-11-30): 3-year and
+		 * all-upfront standard RIs; an all-upfront rate x 8760 x years is the upfront */
+		o = clouds_find(&c, "aws/p4d.24xlarge/us-east-1/ri-3y-none");
+		CHECK(o && o->usd_per_hour == 9.374219 && o->term_years == 3 && o->upfront == UPFRONT_NONE &&
+			      o->as_of == date_from_civil(2025, 11, 30) && !o->assumed,
+		      "models: p4d 3-year RI, no upfront, 9.374219/h as of 2025-11-30");
+		o = clouds_find(&c, "aws/p4d.24xlarge/us-east-1/ri-3y-all");
+		CHECK(o && o->usd_per_hour == 0 && o->upfront == UPFRONT_ALL && o->upfront_usd == 214420 &&
+			      fabs(cloud_offer_hourly(o) - 8.159056) < 1e-6,
+		      "models: p4d 3-year RI, all upfront, 214,420 USD (vantage's 8.159056/h x 26280 h)");
+		o = clouds_find(&c, "aws/p5.48xlarge/us-east-1/cri-1y-none");
+		CHECK(o && o->usd_per_hour == 43.344 && o->term_years == 1,
+		      "models: p5 1-year convertible RI 43.344/h (no 1-year standard RI is listed)");
+		o = clouds_find(&c, "aws/p5.48xlarge/us-east-1/ri-3y-all");
+		CHECK(o && o->upfront_usd == 543866 && o->term_years == 3, "models: p5 3-year RI, all upfront, 543,866 USD");
+		o = clouds_find(&c, "aws/g5.xlarge/us-east-1");
+		CHECK(o && o->gpus == 1 && o->usd_per_hour == 1.006 && !strcmp(o->gpu->id, "A10G"),
+		      "models: g5.xlarge is 1 A10G at 1.006/h");
+		o = clouds_find(&c, "aws/p6-b300.48xlarge/us-west-2");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 142.416 && !strcmp(o->gpu->id, "B300"),
+		      "models: p6-b300 is 8 B300 at 142.416/h in us-west-2");
+		/* [CYCLENERD] pricing.yml @fd66b26 (2026-07-30): a3-highgpu-8g us-central1 hour 88.49,
+		 * month_1y 44810.08066464 / 730 h; [DATARECEIPTS] (2026-11-09): Azure ND H100 v5 12.29 per
+		 * GPU-hour, NC96ads A100 v4 19.108; [SILY] (2026-09-25): Lambda 8x H100 SXM 3.99 per GPU-hour */
+		o = clouds_find(&c, "gcp/a3-highgpu-8g/us-central1");
+		CHECK(o && o->usd_per_hour == 88.49 && o->as_of == date_from_civil(2026, 7, 30) && !o->assumed,
+		      "models: GCP a3-highgpu-8g 88.49/h as of 2026-07-30");
+		o = clouds_find(&c, "gcp/a3-highgpu-8g/us-central1/cud-1y");
+		CHECK(o && o->pricing == PRICING_RESERVED && o->term_years == 1 && o->usd_per_hour == 61.383672,
+		      "models: a3-highgpu-8g 1-year committed use 61.383672/h");
+		o = clouds_find(&c, "azure/Standard_ND96isr_H100_v5/eastus");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 98.32 && o->as_of == date_from_civil(2026, 11, 9),
+		      "models: Azure ND96isr H100 v5 98.32/h as of 2026-11-09");
+		o = clouds_find(&c, "azure/Standard_NC96ads_A100_v4/eastus");
+		CHECK(o && o->gpus == 4 && o->usd_per_hour == 19.108, "models: Azure NC96ads A100 v4 19.108/h (was 14.692)");
+		o = clouds_find(&c, "lambda/gpu_8x_h100_sxm5/any");
+		CHECK(o && o->gpus == 8 && o->usd_per_hour == 31.92 && o->as_of == date_from_civil(2026, 9, 25),
+		      "models: Lambda 8x H100 SXM 31.92/h as of 2026-09-25");
 	}
 	clouds_release(&c);
 	diag_release(&d);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -257,7 +258,8 @@ int main(void)
 		struct outset os = OUTSET_INIT;
 		char *dir = path("st");
 		FILE *f;
-		int i;
+		pid_t pid;
+		int i, status = 0;
 
 		outset_init(&os, dir);
 		f = outset_stream(&os, "big.csv", &d);
@@ -313,6 +315,27 @@ int main(void)
 		CHECK(outset_stream(&os, "big.csv", &d) == NULL && d.msg && strstr(d.msg, "given twice"), "twice");
 		outset_release(&os);
 		diag_release(&d);
+		free(dir);
+
+		/* a forced exit (a second signal, or interrupt_fatal, which removes the same
+		 * registry) while a stream is open leaves neither the temporary file nor the
+		 * directory it created (test_failure_signals.sh: "out-twice exists" under load) */
+		dir = path("forced");
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0) {
+			outset_init(&os, dir);
+			f = outset_stream(&os, "big.csv", &d);
+			if (!f || entries("forced") != 1)
+				_exit(2);
+			fputs("partial\n", f);
+			fflush(f);
+			interrupt_fatal("");
+		}
+		CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			      WEXITSTATUS(status) == INTERRUPT_EXIT_FATAL,
+		      "forced exit of the child: status %d", status);
+		CHECK(entries("forced") == -1, "the directory the stream created is gone after a forced exit");
 		free(dir);
 	}
 
