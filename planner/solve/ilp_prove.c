@@ -17,7 +17,16 @@
  * nodes, not checked per node), so it bounds every plan gpuplan can
  * report.  Only valid on the whole model: the caller runs it only when
  * sifting left no arc out.
+ *
+ * Before it branches, the copy's LP is tightened by mixed-integer
+ * rounding (MIR) cuts on single rows (mir_rounds): a slot, CPU or RAM
+ * row says that replicas (continuous, each arc at most its demand's
+ * replicas) fit in C times a whole number of GPUs or nodes; when those
+ * replicas, all placed, would need a fraction of one more, the cut says
+ * how many fewer replicas that last GPU or node must do without.  Valid
+ * for every integer solution of the model, so the bound stays a bound.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +135,8 @@ static void take_bound(glp_tree *T, struct ilp_prove *pv)
 	if (!node)
 		return;
 	b = glp_ios_node_bound(T, node);
+	if (b <= -DBL_MAX)
+		return; /* its LP is not solved yet: no bound */
 	if (glp_mip_status(glp_ios_get_prob(T)) == GLP_FEAS)
 		b = fmin(b, glp_mip_obj_val(glp_ios_get_prob(T)));
 	if (!pv->have_bound || b > pv->bound) {
@@ -173,6 +184,135 @@ static void prove_callback(glp_tree *T, void *info)
 	}
 }
 
+/* Rounds of MIR cuts at the root (each round one LP solve); the node limit's runs do them all. */
+#define MIR_ROUNDS 5
+
+/* The row being cut: its entries, and the cut built from them. */
+struct mir_row {
+	int *ind;		/* [1 .. len]: the row's columns */
+	double *val;		/* [1 .. len]: their coefficients */
+	int len;
+	int *cind;		/* [1 .. n]: the cut's columns */
+	double *cval;		/* [1 .. n]: its coefficients */
+};
+
+/*
+ * C when row r reads sum a_i x_i - C sum y_j <= rhs with every x_i
+ * continuous in [0, u_i] (u_i finite, a_i > 0) and every y_j integer
+ * (same C > 0); else 0.
+ */
+static double mir_shape(glp_prob *P, const struct mir_row *r)
+{
+	double C = 0;
+	int t;
+
+	for (t = 1; t <= r->len; t++) {
+		int j = r->ind[t], type = glp_get_col_type(P, j);
+		if (glp_get_col_kind(P, j) == GLP_IV) {
+			if (r->val[t] >= 0 || (C > 0 && fabs(C + r->val[t]) > 1e-9 * C))
+				return 0;
+			C = -r->val[t];
+		} else if (r->val[t] <= 0 || (type != GLP_DB && type != GLP_FX) || glp_get_col_lb(P, j) != 0) {
+			return 0;
+		}
+	}
+	return C;
+}
+
+/*
+ * The MIR cut of row `row` (shape: mir_shape, C) over the continuous
+ * columns chosen by sel (0: those the LP uses, 1: those at their upper
+ * bound, 2: those at half of it or more), added to P when the LP
+ * solution violates it.  The columns S chosen satisfy sum_S a_i x_i <= C Y
+ * (Y = sum y_j, a whole number; the rest of the row is >= 0).  With
+ * b = sum_S a_i u_i, beta = (b - rhs) / C and f its fraction, C Y +
+ * sum_S a_i (u_i - x_i) >= b - rhs is MIR-rounded into
+ * sum_S a_i x_i - C f Y <= b - C f ceil(beta).  Returns 1 when added.
+ */
+static int mir_cut(glp_prob *P, int row, double C, int sel, struct mir_row *r)
+{
+	double b = 0, lhs = 0, beta, f, rhs;
+	int t, n = 0;
+
+	for (t = 1; t <= r->len; t++) {
+		int j = r->ind[t];
+		double x = glp_get_col_prim(P, j), u = glp_get_col_ub(P, j);
+		if (glp_get_col_kind(P, j) == GLP_IV || (sel == 0 && x <= 1e-9) || (sel == 1 && x < u - 1e-9) ||
+		    (sel == 2 && x < 0.5 * u))
+			continue;
+		n++;
+		r->cind[n] = j;
+		r->cval[n] = r->val[t];
+		b += r->val[t] * u;
+		lhs += r->val[t] * x;
+	}
+	beta = (b - glp_get_row_ub(P, row)) / C;
+	f = beta - floor(beta);
+	if (!n || f < 1e-6 || f > 1 - 1e-6)
+		return 0;
+	rhs = b - C * f * ceil(beta);
+	for (t = 1; t <= r->len; t++)
+		if (glp_get_col_kind(P, r->ind[t]) == GLP_IV) {
+			n++;
+			r->cind[n] = r->ind[t];
+			r->cval[n] = -C * f;
+			lhs -= C * f * glp_get_col_prim(P, r->ind[t]);
+		}
+	if (lhs <= rhs + 1e-6 * (1 + fabs(rhs)))
+		return 0;
+	t = glp_add_rows(P, 1);
+	glp_set_row_bnds(P, t, GLP_UP, 0, rhs);
+	glp_set_mat_row(P, t, n, r->cind, r->cval);
+	return 1;
+}
+
+/*
+ * Up to MIR_ROUNDS rounds of MIR cuts (mir_cut) on the rows of the
+ * model (the cuts are not cut again), the LP solved again after each;
+ * stops early when a round adds none.  Returns 0, or -1 when an LP solve
+ * did not end optimal (out of time: the search is not worth starting).
+ */
+static int mir_rounds(glp_prob *P, double deadline)
+{
+	int nrows = glp_get_num_rows(P), ncols = glp_get_num_cols(P), round, i, ret = 0;
+	struct mir_row r;
+	glp_smcp sm;
+
+	glp_init_smcp(&sm);
+	sm.msg_lev = GLP_MSG_OFF;
+	sm.meth = GLP_DUALP; /* the cuts leave the basis dual feasible */
+	r.ind = xcalloc((size_t)ncols + 1, sizeof(*r.ind));
+	r.cind = xcalloc((size_t)ncols + 1, sizeof(*r.cind));
+	r.val = xcalloc((size_t)ncols + 1, sizeof(*r.val));
+	r.cval = xcalloc((size_t)ncols + 1, sizeof(*r.cval));
+	for (round = 0; round < MIR_ROUNDS && !ret; round++) {
+		int added = 0;
+		for (i = 1; i <= nrows; i++) {
+			double C;
+			int sel;
+			if (glp_get_row_type(P, i) != GLP_UP)
+				continue;
+			r.len = glp_get_mat_row(P, i, r.ind, r.val);
+			C = mir_shape(P, &r);
+			for (sel = 0; C > 0 && sel < 3; sel++)
+				if (mir_cut(P, i, C, sel, &r)) {
+					added++;
+					break;
+				}
+		}
+		if (!added)
+			break;
+		sm.tm_lim = ilp_ms_left(deadline);
+		if (!sm.tm_lim || glp_simplex(P, &sm) || glp_get_status(P) != GLP_OPT)
+			ret = -1;
+	}
+	free(r.ind);
+	free(r.cind);
+	free(r.val);
+	free(r.cval);
+	return ret;
+}
+
 /* The branch-and-bound on q->P, whose LP is solved; the bound into pv. */
 static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
 {
@@ -210,7 +350,7 @@ void ilp_prove_run(struct ilp_prove *pv)
 	q.p = pv->p;
 	q.P = glp_create_prob();
 	ilp_build(q.P, pv->p, pv->ix, &q.cl);
-	if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL)
+	if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
 		prove_search(pv, &q);
 	ilp_cols_free(pv->p, &q.cl);
 	glp_delete_prob(q.P);
