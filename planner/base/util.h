@@ -116,6 +116,8 @@ int parse_llong(const char *s, long long *out);
 
 /* Seconds on the monotonic clock (for time limits, never for output). */
 double util_now_s(void);
+/* CPU seconds of the calling thread (for the --verbose log, never for output or a decision). */
+double util_thread_cpu_s(void);
 /* A message for a parse_* error, e.g. "is not a number". */
 const char *parse_num_strerror(int err);
 

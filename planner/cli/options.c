@@ -56,7 +56,7 @@ static const struct cli_option plan_opts[] = {
 	{ "node-limit", OPT_NODE_LIMIT, "N",
 	  "stop after N branch-and-bound nodes: a limit that gives the same plan on any machine" },
 	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor); the plan is the same on any number" },
-	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the exact ILP solved, as free MPS (.mps) or CPLEX LP (.lp)" },
+	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the ILP (with the node key CPU/RAM rows), as free MPS (.mps) or CPLEX LP (.lp)" },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
 	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },

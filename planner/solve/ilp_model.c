@@ -126,6 +126,9 @@ void ilp_cols_alloc(const struct problem *p, struct cols *cl)
 	cl->key = xcalloc(p->nclasses + 1, sizeof(*cl->key));
 	cl->ycol = xcalloc(p->nclasses + 1, sizeof(*cl->ycol));
 	cl->nycol = xcalloc(p->nclasses + 1, sizeof(*cl->nycol));
+	cl->karc = xcalloc(p->nclasses + 1, sizeof(*cl->karc));
+	cl->kmask = xcalloc(p->nclasses + 1, sizeof(*cl->kmask));
+	cl->nkarc = xcalloc(p->nclasses + 1, sizeof(*cl->nkarc));
 	for (k = 0; k < p->nclasses; k++) {
 		cl->key[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cl->key));
 		cl->ycol[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cl->ycol));
@@ -141,7 +144,12 @@ void ilp_cols_free(const struct problem *p, struct cols *cl)
 		free(cl->g[k]);
 		free(cl->key[k]);
 		free(cl->ycol[k]);
+		free(cl->karc[k]);
+		free(cl->kmask[k]);
 	}
+	free(cl->karc);
+	free(cl->kmask);
+	free(cl->nkarc);
 	free(cl->g);
 	free(cl->key);
 	free(cl->ycol);
@@ -153,52 +161,6 @@ void ilp_cols_free(const struct problem *p, struct cols *cl)
 	free(cl->cpu_row);
 	free(cl->ram_row);
 	cl->g = NULL;
-}
-
-/*
- * The node key columns of class k (problem.h, config.node_key): per mode
- * whose configurations carry two keys or more, per key, the nodes whose
- * GPUs are in that key's configurations (key_rows ties them).  The device
- * plugin applies one replicas value per node; MIG strategy single, one
- * profile per node.
- */
-static void key_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k)
-{
-	const struct pclass *c = &p->classes[k];
-	char name[96];
-	size_t ci, cj;
-	int m;
-
-	cl->nycol[k] = 0;
-	for (m = 0; m < MODE_COUNT; m++) {
-		int keys = 0, first = 0;
-		if (!cl->n[k * MODE_COUNT + (size_t)m])
-			continue;
-		for (ci = 0; ci < c->nconfigs; ci++)
-			if (c->configs[ci].mode == (enum gpu_mode)m && c->configs[ci].node_key &&
-			    c->configs[ci].node_key != first) {
-				if (!first)
-					first = c->configs[ci].node_key;
-				keys++;
-			}
-		if (keys < 2)
-			continue;
-		for (ci = 0; ci < c->nconfigs; ci++) {
-			const struct config *cf = &c->configs[ci];
-			if (cf->mode != (enum gpu_mode)m || !cf->node_key)
-				continue;
-			for (cj = 0; cj < ci && (c->configs[cj].mode != cf->mode || c->configs[cj].node_key != cf->node_key);
-			     cj++)
-				;
-			if (cj < ci) {
-				cl->key[k][ci] = cl->key[k][cj];
-				continue;
-			}
-			snprintf(name, sizeof(name), "Y_%zu_%s_%d", k, mode_name(cf->mode), cf->node_key);
-			cl->key[k][ci] = ilp_add_col(P, name, 1, 0, (double)c->nc->count, 0);
-			cl->ycol[k][cl->nycol[k]++] = cl->key[k][ci];
-		}
-	}
 }
 
 /* The node columns (one per mode) and configuration columns of class k. */
@@ -222,21 +184,7 @@ void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_
 		snprintf(name, sizeof(name), "G_%zu_%zu", k, ci);
 		cl->g[k][ci] = ilp_add_col(P, name, 1, 0, hi_, cf->cost);
 	}
-	key_cols(P, p, cl, k);
-}
-
-void ilp_key_fill(const struct problem *p, const struct cols *cl, size_t k, double *x)
-{
-	const struct pclass *c = &p->classes[k];
-	size_t ci;
-
-	for (ci = 0; ci < cl->nycol[k]; ci++)
-		x[cl->ycol[k][ci]] = 0;
-	for (ci = 0; ci < c->nconfigs; ci++)
-		if (cl->key[k][ci])
-			x[cl->key[k][ci]] += x[cl->g[k][ci]];
-	for (ci = 0; ci < cl->nycol[k]; ci++)
-		x[cl->ycol[k][ci]] = ceil(x[cl->ycol[k][ci]] / c->nc->gpus_per_node - 1e-9);
+	ilp_key_cols(P, p, cl, k);
 }
 
 void ilp_arc_col(glp_prob *P, const struct problem *p, struct cols *cl, size_t i)
@@ -391,47 +339,6 @@ static void res_rows(const struct ilp_rows *rw, size_t k, const struct shrink *s
 }
 
 /*
- * The node key rows of class k (key_cols): a key's GPUs fit on its
- * nodes, and a mode's key nodes are among its nodes.
- */
-static void key_rows(const struct ilp_rows *rw, size_t k)
-{
-	const struct problem *p = rw->p;
-	const struct cols *cl = rw->cl;
-	struct rowbuf *rb = rw->rb;
-	const struct pclass *c = &p->classes[k];
-	char name[96];
-	size_t y, ci;
-	int m;
-
-	for (y = 0; y < cl->nycol[k]; y++) {
-		int col = cl->ycol[k][y];
-		for (ci = 0; ci < c->nconfigs; ci++)
-			if (cl->key[k][ci] == col)
-				ilp_rb_add(rb, cl->g[k][ci], 1);
-		ilp_rb_add(rb, col, -(double)c->nc->gpus_per_node);
-		snprintf(name, sizeof(name), "keygpus_%zu_%zu", k, y);
-		ilp_add_row(rw->P, rb, name, GLP_UP, 0, 0);
-	}
-	for (m = 0; m < MODE_COUNT; m++) {
-		int any = 0;
-		for (y = 0; y < cl->nycol[k]; y++) {
-			for (ci = 0; ci < c->nconfigs && cl->key[k][ci] != cl->ycol[k][y]; ci++)
-				;
-			if (ci < c->nconfigs && c->configs[ci].mode == (enum gpu_mode)m) {
-				ilp_rb_add(rb, cl->ycol[k][y], 1);
-				any = 1;
-			}
-		}
-		if (!any)
-			continue;
-		ilp_rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], -1);
-		snprintf(name, sizeof(name), "keynodes_%zu_%s", k, mode_name((enum gpu_mode)m));
-		ilp_add_row(rw->P, rb, name, GLP_UP, 0, 0);
-	}
-}
-
-/*
  * The rows of class k: nodes, GPUs per mode, slots, CPU and RAM (less
  * what sh takes off each node, when not NULL: res_rows).  Columns absent
  * from cl (0) are left out.
@@ -510,7 +417,7 @@ void ilp_class_rows(const struct ilp_rows *rw, size_t k, const struct shrink *sh
 		snprintf(name, sizeof(name), "cap_%zu_%zu", k, s);
 		ilp_add_row(P, rb, name, GLP_UP, 0, 0);
 	}
-	key_rows(rw, k);
+	ilp_key_rows(rw, k);
 	if (p->any_cpu || p->any_ram)
 		res_rows(rw, k, sh);
 }
@@ -549,18 +456,35 @@ void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, st
 	ilp_rb_free(&rb);
 }
 
-int ilp_write_model(glp_prob *P, const char *path, struct outstage *st, struct diag *d)
+void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl)
+{
+	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
+	struct ilp_rows w = { Q, p, ix, cl, &rb };
+	size_t k;
+
+	rb.pos = xcalloc((size_t)cl->ncols + 1, sizeof(*rb.pos));
+	for (k = 0; k < p->nclasses; k++)
+		ilp_key_res_rows(&w, k);
+	ilp_rb_free(&rb);
+}
+
+int ilp_write_model(const struct ilp_ctx_model *m, const char *path, struct outstage *st, struct diag *d)
 {
 	size_t len = strlen(path);
 	int mps = len > 4 && !str_casecmp(path + len - 4, ".mps"), rc;
 	const char *tmp;
+	glp_prob *Q;
 
 	if (!mps && !(len > 3 && !str_casecmp(path + len - 3, ".lp")))
 		return diag_set(d, DIAG_USAGE, NULL, 0, 0, "--export-model: '%s' must end in .mps or .lp", path);
 	tmp = outstage_open(st, path, d);
 	if (!tmp)
 		return -1;
-	rc = mps ? glp_write_mps(P, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(P, NULL, tmp);
+	Q = glp_create_prob();
+	glp_copy_prob(Q, m->P, GLP_ON);
+	ilp_key_res_all(Q, m->p, m->ix, m->cl);
+	rc = mps ? glp_write_mps(Q, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(Q, NULL, tmp);
+	glp_delete_prob(Q);
 	if (rc) {
 		outstage_discard(st);
 		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: GLPK could not write it");

@@ -328,6 +328,7 @@ struct chain_round {
 	double obj, unplaced;	/* the rounded plan's, in counts */
 	double fobj, funplaced;	/* made concrete */
 	double t_deal, t_end;	/* the deal's time; when the round ended (from t0) */
+	double t_cpu;		/* the round's CPU seconds on the chain's thread (its class MIPs' too on one thread) */
 };
 
 /* One chain of roundings: its own shrink, its rounds, and its cheapest plan made concrete. */
@@ -375,6 +376,7 @@ static void chain_job(void *ctx, size_t j)
 			c->cut = 1;
 			break;
 		}
+		lg->t_cpu = util_thread_cpu_s();
 		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, x, &obj))
 			break;
 		lg->t_deal = util_now_s();
@@ -385,6 +387,7 @@ static void chain_job(void *ctx, size_t j)
 		lg->fobj = ilp_vec_obj(ic->P, fixed);
 		lg->funplaced = ilp_unplaced_sum(ic->p, cl, fixed);
 		lg->t_end = util_now_s() - ic->t0;
+		lg->t_cpu = util_thread_cpu_s() - lg->t_cpu;
 		c->nrounds = fb + 1;
 		more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
 		c->stale = c->best && lg->fobj >= c->best_obj - 1e-6;
@@ -419,8 +422,9 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 			const struct chain_round *lg = &c->log[fb];
 			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
 			glp_printf("gpuplan-ilp: chain %zu (%zu classes a batch), rounding %d: objective %.2f unplaced %.0f; "
-				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s)\n", j, chain_batch(p->nclasses, j), fb,
-				   lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal, lg->t_end);
+				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s; thread CPU %.2f s)\n", j,
+				   chain_batch(p->nclasses, j), fb, lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal,
+				   lg->t_end, lg->t_cpu);
 		}
 		if (c->cut)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "

@@ -7,7 +7,9 @@
  * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
  * the objective is that of the plan its counts make over real nodes,
  * the polish's deep pass takes S within 0.6% of its optimum, and a replica too big to share its node (RAM) is counted with the GPUs
- * it leaves idle (alone_row).
+ * it leaves idle (alone_row); the exported model holds the node key
+ * sets' CPU rows (key_res_rows): the replicas of one MPS client count need
+ * the CPU of that count's own nodes.
  */
 #include <math.h>
 
@@ -15,6 +17,7 @@
 #include "models.h"
 #include "gen.h"
 #include "ilp.h"
+#include <glpk.h>
 
 static int same_counts(const struct problem *p, const struct ilp_result *a, const struct ilp_result *b)
 {
@@ -78,6 +81,77 @@ static void test_alone(void)
 	      "alone: LP bound %.2f with lone replicas, %.2f without: want a node (%.2f) more", alone, room, cost);
 }
 
+/* The LP bound and the optimum of the model in path (MPS), solved by GLPK alone; -1 when not solved. */
+static void mps_solve(const char *path, double *lp, double *opt)
+{
+	glp_prob *P = glp_create_prob();
+	glp_smcp sm;
+	glp_iocp io;
+
+	*lp = *opt = -1;
+	glp_init_smcp(&sm);
+	sm.msg_lev = GLP_MSG_OFF;
+	glp_init_iocp(&io);
+	io.msg_lev = GLP_MSG_OFF;
+	io.mip_gap = 0;
+	if (!glp_read_mps(P, GLP_MPS_FILE, NULL, path) && !glp_simplex(P, &sm) && glp_get_status(P) == GLP_OPT) {
+		*lp = glp_get_obj_val(P);
+		if (!glp_intopt(P, &io) && glp_mip_status(P) == GLP_OPT)
+			*opt = glp_mip_obj_val(P);
+	}
+	glp_delete_prob(P);
+}
+
+/*
+ * MPS with two client counts, which never share a node (one replicas
+ * value per node): 4 heavy replicas (half a GPU, 8 of a node's 16 cores)
+ * on mps2 GPUs and 128 light ones (0.1 of a GPU, 0.1 core) on mps8 GPUs
+ * (or mps2).  The heavy ones need 2 nodes' CPU, the light ones 2 nodes'
+ * GPUs: the plan is 4 nodes, every replica placed.  Summed over the
+ * mode's nodes, the CPU (44.8 cores) fits in 2.8 nodes and the GPUs (18)
+ * in 2.25, so the solver's LP bound is 2.8 nodes; the exported model has
+ * the keys' own CPU rows, and its LP is 3.71 nodes (31 light replicas
+ * beside the heavy ones on 2.19 mps2 nodes, the rest on 1.52 mps8 nodes)
+ * and its optimum the plan's 4 nodes.
+ */
+static void test_key_cpu(void)
+{
+	static const char inv[] = INV_HEADER "g,6,L4,8,baremetal,dc1,16,512,rent,,,10,\n";
+	static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
+				 "needs_nvaie,priority\n"
+				 "heavy,t,4,0,10,0.5,none,false,8,8,mps,false,10\n"
+				 "light,t,128,0,2,0.1,none,false,0.1,1,mps,false,10\n";
+	char *mps = xasprintf("%s/keycpu.mps", fixture_dir);
+	struct fixture fx;
+	struct ilp_opts o;
+	struct ilp_result r;
+	struct diag d = DIAG_INIT;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("keycpu") "sharing: {mps_max_clients: 8}\n", inv, wl, 0) == 0) {
+		double node = fx.p.classes[0].node_cost, lp, opt;
+		memset(&o, 0, sizeof(o));
+		o.node_limit = 1000000; /* deterministic: no clock */
+		o.mip_gap = 0;
+		o.export_path = mps;
+		CHECK(ilp_solve(&fx.p, &o, &r, &d) == 0 && outstage_commit(&r.model, &d) == 0, "keycpu: solve, export");
+		CHECK(fabs(r.objective - 4 * node) < 1e-4 * node && r.unplaced_total < 1e-9,
+		      "keycpu: objective %.2f, %g unplaced; want 4 nodes (%.2f), none", r.objective, r.unplaced_total,
+		      4 * node);
+		CHECK(fabs(r.lp_bound - 2.8 * node) < 0.01 * node, "keycpu: LP bound %.2f, want 2.8 nodes (%.2f)",
+		      r.lp_bound, 2.8 * node);
+		mps_solve(mps, &lp, &opt);
+		CHECK(lp > 3.7 * node && lp < 3.72 * node, "keycpu: exported LP %.2f, want 3.71 nodes (%.2f)", lp,
+		      3.71 * node);
+		CHECK(fabs(opt - r.objective) < 0.01, "keycpu: exported optimum %.2f, want the plan's %.2f", opt,
+		      r.objective);
+		ilp_result_release(&fx.p, &r);
+		fixture_release(&fx);
+	}
+	fixture_remove("keycpu.mps");
+	diag_release(&d);
+	free(mps);
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -92,6 +166,7 @@ int main(void)
 	if (fixture_setup("test_ilp"))
 		return 1;
 	test_alone();
+	test_key_cpu();
 	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
 	CHECK(gen_generate(GEN_S, 1, 0, &cat, &g, &d) == 0, "generate S");
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {

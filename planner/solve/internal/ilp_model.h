@@ -24,6 +24,7 @@
 
 #include <glpk.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "outfile.h"
@@ -40,6 +41,15 @@ struct cols {
 	int **key;		/* [k][config]: the column of nodes of its node key (problem.h), 0 = none */
 	int **ycol;		/* [k][0 .. nycol[k]): class k's node key columns */
 	size_t *nycol;
+	/*
+	 * [k][0 .. nkarc[k]): class k's arcs into a slot type that only
+	 * configurations of node keys offer, and the set of those keys
+	 * (kmask: bit y for ycol[k][y]): their replicas run on those keys'
+	 * nodes (ilp_key.c).
+	 */
+	size_t **karc;
+	uint64_t **kmask;
+	size_t *nkarc;
 	int ncols;		/* columns in the model */
 };
 
@@ -109,6 +119,19 @@ void ilp_arcidx_release(struct arcidx *ix);
 void ilp_cols_alloc(const struct problem *p, struct cols *cl);
 void ilp_cols_free(const struct problem *p, struct cols *cl);
 
+/*
+ * The node key columns of class k (ilp_key.c; problem.h, config.node_key)
+ * and the arcs their CPU and RAM rows sum (cols.karc); after its
+ * configuration columns.
+ */
+void ilp_key_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
+/* The node key rows of class k (ilp_key.c): a key's GPUs on its nodes, a mode's key nodes among its nodes. */
+void ilp_key_rows(const struct ilp_rows *w, size_t k);
+/*
+ * The node key sets' CPU and RAM rows of class k (ilp_key.c): the
+ * replicas on slot types of a set of keys within those keys' nodes.
+ */
+void ilp_key_res_rows(const struct ilp_rows *w, size_t k);
 /* Adds the node columns (one per mode) and configuration columns of class k to P. */
 void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
 /*
@@ -128,14 +151,30 @@ void ilp_agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t 
  */
 void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh);
 
-/* Builds the whole model of p into P (empty), its columns into cl (allocated here). */
-void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl);
 /*
- * Writes P for path (.mps or .lp, by its suffix) into a temporary file
- * staged in st (base/outfile.h), renamed into place only by
- * outstage_commit once the whole run succeeded; fails with d filled
- * (and nothing left behind).
+ * Builds the whole model of p into P (empty), its columns into cl
+ * (allocated here).  Without the node key sets' CPU and RAM rows: only
+ * the exported model has them (ilp_write_model).
  */
-int ilp_write_model(glp_prob *P, const char *path, struct outstage *st, struct diag *d);
+void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl);
+/* Adds every class's node key sets' CPU and RAM rows (ilp_key_res_rows) to Q, a copy of the whole model (cl's). */
+void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl);
+/* The whole model and what indexes it, for ilp_write_model. */
+struct ilp_ctx_model {
+	glp_prob *P;		/* the whole model (ilp_build) */
+	const struct problem *p;
+	const struct arcidx *ix;
+	const struct cols *cl;	/* P's columns */
+};
+/*
+ * Writes the model m->P with every class's node key sets' CPU and RAM
+ * rows (ilp_key_res_all: valid for every concrete plan, so the exported
+ * model is tighter than the one the bound and the branch-and-cut use,
+ * and still a relaxation of the plans gpuplan can report) for path (.mps
+ * or .lp, by its suffix) into a temporary file staged in st
+ * (base/outfile.h), renamed into place only by outstage_commit once the
+ * whole run succeeded; fails with d filled (and nothing left behind).
+ */
+int ilp_write_model(const struct ilp_ctx_model *m, const char *path, struct outstage *st, struct diag *d);
 
 #endif
