@@ -20,10 +20,11 @@
  * replicas use another key's CPU: on bench M the HiGHS plan of the model
  * without these rows put 24 replicas of 4 cores on each 64-core mps3 node,
  * and dealt over real nodes lost 112 replicas (2 rented p5 nodes more).
- * These rows go into the exported model only (ilp_write_model): in the
- * solver's own model they made the example's proof 58 s instead of 17 s,
- * and in its roundings they moved the plans both ways (docs/benchmarks.md,
- * "Plan quality, session 16").
+ * These rows go into the exported model (ilp_write_model) and into the
+ * LP copies of one rounding chain (ilp_round.c, KEYED_CHAIN), not into
+ * the model the bound and the branch-and-cut use: there they made the
+ * example's proof 58 s instead of 17 s, and in every rounding they moved
+ * the plans both ways (docs/benchmarks.md, "Plan quality, session 16").
  */
 #include <math.h>
 #include <stdio.h>

@@ -10,7 +10,8 @@
  * plan.  A chain of roundings (chain_job) makes each plan concrete and
  * rounds again with the CPU and RAM the deal could not use taken off
  * (struct shrink); ROUND_CHAINS chains run at once, batching the
- * classes differently.  The class MIPs of a batch and the chains run on
+ * classes differently, and one of them (KEYED_CHAIN) with the node key
+ * sets' CPU and RAM rows in its LP copies (ilp_key.c).  The class MIPs of a batch and the chains run on
  * par_run threads, each writing only its own result, taken in a fixed
  * order: the plan does not depend on the number of threads.
  */
@@ -238,12 +239,13 @@ static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes
 /*
  * Rounds the LP solution of c->P into an integer plan (see the top of
  * the file), batch classes at a time, the class MIPs on `threads`
- * threads, with sh taken off the nodes when not NULL.  Fills x (1-based,
+ * threads, with sh taken off the nodes when not NULL and the node key
+ * sets' CPU and RAM rows in the copy when keyed.  Fills x (1-based,
  * every column) and returns 0, or -1 when there was no time or an LP
  * failed (logged).
  */
-static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, double *x,
-		    double *obj)
+static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, int keyed,
+		    double *x, double *obj)
 {
 	const struct problem *p = c->p;
 	glp_prob *Q = glp_create_prob();
@@ -257,6 +259,8 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 	memset(&cj, 0, sizeof(cj));
 
 	glp_copy_prob(Q, c->P, GLP_OFF);
+	if (keyed)
+		ilp_key_res_all(Q, p, &c->ix, &c->cl);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, &c->cl);
 	/* this rounding's own shrink: sh, and what each class's deal loses */
@@ -301,7 +305,18 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 
 #define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
 #define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
-#define ROUND_CHAINS 2
+#define ROUND_CHAINS 3
+/*
+ * The chain whose LP copies carry the node key sets' CPU and RAM rows
+ * (ilp_key_res_all): the mode's CPU row lets one key's replicas use
+ * another key's CPU, and on fleets with many time-slice and MPS keys the
+ * other chains' LPs round to plans whose deals lose replicas round after
+ * round (bench M seed 1, node-limited: 20,385,751 from those chains,
+ * 17,757,686 from this one).  In all chains the rows moved plans both
+ * ways (docs/benchmarks.md, "Plan quality, session 16"), so the other
+ * chains stay without them; it batches like chain 0.
+ */
+#define KEYED_CHAIN 2
 
 /*
  * The classes per batch of chain j's roundings: the classes in 8 batches,
@@ -316,7 +331,7 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 static size_t chain_batch(size_t nclasses, size_t j)
 {
 	size_t b0 = (nclasses + 7) / 8, b1 = (nclasses + 11) / 12;
-	if (!j)
+	if (j != 1)
 		return b0;
 	if (b1 == b0)
 		b1 = b0 > 1 ? b0 - 1 : b0 + 1;
@@ -377,7 +392,7 @@ static void chain_job(void *ctx, size_t j)
 			break;
 		}
 		lg->t_cpu = util_thread_cpu_s();
-		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, x, &obj))
+		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, j == KEYED_CHAIN, x, &obj))
 			break;
 		lg->t_deal = util_now_s();
 		fixed = ilp_repair_vector(ic->p, cl, x);
@@ -398,14 +413,15 @@ static void chain_job(void *ctx, size_t j)
 	free(x);
 }
 
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max)
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, double **alt,
+			 double *alt_obj)
 {
 	const struct problem *p = ctx->p;
 	int threads = ctx->threads;
 	size_t ng = p->nclasses * MODE_COUNT, j;
 	struct chain ch[ROUND_CHAINS];
 	struct chain_jobs cj;
-	double *best = NULL;
+	double *best = NULL, *plain = NULL, plain_obj = 0;
 	int fb;
 
 	memset(ch, 0, sizeof(ch));
@@ -432,9 +448,21 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 		if (c->stale && c->nrounds <= FEEDBACK_ROUNDS)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: round %d was no cheaper than the chain's "
 				   "best, left to the polish\n", j, c->nrounds, c->nrounds - 1);
-		if (c->best)
-			ilp_keep_cheapest(&best, best_obj, c->best, c->best_obj);
+		if (c->best && j != KEYED_CHAIN)
+			ilp_keep_cheapest(&plain, &plain_obj, c->best, c->best_obj);
 		ilp_shrink_free(&c->sh);
+	}
+	/* the keyed chain's plan first when cheaper, the other chains' then the alternative start */
+	*alt = NULL;
+	if (ch[KEYED_CHAIN].best && (!plain || ch[KEYED_CHAIN].best_obj < plain_obj - 1e-6)) {
+		best = ch[KEYED_CHAIN].best;
+		*best_obj = ch[KEYED_CHAIN].best_obj;
+		*alt = plain;
+		*alt_obj = plain_obj;
+	} else {
+		free(ch[KEYED_CHAIN].best);
+		best = plain;
+		*best_obj = plain_obj;
 	}
 	return best;
 }

@@ -16,8 +16,12 @@
  * the same on any number of threads.  Logs each round (glp_printf).
  * Returns the cheapest plan made concrete (1-based columns of c->P;
  * NULL when none; caller frees), *best_obj its cost, *t_deal_max the
- * longest deal (raised, never lowered).
+ * longest deal (raised, never lowered).  When that plan is the keyed
+ * chain's (ilp_round.c, KEYED_CHAIN), *alt is the other chains'
+ * cheapest (caller frees; NULL when none) and *alt_obj its cost, a
+ * second start for the polish; else *alt is NULL.
  */
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max);
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, double **alt,
+			 double *alt_obj);
 
 #endif

@@ -1,0 +1,112 @@
+/*
+ * test_round.c - the rounding chains (ilp_round.c) on generated bench S
+ * instances: the keyed chain, whose LP copies carry the node key sets'
+ * CPU and RAM rows (ilp_key.c), and the second start it gives the polish.
+ *
+ * Seed 15 (more demand than the fleet holds: 22 replicas stay unplaced
+ * at their penalty): the keyed chain's plan made concrete is the
+ * cheapest (65,242,628 against the other chains' 70,655,184, measured
+ * 2026-11-27), and the other chains' comes back as the alternative start
+ * (the polished plan node-limited: 5,724,910 in cost before the keyed
+ * chain, 5,642,164 with it).  Without the keyed rows the third chain
+ * rounds as chain 0 does and is never the cheaper: the test fails.
+ * Seed 1: the keyed chain's plan is not the cheapest, so there is no
+ * alternative start, and the plan is the one the two other chains gave
+ * before the keyed chain existed (the polish reaches the optimum from it).
+ * Both: the same plans on one thread and on three.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "gen.h"
+#include "models.h"
+#include "util.h"
+#include "internal/ilp_glpk.h"
+#include "internal/ilp_model.h"
+#include "internal/ilp_round.h"
+#include "internal/ilp_vec.h"
+
+/* The chains on c at `threads`: the best plan's cost, *alt_obj the alternative's (-1: none). */
+static double chains(struct ilp_ctx *c, int threads, double *alt_obj, double *unplaced)
+{
+	double best_obj = 0, t_deal = 0, *alt = NULL, *best;
+
+	c->threads = threads;
+	c->t0 = util_now_s();
+	best = ilp_round_chains(c, &best_obj, &t_deal, &alt, alt_obj);
+	CHECK(best != NULL, "%d threads: a plan", threads);
+	if (!alt)
+		*alt_obj = -1;
+	*unplaced = best ? ilp_unplaced_sum(c->p, &c->cl, best) : -1;
+	free(best);
+	free(alt);
+	return best_obj;
+}
+
+/* Rounds bench S of `seed`; *keyed_won when the keyed chain's plan was the cheapest. */
+static void round_seed(const struct catalog *cat, unsigned seed, int *keyed_won, double *best_out, double *alt_out)
+{
+	struct diag d = DIAG_INIT;
+	struct gen_out g;
+	struct fixture fx;
+	struct ilp_ctx c;
+	double b1, b3, a1, a3, u1, u3;
+	int code = 0;
+
+	*keyed_won = -1;
+	CHECK(gen_generate(GEN_S, seed, 0, cat, &g, &d) == 0, "generate S seed %u", seed);
+	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, 0) != 0) {
+		gen_out_release(&g);
+		diag_release(&d);
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	c.p = &fx.p;
+	c.limit_s = HUGE_VAL; /* as under a node limit: no phase looks at the clock */
+	c.deadline = HUGE_VAL;
+	ilp_glpk_thread_hook(0);
+	c.P = glp_create_prob();
+	ilp_arcidx_build(&c.ix, &fx.p);
+	ilp_build(c.P, &fx.p, &c.ix, &c.cl);
+	CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "seed %u: root LP (code %d)", seed, code);
+	b1 = chains(&c, 1, &a1, &u1);
+	b3 = chains(&c, 3, &a3, &u3);
+	CHECK(b1 == b3 && a1 == a3 && u1 == u3, "seed %u: 1 and 3 threads: %.2f / %.2f, alternative %.2f / %.2f", seed,
+	      b1, b3, a1, a3);
+	CHECK(a1 < 0 || b1 < a1 - 1e-6, "seed %u: the keyed chain's plan %.2f first only when cheaper than %.2f", seed,
+	      b1, a1);
+	printf("bench S seed %u: rounded %.2f (%g replicas unplaced); the other chains' %.2f\n", seed, b1, u1, a1);
+	*keyed_won = a1 >= 0;
+	*best_out = b1;
+	*alt_out = a1;
+	ilp_arcidx_release(&c.ix);
+	ilp_cols_free(&fx.p, &c.cl);
+	glp_delete_prob(c.P);
+	fixture_release(&fx);
+	gen_out_release(&g);
+	diag_release(&d);
+}
+
+int main(void)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	double best, alt;
+	int won;
+
+	if (fixture_setup("test_round"))
+		return 1;
+	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
+	round_seed(&cat, 15, &won, &best, &alt);
+	CHECK(won == 1, "seed 15: the keyed chain's plan is the cheapest (%.2f; the others' %.2f)", best, alt);
+	round_seed(&cat, 1, &won, &best, &alt);
+	CHECK(won == 0, "seed 1: the other chains' plan is the cheapest (%.2f)", best);
+	catalog_release(&cat);
+	diag_release(&d);
+	ilp_cleanup();
+	fixture_teardown();
+	return check_done();
+}
