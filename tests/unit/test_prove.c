@@ -14,7 +14,7 @@
  */
 #include <math.h>
 
-#include "fixture.h"
+#include "fixture_ilp.h"
 #include "gen.h"
 #include "models.h"
 #include "internal/ilp_glpk.h"
@@ -47,22 +47,14 @@ int main(void)
 	struct ilp_ctx c;
 	double *start, lp, greedy, b300, again, b2000, b1;
 	long n300, nagain, n2000, n1;
-	int code = 0, have, have2;
+	int have, have2;
 
 	if (fixture_setup("test_prove"))
 		return 1;
 	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
 	CHECK(gen_generate(GEN_S, 1, 0, &cat, &g, &d) == 0, "generate S");
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
-		memset(&c, 0, sizeof(c));
-		c.p = &fx.p;
-		c.threads = 1;
-		c.deadline = HUGE_VAL;
-		ilp_glpk_thread_hook(0);
-		c.P = glp_create_prob();
-		ilp_arcidx_build(&c.ix, &fx.p);
-		ilp_build(c.P, &fx.p, &c.ix, &c.cl);
-		CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "root LP (code %d)", code);
+		fixture_ilp_build(&c, &fx);
 		lp = glp_get_obj_val(c.P);
 		CHECK(fabs(lp - S_LP_BOUND) < 0.01, "bench S's LP bound %.2f, recorded %.2f: the model changed, "
 		      "measure S_OPTIMUM again", lp, S_LP_BOUND);
@@ -85,9 +77,7 @@ int main(void)
 		printf("bench S: LP %.2f, bound at 300 nodes %.2f, at 2,000 %.2f (%ld nodes); optimum %.2f\n", lp, b300,
 		       b2000, n2000, S_OPTIMUM);
 		free(start);
-		ilp_arcidx_release(&c.ix);
-		ilp_cols_free(&fx.p, &c.cl);
-		glp_delete_prob(c.P);
+		fixture_ilp_release(&c, &fx);
 		fixture_release(&fx);
 	}
 	gen_out_release(&g);

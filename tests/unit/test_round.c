@@ -20,12 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fixture.h"
+#include "fixture_ilp.h"
 #include "gen.h"
 #include "models.h"
 #include "util.h"
-#include "internal/ilp_glpk.h"
-#include "internal/ilp_model.h"
 #include "internal/ilp_round.h"
 #include "internal/ilp_vec.h"
 
@@ -54,7 +52,6 @@ static void round_seed(const struct catalog *cat, unsigned seed, int *keyed_won,
 	struct fixture fx;
 	struct ilp_ctx c;
 	double b1, b3, a1, a3, u1, u3;
-	int code = 0;
 
 	*keyed_won = -1;
 	CHECK(gen_generate(GEN_S, seed, 0, cat, &g, &d) == 0, "generate S seed %u", seed);
@@ -63,28 +60,19 @@ static void round_seed(const struct catalog *cat, unsigned seed, int *keyed_won,
 		diag_release(&d);
 		return;
 	}
-	memset(&c, 0, sizeof(c));
-	c.p = &fx.p;
-	c.limit_s = HUGE_VAL; /* as under a node limit: no phase looks at the clock */
-	c.deadline = HUGE_VAL;
-	ilp_glpk_thread_hook(0);
-	c.P = glp_create_prob();
-	ilp_arcidx_build(&c.ix, &fx.p);
-	ilp_build(c.P, &fx.p, &c.ix, &c.cl);
-	CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "seed %u: root LP (code %d)", seed, code);
-	b1 = chains(&c, 1, &a1, &u1);
-	b3 = chains(&c, 3, &a3, &u3);
-	CHECK(b1 == b3 && a1 == a3 && u1 == u3, "seed %u: 1 and 3 threads: %.2f / %.2f, alternative %.2f / %.2f", seed,
-	      b1, b3, a1, a3);
-	CHECK(a1 < 0 || b1 < a1 - 1e-6, "seed %u: the keyed chain's plan %.2f first only when cheaper than %.2f", seed,
-	      b1, a1);
-	printf("bench S seed %u: rounded %.2f (%g replicas unplaced); the other chains' %.2f\n", seed, b1, u1, a1);
-	*keyed_won = a1 >= 0;
-	*best_out = b1;
-	*alt_out = a1;
-	ilp_arcidx_release(&c.ix);
-	ilp_cols_free(&fx.p, &c.cl);
-	glp_delete_prob(c.P);
+	if (fixture_ilp_build(&c, &fx) == 0) { /* no clock: as under a node limit */
+		b1 = chains(&c, 1, &a1, &u1);
+		b3 = chains(&c, 3, &a3, &u3);
+		CHECK(b1 == b3 && a1 == a3 && u1 == u3, "seed %u: 1 and 3 threads: %.2f / %.2f, alternative %.2f / %.2f",
+		      seed, b1, b3, a1, a3);
+		CHECK(a1 < 0 || b1 < a1 - 1e-6, "seed %u: the keyed chain's plan %.2f first only when cheaper than %.2f",
+		      seed, b1, a1);
+		printf("bench S seed %u: rounded %.2f (%g replicas unplaced); the other chains' %.2f\n", seed, b1, u1, a1);
+		*keyed_won = a1 >= 0;
+		*best_out = b1;
+		*alt_out = a1;
+		fixture_ilp_release(&c, &fx);
+	}
 	fixture_release(&fx);
 	gen_out_release(&g);
 	diag_release(&d);
@@ -94,7 +82,7 @@ int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
 	struct diag d = DIAG_INIT;
-	double best, alt;
+	double best = 0, alt = 0;
 	int won;
 
 	if (fixture_setup("test_round"))
