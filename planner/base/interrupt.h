@@ -58,7 +58,7 @@ void interrupt_unblock(const sigset_t *old);
  * For what cannot be recovered from (out of memory, in gpuplan or in
  * GLPK): removes every registered temporary file, writes msg (one line,
  * with its newline) to stderr and ends the process at once with
- * INTERRUPT_EXIT_FATAL (README "Exit codes").  Async-signal-safe.
+ * INTERRUPT_EXIT_FATAL (docs/commands.md, "Exit codes").  Async-signal-safe.
  */
 #define INTERRUPT_EXIT_FATAL 6
 void interrupt_fatal(const char *msg) __attribute__((noreturn));

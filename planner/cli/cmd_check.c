@@ -3,7 +3,7 @@
  * a baseline plan.json against thresholds (a CI gate); gpuplan diff: the
  * same comparison of two plan.json files.
  *
- * Defaults (README "Check against a baseline"): check fails when the
+ * Defaults (docs/commands.md, "check and diff"): check fails when the
  * total cost rises by more than 0.5 % (unless --max-cost-increase or
  * --max-cost-increase-abs is given) or when more replicas stay unplaced
  * than in the baseline (unless --max-unplaced-increase is given); the

@@ -159,7 +159,7 @@ static const struct cli_option bench_opts[] = {
 	  "L 8,000 GPUs in 40 node classes / 20,000 replicas in 200 workloads,\n"
 	  "XL 20,000 / 100,000" },
 	{ "seed", OPT_SEED, "N", "the random seed, 0..2^63-1 (default 1)" },
-	{ "load", OPT_LOAD, "X", "asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see README)" },
+	{ "load", OPT_LOAD, "X", "asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see docs/benchmarks.md)" },
 	{ "output", OPT_OUTPUT, "DIR", "write inventory.csv, workloads.csv and scenario.yaml into DIR" },
 	{ NULL, 0, NULL, NULL },
 };
@@ -252,7 +252,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_BENCH] = { "bench", "generate synthetic benchmark scenarios (bench/run.sh runs the benchmark)",
 			"gen --size S|M|L|XL [--seed N] [--load X] -o DIR",
 			"gen writes a synthetic scenario of the given size: inventory.csv, workloads.csv and\n"
-			"scenario.yaml; the benchmark itself is bench/run.sh (README \"Benchmarks\")",
+			"scenario.yaml; the benchmark itself is bench/run.sh (docs/benchmarks.md)",
 			bench_opts },
 	[CMD_IMPORT] = { "import", "turn what exists (a cluster, a public trace) into a scenario",
 			 "openb NODES.csv PODS.csv -o DIR\nkubectl NODES.json [PODS.json] -o DIR\n"

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Exit codes: documented in README "Exit codes" and the man page; tests assert them. */
+/* Exit codes: documented in docs/commands.md "Exit codes" and the man page; tests assert them. */
 enum exit_code {
 	EXIT_OK = 0,		/* done */
 	EXIT_CHECK = 1,		/* check over threshold, or demand unplaced under --require-all */

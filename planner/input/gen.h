@@ -3,7 +3,7 @@
  * benchmark (`gpuplan bench gen`).
  *
  * gen_generate builds an inventory CSV, a workloads CSV and a scenario
- * YAML in the current input formats (README "Inputs") as text: node
+ * YAML in the current input formats (docs/formats.md) as text: node
  * classes of GPU types from the catalog (owned nodes on vsphere, kvm and
  * bare metal at several sites, rented cloud instances priced from the
  * skypilot-catalog v7/aws vms.csv @001367d2, as models/clouds.yaml), and workloads

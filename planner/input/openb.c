@@ -3,7 +3,7 @@
  *
  * Both files are read with csvdoc (positions in every message), grouped
  * with a sort on the fields that matter, and written as text in the input
- * formats of README "Inputs".  Rows come out sorted, so the output does
+ * formats of docs/formats.md.  Rows come out sorted, so the output does
  * not depend on the order of the trace's rows.
  */
 #include <math.h>

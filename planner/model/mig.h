@@ -2,7 +2,7 @@
  * mig.h - MIG geometries: which GPU-instance profiles fit on one GPU
  * together, and where.
  *
- * The model (README "MIG geometry rules"): a GPU has C compute slices
+ * The model (docs/formulation.md, "MIG geometry rules"): a GPU has C compute slices
  * and M memory slices (7 and 8 on A100/H100/H200/B200, 4 and 4 on A30).
  * An instance of profile P placed at start s occupies the memory slices
  * [s, s + P.memory_slices); s must be one of P.starts.  A set of

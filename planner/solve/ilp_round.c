@@ -370,7 +370,7 @@ struct chain_jobs {
  * best so far, FEEDBACK_ROUNDS are done or a round would start past
  * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
  * leaves that time to the polish, which gains more in it than the
- * chain's next draws do (measured 2026-11-23, README "Benchmarks"); it
+ * chain's next draws do (measured 2026-11-23, docs/benchmarks.md); it
  * depends on the chain's own rounds only, so it is as deterministic as
  * they are.
  */
