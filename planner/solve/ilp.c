@@ -276,11 +276,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	r->rows = glp_get_num_rows(c.P);
 	r->cols = glp_get_num_cols(c.P);
 	r->int_cols = glp_get_num_int(c.P);
-	if (o->export_path) {
-		struct ilp_ctx_model em = { c.P, p, &c.ix, &c.cl };
-		if (ilp_write_model(&em, o->export_path, &r->model, d))
-			goto out;
-	}
+	if (o->export_path && ilp_write_model(&c, o->export_path, &r->model, d))
+		goto out;
 	if (o->warm) {
 		pl.warm = ilp_warm_vector(p, &c.cl, o->warm);
 		pl.warm_obj = ilp_vec_obj(c.P, pl.warm);

@@ -113,7 +113,7 @@ static uint64_t slot_keys(const struct pclass *c, const struct cols *cl, size_t 
 
 /*
  * Class k's arcs into slot types of keys only (cols.karc, kmask): what
- * the keys' CPU and RAM rows and ilp_key_fill sum.  Every arc of the
+ * the keys' CPU and RAM rows sum.  Every arc of the
  * problem into class k, whether P has its column or not.
  */
 static void key_arcs(const struct problem *p, struct cols *cl, size_t k)

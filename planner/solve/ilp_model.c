@@ -468,7 +468,7 @@ void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *
 	ilp_rb_free(&rb);
 }
 
-int ilp_write_model(const struct ilp_ctx_model *m, const char *path, struct outstage *st, struct diag *d)
+int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *st, struct diag *d)
 {
 	size_t len = strlen(path);
 	int mps = len > 4 && !str_casecmp(path + len - 4, ".mps"), rc;
@@ -481,8 +481,8 @@ int ilp_write_model(const struct ilp_ctx_model *m, const char *path, struct outs
 	if (!tmp)
 		return -1;
 	Q = glp_create_prob();
-	glp_copy_prob(Q, m->P, GLP_ON);
-	ilp_key_res_all(Q, m->p, m->ix, m->cl);
+	glp_copy_prob(Q, c->P, GLP_ON);
+	ilp_key_res_all(Q, c->p, &c->ix, &c->cl);
 	rc = mps ? glp_write_mps(Q, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(Q, NULL, tmp);
 	glp_delete_prob(Q);
 	if (rc) {

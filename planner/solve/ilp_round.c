@@ -11,9 +11,10 @@
  * rounds again with the CPU and RAM the deal could not use taken off
  * (struct shrink); ROUND_CHAINS chains run at once, batching the
  * classes differently, and one of them (KEYED_CHAIN) with the node key
- * sets' CPU and RAM rows in its LP copies (ilp_key.c).  The class MIPs of a batch and the chains run on
- * par_run threads, each writing only its own result, taken in a fixed
- * order: the plan does not depend on the number of threads.
+ * sets' CPU and RAM rows in its LP copies (ilp_key.c).  The class MIPs
+ * of a batch and the chains run on par_run threads, each writing only
+ * its own result, taken in a fixed order: the plan does not depend on
+ * the number of threads.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -392,7 +393,8 @@ static void chain_job(void *ctx, size_t j)
 			break;
 		}
 		lg->t_cpu = util_thread_cpu_s();
-		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, j == KEYED_CHAIN, x, &obj))
+		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads,
+			     j == KEYED_CHAIN, x, &obj))
 			break;
 		lg->t_deal = util_now_s();
 		fixed = ilp_repair_vector(ic->p, cl, x);

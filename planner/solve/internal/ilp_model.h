@@ -153,21 +153,15 @@ void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh)
 
 /*
  * Builds the whole model of p into P (empty), its columns into cl
- * (allocated here).  Without the node key sets' CPU and RAM rows: only
- * the exported model has them (ilp_write_model).
+ * (allocated here).  Without the node key sets' CPU and RAM rows: the
+ * exported model (ilp_write_model) and the keyed rounding chain's copies
+ * (ilp_round.c) add them (ilp_key_res_all).
  */
 void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, struct cols *cl);
 /* Adds every class's node key sets' CPU and RAM rows (ilp_key_res_rows) to Q, a copy of the whole model (cl's). */
 void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl);
-/* The whole model and what indexes it, for ilp_write_model. */
-struct ilp_ctx_model {
-	glp_prob *P;		/* the whole model (ilp_build) */
-	const struct problem *p;
-	const struct arcidx *ix;
-	const struct cols *cl;	/* P's columns */
-};
 /*
- * Writes the model m->P with every class's node key sets' CPU and RAM
+ * Writes the whole model c->P with every class's node key sets' CPU and RAM
  * rows (ilp_key_res_all: valid for every concrete plan, so the exported
  * model is tighter than the one the bound and the branch-and-cut use,
  * and still a relaxation of the plans gpuplan can report) for path (.mps
@@ -175,6 +169,6 @@ struct ilp_ctx_model {
  * (base/outfile.h), renamed into place only by outstage_commit once the
  * whole run succeeded; fails with d filled (and nothing left behind).
  */
-int ilp_write_model(const struct ilp_ctx_model *m, const char *path, struct outstage *st, struct diag *d);
+int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *st, struct diag *d);
 
 #endif
