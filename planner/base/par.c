@@ -42,11 +42,34 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Runs take(arg) on `threads` threads, the caller's among them, by fn on
+ * the ones it starts (fewer when a thread cannot be started: the ones
+ * there take every job), and joins them.
+ */
+static void run_threads(int threads, void *(*fn)(void *), void (*take)(void *), void *arg)
+{
+	pthread_t tid[PAR_MAX_THREADS];
+	int n = 0, t;
+
+	for (t = 1; t < threads; t++) {
+		if (pthread_create(&tid[n], NULL, fn, arg))
+			break;
+		n++;
+	}
+	take(arg);
+	for (t = 0; t < n; t++)
+		pthread_join(tid[t], NULL);
+}
+
+static void take_jobs_v(void *arg)
+{
+	take_jobs(arg);
+}
+
 void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void))
 {
 	struct par pr;
-	pthread_t tid[PAR_MAX_THREADS];
-	int n = 0, t;
 
 	if (threads > PAR_MAX_THREADS)
 		threads = PAR_MAX_THREADS;
@@ -58,15 +81,84 @@ void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_e
 	pr.ctx = ctx;
 	pr.thread_end = thread_end;
 	pthread_mutex_init(&pr.lock, NULL);
-	for (t = 1; t < threads; t++) {
-		if (pthread_create(&tid[n], NULL, worker, &pr))
-			break; /* the threads there are take every job */
-		n++;
-	}
-	take_jobs(&pr);
-	for (t = 0; t < n; t++)
-		pthread_join(tid[t], NULL);
+	run_threads(threads, worker, take_jobs_v, &pr);
 	pthread_mutex_destroy(&pr.lock);
+}
+
+struct par_seq {
+	pthread_mutex_t lock;
+	size_t nseq;
+	int *done;		/* [seq]: steps done; -1 once the sequence has ended */
+	unsigned char *busy;	/* [seq]: a thread runs its next step */
+	par_step *step;
+	void *ctx;
+	void (*thread_end)(void);
+};
+
+/* The sequence a free thread takes: not running, not ended, fewest steps done, lowest index; nseq when none. */
+static size_t seq_pick(const struct par_seq *ps)
+{
+	size_t s, best = ps->nseq;
+
+	for (s = 0; s < ps->nseq; s++)
+		if (!ps->busy[s] && ps->done[s] >= 0 && (best == ps->nseq || ps->done[s] < ps->done[best]))
+			best = s;
+	return best;
+}
+
+/* Runs steps, of the sequence seq_pick gives each time, until none is left to take. */
+static void take_steps(void *arg)
+{
+	struct par_seq *ps = arg;
+	size_t s;
+	int k = 0, more;
+
+	for (;;) {
+		pthread_mutex_lock(&ps->lock);
+		s = seq_pick(ps);
+		if (s < ps->nseq) {
+			ps->busy[s] = 1;
+			k = ps->done[s];
+		}
+		pthread_mutex_unlock(&ps->lock);
+		if (s == ps->nseq)
+			return;
+		more = ps->step(ps->ctx, s, k);
+		pthread_mutex_lock(&ps->lock);
+		ps->busy[s] = 0;
+		ps->done[s] = more ? k + 1 : -1;
+		pthread_mutex_unlock(&ps->lock);
+	}
+}
+
+static void *seq_worker(void *arg)
+{
+	struct par_seq *ps = arg;
+	take_steps(ps);
+	if (ps->thread_end)
+		ps->thread_end();
+	return NULL;
+}
+
+void par_run_seq(size_t nseq, int threads, par_step *step, void *ctx, void (*thread_end)(void))
+{
+	struct par_seq ps;
+
+	if (threads > PAR_MAX_THREADS)
+		threads = PAR_MAX_THREADS;
+	if ((size_t)threads > nseq)
+		threads = (int)nseq;
+	ps.nseq = nseq;
+	ps.done = xcalloc(nseq ? nseq : 1, sizeof(*ps.done));
+	ps.busy = xcalloc(nseq ? nseq : 1, sizeof(*ps.busy));
+	ps.step = step;
+	ps.ctx = ctx;
+	ps.thread_end = thread_end;
+	pthread_mutex_init(&ps.lock, NULL);
+	run_threads(threads, seq_worker, take_steps, &ps);
+	pthread_mutex_destroy(&ps.lock);
+	free(ps.done);
+	free(ps.busy);
 }
 
 struct par_task {

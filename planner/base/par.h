@@ -27,6 +27,26 @@ typedef void par_job(void *ctx, size_t j);
  */
 void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void));
 
+/*
+ * Step `step` (0, 1, 2, ...) of sequence `seq` of a par_run_seq() call,
+ * with the caller's ctx; returns nonzero when the sequence has a next
+ * step.
+ */
+typedef int par_step(void *ctx, size_t seq, int step);
+
+/*
+ * Runs nseq sequences of steps on up to `threads` threads, the caller's
+ * among them: a sequence's steps one after the other, never two at once;
+ * different sequences' side by side.  A free thread takes the next step
+ * of the sequence, not running and not ended, with the fewest steps done
+ * (the lowest index on a tie), so that with fewer threads than sequences
+ * they advance evenly rather than one after another.  As with par_run,
+ * each step writes only its own sequence's results, so what a call
+ * computes does not depend on the threads unless a step reads the clock.
+ * thread_end as for par_run.
+ */
+void par_run_seq(size_t nseq, int threads, par_step *step, void *ctx, void (*thread_end)(void));
+
 /* A job running on a thread of its own (par_start), to wait for (par_wait). */
 struct par_task;
 /*
