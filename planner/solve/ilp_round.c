@@ -7,14 +7,14 @@
  * MIP (class_mip, ilp_sub.c), its counts are fixed and the LP re-solved
  * before the next batch; then the GPU totals are made integral
  * (round_gpus).  The replica flows of the last LP complete the integer
- * plan.  A chain of roundings (chain_job) makes each plan concrete and
+ * plan.  A chain of roundings (chain_step) makes each plan concrete and
  * rounds again with the CPU and RAM the deal could not use taken off
  * (struct shrink); ROUND_CHAINS chains run at once, batching the
  * classes differently, and one of them (KEYED_CHAIN) with the node key
  * sets' CPU and RAM rows in its LP copies (ilp_key.c).  The class MIPs
- * of a batch and the chains run on par_run threads, each writing only
- * its own result, taken in a fixed order: the plan does not depend on
- * the number of threads.
+ * of a batch run on par_run threads and the chains' rounds on
+ * par_run_seq threads, each writing only its own result, taken in a
+ * fixed order: the plan does not depend on the number of threads.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -305,7 +305,13 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 }
 
 #define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
-#define FEEDBACK_SHARE 0.5	/* no feedback round starts past this share of the time limit */
+/*
+ * No feedback round starts when it would end past this share of the time
+ * limit, by the chain's last round's wall time.  (A round that started
+ * just before the share ran on to 80 % of the limit at bench XL, where
+ * a round takes 10 to 16 s of its 60: the polish got 11 s of it.)
+ */
+#define FEEDBACK_SHARE 0.5
 #define ROUND_CHAINS 3
 /*
  * The chain whose LP copies carry the node key sets' CPU and RAM rows
@@ -355,64 +361,73 @@ struct chain {
 	int nrounds;		/* rounds done */
 	int cut;		/* stopped by FEEDBACK_SHARE */
 	int stale;		/* stopped: its last round was no cheaper than its best */
+	double t_last;		/* its last round's wall time */
 };
 
-/* The chains of ilp_round_chains, one job each. */
+/* The chains of ilp_round_chains, one sequence of rounds each. */
 struct chain_jobs {
 	const struct ilp_ctx *ctx;	/* the whole model and the run's settings */
 	int threads;		/* for each chain's class MIPs */
-	struct chain *ch;	/* [job]: its chain */
+	struct chain *ch;	/* [chain] */
 };
 
 /*
- * Chain j (a job of par_run): rounding, its deal over real nodes, and
- * again with what the deal lost taken off, until a round fails, a deal
- * loses nothing, a round made concrete is no cheaper than the chain's
- * best so far, FEEDBACK_ROUNDS are done or a round would start past
+ * Round fb of chain j (a step of par_run_seq, which runs the chains'
+ * rounds side by side, evenly when there are fewer threads than chains,
+ * the keyed chain first: at bench XL its are the only plans whose deals
+ * lose almost nothing, and run after the others it got one round in
+ * 60 s): rounding, its deal over real nodes; again,
+ * with what the deal lost taken off, until a round fails, a deal loses
+ * nothing, a round made concrete is no cheaper than the chain's best so
+ * far, FEEDBACK_ROUNDS are done or a round would end past
  * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
  * leaves that time to the polish, which gains more in it than the
  * chain's next draws do (measured 2026-11-23, docs/benchmarks.md); it
  * depends on the chain's own rounds only, so it is as deterministic as
  * they are.
  */
-static void chain_job(void *ctx, size_t j)
+static int chain_step(void *ctx, size_t job, int fb)
 {
 	struct chain_jobs *cj = ctx;
 	const struct ilp_ctx *ic = cj->ctx;
+	size_t j = (job + KEYED_CHAIN) % ROUND_CHAINS;
 	struct chain *c = &cj->ch[j];
 	const struct cols *cl = &ic->cl;
-	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x)), obj, *fixed;
-	int fb;
+	struct chain_round *lg = &c->log[fb];
+	double *x, obj, *fixed;
+	int more;
 
-	ilp_glpk_thread_hook(ic->verbose);
-	for (fb = 0; fb <= FEEDBACK_ROUNDS && !interrupt_pending(); fb++) {
-		struct chain_round *lg = &c->log[fb];
-		int more;
-		if (fb && util_now_s() - ic->t0 > FEEDBACK_SHARE * ic->limit_s) {
-			c->cut = 1;
-			break;
-		}
-		lg->t_cpu = util_thread_cpu_s();
-		if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads,
-			     j == KEYED_CHAIN, x, &obj))
-			break;
-		lg->t_deal = util_now_s();
-		fixed = ilp_repair_vector(ic->p, cl, x);
-		lg->t_deal = util_now_s() - lg->t_deal;
-		lg->obj = obj;
-		lg->unplaced = ilp_unplaced_sum(ic->p, cl, x);
-		lg->fobj = ilp_vec_obj(ic->P, fixed);
-		lg->funplaced = ilp_unplaced_sum(ic->p, cl, fixed);
-		lg->t_end = util_now_s() - ic->t0;
-		lg->t_cpu = util_thread_cpu_s() - lg->t_cpu;
-		c->nrounds = fb + 1;
-		more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
-		c->stale = c->best && lg->fobj >= c->best_obj - 1e-6;
-		ilp_keep_cheapest(&c->best, &c->best_obj, fixed, lg->fobj);
-		if (!more || c->stale)
-			break;
+	if (interrupt_pending())
+		return 0;
+	if (fb && util_now_s() - ic->t0 + c->t_last > FEEDBACK_SHARE * ic->limit_s) {
+		c->cut = 1;
+		return 0;
 	}
+	c->t_last = util_now_s();
+	ilp_glpk_thread_hook(ic->verbose);
+	x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
+	lg->t_cpu = util_thread_cpu_s();
+	if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, j == KEYED_CHAIN, x,
+		     &obj)) {
+		free(x);
+		return 0;
+	}
+	lg->t_deal = util_now_s();
+	fixed = ilp_repair_vector(ic->p, cl, x);
+	lg->t_deal = util_now_s() - lg->t_deal;
+	lg->obj = obj;
+	lg->unplaced = ilp_unplaced_sum(ic->p, cl, x);
+	lg->fobj = ilp_vec_obj(ic->P, fixed);
+	lg->funplaced = ilp_unplaced_sum(ic->p, cl, fixed);
+	lg->t_end = util_now_s() - ic->t0;
+	c->t_last = util_now_s() - c->t_last;
+	lg->t_cpu = util_thread_cpu_s() - lg->t_cpu;
+	c->nrounds = fb + 1;
+	more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
+	c->stale = c->best && lg->fobj >= c->best_obj - 1e-6;
+	ilp_keep_cheapest(&c->best, &c->best_obj, fixed, lg->fobj);
 	free(x);
+	return more && !c->stale && fb < FEEDBACK_ROUNDS;
 }
 
 double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, double **alt,
@@ -433,7 +448,7 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
 	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
 	cj.ch = ch;
-	par_run(ROUND_CHAINS, threads, chain_job, &cj, ilp_glpk_thread_end);
+	par_run_seq(ROUND_CHAINS, threads, chain_step, &cj, ilp_glpk_thread_end);
 	for (j = 0; j < ROUND_CHAINS; j++) {
 		struct chain *c = &ch[j];
 		for (fb = 0; fb < c->nrounds; fb++) {
@@ -445,7 +460,7 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 				   lg->t_end, lg->t_cpu);
 		}
 		if (c->cut)
-			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: past %.0f%% of the time limit, left to "
+			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: it would end past %.0f%% of the time limit, left to "
 				   "the polish\n", j, c->nrounds, 100 * FEEDBACK_SHARE);
 		if (c->stale && c->nrounds <= FEEDBACK_ROUNDS)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: round %d was no cheaper than the chain's "
