@@ -11,17 +11,60 @@
 #include "util.h"
 #include "banned.h"
 
+/* What run_threads runs on each thread: take(arg), then thread_end on the threads it started. */
+struct runner {
+	void (*take)(void *arg);
+	void *arg;
+	void (*thread_end)(void);
+};
+
+static void *runner_main(void *a)
+{
+	struct runner *r = a;
+	r->take(r->arg);
+	if (r->thread_end)
+		r->thread_end();
+	return NULL;
+}
+
+/*
+ * Runs take(arg) on up to `threads` threads (at most PAR_MAX_THREADS and
+ * no more than the n units of work), the caller's among them; fewer when
+ * a thread cannot be started: the ones there take every unit.  Joins
+ * them before it returns.
+ */
+static void run_threads(int threads, size_t n, void (*take)(void *), void *arg, void (*thread_end)(void))
+{
+	struct runner r = { take, arg, thread_end };
+	pthread_t tid[PAR_MAX_THREADS];
+	int started = 0, t;
+
+	if (threads > PAR_MAX_THREADS)
+		threads = PAR_MAX_THREADS;
+	if ((size_t)threads > n)
+		threads = (int)n;
+	for (t = 1; t < threads; t++) {
+		if (pthread_create(&tid[started], NULL, runner_main, &r))
+			break;
+		started++;
+	}
+	take(arg);
+	for (t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+}
+
 struct par {
 	pthread_mutex_t lock;
 	size_t next, njobs;
 	par_job *job;
 	void *ctx;
-	void (*thread_end)(void);
 };
 
 /* Runs jobs, the next one not taken each time, until none is left. */
-static void take_jobs(struct par *pr)
+static void take_jobs(void *arg)
 {
+	struct par *pr = arg;
+
 	for (;;) {
 		size_t j;
 		pthread_mutex_lock(&pr->lock);
@@ -33,55 +76,16 @@ static void take_jobs(struct par *pr)
 	}
 }
 
-static void *worker(void *arg)
-{
-	struct par *pr = arg;
-	take_jobs(pr);
-	if (pr->thread_end)
-		pr->thread_end();
-	return NULL;
-}
-
-/*
- * Runs take(arg) on `threads` threads, the caller's among them, by fn on
- * the ones it starts (fewer when a thread cannot be started: the ones
- * there take every job), and joins them.
- */
-static void run_threads(int threads, void *(*fn)(void *), void (*take)(void *), void *arg)
-{
-	pthread_t tid[PAR_MAX_THREADS];
-	int n = 0, t;
-
-	for (t = 1; t < threads; t++) {
-		if (pthread_create(&tid[n], NULL, fn, arg))
-			break;
-		n++;
-	}
-	take(arg);
-	for (t = 0; t < n; t++)
-		pthread_join(tid[t], NULL);
-}
-
-static void take_jobs_v(void *arg)
-{
-	take_jobs(arg);
-}
-
 void par_run(size_t njobs, int threads, par_job *job, void *ctx, void (*thread_end)(void))
 {
 	struct par pr;
 
-	if (threads > PAR_MAX_THREADS)
-		threads = PAR_MAX_THREADS;
-	if ((size_t)threads > njobs)
-		threads = (int)njobs;
 	pr.next = 0;
 	pr.njobs = njobs;
 	pr.job = job;
 	pr.ctx = ctx;
-	pr.thread_end = thread_end;
 	pthread_mutex_init(&pr.lock, NULL);
-	run_threads(threads, worker, take_jobs_v, &pr);
+	run_threads(threads, njobs, take_jobs, &pr, thread_end);
 	pthread_mutex_destroy(&pr.lock);
 }
 
@@ -92,7 +96,6 @@ struct par_seq {
 	unsigned char *busy;	/* [seq]: a thread runs its next step */
 	par_step *step;
 	void *ctx;
-	void (*thread_end)(void);
 };
 
 /* The sequence a free thread takes: not running, not ended, fewest steps done, lowest index; nseq when none. */
@@ -131,31 +134,17 @@ static void take_steps(void *arg)
 	}
 }
 
-static void *seq_worker(void *arg)
-{
-	struct par_seq *ps = arg;
-	take_steps(ps);
-	if (ps->thread_end)
-		ps->thread_end();
-	return NULL;
-}
-
 void par_run_seq(size_t nseq, int threads, par_step *step, void *ctx, void (*thread_end)(void))
 {
 	struct par_seq ps;
 
-	if (threads > PAR_MAX_THREADS)
-		threads = PAR_MAX_THREADS;
-	if ((size_t)threads > nseq)
-		threads = (int)nseq;
 	ps.nseq = nseq;
 	ps.done = xcalloc(nseq ? nseq : 1, sizeof(*ps.done));
 	ps.busy = xcalloc(nseq ? nseq : 1, sizeof(*ps.busy));
 	ps.step = step;
 	ps.ctx = ctx;
-	ps.thread_end = thread_end;
 	pthread_mutex_init(&ps.lock, NULL);
-	run_threads(threads, seq_worker, take_steps, &ps);
+	run_threads(threads, nseq, take_steps, &ps, thread_end);
 	pthread_mutex_destroy(&ps.lock);
 	free(ps.done);
 	free(ps.busy);
