@@ -374,10 +374,10 @@ struct chain_jobs {
 /*
  * Round fb of chain j (a step of par_run_seq, which runs the chains'
  * rounds side by side, evenly when there are fewer threads than chains,
- * the keyed chain first: at bench XL its are the only plans whose deals
- * lose almost nothing, and run after the others it got one round in
- * 60 s): rounding, its deal over real nodes; again,
- * with what the deal lost taken off, until a round fails, a deal loses
+ * the keyed chain first: at bench XL its plans are the only ones whose
+ * deals lose almost nothing, and run after the others it got one round
+ * in 60 s): rounding, its deal over real nodes; again, with what the
+ * deal lost taken off, until a round fails, a deal loses
  * nothing, a round made concrete is no cheaper than the chain's best so
  * far, FEEDBACK_ROUNDS are done or a round would end past
  * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
@@ -394,16 +394,15 @@ static int chain_step(void *ctx, size_t job, int fb)
 	struct chain *c = &cj->ch[j];
 	const struct cols *cl = &ic->cl;
 	struct chain_round *lg = &c->log[fb];
-	double *x, obj, *fixed;
+	double *x, obj, *fixed, t_start = util_now_s();
 	int more;
 
 	if (interrupt_pending())
 		return 0;
-	if (fb && util_now_s() - ic->t0 + c->t_last > FEEDBACK_SHARE * ic->limit_s) {
+	if (fb && t_start - ic->t0 + c->t_last > FEEDBACK_SHARE * ic->limit_s) {
 		c->cut = 1;
 		return 0;
 	}
-	c->t_last = util_now_s();
 	ilp_glpk_thread_hook(ic->verbose);
 	x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
 	lg->t_cpu = util_thread_cpu_s();
@@ -420,7 +419,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->fobj = ilp_vec_obj(ic->P, fixed);
 	lg->funplaced = ilp_unplaced_sum(ic->p, cl, fixed);
 	lg->t_end = util_now_s() - ic->t0;
-	c->t_last = util_now_s() - c->t_last;
+	c->t_last = util_now_s() - t_start;
 	lg->t_cpu = util_thread_cpu_s() - lg->t_cpu;
 	c->nrounds = fb + 1;
 	more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
