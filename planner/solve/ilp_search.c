@@ -187,10 +187,11 @@ static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const
 /*
  * One search again on Q, a copy of the model with CPU and RAM taken off,
  * from the plan pl->x, within the time limit less two deals and the node
- * limit; its plan into xm.  Returns 1 when it found one.
+ * limit; its plan into xm, and r->cut set when the clock (or a signal)
+ * stopped it.  Returns 1 when it found a plan.
  */
 static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *Q,
-			 double *xm)
+			 double *xm, struct ilp_result *r)
 {
 	struct cbinfo cb;
 	glp_smcp sm;
@@ -216,6 +217,8 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
 		return 0;
 	ret = glp_intopt(Q, &iocp);
 	st = glp_mip_status(Q);
+	if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop)
+		r->cut = 1;
 	if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) || (st != GLP_OPT && st != GLP_FEAS))
 		return 0;
 	for (j = 1; j <= c->cl.ncols; j++)
@@ -244,17 +247,17 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
 	int round;
 
 	ilp_shrink_alloc(&sh, p->nclasses * MODE_COUNT);
-	for (round = 0; round < SEARCH_FEEDBACK && !interrupt_pending(); round++) {
+	for (round = 0; round <= SEARCH_FEEDBACK && !interrupt_pending(); round++) {
 		double *fx = ilp_repair_vector(p, &c->cl, xm), fo = ilp_vec_obj(c->P, fx);
 		glp_prob *Q;
-		int lost = ilp_unplaced_sum(p, &c->cl, fx) > ilp_unplaced_sum(p, &c->cl, xm) + 0.5;
+		int lost = ilp_unplaced_sum(p, &c->cl, fx) > ilp_unplaced_sum(p, &c->cl, xm) + 0.5, found;
 		if (round && fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {
 			glp_printf("gpuplan-ilp: search again (%d): objective %.2f; made concrete %.2f, under %.2f\n", round,
 				   ilp_vec_obj(c->P, xm), fo, r->objective);
 			memcpy(pl->x, fx, ((size_t)c->cl.ncols + 1) * sizeof(*fx));
 			r->objective = fo;
 		}
-		if (!lost || !ilp_shrink_add(p, &c->cl, xm, fx, &sh)) {
+		if (round == SEARCH_FEEDBACK || !lost || !ilp_shrink_add(p, &c->cl, xm, fx, &sh)) {
 			free(fx);
 			break;
 		}
@@ -262,11 +265,10 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
 		Q = glp_create_prob();
 		glp_copy_prob(Q, c->P, GLP_OFF);
 		ilp_shrink_rows(Q, p, &c->cl, &sh);
-		if (!feedback_once(c, o, pl, Q, xm)) {
-			glp_delete_prob(Q);
-			break;
-		}
+		found = feedback_once(c, o, pl, Q, xm, r);
 		glp_delete_prob(Q);
+		if (!found)
+			break;
 	}
 	ilp_shrink_free(&sh);
 }
