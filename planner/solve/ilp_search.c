@@ -30,7 +30,35 @@ struct cbinfo {
 	int node_stop;		/* stopped by the node limit */
 	const struct ilp_progress_sink *progress; /* or NULL */
 	double lp_bound;	/* the whole model's, for the progress's gap */
+	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
+	double *made, made_obj;	/* the cheapest of them made concrete (1-based columns of c->P), or NULL */
 };
+
+/*
+ * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
+ * in the columns of c->P) made concrete; kept in cb->made when cheaper
+ * than those before.  The search's last plan is its cheapest on the
+ * model, not always made concrete: on bench S seed 12 at 60 s the last
+ * one dealt worse than the rounded plan (2.7e9) where one found before
+ * dealt to 35,523,320, the plan of the 10 s run.
+ */
+static void deal_bingo(glp_tree *T, struct cbinfo *cb)
+{
+	const struct ilp_ctx *c = cb->c;
+	glp_prob *P = glp_ios_get_prob(T);
+	double *x, *fx, fo;
+	int j;
+
+	if (!c || glp_mip_status(P) != GLP_FEAS)
+		return;
+	x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*x));
+	for (j = 1; j <= c->cl.ncols; j++)
+		x[j] = glp_mip_col_val(P, j);
+	fx = ilp_repair_vector(c->p, &c->cl, x);
+	fo = ilp_vec_obj(c->P, fx);
+	free(x);
+	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
+}
 
 /* The search's best plan and bound to the progress sink, if any. */
 static void tell_progress(glp_tree *T, const struct cbinfo *cb)
@@ -75,6 +103,8 @@ static void callback(glp_tree *T, void *info)
 		break;
 	case GLP_ISELECT:
 	case GLP_IBINGO:
+		if (glp_ios_reason(T) == GLP_IBINGO)
+			deal_bingo(T, cb);
 		node = glp_ios_best_node(T);
 		if (node) {
 			double b = glp_ios_node_bound(T, node);
@@ -169,6 +199,10 @@ static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const
 	 */
 	{
 		double *fx = ilp_repair_vector(c->p, &c->cl, x), fo = ilp_vec_obj(c->P, fx);
+		if (cb->made && cb->made_obj < fo - 1e-6) {	/* a plan it found before deals better */
+			memcpy(fx, cb->made, (ncols + 1) * sizeof(*fx));
+			fo = cb->made_obj;
+		}
 		if (pl->rounded && pl->round_obj < fo - 1e-6) {
 			memcpy(x, pl->rounded, (ncols + 1) * sizeof(*x));
 			r->objective = pl->round_obj;
@@ -281,6 +315,7 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 
 	memset(&cb, 0, sizeof(cb));
 	cb.lp_bound = r->lp_bound;
+	cb.c = c;
 	ret = search_run(c, o, pl, &cb, &st);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
 	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
@@ -295,13 +330,16 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 			r->status = ILP_FEASIBLE;
 			r->objective = pl->best_obj;
 			r->bound = r->lp_bound;
+			free(cb.made);
 			return 1;
 		}
 		r->status = ILP_TIME_LIMIT;
+		free(cb.made);
 		return 0;
 	} else {
 		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the MIP solver failed (GLPK code %d, status %d)", ret, st);
 		r->status = ILP_NO_PLAN;
+		free(cb.made);
 		return -1;
 	}
 	{
@@ -311,5 +349,6 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 			search_feedback(c, o, pl, xm, r);
 		free(xm);
 	}
+	free(cb.made);
 	return 1;
 }
