@@ -6,7 +6,11 @@
  * plan (bench S: 0.12 of a p5 at 2.58 million over three years, an LP
  * bound 55% under the optimum).  No cut on the aggregated model closes
  * that; branching on it does.  So a second branch-and-bound runs on a
- * copy of the model, best bound first (GLP_BT_BLB), branching on the
+ * copy of the model with the node key sets' CPU and RAM rows
+ * (ilp_key_res_all: valid for every concrete plan; they raise bench S
+ * seed 4's bound at 10 s from 604,303 to its optimum, 604,891, and M's
+ * from 14,428,956 to 14,447,448; benchmarks.md, session 20), best bound
+ * first (GLP_BT_BLB), branching on the
  * fractional column of the highest priority times its distance to an
  * integer: a class's node count (NODES_k, priced by the class's dearest
  * node), then its nodes per mode, then its GPUs in use, then the rest by
@@ -350,6 +354,7 @@ void ilp_prove_run(struct ilp_prove *pv)
 	q.p = pv->p;
 	q.P = glp_create_prob();
 	ilp_build(q.P, pv->p, pv->ix, &q.cl);
+	ilp_key_res_all(q.P, pv->p, pv->ix, &q.cl);	/* valid for every concrete plan */
 	if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
 		prove_search(pv, &q);
 	ilp_cols_free(pv->p, &q.cl);

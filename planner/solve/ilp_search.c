@@ -151,16 +151,16 @@ static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	return ret;
 }
 
-/* The search on c->P from the starts in pl (intopt_run), and the bound a stop on the gap proves. */
-static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct cbinfo *cb,
-		      int *st)
+/* The search on S (search_model) from the starts in pl (intopt_run), and the bound a stop on the gap proves. */
+static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+		      struct cbinfo *cb, int *st)
 {
 	int ret;
 
 	cb->start[0] = pl->rounded;
 	cb->start[1] = pl->warm;
 	cb->progress = o->progress;
-	ret = intopt_run(c, o, pl, c->P, cb, st);
+	ret = intopt_run(c, o, pl, S, cb, st);
 	if (ret == GLP_EMIPGAP && *st == GLP_FEAS) {
 		/*
 		 * Stopped on its relative gap: GLPK proved its best node bound
@@ -168,7 +168,7 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 		 * glpk's ios_relative_gap), perhaps at the root before any node
 		 * selection the callback sees.  That is a proven bound.
 		 */
-		double obj = glp_mip_obj_val(c->P), b = obj - o->mip_gap * (fabs(obj) + DBL_EPSILON);
+		double obj = glp_mip_obj_val(S), b = obj - o->mip_gap * (fabs(obj) + DBL_EPSILON);
 		if (!cb->have_bound || b > cb->bound) {
 			cb->bound = b;
 			cb->have_bound = 1;
@@ -178,19 +178,19 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 }
 
 /*
- * The search's plan (status st) into pl->x and r: objective, bound, and
- * made concrete; xm: the plan on the model, before that.
+ * The search's plan on S (status st) into pl->x and r: objective, bound,
+ * and made concrete; xm: the plan on the model, before that.
  */
-static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl,
+static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
 			const struct cbinfo *cb, int st, struct ilp_result *r, double *xm)
 {
 	size_t ncols = (size_t)c->cl.ncols;
 	double *x = pl->x;
 	int j;
 
-	r->objective = glp_mip_obj_val(c->P);
+	r->objective = glp_mip_obj_val(S);
 	for (j = 1; j <= c->cl.ncols; j++)
-		x[j] = glp_mip_col_val(c->P, j);
+		x[j] = glp_mip_col_val(S, j);
 	memcpy(xm, x, (ncols + 1) * sizeof(*xm));
 	if (pl->restricted)
 		r->bound = r->lp_bound; /* the search saw only the working set */
@@ -268,13 +268,13 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
  * deal 3.03e9 with 119 replicas unplaced, and 7.5 s of the 10 left).  So
  * the search runs again on a copy of the model with what the deal lost
  * taken off those nodes (struct shrink, as in the rounding's feedback),
- * from the best concrete plan, while its deal loses, time is left and
+ * (a copy of S, the model searched) from the best concrete plan, while its deal loses, time is left and
  * SEARCH_FEEDBACK rounds are not done; a plan cheaper made concrete
  * replaces pl->x and r's objective.  The bound stays the first search's:
  * the copies are not relaxations of every plan.
  */
-static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, double *xm,
-			    struct ilp_result *r)
+static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+			    double *xm, struct ilp_result *r)
 {
 	const struct problem *p = c->p;
 	struct shrink sh;
@@ -297,7 +297,7 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
 		}
 		free(fx);
 		Q = glp_create_prob();
-		glp_copy_prob(Q, c->P, GLP_OFF);
+		glp_copy_prob(Q, S, GLP_OFF);
 		ilp_shrink_rows(Q, p, &c->cl, &sh);
 		found = feedback_once(c, o, pl, Q, xm, r);
 		glp_delete_prob(Q);
@@ -307,8 +307,45 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
 	ilp_shrink_free(&sh);
 }
 
-int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
-	       struct diag *d)
+/*
+ * The model the search runs on: c->P, or, when the best start leaves
+ * replicas unplaced on a model not sifted, a copy of it with the node
+ * key sets' CPU and RAM rows (ilp_key_res_all) and its LP solved (c->P
+ * when that LP does not solve in the time left: the search then has no
+ * time either).  Those rows are valid
+ * for every concrete plan, so the search's bound stays a bound.  Without
+ * them a key's replicas may use another key's CPU, and the search's
+ * plans on tight fleets dealt over real nodes lose what the model placed
+ * (bench S seed 12 at 10 s: 12 replicas unplaced, objective 35,523,320;
+ * searched with them, none and 3,091,960, the model's optimum being
+ * 3,028,510).  They slow the tree, so where the start places every
+ * replica the search keeps the model (seed 4 at 10 s: 689,492 on the
+ * model, 722,341 with the rows).  Figures: benchmarks.md, session 20.
+ */
+static glp_prob *search_model(const struct ilp_ctx *c, const struct ilp_plans *pl)
+{
+	glp_smcp sm;
+	glp_prob *S;
+
+	if (pl->restricted || !pl->best || ilp_unplaced_sum(c->p, &c->cl, pl->best) < 0.5)
+		return c->P;
+	S = glp_create_prob();
+	glp_copy_prob(S, c->P, GLP_OFF);
+	ilp_key_res_all(S, c->p, &c->ix, &c->cl);
+	glp_init_smcp(&sm);
+	sm.msg_lev = GLP_MSG_OFF;
+	sm.presolve = GLP_ON;
+	sm.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
+	if (!sm.tm_lim || interrupt_pending() || glp_simplex(S, &sm) || glp_get_status(S) != GLP_OPT) {
+		glp_delete_prob(S);
+		return c->P;
+	}
+	return S;
+}
+
+/* ilp_search on S (search_model). */
+static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+		     struct ilp_result *r, struct diag *d)
 {
 	struct cbinfo cb;
 	int ret, st;
@@ -316,7 +353,7 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 	memset(&cb, 0, sizeof(cb));
 	cb.lp_bound = r->lp_bound;
 	cb.c = c;
-	ret = search_run(c, o, pl, &cb, &st);
+	ret = search_run(c, o, pl, S, &cb, &st);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
 	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
@@ -344,11 +381,22 @@ int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct i
 	}
 	{
 		double *xm = xcalloc((size_t)c->cl.ncols + 1, sizeof(*xm));
-		search_take(c, o, pl, &cb, st, r, xm);
+		search_take(c, o, pl, S, &cb, st, r, xm);
 		if (st == GLP_OPT && !pl->restricted)
-			search_feedback(c, o, pl, xm, r);
+			search_feedback(c, o, pl, S, xm, r);
 		free(xm);
 	}
 	free(cb.made);
 	return 1;
+}
+
+int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
+	       struct diag *d)
+{
+	glp_prob *S = search_model(c, pl);
+	int ret = search_on(c, o, pl, S, r, d);
+
+	if (S != c->P)
+		glp_delete_prob(S);
+	return ret;
 }
