@@ -175,6 +175,8 @@ const char *dyaml_num_text(char *buf, size_t size, double v)
 {
 	int p;
 
+	if (!buf || !size)	/* never: GCC 12 -O3 with UBSan warns of a null buf without it */
+		return "";
 	for (p = 0; p <= 17 && fabs(v) < 1e15; p++) {	/* the fewest decimals that read back as v */
 		snprintf(buf, size, "%.*f", p, v);
 		if (strtod(buf, NULL) == v)

@@ -63,7 +63,7 @@ static int read_mig_counts(const struct kitem *it, const cJSON *labels, struct k
 	cJSON_ArrayForEach(l, labels) {
 		const char *k = l->string, *dot;
 		char prof[64];
-		long cnt;
+		long cnt = 0;	/* set by label_int; GCC -O3 does not see it */
 		int pi;
 		if (strncmp(k, L_MIG_PREFIX, strlen(L_MIG_PREFIX)) || !(dot = strrchr(k, '.')) || strcmp(dot, ".count"))
 			continue;
@@ -89,7 +89,7 @@ static int read_gpu_labels(const struct kitem *it, const cJSON *labels, const st
 	const char *const k_product[] = { "metadata", "labels", L_PRODUCT, NULL };
 	struct gfd_product p;
 	const char *sharing;
-	long count, replicas;
+	long count = 0, replicas = 1;	/* set by label_int; GCC -O3 does not see it */
 	int pi;
 
 	if (gfd_product_parse(nd->product, &p)) {
