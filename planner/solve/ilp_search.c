@@ -239,14 +239,9 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
 			 double *xm, struct ilp_result *r)
 {
 	struct cbinfo cb;
-	glp_smcp sm;
-	int j, ret, st;
+	int j, ret, st, code;
 
-	glp_init_smcp(&sm);
-	sm.msg_lev = GLP_MSG_OFF;
-	sm.presolve = GLP_ON;
-	sm.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
-	if (!sm.tm_lim || glp_simplex(Q, &sm) || glp_get_status(Q) != GLP_OPT)
+	if (ilp_simplex(Q, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL)
 		return 0;
 	memset(&cb, 0, sizeof(cb));
 	cb.start[0] = pl->x;
@@ -266,10 +261,10 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
  * mode)'s nodes, and a node can be short of them for a replica the
  * counts gave it (bench S seed 11: the model's optimum 243,507,455, its
  * deal 3.03e9 with 119 replicas unplaced, and 7.5 s of the 10 left).  So
- * the search runs again on a copy of the model with what the deal lost
- * taken off those nodes (struct shrink, as in the rounding's feedback),
- * (a copy of S, the model searched) from the best concrete plan, while its deal loses, time is left and
- * SEARCH_FEEDBACK rounds are not done; a plan cheaper made concrete
+ * the search runs again on a copy of S (the model searched) with what
+ * the deal lost taken off those nodes (struct shrink, as in the
+ * rounding's feedback), from the best concrete plan, while its deal
+ * loses, time is left and SEARCH_FEEDBACK rounds are not done; a plan cheaper made concrete
  * replaces pl->x and r's objective.  The bound stays the first search's:
  * the copies are not relaxations of every plan.
  */
@@ -312,8 +307,8 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
  * replicas unplaced on a model not sifted, a copy of it with the node
  * key sets' CPU and RAM rows (ilp_key_res_all) and its LP solved (c->P
  * when that LP does not solve in the time left: the search then has no
- * time either).  Those rows are valid
- * for every concrete plan, so the search's bound stays a bound.  Without
+ * time either).  Those rows are valid for every concrete plan, so the
+ * search's bound stays a bound.  Without
  * them a key's replicas may use another key's CPU, and the search's
  * plans on tight fleets dealt over real nodes lose what the model placed
  * (bench S seed 12 at 10 s: 12 replicas unplaced, objective 35,523,320;
@@ -324,19 +319,15 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
  */
 static glp_prob *search_model(const struct ilp_ctx *c, const struct ilp_plans *pl)
 {
-	glp_smcp sm;
 	glp_prob *S;
+	int code;
 
 	if (pl->restricted || !pl->best || ilp_unplaced_sum(c->p, &c->cl, pl->best) < 0.5)
 		return c->P;
 	S = glp_create_prob();
 	glp_copy_prob(S, c->P, GLP_OFF);
 	ilp_key_res_all(S, c->p, &c->ix, &c->cl);
-	glp_init_smcp(&sm);
-	sm.msg_lev = GLP_MSG_OFF;
-	sm.presolve = GLP_ON;
-	sm.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
-	if (!sm.tm_lim || interrupt_pending() || glp_simplex(S, &sm) || glp_get_status(S) != GLP_OPT) {
+	if (ilp_simplex(S, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL) {
 		glp_delete_prob(S);
 		return c->P;
 	}
