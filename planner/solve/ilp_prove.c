@@ -335,11 +335,21 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
 	iocp.cb_func = prove_callback;
 	iocp.cb_info = &cb;
 	if (iocp.tm_lim) {
+		int st, j;
 		ret = glp_intopt(q->P, &iocp);
-		if (ret == 0 && glp_mip_status(q->P) == GLP_OPT) {
+		st = glp_mip_status(q->P);
+		if (ret == 0 && st == GLP_OPT) {
 			/* the whole tree: its best plan is the model's optimum */
 			pv->bound = glp_mip_obj_val(q->P);
 			pv->have_bound = 1;
+		}
+		if ((st == GLP_OPT || st == GLP_FEAS) && q->cl.ncols > 0) {
+			/* the same columns as the model's (ilp_build; the extra rows add none) */
+			pv->x = xmalloc(((size_t)q->cl.ncols + 1) * sizeof(*pv->x));
+			pv->x[0] = 0;
+			for (j = 1; j <= q->cl.ncols; j++)
+				pv->x[j] = glp_mip_col_val(q->P, j);
+			pv->x_obj = glp_mip_obj_val(q->P);
 		}
 	}
 	free(cb.prio);
@@ -371,6 +381,12 @@ static void prove_job(void *ctx, size_t j)
 void ilp_prove_start(struct ilp_prove *pv)
 {
 	pv->task = par_start(prove_job, pv, ilp_glpk_thread_end);
+}
+
+void ilp_prove_free(struct ilp_prove *pv)
+{
+	free(pv->x);
+	pv->x = NULL;
 }
 
 void ilp_prove_wait(struct ilp_prove *pv)

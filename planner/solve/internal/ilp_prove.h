@@ -36,6 +36,8 @@ struct ilp_prove {
 	double bound;		/* out: the best proven lower bound of the model */
 	int have_bound;		/* out: bound is set */
 	long nodes;		/* out: branch-and-bound nodes */
+	double *x;		/* out: its best plan of the model (1-based, malloc'd; ilp_prove_free), or NULL */
+	double x_obj;		/* out: what x costs on the model */
 	struct par_task *task;	/* the thread running it (ilp_prove_start), or NULL */
 };
 
@@ -59,5 +61,7 @@ void ilp_prove_run(struct ilp_prove *pv);
 /* Runs ilp_prove_run on a thread of its own; ilp_prove_wait stops it and waits. */
 void ilp_prove_start(struct ilp_prove *pv);
 void ilp_prove_wait(struct ilp_prove *pv);
+/* Frees what a run left in pv (its plan). */
+void ilp_prove_free(struct ilp_prove *pv);
 
 #endif
