@@ -197,9 +197,10 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
 #define PROVE_NODES 2000
 
 /*
- * The proven bound (ilp_prove.c) beside the search for plans, when the
- * model is solved whole (no sifting): on a thread of its own from the
- * start under a time limit with two threads or more (*pv started), else
+ * The proven bound (ilp_prove.c) beside the search for plans (on a
+ * sifted model its LP with the node key rows and cuts, no tree): on a
+ * thread of its own from the start under a time limit with two threads
+ * or more (*pv started), else
  * after the search, on this thread, within PROVE_NODES (deterministic;
  * not under a time limit on one thread: no time is left).  Not needed
  * when the search proved its plan.
@@ -208,7 +209,7 @@ static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o,
 			      const double *warm)
 {
 	ilp_prove_init(pv, c, warm, 0, c->deadline);
-	if (!ilp_root_sifts(c->p) && o->node_limit <= 0 && c->threads >= 2)
+	if (o->node_limit <= 0 && c->threads >= 2)
 		ilp_prove_start(pv);
 }
 
@@ -244,7 +245,7 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 		ilp_prove_wait(pv);
 	if (rc != 1 || r->status != ILP_FEASIBLE)
 		return; /* no plan, or proven already: the bound stays what the search proved */
-	if (!pv->have_bound && o->node_limit > 0 && !ilp_root_sifts(c->p)) {
+	if (!pv->have_bound && o->node_limit > 0) {
 		ilp_prove_free(pv);
 		ilp_prove_init(pv, c, x, o->node_limit < PROVE_NODES ? o->node_limit : PROVE_NODES, HUGE_VAL);
 		ilp_prove_run(pv);

@@ -73,23 +73,30 @@ int ilp_root_sifts(const struct problem *p)
 
 enum lp_end ilp_root_lp(const struct ilp_ctx *c, const double *warm, char *in_set, int *rounds, int *code)
 {
+	size_t i;
+
+	*rounds = 0;
+	if (!ilp_root_sifts(c->p)) {
+		for (i = 0; i < c->p->narcs; i++)
+			in_set[i] = 1;
+		*rounds = 1;
+		return ilp_simplex(c->P, 1, c->verbose, c->deadline, code);
+	}
+	sift_start(c, warm, in_set);
+	return ilp_sift(c, in_set, 1, rounds, code);
+}
+
+enum lp_end ilp_sift(const struct ilp_ctx *c, char *in_set, int first, int *rounds, int *code)
+{
 	glp_prob *P = c->P;
 	const struct problem *p = c->p;
 	const struct cols *cl = &c->cl;
 	size_t i, j;
-	int nrows = glp_get_num_rows(P), *ind, added, first = 1;
+	int nrows = glp_get_num_rows(P), *ind, added;
 	double *val, *y;
 	struct neg *negs;
 	enum lp_end e;
 
-	*rounds = 0;
-	if (!ilp_root_sifts(p)) {
-		for (i = 0; i < p->narcs; i++)
-			in_set[i] = 1;
-		*rounds = 1;
-		return ilp_simplex(P, 1, c->verbose, c->deadline, code);
-	}
-	sift_start(c, warm, in_set);
 	ind = xcalloc((size_t)nrows + 1, sizeof(*ind));
 	val = xcalloc((size_t)nrows + 1, sizeof(*val));
 	y = xcalloc((size_t)nrows + 1, sizeof(*y));

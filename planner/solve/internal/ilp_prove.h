@@ -54,8 +54,9 @@ void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double 
  * deadline, stop or an interrupt; sets pv->bound: the least bound of its
  * open nodes (no higher than its best plan), a lower bound of the model
  * and so of every plan (the model relaxes the real nodes' CPU and RAM).
- * Valid only when every arc is free in the model solved for plans (no
- * sifting).  Deterministic under a node limit with no deadline or stop.
+ * A model that ilp_root_sifts is not branched on: its bound is its LP
+ * with the node key rows and the cuts, by sifting.  Deterministic under
+ * a node limit with no deadline or stop.
  */
 void ilp_prove_run(struct ilp_prove *pv);
 /* Runs ilp_prove_run on a thread of its own; ilp_prove_wait stops it and waits. */
