@@ -45,29 +45,23 @@ static double prove_bound(struct ilp_ctx *c, const double *start, long nodes, lo
 }
 
 /*
- * Bench L seed 1: 43,618 arcs, so its model is sifted (ilp_root_sifts)
- * and the bound is its LP with the node key rows and the MIR cuts, every
- * arc priced again after the cuts (prove_sifted).  Its root LP is
- * 19,260,063.87; the bound must rise above it (measured 19,280,321.67,
- * CBC 2.10's bound at 60 s and 100 s) and stay under the cheapest known
- * plan of its exported model, HiGHS 1.15's at 100 s, 19,342,573.35
- * (docs/benchmarks.md, "Current results").  The model is built but its
- * LP not solved here: the prove builds and solves its own.
+ * The bound search on bench `size` seed `seed` from its greedy plan, with
+ * no node limit and no clock, into *pv (the caller frees it with
+ * ilp_prove_free); *greedy: the greedy plan's cost on the model.  The
+ * model is built but its LP not solved: the prove builds and solves its
+ * own.  Returns 0, or -1 when the instance could not be set up (checked).
  */
-#define L_LP_BOUND 19260063.87
-#define L_HIGHS_PLAN 19342573.35
-#define L_BOUND 19280321.0
-
-static void test_sifted_bound(const struct catalog *cat)
+static int prove_bench(const struct catalog *cat, enum gen_size size, unsigned seed, struct ilp_prove *pv,
+		       double *greedy, int *sifted)
 {
 	struct diag d = DIAG_INIT;
 	struct gen_out g;
 	struct fixture fx;
 	struct ilp_ctx c;
-	struct ilp_prove pv;
-	double *start, greedy;
+	double *start;
+	int rc = -1;
 
-	CHECK(gen_generate(GEN_L, 1, 0, cat, &g, &d) == 0, "generate L");
+	CHECK(gen_generate(size, seed, 0, cat, &g, &d) == 0, "generate size %d seed %u", (int)size, seed);
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
 		memset(&c, 0, sizeof(c));
 		c.p = &fx.p;
@@ -76,24 +70,77 @@ static void test_sifted_bound(const struct catalog *cat)
 		c.P = glp_create_prob();
 		ilp_arcidx_build(&c.ix, &fx.p);
 		ilp_build(c.P, &fx.p, &c.ix, &c.cl);
-		CHECK(ilp_root_sifts(&fx.p), "bench L's model is sifted (%zu arcs)", fx.p.narcs);
+		*sifted = ilp_root_sifts(&fx.p);
 		start = ilp_warm_vector(&fx.p, &c.cl, &fx.cp);
-		greedy = ilp_vec_obj(c.P, start);
-		ilp_prove_init(&pv, &c, start, 0, HUGE_VAL);
-		ilp_prove_run(&pv);
-		CHECK(pv.have_bound && pv.bound >= L_BOUND, "bench L: bound %.2f, want at least %.2f (its LP: %.2f)",
-		      pv.bound, L_BOUND, L_LP_BOUND);
-		CHECK(pv.bound <= L_HIGHS_PLAN && pv.bound <= greedy, "bench L: bound %.2f above HiGHS's plan %.2f or "
-		      "the greedy plan %.2f", pv.bound, L_HIGHS_PLAN, greedy);
-		CHECK(!pv.x && pv.nodes == 0, "bench L: no branching on a sifted model (%ld nodes)", pv.nodes);
-		printf("bench L: LP %.2f, bound with the key rows and cuts %.2f\n", L_LP_BOUND, pv.bound);
-		ilp_prove_free(&pv);
+		*greedy = ilp_vec_obj(c.P, start);
+		ilp_prove_init(pv, &c, start, 0, HUGE_VAL);
+		ilp_prove_run(pv);
 		free(start);
 		fixture_ilp_release(&c, &fx);
 		fixture_release(&fx);
+		rc = 0;
 	}
 	gen_out_release(&g);
 	diag_release(&d);
+	return rc;
+}
+
+/*
+ * Bench L seed 1: 43,618 arcs, so its model is sifted (ilp_root_sifts)
+ * and the bound is its LP with the node key rows and the MIR cuts, every
+ * arc priced again after the cuts (prove_sifted).  Its root LP is
+ * 19,260,063.87; the bound must rise above it (measured 19,280,321.67,
+ * CBC 2.10's bound at 60 s and 100 s) and stay under the cheapest known
+ * plan of its exported model, HiGHS 1.15's at 100 s, 19,342,573.35
+ * (docs/benchmarks.md, "Current results").
+ */
+#define L_LP_BOUND 19260063.87
+#define L_HIGHS_PLAN 19342573.35
+#define L_BOUND 19280321.0
+
+static void test_sifted_bound(const struct catalog *cat)
+{
+	struct ilp_prove pv;
+	double greedy;
+	int sifted;
+
+	if (prove_bench(cat, GEN_L, 1, &pv, &greedy, &sifted))
+		return;
+	CHECK(sifted, "bench L's model is sifted");
+	CHECK(pv.have_bound && pv.bound >= L_BOUND, "bench L: bound %.2f, want at least %.2f (its LP: %.2f)", pv.bound,
+	      L_BOUND, L_LP_BOUND);
+	CHECK(pv.bound <= L_HIGHS_PLAN && pv.bound <= greedy, "bench L: bound %.2f above HiGHS's plan %.2f or "
+	      "the greedy plan %.2f", pv.bound, L_HIGHS_PLAN, greedy);
+	CHECK(!pv.x && pv.nodes == 0, "bench L: no branching on a sifted model (%ld nodes)", pv.nodes);
+	printf("bench L: LP %.2f, bound with the key rows and cuts %.2f\n", L_LP_BOUND, pv.bound);
+	ilp_prove_free(&pv);
+}
+
+/*
+ * Bench S seed 8: the bound search's tree, from the greedy plan and with
+ * no limit, ends on the model's optimum, 4,484,451.25 (HiGHS 1.15 proves
+ * the same), and that plan dealt over real nodes loses nothing: the tree
+ * made it concrete itself and set `proved`, which stops the search for
+ * plans under a time limit (ilp_search.c).  Its tree: about 1,000 nodes.
+ */
+#define S8_OPTIMUM 4484451.25
+
+static void test_proved_plan(const struct catalog *cat)
+{
+	struct ilp_prove pv;
+	double greedy;
+	int sifted;
+
+	if (prove_bench(cat, GEN_S, 8, &pv, &greedy, &sifted))
+		return;
+	CHECK(pv.x && fabs(pv.x_obj - S8_OPTIMUM) < 0.01, "S seed 8: the tree's plan %.2f, want the optimum %.2f",
+	      pv.x ? pv.x_obj : -1.0, S8_OPTIMUM);
+	CHECK(pv.have_bound && fabs(pv.bound - pv.x_obj) < 0.01, "S seed 8: the tree ended (bound %.2f)", pv.bound);
+	CHECK(pv.fx && fabs(pv.fx_obj - S8_OPTIMUM) < 0.01 && atomic_load(&pv.proved), "S seed 8: made concrete %.2f, "
+	      "proved %d", pv.fx ? pv.fx_obj : -1.0, atomic_load(&pv.proved));
+	printf("bench S seed 8: the bound search's plan %.2f, concrete %.2f, %ld nodes\n", pv.x_obj,
+	       pv.fx ? pv.fx_obj : -1.0, pv.nodes);
+	ilp_prove_free(&pv);
 }
 
 int main(void)
@@ -140,6 +187,7 @@ int main(void)
 	}
 	gen_out_release(&g);
 	test_sifted_bound(&cat);
+	test_proved_plan(&cat);
 	catalog_release(&cat);
 	diag_release(&d);
 	ilp_cleanup();
