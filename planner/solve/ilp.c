@@ -40,8 +40,9 @@
  *     the better of the two, stopped by the relative gap, the time limit (less the time
  *     one deal takes), the node limit or an interrupt.  When sifting left
  *     arcs out, the search runs on the working set: its plans are plans
- *     of the whole model, but its bound is not, so the bound reported is
- *     the whole model's LP bound.  When the incumbent is already within
+ *     of the whole model, but its bound is not, so its bound is the whole
+ *     model's LP bound (the bound search, ilp_prove.c, raises it: the LP
+ *     with the node key rows and cuts).  When the incumbent is already within
  *     the gap of the LP bound, the search is skipped.  The search's plan
  *     is made concrete too, and the rounded one stands when that is
  *     cheaper: the objective returned is the concrete plan's.

@@ -90,7 +90,7 @@ static int prove_bench(const struct catalog *cat, enum gen_size size, unsigned s
  * and the bound is its LP with the node key rows and the MIR cuts, every
  * arc priced again after the cuts (prove_sifted).  Its root LP is
  * 19,260,063.87; the bound must rise above it (measured 19,280,321.67,
- * CBC 2.10's bound at 60 s and 100 s) and stay under the cheapest known
+ * CBC 2.10's bound at 10 s and 100 s) and stay under the cheapest known
  * plan of its exported model, HiGHS 1.15's at 100 s, 19,342,573.35
  * (docs/benchmarks.md, "Current results").
  */
