@@ -206,14 +206,12 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
  * not under a time limit on one thread: no time is left).  Not needed
  * when the search proved its plan.
  */
-static void solve_prove_start(struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
+static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
 			      const double *warm)
 {
 	ilp_prove_init(pv, c, warm, 0, c->deadline);
-	if (o->node_limit <= 0 && c->threads >= 2) {
-		c->proved = &pv->proved; /* the search stops when the bound search proves a concrete plan */
+	if (o->node_limit <= 0 && c->threads >= 2)
 		ilp_prove_start(pv);
-	}
 }
 
 /*
@@ -229,14 +227,8 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
 
 	if (!pv->x || pv->x_obj >= r->objective - 1e-6 * fmax(1, fabs(r->objective)))
 		return;
-	if (pv->fx) { /* its tree ended: made concrete already (ilp_prove.c) */
-		fx = xmalloc(((size_t)c->cl.ncols + 1) * sizeof(*fx));
-		memcpy(fx, pv->fx, ((size_t)c->cl.ncols + 1) * sizeof(*fx));
-		fo = pv->fx_obj;
-	} else {
-		fx = ilp_repair_vector(c->p, &c->cl, pv->x);
-		fo = ilp_vec_obj(c->P, fx);
-	}
+	fx = ilp_repair_vector(c->p, &c->cl, pv->x);
+	fo = ilp_vec_obj(c->P, fx);
 	if (fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {
 		glp_printf("gpuplan-ilp: the bound search's plan: objective %.2f; made concrete %.2f, under %.2f\n",
 			   pv->x_obj, fo, r->objective);

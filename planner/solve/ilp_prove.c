@@ -42,7 +42,6 @@
 #include "internal/ilp_bound.h"
 #include "internal/ilp_glpk.h"
 #include "internal/ilp_prove.h"
-#include "internal/ilp_vec.h"
 #include "banned.h"
 
 /*
@@ -131,7 +130,6 @@ void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double 
 	pv->node_limit = node_limit;
 	pv->deadline = deadline;
 	atomic_init(&pv->stop, 0);
-	atomic_init(&pv->proved, 0);
 }
 
 /* The least bound of the open nodes into pv (kept when higher). */
@@ -323,20 +321,6 @@ static int mir_rounds(glp_prob *P, double deadline, int skip_fixed)
 	return ret;
 }
 
-/*
- * The tree ended on the model's optimum pv->x: made concrete here (its
- * deal over real nodes, on this thread), and when that loses nothing
- * (costs no more than on the model, up to rounding) no plan can beat it,
- * so pv->proved tells the search for plans it may stop.
- */
-static void prove_concrete(struct ilp_prove *pv, const struct ilp_ctx *q)
-{
-	pv->fx = ilp_repair_vector(pv->p, &q->cl, pv->x);
-	pv->fx_obj = ilp_vec_obj(q->P, pv->fx);
-	if (pv->fx_obj <= pv->x_obj + 1e-6 * fmax(1, fabs(pv->x_obj)))
-		atomic_store(&pv->proved, 1);
-}
-
 /* The branch-and-bound on q->P, whose LP is solved; the bound into pv. */
 static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
 {
@@ -371,8 +355,6 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
 				pv->x[j] = glp_mip_col_val(q->P, j);
 			pv->x_obj = glp_mip_obj_val(q->P);
 		}
-		if (ret == 0 && st == GLP_OPT && pv->x)
-			prove_concrete(pv, q);
 	}
 	free(cb.prio);
 }
@@ -433,8 +415,7 @@ void ilp_prove_start(struct ilp_prove *pv)
 void ilp_prove_free(struct ilp_prove *pv)
 {
 	free(pv->x);
-	free(pv->fx);
-	pv->x = pv->fx = NULL;
+	pv->x = NULL;
 }
 
 void ilp_prove_wait(struct ilp_prove *pv)

@@ -28,7 +28,6 @@ struct cbinfo {
 	int have_bound;		/* bound is set */
 	long node_limit;	/* 0 = none */
 	int node_stop;		/* stopped by the node limit */
-	int proved_stop;	/* stopped because the bound search proved a concrete plan (c->proved) */
 	const struct ilp_progress_sink *progress; /* or NULL */
 	double lp_bound;	/* the whole model's, for the progress's gap */
 	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
@@ -81,11 +80,6 @@ static void callback(glp_tree *T, void *info)
 
 	if (interrupt_pending()) {
 		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
-		return;
-	}
-	if (cb->c && cb->c->proved && atomic_load(cb->c->proved)) {
-		cb->proved_stop = 1; /* the bound search's plan is the model's optimum and deals losing nothing */
-		glp_ios_terminate(T);
 		return;
 	}
 	if (cb->node_limit > 0) {
@@ -352,7 +346,7 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 	cb.c = c;
 	ret = search_run(c, o, pl, S, &cb, &st);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
-	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop && !cb.proved_stop;
+	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
 		r->status = ILP_OPTIMAL;
 	} else if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && st == GLP_FEAS) {

@@ -119,9 +119,8 @@ static void test_sifted_bound(const struct catalog *cat)
 /*
  * Bench S seed 8: the bound search's tree, from the greedy plan and with
  * no limit, ends on the model's optimum, 4,484,451.25 (HiGHS 1.15 proves
- * the same), and that plan dealt over real nodes loses nothing: the tree
- * made it concrete itself and set `proved`, which stops the search for
- * plans under a time limit (ilp_search.c).  Its tree: about 1,000 nodes.
+ * the same; 1,251 nodes), and keeps that plan for ilp.c to make concrete
+ * (test_ilp: the plan reported).
  */
 #define S8_OPTIMUM 4484451.25
 
@@ -136,10 +135,7 @@ static void test_proved_plan(const struct catalog *cat)
 	CHECK(pv.x && fabs(pv.x_obj - S8_OPTIMUM) < 0.01, "S seed 8: the tree's plan %.2f, want the optimum %.2f",
 	      pv.x ? pv.x_obj : -1.0, S8_OPTIMUM);
 	CHECK(pv.have_bound && fabs(pv.bound - pv.x_obj) < 0.01, "S seed 8: the tree ended (bound %.2f)", pv.bound);
-	CHECK(pv.fx && fabs(pv.fx_obj - S8_OPTIMUM) < 0.01 && atomic_load(&pv.proved), "S seed 8: made concrete %.2f, "
-	      "proved %d", pv.fx ? pv.fx_obj : -1.0, atomic_load(&pv.proved));
-	printf("bench S seed 8: the bound search's plan %.2f, concrete %.2f, %ld nodes\n", pv.x_obj,
-	       pv.fx ? pv.fx_obj : -1.0, pv.nodes);
+	printf("bench S seed 8: the bound search's plan %.2f, %ld nodes\n", pv.x_obj, pv.nodes);
 	ilp_prove_free(&pv);
 }
 

@@ -23,7 +23,6 @@
 #define PLANNER_ILP_MODEL_H
 
 #include <glpk.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,7 +84,6 @@ struct ilp_ctx {
 	double t0;		/* when ilp_solve started (util_now_s) */
 	double limit_s;		/* the time limit, seconds */
 	double deadline;	/* t0 + limit_s */
-	const atomic_int *proved;	/* set when the bound search proved a concrete plan optimal (ilp_prove.h), or NULL */
 };
 
 /* One row being assembled; pos maps a column to its place in the row (0: absent). */

@@ -38,9 +38,6 @@ struct ilp_prove {
 	long nodes;		/* out: branch-and-bound nodes */
 	double *x;		/* out: its best plan of the model (1-based, malloc'd; ilp_prove_free), or NULL */
 	double x_obj;		/* out: what x costs on the model */
-	double *fx;		/* out: when its tree ended, x made concrete (malloc'd), or NULL */
-	double fx_obj;		/* out: what fx costs */
-	atomic_int proved;	/* out: its tree ended and fx costs what x does: the model's optimum, concrete */
 	struct par_task *task;	/* the thread running it (ilp_prove_start), or NULL */
 };
 
