@@ -200,7 +200,6 @@ struct mir_row {
 	int len;
 	int *cind;		/* [1 .. n]: the cut's columns */
 	double *cval;		/* [1 .. n]: its coefficients */
-	int skip_fixed;		/* leave fixed columns out of the cut (sifting may free them: their bound is not 0) */
 };
 
 /*
@@ -229,7 +228,9 @@ static double mir_shape(glp_prob *P, const struct mir_row *r)
 /*
  * The MIR cut of row `row` (shape: mir_shape, C) over the continuous
  * columns chosen by sel (0: those the LP uses, 1: those at their upper
- * bound, 2: those at half of it or more), added to P when the LP
+ * bound, 2: those at half of it or more), never a fixed one (on a sifted
+ * copy the arcs outside the working set are fixed at 0 but free in the
+ * model: their bound there is not 0), added to P when the LP
  * solution violates it.  The columns S chosen satisfy sum_S a_i x_i <= C Y
  * (Y = sum y_j, a whole number; the rest of the row is >= 0).  With
  * b = sum_S a_i u_i, beta = (b - rhs) / C and f its fraction, C Y +
@@ -245,7 +246,7 @@ static int mir_cut(glp_prob *P, int row, double C, int sel, struct mir_row *r)
 		int j = r->ind[t];
 		double x = glp_get_col_prim(P, j), u = glp_get_col_ub(P, j);
 		if (glp_get_col_kind(P, j) == GLP_IV || (sel == 0 && x <= 1e-9) || (sel == 1 && x < u - 1e-9) ||
-		    (sel == 2 && x < 0.5 * u) || (r->skip_fixed && glp_get_col_type(P, j) == GLP_FX))
+		    (sel == 2 && x < 0.5 * u) || glp_get_col_type(P, j) == GLP_FX)
 			continue;
 		n++;
 		r->cind[n] = j;
@@ -279,7 +280,7 @@ static int mir_cut(glp_prob *P, int row, double C, int sel, struct mir_row *r)
  * stops early when a round adds none.  Returns 0, or -1 when an LP solve
  * did not end optimal (out of time: the search is not worth starting).
  */
-static int mir_rounds(glp_prob *P, double deadline, int skip_fixed)
+static int mir_rounds(glp_prob *P, double deadline)
 {
 	int nrows = glp_get_num_rows(P), ncols = glp_get_num_cols(P), round, i, ret = 0;
 	struct mir_row r;
@@ -292,7 +293,6 @@ static int mir_rounds(glp_prob *P, double deadline, int skip_fixed)
 	r.cind = xcalloc((size_t)ncols + 1, sizeof(*r.cind));
 	r.val = xcalloc((size_t)ncols + 1, sizeof(*r.val));
 	r.cval = xcalloc((size_t)ncols + 1, sizeof(*r.cval));
-	r.skip_fixed = skip_fixed;
 	for (round = 0; round < MIR_ROUNDS && !ret; round++) {
 		int added = 0;
 		for (i = 1; i <= nrows; i++) {
@@ -374,7 +374,7 @@ static void prove_sifted(struct ilp_prove *pv, struct ilp_ctx *q)
 	int rounds = 0, code = 0;
 
 	q->deadline = pv->deadline;
-	if (ilp_root_lp(q, pv->start, in_set, &rounds, &code) == LP_OPTIMAL && !mir_rounds(q->P, pv->deadline, 1) &&
+	if (ilp_root_lp(q, pv->start, in_set, &rounds, &code) == LP_OPTIMAL && !mir_rounds(q->P, pv->deadline) &&
 	    ilp_sift(q, in_set, 0, &rounds, &code) == LP_OPTIMAL) {
 		pv->bound = glp_get_obj_val(q->P);
 		pv->have_bound = 1;
@@ -394,7 +394,7 @@ void ilp_prove_run(struct ilp_prove *pv)
 	ilp_key_res_all(q.P, pv->p, pv->ix, &q.cl);	/* valid for every concrete plan */
 	if (ilp_root_sifts(pv->p))
 		prove_sifted(pv, &q);
-	else if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline, 0))
+	else if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
 		prove_search(pv, &q);
 	ilp_cols_free(pv->p, &q.cl);
 	glp_delete_prob(q.P);
