@@ -30,6 +30,18 @@
  * replicas, all placed, would need a fraction of one more, the cut says
  * how many fewer replicas that last GPU or node must do without.  Valid
  * for every integer solution of the model, so the bound stays a bound.
+ *
+ * Two trees, one after the other (ilp_prove_run): the copy as above for
+ * PLAIN_NODES nodes, then a copy that also carries the node patterns of
+ * the classes of one GPU per node (ilp_pattern.c: what one such node can
+ * hold together, which the CPU and RAM rows summed over nodes do not
+ * say) for the rest of the time or node limit.  Its rows hold for every
+ * concrete plan, so its bound bounds every plan, and it can exceed the
+ * model's optimum: bench S seed 11 at 10 s, 246,910,961 against the
+ * model's 243,507,455, a plan proven optimal.  The first tree finds
+ * plans sooner where the patterns do not bind (seed 8: its optimum in
+ * 1,251 nodes; with the patterns the same bound, but no such plan in
+ * 15,000).  The higher bound is kept, and each tree's best plan.
  */
 #include <float.h>
 #include <math.h>
@@ -41,6 +53,7 @@
 #include "util.h"
 #include "internal/ilp_bound.h"
 #include "internal/ilp_glpk.h"
+#include "internal/ilp_pattern.h"
 #include "internal/ilp_prove.h"
 #include "banned.h"
 
@@ -190,6 +203,13 @@ static void prove_callback(glp_tree *T, void *info)
 	}
 }
 
+/*
+ * Nodes of the tree without the node patterns before the tree with them
+ * (ilp_prove_run): bench S seed 8's ends on its optimum in 1,251, with
+ * the patterns its tree reaches the same bound but no such plan in 15,000.
+ */
+#define PLAIN_NODES 2000
+
 /* Rounds of MIR cuts at the root (each round one LP solve); the node limit's runs do them all. */
 #define MIR_ROUNDS 5
 
@@ -321,8 +341,8 @@ static int mir_rounds(glp_prob *P, double deadline)
 	return ret;
 }
 
-/* The branch-and-bound on q->P, whose LP is solved; the bound into pv. */
-static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
+/* The branch-and-bound on q->P, whose LP is solved; the bound into pv, its plan into pv->x[tree]. */
+static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree)
 {
 	struct prove_cb cb;
 	glp_iocp iocp;
@@ -342,18 +362,20 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q)
 		int st, j;
 		ret = glp_intopt(q->P, &iocp);
 		st = glp_mip_status(q->P);
-		if (ret == 0 && st == GLP_OPT) {
-			/* the whole tree: its best plan is the model's optimum */
+		if (ret == 0 && st == GLP_OPT && (!pv->have_bound || glp_mip_obj_val(q->P) > pv->bound)) {
+			/* the whole tree: its best plan is the copy's optimum */
 			pv->bound = glp_mip_obj_val(q->P);
 			pv->have_bound = 1;
 		}
 		if ((st == GLP_OPT || st == GLP_FEAS) && q->cl.ncols > 0) {
-			/* the same columns as the model's (ilp_build; the extra rows add none) */
-			pv->x = xmalloc(((size_t)q->cl.ncols + 1) * sizeof(*pv->x));
-			pv->x[0] = 0;
+			/* the model's columns come first (ilp_build; the patterns' follow) */
+			double *x = xmalloc(((size_t)q->cl.ncols + 1) * sizeof(*x));
+			free(pv->x[tree]);
+			pv->x[tree] = x;
+			x[0] = 0;
 			for (j = 1; j <= q->cl.ncols; j++)
-				pv->x[j] = glp_mip_col_val(q->P, j);
-			pv->x_obj = glp_mip_obj_val(q->P);
+				x[j] = glp_mip_col_val(q->P, j);
+			pv->x_obj[tree] = glp_mip_obj_val(q->P);
 		}
 	}
 	free(cb.prio);
@@ -382,22 +404,87 @@ static void prove_sifted(struct ilp_prove *pv, struct ilp_ctx *q)
 	free(in_set);
 }
 
+/*
+ * The bound search's copy of the model: the whole model with the node
+ * key sets' CPU and RAM rows and, with patterns set, the single-GPU
+ * classes' node patterns (ilp_pattern.c), into q; its column count then
+ * into *ncols.  Returns the configurations given patterns.  All of
+ * these rows hold for every concrete plan.
+ */
+static size_t prove_copy(const struct ilp_prove *pv, struct ilp_ctx *q, int patterns, int *ncols)
+{
+	size_t n = 0;
+
+	memset(q, 0, sizeof(*q));
+	q->p = pv->p;
+	q->P = glp_create_prob();
+	ilp_build(q->P, pv->p, pv->ix, &q->cl);
+	ilp_key_res_all(q->P, pv->p, pv->ix, &q->cl);
+	if (patterns)
+		n = ilp_pattern_rows(q->P, pv->p, pv->ix, &q->cl);
+	*ncols = glp_get_num_cols(q->P);
+	return n;
+}
+
+static void prove_copy_free(const struct ilp_prove *pv, struct ilp_ctx *q)
+{
+	ilp_cols_free(pv->p, &q->cl);
+	glp_delete_prob(q->P);
+}
+
+/*
+ * The tree on the copy with the node patterns, after the tree without
+ * them (ilp_prove_run), with what is left of the node limit; the start
+ * is offered with the pattern columns at 0 (its cost is a plan's: it
+ * only prunes).
+ */
+static void prove_patterns(struct ilp_prove *pv, long limit)
+{
+	const double *start0 = pv->start;
+	double *start = NULL;
+	struct ilp_ctx q;
+	long before = pv->nodes;
+	int code = 0, ncols;
+
+	if (prove_copy(pv, &q, 1, &ncols) && (!limit || before < limit)) {
+		if (start0) {
+			start = xcalloc((size_t)ncols + 1, sizeof(*start));
+			memcpy(start, start0, ((size_t)q.cl.ncols + 1) * sizeof(*start));
+		}
+		pv->start = start;
+		pv->node_limit = limit ? limit - before : 0;
+		pv->nodes = 0;
+		if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
+			prove_search(pv, &q, 1);
+		pv->nodes += before;
+		pv->start = start0;
+		pv->node_limit = limit;
+		free(start);
+	}
+	prove_copy_free(pv, &q);
+}
+
 void ilp_prove_run(struct ilp_prove *pv)
 {
 	struct ilp_ctx q;
-	int code = 0;
+	long limit = pv->node_limit;
+	int code = 0, ncols;
 
-	memset(&q, 0, sizeof(q));
-	q.p = pv->p;
-	q.P = glp_create_prob();
-	ilp_build(q.P, pv->p, pv->ix, &q.cl);
-	ilp_key_res_all(q.P, pv->p, pv->ix, &q.cl);	/* valid for every concrete plan */
-	if (ilp_root_sifts(pv->p))
+	if (ilp_root_sifts(pv->p)) {
+		prove_copy(pv, &q, 1, &ncols);
 		prove_sifted(pv, &q);
-	else if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
-		prove_search(pv, &q);
-	ilp_cols_free(pv->p, &q.cl);
-	glp_delete_prob(q.P);
+		prove_copy_free(pv, &q);
+		return;
+	}
+	/* first without the patterns, PLAIN_NODES at most: its tree is faster, and finds plans sooner */
+	prove_copy(pv, &q, 0, &ncols);
+	pv->node_limit = limit && limit < PLAIN_NODES ? limit : PLAIN_NODES;
+	if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
+		prove_search(pv, &q, 0);
+	pv->node_limit = limit;
+	prove_copy_free(pv, &q);
+	if (!interrupt_pending() && !atomic_load(&pv->stop) && ilp_ms_left(pv->deadline) > 0)
+		prove_patterns(pv, limit);
 }
 
 static void prove_job(void *ctx, size_t j)
@@ -414,8 +501,9 @@ void ilp_prove_start(struct ilp_prove *pv)
 
 void ilp_prove_free(struct ilp_prove *pv)
 {
-	free(pv->x);
-	pv->x = NULL;
+	free(pv->x[0]);
+	free(pv->x[1]);
+	pv->x[0] = pv->x[1] = NULL;
 }
 
 void ilp_prove_wait(struct ilp_prove *pv)

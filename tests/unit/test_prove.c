@@ -51,7 +51,7 @@ static double prove_bound(struct ilp_ctx *c, const double *start, long nodes, lo
  * model is built but its LP not solved: the prove builds and solves its
  * own.  Returns 0, or -1 when the instance could not be set up (checked).
  */
-static int prove_bench(const struct catalog *cat, enum gen_size size, unsigned seed, struct ilp_prove *pv,
+static int prove_bench(const struct catalog *cat, enum gen_size size, unsigned seed, long nodes, struct ilp_prove *pv,
 		       double *greedy, int *sifted)
 {
 	struct diag d = DIAG_INIT;
@@ -73,7 +73,7 @@ static int prove_bench(const struct catalog *cat, enum gen_size size, unsigned s
 		*sifted = ilp_root_sifts(&fx.p);
 		start = ilp_warm_vector(&fx.p, &c.cl, &fx.cp);
 		*greedy = ilp_vec_obj(c.P, start);
-		ilp_prove_init(pv, &c, start, 0, HUGE_VAL);
+		ilp_prove_init(pv, &c, start, nodes, HUGE_VAL);
 		ilp_prove_run(pv);
 		free(start);
 		fixture_ilp_release(&c, &fx);
@@ -104,25 +104,31 @@ static void test_sifted_bound(const struct catalog *cat)
 	double greedy;
 	int sifted;
 
-	if (prove_bench(cat, GEN_L, 1, &pv, &greedy, &sifted))
+	if (prove_bench(cat, GEN_L, 1, 0, &pv, &greedy, &sifted))
 		return;
 	CHECK(sifted, "bench L's model is sifted");
 	CHECK(pv.have_bound && pv.bound >= L_BOUND, "bench L: bound %.2f, want at least %.2f (its LP: %.2f)", pv.bound,
 	      L_BOUND, L_LP_BOUND);
 	CHECK(pv.bound <= L_HIGHS_PLAN && pv.bound <= greedy, "bench L: bound %.2f above HiGHS's plan %.2f or "
 	      "the greedy plan %.2f", pv.bound, L_HIGHS_PLAN, greedy);
-	CHECK(!pv.x && pv.nodes == 0, "bench L: no branching on a sifted model (%ld nodes)", pv.nodes);
+	CHECK(!pv.x[0] && !pv.x[1] && pv.nodes == 0, "bench L: no branching on a sifted model (%ld nodes)", pv.nodes);
 	printf("bench L: LP %.2f, bound with the key rows and cuts %.2f\n", L_LP_BOUND, pv.bound);
 	ilp_prove_free(&pv);
 }
 
 /*
- * Bench S seed 8: the bound search's tree, from the greedy plan and with
- * no limit, ends on the model's optimum, 4,484,451.25 (HiGHS 1.15 proves
+ * Bench S seed 8: the bound search's tree, from the greedy plan, ends on
+ * the model's optimum, 4,484,451.25 (HiGHS 1.15 proves
  * the same; 1,251 nodes), and keeps that plan for ilp.c to make concrete
  * (test_ilp: the plan reported).
  */
 #define S8_OPTIMUM 4484451.25
+/*
+ * Its tree without the node patterns ends within them (ilp_prove_run:
+ * the first PLAIN_NODES); the one with them reaches the same bound and
+ * would go on to 15,549 nodes (about 25 s) before it closed.
+ */
+#define S8_NODES 3000
 
 static void test_proved_plan(const struct catalog *cat)
 {
@@ -130,13 +136,55 @@ static void test_proved_plan(const struct catalog *cat)
 	double greedy;
 	int sifted;
 
-	if (prove_bench(cat, GEN_S, 8, &pv, &greedy, &sifted))
+	if (prove_bench(cat, GEN_S, 8, S8_NODES, &pv, &greedy, &sifted))
 		return;
-	CHECK(pv.x && fabs(pv.x_obj - S8_OPTIMUM) < 0.01, "S seed 8: the tree's plan %.2f, want the optimum %.2f",
-	      pv.x ? pv.x_obj : -1.0, S8_OPTIMUM);
-	CHECK(pv.have_bound && fabs(pv.bound - pv.x_obj) < 0.01, "S seed 8: the tree ended (bound %.2f)", pv.bound);
-	printf("bench S seed 8: the bound search's plan %.2f, %ld nodes\n", pv.x_obj, pv.nodes);
+	CHECK(pv.x[0] && fabs(pv.x_obj[0] - S8_OPTIMUM) < 0.01, "S seed 8: the first tree's plan %.2f, want the "
+	      "optimum %.2f", pv.x[0] ? pv.x_obj[0] : -1.0, S8_OPTIMUM);
+	CHECK(pv.have_bound && fabs(pv.bound - pv.x_obj[0]) < 0.01, "S seed 8: the tree ended (bound %.2f)", pv.bound);
+	printf("bench S seed 8: the bound search's plan %.2f, %ld nodes\n", pv.x_obj[0], pv.nodes);
 	ilp_prove_free(&pv);
+}
+
+/*
+ * Node patterns (ilp_pattern.c): 4 replicas of 3 cores each (a quarter
+ * of a GPU) on nodes of one L4 and 4 cores.  No two share a node, so
+ * every plan has 4 nodes; the model's CPU row sums over nodes (12 cores
+ * in 3 nodes) and its lone-replica row is for nodes of two GPUs or more,
+ * so the model's own optimum is 3 nodes.  The bound search's copy
+ * carries the patterns (one replica a node), and its bound is 4 nodes.
+ */
+static void test_patterns(void)
+{
+	static const char inv[] = INV_HEADER "g,8,L4,1,baremetal,dc1,4,16,rent,,,10,\n";
+	static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
+				 "needs_nvaie,priority\n"
+				 "w,t,4,0,4,0.25,none,false,3,4,mps,false,10\n";
+	struct fixture fx;
+	struct ilp_ctx c;
+	glp_iocp io;
+	double *start, node, b, greedy;
+	long n;
+	int have;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("patterns"), inv, wl, FIXTURE_GREEDY) == 0) {
+		node = fx.p.classes[0].node_cost;
+		if (fixture_ilp_build(&c, &fx) == 0) {
+			start = ilp_warm_vector(&fx.p, &c.cl, &fx.cp);
+			greedy = ilp_vec_obj(c.P, start);
+			glp_init_iocp(&io);
+			io.msg_lev = GLP_MSG_OFF;
+			CHECK(glp_intopt(c.P, &io) == 0 && glp_mip_status(c.P) == GLP_OPT &&
+			      glp_mip_obj_val(c.P) < 3.5 * node, "patterns: the model's optimum %.2f, want 3 nodes (%.2f)",
+			      glp_mip_obj_val(c.P), 3 * node);
+			b = prove_bound(&c, start, 1000, &n, &have);
+			CHECK(have && b >= 4 * node - 1e-6 && b <= greedy + 1e-6,
+			      "patterns: bound %.2f, want 4 nodes (%.2f) and at most the greedy plan %.2f", b, 4 * node,
+			      greedy);
+			free(start);
+			fixture_ilp_release(&c, &fx);
+		}
+		fixture_release(&fx);
+	}
 }
 
 int main(void)
@@ -184,6 +232,7 @@ int main(void)
 	gen_out_release(&g);
 	test_sifted_bound(&cat);
 	test_proved_plan(&cat);
+	test_patterns();
 	catalog_release(&cat);
 	diag_release(&d);
 	ilp_cleanup();

@@ -16,6 +16,7 @@
  *   ilp_polish.c  the polish, two classes at a time
  *   ilp_search.c  branch-and-cut
  *   ilp_prove.c   the proven bound: branch-and-bound, costliest node counts first
+ *   ilp_pattern.c the node patterns of single-GPU classes, for the proven bound
  * <glpk.h> is included here, for the solve's ilp parts only: every one
  * of them works on a glp_prob.  The public ilp.h does not include it.
  */

@@ -36,8 +36,13 @@ struct ilp_prove {
 	double bound;		/* out: the best proven lower bound of the model */
 	int have_bound;		/* out: bound is set */
 	long nodes;		/* out: branch-and-bound nodes */
-	double *x;		/* out: its best plan of the model (1-based, malloc'd; ilp_prove_free), or NULL */
-	double x_obj;		/* out: what x costs on the model */
+	/*
+	 * out: each tree's best plan of the model (1-based columns,
+	 * malloc'd; ilp_prove_free), or NULL: [0] the tree without the node
+	 * patterns, [1] the one with them (ilp_prove.c)
+	 */
+	double *x[2];
+	double x_obj[2];	/* out: what each costs on the model */
 	struct par_task *task;	/* the thread running it (ilp_prove_start), or NULL */
 };
 
