@@ -216,9 +216,9 @@ static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o,
 
 /*
  * Each of the bound search's best plans (pv->x, one per tree), made
- * concrete, replaces the plan x (objective r->objective) when cheaper.  Its tree, best bound first
- * on the model with the node key rows, sometimes ends where the search
- * for plans does not: bench S seed 8 at 10 s, its plan is the model's
+ * concrete, replaces the plan x (objective r->objective) when cheaper.
+ * Its tree, best bound first on the model with the node key rows,
+ * sometimes ends where the search for plans does not: bench S seed 8 at 10 s, its plan is the model's
  * optimum, 4,484,451, against the search's 4,547,902.
  */
 static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv, double *x, struct ilp_result *r)

@@ -31,11 +31,12 @@
  * how many fewer replicas that last GPU or node must do without.  Valid
  * for every integer solution of the model, so the bound stays a bound.
  *
- * Two trees, one after the other (ilp_prove_run): the copy as above for
- * PLAIN_NODES nodes, then a copy that also carries the node patterns of
- * the classes of one GPU per node (ilp_pattern.c: what one such node can
- * hold together, which the CPU and RAM rows summed over nodes do not
- * say) for the rest of the time or node limit.  Its rows hold for every
+ * Two trees, one after the other (ilp_prove_run), when any class has
+ * node patterns (ilp_pattern.c: on classes of one GPU per node, what
+ * one node can hold together, which the CPU and RAM rows summed over
+ * nodes do not say): the copy as above for PLAIN_NODES nodes, then a
+ * copy that also carries the patterns, for the rest of the time or node
+ * limit; without patterns, the one tree as above.  Its rows hold for every
  * concrete plan, so its bound bounds every plan, and it can exceed the
  * model's optimum: bench S seed 11 at 10 s, 246,910,961 against the
  * model's 243,507,455, a plan proven optimal.  The first tree finds
@@ -407,23 +408,18 @@ static void prove_sifted(struct ilp_prove *pv, struct ilp_ctx *q)
 /*
  * The bound search's copy of the model: the whole model with the node
  * key sets' CPU and RAM rows and, with patterns set, the single-GPU
- * classes' node patterns (ilp_pattern.c), into q; its column count then
- * into *ncols.  Returns the configurations given patterns.  All of
- * these rows hold for every concrete plan.
+ * classes' node patterns (ilp_pattern.c), into q.  Returns the
+ * configurations given patterns.  All of these rows hold for every
+ * concrete plan.
  */
-static size_t prove_copy(const struct ilp_prove *pv, struct ilp_ctx *q, int patterns, int *ncols)
+static size_t prove_copy(const struct ilp_prove *pv, struct ilp_ctx *q, int patterns)
 {
-	size_t n = 0;
-
 	memset(q, 0, sizeof(*q));
 	q->p = pv->p;
 	q->P = glp_create_prob();
 	ilp_build(q->P, pv->p, pv->ix, &q->cl);
 	ilp_key_res_all(q->P, pv->p, pv->ix, &q->cl);
-	if (patterns)
-		n = ilp_pattern_rows(q->P, pv->p, pv->ix, &q->cl);
-	*ncols = glp_get_num_cols(q->P);
-	return n;
+	return patterns ? ilp_pattern_rows(q->P, pv->p, pv->ix, &q->cl) : 0;
 }
 
 static void prove_copy_free(const struct ilp_prove *pv, struct ilp_ctx *q)
@@ -432,59 +428,64 @@ static void prove_copy_free(const struct ilp_prove *pv, struct ilp_ctx *q)
 	glp_delete_prob(q->P);
 }
 
+/* The tree on q (tree 0 or 1: pv->x[tree]) within pv's node limit, once its root LP and cuts are solved. */
+static void prove_tree(struct ilp_prove *pv, const struct ilp_ctx *q, int tree)
+{
+	int code = 0;
+
+	if (ilp_simplex(q->P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q->P, pv->deadline))
+		prove_search(pv, q, tree);
+}
+
 /*
- * The tree on the copy with the node patterns, after the tree without
- * them (ilp_prove_run), with what is left of the node limit; the start
- * is offered with the pattern columns at 0 (its cost is a plan's: it
- * only prunes).
+ * The tree on qp, the copy with the node patterns, after the tree
+ * without them (ilp_prove_run), with what is left of the node limit;
+ * the start is offered with the pattern columns at 0 (its cost is a
+ * plan's: it only prunes).
  */
-static void prove_patterns(struct ilp_prove *pv, long limit)
+static void prove_patterns(struct ilp_prove *pv, const struct ilp_ctx *qp, long limit)
 {
 	const double *start0 = pv->start;
 	double *start = NULL;
-	struct ilp_ctx q;
 	long before = pv->nodes;
-	int code = 0, ncols;
 
-	if (prove_copy(pv, &q, 1, &ncols) && (!limit || before < limit)) {
-		if (start0) {
-			start = xcalloc((size_t)ncols + 1, sizeof(*start));
-			memcpy(start, start0, ((size_t)q.cl.ncols + 1) * sizeof(*start));
-		}
-		pv->start = start;
-		pv->node_limit = limit ? limit - before : 0;
-		pv->nodes = 0;
-		if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
-			prove_search(pv, &q, 1);
-		pv->nodes += before;
-		pv->start = start0;
-		pv->node_limit = limit;
-		free(start);
+	if (limit && before >= limit)
+		return;
+	if (start0) {
+		start = xcalloc((size_t)glp_get_num_cols(qp->P) + 1, sizeof(*start));
+		memcpy(start, start0, ((size_t)qp->cl.ncols + 1) * sizeof(*start));
 	}
-	prove_copy_free(pv, &q);
+	pv->start = start;
+	pv->node_limit = limit ? limit - before : 0;
+	pv->nodes = 0;
+	prove_tree(pv, qp, 1);
+	pv->nodes += before;
+	pv->start = start0;
+	pv->node_limit = limit;
+	free(start);
 }
 
 void ilp_prove_run(struct ilp_prove *pv)
 {
-	struct ilp_ctx q;
+	struct ilp_ctx qp, q;
 	long limit = pv->node_limit;
-	int code = 0, ncols;
+	size_t npat = prove_copy(pv, &qp, 1);
 
 	if (ilp_root_sifts(pv->p)) {
-		prove_copy(pv, &q, 1, &ncols);
-		prove_sifted(pv, &q);
+		prove_sifted(pv, &qp);
+	} else if (!npat) {
+		prove_tree(pv, &qp, 0);	/* no patterns: qp is the copy without them, one tree */
+	} else {
+		/* first without the patterns, PLAIN_NODES at most: its tree is faster, and finds plans sooner */
+		prove_copy(pv, &q, 0);
+		pv->node_limit = limit && limit < PLAIN_NODES ? limit : PLAIN_NODES;
+		prove_tree(pv, &q, 0);
+		pv->node_limit = limit;
 		prove_copy_free(pv, &q);
-		return;
+		if (!interrupt_pending() && !atomic_load(&pv->stop) && ilp_ms_left(pv->deadline) > 0)
+			prove_patterns(pv, &qp, limit);
 	}
-	/* first without the patterns, PLAIN_NODES at most: its tree is faster, and finds plans sooner */
-	prove_copy(pv, &q, 0, &ncols);
-	pv->node_limit = limit && limit < PLAIN_NODES ? limit : PLAIN_NODES;
-	if (ilp_simplex(q.P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q.P, pv->deadline))
-		prove_search(pv, &q, 0);
-	pv->node_limit = limit;
-	prove_copy_free(pv, &q);
-	if (!interrupt_pending() && !atomic_load(&pv->stop) && ilp_ms_left(pv->deadline) > 0)
-		prove_patterns(pv, limit);
+	prove_copy_free(pv, &qp);
 }
 
 static void prove_job(void *ctx, size_t j)
