@@ -77,10 +77,7 @@ static int pat_extendable(const struct pat_enum *e)
 
 static void pat_push(struct pat_enum *e, uint64_t v)
 {
-	if (e->len == e->cap) {
-		e->cap = e->cap ? 2 * e->cap : 256;
-		e->pats = xrealloc(e->pats, e->cap * sizeof(*e->pats));
-	}
+	XGROW(e->pats, e->cap, e->len + 1);
 	e->pats[e->len++] = v;
 }
 
@@ -181,10 +178,7 @@ struct pat_class {
 
 static void patent_add(struct pat_class *pc, size_t arc, int col)
 {
-	if (pc->nent == pc->capent) {
-		pc->capent = pc->capent ? 2 * pc->capent : 256;
-		pc->ents = xrealloc(pc->ents, pc->capent * sizeof(*pc->ents));
-	}
+	XGROW(pc->ents, pc->capent, pc->nent + 1);
 	pc->ents[pc->nent].arc = arc;
 	pc->ents[pc->nent].col = col;
 	pc->nent++;

@@ -170,6 +170,8 @@ struct prove_cb {
 	struct ilp_prove *pv;	/* the run */
 	double *prio;		/* ilp_branch_prio's */
 	const double *start;	/* to offer at the first GLP_IHEUR, or NULL once offered */
+	long base;		/* nodes of the trees before this one */
+	long limit;		/* this tree's nodes at most; 0: none */
 };
 
 static void prove_callback(glp_tree *T, void *info)
@@ -179,9 +181,8 @@ static void prove_callback(glp_tree *T, void *info)
 	int total;
 
 	glp_ios_tree_size(T, NULL, NULL, &total);
-	pv->nodes = total;
-	if (interrupt_pending() || atomic_load(&pv->stop) ||
-	    (pv->node_limit > 0 && total >= pv->node_limit)) {
+	pv->nodes = cb->base + total;
+	if (interrupt_pending() || atomic_load(&pv->stop) || (cb->limit > 0 && total >= cb->limit)) {
 		take_bound(T, pv);
 		glp_ios_terminate(T);
 		return;
@@ -342,8 +343,12 @@ static int mir_rounds(glp_prob *P, double deadline)
 	return ret;
 }
 
-/* The branch-and-bound on q->P, whose LP is solved; the bound into pv, its plan into pv->x[tree]. */
-static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree)
+/*
+ * The branch-and-bound on q->P, whose LP is solved, from start (or
+ * none), limit nodes at most (0: none); the bound into pv, its plan
+ * into pv->x[tree], its nodes added to pv->nodes.
+ */
+static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree, const double *start, long limit)
 {
 	struct prove_cb cb;
 	glp_iocp iocp;
@@ -351,7 +356,9 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree
 
 	cb.pv = pv;
 	cb.prio = ilp_branch_prio(q);
-	cb.start = pv->start;
+	cb.start = start;
+	cb.base = pv->nodes;
+	cb.limit = limit;
 	glp_init_iocp(&iocp);
 	iocp.presolve = GLP_OFF;
 	iocp.msg_lev = GLP_MSG_OFF;
@@ -428,13 +435,13 @@ static void prove_copy_free(const struct ilp_prove *pv, struct ilp_ctx *q)
 	glp_delete_prob(q->P);
 }
 
-/* The tree on q (tree 0 or 1: pv->x[tree]) within pv's node limit, once its root LP and cuts are solved. */
-static void prove_tree(struct ilp_prove *pv, const struct ilp_ctx *q, int tree)
+/* The tree on q (tree 0 or 1: pv->x[tree]) from start, limit nodes at most, once its root LP and cuts are solved. */
+static void prove_tree(struct ilp_prove *pv, const struct ilp_ctx *q, int tree, const double *start, long limit)
 {
 	int code = 0;
 
 	if (ilp_simplex(q->P, 1, 0, pv->deadline, &code) == LP_OPTIMAL && !mir_rounds(q->P, pv->deadline))
-		prove_search(pv, q, tree);
+		prove_search(pv, q, tree, start, limit);
 }
 
 /*
@@ -445,23 +452,15 @@ static void prove_tree(struct ilp_prove *pv, const struct ilp_ctx *q, int tree)
  */
 static void prove_patterns(struct ilp_prove *pv, const struct ilp_ctx *qp, long limit)
 {
-	const double *start0 = pv->start;
 	double *start = NULL;
-	long before = pv->nodes;
 
-	if (limit && before >= limit)
+	if (limit && pv->nodes >= limit)
 		return;
-	if (start0) {
+	if (pv->start) {
 		start = xcalloc((size_t)glp_get_num_cols(qp->P) + 1, sizeof(*start));
-		memcpy(start, start0, ((size_t)qp->cl.ncols + 1) * sizeof(*start));
+		memcpy(start, pv->start, ((size_t)qp->cl.ncols + 1) * sizeof(*start));
 	}
-	pv->start = start;
-	pv->node_limit = limit ? limit - before : 0;
-	pv->nodes = 0;
-	prove_tree(pv, qp, 1);
-	pv->nodes += before;
-	pv->start = start0;
-	pv->node_limit = limit;
+	prove_tree(pv, qp, 1, start, limit ? limit - pv->nodes : 0);
 	free(start);
 }
 
@@ -474,13 +473,11 @@ void ilp_prove_run(struct ilp_prove *pv)
 	if (ilp_root_sifts(pv->p)) {
 		prove_sifted(pv, &qp);
 	} else if (!npat) {
-		prove_tree(pv, &qp, 0);	/* no patterns: qp is the copy without them, one tree */
+		prove_tree(pv, &qp, 0, pv->start, limit);	/* no patterns: qp is the copy without them, one tree */
 	} else {
 		/* first without the patterns, PLAIN_NODES at most: its tree is faster, and finds plans sooner */
 		prove_copy(pv, &q, 0);
-		pv->node_limit = limit && limit < PLAIN_NODES ? limit : PLAIN_NODES;
-		prove_tree(pv, &q, 0);
-		pv->node_limit = limit;
+		prove_tree(pv, &q, 0, pv->start, limit && limit < PLAIN_NODES ? limit : PLAIN_NODES);
 		prove_copy_free(pv, &q);
 		if (!interrupt_pending() && !atomic_load(&pv->stop) && ilp_ms_left(pv->deadline) > 0)
 			prove_patterns(pv, &qp, limit);
