@@ -119,6 +119,38 @@ void cplan_greedy_add(struct cplan *cp, const long *add);
 void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 
 /*
+ * One node as a solution of its class's one-node model gives it
+ * (ilp_pack.c): its mode, node pattern (-1: none), the configurations
+ * of its other GPUs (one entry a GPU, from GPU 0), and its replicas
+ * (one entry a replica: the demand, and the representative slot type it
+ * runs in).
+ */
+struct cplan_recipe {
+	int k;
+	enum gpu_mode mode;
+	int pattern;
+	int ncfg, *cfg;
+	int nrep, *rep_d, *rep_s;
+};
+void cplan_recipe_free(struct cplan_recipe *r);
+
+/*
+ * cplan_from_counts on a plan that first gets the npre nodes of pre,
+ * built as they are (cp empty); the counts are those of the other nodes.
+ */
+void cplan_from_counts_on(struct cplan *cp, const struct cplan_recipe *pre, size_t npre, const long *nmode,
+			  long *const *ncfg, const double *arc);
+
+/*
+ * Each arc's whole replicas as the deal aims at them (the whole part of
+ * its count, then the demand's rounded total shared out by largest
+ * remainders); and the replicas a plan placed per arc (added to arc[]).
+ * Caller frees the first.
+ */
+long *cplan_round_arcs(const struct problem *p, const double *arc);
+void cplan_arc_placed(const struct cplan *cp, double *arc);
+
+/*
  * What dealing the counts over real nodes loses before anything goes
  * elsewhere: the replicas the better of the two deals (see
  * cplan_from_counts) left without a slot in the class the arcs name, and

@@ -171,7 +171,7 @@ static void place_leftover(struct cplan *cp)
  * the demand's rounded total shared out by largest remainders (then arc
  * order).  Caller frees.
  */
-static long *round_arcs(const struct problem *p, const double *arc)
+long *cplan_round_arcs(const struct problem *p, const double *arc)
 {
 	long *t = xcalloc(p->narcs + 1, sizeof(*t));
 	size_t d, lo, hi, a;
@@ -295,7 +295,7 @@ static void deal_balanced(struct cplan *cp, const long *target)
  */
 static void from_counts_balanced(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
 {
-	long *target = round_arcs(cp->p, arc);
+	long *target = cplan_round_arcs(cp->p, arc);
 
 	open_counts(cp, nmode, ncfg);
 	deal_balanced(cp, target);
@@ -304,17 +304,54 @@ static void from_counts_balanced(struct cplan *cp, const long *nmode, long *cons
 	free(target);
 }
 
-void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+/* Opens r's node in cp, configures its GPUs and places its replicas, each in a free slot of its type. */
+static void build_recipe(struct cplan *cp, const struct cplan_recipe *r)
+{
+	const struct problem *p = cp->p;
+	const struct pclass *c = &p->classes[r->k];
+	size_t first = cp->nslots, sl;
+	int node = cplan_open_node(cp, r->k, r->mode, r->pattern), g, a;
+
+	for (g = 0; g < r->ncfg && g < c->nc->gpus_per_node; g++)
+		cplan_configure_gpu(cp, node, g, r->cfg[g]);
+	for (a = 0; a < r->nrep; a++) {
+		int d = r->rep_d[a];
+		if (cp->placed[d] >= p->demands[d].replicas)
+			continue;
+		for (sl = first; sl < cp->nslots; sl++)
+			if (cp->slots[sl].node == node && cp->slots[sl].d < 0 &&
+			    c->slot_types[cp->slots[sl].type].rep == r->rep_s[a])
+				break;
+		if (sl < cp->nslots && cplan_node_has_room(cp, &cp->nodes[node], p->demands[d].w))
+			cplan_place_at(cp, sl, d);
+	}
+}
+
+void cplan_recipe_free(struct cplan_recipe *r)
+{
+	free(r->cfg);
+	free(r->rep_d);
+	free(r->rep_s);
+	memset(r, 0, sizeof(*r));
+}
+
+void cplan_from_counts_on(struct cplan *cp, const struct cplan_recipe *pre, size_t npre, const long *nmode,
+			  long *const *ncfg, const double *arc)
 {
 	const struct problem *p = cp->p;
 	struct cplan alt;
 	struct cplan_cost c1, c2;
+	size_t i;
 
+	for (i = 0; i < npre; i++)
+		build_recipe(cp, &pre[i]);
 	open_counts(cp, nmode, ncfg);
 	deal_first_fit(cp, arc);
 	place_leftover(cp);
 	cplan_repair_unplaced(cp);
 	cplan_init(&alt, p);
+	for (i = 0; i < npre; i++)
+		build_recipe(&alt, &pre[i]);
 	from_counts_balanced(&alt, nmode, ncfg, arc);
 	cplan_cost(cp, &c1);
 	cplan_cost(&alt, &c2);
@@ -326,8 +363,12 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	}
 }
 
-/* Adds each placed replica to its arc in arc[]. */
-static void slot_arcs(const struct cplan *cp, double *arc)
+void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	cplan_from_counts_on(cp, NULL, 0, nmode, ncfg, arc);
+}
+
+void cplan_arc_placed(const struct cplan *cp, double *arc)
 {
 	const struct problem *p = cp->p;
 	size_t i;
@@ -357,7 +398,7 @@ static long deal_shortfall(const struct cplan *cp, const long *target, double *l
 	size_t i;
 	long lost = 0;
 
-	slot_arcs(cp, got);
+	cplan_arc_placed(cp, got);
 	for (i = 0; i < p->nclasses * MODE_COUNT; i++)
 		lost_cpu[i] = lost_ram[i] = 0;
 	for (i = 0; i < p->narcs; i++) {
@@ -379,7 +420,7 @@ long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *nc
 		     double *lost_cpu, double *lost_ram)
 {
 	size_t n = p->nclasses * MODE_COUNT + 1, i;
-	long *target = round_arcs(p, arc), *floors = xcalloc(p->narcs + 1, sizeof(*floors)), l1, l2;
+	long *target = cplan_round_arcs(p, arc), *floors = xcalloc(p->narcs + 1, sizeof(*floors)), l1, l2;
 	double *c2 = xcalloc(n, sizeof(*c2)), *r2 = xcalloc(n, sizeof(*r2));
 	struct cplan cp;
 
@@ -430,7 +471,7 @@ void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double
 			if (n->gpu_config[g] >= 0)
 				ncfg[n->k][n->gpu_config[g]]++;
 	}
-	slot_arcs(cp, arc);
+	cplan_arc_placed(cp, arc);
 	for (i = 0; i < p->ndemands; i++)
 		unplaced[i] = (double)cp->unplaced[i];
 }

@@ -65,6 +65,7 @@
 #include "par.h"
 #include "util.h"
 #include "internal/ilp_bound.h"
+#include "internal/ilp_pack.h"
 #include "internal/ilp_polish.h"
 #include "internal/ilp_prove.h"
 #include "internal/ilp_round.h"
@@ -229,7 +230,7 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
 	for (t = 0; t < 2; t++) {
 		if (!pv->x[t] || pv->x_obj[t] >= r->objective - 1e-6 * fmax(1, fabs(r->objective)))
 			continue;
-		fx = ilp_repair_vector(c->p, &c->cl, pv->x[t]);
+		fx = ilp_repair_vector(c, pv->x[t]);
 		fo = ilp_vec_obj(c->P, fx);
 		if (fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {
 			glp_printf("gpuplan-ilp: the bound search's plan (tree %d): objective %.2f; made concrete %.2f, "
@@ -289,6 +290,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct ilp_ctx c;
 	struct ilp_plans pl;
 	struct ilp_prove pv;
+	struct ilp_pack pack;
 	int rc = -1;
 
 	memset(&c, 0, sizeof(c));
@@ -305,6 +307,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	ilp_glpk_thread_hook(o->verbose);
 	c.P = glp_create_prob();
 	ilp_arcidx_build(&c.ix, p);
+	ilp_pack_init(&pack, p, &c.ix);
+	c.pack = &pack;
 	ilp_build(c.P, p, &c.ix, &c.cl);
 	r->rows = glp_get_num_rows(c.P);
 	r->cols = glp_get_num_cols(c.P);
@@ -333,6 +337,10 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	}
 out:
 	solve_summary(&c, r);
+	if (pack.packs)
+		glp_printf("gpuplan-ilp: exact packing: %ld classes packed, %ld again from the cache, %ld plans the better "
+			   "for it\n", pack.packs, pack.hits, pack.kept);
+	ilp_pack_release(&pack);
 	free(pl.x);
 	free(pl.warm);
 	free(pl.rounded);

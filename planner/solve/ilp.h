@@ -102,6 +102,13 @@ struct ilp_result {
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
+/*
+ * The plan of r's counts over real nodes, into the empty cp, as
+ * ilp_solve makes its plans concrete (the deal, then the short classes
+ * packed exactly: internal/ilp_pack.h).  The main thread only.
+ */
+void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp);
+
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);
 /* Frees GLPK's environment (the caller's thread's); call once before exit.  In ilp_glpk.c. */

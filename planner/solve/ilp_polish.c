@@ -323,7 +323,7 @@ static void polish_take(struct polish *ps, size_t w)
 		ps->cur.unplaced[i] += b->got.unplaced[i];
 	ilp_counts_vector(p, cl, &ps->cur, ps->xc);
 	ps->t_deal -= util_now_s();
-	fixed = ilp_repair_vector(p, cl, ps->xc);
+	fixed = ilp_repair_vector(ps->c, ps->xc);
 	ps->t_deal += util_now_s();
 	fo = ilp_vec_obj(ps->c->P, fixed);
 	if (fo >= ps->concrete - 1e-6 * fmax(1, fabs(ps->concrete))) {

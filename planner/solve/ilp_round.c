@@ -412,7 +412,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 		return 0;
 	}
 	lg->t_deal = util_now_s();
-	fixed = ilp_repair_vector(ic->p, cl, x);
+	fixed = ilp_repair_vector(ic, x);
 	lg->t_deal = util_now_s() - lg->t_deal;
 	lg->obj = obj;
 	lg->unplaced = ilp_unplaced_sum(ic->p, cl, x);

@@ -54,7 +54,7 @@ static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 	x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*x));
 	for (j = 1; j <= c->cl.ncols; j++)
 		x[j] = glp_mip_col_val(P, j);
-	fx = ilp_repair_vector(c->p, &c->cl, x);
+	fx = ilp_repair_vector(c, x);
 	fo = ilp_vec_obj(c->P, fx);
 	free(x);
 	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
@@ -209,7 +209,7 @@ static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const
 	 * search are concrete already: a rounded plan or the greedy one.)
 	 */
 	{
-		double *fx = ilp_repair_vector(c->p, &c->cl, x), fo = ilp_vec_obj(c->P, fx);
+		double *fx = ilp_repair_vector(c, x), fo = ilp_vec_obj(c->P, fx);
 		if (cb->made && cb->made_obj < fo - 1e-6) {	/* a plan it found before deals better */
 			memcpy(fx, cb->made, (ncols + 1) * sizeof(*fx));
 			fo = cb->made_obj;
@@ -277,7 +277,7 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
 
 	ilp_shrink_alloc(&sh, p->nclasses * MODE_COUNT);
 	for (round = 0; round <= SEARCH_FEEDBACK && !interrupt_pending(); round++) {
-		double *fx = ilp_repair_vector(p, &c->cl, xm), fo = ilp_vec_obj(c->P, fx);
+		double *fx = ilp_repair_vector(c, xm), fo = ilp_vec_obj(c->P, fx);
 		glp_prob *Q;
 		int lost = ilp_unplaced_sum(p, &c->cl, fx) > ilp_unplaced_sum(p, &c->cl, xm) + 0.5, found;
 		if (round && fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "internal/ilp_pack.h"
 #include "internal/ilp_vec.h"
 #include "banned.h"
 
@@ -114,8 +115,10 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
  * node), and read back as a column vector.  Where the fleet has room
  * this turns a rounded plan's unplaced replicas into a little more cost.
  */
-double *ilp_repair_vector(const struct problem *p, const struct cols *cl, const double *x)
+double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
 {
+	const struct problem *p = c->p;
+	const struct cols *cl = &c->cl;
 	struct ilp_result counts;
 	struct cplan cp;
 	double *out;
@@ -124,7 +127,7 @@ double *ilp_repair_vector(const struct problem *p, const struct cols *cl, const 
 	ilp_result_alloc(p, &counts);
 	ilp_take_plan(p, cl, x, &counts);
 	cplan_init(&cp, p);
-	cplan_from_counts(&cp, counts.nmode, counts.ncfg, counts.arc);
+	ilp_deal(c->pack, &cp, counts.nmode, counts.ncfg, counts.arc);
 	out = ilp_warm_vector(p, cl, &cp);
 	cplan_release(&cp);
 	ilp_result_release(p, &counts);

@@ -125,7 +125,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		struct cplan_cost ic;
 		cplan_init(&r->ilp, &r->p);
 		r->have_ilp = 1;
-		cplan_from_counts(&r->ilp, r->res.nmode, r->res.ncfg, r->res.arc);
+		ilp_concrete(&r->p, &r->res, &r->ilp);
 		cplan_cost(&r->ilp, &ic);
 		/*
 		 * keep the ILP's plan unless the greedy one is better by the

@@ -85,6 +85,7 @@ struct ilp_ctx {
 	double t0;		/* when ilp_solve started (util_now_s) */
 	double limit_s;		/* the time limit, seconds */
 	double deadline;	/* t0 + limit_s */
+	struct ilp_pack *pack;	/* deals pack short classes exactly (ilp_pack.c); NULL: not */
 };
 
 /* One row being assembled; pos maps a column to its place in the row (0: absent). */

@@ -26,7 +26,7 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
  * planner would (a free slot, a new GPU, a new node), and read back as a
  * column vector (caller frees).
  */
-double *ilp_repair_vector(const struct problem *p, const struct cols *cl, const double *x);
+double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
 /*
  * A plan made concrete (fixed, objective fobj) replaces *best (objective
  * *best_obj) when cheaper or when there is none; fixed is consumed.

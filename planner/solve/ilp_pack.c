@@ -1,0 +1,522 @@
+/*
+ * ilp_pack.c - a class's share of a plan packed exactly onto its nodes.
+ *
+ * The model checks CPU and RAM summed over a (class, mode)'s nodes, and
+ * the deal (cplan_deal.c) places replicas one at a time, so a deal can
+ * leave a replica without a slot on nodes that could hold them all: on
+ * bench S seed 4 the model's optimum, 604,890.97, dealt loses 11
+ * replicas, and the 5 H100 PCIe nodes it gives 162 replicas hold them
+ * all when packed exactly.  The replicas the deal loses go to other
+ * nodes, or stay unplaced, and the plan search takes counts that deal
+ * worse for counts that deal better.
+ *
+ * Packing a class exactly: its nodes, each a copy of the one-node model
+ * (the class's rows with one node: its mode, each GPU's configuration,
+ * the replicas in each slot type within its CPU, RAM and node key;
+ * integer replicas), at most the counts' nodes of each mode and the
+ * counts' replicas of each arc, the replicas left out at their demand's
+ * penalty.  Its optimum places as many replicas as those nodes can hold
+ * (the penalties dominate every cost), then at the least cost; a budget
+ * of branch-and-bound nodes stops it, deterministically.  Copies are
+ * ordered (a copy is used only if the one before it is) against
+ * symmetry.  Small classes only (PACK_MAX_NODES): the MIP grows with the
+ * nodes, and a class's share recurs across the plan search's deals, so
+ * each is packed once (the cache).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ilp.h"
+#include "verify.h"
+#include "internal/ilp_pack.h"
+#include "banned.h"
+
+#define PACK_CACHE_MAX 4096	/* packings kept; past it, packed each time */
+
+/* A class's share (nodes per mode, then replicas per arc of the class) and its packing. */
+struct pack_entry {
+	size_t k;
+	uint64_t hash;
+	long *key;
+	size_t nkey;
+	long placed;		/* replicas the packing places; -1: no packing */
+	struct cplan_recipe *rec;
+	size_t nrec;
+};
+
+/* The one-node model of class k: node_build's columns lc, its arcs' columns. */
+struct one_node {
+	glp_prob *S;
+	struct cols lc;
+	int nr, nc;
+};
+
+void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->p = p;
+	pk->ix = ix;
+	pthread_mutex_init(&pk->lock, NULL);
+}
+
+static void entry_free(struct pack_entry *e)
+{
+	size_t i;
+	for (i = 0; i < e->nrec; i++)
+		cplan_recipe_free(&e->rec[i]);
+	free(e->rec);
+	free(e->key);
+}
+
+void ilp_pack_release(struct ilp_pack *pk)
+{
+	size_t i;
+	for (i = 0; i < pk->n; i++) {
+		entry_free(pk->cache[i]);
+		free(pk->cache[i]);
+	}
+	free(pk->cache);
+	pthread_mutex_destroy(&pk->lock);
+}
+
+/* Class k with one node: its rows as the model has them, one node available, integer replicas. */
+static void one_node_build(const struct ilp_pack *pk, size_t k, struct one_node *on)
+{
+	const struct problem *p = pk->p;
+	const struct arcidx *ix = pk->ix;
+	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
+	struct ilp_rows rw;
+	char name[48];
+	size_t a;
+	int r;
+
+	on->S = glp_create_prob();
+	memset(&on->lc, 0, sizeof(on->lc));
+	ilp_cols_alloc(p, &on->lc);
+	ilp_class_cols(on->S, p, &on->lc, k);
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+		ilp_arc_col(on->S, p, &on->lc, ix->byk[a]);
+		glp_set_col_kind(on->S, on->lc.arc[ix->byk[a]], GLP_IV);
+	}
+	ilp_agg_cols(on->S, p, &on->lc, k);
+	rb.pos = xcalloc((size_t)glp_get_num_cols(on->S) + 1, sizeof(*rb.pos));
+	rw.P = on->S;
+	rw.p = p;
+	rw.ix = ix;
+	rw.cl = &on->lc;
+	rw.rb = &rb;
+	ilp_class_rows(&rw, k, NULL);
+	ilp_rb_free(&rb);
+	snprintf(name, sizeof(name), "avail_%zu", k);
+	glp_create_index(on->S);
+	r = glp_find_row(on->S, name);
+	if (r)
+		glp_set_row_bnds(on->S, r, GLP_UP, 0, 1);
+	on->nr = glp_get_num_rows(on->S);
+	on->nc = glp_get_num_cols(on->S);
+}
+
+static void one_node_free(const struct problem *p, struct one_node *on)
+{
+	glp_delete_prob(on->S);
+	ilp_cols_free(p, &on->lc);
+}
+
+/* Appends a copy of on's columns and rows to E; the copy's first column less one. */
+static int copy_node(glp_prob *E, const struct one_node *on, int *ind, double *val)
+{
+	int base = glp_get_num_cols(E), j, r, t, len;
+
+	glp_add_cols(E, on->nc);
+	for (j = 1; j <= on->nc; j++) {
+		glp_set_col_kind(E, base + j, glp_get_col_kind(on->S, j));
+		glp_set_col_bnds(E, base + j, glp_get_col_type(on->S, j), glp_get_col_lb(on->S, j),
+				 glp_get_col_ub(on->S, j));
+		glp_set_obj_coef(E, base + j, glp_get_obj_coef(on->S, j));
+	}
+	for (r = 1; r <= on->nr; r++) {
+		int nr = glp_add_rows(E, 1);
+		glp_set_row_bnds(E, nr, glp_get_row_type(on->S, r), glp_get_row_lb(on->S, r), glp_get_row_ub(on->S, r));
+		len = glp_get_mat_row(on->S, r, ind, val);
+		for (t = 1; t <= len; t++)
+			ind[t] += base;
+		glp_set_mat_row(E, nr, len, ind, val);
+	}
+	return base;
+}
+
+/* Adds the row sum_q coef * (copy q's column col) within type, lo, hi (0 <= q < Q). */
+static void copies_row(glp_prob *E, const int *base, int Q, int col, int type, double lo, double hi, int *ind,
+		       double *val)
+{
+	int q, r = glp_add_rows(E, 1);
+
+	for (q = 0; q < Q; q++) {
+		ind[q + 1] = base[q] + col;
+		val[q + 1] = 1;
+	}
+	glp_set_row_bnds(E, r, type, lo, hi);
+	glp_set_mat_row(E, r, Q, ind, val);
+}
+
+/* Copy base's node as a recipe (0: the copy is not used). */
+static int read_recipe(const struct problem *p, const struct arcidx *ix, size_t k, const struct one_node *on,
+		       glp_prob *E, int base, struct cplan_recipe *r)
+{
+	const struct pclass *c = &p->classes[k];
+	size_t ci, a;
+	int m, used = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->k = (int)k;
+	r->pattern = -1;
+	for (m = 0; m < MODE_COUNT; m++) {
+		int col = on->lc.n[k * MODE_COUNT + (size_t)m];
+		if (col && glp_mip_col_val(E, base + col) > 0.5) {
+			r->mode = (enum gpu_mode)m;
+			used = 1;
+		}
+	}
+	if (!used)
+		return 0;
+	r->cfg = xcalloc((size_t)c->nc->gpus_per_node + 1, sizeof(*r->cfg));
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		long v = lround(glp_mip_col_val(E, base + on->lc.g[k][ci]));
+		if (v > 0 && c->configs[ci].node_pattern)
+			r->pattern = (int)ci;
+		else
+			for (; v > 0 && r->ncfg < c->nc->gpus_per_node; v--)
+				r->cfg[r->ncfg++] = (int)ci;
+	}
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+		size_t i = ix->byk[a];
+		long v = lround(glp_mip_col_val(E, base + on->lc.arc[i]));
+		if (v <= 0)
+			continue;
+		r->rep_d = xrealloc(r->rep_d, ((size_t)r->nrep + (size_t)v) * sizeof(*r->rep_d));
+		r->rep_s = xrealloc(r->rep_s, ((size_t)r->nrep + (size_t)v) * sizeof(*r->rep_s));
+		for (; v > 0; v--) {
+			r->rep_d[r->nrep] = p->arcs[i].d;
+			r->rep_s[r->nrep++] = p->arcs[i].s;
+		}
+	}
+	return 1;
+}
+
+/* Stops the packing MIP at its node budget. */
+static void budget_callback(glp_tree *T, void *info)
+{
+	int total;
+	(void)info;
+	glp_ios_tree_size(T, NULL, NULL, &total);
+	if (total >= PACK_MIP_NODES)
+		glp_ios_terminate(T);
+}
+
+/* Rows of the packing MIP E over the Q copies at base[]: modes, order, arcs, demands (with their shortfall). */
+static void pack_rows(const struct ilp_pack *pk, size_t k, const struct one_node *on, glp_prob *E, const int *base,
+		      int Q, const long *nmode, const long *target, int *ind, double *val)
+{
+	const struct problem *p = pk->p;
+	const struct arcidx *ix = pk->ix;
+	size_t a, b, lo = ix->kstart[k], hi = ix->kstart[k + 1];
+	int m, q;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (on->lc.n[k * MODE_COUNT + (size_t)m])
+			copies_row(E, base, Q, on->lc.n[k * MODE_COUNT + (size_t)m], GLP_UP, 0,
+				   (double)nmode[k * MODE_COUNT + (size_t)m], ind, val);
+	for (q = 1; q < Q; q++) {
+		int n = 0, r = glp_add_rows(E, 1);
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = on->lc.n[k * MODE_COUNT + (size_t)m];
+			if (!col)
+				continue;
+			ind[++n] = base[q - 1] + col;
+			val[n] = 1;
+			ind[++n] = base[q] + col;
+			val[n] = -1;
+		}
+		glp_set_row_bnds(E, r, GLP_LO, 0, 0);
+		glp_set_mat_row(E, r, n, ind, val);
+	}
+	for (a = lo; a < hi; a++)
+		copies_row(E, base, Q, on->lc.arc[ix->byk[a]], GLP_UP, 0, (double)target[ix->byk[a]], ind, val);
+	for (a = lo; a < hi; a++) {	/* arcs come by slot type, then demand: one row per demand */
+		int d = p->arcs[ix->byk[a]].d, n = 0, u, r;
+		long want = 0;
+		for (b = lo; b < a && p->arcs[ix->byk[b]].d != d; b++)
+			;
+		if (b < a)
+			continue;
+		for (b = a; b < hi; b++)
+			if (p->arcs[ix->byk[b]].d == d) {
+				want += target[ix->byk[b]];
+				for (q = 0; q < Q; q++) {
+					ind[++n] = base[q] + on->lc.arc[ix->byk[b]];
+					val[n] = 1;
+				}
+			}
+		if (!want)
+			continue;
+		u = glp_add_cols(E, 1);
+		glp_set_col_kind(E, u, GLP_IV);
+		glp_set_col_bnds(E, u, GLP_DB, 0, (double)want);
+		glp_set_obj_coef(E, u, p->demands[d].penalty);
+		ind[++n] = u;
+		val[n] = 1;
+		r = glp_add_rows(E, 1);
+		glp_set_row_bnds(E, r, GLP_FX, (double)want, (double)want);
+		glp_set_mat_row(E, r, n, ind, val);
+	}
+}
+
+/* Packs class k's share (nmode, target) into e: the replicas placed and the nodes' recipes. */
+static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
+		       struct pack_entry *e)
+{
+	const struct problem *p = pk->p;
+	size_t narcs = pk->ix->kstart[k + 1] - pk->ix->kstart[k], cap;
+	struct one_node on;
+	glp_prob *E = glp_create_prob();
+	glp_smcp smcp;
+	glp_iocp iocp;
+	int Q = 0, q, m, *base, *ind, st;
+	double *val, shortfall = 0;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		Q += (int)nmode[k * MODE_COUNT + (size_t)m];
+	one_node_build(pk, k, &on);
+	cap = ((size_t)on.nc > (size_t)Q * narcs ? (size_t)on.nc : (size_t)Q * narcs) + 2;
+	base = xcalloc((size_t)Q + 1, sizeof(*base));
+	ind = xcalloc(cap, sizeof(*ind));
+	val = xcalloc(cap, sizeof(*val));
+	glp_set_obj_dir(E, GLP_MIN);
+	for (q = 0; q < Q; q++)
+		base[q] = copy_node(E, &on, ind, val);
+	pack_rows(pk, k, &on, E, base, Q, nmode, target, ind, val);
+	glp_init_smcp(&smcp);
+	smcp.msg_lev = GLP_MSG_OFF;
+	glp_init_iocp(&iocp);
+	iocp.msg_lev = GLP_MSG_OFF;
+	iocp.mir_cuts = GLP_ON;
+	iocp.cov_cuts = GLP_ON;
+	iocp.fp_heur = GLP_ON;
+	iocp.cb_func = budget_callback;
+	e->placed = -1;
+	if (!glp_simplex(E, &smcp) && glp_get_status(E) == GLP_OPT) {
+		glp_intopt(E, &iocp);
+		st = glp_mip_status(E);
+		if (st == GLP_OPT || st == GLP_FEAS) {
+			int j;
+			for (j = Q * on.nc + 1; j <= glp_get_num_cols(E); j++)
+				shortfall += glp_mip_col_val(E, j);
+			e->placed = -lround(shortfall);
+			for (size_t i = pk->ix->kstart[k]; i < pk->ix->kstart[k + 1]; i++)
+				e->placed += target[pk->ix->byk[i]];
+			e->rec = xcalloc((size_t)Q + 1, sizeof(*e->rec));
+			for (q = 0; q < Q; q++)
+				e->nrec += (size_t)read_recipe(p, pk->ix, k, &on, E, base[q], &e->rec[e->nrec]);
+		}
+	}
+	glp_delete_prob(E);
+	one_node_free(p, &on);
+	free(base);
+	free(ind);
+	free(val);
+}
+
+/* Class k's share as a key: nodes per mode, then the replicas of each of its arcs. */
+static void share_key(const struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
+		      struct pack_entry *e)
+{
+	size_t a, lo = pk->ix->kstart[k], hi = pk->ix->kstart[k + 1], j;
+
+	e->k = k;
+	e->nkey = MODE_COUNT + hi - lo;
+	e->key = xcalloc(e->nkey + 1, sizeof(*e->key));
+	memcpy(e->key, nmode + k * MODE_COUNT, MODE_COUNT * sizeof(*e->key));
+	for (a = lo; a < hi; a++)
+		e->key[MODE_COUNT + a - lo] = target[pk->ix->byk[a]];
+	e->hash = 1469598103934665603ULL ^ k;
+	for (j = 0; j < e->nkey; j++)
+		e->hash = (e->hash ^ (uint64_t)e->key[j]) * 1099511628211ULL;
+}
+
+static struct pack_entry *cache_find(const struct ilp_pack *pk, const struct pack_entry *e)
+{
+	size_t i;
+	for (i = 0; i < pk->n; i++) {
+		struct pack_entry *c = pk->cache[i];
+		if (c->hash == e->hash && c->k == e->k && c->nkey == e->nkey &&
+		    !memcmp(c->key, e->key, e->nkey * sizeof(*e->key)))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * Class k's share packed: the cache's entry, or packed now and kept in
+ * the cache while it has room.  *owned: the caller frees the entry (the
+ * cache was full).  Entries in the cache never change or move.
+ */
+static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
+				     int *owned)
+{
+	struct pack_entry *e = xcalloc(1, sizeof(*e)), *hit;
+
+	share_key(pk, k, nmode, target, e);
+	*owned = 0;
+	pthread_mutex_lock(&pk->lock);
+	hit = cache_find(pk, e);
+	pk->hits += hit != NULL;
+	pthread_mutex_unlock(&pk->lock);
+	if (!hit) {
+		pack_class(pk, k, nmode, target, e);
+		pthread_mutex_lock(&pk->lock);
+		pk->packs++;
+		hit = cache_find(pk, e);	/* packed by another thread meanwhile: the same */
+		if (!hit && pk->n < PACK_CACHE_MAX) {
+			XGROW(pk->cache, pk->cap, pk->n + 1);
+			pk->cache[pk->n++] = e;
+			pthread_mutex_unlock(&pk->lock);
+			return e;
+		}
+		pthread_mutex_unlock(&pk->lock);
+		if (!hit) {
+			*owned = 1;
+			return e;
+		}
+	}
+	entry_free(e);
+	free(e);
+	return hit;
+}
+
+/*
+ * Replicas of class k's arcs the plan placed there, of those target
+ * gives it (got: per arc, placed), and of target's.
+ */
+static void class_share(const struct ilp_pack *pk, size_t k, const long *target, const double *got, long *placed,
+			long *want)
+{
+	size_t a;
+
+	*placed = *want = 0;
+	for (a = pk->ix->kstart[k]; a < pk->ix->kstart[k + 1]; a++) {
+		size_t i = pk->ix->byk[a];
+		*want += target[i];
+		*placed += (long)got[i] < target[i] ? (long)got[i] : target[i];
+	}
+}
+
+/* cp dealt again with the classes packed (pre) built as packed and their counts left out; kept when better. */
+static int deal_packed(struct cplan *cp, const struct cplan_recipe *pre, size_t npre, const unsigned char *packed,
+		       const long *nmode, long *const *ncfg, const double *arc)
+{
+	const struct problem *p = cp->p;
+	long *nm = xmalloc((p->nclasses * MODE_COUNT + 1) * sizeof(*nm));
+	long **cf = xcalloc(p->nclasses + 1, sizeof(*cf));
+	double *ar = xmalloc((p->narcs + 1) * sizeof(*ar));
+	struct cplan np;
+	struct cplan_cost c0, c1;
+	struct diag d = DIAG_INIT;
+	size_t k, i;
+	int better;
+
+	memcpy(nm, nmode, p->nclasses * MODE_COUNT * sizeof(*nm));
+	for (k = 0; k < p->nclasses; k++) {
+		cf[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**cf));
+		if (packed[k])
+			memset(nm + k * MODE_COUNT, 0, MODE_COUNT * sizeof(*nm));
+		else
+			memcpy(cf[k], ncfg[k], p->classes[k].nconfigs * sizeof(**cf));
+	}
+	for (i = 0; i < p->narcs; i++)
+		ar[i] = packed[p->arcs[i].k] ? 0 : arc[i];
+	cplan_init(&np, p);
+	cplan_from_counts_on(&np, pre, npre, nm, cf, ar);
+	cplan_cost(cp, &c0);
+	cplan_cost(&np, &c1);
+	better = cplan_better(&np, &c1, cp, &c0) && verify_plan(&np, &d) == 0;
+	diag_release(&d);
+	if (better) {
+		cplan_release(cp);
+		*cp = np;
+	} else {
+		cplan_release(&np);
+	}
+	for (k = 0; k < p->nclasses; k++)
+		free(cf[k]);
+	free(cf);
+	free(nm);
+	free(ar);
+	return better;
+}
+
+void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
+{
+	const struct problem *p = cp->p;
+	long *target, placed, want, nodes;
+	double *got;
+	unsigned char *packed;
+	struct cplan_recipe *pre = NULL;
+	struct pack_entry **own = NULL;
+	size_t k, npre = 0, cap = 0, nown = 0;
+	int m, owned;
+
+	cplan_from_counts(cp, nmode, ncfg, arc);
+	if (!pk)
+		return;
+	target = cplan_round_arcs(p, arc);
+	got = xcalloc(p->narcs + 1, sizeof(*got));
+	packed = xcalloc(p->nclasses + 1, 1);
+	own = xcalloc(p->nclasses + 1, sizeof(*own));
+	cplan_arc_placed(cp, got);
+	for (k = 0; k < p->nclasses; k++) {
+		struct pack_entry *e;
+		for (nodes = 0, m = 0; m < MODE_COUNT; m++)
+			nodes += nmode[k * MODE_COUNT + (size_t)m];
+		class_share(pk, k, target, got, &placed, &want);
+		if (placed >= want || nodes <= 0 || nodes > PACK_MAX_NODES)
+			continue;
+		e = pack_share(pk, k, nmode, target, &owned);
+		if (owned)
+			own[nown++] = e;
+		if (e->placed <= placed)
+			continue;
+		packed[k] = 1;
+		XGROW(pre, cap, npre + e->nrec + 1);
+		memcpy(pre + npre, e->rec, e->nrec * sizeof(*pre));	/* shallow: the entries own them */
+		npre += e->nrec;
+	}
+	if (npre && deal_packed(cp, pre, npre, packed, nmode, ncfg, arc)) {
+		pthread_mutex_lock(&pk->lock);
+		pk->kept++;
+		pthread_mutex_unlock(&pk->lock);
+	}
+	while (nown--) {
+		entry_free(own[nown]);
+		free(own[nown]);
+	}
+	free(own);
+	free(pre);
+	free(packed);
+	free(got);
+	free(target);
+}
+
+void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp)
+{
+	struct arcidx ix;
+	struct ilp_pack pk;
+
+	ilp_arcidx_build(&ix, p);
+	ilp_pack_init(&pk, p, &ix);
+	ilp_deal(&pk, cp, r->nmode, r->ncfg, r->arc);
+	ilp_pack_release(&pk);
+	ilp_arcidx_release(&ix);
+}

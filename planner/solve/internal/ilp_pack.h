@@ -1,0 +1,47 @@
+/*
+ * internal/ilp_pack.h - a class's share of a plan packed exactly onto
+ * its nodes (ilp_pack.c), where the deal leaves replicas without a slot.
+ */
+#ifndef PLANNER_ILP_PACK_H
+#define PLANNER_ILP_PACK_H
+
+#include <pthread.h>
+
+#include "cplan.h"
+#include "internal/ilp_model.h"
+
+/* Classes of at most this many nodes in the counts are packed. */
+#define PACK_MAX_NODES 8
+/* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */
+#define PACK_MIP_NODES 100
+
+/*
+ * The packer of one problem: its arcs by class, and the packings done
+ * so far (a class's share, the same, is packed once).  Threads share
+ * it; the cache has its own lock.
+ */
+struct ilp_pack {
+	const struct problem *p;
+	const struct arcidx *ix;
+	struct pack_entry **cache;
+	size_t n, cap;
+	pthread_mutex_t lock;
+	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
+};
+
+void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix);
+void ilp_pack_release(struct ilp_pack *pk);
+
+/*
+ * The plan of the counts (cplan_from_counts, into the empty cp); then,
+ * with pk, each class of at most PACK_MAX_NODES nodes whose share the
+ * deal left short is packed exactly: a MIP of its nodes, each a copy of
+ * the one-node model (the class's rows with one node, integer replicas),
+ * that places as many of the class's replicas as those nodes can hold
+ * within the counts' modes.  When that places more than the deal, the
+ * plan is dealt again with those classes built as packed, and kept when
+ * it is better (cplan_better) and passes verify_plan.
+ */
+void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+#endif
