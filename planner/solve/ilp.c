@@ -22,9 +22,10 @@
  *     that take the replicas the LP gave it, at least cost), its counts
  *     are fixed and the LP re-solved before the next batch.  The replica
  *     flows of the last LP complete an integer plan.  It is then made
- *     concrete (cplan_from_counts: counts dealt over real nodes with
- *     their CPU and RAM, replicas left without a slot put on a free slot,
- *     a new GPU or a new node) and read back; plans are compared made
+ *     concrete (ilp_deal: counts dealt over real nodes with their CPU
+ *     and RAM, replicas left without a slot put on a free slot, a new GPU
+ *     or a new node; a small class the deal leaves short packed exactly,
+ *     ilp_pack.c) and read back; plans are compared made
  *     concrete, because that is what will be reported.  Rounding is done
  *     again up to FEEDBACK_ROUNDS times (or until a round is no cheaper
  *     made concrete than the ones before), each time with the CPU and RAM

@@ -112,7 +112,8 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
  * The plan x (1-based column values) made concrete: its counts dealt
  * over real nodes (per-node CPU and RAM), the replicas that found no
  * slot placed as the greedy planner would (a free slot, a new GPU, a new
- * node), and read back as a column vector.  Where the fleet has room
+ * node), a small class left short packed exactly (ilp_deal), and read
+ * back as a column vector.  Where the fleet has room
  * this turns a rounded plan's unplaced replicas into a little more cost.
  */
 double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)

@@ -10,6 +10,7 @@
  *   ilp_glpk.c    GLPK call wrappers: terminal hooks, time left, simplex
  *   ilp_bound.c   the root LP (sifting): the lower bound
  *   ilp_vec.c     plans as column vectors, made concrete
+ *   ilp_pack.c    a class the deal leaves short, packed exactly (one-node model copies)
  *   ilp_shrink.c  CPU and RAM a deal lost, taken off nodes
  *   ilp_sub.c     the MIP of one or two classes (rounding and polish)
  *   ilp_round.c   rounding chains
