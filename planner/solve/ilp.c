@@ -308,7 +308,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	ilp_glpk_thread_hook(o->verbose);
 	c.P = glp_create_prob();
 	ilp_arcidx_build(&c.ix, p);
-	ilp_pack_init(&pack, p, &c.ix);
+	ilp_pack_init(&pack, p, &c.ix, c.deadline);
 	c.pack = &pack;
 	ilp_build(c.P, p, &c.ix, &c.cl);
 	r->rows = glp_get_num_rows(c.P);

@@ -105,9 +105,10 @@ struct ilp_result {
 /*
  * The plan of r's counts over real nodes, into the empty cp, as
  * ilp_solve makes its plans concrete (the deal, then the short classes
- * packed exactly: internal/ilp_pack.h).  The main thread only.
+ * packed exactly: internal/ilp_pack.h), packing for at most `seconds`
+ * (over 1e9: no limit).  The main thread only.
  */
-void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp);
+void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
 
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "internal/ilp_glpk.h"
 #include "ilp.h"
 #include "verify.h"
 #include "internal/ilp_pack.h"
@@ -43,6 +44,7 @@ struct pack_entry {
 	long *key;
 	size_t nkey;
 	long placed;		/* replicas the packing places; -1: no packing */
+	int cut;		/* the deadline stopped it: not for the cache */
 	struct cplan_recipe *rec;
 	size_t nrec;
 };
@@ -54,11 +56,12 @@ struct one_node {
 	int nr, nc;
 };
 
-void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix)
+void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix, double deadline)
 {
 	memset(pk, 0, sizeof(*pk));
 	pk->p = p;
 	pk->ix = ix;
+	pk->deadline = deadline;
 	pthread_mutex_init(&pk->lock, NULL);
 }
 
@@ -300,15 +303,18 @@ static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, c
 	pack_rows(pk, k, &on, E, base, Q, nmode, target, ind, val);
 	glp_init_smcp(&smcp);
 	smcp.msg_lev = GLP_MSG_OFF;
+	smcp.tm_lim = ilp_ms_left(pk->deadline);
 	glp_init_iocp(&iocp);
+	iocp.tm_lim = smcp.tm_lim;
 	iocp.msg_lev = GLP_MSG_OFF;
 	iocp.mir_cuts = GLP_ON;
 	iocp.cov_cuts = GLP_ON;
 	iocp.fp_heur = GLP_ON;
 	iocp.cb_func = budget_callback;
 	e->placed = -1;
-	if (!glp_simplex(E, &smcp) && glp_get_status(E) == GLP_OPT) {
-		glp_intopt(E, &iocp);
+	e->cut = 1;
+	if (smcp.tm_lim > 0 && !glp_simplex(E, &smcp) && glp_get_status(E) == GLP_OPT) {
+		e->cut = glp_intopt(E, &iocp) == GLP_ETMLIM;
 		st = glp_mip_status(E);
 		if (st == GLP_OPT || st == GLP_FEAS) {
 			int j;
@@ -379,7 +385,7 @@ static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *
 		pthread_mutex_lock(&pk->lock);
 		pk->packs++;
 		hit = cache_find(pk, e);	/* packed by another thread meanwhile: the same */
-		if (!hit && pk->n < PACK_CACHE_MAX) {
+		if (!hit && !e->cut && pk->n < PACK_CACHE_MAX) {
 			XGROW(pk->cache, pk->cap, pk->n + 1);
 			pk->cache[pk->n++] = e;
 			pthread_mutex_unlock(&pk->lock);
@@ -509,13 +515,13 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 	free(target);
 }
 
-void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp)
+void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds)
 {
 	struct arcidx ix;
 	struct ilp_pack pk;
 
 	ilp_arcidx_build(&ix, p);
-	ilp_pack_init(&pk, p, &ix);
+	ilp_pack_init(&pk, p, &ix, seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds);
 	ilp_deal(&pk, cp, r->nmode, r->ncfg, r->arc);
 	ilp_pack_release(&pk);
 	ilp_arcidx_release(&ix);

@@ -125,7 +125,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		struct cplan_cost ic;
 		cplan_init(&r->ilp, &r->p);
 		r->have_ilp = 1;
-		ilp_concrete(&r->p, &r->res, &r->ilp);
+		ilp_concrete(&r->p, &r->res, &r->ilp, deadline_left(&r->dl));
 		cplan_cost(&r->ilp, &ic);
 		/*
 		 * keep the ILP's plan unless the greedy one is better by the

@@ -85,7 +85,7 @@ static void test_short_class(void)
 		CHECK(total_unplaced(&plain) == 1, "the deal alone leaves one replica unplaced (got %ld)",
 		      total_unplaced(&plain));
 
-		ilp_pack_init(&pk, &fx.p, &c.ix);
+		ilp_pack_init(&pk, &fx.p, &c.ix, HUGE_VAL);
 		cplan_init(&packed, &fx.p);
 		ilp_deal(&pk, &packed, r.nmode, r.ncfg, r.arc);
 		CHECK(total_unplaced(&packed) == 0 && packed.nnodes == 3,
@@ -103,7 +103,7 @@ static void test_short_class(void)
 		      pk.hits, cp1.objective, cp2.objective);
 
 		cplan_init(&viaplan, &fx.p);
-		ilp_concrete(&fx.p, &r, &viaplan);
+		ilp_concrete(&fx.p, &r, &viaplan, HUGE_VAL);
 		CHECK(total_unplaced(&viaplan) == 0, "ilp_concrete packs too (%ld unplaced)", total_unplaced(&viaplan));
 
 		cplan_release(&viaplan);

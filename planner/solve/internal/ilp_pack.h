@@ -23,13 +23,15 @@
 struct ilp_pack {
 	const struct problem *p;
 	const struct arcidx *ix;
+	double deadline;	/* util_now_s() time no packing runs past; HUGE_VAL: none (a node limit) */
 	struct pack_entry **cache;
 	size_t n, cap;
 	pthread_mutex_t lock;
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
 };
 
-void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix);
+/* deadline: when packing stops (util_now_s() time), HUGE_VAL for none. */
+void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix, double deadline);
 void ilp_pack_release(struct ilp_pack *pk);
 
 /*
@@ -40,7 +42,9 @@ void ilp_pack_release(struct ilp_pack *pk);
  * that places as many of the class's replicas as those nodes can hold
  * within the counts' modes.  When that places more than the deal, the
  * plan is dealt again with those classes built as packed, and kept when
- * it is better (cplan_better) and passes verify_plan.
+ * it is better (cplan_better) and passes verify_plan.  Past the
+ * deadline nothing is packed; a packing the deadline cuts is used but not
+ * kept in the cache (what the cache holds does not depend on the clock).
  */
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 
