@@ -2,12 +2,16 @@
  * whatif.c - what a plan adds, and what would place what it leaves
  * unplaced (whatif.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 #include "whatif.h"
 #include "banned.h"
+
+#define WHATIF_MIN_S 2.0		/* seconds the second plan needs left at least */
+#define WHATIF_MIN_SHARE 0.05	/* and that share of the time limit */
 
 /*
  * The classes whose nodes of ordinal from[k] and beyond count as added
@@ -157,6 +161,14 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	if (!c.unplaced || deadline_left(&dl) <= 0)
 		return 0;
 	po.deadline = &dl;
+	/*
+	 * With less than WHATIF_MIN_S or WHATIF_MIN_SHARE of the limit left,
+	 * the greedy pass only: the solver's own model and root LP need that
+	 * before any clock can stop them (openb at 60 s: 1.6 to 3.1 s past the
+	 * limit when the solver started with about a second left).
+	 */
+	if (deadline_left(&dl) < fmax(WHATIF_MIN_S, WHATIF_MIN_SHARE * dl.limit_s))
+		po.greedy_only = 1;
 	w->extra = c.unplaced < 1000000 ? c.unplaced : 1000000;
 	if (!extend(w, base))
 		return 0;
