@@ -19,7 +19,7 @@
  * (the penalties dominate every cost), then at the least cost; a budget
  * of branch-and-bound nodes stops it, deterministically.  Copies are
  * ordered (a copy is used only if the one before it is) against
- * symmetry.  Small classes only (PACK_MAX_NODES): the MIP grows with the
+ * symmetry.  Small classes only (PACK_MAX_NODES, PACK_MAX_ARC_COLS): the MIP grows with the
  * nodes, and a class's share recurs across the plan search's deals, so
  * each is packed once (the cache).
  */
@@ -487,7 +487,8 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		for (nodes = 0, m = 0; m < MODE_COUNT; m++)
 			nodes += nmode[k * MODE_COUNT + (size_t)m];
 		class_share(pk, k, target, got, &placed, &want);
-		if (placed >= want || nodes <= 0 || nodes > PACK_MAX_NODES)
+		if (placed >= want || nodes <= 0 || nodes > PACK_MAX_NODES ||
+		    nodes * (long)(pk->ix->kstart[k + 1] - pk->ix->kstart[k]) > PACK_MAX_ARC_COLS)
 			continue;
 		e = pack_share(pk, k, nmode, target, &owned);
 		if (owned)

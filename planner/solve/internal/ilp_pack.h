@@ -12,6 +12,11 @@
 
 /* Classes of at most this many nodes in the counts are packed. */
 #define PACK_MAX_NODES 8
+/*
+ * Nor classes whose nodes times arcs pass this: the MIP's replica
+ * columns (bench L's one such packing, 1,859 arcs, took 2 s for nothing).
+ */
+#define PACK_MAX_ARC_COLS 2500
 /* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */
 #define PACK_MIP_NODES 100
 
@@ -36,7 +41,8 @@ void ilp_pack_release(struct ilp_pack *pk);
 
 /*
  * The plan of the counts (cplan_from_counts, into the empty cp); then,
- * with pk, each class of at most PACK_MAX_NODES nodes whose share the
+ * with pk, each class of at most PACK_MAX_NODES nodes (and
+ * PACK_MAX_ARC_COLS replica columns) whose share the
  * deal left short is packed exactly: a MIP of its nodes, each a copy of
  * the one-node model (the class's rows with one node, integer replicas),
  * that places as many of the class's replicas as those nodes can hold
