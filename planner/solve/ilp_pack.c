@@ -19,9 +19,9 @@
  * (the penalties dominate every cost), then at the least cost; a budget
  * of branch-and-bound nodes stops it, deterministically.  Copies are
  * ordered (a copy is used only if the one before it is) against
- * symmetry.  Small classes only (PACK_MAX_NODES, PACK_MAX_ARC_COLS): the MIP grows with the
- * nodes, and a class's share recurs across the plan search's deals, so
- * each is packed once (the cache).
+ * symmetry.  Small classes only (PACK_MAX_NODES, PACK_MAX_ARC_COLS):
+ * the MIP grows with the nodes and arcs; and a class's share recurs
+ * across the plan search's deals, so each is packed once (the cache).
  */
 #include <math.h>
 #include <stdint.h>
