@@ -102,6 +102,7 @@ struct ilp_result {
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
+int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
 /*
  * The plan of r's counts over real nodes, into the empty cp, as
  * ilp_solve makes its plans concrete (the deal, then the short classes
@@ -109,8 +110,6 @@ struct ilp_result {
  * (over 1e9: no limit).  The main thread only.
  */
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
-
-int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);
 /* Frees GLPK's environment (the caller's thread's); call once before exit.  In ilp_glpk.c. */
 void ilp_cleanup(void);

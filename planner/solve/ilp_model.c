@@ -123,6 +123,7 @@ void ilp_cols_alloc(const struct problem *p, struct cols *cl)
 	cl->agg = xcalloc(2 * p->nclasses + 1, sizeof(*cl->agg));
 	cl->cpu_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->cpu_row));
 	cl->ram_row = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*cl->ram_row));
+	cl->avail_row = xcalloc(p->nclasses + 1, sizeof(*cl->avail_row));
 	cl->key = xcalloc(p->nclasses + 1, sizeof(*cl->key));
 	cl->ycol = xcalloc(p->nclasses + 1, sizeof(*cl->ycol));
 	cl->nycol = xcalloc(p->nclasses + 1, sizeof(*cl->nycol));
@@ -160,6 +161,7 @@ void ilp_cols_free(const struct problem *p, struct cols *cl)
 	free(cl->agg);
 	free(cl->cpu_row);
 	free(cl->ram_row);
+	free(cl->avail_row);
 	cl->g = NULL;
 }
 
@@ -365,8 +367,10 @@ void ilp_class_rows(const struct ilp_rows *rw, size_t k, const struct shrink *sh
 		}
 	}
 	snprintf(name, sizeof(name), "avail_%zu", k);
-	if (any)
+	if (any) {
 		ilp_add_row(P, rb, name, GLP_UP, 0, (double)c->nc->count);
+		cl->avail_row[k] = glp_get_num_rows(P);
+	}
 	for (m = 0; m < MODE_COUNT; m++)
 		ilp_rb_add(rb, cl->n[k * MODE_COUNT + (size_t)m], 1);
 	ilp_rb_add(rb, cl->agg[2 * k], -1);

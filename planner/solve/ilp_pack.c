@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-#include "internal/ilp_glpk.h"
 #include "ilp.h"
+#include "util.h"
 #include "verify.h"
+#include "internal/ilp_glpk.h"
 #include "internal/ilp_pack.h"
 #include "banned.h"
 
@@ -43,13 +43,13 @@ struct pack_entry {
 	uint64_t hash;
 	long *key;
 	size_t nkey;
-	long placed;		/* replicas the packing places; -1: no packing */
+	long placed;		/* replicas the packing places; -1: none found */
 	int cut;		/* the deadline stopped it: not for the cache */
 	struct cplan_recipe *rec;
 	size_t nrec;
 };
 
-/* The one-node model of class k: node_build's columns lc, its arcs' columns. */
+/* The one-node model of a class: its problem S, S's columns lc, its size. */
 struct one_node {
 	glp_prob *S;
 	struct cols lc;
@@ -92,9 +92,7 @@ static void one_node_build(const struct ilp_pack *pk, size_t k, struct one_node 
 	const struct arcidx *ix = pk->ix;
 	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	struct ilp_rows rw;
-	char name[48];
 	size_t a;
-	int r;
 
 	on->S = glp_create_prob();
 	memset(&on->lc, 0, sizeof(on->lc));
@@ -113,11 +111,8 @@ static void one_node_build(const struct ilp_pack *pk, size_t k, struct one_node 
 	rw.rb = &rb;
 	ilp_class_rows(&rw, k, NULL);
 	ilp_rb_free(&rb);
-	snprintf(name, sizeof(name), "avail_%zu", k);
-	glp_create_index(on->S);
-	r = glp_find_row(on->S, name);
-	if (r)
-		glp_set_row_bnds(on->S, r, GLP_UP, 0, 1);
+	if (on->lc.avail_row[k])
+		glp_set_row_bnds(on->S, on->lc.avail_row[k], GLP_UP, 0, 1);
 	on->nr = glp_get_num_rows(on->S);
 	on->nc = glp_get_num_cols(on->S);
 }
@@ -287,7 +282,7 @@ static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, c
 	glp_prob *E = glp_create_prob();
 	glp_smcp smcp;
 	glp_iocp iocp;
-	int Q = 0, q, m, *base, *ind, st;
+	int Q = 0, q, m, *base, *ind, st, ret;
 	double *val, shortfall = 0;
 
 	for (m = 0; m < MODE_COUNT; m++)
@@ -312,13 +307,15 @@ static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, c
 	iocp.fp_heur = GLP_ON;
 	iocp.cb_func = budget_callback;
 	e->placed = -1;
-	e->cut = 1;
-	if (smcp.tm_lim > 0 && !glp_simplex(E, &smcp) && glp_get_status(E) == GLP_OPT) {
-		e->cut = glp_intopt(E, &iocp) == GLP_ETMLIM;
+	ret = smcp.tm_lim > 0 ? glp_simplex(E, &smcp) : GLP_ETMLIM;
+	if (!ret && glp_get_status(E) == GLP_OPT)
+		ret = glp_intopt(E, &iocp);
+	e->cut = ret == GLP_ETMLIM;	/* any other failure is the share's own: cached as none found */
+	if (glp_get_status(E) == GLP_OPT) {
 		st = glp_mip_status(E);
 		if (st == GLP_OPT || st == GLP_FEAS) {
 			int j;
-			for (j = Q * on.nc + 1; j <= glp_get_num_cols(E); j++)
+			for (j = Q * on.nc + 1; j <= glp_get_num_cols(E); j++)	/* after the copies: the shortfalls */
 				shortfall += glp_mip_col_val(E, j);
 			e->placed = -lround(shortfall);
 			for (size_t i = pk->ix->kstart[k]; i < pk->ix->kstart[k + 1]; i++)

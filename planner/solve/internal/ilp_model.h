@@ -40,6 +40,7 @@ struct cols {
 	int *u;			/* [demand] unplaced */
 	int *agg;		/* [2k]: NODES_k, [2k + 1]: GPUS_k */
 	int *cpu_row, *ram_row;	/* [k * MODE_COUNT + m]: the CPU and RAM rows, 0 = none */
+	int *avail_row;		/* [k]: the row of class k's nodes (at most its count), 0 = none */
 	int **key;		/* [k][config]: the column of nodes of its node key (problem.h), 0 = none */
 	int **ycol;		/* [k][0 .. nycol[k]): class k's node key columns */
 	size_t *nycol;
@@ -150,7 +151,8 @@ void ilp_agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t 
 /*
  * Adds the rows of class k to w->P: nodes, GPUs per mode, slots, CPU
  * and RAM (less what sh takes off each node, when not NULL), lone
- * replicas; records the CPU and RAM rows in w->cl (which it writes).
+ * replicas; records the nodes, CPU and RAM rows in w->cl (which it
+ * writes).
  */
 void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh);
 

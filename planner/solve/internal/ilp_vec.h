@@ -23,7 +23,8 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
 /*
  * The plan x made concrete: its counts dealt over real nodes (per-node
  * CPU and RAM), the replicas that found no slot placed as the greedy
- * planner would (a free slot, a new GPU, a new node), and read back as a
+ * planner would (a free slot, a new GPU, a new node), a small class left
+ * short packed exactly (ilp_deal, with c->pack), and read back as a
  * column vector (caller frees).
  */
 double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
