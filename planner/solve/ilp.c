@@ -339,8 +339,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 out:
 	solve_summary(&c, r);
 	if (pack.packs)
-		glp_printf("gpuplan-ilp: exact packing: %ld classes packed, %ld again from the cache, %ld plans the better "
-			   "for it\n", pack.packs, pack.hits, pack.kept);
+		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
+			   "the cache, %ld plans the better for it\n", pack.packs, pack.started, pack.hits, pack.kept);
 	ilp_pack_release(&pack);
 	free(pl.x);
 	free(pl.warm);

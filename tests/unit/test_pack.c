@@ -67,8 +67,8 @@ static void test_short_class(void)
 	struct fixture fx;
 	struct ilp_ctx c;
 	struct ilp_result r;
-	struct ilp_pack pk;
-	struct cplan plain, packed, again, viaplan;
+	struct ilp_pack pk, pk1;
+	struct cplan plain, packed, again, viaplan, one;
 	struct cplan_cost cp1, cp2;
 	struct diag d = DIAG_INIT;
 
@@ -101,6 +101,24 @@ static void test_short_class(void)
 		CHECK(pk.packs == 1 && pk.hits == 1 && cp1.objective == cp2.objective && total_unplaced(&again) == 0,
 		      "the same share again: from the cache (%ld packs, %ld hits), the same plan (%.2f, %.2f)", pk.packs,
 		      pk.hits, cp1.objective, cp2.objective);
+
+		/*
+		 * With a budget of one branch-and-bound node the packing stands
+		 * on its start: the deal's own layout, solved for as a fixed
+		 * MIP (it fails if the layout breaks any row of the one-node
+		 * model), so it never places fewer than the deal.
+		 */
+		ilp_pack_init(&pk1, &fx.p, &c.ix, HUGE_VAL);
+		pk1.mip_nodes = 1;
+		cplan_init(&one, &fx.p);
+		ilp_deal(&pk1, &one, r.nmode, r.ncfg, r.arc);
+		CHECK(pk1.packs == 1 && pk1.started == 1, "one packing, from the deal's layout (%ld, %ld started)",
+		      pk1.packs, pk1.started);
+		CHECK(total_unplaced(&one) <= total_unplaced(&plain) && verify_plan(&one, &d) == 0,
+		      "from the layout: %ld unplaced, the deal %ld", total_unplaced(&one), total_unplaced(&plain));
+		CHECK(pk.started == 1, "the full packing started from the layout too (%ld)", pk.started);
+		cplan_release(&one);
+		ilp_pack_release(&pk1);
 
 		cplan_init(&viaplan, &fx.p);
 		ilp_concrete(&fx.p, &r, &viaplan, HUGE_VAL);

@@ -32,7 +32,9 @@ struct ilp_pack {
 	struct pack_entry **cache;
 	size_t n, cap;
 	pthread_mutex_t lock;
+	int mip_nodes;		/* each packing's branch-and-bound budget: PACK_MIP_NODES (tests set less) */
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
+	long started;		/* packings that started from the deal's layout */
 };
 
 /* deadline: when packing stops (util_now_s() time), HUGE_VAL for none. */
