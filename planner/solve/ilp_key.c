@@ -20,8 +20,10 @@
  * replicas use another key's CPU: on bench M the HiGHS plan of the model
  * without these rows put 24 replicas of 4 cores on each 64-core mps3 node,
  * and dealt over real nodes lost 112 replicas (2 rented p5 nodes more).
- * These rows go into the exported model (ilp_write_model) and into the
- * LP copies of one rounding chain (ilp_round.c, KEYED_CHAIN), not into
+ * These rows go into the exported model (ilp_write_model), into the
+ * LP copies of two rounding chains (ilp_round.c, chain_keys) and into
+ * their class MIPs (ilp_sub.c: without them a class MIP chose
+ * configurations whose keys the copy's rows then could not fill), not into
  * the model the bound and the branch-and-cut use: there they made the
  * example's proof 58 s instead of 17 s, and in every rounding they moved
  * the plans both ways (docs/benchmarks.md, "Plan quality, session 16").

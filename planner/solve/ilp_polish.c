@@ -192,6 +192,7 @@ static void pair_job_run(void *ctx, size_t j)
 	ilp_glpk_thread_hook(pj->c->verbose);
 	memset(b->sh.cpu, 0, ng * sizeof(*b->sh.cpu));
 	memset(b->sh.ram, 0, ng * sizeof(*b->sh.ram));
+	sa.keyed = 0;
 	sa.ks = b->ks;
 	sa.nk = b->nk;
 	sa.q = b->q;

@@ -10,9 +10,9 @@
  * plan.  A chain of roundings (chain_step) makes each plan concrete and
  * rounds again with the CPU and RAM the deal could not use taken off
  * (struct shrink); ROUND_CHAINS chains run at once, batching the
- * classes differently, and one of them (KEYED_CHAIN) with the node key
- * sets' CPU and RAM rows in its LP copies (ilp_key.c).  The class MIPs
- * of a batch run on par_run threads and the chains' rounds on
+ * classes differently, two of them with the node key sets' CPU and RAM
+ * rows in their LP copies and class MIPs (ilp_key.c; chain_keys).  The
+ * class MIPs of a batch run on par_run threads and the chains' rounds on
  * par_run_seq threads, each writing only its own result, taken in a
  * fixed order: the plan does not depend on the number of threads.
  */
@@ -29,6 +29,12 @@
 #include "internal/ilp_sub.h"
 #include "internal/ilp_vec.h"
 #include "banned.h"
+
+/* The node key sets' CPU and RAM rows (ilp_key.c) in a rounding: */
+enum {
+	KEYS_ROWS = 1,		/* in the LP copy and the class MIPs */
+	KEYS_FALLBACK = 2	/* a class MIP leaving replicas out is solved again without them */
+};
 
 /* Column values to fix once a batch of classes is solved. */
 struct fix {
@@ -55,10 +61,21 @@ struct class_jobs {
 	const struct ilp_ctx *c;	/* the whole model and the run's settings */
 	glp_prob *Q;		/* the rounding's copy, its LP solved */
 	struct shrink *sh;	/* each class writes only its own (class, mode) entries; NULL: none */
+	int keyed;		/* the copy Q has the node key sets' CPU and RAM rows: so do the class MIPs */
+	int fallback;		/* a class MIP that leaves replicas out with them: without them when fewer */
 	size_t *ks;		/* [job]: the class */
 	struct fixes *fx;	/* [job]: its counts */
 	int *rc;		/* [job]: class_mip's */
 };
+
+static double result_unplaced(const struct problem *p, const struct ilp_result *r)
+{
+	double u = 0;
+	size_t d;
+	for (d = 0; d < p->ndemands; d++)
+		u += r->unplaced[d];
+	return u;
+}
 
 /*
  * Class k's own MIP (ilp_sub_mip), against the LP solved in cj->Q: for the
@@ -99,8 +116,23 @@ static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
 	sa.deep = 0;
 	sa.worse = HUGE_VAL;
 	sa.sh = cj->sh;
+	sa.keyed = cj->keyed;
 	sa.deadline = cj->c->deadline;
 	rc = ilp_sub_mip(cj->c, &sa, &got, &obj);
+	if (rc >= 0 && sa.keyed && cj->fallback && result_unplaced(p, &got) > 0.5) {
+		/* the key sets' rows keep replicas out: the class's MIP without them, when it leaves fewer */
+		struct ilp_result plain;
+		double pobj;
+		ilp_result_alloc(p, &plain);
+		sa.keyed = 0;
+		if (ilp_sub_mip(cj->c, &sa, &plain, &pobj) >= 0 &&
+		    result_unplaced(p, &plain) < result_unplaced(p, &got) - 0.5) {
+			ilp_result_release(p, &got);
+			got = plain;
+		} else {
+			ilp_result_release(p, &plain);
+		}
+	}
 	if (rc >= 0) {
 		for (m = 0; m < MODE_COUNT; m++)
 			if (cl->n[k * MODE_COUNT + (size_t)m])
@@ -245,7 +277,7 @@ static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes
  * every column) and returns 0, or -1 when there was no time or an LP
  * failed (logged).
  */
-static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, int keyed,
+static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, unsigned keys,
 		    double *x, double *obj)
 {
 	const struct problem *p = c->p;
@@ -260,7 +292,7 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 	memset(&cj, 0, sizeof(cj));
 
 	glp_copy_prob(Q, c->P, GLP_OFF);
-	if (keyed)
+	if (keys & KEYS_ROWS)
 		ilp_key_res_all(Q, p, &c->ix, &c->cl);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, &c->cl);
@@ -274,6 +306,8 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
 	cj.c = c;
 	cj.Q = Q;
 	cj.sh = sh ? &lsh : NULL;
+	cj.keyed = (keys & KEYS_ROWS) != 0;
+	cj.fallback = (keys & KEYS_FALLBACK) != 0;
 	cj.ks = xcalloc(batch + 1, sizeof(*cj.ks));
 	cj.fx = xcalloc(batch + 1, sizeof(*cj.fx));
 	cj.rc = xcalloc(batch + 1, sizeof(*cj.rc));
@@ -320,10 +354,32 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
  * other chains' LPs round to plans whose deals lose replicas round after
  * round (bench M seed 1, node-limited: 20,385,751 from those chains,
  * 17,757,686 from this one).  In all chains the rows moved plans both
- * ways (docs/benchmarks.md, "Plan quality, session 16"), so the other
- * chains stay without them; it batches like chain 0.
+ * ways (docs/benchmarks.md, "Plan quality, session 16"), so chain 0
+ * stays without them; it batches like chain 0 and runs first
+ * (chain_step).  Chain 1 carries them too since session 25 (chain_keys).
  */
 #define KEYED_CHAIN 2
+
+/*
+ * Chain j's node key sets' rows: the keyed chain's LP copies and class
+ * MIPs carry them, and where a class's MIP with them leaves replicas out,
+ * its MIP without them is taken when that leaves fewer; chain 1's too,
+ * without that fallback; chain 0 has none.  In the class MIPs too since
+ * session 25: a class MIP without them chose configurations whose keys
+ * the copy's rows could not fill (bench M seed 1, the keyed chain's
+ * first rounding: 9 replicas unplaced on the model, 43.0 million; with
+ * them none, 18.8 million), and the fallback keeps a class MIP from
+ * leaving a replica that only it could take (bench XL: without it the
+ * keyed chain's first rounding left one, 2.76 billion on the model; with
+ * it 57.98 million, 58.79 million made concrete).  Figures: benchmarks.md,
+ * "Node key rows in the class MIPs, session 25".
+ */
+static unsigned chain_keys(size_t j)
+{
+	if (j == KEYED_CHAIN)
+		return KEYS_ROWS | KEYS_FALLBACK;
+	return j == 1 ? KEYS_ROWS : 0;
+}
 
 /*
  * The classes per batch of chain j's roundings: the classes in 8 batches,
@@ -406,8 +462,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 	ilp_glpk_thread_hook(ic->verbose);
 	x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
 	lg->t_cpu = util_thread_cpu_s();
-	if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, j == KEYED_CHAIN, x,
-		     &obj)) {
+	if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, chain_keys(j), x, &obj)) {
 		free(x);
 		return 0;
 	}

@@ -128,8 +128,11 @@ static void sub_build(const struct ilp_ctx *c, const struct sub_mip_args *sa, st
 		ilp_agg_cols(S, p, &s->lc, ks[t]);
 	s->ncols = glp_get_num_cols(S);
 	rb.pos = xcalloc((size_t)s->ncols + 1, sizeof(*rb.pos));
-	for (t = 0; t < nk; t++)
+	for (t = 0; t < nk; t++) {
 		ilp_class_rows(&rw, ks[t], sa->sh);
+		if (sa->keyed)
+			ilp_key_res_rows(&rw, ks[t]);
+	}
 	for (a = 0; a < nda;) {
 		int d = da[a].d;
 		for (; a < nda && da[a].d == d; a++)

@@ -18,6 +18,7 @@ struct sub_mip_args {
 	const double *start_x;	/* a plan of the whole model (columns c->cl) to start from; NULL: none */
 	double worse;		/* with sh: a plan costing this or more is not dealt (HUGE_VAL: every plan is) */
 	struct shrink *sh;	/* CPU and RAM taken off each node (the deals add to it), or NULL */
+	int keyed;		/* with the node key sets' CPU and RAM rows (ilp_key.c), as the keyed chains' LP copies */
 	double deadline;	/* util_now_s() time to stop by */
 	int deep;		/* polishing (start_x): 0: POLISH_NODES_MIN nodes; 1: polish_nodes (ilp_sub.c), and no solve
 				 * at all when that is no more than POLISH_NODES_MIN (the MIP would be the same) */
@@ -28,7 +29,8 @@ struct sub_mip_args {
  * configurations of those classes that take q[d] replicas of each
  * demand d, over the arcs of those classes where use is NULL or
  * use[arc] set, under the classes' own rows (slots, CPU and RAM less
- * sh, lone replicas).  What it cannot take costs the demand's penalty,
+ * sh, lone replicas; with keyed, the node key sets' CPU and RAM rows).
+ * What it cannot take costs the demand's penalty,
  * as in the whole model, so it takes all it can.  start_x is offered as
  * the first incumbent; NULL offers "leave everything".  With sh, the
  * plan is dealt over real nodes and, while that loses replicas, solved
