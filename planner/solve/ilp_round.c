@@ -367,12 +367,14 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t bat
  * without that fallback; chain 0 has none.  In the class MIPs too since
  * session 25: a class MIP without them chose configurations whose keys
  * the copy's rows could not fill (bench M seed 1, the keyed chain's
- * first rounding: 9 replicas unplaced on the model, 43.0 million; with
- * them none, 18.8 million), and the fallback keeps a class MIP from
- * leaving a replica that only it could take (bench XL: without it the
- * keyed chain's first rounding left one, 2.76 billion on the model; with
- * it 57.98 million, 58.79 million made concrete).  Figures: benchmarks.md,
- * "Node key rows in the class MIPs, session 25".
+ * first rounding: 9 replicas unplaced on the model, 43.0 million; chain
+ * 1's now: none, 18.73 million, and the same made concrete), and the
+ * fallback keeps a class MIP from leaving a replica that only it could
+ * take (bench XL: without it the keyed chain's first rounding left one,
+ * 2.76 billion on the model; with it 57.98 million, 58.79 million made
+ * concrete; at M seed 1 its first rounding leaves 15 on the model, 21.37
+ * million made concrete).  Figures: benchmarks.md, "Where bench M's
+ * deals lose, and node key rows in the class MIPs, session 25".
  */
 static unsigned chain_keys(size_t j)
 {
