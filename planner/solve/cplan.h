@@ -149,6 +149,8 @@ void cplan_from_counts_on(struct cplan *cp, const struct cplan_recipe *pre, size
  */
 long *cplan_round_arcs(const struct problem *p, const double *arc);
 void cplan_arc_placed(const struct cplan *cp, double *arc);
+/* The arc of the replica in slot `slot` (its demand, its node's class, the slot type's ILP representative); (size_t)-1 when the slot is free or there is none. */
+size_t cplan_slot_arc(const struct cplan *cp, size_t slot);
 
 /*
  * What dealing the counts over real nodes loses before anything goes

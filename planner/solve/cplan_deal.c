@@ -368,22 +368,30 @@ void cplan_from_counts(struct cplan *cp, const long *nmode, long *const *ncfg, c
 	cplan_from_counts_on(cp, NULL, 0, nmode, ncfg, arc);
 }
 
-void cplan_arc_placed(const struct cplan *cp, double *arc)
+size_t cplan_slot_arc(const struct cplan *cp, size_t slot)
 {
 	const struct problem *p = cp->p;
-	size_t i;
+	const struct cslot *s = &cp->slots[slot];
+	int k = cp->nodes[s->node].k, rep;
+	size_t lo, hi, j;
 
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		size_t lo, hi, j;
-		if (s->d < 0)
-			continue;
-		cplan_arcs_of(p, s->d, &lo, &hi);
-		for (j = lo; j < hi; j++)
-			if (p->arcs[j].k == cp->nodes[s->node].k &&
-			    p->arcs[j].s == p->classes[cp->nodes[s->node].k].slot_types[s->type].rep)
-				arc[j] += 1;
-	}
+	if (s->d < 0)
+		return (size_t)-1;
+	rep = p->classes[k].slot_types[s->type].rep;
+	cplan_arcs_of(p, s->d, &lo, &hi);
+	for (j = lo; j < hi; j++)
+		if (p->arcs[j].k == k && p->arcs[j].s == rep)
+			return j;
+	return (size_t)-1;
+}
+
+void cplan_arc_placed(const struct cplan *cp, double *arc)
+{
+	size_t i, j;
+
+	for (i = 0; i < cp->nslots; i++)
+		if ((j = cplan_slot_arc(cp, i)) != (size_t)-1)
+			arc[j] += 1;
 }
 
 /*

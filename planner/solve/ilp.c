@@ -274,12 +274,8 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
 {
 	const struct problem *p = c->p;
-	double un = 0;
-	size_t i;
 
-	for (i = 0; r->unplaced && i < p->ndemands; i++)
-		un += r->unplaced[i];
-	r->unplaced_total = un;
+	r->unplaced_total = ilp_result_unplaced(p, r);
 	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
 		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
 		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,

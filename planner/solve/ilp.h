@@ -115,5 +115,7 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r);
 void ilp_cleanup(void);
 /* Allocates the count arrays of r for p (zeroed). */
 void ilp_result_alloc(const struct problem *p, struct ilp_result *r);
+/* The replicas r leaves unplaced (the sum of r->unplaced; 0 when not allocated). */
+double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r);
 
 #endif

@@ -103,12 +103,16 @@ void ilp_arcidx_build(struct arcidx *ix, const struct problem *p)
 		ix->kstart[k] = i;
 	}
 	ix->kstart[p->nclasses + 1] = p->narcs;
+	ix->pos = xcalloc(p->narcs + 1, sizeof(*ix->pos));
+	for (i = 0; i < p->narcs; i++)
+		ix->pos[ix->byk[i]] = i;
 }
 
 void ilp_arcidx_release(struct arcidx *ix)
 {
 	free(ix->byk);
 	free(ix->kstart);
+	free(ix->pos);
 }
 
 void ilp_cols_alloc(const struct problem *p, struct cols *cl)

@@ -272,19 +272,14 @@ static long deal_layout(const struct ilp_pack *pk, size_t k, const struct cplan 
 				if (node->gpu_config[g] >= 0)
 					row[1 + node->gpu_config[g]]++;
 	}
-	for (sl = 0; sl < cp->nslots; sl++) {
-		const struct cslot *s = &cp->slots[sl];
-		if (s->d < 0 || row_of[s->node] < 0)
+	for (sl = 0; sl < cp->nslots; sl++) {	/* a node of k's replicas: arcs of k */
+		size_t i = cplan_slot_arc(cp, sl);
+		if (i == (size_t)-1 || row_of[cp->slots[sl].node] < 0)
 			continue;
-		for (a = lo; a < hi; a++) {
-			const struct arc *ar = &p->arcs[pk->ix->byk[a]];
-			if (ar->d == s->d && ar->s == c->slot_types[s->type].rep) {
-				if (left[a - lo] > 0) {
-					left[a - lo]--;
-					(*lay)[(size_t)row_of[s->node] * w + 1 + c->nconfigs + (a - lo)]++;
-				}
-				break;
-			}
+		a = pk->ix->pos[i];
+		if (left[a - lo] > 0) {
+			left[a - lo]--;
+			(*lay)[(size_t)row_of[cp->slots[sl].node] * w + 1 + c->nconfigs + (a - lo)]++;
 		}
 	}
 	free(row_of);
@@ -294,7 +289,7 @@ static long deal_layout(const struct ilp_pack *pk, size_t k, const struct cplan 
 
 /* A column's bounds, to put back after fixing it. */
 struct colbnd {
-	int type;
+	int type;		/* 0: not fixed (GLPK's types are 1 to 5) */
 	double lb, ub;
 };
 
@@ -537,31 +532,26 @@ static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *
 	hit = cache_find(pk, e);
 	pk->hits += hit != NULL;
 	pthread_mutex_unlock(&pk->lock);
-	if (!hit)
+	if (!hit) {
 		pack_class(pk, k, nmode, target, lay, nlay, e);
+		pthread_mutex_lock(&pk->lock);
+		pk->packs++;
+		pk->started += e->started;
+		hit = cache_find(pk, e);	/* packed by another thread meanwhile: the same */
+		if (!hit && !e->cut && pk->n < PACK_CACHE_MAX) {
+			XGROW(pk->cache, pk->cap, pk->n + 1);
+			pk->cache[pk->n++] = e;
+		} else if (!hit) {
+			*owned = 1;
+		}
+		pthread_mutex_unlock(&pk->lock);
+	}
 	free(lay);
-	if (hit) {
-		entry_free(e);
-		free(e);
-		return hit;
-	}
-	pthread_mutex_lock(&pk->lock);
-	pk->packs++;
-	pk->started += e->started;
-	hit = cache_find(pk, e);	/* packed by another thread meanwhile: the same */
-	if (!hit && !e->cut && pk->n < PACK_CACHE_MAX) {
-		XGROW(pk->cache, pk->cap, pk->n + 1);
-		pk->cache[pk->n++] = e;
-	} else if (!hit) {
-		*owned = 1;
-	}
-	pthread_mutex_unlock(&pk->lock);
-	if (hit) {
-		entry_free(e);
-		free(e);
-		return hit;
-	}
-	return e;
+	if (!hit)
+		return e;
+	entry_free(e);
+	free(e);
+	return hit;
 }
 
 /*

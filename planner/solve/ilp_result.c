@@ -40,6 +40,15 @@ void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
 	r->unplaced = xcalloc(p->ndemands + 1, sizeof(*r->unplaced));
 }
 
+double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r)
+{
+	double u = 0;
+	size_t d;
+	for (d = 0; r->unplaced && d < p->ndemands; d++)
+		u += r->unplaced[d];
+	return u;
+}
+
 void ilp_result_release(const struct problem *p, struct ilp_result *r)
 {
 	size_t k;

@@ -62,20 +62,11 @@ struct class_jobs {
 	glp_prob *Q;		/* the rounding's copy, its LP solved */
 	struct shrink *sh;	/* each class writes only its own (class, mode) entries; NULL: none */
 	int keyed;		/* the copy Q has the node key sets' CPU and RAM rows: so do the class MIPs */
-	int fallback;		/* a class MIP that leaves replicas out with them: without them when fewer */
+	int fallback;		/* with keyed: a class MIP that leaves replicas out with them, without them when fewer */
 	size_t *ks;		/* [job]: the class */
 	struct fixes *fx;	/* [job]: its counts */
 	int *rc;		/* [job]: class_mip's */
 };
-
-static double result_unplaced(const struct problem *p, const struct ilp_result *r)
-{
-	double u = 0;
-	size_t d;
-	for (d = 0; d < p->ndemands; d++)
-		u += r->unplaced[d];
-	return u;
-}
 
 /*
  * Class k's own MIP (ilp_sub_mip), against the LP solved in cj->Q: for the
@@ -119,14 +110,14 @@ static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
 	sa.keyed = cj->keyed;
 	sa.deadline = cj->c->deadline;
 	rc = ilp_sub_mip(cj->c, &sa, &got, &obj);
-	if (rc >= 0 && sa.keyed && cj->fallback && result_unplaced(p, &got) > 0.5) {
+	if (rc >= 0 && cj->fallback && ilp_result_unplaced(p, &got) > 0.5) {
 		/* the key sets' rows keep replicas out: the class's MIP without them, when it leaves fewer */
 		struct ilp_result plain;
 		double pobj;
 		ilp_result_alloc(p, &plain);
 		sa.keyed = 0;
 		if (ilp_sub_mip(cj->c, &sa, &plain, &pobj) >= 0 &&
-		    result_unplaced(p, &plain) < result_unplaced(p, &got) - 0.5) {
+		    ilp_result_unplaced(p, &plain) < ilp_result_unplaced(p, &got) - 0.5) {
 			ilp_result_release(p, &got);
 			got = plain;
 		} else {

@@ -60,6 +60,7 @@ struct cols {
 struct arcidx {
 	size_t *byk;		/* [position]: the arc */
 	size_t *kstart;		/* [k]: class k's first position; [nclasses + 1] */
+	size_t *pos;		/* [arc]: its position (byk[pos[i]] == i) */
 };
 
 /*
