@@ -14,49 +14,10 @@
 #include "catalog.h"
 #include "smi.h"
 #include "util.h"
+#include "internal/lines.h"
 #include "banned.h"
 
 #define SMI_MAX_BYTES (1UL << 20)
-
-/* The file's lines, one at a time: *line is set to the next one (NUL-ended in place), 0 at the end. */
-struct lines {
-	char *buf, *p;
-	long no;
-};
-
-static int lines_open(struct lines *L, const char *path, struct diag *d)
-{
-	char msg[160];
-	size_t len;
-	int rc;
-
-	memset(L, 0, sizeof(*L));
-	rc = file_read_all(path, SMI_MAX_BYTES, &L->buf, &len);
-	if (rc)
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "%s", file_read_strerror(msg, sizeof(msg), rc, SMI_MAX_BYTES));
-	if (memchr(L->buf, '\0', len))
-		return diag_set(d, DIAG_INPUT, path, 0, 0, "binary file (contains a NUL byte)");
-	L->p = L->buf;
-	return 0;
-}
-
-static int lines_next(struct lines *L, char **line)
-{
-	char *nl;
-
-	if (!L->p || !*L->p)
-		return 0;
-	*line = L->p;
-	nl = strpbrk(L->p, "\r\n");
-	if (nl) {
-		L->p = nl + 1 + (nl[0] == '\r' && nl[1] == '\n');
-		*nl = '\0';
-	} else {
-		L->p = NULL;
-	}
-	L->no++;
-	return 1;
-}
 
 /* The first line of a profile block: "|   0  MIG 1g.10gb  19  7/7  9.75  No  16  1  0  |". */
 static int parse_lgip_row(const char *s, int *gpu, struct smi_profile *p)
@@ -85,7 +46,7 @@ static int read_lgip(struct smi_mig *m, const char *path, struct diag *d)
 	size_t cap = 0;
 	int seen_header = 0, gpu;
 
-	if (lines_open(&L, path, d))
+	if (lines_open(&L, path, SMI_MAX_BYTES, d))
 		return -1;
 	m->gpu = -1;
 	while (lines_next(&L, &s)) {
@@ -97,7 +58,7 @@ static int read_lgip(struct smi_mig *m, const char *path, struct diag *d)
 		memset(&p, 0, sizeof(p));
 		p.line = L.no;
 		if (!seen_header || parse_lgip_row(s, &gpu, &p)) {
-			free(L.buf);
+			lines_close(&L);
 			return diag_set(d, DIAG_INPUT, path, L.no, 0,
 					"not a row of nvidia-smi mig -lgip (GPU, MIG <profile>, ID, Free/Total, GiB, "
 					"P2P, SM, DEC, ENC)");
@@ -109,7 +70,7 @@ static int read_lgip(struct smi_mig *m, const char *path, struct diag *d)
 		xgrow((void **)&m->p, &cap, m->n + 1, sizeof(*m->p));
 		m->p[m->n++] = p;
 	}
-	free(L.buf);
+	lines_close(&L);
 	if (!m->n)
 		return diag_set(d, DIAG_INPUT, path, 0, 0,
 				"no MIG profile: not the output of nvidia-smi mig -lgip on a GPU in MIG mode");
@@ -153,7 +114,7 @@ static int read_lgipp(struct smi_mig *m, const char *path, struct diag *d)
 	int gpu, id, nread = 0;
 	size_t i;
 
-	if (lines_open(&L, path, d))
+	if (lines_open(&L, path, SMI_MAX_BYTES, d))
 		return -1;
 	while (lines_next(&L, &s)) {
 		if (str_blank(s))
@@ -165,7 +126,7 @@ static int read_lgipp(struct smi_mig *m, const char *path, struct diag *d)
 		for (i = 0; i < m->n && m->p[i].id != id; i++)
 			;
 		if (i == m->n) {
-			free(L.buf);
+			lines_close(&L);
 			return diag_set(d, DIAG_INPUT, path, L.no, 0, "profile ID %d is not in %s (nvidia-smi mig -lgip)",
 					id, m->lgip_file);
 		}
@@ -173,14 +134,14 @@ static int read_lgipp(struct smi_mig *m, const char *path, struct diag *d)
 			goto bad;
 		nread++;
 	}
-	free(L.buf);
+	lines_close(&L);
 	for (i = 0; i < m->n; i++)
 		if (!m->p[i].memory_slices)
 			return diag_set(d, DIAG_INPUT, path, 0, 0, "no placements of profile ID %d (%s) for GPU %d",
 					m->p[i].id, m->p[i].name, m->gpu);
 	return 0;
 bad:
-	free(L.buf);
+	lines_close(&L);
 	return diag_set(d, DIAG_INPUT, path, L.no, 0,
 			"not a line of nvidia-smi mig -lgipp (GPU N Profile ID N Placements: {starts}:size)");
 }
