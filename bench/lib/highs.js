@@ -4,17 +4,19 @@
 // X is the best plan's objective ("none" without one), Y HiGHS's proven lower bound
 // (mip_dual_bound), G its relative gap, T HiGHS's own run time in seconds.
 //
-// usage: NODE_PATH=DIR/node_modules node bench/lib/highs.js MODEL.mps SECONDS [REL_GAP]
+// usage: NODE_PATH=DIR/node_modules node bench/lib/highs.js MODEL.mps SECONDS [REL_GAP [SOLUTION]]
 //        NODE_PATH=DIR/node_modules node bench/lib/highs.js --version
 // SECONDS is HiGHS's `time_limit`, which HiGHS counts in wall-clock seconds
 // (highs/util/HighsTimer.h: std::chrono::high_resolution_clock); REL_GAP is
-// `mip_rel_gap` (default 1e-4, as CBC's `ratio` in bench/run.sh).
+// `mip_rel_gap` (default 1e-4, as CBC's `ratio` in bench/run.sh).  With SOLUTION, a
+// plan found is written there as HiGHS's raw solution file (exportSolution(), the
+// format of `highs --solution_file`), for `gpuplan plan --start`.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 const loadHighs = require("highs");
 
-const [file, limit, gap] = process.argv.slice(2);
+const [file, limit, gap, solution] = process.argv.slice(2);
 if (file === "--version") {
 	const pkg = path.join(path.dirname(require.resolve("highs")), "..", "package.json");
 	loadHighs().then((highs) => {
@@ -24,7 +26,7 @@ if (file === "--version") {
 	return;
 }
 if (!file || !limit) {
-	console.error("usage: node highs.js MODEL.mps SECONDS [REL_GAP]");
+	console.error("usage: node highs.js MODEL.mps SECONDS [REL_GAP [SOLUTION]]");
 	process.exit(2);
 }
 loadHighs().then((highs) => {
@@ -44,6 +46,8 @@ loadHighs().then((highs) => {
 			try { return Number(model.info.get(k)); } catch (e) { return NaN; }
 		};
 		const has = info("primal_solution_status") === 2;
+		if (has && solution)
+			fs.writeFileSync(solution, model.exportSolution(false));
 		const num = (v) => (Number.isFinite(v) ? String(v) : "none");
 		console.log("highs: status " + st +
 			" objective " + (has ? num(info("objective_function_value")) : "none") +

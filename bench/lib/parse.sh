@@ -5,6 +5,8 @@
 #
 # A run's result is one line of five words, "-" for what the run did not give:
 #   STATUS OBJECTIVE BOUND GAP LP
+# and, for CBC and HiGHS, a sixth: CONCRETE, the solver's plan made concrete by
+# gpuplan (`plan --start`: dealt over real nodes, unplaced replicas at their penalty).
 # STATUS one word (optimal, feasible, time-limit, no-plan, killed, ...); OBJECTIVE
 # the best plan's objective; BOUND the proven lower bound the run reports; GAP
 # (OBJECTIVE - BOUND) / OBJECTIVE as a fraction; LP the LP relaxation's bound
@@ -70,25 +72,36 @@ bench_highs() {
 		function w(s) { return s == "" ? "-" : s }' "$1"
 }
 
+# bench_start LOG: the cost of another solver's plan made concrete, from the
+# "gpuplan-ilp: start FILE (...): objective X unplaced U; made concrete Y unplaced V"
+# line of `gpuplan --verbose plan --start FILE`; "-" without one.
+bench_start() {
+	awk '$1 == "gpuplan-ilp:" && $2 == "start" { for (i = 3; i < NF; i++) if ($i == "concrete") y = $(i + 1) }
+		END { print y == "" ? "-" : y }' "$1" 2>/dev/null || echo "-"
+}
+
 # bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF: one row of the results table
-# (bench_header); RESULT a result line, REF gpuplan's objective for the last
-# column (the run's objective / gpuplan's; "-" for none).
+# (bench_header); RESULT a result line, REF gpuplan's objective for the last two
+# columns (the run's objective / gpuplan's, and its plan made concrete / gpuplan's:
+# a solver's CONCRETE, gpuplan's own objective, which is concrete; "-" for none).
 bench_row() {
 	awk -v s="$1" -v run="$2" -v tl="$3" -v wall="$4" -v rss="$5" -v res="$6" -v ref="$7" 'BEGIN {
 		split(res, f, " ")
 		over = wall == "-" ? "" : sprintf("%+.2f s", wall - tl)
-		printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, run, tl,
+		c = 6 in f ? f[6] : f[2]
+		printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, run, tl,
 			wall == "-" ? "" : sprintf("%.2f s", wall), over,
 			rss == "-" ? "" : sprintf("%.0f MiB", rss / 1024), f[1], num(f[2]), num(f[3]),
 			f[4] == "-" ? "" : sprintf("%.3f%%", 100 * f[4]), num(f[5]),
-			(f[2] == "-" || ref == "-" || ref + 0 == 0) ? "" : sprintf("%.4f", f[2] / ref)
+			ratio(f[2], ref), ratio(c, ref)
 	}
+	function ratio(x, r) { return (x == "-" || r == "-" || r + 0 == 0) ? "" : sprintf("%.4f", x / r) }
 	function num(x) { return x == "-" ? "" : sprintf("%.2f", x) }'
 }
 
 bench_header() {
-	printf '| size | run | limit | wall | overrun | peak RSS | status | objective | bound | gap | LP bound | objective / gpuplan'"'"'s |\n'
-	printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+	printf '| size | run | limit | wall | overrun | peak RSS | status | objective | bound | gap | LP bound | objective / gpuplan'"'"'s | made concrete / gpuplan'"'"'s |\n'
+	printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 }
 
 # bench_best SIZE GPUPLAN_OBJECTIVE < "RUN OBJECTIVE BOUND" lines: the best plan and

@@ -14,6 +14,7 @@
 #include "plan.h"
 #include "report.h"
 #include "scenario.h"
+#include "solfile.h"
 #include "util.h"
 #include "whatif.h"
 #include "banned.h"
@@ -24,6 +25,7 @@ struct plan_args {
 	enum report_format fmt;
 	struct plan_opts po;	/* solver options (PLAN_OPTS_INIT: the scenario's) */
 	const char *export_path;
+	const char *start_path;	/* --start FILE, or NULL */
 	const char *deploy_dir;	/* --deploy DIR, or NULL */
 	int require_all;
 	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
@@ -64,6 +66,9 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 		case OPT_EXPORT_MODEL:
 			a->export_path = v;
 			break;
+		case OPT_START:
+			a->start_path = v;
+			break;
 		case OPT_REQUIRE_ALL:
 			a->require_all = 1;
 			break;
@@ -77,6 +82,8 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	}
 	if (!a->scenario)
 		return cli_misuse(c, "no scenario given");
+	if (a->start_path && a->po.greedy_only)
+		return cli_misuse(c, "--start needs the ILP: not with --greedy");
 	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 
@@ -205,6 +212,11 @@ static void print_summary(FILE *out, const struct plan_result *r, const char *di
 	fprintf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
 	fprintf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
+	if (r->res.have_start)
+		fprintf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", r->start->path,
+			r->start->solver, r->start->status,
+			fmt_fixed(b1, sizeof(b1), round(r->res.start_model * 100) / 100, 2),
+			fmt_fixed(b2, sizeof(b2), round(r->res.start_concrete * 100) / 100, 2));
 	print_additions(out, r);
 	print_oldest_price(out, r);
 	fprintf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
@@ -220,6 +232,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct plan_opts po = PLAN_OPTS_INIT;
 	struct cli_progress pg;
 	struct outset dep = OUTSET_INIT;
+	struct solfile start;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -227,7 +240,9 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		return rc == 1 ? EXIT_OK : rc;
 	memset(&r, 0, sizeof(r));
 	memset(&w, 0, sizeof(w));
-	if (scenario_load(&sc, a.scenario, g->models_dir, &d)) {
+	memset(&start, 0, sizeof(start));
+	if (scenario_load(&sc, a.scenario, g->models_dir, &d) ||
+	    (a.start_path && solfile_read(&start, a.start_path, &d))) {
 		rc = cli_diag(&d);
 		goto out;
 	}
@@ -235,6 +250,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	po.verbose = g->verbose;
 	po.deadline = g->run;
 	po.export_path = a.export_path;
+	po.start = a.start_path ? &start : NULL;
 	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	cli_progress_plan(&pg, &po, sc.name);
 	rc = plan_run(&r, &sc, &po, &d);
@@ -282,6 +298,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 			rc = EXIT_CHECK;
 	}
 out:
+	solfile_release(&start);
 	plan_whatif_release(&w);
 	outset_release(&dep);
 	plan_release(&r);

@@ -57,6 +57,8 @@ static const struct cli_option plan_opts[] = {
 	  "stop after N branch-and-bound nodes: a limit that gives the same plan on any machine" },
 	{ "threads", OPT_THREADS, "N", "solver threads (default: one per processor); the plan is the same on any number" },
 	{ "export-model", OPT_EXPORT_MODEL, "FILE", "write the ILP (with the node key CPU/RAM rows), as free MPS (.mps) or CPLEX LP (.lp)" },
+	{ "start", OPT_START, "FILE", "start from another solver's plan of that model: CBC's solution file or\nHiGHS's "
+	  "(made concrete and kept when no plan found is cheaper)" },
 	{ "require-all", OPT_REQUIRE_ALL, NULL, "exit 1 when some replica stays unplaced" },
 	{ "greedy", OPT_GREEDY, NULL, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)" },
 	{ "progress", OPT_PROGRESS, NULL, "print one progress line per phase on stderr (for CI logs)" },
@@ -208,8 +210,8 @@ static const struct cli_option sweep_opts[] = {
 const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
-		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--require-all] [--greedy] [--progress | --quiet] "
-		       "[--deploy DIR]",
+		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--start FILE] [--require-all] [--greedy] "
+		       "[--progress | --quiet] [--deploy DIR]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
 			  "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "

@@ -71,6 +71,7 @@
 #include "internal/ilp_prove.h"
 #include "internal/ilp_round.h"
 #include "internal/ilp_search.h"
+#include "internal/ilp_start.h"
 #include "internal/ilp_vec.h"
 #include "banned.h"
 
@@ -107,6 +108,30 @@ static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_
 	for (i = 0; i < p->narcs; i++)
 		r->lp_arcs += pl->in_set[i];
 	return 1;
+}
+
+/*
+ * Phase 0 (plan --start): another solver's plan of the exported model,
+ * checked against it and made concrete (pl->start), to join the rounded
+ * plans (solve_round).  -1 with d set when it is not a plan of this model.
+ */
+static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct ilp_plans *pl, struct ilp_result *r,
+		       struct diag *d)
+{
+	double *x;
+
+	if (ilp_start_vector(c, s, &x, d))
+		return -1;
+	r->start_model = ilp_vec_obj(c->P, x);
+	pl->start = ilp_repair_vector(c, x);
+	pl->start_obj = ilp_vec_obj(c->P, pl->start);
+	r->start_concrete = pl->start_obj;
+	r->have_start = 1;
+	glp_printf("gpuplan-ilp: start %s (%s, '%s', objective %.2f): objective %.2f unplaced %.0f; made concrete %.2f "
+		   "unplaced %.0f\n", s->path, s->solver, s->status, s->objective, r->start_model,
+		   ilp_unplaced_sum(c->p, &c->cl, x), pl->start_obj, ilp_unplaced_sum(c->p, &c->cl, pl->start));
+	free(x);
+	return 0;
 }
 
 /*
@@ -151,6 +176,11 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	double *alt = NULL, alt_obj = 0;
 
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &alt, &alt_obj);
+	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
+		double *s = xmalloc(((size_t)c->cl.ncols + 1) * sizeof(*s));
+		memcpy(s, pl->start, ((size_t)c->cl.ncols + 1) * sizeof(*s));
+		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, s, pl->start_obj);
+	}
 	if (pl->rounded)
 		ilp_admit_arcs(c, pl->rounded, pl->in_set);
 	if (pl->rounded && !interrupt_pending())
@@ -316,6 +346,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		pl.warm = ilp_warm_vector(p, &c.cl, o->warm);
 		pl.warm_obj = ilp_vec_obj(c.P, pl.warm);
 	}
+	if (o->start && solve_start(&c, o->start, &pl, r, d))
+		goto out;
 	pl.in_set = xcalloc(p->narcs + 1, 1);
 	solve_prove_start(&c, o, &pv, pl.warm);
 	ilp_progress_report(o->progress, "lp", pl.warm ? pl.warm_obj : -1, -1);
@@ -325,6 +357,12 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		solve_round(&c, &pl, r);
 		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
+	} else if (rc == 0 && pl.start) {	/* no time for the LP: the start is the plan */
+		pl.x = xmalloc(((size_t)c.cl.ncols + 1) * sizeof(*pl.x));
+		memcpy(pl.x, pl.start, ((size_t)c.cl.ncols + 1) * sizeof(*pl.x));
+		r->status = ILP_FEASIBLE;
+		r->objective = pl.start_obj;
+		rc = 1;
 	}
 	solve_prove_take(&c, o, &pv, pl.x, rc, r);
 	ilp_prove_free(&pv);
@@ -339,6 +377,7 @@ out:
 			   "the cache, %ld plans the better for it\n", pack.packs, pack.started, pack.hits, pack.kept);
 	ilp_pack_release(&pack);
 	free(pl.x);
+	free(pl.start);
 	free(pl.warm);
 	free(pl.rounded);
 	free(pl.in_set);

@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "outfile.h"
 #include "problem.h"
+#include "solfile.h"
 
 enum ilp_status {
 	ILP_OPTIMAL,		/* proven within the requested relative gap */
@@ -59,6 +60,7 @@ struct ilp_opts {
 	int verbose;		/* solver output to stderr */
 	const char *export_path; /* .mps or .lp: write the model before solving; NULL: none */
 	const struct cplan *warm; /* a feasible plan to start from, or NULL */
+	const struct solfile *start; /* another solver's plan of the exported model (plan --start), or NULL */
 	/*
 	 * Deterministic work budget: stop the branch-and-bound after this many
 	 * nodes (glp_ios_tree_size's total), 0 = no limit.  When it is set no
@@ -92,6 +94,9 @@ struct ilp_result {
 	long nodes;		/* the node limit when it stopped the search, else 0 */
 	int cut;		/* the time limit (or an interrupt) cut the root LP or the search short */
 	double t_lp, t_round;	/* seconds from the start to the end of the root LP, of the rounding */
+	/* ilp_opts.start: its objective on the model, made concrete, and whether the plan returned is it */
+	double start_model, start_concrete;
+	int have_start, start_kept;
 	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
 	long *nmode;		/* [class * MODE_COUNT + mode] */
 	long **ncfg;		/* [class][config] */

@@ -37,8 +37,9 @@ struct plan_opts {
 	 * the scenario counts too.  NULL: the run starts at plan_run.
 	 */
 	const struct deadline *deadline;
+	const struct solfile *start; /* another solver's plan of the exported model (ilp_opts.start), or NULL */
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL }
 
 struct plan_whatif;
 
@@ -62,6 +63,7 @@ struct plan_result {
 	struct deadline dl;		/* the run's deadline, its limit set (none under a node limit) */
 	int stopped;			/* the time limit cut the greedy pass or the solve: the best verified plan so far */
 	double limit_s;			/* the time limit it ran under, seconds */
+	const struct solfile *start;	/* plan_opts.start (res.have_start: it was made concrete), or NULL */
 };
 
 /*

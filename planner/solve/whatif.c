@@ -173,6 +173,7 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	if (!extend(w, base))
 		return 0;
 	po.export_path = NULL;
+	po.start = NULL;	/* a plan of the first run's model, not of this one's */
 	w->ran = 1;
 	if (plan_run(&w->r, &w->sc, &po, d))
 		return -1;

@@ -85,11 +85,18 @@ echo "highs: out of memory" >highs-d.log
 expect "highs failed" "$(bench_highs highs-d.log)" "no-result - - - -"
 
 expect "gpuplan row" "$(bench_row S gpuplan 10 10.16 8028 "feasible 3822941.92 3400365.63 0.110538 1687799.69" -)" \
-	"| S | gpuplan | 10 s | 10.16 s | +0.16 s | 8 MiB | feasible | 3822941.92 | 3400365.63 | 11.054% | 1687799.69 |  |"
+	"| S | gpuplan | 10 s | 10.16 s | +0.16 s | 8 MiB | feasible | 3822941.92 | 3400365.63 | 11.054% | 1687799.69 |  |  |"
 expect "solver row" "$(bench_row S CBC 100 99.50 87040 "time-limit 43780665.27 2871782.365 0.934405 -" 3822941.92)" \
-	"| S | CBC | 100 s | 99.50 s | -0.50 s | 85 MiB | time-limit | 43780665.27 | 2871782.37 | 93.441% |  | 11.4521 |"
+	"| S | CBC | 100 s | 99.50 s | -0.50 s | 85 MiB | time-limit | 43780665.27 | 2871782.37 | 93.441% |  | 11.4521 | 11.4521 |"
+expect "solver row made concrete" \
+	"$(bench_row M HiGHS 100 100.34 345088 "time-limit 14652108.14 14436840.77 0.014693 - 20733156.00" 18150519.34)" \
+	"| M | HiGHS | 100 s | 100.34 s | +0.34 s | 337 MiB | time-limit | 14652108.14 | 14436840.77 | 1.469% |  | 0.8073 | 1.1423 |"
+echo "gpuplan-ilp: start h.sol (HiGHS, 'Optimal', objective 604890.93): objective 604890.93 unplaced 0; made concrete 689491.62 unplaced 0" >start-a.log
+expect "start made concrete" "$(bench_start start-a.log)" "689491.62"
+echo "gpuplan: h.sol:9: no column 'x' in the model" >start-b.log
+expect "start refused" "$(bench_start start-b.log)" "-"
 expect "row of a killed run" "$(bench_row XL HiGHS 600 - - "killed - - - -" 55254957.76)" \
-	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |"
+	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |  |"
 expect "best" "$(printf 'gpuplan 100 90\ngpuplan-LP - 80\nCBC-10s 99 95\nHiGHS-10s - -\n' | bench_best S 100)" \
 	"S: best plan 99.00 (CBC-10s); best bound 95.00 (CBC-10s); gpuplan 5.000% above it"
 expect "best of nothing" "$(printf 'gpuplan - -\n' | bench_best M -)" "M: best plan none; best bound none"
