@@ -15,11 +15,18 @@
 #include "internal/ilp_start.h"
 #include "banned.h"
 
-#define START_TOL 1e-6	/* on bounds, integrality and rows: relative to max(1, |bound|) */
+#define START_TOL 1e-6	/* on bounds, integrality and rows (relative: see outside) */
 
-static int outside(double v, int type, double lb, double ub)
+/*
+ * v outside [lb, ub] (as type says) by more than START_TOL of the larger
+ * of 1, the bound and size: a column's value, or a row's activity, whose
+ * terms' magnitudes sum to size (the solvers print 8 to 15 significant
+ * digits, so a row's error grows with its terms: CBC's plan of bench L
+ * came to 3e-6 on a row bounded by 0).
+ */
+static int outside(double v, int type, double lb, double ub, double size)
 {
-	double tl = START_TOL * fmax(1, fabs(lb)), tu = START_TOL * fmax(1, fabs(ub));
+	double tl = START_TOL * fmax(fmax(1, fabs(lb)), size), tu = START_TOL * fmax(fmax(1, fabs(ub)), size);
 
 	switch (type) {
 	case GLP_LO:
@@ -95,7 +102,7 @@ static int take_values(glp_prob *Q, const struct solfile *s, double *x, struct d
 		if (glp_get_col_kind(Q, j) == GLP_IV && fabs(v->value - floor(v->value + 0.5)) > START_TOL)
 			return diag_set(d, DIAG_INPUT, s->path, v->line, 0,
 					"column '%s' is an integer in the model; %.10g is not", v->name, v->value);
-		if (outside(v->value, type, glp_get_col_lb(Q, j), glp_get_col_ub(Q, j))) {
+		if (outside(v->value, type, glp_get_col_lb(Q, j), glp_get_col_ub(Q, j), fabs(v->value))) {
 			b = bounds_text(type, glp_get_col_lb(Q, j), glp_get_col_ub(Q, j));
 			diag_set(d, DIAG_INPUT, s->path, v->line, 0, "column '%s': %.10g is outside its bounds %s",
 				 v->name, v->value, b);
@@ -112,16 +119,18 @@ static int check_rows(glp_prob *Q, const struct solfile *s, const double *x, str
 {
 	int m = glp_get_num_rows(Q), n = glp_get_num_cols(Q), i, k, len, type;
 	int *ind = xcalloc((size_t)n + 1, sizeof(*ind));
-	double *val = xcalloc((size_t)n + 1, sizeof(*val)), act;
+	double *val = xcalloc((size_t)n + 1, sizeof(*val)), act, size;
 	char *b;
 	int rc = 0;
 
 	for (i = 1; i <= m && !rc; i++) {
 		len = glp_get_mat_row(Q, i, ind, val);
-		for (act = 0, k = 1; k <= len; k++)
+		for (act = size = 0, k = 1; k <= len; k++) {
 			act += val[k] * x[ind[k]];
+			size += fabs(val[k] * x[ind[k]]);
+		}
 		type = glp_get_row_type(Q, i);
-		if (!outside(act, type, glp_get_row_lb(Q, i), glp_get_row_ub(Q, i)))
+		if (!outside(act, type, glp_get_row_lb(Q, i), glp_get_row_ub(Q, i), size))
 			continue;
 		b = bounds_text(type, glp_get_row_lb(Q, i), glp_get_row_ub(Q, i));
 		rc = diag_set(d, DIAG_INPUT, s->path, 0, 0,
