@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tempfile.h"
 #include "catalog.h"
 #include "models.h"
 #include "smi.h"
@@ -17,20 +18,6 @@
 #include "banned.h"
 
 #define CASE TEST_SRC_DIR "/tests/cases/import-smi-h100/"
-
-static char *write_temp(const char *text)
-{
-	char path[] = "/tmp/gpuplan-test-smi-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	return xstrdup(path);
-}
 
 /* s with the first `key` replaced by val (a new string). */
 static char *subst(const char *s, const char *key, const char *val)

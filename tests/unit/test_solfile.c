@@ -11,25 +11,12 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tempfile.h"
 #include "solfile.h"
 #include "util.h"
 #include "banned.h"
 
 #define DIR TEST_SRC_DIR "/tests/solfile/"
-
-static char *write_temp(const char *text)
-{
-	char path[] = "/tmp/gpuplan-test-sol-XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
-
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
-	return xstrdup(path);
-}
 
 /* The value read for name, or NAN. */
 static double value(const struct solfile *s, const char *name)
