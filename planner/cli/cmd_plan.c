@@ -148,7 +148,8 @@ static void print_licence_assumptions(FILE *out, const struct plan_result *r, co
 	}
 }
 
-static void print_summary(FILE *out, const struct plan_result *r, const char *dir)
+/* start: plan --start's file (shown when r made it concrete), or NULL */
+static void print_summary(FILE *out, const struct plan_result *r, const struct solfile *start, const char *dir)
 {
 	const struct cplan *cp = r->final;
 	const struct problem *p = cp->p;
@@ -212,9 +213,9 @@ static void print_summary(FILE *out, const struct plan_result *r, const char *di
 	fprintf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
 	fprintf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
-	if (r->res.have_start)
-		fprintf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", r->start->path,
-			r->start->solver, r->start->status,
+	if (start && r->res.have_start)
+		fprintf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", start->path,
+			start->solver, start->status,
 			fmt_fixed(b1, sizeof(b1), round(r->res.start_model * 100) / 100, 2),
 			fmt_fixed(b2, sizeof(b2), round(r->res.start_concrete * 100) / 100, 2));
 	print_additions(out, r);
@@ -289,7 +290,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	print_summary(a.summary, &r, a.out_dir);
+	print_summary(a.summary, &r, po.start, a.out_dir);
 	rc = EXIT_OK;
 	if (a.require_all) {
 		struct cplan_cost fc;

@@ -177,9 +177,8 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &alt, &alt_obj);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
-		double *s = xmalloc(((size_t)c->cl.ncols + 1) * sizeof(*s));
-		memcpy(s, pl->start, ((size_t)c->cl.ncols + 1) * sizeof(*s));
-		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, s, pl->start_obj);
+		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
+		pl->start = NULL;
 	}
 	if (pl->rounded)
 		ilp_admit_arcs(c, pl->rounded, pl->in_set);
@@ -358,8 +357,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
 	} else if (rc == 0 && pl.start) {	/* no time for the LP: the start is the plan */
-		pl.x = xmalloc(((size_t)c.cl.ncols + 1) * sizeof(*pl.x));
-		memcpy(pl.x, pl.start, ((size_t)c.cl.ncols + 1) * sizeof(*pl.x));
+		pl.x = pl.start;
+		pl.start = NULL;
 		r->status = ILP_FEASIBLE;
 		r->objective = pl.start_obj;
 		rc = 1;

@@ -476,6 +476,15 @@ void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *
 	ilp_rb_free(&rb);
 }
 
+glp_prob *ilp_export_copy(const struct ilp_ctx *c)
+{
+	glp_prob *Q = glp_create_prob();
+
+	glp_copy_prob(Q, c->P, GLP_ON);
+	ilp_key_res_all(Q, c->p, &c->ix, &c->cl);
+	return Q;
+}
+
 int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *st, struct diag *d)
 {
 	size_t len = strlen(path);
@@ -488,9 +497,7 @@ int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *
 	tmp = outstage_open(st, path, d);
 	if (!tmp)
 		return -1;
-	Q = glp_create_prob();
-	glp_copy_prob(Q, c->P, GLP_ON);
-	ilp_key_res_all(Q, c->p, &c->ix, &c->cl);
+	Q = ilp_export_copy(c);
 	rc = mps ? glp_write_mps(Q, GLP_MPS_FILE, NULL, tmp) : glp_write_lp(Q, NULL, tmp);
 	glp_delete_prob(Q);
 	if (rc) {

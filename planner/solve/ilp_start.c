@@ -145,12 +145,10 @@ static int check_rows(glp_prob *Q, const struct solfile *s, const double *x, str
 
 int ilp_start_vector(const struct ilp_ctx *c, const struct solfile *s, double **x, struct diag *d)
 {
-	glp_prob *Q = glp_create_prob();
+	glp_prob *Q = ilp_export_copy(c);
 	double *y;
 	int rc;
 
-	glp_copy_prob(Q, c->P, GLP_ON);
-	ilp_key_res_all(Q, c->p, &c->ix, &c->cl);	/* the model as ilp_write_model exports it */
 	glp_create_index(Q);
 	y = xcalloc((size_t)glp_get_num_cols(Q) + 1, sizeof(*y));
 	rc = take_values(Q, s, y, d);

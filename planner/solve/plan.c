@@ -107,7 +107,6 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	opts.threads = o->threads;
 	opts.export_path = o->export_path;
 	opts.start = o->start;
-	r->start = o->start;
 	opts.warm = &r->greedy;
 	opts.progress = &sink;
 	if (o->greedy_only || r->greedy.stopped) {

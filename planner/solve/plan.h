@@ -63,7 +63,6 @@ struct plan_result {
 	struct deadline dl;		/* the run's deadline, its limit set (none under a node limit) */
 	int stopped;			/* the time limit cut the greedy pass or the solve: the best verified plan so far */
 	double limit_s;			/* the time limit it ran under, seconds */
-	const struct solfile *start;	/* plan_opts.start (res.have_start: it was made concrete), or NULL */
 };
 
 /*

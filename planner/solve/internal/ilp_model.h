@@ -176,5 +176,11 @@ void ilp_key_res_all(glp_prob *Q, const struct problem *p, const struct arcidx *
  * whole run succeeded; fails with d filled (and nothing left behind).
  */
 int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *st, struct diag *d);
+/*
+ * The model ilp_write_model exports, as a new problem with names: c->P's
+ * columns first, then the node key columns and rows (caller deletes it).
+ * plan --start reads another solver's plan of it (ilp_start.c).
+ */
+glp_prob *ilp_export_copy(const struct ilp_ctx *c);
 
 #endif

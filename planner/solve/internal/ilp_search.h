@@ -14,7 +14,7 @@
 struct ilp_plans {
 	double *warm, warm_obj;		/* the warm plan and its cost; NULL: none */
 	double *rounded, round_obj;	/* the cheapest rounded (and polished) plan made concrete; NULL: none */
-	double *start, start_obj;	/* ilp_opts.start made concrete and its cost; NULL: none */
+	double *start, start_obj;	/* ilp_opts.start made concrete and its cost; NULL: none, or handed on */
 	const double *best;		/* warm or rounded, the cheaper start; NULL: none */
 	double best_obj;		/* its cost */
 	char *in_set;			/* [arc]: free in the model (sifting's working set) */
