@@ -316,7 +316,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct ilp_ctx c;
 	struct ilp_plans pl;
 	struct ilp_prove pv;
-	struct ilp_pack pack;
+	struct ilp_pack *pack = xcalloc(1, sizeof(*pack));
 	int rc = -1;
 
 	memset(&c, 0, sizeof(c));
@@ -333,8 +333,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	ilp_glpk_thread_hook(o->verbose);
 	c.P = glp_create_prob();
 	ilp_arcidx_build(&c.ix, p);
-	ilp_pack_init(&pack, p, &c.ix, c.deadline);
-	c.pack = &pack;
+	ilp_pack_init(pack, p, &c.ix, c.deadline);
+	c.pack = pack;
 	ilp_build(c.P, p, &c.ix, &c.cl);
 	r->rows = glp_get_num_rows(c.P);
 	r->cols = glp_get_num_cols(c.P);
@@ -371,10 +371,11 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	}
 out:
 	solve_summary(&c, r);
-	if (pack.packs)
+	if (pack->packs)
 		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
-			   "the cache, %ld plans the better for it\n", pack.packs, pack.started, pack.hits, pack.kept);
-	ilp_pack_release(&pack);
+			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+	pack->ix = NULL;	/* c.ix goes; ilp_concrete lends it its own */
+	r->pack = pack;		/* its packings, for the deal of the plan written */
 	free(pl.x);
 	free(pl.start);
 	free(pl.warm);

@@ -79,6 +79,8 @@ struct ilp_opts {
 	const struct ilp_progress_sink *progress; /* or NULL */
 };
 
+struct ilp_pack;
+
 struct ilp_result {
 	enum ilp_status status;
 	double objective;	/* of the ILP incumbent */
@@ -104,6 +106,8 @@ struct ilp_result {
 	double *unplaced;	/* [demand] */
 	/* ilp_opts.export_path's model, staged: outstage_commit puts it in place; released: removed */
 	struct outstage model;
+	/* ilp_solve's exact packings (internal/ilp_pack.h), which ilp_concrete finds again; NULL: none */
+	struct ilp_pack *pack;
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
@@ -112,7 +116,9 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
  * The plan of r's counts over real nodes, into the empty cp, as
  * ilp_solve makes its plans concrete (the deal, then the short classes
  * packed exactly: internal/ilp_pack.h), packing for at most `seconds`
- * (over 1e9: no limit).  The main thread only.
+ * (over 1e9: no limit); a class's share ilp_solve packed already
+ * (r->pack) is taken as it was, so the plan written does not depend on
+ * the time left.  The main thread only.
  */
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);

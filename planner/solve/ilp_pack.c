@@ -88,6 +88,8 @@ void ilp_pack_release(struct ilp_pack *pk)
 		free(pk->cache[i]);
 	}
 	free(pk->cache);
+	for (i = 0; i < pk->nmemo; i++)
+		ilp_result_release(pk->p, &pk->memo[i].from);
 	pthread_mutex_destroy(&pk->lock);
 }
 
@@ -668,14 +670,79 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 	free(target);
 }
 
+uint64_t ilp_counts_hash(const struct problem *p, const struct ilp_result *r)
+{
+	uint64_t h = hash_longs(1469598103934665603ULL, r->nmode, p->nclasses * MODE_COUNT);
+	size_t k, i;
+
+	for (k = 0; k < p->nclasses; k++)
+		h = hash_longs(h, r->ncfg[k], p->classes[k].nconfigs);
+	for (i = 0; i < p->narcs; i++) {
+		long v = lround(r->arc[i] * 1e6);
+		h = hash_longs(h, &v, 1);
+	}
+	return h;
+}
+
+/* Whether memo a comes before b: cheaper, or as cheap with a smaller hash. */
+static int memo_before(double cost_a, uint64_t made_a, const struct pack_memo *b)
+{
+	return cost_a < b->cost || (cost_a == b->cost && made_a < b->made);
+}
+
+void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const struct ilp_result *from)
+{
+	const struct problem *p = pk->p;
+	struct pack_memo *m;
+	size_t i, k;
+
+	pthread_mutex_lock(&pk->lock);
+	for (i = 0; i < pk->nmemo && pk->memo[i].made != made; i++)
+		;
+	if (i < pk->nmemo || (pk->nmemo == PACK_MEMO && !memo_before(cost, made, &pk->memo[PACK_MEMO - 1]))) {
+		pthread_mutex_unlock(&pk->lock);
+		return;	/* known already (the same counts deal the same), or dearer than all kept */
+	}
+	if (pk->nmemo == PACK_MEMO)
+		ilp_result_release(p, &pk->memo[--pk->nmemo].from);
+	for (i = pk->nmemo; i > 0 && memo_before(cost, made, &pk->memo[i - 1]); i--)
+		pk->memo[i] = pk->memo[i - 1];
+	m = &pk->memo[i];
+	pk->nmemo++;
+	m->made = made;
+	m->cost = cost;
+	ilp_result_alloc(p, &m->from);
+	memcpy(m->from.nmode, from->nmode, p->nclasses * MODE_COUNT * sizeof(*m->from.nmode));
+	for (k = 0; k < p->nclasses; k++)
+		memcpy(m->from.ncfg[k], from->ncfg[k], p->classes[k].nconfigs * sizeof(**m->from.ncfg));
+	memcpy(m->from.arc, from->arc, p->narcs * sizeof(*m->from.arc));
+	pthread_mutex_unlock(&pk->lock);
+}
+
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds)
 {
 	struct arcidx ix;
-	struct ilp_pack pk;
+	struct ilp_pack own, *pk = r->pack;
+	const struct ilp_result *from = r;
+	double deadline = seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds;
+	size_t i;
 
 	ilp_arcidx_build(&ix, p);
-	ilp_pack_init(&pk, p, &ix, seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds);
-	ilp_deal(&pk, cp, r->nmode, r->ncfg, r->arc);
-	ilp_pack_release(&pk);
+	if (pk) {	/* the solve's packings, on this index (the same arcs, built the same way) */
+		uint64_t h = ilp_counts_hash(p, r);
+		pk->ix = &ix;
+		pk->deadline = deadline;
+		for (i = 0; i < pk->nmemo; i++)
+			if (pk->memo[i].made == h)
+				from = &pk->memo[i].from;	/* the counts the solve made this plan from */
+	} else {
+		ilp_pack_init(&own, p, &ix, deadline);
+		pk = &own;
+	}
+	ilp_deal(pk, cp, from->nmode, from->ncfg, from->arc);
+	if (pk == &own)
+		ilp_pack_release(&own);
+	else
+		pk->ix = NULL;
 	ilp_arcidx_release(&ix);
 }

@@ -8,6 +8,7 @@
 
 #include "ilp.h"
 #include "util.h"
+#include "internal/ilp_pack.h"
 #include "banned.h"
 
 const char *ilp_status_name(enum ilp_status s)
@@ -32,6 +33,7 @@ void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
 	size_t k;
 	memset(&r->model, 0, sizeof(r->model)); /* nothing staged (callers need not zero r) */
 	r->model.slot = -1;
+	r->pack = NULL;
 	r->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*r->nmode));
 	r->ncfg = xcalloc(p->nclasses + 1, sizeof(*r->ncfg));
 	for (k = 0; k < p->nclasses; k++)
@@ -64,6 +66,11 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 	r->arc = NULL;
 	r->unplaced = NULL;
 	outstage_discard(&r->model);
+	if (r->pack) {
+		ilp_pack_release(r->pack);
+		free(r->pack);
+		r->pack = NULL;
+	}
 }
 
 void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound)

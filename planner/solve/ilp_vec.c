@@ -130,6 +130,13 @@ double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
 	cplan_init(&cp, p);
 	ilp_deal(c->pack, &cp, counts.nmode, counts.ncfg, counts.arc);
 	out = ilp_warm_vector(p, cl, &cp);
+	if (c->pack) {	/* so that the plan written, if it is this one, is dealt from counts (ilp_concrete) */
+		struct ilp_result made;
+		ilp_result_alloc(p, &made);
+		ilp_take_plan(p, cl, out, &made);
+		ilp_pack_remember(c->pack, ilp_counts_hash(p, &made), ilp_vec_obj(c->P, out), &counts);
+		ilp_result_release(p, &made);
+	}
 	cplan_release(&cp);
 	ilp_result_release(p, &counts);
 	return out;

@@ -6,8 +6,10 @@
 #define PLANNER_ILP_PACK_H
 
 #include <pthread.h>
+#include <stdint.h>
 
 #include "cplan.h"
+#include "ilp.h"
 #include "internal/ilp_model.h"
 
 /* Classes of at most this many nodes in the counts are packed. */
@@ -19,6 +21,22 @@
 #define PACK_MAX_ARC_COLS 2500
 /* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */
 #define PACK_MIP_NODES 100
+
+/*
+ * The concrete plans remembered (the cheapest): dealing a concrete plan's
+ * own counts again need not give that plan back (a class packed onto
+ * fewer nodes than its counts had deals short, and its packing is not
+ * in the cache under the new counts), so the plan written is dealt from
+ * the counts it was made from (ilp_concrete).
+ */
+#define PACK_MEMO 4
+
+/* A concrete plan, and the counts it was dealt from. */
+struct pack_memo {
+	uint64_t made;		/* the hash of its counts (ilp_counts_hash) */
+	double cost;		/* what it costs on the model */
+	struct ilp_result from;	/* the counts ilp_deal made it from */
+};
 
 /*
  * The packer of one problem: its arcs by class, and the packings done
@@ -35,6 +53,8 @@ struct ilp_pack {
 	int mip_nodes;		/* each packing's branch-and-bound budget: PACK_MIP_NODES (tests set less) */
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
 	long started;		/* packings that started from the deal's layout */
+	struct pack_memo memo[PACK_MEMO]; /* the cheapest concrete plans, by cost then hash (under the lock) */
+	size_t nmemo;
 };
 
 /* deadline: when packing stops (util_now_s() time), HUGE_VAL for none. */
@@ -55,5 +75,15 @@ void ilp_pack_release(struct ilp_pack *pk);
  * kept in the cache (what the cache holds does not depend on the clock).
  */
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+/* A hash of r's counts (nodes per mode, configurations, arcs). */
+uint64_t ilp_counts_hash(const struct problem *p, const struct ilp_result *r);
+/*
+ * Remembers that the counts `from`, dealt by ilp_deal, made a concrete
+ * plan whose counts hash to `made` and that costs `cost`, when it is
+ * among the PACK_MEMO cheapest (by cost, then hash: the same on any
+ * number of threads).  Any thread.
+ */
+void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const struct ilp_result *from);
 
 #endif
