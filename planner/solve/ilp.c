@@ -35,8 +35,10 @@
  *     own feedback, batching the classes differently (ilp_round.c).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
- *     plan, made concrete, is cheaper too.  It is offered to the
- *     branch-and-cut as an incumbent next to the warm (greedy) plan.
+ *     plan, made concrete, is cheaper too; in the time it leaves, the
+ *     rounds' other plans are polished as well (2c, solve_more).  The
+ *     cheapest is offered to the branch-and-cut as an incumbent next to
+ *     the warm (greedy) plan.
  *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
  *     the better of the two, stopped by the relative gap, the time limit (less the time
  *     one deal takes), the node limit or an interrupt.  When sifting left
@@ -135,58 +137,111 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 }
 
 /*
- * Phase 2b: a rounded plan (start, costing start_obj) polished, two
- * classes at a time; the polished plan made concrete replaces
- * pl->rounded when cheaper.
+ * Phase 2b: the plan y (costing *y_obj made concrete; lp: the root LP's
+ * column values) polished in place with the passes `passes`
+ * (ilp_polish.h); *y_obj becomes what the polished plan costs made
+ * concrete, and that plan replaces pl->rounded when cheaper.
  */
-static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *start, double start_obj)
+static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, double *y, double *y_obj,
+			 unsigned passes)
 {
-	double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y)), *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp));
 	double *fy, fo;
-	int better, j;
+	int better;
 
-	memcpy(y, start, ((size_t)c->cl.ncols + 1) * sizeof(*y));
-	for (j = 1; j <= c->cl.ncols; j++)
-		lp[j] = glp_get_col_prim(c->P, j);
-	better = ilp_polish(c, y, start_obj, lp, c->deadline - 2 * pl->t_deal_max, &fy);
+	better = ilp_polish(c, y, *y_obj, lp, c->deadline - 2 * pl->t_deal_max, passes, &fy);
 	if (better) {
 		fo = ilp_vec_obj(c->P, fy);
 		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
 			   "unplaced %.0f (%.2f s)\n", better, ilp_vec_obj(c->P, y), ilp_unplaced_sum(c->p, &c->cl, y),
 			   fo, ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
+		*y_obj = fo;
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, fy, fo);
 		if (pl->rounded == fy)
 			ilp_admit_arcs(c, pl->rounded, pl->in_set);
 	}
-	free(y);
-	free(lp);
+}
+
+/* Whether the polish still has time. */
+static int solve_polish_time(const struct ilp_ctx *c, const struct ilp_plans *pl)
+{
+	return ilp_ms_left(c->deadline - 2 * pl->t_deal_max) > 0 && !interrupt_pending();
+}
+
+/*
+ * Phase 2c, in the time the first polish left: the other starts (more)
+ * polished too, a short polish each in order, then deep polishes of
+ * what those reached, the cheapest first, leaving out a plan that costs
+ * what one polished deep already does (the same local optimum, most
+ * likely; `deep`: the first polish's result).  Polishes from different
+ * starts end in different local optima: on bench S, 10 s, the first
+ * polish ends at 3,741,941.94, and the short polishes of the other
+ * rounds' plans reach 3,741,941.94 to 3,900,233.29, the cheapest of which
+ * polished deep is the model's optimum, 3,731,355.88 (docs/benchmarks.md,
+ * "More starts for the polish, and the plan written, session 27").
+ */
+static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, struct round_starts *more,
+		       double deep)
+{
+	double done[ROUND_STARTS + 1];
+	size_t i, t, nd = 1, order[ROUND_STARTS];
+
+	done[0] = deep;
+	for (i = 0; i < more->n && solve_polish_time(c, pl); i++)
+		solve_polish(c, pl, lp, more->x[i], &more->obj[i], POLISH_SHORT);
+	for (i = 0; i < more->n; i++) {	/* by cost, ties in list order: an insertion sort of ROUND_STARTS */
+		for (t = i; t > 0 && more->obj[order[t - 1]] > more->obj[i]; t--)
+			order[t] = order[t - 1];
+		order[t] = i;
+	}
+	for (i = 0; i < more->n && solve_polish_time(c, pl); i++) {
+		size_t k = order[i];
+		int seen = 0;
+		for (t = 0; t < nd; t++)
+			if (fabs(done[t] - more->obj[k]) <= 1e-6 * fmax(1, fabs(more->obj[k])))
+				seen = 1;
+		if (seen)
+			continue;
+		solve_polish(c, pl, lp, more->x[k], &more->obj[k], POLISH_DEEP);
+		done[nd++] = more->obj[k];
+	}
 }
 
 /*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
- * concrete is kept), polished (solve_polish); when the keyed chain's
- * plan was the cheapest, the other chains' cheapest is polished too, in
- * the time left (the two polishes end in different local optima: on
- * bench M seed 2, node-limited, 2,249,459 from the keyed start and
- * 2,215,170 from the other); then the better of it and the warm plan is
- * the start.
+ * concrete is kept), polished (solve_polish), then the other starts in
+ * the time left (solve_more: when the keyed chain's plan was the
+ * cheapest, the other chains' cheapest is the first of them; the
+ * polishes end in different local optima: on bench M seed 2,
+ * node-limited, 2,249,459 from the keyed start and 2,215,170 from the
+ * other); then the better of it and the warm plan is the start.
  */
 static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
 {
-	double *alt = NULL, alt_obj = 0;
+	struct round_starts more;
+	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep = HUGE_VAL;
+	size_t i;
+	int j;
 
-	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &alt, &alt_obj);
+	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &more);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
 	}
 	if (pl->rounded)
 		ilp_admit_arcs(c, pl->rounded, pl->in_set);
-	if (pl->rounded && !interrupt_pending())
-		solve_polish(c, pl, pl->rounded, pl->round_obj);
-	if (alt && !interrupt_pending())
-		solve_polish(c, pl, alt, alt_obj);
-	free(alt);
+	for (j = 1; j <= c->cl.ncols; j++)
+		lp[j] = glp_get_col_prim(c->P, j);
+	if (pl->rounded && !interrupt_pending()) {
+		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
+		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
+		deep = pl->round_obj;
+		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH);
+		free(y);
+	}
+	solve_more(c, pl, lp, &more, deep);
+	for (i = 0; i < more.n; i++)
+		free(more.x[i]);
+	free(lp);
 	r->round_objective = pl->rounded ? pl->round_obj : 0;
 	r->t_round = util_now_s() - c->t0;
 	if (pl->rounded && (!pl->warm || pl->round_obj <= pl->warm_obj)) {

@@ -14,7 +14,9 @@
  * between two classes only where both take them in whole
  * configurations.  After the first pass a pair is solved again only
  * when one of its classes changed since; it stops after a pass that
- * changes nothing, or at the deadline.  Pairs are solved POLISH_WAVE at
+ * changes nothing, or at the deadline.  The short passes come first,
+ * then the deep ones (POLISH_SHORT, POLISH_DEEP: either alone when the
+ * caller asks, ilp.c polishing several starts).  Pairs are solved POLISH_WAVE at
  * a time (pair_wave), on par_run threads: most find nothing, so most of
  * a wave's results stand; they are taken in order, so the plan is the
  * same on any number of threads.
@@ -414,7 +416,8 @@ static void polish_free(struct polish *ps)
 	ilp_result_release(p, &ps->cur);
 }
 
-int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *lp, double deadline, double **made)
+int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *lp, double deadline, unsigned passes,
+	       double **made)
 {
 	struct polish ps;
 
@@ -424,6 +427,7 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 	ps.made = made;
 	ps.concrete = x_obj;
 	ps.pj.deadline = deadline;
+	ps.pj.deep = !(passes & POLISH_SHORT);
 	polish_alloc(&ps, lp);
 	ps.found = 1;
 	while (ps.found && ilp_ms_left(deadline) > 0 && !interrupt_pending()) {
@@ -431,7 +435,7 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 		memset(ps.done, 0, ps.npairs);
 		while (ilp_ms_left(deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
 			;
-		if (!ps.found && !ps.pj.deep) {
+		if (!ps.found && !ps.pj.deep && (passes & POLISH_DEEP)) {
 			/* converged on short searches: every pair once more, deeper */
 			ps.pj.deep = 1;
 			ps.found = 1;

@@ -86,7 +86,7 @@ if look plan plan/report.html; then
 	expect plan "section summary" "section modes" "section cost" "section layouts" "section utilisation" \
 		"section unplaced" "section assumptions" "h1 gpuplan plan: example-onprem" \
 		"chart 6 Cost by year and category" "chart 2 Licences by product and term" \
-		"chart 12 Mode mix: nodes and GPUs per mode" "layouts 11"
+		"chart 12 Mode mix: nodes and GPUs per mode" "layouts 12"
 	[ "$(grep -c '^chart ' probe.plan)" = 6 ] && ok || bad "plan: $(grep -c '^chart ' probe.plan) charts, not 6"
 fi
 if look compare compare/report.html; then

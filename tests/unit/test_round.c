@@ -1,7 +1,9 @@
 /*
  * test_round.c - the rounding chains (ilp_round.c) on generated bench S
  * instances: the keyed chain, whose LP copies carry the node key sets'
- * CPU and RAM rows (ilp_key.c), and the second start it gives the polish.
+ * CPU and RAM rows (ilp_key.c), the second start it gives the polish,
+ * and the rounds' other plans as more starts (in order, each at a cost of
+ * its own, at most ROUND_STARTS).
  *
  * Seed 15 (more demand than the fleet holds: 22 replicas stay unplaced
  * at their penalty): the keyed chain's plan made concrete is the
@@ -27,20 +29,38 @@
 #include "internal/ilp_round.h"
 #include "internal/ilp_vec.h"
 
-/* The chains on c at `threads`: the best plan's cost, *alt_obj the alternative's (-1: none). */
+/*
+ * The chains on c at `threads`: the best plan's cost, *alt_obj the
+ * alternative's (-1: none); the other starts come in order (after the
+ * alternative, the cheapest first), each at a cost of its own.
+ */
 static double chains(struct ilp_ctx *c, int threads, double *alt_obj, double *unplaced)
 {
-	double best_obj = 0, t_deal = 0, *alt = NULL, *best;
+	double best_obj = 0, t_deal = 0, *best;
+	struct round_starts more;
+	size_t i, t;
 
 	c->threads = threads;
 	c->t0 = util_now_s();
-	best = ilp_round_chains(c, &best_obj, &t_deal, &alt, alt_obj);
+	best = ilp_round_chains(c, &best_obj, &t_deal, &more);
 	CHECK(best != NULL, "%d threads: a plan", threads);
-	if (!alt)
-		*alt_obj = -1;
+	CHECK(more.n <= ROUND_STARTS, "%d threads: %zu other starts", threads, more.n);
+	*alt_obj = more.alt ? more.obj[0] : -1;
+	for (i = 0; i < more.n; i++) {
+		CHECK(fabs(more.obj[i] - best_obj) > 1e-6 * best_obj, "start %zu costs what the plan does (%.2f)", i,
+		      best_obj);
+		for (t = 0; t < i; t++)
+			CHECK(fabs(more.obj[i] - more.obj[t]) > 1e-6 * best_obj, "starts %zu and %zu: the same cost %.2f", t,
+			      i, more.obj[i]);
+		CHECK(i < (size_t)more.alt + 1 || more.obj[i] >= more.obj[i - 1], "start %zu (%.2f) after a dearer one (%.2f)",
+		      i, more.obj[i], more.obj[i - 1]);
+		CHECK(fabs(ilp_vec_obj(c->P, more.x[i]) - more.obj[i]) <= 1e-6 * more.obj[i], "start %zu: its cost %.2f",
+		      i, more.obj[i]);
+		free(more.x[i]);
+	}
+	printf("%d threads: %zu other starts\n", threads, more.n);
 	*unplaced = best ? ilp_unplaced_sum(c->p, &c->cl, best) : -1;
 	free(best);
-	free(alt);
 	return best_obj;
 }
 

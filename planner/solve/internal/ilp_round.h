@@ -7,6 +7,17 @@
 
 #include "internal/ilp_model.h"
 
+/* At most this many other starts for the polish (struct round_starts). */
+#define ROUND_STARTS 6
+
+/* The rounds' other plans made concrete: starts for more polishing. */
+struct round_starts {
+	double *x[ROUND_STARTS];	/* [n]: the plans (1-based columns of c->P; caller frees) */
+	double obj[ROUND_STARTS];	/* [n]: what each costs */
+	size_t n;
+	int alt;			/* x[0] is the other chains' cheapest, the plan returned the keyed chain's */
+};
+
 /*
  * Rounds the root LP solved in c->P (relax and fix, on copies), then
  * again with what each deal over real nodes could not use taken off
@@ -16,12 +27,12 @@
  * the same on any number of threads.  Logs each round (glp_printf).
  * Returns the cheapest plan made concrete (1-based columns of c->P;
  * NULL when none; caller frees), *best_obj its cost, *t_deal_max the
- * longest deal (raised, never lowered).  When that plan is the keyed
- * chain's (ilp_round.c, KEYED_CHAIN), *alt is the other chains'
- * cheapest (caller frees; NULL when none) and *alt_obj its cost, a
- * second start for the polish; else *alt is NULL.
+ * longest deal (raised, never lowered).  Fills more with other starts:
+ * when the plan returned is the keyed chain's (ilp_round.c,
+ * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
+ * other plans, the cheapest first, each at a cost no plan before it has
+ * (the same plan, most likely), up to ROUND_STARTS.
  */
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, double **alt,
-			 double *alt_obj);
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, struct round_starts *more);
 
 #endif
