@@ -195,11 +195,7 @@ static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const doub
 	}
 	for (i = 0; i < more->n && solve_polish_time(c, pl); i++) {
 		size_t k = order[i];
-		int seen = 0;
-		for (t = 0; t < nd; t++)
-			if (fabs(done[t] - more->obj[k]) <= 1e-6 * fmax(1, fabs(more->obj[k])))
-				seen = 1;
-		if (seen)
+		if (ilp_same_cost(done, nd, more->obj[k]))
 			continue;
 		solve_polish(c, pl, lp, more->x[k], &more->obj[k], POLISH_DEEP);
 		done[nd++] = more->obj[k];

@@ -500,16 +500,6 @@ static int round_plan_cmp(const void *a, const void *b)
 	return (x->fb > y->fb) - (x->fb < y->fb);
 }
 
-/* Whether obj costs what one of the n costs in got does (the same plan, most likely). */
-static int same_cost(const double *got, size_t n, double obj)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		if (fabs(got[i] - obj) <= 1e-6 * fmax(1, fabs(obj)))
-			return 1;
-	return 0;
-}
-
 /*
  * The chains' plans into more, taken out of ch: chain a's cheapest first
  * (a: ROUND_CHAINS for none), then the rounds' other plans that place
@@ -546,7 +536,7 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 			}
 	qsort(rp, n, sizeof(*rp), round_plan_cmp);
 	for (i = 0; i < n && more->n < ROUND_STARTS; i++) {
-		if (same_cost(seen, nseen, rp[i].obj))
+		if (ilp_same_cost(seen, nseen, rp[i].obj))
 			continue;
 		more->x[more->n] = ch[rp[i].j].made[rp[i].fb];
 		more->obj[more->n++] = seen[nseen++] = rp[i].obj;

@@ -158,3 +158,12 @@ void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fo
 		free(fixed);
 	}
 }
+
+int ilp_same_cost(const double *got, size_t n, double obj)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (fabs(got[i] - obj) <= 1e-6 * fmax(1, fabs(obj)))
+			return 1;
+	return 0;
+}

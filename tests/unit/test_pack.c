@@ -66,6 +66,27 @@ static int model_counts(struct ilp_ctx *c, struct ilp_result *r)
 	return 0;
 }
 
+/* The case's fixture, model and root LP, and the model's optimum as counts: 0, or -1 (nothing held). */
+static int case_open(struct fixture *fx, struct ilp_ctx *c, struct ilp_result *r)
+{
+	if (fixture_build(fx, FIXTURE_SC_TEXT("pack"), inv, wl, 0))
+		return -1;
+	if (fixture_ilp_build(c, fx) == 0) {
+		if (model_counts(c, r) == 0)
+			return 0;
+		fixture_ilp_release(c, fx);
+	}
+	fixture_release(fx);
+	return -1;
+}
+
+static void case_close(struct fixture *fx, struct ilp_ctx *c, struct ilp_result *r)
+{
+	ilp_result_release(&fx->p, r);
+	fixture_ilp_release(c, fx);
+	fixture_release(fx);
+}
+
 static void test_short_class(void)
 {
 	struct fixture fx;
@@ -76,13 +97,7 @@ static void test_short_class(void)
 	struct cplan_cost cp1, cp2;
 	struct diag d = DIAG_INIT;
 
-	if (fixture_build(&fx, FIXTURE_SC_TEXT("pack"), inv, wl, 0))
-		return;
-	if (fixture_ilp_build(&c, &fx)) {
-		fixture_release(&fx);
-		return;
-	}
-	if (model_counts(&c, &r) == 0) {
+	if (case_open(&fx, &c, &r) == 0) {
 		cplan_init(&plain, &fx.p);
 		cplan_from_counts(&plain, r.nmode, r.ncfg, r.arc);
 		/* the premise: if the deal ever packs this, the case no longer tests the packing */
@@ -133,10 +148,8 @@ static void test_short_class(void)
 		cplan_release(&packed);
 		cplan_release(&plain);
 		ilp_pack_release(&pk);
-		ilp_result_release(&fx.p, &r);
+		case_close(&fx, &c, &r);
 	}
-	fixture_ilp_release(&c, &fx);
-	fixture_release(&fx);
 	diag_release(&d);
 }
 
@@ -159,13 +172,7 @@ static void test_memo(void)
 	long hits;
 	int j, same = 1;
 
-	if (fixture_build(&fx, FIXTURE_SC_TEXT("pack"), inv, wl, 0))
-		return;
-	if (fixture_ilp_build(&c, &fx)) {
-		fixture_release(&fx);
-		return;
-	}
-	if (model_counts(&c, &r) == 0) {
+	if (case_open(&fx, &c, &r) == 0) {
 		ilp_pack_init(&pk, &fx.p, &c.ix, HUGE_VAL);
 		c.pack = &pk;
 		x = xcalloc((size_t)c.cl.ncols + 1, sizeof(*x));
@@ -196,10 +203,8 @@ static void test_memo(void)
 		free(x);
 		c.pack = NULL;
 		ilp_pack_release(&pk);
-		ilp_result_release(&fx.p, &r);
+		case_close(&fx, &c, &r);
 	}
-	fixture_ilp_release(&c, &fx);
-	fixture_release(&fx);
 }
 
 /* The memo keeps the PACK_MEMO cheapest, by cost then hash, whatever the order they come in. */

@@ -33,5 +33,7 @@ double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
  * *best_obj) when cheaper or when there is none; fixed is consumed.
  */
 void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fobj);
+/* Whether obj costs what one of the n costs in got does, to 10^-6 of it (the same plan, most likely). */
+int ilp_same_cost(const double *got, size_t n, double obj);
 
 #endif
