@@ -483,6 +483,15 @@ static int chain_step(void *ctx, size_t job, int fb)
 	return more && !c->stale && fb < FEEDBACK_ROUNDS;
 }
 
+/* Chain c's plan of round fb made concrete, taken out of the chain (the caller frees it). */
+static double *chain_take(struct chain *c, int fb)
+{
+	double *x = c->made[fb];
+
+	c->made[fb] = NULL;
+	return x;
+}
+
 /* A round's plan made concrete, a candidate start for more polishing. */
 struct round_plan {
 	size_t j;		/* its chain */
@@ -521,9 +530,8 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 	more->n = 0;
 	more->alt = a < ROUND_CHAINS;
 	if (a < ROUND_CHAINS) {
-		more->x[0] = ch[a].made[ch[a].best];
+		more->x[0] = chain_take(&ch[a], ch[a].best);
 		more->obj[0] = seen[nseen++] = ch[a].best_obj;
-		ch[a].made[ch[a].best] = NULL;
 		more->n = 1;
 	}
 	for (j = 0; j < ROUND_CHAINS; j++)
@@ -538,9 +546,8 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 	for (i = 0; i < n && more->n < ROUND_STARTS; i++) {
 		if (ilp_same_cost(seen, nseen, rp[i].obj))
 			continue;
-		more->x[more->n] = ch[rp[i].j].made[rp[i].fb];
+		more->x[more->n] = chain_take(&ch[rp[i].j], rp[i].fb);
 		more->obj[more->n++] = seen[nseen++] = rp[i].obj;
-		ch[rp[i].j].made[rp[i].fb] = NULL;
 	}
 }
 
@@ -589,9 +596,8 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 	if (ch[KEYED_CHAIN].best >= 0 && (pj == ROUND_CHAINS || ch[KEYED_CHAIN].best_obj < ch[pj].best_obj - 1e-6))
 		bj = KEYED_CHAIN;
 	if (bj < ROUND_CHAINS) {
-		best = ch[bj].made[ch[bj].best];
+		best = chain_take(&ch[bj], ch[bj].best);
 		*best_obj = ch[bj].best_obj;
-		ch[bj].made[ch[bj].best] = NULL;
 	}
 	round_more(ch, bj == KEYED_CHAIN ? pj : ROUND_CHAINS, best ? *best_obj : HUGE_VAL, more);
 	for (j = 0; j < ROUND_CHAINS; j++)
