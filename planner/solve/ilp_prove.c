@@ -144,6 +144,17 @@ void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double 
 	pv->node_limit = node_limit;
 	pv->deadline = deadline;
 	atomic_init(&pv->stop, 0);
+	atomic_init(&pv->finish, 0);
+}
+
+/* Whether the run should end now: an interrupt, ilp_prove_wait, or ilp_prove_finish's bound or time reached. */
+static int prove_stopping(const struct ilp_prove *pv)
+{
+	if (interrupt_pending() || atomic_load(&pv->stop))
+		return 1;
+	if (!atomic_load(&pv->finish))
+		return 0;
+	return (pv->have_bound && pv->bound >= pv->enough) || util_now_s() >= pv->finish_by;
 }
 
 /* The least bound of the open nodes into pv (kept when higher). */
@@ -182,7 +193,7 @@ static void prove_callback(glp_tree *T, void *info)
 
 	glp_ios_tree_size(T, NULL, NULL, &total);
 	pv->nodes = cb->base + total;
-	if (interrupt_pending() || atomic_load(&pv->stop) || (cb->limit > 0 && total >= cb->limit)) {
+	if (prove_stopping(pv) || (cb->limit > 0 && total >= cb->limit)) {
 		take_bound(T, pv);
 		glp_ios_terminate(T);
 		return;
@@ -479,7 +490,7 @@ void ilp_prove_run(struct ilp_prove *pv)
 		prove_copy(pv, &q, 0);
 		prove_tree(pv, &q, 0, pv->start, limit && limit < PLAIN_NODES ? limit : PLAIN_NODES);
 		prove_copy_free(pv, &q);
-		if (!interrupt_pending() && !atomic_load(&pv->stop) && ilp_ms_left(pv->deadline) > 0)
+		if (!prove_stopping(pv) && ilp_ms_left(pv->deadline) > 0)
 			prove_patterns(pv, &qp, limit);
 	}
 	prove_copy_free(pv, &qp);
@@ -507,6 +518,15 @@ void ilp_prove_free(struct ilp_prove *pv)
 void ilp_prove_wait(struct ilp_prove *pv)
 {
 	atomic_store(&pv->stop, 1);
+	par_wait(pv->task);
+	pv->task = NULL;
+}
+
+void ilp_prove_finish(struct ilp_prove *pv, double enough, double by)
+{
+	pv->enough = enough;
+	pv->finish_by = by;
+	atomic_store(&pv->finish, 1);
 	par_wait(pv->task);
 	pv->task = NULL;
 }

@@ -45,6 +45,24 @@ static double prove_bound(struct ilp_ctx *c, const double *start, long nodes, lo
 }
 
 /*
+ * The bound search on its thread from start, no node limit, then
+ * ilp_prove_finish with enough: it runs on (unlike ilp_prove_wait, which
+ * stops it at once) until its bound reaches enough or its tree ends.
+ */
+static void prove_finish(struct ilp_ctx *c, const double *start, double enough)
+{
+	struct ilp_prove pv;
+
+	ilp_prove_init(&pv, c, start, 0, HUGE_VAL);
+	ilp_prove_start(&pv);
+	ilp_prove_finish(&pv, enough, HUGE_VAL);
+	CHECK(!pv.task, "finish: the thread is done");
+	CHECK(pv.have_bound && pv.bound >= enough, "finish: bound %.2f (have %d), want at least %.2f", pv.bound,
+	      pv.have_bound, enough);
+	ilp_prove_free(&pv);
+}
+
+/*
  * The bound search on bench `size` seed `seed` from its greedy plan, with
  * at most `nodes` nodes (0: no limit) and no clock, into *pv (the caller frees it with
  * ilp_prove_free); *greedy: the greedy plan's cost on the model.  The
@@ -181,6 +199,7 @@ static void test_patterns(void)
 			CHECK(have && b >= 4 * node - 1e-6 && b <= greedy + 1e-6,
 			      "patterns: bound %.2f, want 4 nodes (%.2f) and at most the greedy plan %.2f", b, 4 * node,
 			      greedy);
+			prove_finish(&c, start, 4 * node - 1e-6);
 			free(start);
 			fixture_ilp_release(&c, &fx);
 		}

@@ -33,6 +33,9 @@ struct ilp_prove {
 	long node_limit;	/* stop after this many nodes; 0: none */
 	double deadline;	/* util_now_s() to stop at; HUGE_VAL: none */
 	atomic_int stop;	/* set by ilp_prove_wait: stop now */
+	atomic_int finish;	/* set by ilp_prove_finish: stop once bound >= enough */
+	double enough;		/* the bound that proves the plan (set before finish) */
+	double finish_by;	/* util_now_s() to stop at once finish is set */
 	double bound;		/* out: the best proven lower bound of the model */
 	int have_bound;		/* out: bound is set */
 	long nodes;		/* out: branch-and-bound nodes */
@@ -67,6 +70,12 @@ void ilp_prove_run(struct ilp_prove *pv);
 /* Runs ilp_prove_run on a thread of its own; ilp_prove_wait stops it and waits. */
 void ilp_prove_start(struct ilp_prove *pv);
 void ilp_prove_wait(struct ilp_prove *pv);
+/*
+ * Lets the thread run on until its bound reaches enough (the bound that
+ * proves the plan in hand), its tree ends or util_now_s() reaches by
+ * (or its deadline), and waits for it.
+ */
+void ilp_prove_finish(struct ilp_prove *pv, double enough, double by);
 /* Frees what a run left in pv (its plan). */
 void ilp_prove_free(struct ilp_prove *pv);
 
