@@ -231,7 +231,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
 		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
 		deep = pl->round_obj;
-		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH);
+		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT);
 		free(y);
 	}
 	solve_more(c, pl, lp, &more, deep);

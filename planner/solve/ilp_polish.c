@@ -37,9 +37,23 @@
 
 #define POLISH_WAVE 4	/* pairs solved at once: fixed, so the plan is the same on any number of threads */
 
+/*
+ * Emptying a class (POLISH_EJECT): a class is emptied into a pair when
+ * it uses EJECT_NODES nodes or fewer and costs EJECT_SHARE of the plan
+ * or more (so never while the plan leaves replicas unplaced: their
+ * penalty outweighs every class); EJECT_PAIRS pairs at most are tried
+ * for each such class, the most promising first.
+ */
+#define EJECT_NODES 2
+#define EJECT_SHARE 0.05
+#define EJECT_PAIRS 16
+
+#define NO_CLASS ((size_t)-1)
+
 /* A pair of classes to solve again together (k1 == k2: one class), and what it promises. */
 struct pair {
 	size_t k1, k2;		/* the classes, k1 <= k2 */
+	size_t kd;		/* a class whose replicas the two take, emptying it; NO_CLASS: none */
 	double promise;		/* what solving them again may gain (polish_pairs) */
 };
 
@@ -50,7 +64,9 @@ static int pair_cmp(const void *a, const void *b)
 		return x->promise > y->promise ? -1 : 1;
 	if (x->k1 != y->k1)
 		return x->k1 < y->k1 ? -1 : 1;
-	return (x->k2 > y->k2) - (x->k2 < y->k2);
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2 ? -1 : 1;
+	return (x->kd > y->kd) - (x->kd < y->kd);
 }
 
 /* What the columns of class k cost in x (1-based, columns of c->P), arcs included. */
@@ -100,67 +116,146 @@ static double class_excess(const struct ilp_ctx *c, size_t k, const double *x, c
 	return e;
 }
 
+/* What polish_pairs reads of the plan: per demand and class, whether it has an arc and whether x places any there. */
+struct pair_scan {
+	size_t nc;		/* classes */
+	char *has;		/* [demand * nc + class] */
+	char *placed;		/* [demand * nc + class] */
+	double *excess;		/* [class]: class_excess */
+};
+
+/* Whether the classes a and b (a == b: one class) have arcs for each of the demands dl[0 .. nd). */
+static int eject_covers(const struct pair_scan *sc, const size_t *dl, size_t nd, size_t a, size_t b)
+{
+	size_t i, nc = sc->nc;
+
+	for (i = 0; i < nd; i++)
+		if (!sc->has[dl[i] * nc + a] && !sc->has[dl[i] * nc + b])
+			return 0;
+	return 1;
+}
+
+/*
+ * Adds to pairs (at n; returns the new count) the pairs that may empty
+ * class kd: the EJECT_PAIRS pairs (a, b), a <= b, neither kd, that have
+ * arcs for every demand x places in kd, the most promising first (the
+ * three classes' excess over the root LP).
+ */
+static size_t eject_pairs(const struct ilp_ctx *c, const struct pair_scan *sc, size_t kd, struct pair *pairs,
+			  size_t n)
+{
+	const struct problem *p = c->p;
+	size_t nc = sc->nc, a, b, d, nd = 0, m = 0, cap = 64;
+	size_t *dl = xcalloc(p->ndemands + 1, sizeof(*dl));
+	struct pair *cand = xcalloc(cap, sizeof(*cand));
+
+	for (d = 0; d < p->ndemands; d++)
+		if (sc->placed[d * nc + kd])
+			dl[nd++] = d;
+	for (a = 0; a < nc; a++)
+		for (b = a; b < nc; b++) {
+			if (a == kd || b == kd || !p->classes[a].modes || !p->classes[b].modes ||
+			    !eject_covers(sc, dl, nd, a, b))
+				continue;
+			if (m == cap)
+				cand = xrealloc(cand, (cap *= 2) * sizeof(*cand));
+			cand[m].k1 = a;
+			cand[m].k2 = b;
+			cand[m].kd = kd;
+			cand[m].promise = sc->excess[kd] + sc->excess[a] + (a != b ? sc->excess[b] : 0);
+			m++;
+		}
+	qsort(cand, m, sizeof(*cand), pair_cmp);
+	if (m > EJECT_PAIRS)
+		m = EJECT_PAIRS;
+	memcpy(pairs + n, cand, m * sizeof(*cand));
+	free(cand);
+	free(dl);
+	return n + m;
+}
+
+/* The nodes of class k that x uses, all modes. */
+static double class_nodes(const struct ilp_ctx *c, size_t k, const double *x)
+{
+	double used = 0;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (c->cl.n[k * MODE_COUNT + (size_t)m])
+			used += x[c->cl.n[k * MODE_COUNT + (size_t)m]];
+	return used;
+}
+
 /*
  * The pairs of classes worth solving again together: k1 < k2 where a
  * demand the plan x places in one of them has an arc in the other (its
  * replicas can move between them); a class with no such partner is
- * paired with itself.  The most promising first: the two classes'
- * excess over the root LP (class_excess), doubled in effect (the larger
- * excess counts twice) when one of them has nodes x leaves unused, where
- * the other's replicas can go.
+ * paired with itself.  With eject, also for each class x uses little
+ * and pays much for (EJECT_NODES, EJECT_SHARE of x_obj) the pairs that
+ * may take all it holds (eject_pairs).  The most promising first: the
+ * classes' excess over the root LP (class_excess), doubled in effect
+ * (the larger excess counts twice) when one of a pair has nodes x leaves
+ * unused, where the other's replicas can go.
  */
-static size_t polish_pairs(const struct ilp_ctx *c, const double *x, const double *lp, struct pair **out)
+static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_obj, const double *lp, int eject,
+			   struct pair **out)
 {
 	const struct problem *p = c->p;
 	const struct cols *cl = &c->cl;
 	size_t nc = p->nclasses, i, d, a, b, n = 0;
-	char *has = xcalloc(p->ndemands * nc + 1, 1), *placed = xcalloc(p->ndemands * nc + 1, 1);
+	struct pair_scan sc;
 	char *share = xcalloc(nc * nc + 1, 1), *paired = xcalloc(nc + 1, 1), *room = xcalloc(nc + 1, 1);
-	double *excess = xcalloc(nc + 1, sizeof(*excess));
-	struct pair *pairs = xcalloc(nc * nc + 1, sizeof(*pairs));
+	struct pair *pairs = xcalloc(nc * nc + (eject ? nc * EJECT_PAIRS : 0) + 1, sizeof(*pairs));
 
+	sc.nc = nc;
+	sc.has = xcalloc(p->ndemands * nc + 1, 1);
+	sc.placed = xcalloc(p->ndemands * nc + 1, 1);
+	sc.excess = xcalloc(nc + 1, sizeof(*sc.excess));
 	for (i = 0; i < p->narcs; i++) {
-		has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
+		sc.has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
 		if (x[cl->arc[i]] > 1e-6)
-			placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
+			sc.placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
 	}
 	for (d = 0; d < p->ndemands; d++)
 		for (a = 0; a < nc; a++)
-			if (placed[d * nc + a])
+			if (sc.placed[d * nc + a])
 				for (b = 0; b < nc; b++)
-					if (b != a && has[d * nc + b])
+					if (b != a && sc.has[d * nc + b])
 						share[(a < b ? a : b) * nc + (a < b ? b : a)] = 1;
 	for (a = 0; a < nc; a++) {
-		double used = 0;
-		int m;
-		for (m = 0; m < MODE_COUNT; m++)
-			if (cl->n[a * MODE_COUNT + (size_t)m])
-				used += x[cl->n[a * MODE_COUNT + (size_t)m]];
-		room[a] = used + 0.5 < (double)p->classes[a].nc->count;
-		excess[a] = class_excess(c, a, x, lp);
+		room[a] = class_nodes(c, a, x) + 0.5 < (double)p->classes[a].nc->count;
+		sc.excess[a] = class_excess(c, a, x, lp);
 	}
 	for (a = 0; a < nc; a++)
 		for (b = a + 1; b < nc; b++)
 			if (share[a * nc + b]) {
 				pairs[n].k1 = a;
 				pairs[n].k2 = b;
-				pairs[n].promise = excess[a] + excess[b] + (room[a] || room[b] ? fmax(excess[a], excess[b]) : 0);
+				pairs[n].kd = NO_CLASS;
+				pairs[n].promise = sc.excess[a] + sc.excess[b] +
+						   (room[a] || room[b] ? fmax(sc.excess[a], sc.excess[b]) : 0);
 				paired[a] = paired[b] = 1;
 				n++;
 			}
 	for (a = 0; a < nc; a++)
 		if (!paired[a] && p->classes[a].modes) {
 			pairs[n].k1 = pairs[n].k2 = a;
-			pairs[n].promise = excess[a];
+			pairs[n].kd = NO_CLASS;
+			pairs[n].promise = sc.excess[a];
 			n++;
 		}
+	for (a = 0; eject && a < nc; a++) {
+		double used = class_nodes(c, a, x);
+		if (used > 0.5 && used < EJECT_NODES + 0.5 && class_cost(c, a, x) >= EJECT_SHARE * x_obj)
+			n = eject_pairs(c, &sc, a, pairs, n);
+	}
 	qsort(pairs, n, sizeof(*pairs), pair_cmp);
-	free(has);
-	free(placed);
+	free(sc.has);
+	free(sc.placed);
+	free(sc.excess);
 	free(share);
 	free(paired);
 	free(room);
-	free(excess);
 	*out = pairs;
 	return n;
 }
@@ -168,8 +263,9 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, const doubl
 /* One pair of classes solved again (polish), a job of a wave. */
 struct pair_job {
 	size_t ks[2], nk;	/* the classes; 1 or 2 of them */
-	double *q;		/* [demand]: the replicas x gives the two */
-	double old, obj;	/* what the two cost in x (less rounding); what the MIP found */
+	size_t kd;		/* the class they empty (struct pair), or NO_CLASS */
+	double *q;		/* [demand]: the replicas x gives the two (and kd) */
+	double old, obj;	/* what the two (and kd) cost in x (less rounding); what the MIP found */
 	struct shrink sh;	/* the MIP's own, from nothing */
 	struct ilp_result got;	/* the MIP's plan of the two */
 	int rc;			/* ilp_sub_mip's */
@@ -203,7 +299,7 @@ static void pair_job_run(void *ctx, size_t j)
 	sa.worse = b->old;
 	sa.sh = &b->sh;
 	sa.deadline = pj->deadline;
-	sa.deep = pj->deep;
+	sa.deep = b->kd != NO_CLASS ? SUB_DEEP_ALWAYS : pj->deep ? SUB_DEEP : 0;
 	b->rc = ilp_sub_mip(pj->c, &sa, &b->got, &b->obj);
 }
 
@@ -232,6 +328,8 @@ struct polish {
 	long stamp;		/* the next stamp */
 	long solved, wasted, dearer; /* pair MIPs; solved again; cheaper but dearer made concrete */
 	int better;		/* pairs that made x cheaper */
+	int emptied;		/* of those, pairs that emptied a class */
+	long tried;		/* pair MIPs that would empty a class */
 	int found;		/* this pass made x cheaper */
 	double t_deal;		/* seconds in deals */
 };
@@ -239,7 +337,8 @@ struct polish {
 /*
  * The next wave: the pairs not yet done in this pass (done[]), in order,
  * until POLISH_WAVE of them are to be solved; a pair whose classes
- * nothing changed since it was last solved is listed without a job.
+ * nothing changed since it was last solved is listed without a job, and
+ * so is one that empties a class once solved (it is tried once a polish).
  * Fills the jobs' classes, q and old from ps->x (ps->cur: its counts).
  * Returns the number of pairs listed in ps->wp (*njobs: of jobs).
  */
@@ -256,24 +355,27 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 	size_t n = 0, nj = 0, pi, t, a;
 
 	for (pi = 0; pi < ps->npairs && nj < POLISH_WAVE; pi++) {
-		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2;
+		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2, kd = pairs[pi].kd, ks[3] = { k1, k2, kd };
 		struct pair_job *b = &job[nj];
 		if (done[pi])
 			continue;
 		wp[n].pi = pi;
 		wp[n].job = -1;
 		n++;
-		if (seen[pi] && changed[k1] < seen[pi] && changed[k2] < seen[pi])
-			continue; /* nothing new since it was last solved */
+		if (seen[pi] && (kd != NO_CLASS || (changed[k1] < seen[pi] && changed[k2] < seen[pi])))
+			continue; /* nothing new since it was last solved, or an emptying tried */
 		wp[n - 1].job = (long)nj;
 		b->ks[0] = k1;
 		b->ks[1] = k2;
 		b->nk = k1 == k2 ? 1 : 2;
+		b->kd = kd;
 		b->old = 0;
 		memset(b->q, 0, p->ndemands * sizeof(*b->q));
-		for (t = 0; t < b->nk; t++) {
-			b->old += class_cost(ps->c, b->ks[t], ps->x);
-			for (a = ix->kstart[b->ks[t]]; a < ix->kstart[b->ks[t] + 1]; a++)
+		for (t = 0; t < 3; t++) {
+			if ((t == 1 && k2 == k1) || (t == 2 && kd == NO_CLASS))
+				continue;
+			b->old += class_cost(ps->c, ks[t], ps->x);
+			for (a = ix->kstart[ks[t]]; a < ix->kstart[ks[t] + 1]; a++)
 				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
 		}
 		b->old -= 1e-6 * fmax(1, fabs(b->old)); /* cheaper by more than rounding */
@@ -283,12 +385,26 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 	return n;
 }
 
+/* Class k emptied in r: no nodes, configurations or replicas. */
+static void class_empty(const struct problem *p, const struct arcidx *ix, struct ilp_result *r, size_t k)
+{
+	size_t ci, a;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		r->nmode[k * MODE_COUNT + (size_t)m] = 0;
+	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+		r->ncfg[k][ci] = 0;
+	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
+		r->arc[ix->byk[a]] = 0;
+}
+
 /*
  * Takes the result of the wave's w-th pair: put off to the next wave
  * when a pair before it changed (or put off) one of its classes;
- * otherwise, when its MIP found the two cheaper, the pair's plan
- * replaces theirs in ps->x if the whole plan, made concrete, is cheaper
- * too.
+ * otherwise, when its MIP found the two cheaper (with the class they
+ * empty), the pair's plan replaces theirs in ps->x if the whole plan,
+ * made concrete, is cheaper too.
  */
 static void polish_take(struct polish *ps, size_t w)
 {
@@ -296,13 +412,15 @@ static void polish_take(struct polish *ps, size_t w)
 	const struct arcidx *ix = &ps->c->ix;
 	const struct cols *cl = &ps->c->cl;
 	struct wave_pair *wp = ps->wp;
-	size_t k1 = ps->pairs[wp[w].pi].k1, k2 = ps->pairs[wp[w].pi].k2, t, ci, i;
+	size_t k1 = ps->pairs[wp[w].pi].k1, k2 = ps->pairs[wp[w].pi].k2, kd = ps->pairs[wp[w].pi].kd, t, ci, i;
 	struct pair_job *b;
 	double fo, *fixed;
 	int m;
 
-	if (ps->moved[k1] || ps->moved[k2]) {
+	if (ps->moved[k1] || ps->moved[k2] || (kd != NO_CLASS && ps->moved[kd])) {
 		ps->moved[k1] = ps->moved[k2] = 1;
+		if (kd != NO_CLASS)
+			ps->moved[kd] = 1;
 		ps->wasted += wp[w].job >= 0;
 		return;
 	}
@@ -310,6 +428,7 @@ static void polish_take(struct polish *ps, size_t w)
 	if (wp[w].job < 0)
 		return;
 	ps->seen[wp[w].pi] = ps->stamp++;
+	ps->tried += kd != NO_CLASS;
 	b = &ps->pj.job[wp[w].job];
 	if (b->rc || b->obj >= b->old)
 		return;
@@ -322,6 +441,8 @@ static void polish_take(struct polish *ps, size_t w)
 		for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
 			ps->cur.arc[ix->byk[a]] = b->got.arc[ix->byk[a]];
 	}
+	if (kd != NO_CLASS)
+		class_empty(p, ix, &ps->cur, kd);
 	for (i = 0; i < p->ndemands; i++)
 		ps->cur.unplaced[i] += b->got.unplaced[i];
 	ilp_counts_vector(p, cl, &ps->cur, ps->xc);
@@ -342,6 +463,11 @@ static void polish_take(struct polish *ps, size_t w)
 	for (t = 0; t < b->nk; t++)
 		ps->changed[b->ks[t]] = ps->seen[wp[w].pi];
 	ps->moved[k1] = ps->moved[k2] = 1;
+	if (kd != NO_CLASS) {
+		ps->changed[kd] = ps->seen[wp[w].pi];
+		ps->moved[kd] = 1;
+		ps->emptied++;
+	}
 	ps->found = 1;
 	ps->better++;
 }
@@ -369,7 +495,7 @@ static int polish_wave(struct polish *ps)
 }
 
 /* Allocates ps's arrays and jobs (ps->c, x, made and concrete set), with the pairs of x against lp. */
-static void polish_alloc(struct polish *ps, const double *lp)
+static void polish_alloc(struct polish *ps, const double *lp, int eject)
 {
 	const struct problem *p = ps->c->p;
 	size_t ng = p->nclasses * MODE_COUNT, w;
@@ -381,7 +507,7 @@ static void polish_alloc(struct polish *ps, const double *lp)
 	*ps->made = NULL;
 	ilp_result_alloc(p, &ps->cur);
 	ilp_take_plan(p, &ps->c->cl, ps->x, &ps->cur);
-	ps->npairs = polish_pairs(ps->c, ps->x, lp, &ps->pairs);
+	ps->npairs = polish_pairs(ps->c, ps->x, ps->concrete, lp, eject, &ps->pairs);
 	ps->seen = xcalloc(ps->npairs + 1, sizeof(*ps->seen));
 	ps->done = xcalloc(ps->npairs + 1, 1);
 	ps->wp = xcalloc(ps->npairs + 1, sizeof(*ps->wp));
@@ -420,6 +546,7 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 	       double **made)
 {
 	struct polish ps;
+	size_t pi;
 
 	memset(&ps, 0, sizeof(ps));
 	ps.c = c;
@@ -428,7 +555,7 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 	ps.concrete = x_obj;
 	ps.pj.deadline = deadline;
 	ps.pj.deep = !(passes & POLISH_SHORT);
-	polish_alloc(&ps, lp);
+	polish_alloc(&ps, lp, !!(passes & POLISH_EJECT));
 	ps.found = 1;
 	while (ps.found && ilp_ms_left(deadline) > 0 && !interrupt_pending()) {
 		ps.found = 0;
@@ -439,12 +566,14 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 			/* converged on short searches: every pair once more, deeper */
 			ps.pj.deep = 1;
 			ps.found = 1;
-			memset(ps.seen, 0, ps.npairs * sizeof(*ps.seen));
+			for (pi = 0; pi < ps.npairs; pi++)
+				if (ps.pairs[pi].kd == NO_CLASS)
+					ps.seen[pi] = 0; /* an emptying is tried once */
 		}
 	}
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld solved again, after a pair before them in their wave "
-		   "changed), %d cheaper, %ld of those dearer made concrete (%.2f s in deals)\n",
-		   ps.solved, ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.t_deal);
+		   "changed), %d cheaper, %ld of those dearer made concrete; %d of %ld emptied a class (%.2f s in deals)\n",
+		   ps.solved, ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
 	polish_free(&ps);
 	return ps.better;
 }

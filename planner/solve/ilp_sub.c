@@ -305,7 +305,7 @@ int ilp_sub_mip(const struct ilp_ctx *c, const struct sub_mip_args *a, struct il
 	s.S = glp_create_prob();
 	sub_build(c, a, &s);
 	sub_start(c, a, &s);
-	for (tries = 0; (!a->deep || polish_nodes(s.ncols) > POLISH_NODES_MIN) && sub_once(c, a, &s); tries++) {
+	for (tries = 0; (a->deep != SUB_DEEP || polish_nodes(s.ncols) > POLISH_NODES_MIN) && sub_once(c, a, &s); tries++) {
 		sub_counts(c->p, &s, a, r);
 		*obj = glp_mip_obj_val(s.S);
 		rc = 0;

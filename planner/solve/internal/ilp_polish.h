@@ -11,7 +11,8 @@
 enum {
 	POLISH_SHORT = 1,	/* short searches of each pair, until a pass changes nothing */
 	POLISH_DEEP = 2,	/* then (or from the start, alone) deeper searches, until a pass changes nothing */
-	POLISH_BOTH = 3
+	POLISH_BOTH = 3,
+	POLISH_EJECT = 4	/* also try, once, to empty each small costly class into a pair (ilp_polish.c) */
 };
 
 /*

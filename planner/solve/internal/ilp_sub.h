@@ -20,9 +20,12 @@ struct sub_mip_args {
 	struct shrink *sh;	/* CPU and RAM taken off each node (the deals add to it), or NULL */
 	int keyed;		/* with the node key sets' CPU and RAM rows (ilp_key.c), as the keyed chains' LP copies */
 	double deadline;	/* util_now_s() time to stop by */
-	int deep;		/* polishing (start_x): 0: POLISH_NODES_MIN nodes; 1: polish_nodes (ilp_sub.c), and no solve
-				 * at all when that is no more than POLISH_NODES_MIN (the MIP would be the same) */
+	int deep;		/* polishing (start_x): 0: POLISH_NODES_MIN nodes; SUB_DEEP: polish_nodes (ilp_sub.c), and no
+				 * solve at all when that is no more than POLISH_NODES_MIN (the MIP would be the same);
+				 * SUB_DEEP_ALWAYS: polish_nodes, solved whatever they are (a MIP the short pass never saw) */
 };
+
+enum { SUB_DEEP = 1, SUB_DEEP_ALWAYS = 2 };
 
 /*
  * The MIP of the classes a->ks alone: the cheapest whole nodes and whole

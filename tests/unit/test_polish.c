@@ -1,0 +1,144 @@
+/*
+ * test_polish.c - the polish (planner/solve/ilp_polish.c) emptying a
+ * class (POLISH_EJECT).
+ *
+ * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
+ * with 16 cores at 11 $/h; d, two H100s with 16 cores at 100 $/h.  w1
+ * asks for an H100 (2 cores), w2 for 8 cores (any GPU).  The start is
+ * the model's optimum with b's nodes held at 0: d holds both.  Moving
+ * either replica out of d alone saves nothing (d's node stays), and no
+ * replica sits in a or b, so the plain polish pairs nothing that helps
+ * and keeps d; emptying d into the pair (a, b) costs 21 $/h against 100.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "fixture_ilp.h"
+#include "internal/ilp_polish.h"
+#include "internal/ilp_vec.h"
+
+static const char inv[] = INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,4,64,rent,,,10,1300\n"
+				     "b,1,L4,1,baremetal,dc1,16,64,rent,,,11,300\n"
+				     "d,1,H100-SXM5-80GB,2,baremetal,dc1,16,128,rent,,,100,1300\n";
+static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			 "modes,sites,needs_nvaie,priority\n"
+			 "w1,t,1,1,80,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
+			 "w2,t,1,1,16,1,none,false,8,8,,,,false,10\n";
+
+/* The class of inventory row `row`, or nclasses (checked). */
+static size_t class_of(const struct problem *p, size_t row)
+{
+	size_t k;
+
+	for (k = 0; k < p->nclasses; k++)
+		if (p->classes[k].index == row)
+			return k;
+	CHECK(0, "no class for inventory row %zu", row);
+	return p->nclasses;
+}
+
+/* The nodes of class k in x, all modes. */
+static double nodes(const struct ilp_ctx *c, size_t k, const double *x)
+{
+	double n = 0;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (c->cl.n[k * MODE_COUNT + (size_t)m])
+			n += x[c->cl.n[k * MODE_COUNT + (size_t)m]];
+	return n;
+}
+
+/* Sets the upper bound of class k's node columns to ub (0: none may be used; else the class's count). */
+static void hold_class(struct ilp_ctx *c, size_t k, double ub)
+{
+	int m, j;
+
+	for (m = 0; m < MODE_COUNT; m++) {
+		j = c->cl.n[k * MODE_COUNT + (size_t)m];
+		if (j)
+			glp_set_col_bnds(c->P, j, ub > 0 ? GLP_DB : GLP_FX, 0, ub);
+	}
+}
+
+/* The start: the MIP's optimum with b held at 0, made concrete, into x (caller frees); its cost. */
+static double *start_plan(struct ilp_ctx *c, size_t kb, double *obj)
+{
+	glp_iocp io;
+	double *x = NULL;
+	int j, n = glp_get_num_cols(c->P);
+
+	hold_class(c, kb, 0);
+	glp_init_iocp(&io);
+	io.msg_lev = GLP_MSG_OFF;
+	io.presolve = GLP_ON;
+	if (glp_intopt(c->P, &io) == 0 && glp_mip_status(c->P) == GLP_OPT) {
+		double *y = xcalloc((size_t)n + 1, sizeof(*y));
+		for (j = 1; j <= n; j++)
+			y[j] = glp_mip_col_val(c->P, j);
+		x = ilp_repair_vector(c, y);
+		free(y);
+		*obj = ilp_vec_obj(c->P, x);
+	}
+	CHECK(x != NULL, "the start's MIP");
+	hold_class(c, kb, (double)c->p->classes[kb].nc->count);
+	return x;
+}
+
+/* Polishes a copy of start with passes; returns the polished plan's cost, *kd_nodes: class kd's nodes in it. */
+static double polish(struct ilp_ctx *c, const double *start, double start_obj, unsigned passes, size_t kd,
+		     double *kd_nodes)
+{
+	size_t n = (size_t)glp_get_num_cols(c->P) + 1;
+	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj;
+	int code = 0, j;
+
+	CHECK(ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
+	for (j = 1; j < (int)n; j++)
+		lp[j] = glp_get_col_prim(c->P, j);
+	memcpy(x, start, n * sizeof(*x));
+	ilp_polish(c, x, start_obj, lp, HUGE_VAL, passes, &made);
+	if (made)
+		obj = ilp_vec_obj(c->P, made);
+	*kd_nodes = nodes(c, kd, made ? made : x);
+	free(made);
+	free(lp);
+	free(x);
+	return obj;
+}
+
+int main(void)
+{
+	struct fixture fx;
+	struct ilp_ctx c;
+	double *start, start_obj = 0, plain, ejected, dn;
+	size_t kb, kd;
+
+	if (fixture_setup("test_polish"))
+		return 1;
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("polish"), inv, wl, 0) == 0) {
+		kb = class_of(&fx.p, 1);
+		kd = class_of(&fx.p, 2);
+		if (kd < fx.p.nclasses && kb < fx.p.nclasses && fixture_ilp_build(&c, &fx) == 0) {
+			start = start_plan(&c, kb, &start_obj);
+			if (start) {
+				CHECK(nodes(&c, kd, start) > 0.5, "the start uses d");
+				plain = polish(&c, start, start_obj, POLISH_BOTH, kd, &dn);
+				CHECK(dn > 0.5 && plain >= start_obj - 1e-6 * start_obj,
+				      "plain polish: d's nodes %.0f, cost %.2f (start %.2f): it cannot empty d", dn, plain,
+				      start_obj);
+				ejected = polish(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT, kd, &dn);
+				CHECK(dn < 0.5 && ejected < start_obj / 3,
+				      "emptying polish: d's nodes %.0f, cost %.2f, want d empty and under a third of %.2f",
+				      dn, ejected, start_obj);
+				printf("start %.2f, plain polish %.2f, emptying polish %.2f\n", start_obj, plain, ejected);
+				free(start);
+			}
+			fixture_ilp_release(&c, &fx);
+		}
+		fixture_release(&fx);
+	}
+	ilp_cleanup();
+	fixture_teardown();
+	return check_done();
+}
