@@ -174,18 +174,6 @@ static size_t eject_pairs(const struct ilp_ctx *c, const struct pair_scan *sc, s
 	return n + m;
 }
 
-/* The nodes of class k that x uses, all modes. */
-static double class_nodes(const struct ilp_ctx *c, size_t k, const double *x)
-{
-	double used = 0;
-	int m;
-
-	for (m = 0; m < MODE_COUNT; m++)
-		if (c->cl.n[k * MODE_COUNT + (size_t)m])
-			used += x[c->cl.n[k * MODE_COUNT + (size_t)m]];
-	return used;
-}
-
 /*
  * The pairs of classes worth solving again together: k1 < k2 where a
  * demand the plan x places in one of them has an arc in the other (its
@@ -223,7 +211,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 					if (b != a && sc.has[d * nc + b])
 						share[(a < b ? a : b) * nc + (a < b ? b : a)] = 1;
 	for (a = 0; a < nc; a++) {
-		room[a] = class_nodes(c, a, x) + 0.5 < (double)p->classes[a].nc->count;
+		room[a] = ilp_class_nodes(&c->cl, a, x) + 0.5 < (double)p->classes[a].nc->count;
 		sc.excess[a] = class_excess(c, a, x, lp);
 	}
 	for (a = 0; a < nc; a++)
@@ -245,7 +233,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 			n++;
 		}
 	for (a = 0; eject && a < nc; a++) {
-		double used = class_nodes(c, a, x);
+		double used = ilp_class_nodes(&c->cl, a, x);
 		if (used > 0.5 && used < EJECT_NODES + 0.5 && class_cost(c, a, x) >= EJECT_SHARE * x_obj)
 			n = eject_pairs(c, &sc, a, pairs, n);
 	}

@@ -81,6 +81,17 @@ double ilp_unplaced_sum(const struct problem *p, const struct cols *cl, const do
 	return u > 0 ? u : 0; /* not -0 in the log */
 }
 
+double ilp_class_nodes(const struct cols *cl, size_t k, const double *x)
+{
+	double used = 0;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (cl->n[k * MODE_COUNT + (size_t)m])
+			used += x[cl->n[k * MODE_COUNT + (size_t)m]];
+	return used;
+}
+
 double ilp_vec_obj(glp_prob *P, const double *x)
 {
 	double z = glp_get_obj_coef(P, 0);

@@ -37,18 +37,6 @@ static size_t class_of(const struct problem *p, size_t row)
 	return p->nclasses;
 }
 
-/* The nodes of class k in x, all modes. */
-static double nodes(const struct ilp_ctx *c, size_t k, const double *x)
-{
-	double n = 0;
-	int m;
-
-	for (m = 0; m < MODE_COUNT; m++)
-		if (c->cl.n[k * MODE_COUNT + (size_t)m])
-			n += x[c->cl.n[k * MODE_COUNT + (size_t)m]];
-	return n;
-}
-
 /* Sets the upper bound of class k's node columns to ub (0: none may be used; else the class's count). */
 static void hold_class(struct ilp_ctx *c, size_t k, double ub)
 {
@@ -100,7 +88,7 @@ static double polish(struct ilp_ctx *c, const double *start, double start_obj, u
 	ilp_polish(c, x, start_obj, lp, HUGE_VAL, passes, &made);
 	if (made)
 		obj = ilp_vec_obj(c->P, made);
-	*kd_nodes = nodes(c, kd, made ? made : x);
+	*kd_nodes = ilp_class_nodes(&c->cl, kd, made ? made : x);
 	free(made);
 	free(lp);
 	free(x);
@@ -122,7 +110,7 @@ int main(void)
 		if (kd < fx.p.nclasses && kb < fx.p.nclasses && fixture_ilp_build(&c, &fx) == 0) {
 			start = start_plan(&c, kb, &start_obj);
 			if (start) {
-				CHECK(nodes(&c, kd, start) > 0.5, "the start uses d");
+				CHECK(ilp_class_nodes(&c.cl, kd, start) > 0.5, "the start uses d");
 				plain = polish(&c, start, start_obj, POLISH_BOTH, kd, &dn);
 				CHECK(dn > 0.5 && plain >= start_obj - 1e-6 * start_obj,
 				      "plain polish: d's nodes %.0f, cost %.2f (start %.2f): it cannot empty d", dn, plain,

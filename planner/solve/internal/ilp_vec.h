@@ -16,6 +16,8 @@ void ilp_counts_vector(const struct problem *p, const struct cols *cl, const str
 double *ilp_warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm);
 /* The replicas x leaves unplaced (never -0). */
 double ilp_unplaced_sum(const struct problem *p, const struct cols *cl, const double *x);
+/* The nodes of class k that x uses, all modes. */
+double ilp_class_nodes(const struct cols *cl, size_t k, const double *x);
 /* What x costs in P's objective. */
 double ilp_vec_obj(glp_prob *P, const double *x);
 /* Reads the counts of the plan x (1-based column values) into r (allocated). */
