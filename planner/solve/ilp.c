@@ -329,9 +329,10 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
  * gap is open and time is left, the bound search on its thread runs on
  * until its bound proves the plan, its tree ends or by (the deadline less
  * the time making the plan concrete takes, as for the search): its
- * tree may also find a cheaper plan (bench S seed 11 at 10 s: the search
- * ended at 0.63 s with 252,267,662.80 and 91 replicas unplaced; the
- * bound search, let run, found the optimum, 246,910,961.26, at 1.65 s).
+ * tree may also find a cheaper plan (bench S seed 11 at 10 s from another
+ * start, 2026-11-28: the search ended at 0.63 s with 252,267,662.80 and
+ * 91 replicas unplaced; the bound search, let run, found the optimum,
+ * 246,910,961.26, at 1.65 s).
  */
 static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
 			     double *x, int rc, double by, struct ilp_result *r)

@@ -259,6 +259,18 @@ struct pair_job {
 	int rc;			/* ilp_sub_mip's */
 };
 
+/* How many classes job b sets in the plan: its nk, and the class it empties. */
+static size_t job_nclasses(const struct pair_job *b)
+{
+	return b->nk + (b->kd != NO_CLASS);
+}
+
+/* The t-th of them (t < job_nclasses(b)); b->got holds the class it empties at zero (ilp_sub_mip). */
+static size_t job_class(const struct pair_job *b, size_t t)
+{
+	return t < b->nk ? b->ks[t] : b->kd;
+}
+
 /* A wave of pair jobs. */
 struct pair_jobs {
 	const struct ilp_ctx *c;	/* the whole model and the run's settings */
@@ -343,7 +355,7 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 	size_t n = 0, nj = 0, pi, t, a;
 
 	for (pi = 0; pi < ps->npairs && nj < POLISH_WAVE; pi++) {
-		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2, kd = pairs[pi].kd, ks[3] = { k1, k2, kd };
+		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2, kd = pairs[pi].kd;
 		struct pair_job *b = &job[nj];
 		if (done[pi])
 			continue;
@@ -359,11 +371,10 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 		b->kd = kd;
 		b->old = 0;
 		memset(b->q, 0, p->ndemands * sizeof(*b->q));
-		for (t = 0; t < 3; t++) {
-			if ((t == 1 && k2 == k1) || (t == 2 && kd == NO_CLASS))
-				continue;
-			b->old += class_cost(ps->c, ks[t], ps->x);
-			for (a = ix->kstart[ks[t]]; a < ix->kstart[ks[t] + 1]; a++)
+		for (t = 0; t < job_nclasses(b); t++) {
+			size_t k = job_class(b, t);
+			b->old += class_cost(ps->c, k, ps->x);
+			for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
 				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
 		}
 		b->old -= 1e-6 * fmax(1, fabs(b->old)); /* cheaper by more than rounding */
@@ -373,18 +384,18 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 	return n;
 }
 
-/* Class k emptied in r: no nodes, configurations or replicas. */
-static void class_empty(const struct problem *p, const struct arcidx *ix, struct ilp_result *r, size_t k)
+/* Whether a pair before pr in this wave changed (or put off) one of pr's classes. */
+static int pair_moved(const struct polish *ps, const struct pair *pr)
 {
-	size_t ci, a;
-	int m;
+	return ps->moved[pr->k1] || ps->moved[pr->k2] || (pr->kd != NO_CLASS && ps->moved[pr->kd]);
+}
 
-	for (m = 0; m < MODE_COUNT; m++)
-		r->nmode[k * MODE_COUNT + (size_t)m] = 0;
-	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-		r->ncfg[k][ci] = 0;
-	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
-		r->arc[ix->byk[a]] = 0;
+/* Marks pr's classes changed (or put off) in this wave. */
+static void pair_mark(struct polish *ps, const struct pair *pr)
+{
+	ps->moved[pr->k1] = ps->moved[pr->k2] = 1;
+	if (pr->kd != NO_CLASS)
+		ps->moved[pr->kd] = 1;
 }
 
 /*
@@ -400,15 +411,13 @@ static void polish_take(struct polish *ps, size_t w)
 	const struct arcidx *ix = &ps->c->ix;
 	const struct cols *cl = &ps->c->cl;
 	struct wave_pair *wp = ps->wp;
-	size_t k1 = ps->pairs[wp[w].pi].k1, k2 = ps->pairs[wp[w].pi].k2, kd = ps->pairs[wp[w].pi].kd, t, ci, i;
 	struct pair_job *b;
 	double fo, *fixed;
+	size_t t, ci, i;
 	int m;
 
-	if (ps->moved[k1] || ps->moved[k2] || (kd != NO_CLASS && ps->moved[kd])) {
-		ps->moved[k1] = ps->moved[k2] = 1;
-		if (kd != NO_CLASS)
-			ps->moved[kd] = 1;
+	if (pair_moved(ps, &ps->pairs[wp[w].pi])) {
+		pair_mark(ps, &ps->pairs[wp[w].pi]);
 		ps->wasted += wp[w].job >= 0;
 		return;
 	}
@@ -416,12 +425,12 @@ static void polish_take(struct polish *ps, size_t w)
 	if (wp[w].job < 0)
 		return;
 	ps->seen[wp[w].pi] = ps->stamp++;
-	ps->tried += kd != NO_CLASS;
 	b = &ps->pj.job[wp[w].job];
+	ps->tried += b->kd != NO_CLASS;
 	if (b->rc || b->obj >= b->old)
 		return;
-	for (t = 0; t < b->nk; t++) {
-		size_t k = b->ks[t], a;
+	for (t = 0; t < job_nclasses(b); t++) {
+		size_t k = job_class(b, t), a;
 		for (m = 0; m < MODE_COUNT; m++)
 			ps->cur.nmode[k * MODE_COUNT + (size_t)m] = b->got.nmode[k * MODE_COUNT + (size_t)m];
 		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
@@ -429,8 +438,6 @@ static void polish_take(struct polish *ps, size_t w)
 		for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
 			ps->cur.arc[ix->byk[a]] = b->got.arc[ix->byk[a]];
 	}
-	if (kd != NO_CLASS)
-		class_empty(p, ix, &ps->cur, kd);
 	for (i = 0; i < p->ndemands; i++)
 		ps->cur.unplaced[i] += b->got.unplaced[i];
 	ilp_counts_vector(p, cl, &ps->cur, ps->xc);
@@ -448,14 +455,10 @@ static void polish_take(struct polish *ps, size_t w)
 	free(*ps->made);
 	*ps->made = fixed;
 	ps->concrete = fo;
-	for (t = 0; t < b->nk; t++)
-		ps->changed[b->ks[t]] = ps->seen[wp[w].pi];
-	ps->moved[k1] = ps->moved[k2] = 1;
-	if (kd != NO_CLASS) {
-		ps->changed[kd] = ps->seen[wp[w].pi];
-		ps->moved[kd] = 1;
-		ps->emptied++;
-	}
+	for (t = 0; t < job_nclasses(b); t++)
+		ps->changed[job_class(b, t)] = ps->seen[wp[w].pi];
+	pair_mark(ps, &ps->pairs[wp[w].pi]);
+	ps->emptied += b->kd != NO_CLASS;
 	ps->found = 1;
 	ps->better++;
 }
