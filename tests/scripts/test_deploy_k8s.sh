@@ -2,7 +2,7 @@
 # The deploy ConfigMap (device-plugin-config.yaml) of data/example and of
 # the named-nodes case, checked offline against the Kubernetes OpenAPI
 # schemas (tests/scripts/k8s_validate.js: the npm package kubernetes-models
-# 4.5.1, which .ci/setup installs into build/npm); also that a broken
+# 4.5.1, which .ci/setup --tests installs into build/npm); also that a broken
 # ConfigMap fails.  Skips, saying so, only when node or the package is
 # missing on this machine (GPUPLAN_NPM_DIR: where node_modules is; default
 # SRC_DIR/build/npm).
@@ -11,7 +11,7 @@ set -u
 gpuplan=$1 src=$2 work=$3
 npm_dir=${GPUPLAN_NPM_DIR:-$src/build/npm}
 if ! command -v node >/dev/null || [ ! -d "$npm_dir/node_modules/kubernetes-models" ]; then
-	echo "SKIP: node or kubernetes-models missing in $npm_dir (.ci/setup installs them)"
+	echo "SKIP: node or kubernetes-models missing in $npm_dir (.ci/setup --tests installs them)"
 	exit 0
 fi
 export NODE_PATH=$npm_dir/node_modules

@@ -14,7 +14,7 @@ if [ -s "$man1" ] && [ -s "$comp" ]; then ok; else bad "no gpuplan.1 or gpuplan.
 if command -v man >/dev/null; then
 	if MANWIDTH=80 man -l "$man1" >man.txt 2>man.err; then ok; else bad "man -l gpuplan.1 failed: $(cat man.err)"; fi
 else
-	echo "SKIP: man not installed (.ci/setup installs man-db)"
+	echo "SKIP: man not installed (.ci/setup --tests installs man-db)"
 fi
 # the roff source without its escapes, for the option names
 sed 's/\\f[BIR]//g; s/\\-/-/g' "$man1" >man.src

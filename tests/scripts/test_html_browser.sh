@@ -12,13 +12,13 @@
 # script of their own) that writes what the browser sees into the DOM,
 # which `chromium --dump-dom` prints.  The browser runs under `unshare -n`
 # (no network at all) where that works.  Without chromium the test is
-# skipped with a message (.ci/setup installs it).  Ends with "N passed, N
+# skipped with a message (.ci/setup --tests installs it).  Ends with "N passed, N
 # failed" and exits 1 on any failure.
 . "$(dirname "$0")/lib.sh"
 
 browser=$(command -v chromium || command -v chromium-browser)
 if [ -z "$browser" ]; then
-	echo "SKIP: chromium not installed (apt-get install chromium; .ci/setup does): the browser test is skipped"
+	echo "SKIP: chromium not installed (apt-get install chromium; .ci/setup --tests does): the browser test is skipped"
 	finish
 fi
 net=""

@@ -3,7 +3,7 @@
 # --k8s` (a ConfigMap of the inputs and an Indexed Job): it is the one
 # docs/sweep/k8s-indexed-job.yaml shows, byte for byte; both objects
 # validate offline against the Kubernetes OpenAPI schemas of the npm
-# package kubernetes-models 4.5.1, which .ci/setup installs into build/npm
+# package kubernetes-models 4.5.1, which .ci/setup --tests installs into build/npm
 # (skipped, with a message, when node or that package is absent); the
 # Job's fields are on an allow-list (the schemas accept unknown fields);
 # and its pods, played here one index at a time with the manifest's own
@@ -39,7 +39,7 @@ if command -v node >/dev/null 2>&1 && [ -d "$mods/kubernetes-models" ]; then
 	NODE_PATH=$mods node "$src/tests/scripts/k8s_validate.js" badjob.yaml >val.out 2>&1
 	[ $? = 1 ] && grep -q 'completionMode must be equal to one of the allowed values' val.out && ok || bad "$(cat val.out)"
 else
-	echo "SKIP: node or kubernetes-models not installed ($mods; .ci/setup installs it): schema validation skipped"
+	echo "SKIP: node or kubernetes-models not installed ($mods; .ci/setup --tests installs it): schema validation skipped"
 fi
 
 # The allow-list, the ConfigMap's files (the volume) and the pods' command (python3 with PyYAML).

@@ -4,7 +4,7 @@
 # 16-case grid as 4 ranks (the shard from
 # OMPI_COMM_WORLD_RANK/SIZE; gpuplan links no MPI) and the merged report
 # equals the local run's, byte for byte.  Skipped, with a message, when
-# mpirun is not installed (.ci/setup installs openmpi-bin).
+# mpirun is not installed (.ci/setup --tests installs openmpi-bin).
 # Usage: test_sweep_mpi.sh GPUPLAN SRC_DIR WORK_DIR
 . "$(dirname "$0")/lib.sh"
 

@@ -7,7 +7,7 @@
 # and checks that each merged report equals the local run's, byte for
 # byte.  The daemons are stopped on every way out (trap on EXIT: TERM,
 # then KILL after 5 s), also when a check fails or the test is killed.
-# Skipped, with a message, when Slurm or munge is not installed (.ci/setup
+# Skipped, with a message, when Slurm or munge is not installed (.ci/setup --tests
 # installs slurm-wlm and munge).
 # Usage: test_sweep_slurm.sh GPUPLAN SRC_DIR WORK_DIR
 . "$(dirname "$0")/lib.sh"
