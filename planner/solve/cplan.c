@@ -271,6 +271,41 @@ void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
 	}
 }
 
+/*
+ * Swaps GPU a of node x with GPU b of node y: configurations, slots with
+ * their replicas, and the CPU and RAM those replicas ask.  The cursors
+ * restart: a node may have room, or an idle GPU, it had not.
+ */
+void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b)
+{
+	struct cnode *nx = &cp->nodes[x], *ny = &cp->nodes[y];
+	const struct workload *w;
+	size_t i;
+	int t;
+
+	for (i = 0; i < cp->nslots; i++) {
+		struct cslot *s = &cp->slots[i];
+		int to_y = s->node == x && s->gpu == a, to_x = s->node == y && s->gpu == b;
+		if (!to_y && !to_x)
+			continue;
+		if (s->d >= 0) {
+			w = cp->p->demands[s->d].w;
+			nx->cpu_used += to_y ? -w->cpu_cores : w->cpu_cores;
+			nx->ram_used += to_y ? -w->ram_gib : w->ram_gib;
+			ny->cpu_used += to_y ? w->cpu_cores : -w->cpu_cores;
+			ny->ram_used += to_y ? w->ram_gib : -w->ram_gib;
+		}
+		s->node = to_y ? y : x;
+		s->gpu = to_y ? b : a;
+	}
+	t = nx->gpu_config[a], nx->gpu_config[a] = ny->gpu_config[b], ny->gpu_config[b] = t;
+	t = nx->gpu_used[a], nx->gpu_used[a] = ny->gpu_used[b], ny->gpu_used[b] = t;
+	t = nx->gpu_nvaie[a], nx->gpu_nvaie[a] = ny->gpu_nvaie[b], ny->gpu_nvaie[b] = t;
+	for (i = 0; i <= cp->nnodes; i++)
+		cp->memo->alive_next[i] = i;
+	cp->memo->epoch++;
+}
+
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w)
 {
 	const struct node_class *nc = cp->p->classes[n->k].nc;

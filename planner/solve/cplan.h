@@ -10,7 +10,8 @@
  *
  * Files: cplan.c (the engine: nodes, GPUs, slots, free slot queues),
  * cplan_greedy.c (first-fit decreasing), cplan_repair.c (ejection
- * chains for what stays unplaced), cplan_deal.c (ILP counts to a plan
+ * chains for what stays unplaced), cplan_swap.c (GPU swaps between
+ * nodes for what still does), cplan_deal.c (ILP counts to a plan
  * and back), cplan_bill.c (costs and licences).
  *
  * Ownership: the cplan owns its arrays; it points into the problem,
@@ -109,9 +110,11 @@ void cplan_greedy_add(struct cplan *cp, const long *add);
  * Builds the plan of an ILP solution: nmode[k*MODE_COUNT+m] nodes per class
  * and mode, ncfg[k][c] GPUs (nodes, for patterns) per configuration,
  * arc[i] replicas per arc.  Replicas the counts leave without a slot are
- * placed first-fit where possible; what is still unplaced is then placed
- * where moving other replicas between the plan's slots makes room for it
- * (a bounded, deterministic search), else counted unplaced with a reason.
+ * placed first-fit on the nodes the counts opened where possible; what is
+ * still unplaced is then placed where moving other replicas between the
+ * plan's slots, or swapping two GPUs between nodes, makes room for it
+ * (bounded, deterministic searches), then on new nodes, else counted
+ * unplaced with a reason.
  * When replicas stay unplaced, a second deal of the same counts that
  * spreads the replicas asking the most CPU and RAM first is tried, and
  * kept if it places more.  cp must be empty (just initialised).

@@ -22,8 +22,9 @@
  * over real nodes, each with its own CPU and RAM, can leave a replica
  * without a slot.  cplan_from_counts first deals them as it always has:
  * each arc's whole replicas first fit, then the rest as the greedy planner
- * would (a free slot, a new GPU, a new node), then a repair
- * (cplan_repair.c) of what is still unplaced.  It also builds a second
+ * would on the nodes opened (a free slot, a new GPU), then the repairs of
+ * what is still unplaced (moves, cplan_repair.c; GPU swaps, cplan_swap.c),
+ * and only then new nodes (complete_counts).  It also builds a second
  * plan of the same counts that looks at CPU and RAM from the start: every
  * arc's share rounded (largest remainders within the demand), the replicas
  * that ask the most of a node's CPU or RAM dealt first, each onto the node
@@ -141,29 +142,70 @@ static void deal_first_fit(struct cplan *cp, const double *arc)
 }
 
 /*
- * Places the replicas still without a slot as the greedy planner would
- * (a free slot, a new GPU, a new node), heaviest demands first; what finds
- * none is counted unplaced, with a reason.
+ * Places the replicas still without a slot as the greedy planner would,
+ * heaviest demands first: a free slot or a new GPU of a node opened; with
+ * new_nodes also a new node, and only then is what finds none counted
+ * unplaced with a reason.  Without new_nodes what finds no slot is counted
+ * unplaced for the repair to move room free, and tried again with new
+ * nodes after it: a node opened for one replica the repair could have
+ * placed costs the plan that node (a rented p5 on bench M).
  */
-static void place_leftover(struct cplan *cp)
+static void place_leftover(struct cplan *cp, int new_nodes)
 {
 	const struct problem *p = cp->p;
 	size_t *ord = cplan_demands_by_load(p), i;
 
 	for (i = 0; i < p->ndemands; i++) {
 		int d = (int)ord[i];
+		if (new_nodes && cp->unplaced[d]) {	/* left by the first pass and the repair */
+			cp->unplaced[d] = 0;
+			free(cp->reason[d]);
+			cp->reason[d] = NULL;
+		}
 		while (cp->placed[d] + cp->unplaced[d] < p->demands[d].replicas) {
+			long left = p->demands[d].replicas - cp->placed[d];
 			size_t s = p->demands[d].unhostable ? (size_t)-1
-							    : cplan_place_one(cp, d, p->demands[d].replicas - cp->placed[d]);
+				   : new_nodes		    ? cplan_place_one(cp, d, left)
+							    : cplan_place_opened(cp, d, left);
 			if (s == (size_t)-1) {
-				cp->unplaced[d] = p->demands[d].replicas - cp->placed[d];
-				cplan_set_reason(cp, d);
+				cp->unplaced[d] = left;
+				if (new_nodes || p->demands[d].unhostable)
+					cplan_set_reason(cp, d);
 				break;
 			}
 			cplan_place_at(cp, s, d);
 		}
 	}
 	free(ord);
+}
+
+static long unplaced_total(const struct cplan *cp)
+{
+	long n = 0;
+	size_t i;
+	for (i = 0; i < cp->p->ndemands; i++)
+		n += cp->unplaced[i];
+	return n;
+}
+
+/* The repairs, ejection chains then swaps, again while they place something. */
+static void repair_all(struct cplan *cp)
+{
+	long before;
+	do {
+		before = unplaced_total(cp);
+		cplan_repair_unplaced(cp);
+		cplan_repair_swap(cp);
+	} while (unplaced_total(cp) && unplaced_total(cp) < before);
+}
+
+/* What the counts' slots left: placed in nodes opened, repaired, then on new nodes and repaired again. */
+static void complete_counts(struct cplan *cp)
+{
+	place_leftover(cp, 0);
+	repair_all(cp);
+	place_leftover(cp, 1);
+	repair_all(cp);
 }
 
 /*
@@ -299,8 +341,7 @@ static void from_counts_balanced(struct cplan *cp, const long *nmode, long *cons
 
 	open_counts(cp, nmode, ncfg);
 	deal_balanced(cp, target);
-	place_leftover(cp);
-	cplan_repair_unplaced(cp);
+	complete_counts(cp);
 	free(target);
 }
 
@@ -347,8 +388,7 @@ void cplan_from_counts_on(struct cplan *cp, const struct cplan_recipe *pre, size
 		build_recipe(cp, &pre[i]);
 	open_counts(cp, nmode, ncfg);
 	deal_first_fit(cp, arc);
-	place_leftover(cp);
-	cplan_repair_unplaced(cp);
+	complete_counts(cp);
 	cplan_init(&alt, p);
 	for (i = 0; i < npre; i++)
 		build_recipe(&alt, &pre[i]);

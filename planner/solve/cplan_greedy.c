@@ -453,11 +453,17 @@ void cplan_set_reason(struct cplan *cp, int d)
  */
 size_t cplan_place_one(struct cplan *cp, int d, long left)
 {
+	size_t s = cplan_place_opened(cp, d, left);
+	if (s == (size_t)-1)
+		s = open_node_for(cp, d, left);
+	return s;
+}
+
+size_t cplan_place_opened(struct cplan *cp, int d, long left)
+{
 	size_t s = cplan_find_free(cp, d);
 	if (s == (size_t)-1)
 		s = open_gpu_for(cp, d, left > 0);
-	if (s == (size_t)-1)
-		s = open_node_for(cp, d, left);
 	return s;
 }
 

@@ -4,7 +4,8 @@
  * counts x of a greedy plan; cplan_from_counts keeps the replicas that
  * per-node CPU would make a first-fit deal lose, and cplan_deal_loss
  * counts what neither deal places; what a deal leaves over goes onto the
- * cheapest idle GPU; cplan_cost on
+ * cheapest idle GPU; a GPU swap places what moving replicas cannot;
+ * cplan_cost on
  * hand-computed instances (each expected number written out from the
  * README's cost formula with the literal inputs); node names.  Scenarios
  * are written to a temp directory.
@@ -20,6 +21,7 @@
 #include "ilp.h"
 #include "problem.h"
 #include "verify.h"
+#include "internal/cplan_repair.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
 #define SC_TEXT FIXTURE_SC_TEXT("c")
@@ -343,6 +345,69 @@ static void test_leftover_cheapest(void)
 	fixture_release(&fx);
 }
 
+/*
+ * A replica only a GPU swap places (cplan_repair_swap): two time-slicing
+ * nodes of 9 cores and two GPUs, every GPU ts2.  Node 0: GPU 0 two heavy
+ * replicas (3 cores each), GPU 1 a mid one (2 cores) and the only free
+ * slot: 8 cores used.  Node 1: four light ones (1.5 cores), 6 used.  A
+ * third heavy one fits the free slot but not node 0's last core; in
+ * node 1's slots it pushes out a light one that node 0 has no room for.
+ * Node 0's GPU 1 swapped with a GPU of node 1 takes the free slot where
+ * there is room (node 1: 6 - 3 + 2 + 3 = 8 cores, node 0: 8 - 2 + 3 = 9).
+ * The swap changes no count: the same 2 nodes and 4 GPUs, and the plan
+ * verifies.
+ */
+static void test_repair_swap(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct cplan_cost cost;
+	static const int fill[2][2][2] = { { { 2, 2 }, { 1, -1 } }, { { 0, 0 }, { 0, 0 } } }; /* light, mid, heavy */
+	int ts2, node, g, dem[3] = { -1, -1, -1 }, h, l;
+	size_t i;
+
+	if (fixture_build(&fx, SC_TEXT, INV_HEADER "ts,2,H100-SXM5-80GB,2,baremetal,dc1,9,64,owned,,,,1300\n",
+			  WL_HEADER "light,t,4,0,10,0.1,none,false,1.5,4,timeslice,false,1\n"
+				    "mid,t,1,0,10,0.1,none,false,2,4,timeslice,false,1\n"
+				    "heavy,t,3,0,30,0.1,none,false,3,4,timeslice,false,1\n", 0))
+		return;
+	ts2 = config_named(&fx.p.classes[0], "ts2");
+	for (i = 0; i < fx.p.ndemands; i++)
+		dem[strcmp(fx.p.demands[i].w->name, "heavy") ? strcmp(fx.p.demands[i].w->name, "mid") ? 0 : 1 : 2] = (int)i;
+	h = dem[2];
+	l = dem[0];
+	CHECK(ts2 >= 0 && h >= 0 && l >= 0 && dem[1] >= 0, "ts2 %d, heavy %d, light %d", ts2, h, l);
+	if (ts2 < 0 || h < 0 || l < 0 || dem[1] < 0) {
+		fixture_release(&fx);
+		return;
+	}
+	cplan_init(&cp, &fx.p);
+	for (node = 0; node < 2; node++) {
+		cplan_open_node(&cp, 0, MODE_TIMESLICE, -1);
+		for (g = 0; g < 2; g++) {
+			size_t first = cp.nslots;
+			int r = 0;
+			cplan_configure_gpu(&cp, node, g, ts2);
+			for (i = first; i < cp.nslots; i++, r++)
+				if (fill[node][g][r] >= 0)
+					cplan_place_at(&cp, i, dem[fill[node][g][r]]);
+		}
+	}
+	cp.unplaced[h] = 1;
+	cplan_repair_unplaced(&cp);
+	CHECK(cp.unplaced[h] == 1, "the ejection chains placed the heavy replica");
+	cplan_repair_swap(&cp);
+	CHECK(cp.unplaced[h] == 0 && cp.placed[h] == 3 && cp.placed[l] == 4, "heavy: %ld placed, %ld unplaced",
+	      cp.placed[h], cp.unplaced[h]);
+	cplan_cost(&cp, &cost);
+	CHECK(cost.nodes == 2 && cost.gpus_active == 4, "%ld nodes, %ld GPUs active", cost.nodes, cost.gpus_active);
+	CHECK(cp.nodes[0].cpu_used <= 9 && cp.nodes[1].cpu_used <= 9 && cp.nodes[0].cpu_used + cp.nodes[1].cpu_used == 17,
+	      "cores used: %g, %g", cp.nodes[0].cpu_used, cp.nodes[1].cpu_used);
+	verifies(&cp, "swap");
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 /* ================= costs ================= */
 
 static void test_cost_mig(void)
@@ -462,6 +527,7 @@ int main(void)
 	test_round_trip();
 	test_deal_cpu();
 	test_leftover_cheapest();
+	test_repair_swap();
 	test_cost_mig();
 	test_cost_buy();
 	test_cost_rent();

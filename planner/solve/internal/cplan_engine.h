@@ -75,6 +75,13 @@ size_t *cplan_queue(struct cplan *cp, int k, int s);
  */
 void cplan_queue_compact(struct cplan *cp, int k, int s);
 
+/*
+ * Swaps GPU a of node x with GPU b of node y (nodes of one class and
+ * mode, neither with a node pattern): configurations, slots and their
+ * replicas, and the CPU and RAM those ask.
+ */
+void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b);
+
 /* True when node n has the CPU and RAM a replica of w asks left. */
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w);
 

@@ -17,6 +17,9 @@
  */
 size_t cplan_place_one(struct cplan *cp, int d, long left);
 
+/* cplan_place_one without a new node: a free slot, else a new GPU of a node opened. */
+size_t cplan_place_opened(struct cplan *cp, int d, long left);
+
 /* Sets cp->reason[d], unless set: why free capacity could not take a replica of d. */
 void cplan_set_reason(struct cplan *cp, int d);
 

@@ -15,4 +15,13 @@
  */
 void cplan_repair_unplaced(struct cplan *cp);
 
+/*
+ * Places what is unplaced where swapping two GPUs (configuration, slots
+ * and replicas) between nodes of one class and mode gives a free slot it
+ * fits the CPU and RAM it asks (cplan_swap.c; bounded, deterministic);
+ * heaviest demands first, as cplan_repair_unplaced.  Changes no count
+ * and no cost.
+ */
+void cplan_repair_swap(struct cplan *cp);
+
 #endif
