@@ -113,6 +113,16 @@ void cplan_release(struct cplan *cp)
 	memset(cp, 0, sizeof(*cp));
 }
 
+long cplan_unplaced_count(const struct cplan *cp)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < cp->p->ndemands; i++)
+		n += cp->unplaced[i];
+	return n;
+}
+
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n)
 {
 	const struct node_class *nc = cp->p->classes[n->k].nc;

@@ -90,6 +90,9 @@ struct node_bill {
 void cplan_init(struct cplan *cp, const struct problem *p);
 void cplan_release(struct cplan *cp);
 
+/* The replicas cp leaves unplaced, over every demand. */
+long cplan_unplaced_count(const struct cplan *cp);
+
 /*
  * Greedy first-fit decreasing from an empty plan: cplan_greedy_add of
  * every replica.  When cp->deadline passes, the replicas not yet placed

@@ -179,24 +179,15 @@ static void place_leftover(struct cplan *cp, int new_nodes)
 	free(ord);
 }
 
-static long unplaced_total(const struct cplan *cp)
-{
-	long n = 0;
-	size_t i;
-	for (i = 0; i < cp->p->ndemands; i++)
-		n += cp->unplaced[i];
-	return n;
-}
-
 /* The repairs, ejection chains then swaps, again while they place something. */
 static void repair_all(struct cplan *cp)
 {
 	long before;
 	do {
-		before = unplaced_total(cp);
+		before = cplan_unplaced_count(cp);
 		cplan_repair_unplaced(cp);
 		cplan_repair_swap(cp);
-	} while (unplaced_total(cp) && unplaced_total(cp) < before);
+	} while (cplan_unplaced_count(cp) && cplan_unplaced_count(cp) < before);
 }
 
 /* What the counts' slots left: placed in nodes opened, repaired, then on new nodes and repaired again. */

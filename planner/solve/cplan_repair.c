@@ -365,15 +365,6 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 	return (size_t)-1;
 }
 
-static int any_unplaced(const struct cplan *cp)
-{
-	size_t i;
-	for (i = 0; i < cp->p->ndemands; i++)
-		if (cp->unplaced[i])
-			return 1;
-	return 0;
-}
-
 /*
  * Places what is unplaced by repair, heaviest demands first; each
  * replica placed comes off unplaced[d] (and the reason goes with the
@@ -386,7 +377,7 @@ void cplan_repair_unplaced(struct cplan *cp)
 	struct repair_forbid none;
 	size_t *ord, i;
 
-	if (!any_unplaced(cp))
+	if (!cplan_unplaced_count(cp))
 		return;
 	ord = cplan_demands_by_load(p);
 	repair_init(&rp, cp);

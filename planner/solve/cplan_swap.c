@@ -207,9 +207,7 @@ void cplan_repair_swap(struct cplan *cp)
 	struct swap sw;
 	size_t *ord, i;
 
-	for (i = 0; i < p->ndemands && !cp->unplaced[i]; i++)
-		;
-	if (i == p->ndemands)
+	if (!cplan_unplaced_count(cp))
 		return;
 	ord = cplan_demands_by_load(p);
 	swap_init(&sw, cp);

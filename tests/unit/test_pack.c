@@ -32,15 +32,6 @@ static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolatio
 			 "b,t,2,0,2,0.1,none,false,3,5,mps,false,10\n"
 			 "c,t,2,0,2,0.1,none,false,3,4,mps,false,10\n";
 
-static long total_unplaced(const struct cplan *cp)
-{
-	long u = 0;
-	size_t d;
-	for (d = 0; d < cp->p->ndemands; d++)
-		u += cp->unplaced[d];
-	return u;
-}
-
 /* The model's optimum as counts: every replica placed. */
 static int model_counts(struct ilp_ctx *c, struct ilp_result *r)
 {
@@ -101,14 +92,14 @@ static void test_short_class(void)
 		cplan_init(&plain, &fx.p);
 		cplan_from_counts(&plain, r.nmode, r.ncfg, r.arc);
 		/* the premise: if the deal ever packs this, the case no longer tests the packing */
-		CHECK(total_unplaced(&plain) == 1, "the deal alone leaves one replica unplaced (got %ld)",
-		      total_unplaced(&plain));
+		CHECK(cplan_unplaced_count(&plain) == 1, "the deal alone leaves one replica unplaced (got %ld)",
+		      cplan_unplaced_count(&plain));
 
 		ilp_pack_init(&pk, &fx.p, &c.ix, HUGE_VAL);
 		cplan_init(&packed, &fx.p);
 		ilp_deal(&pk, &packed, r.nmode, r.ncfg, r.arc);
-		CHECK(total_unplaced(&packed) == 0 && packed.nnodes == 3,
-		      "packed: %ld unplaced on %zu nodes, want 0 on 3", total_unplaced(&packed), packed.nnodes);
+		CHECK(cplan_unplaced_count(&packed) == 0 && packed.nnodes == 3,
+		      "packed: %ld unplaced on %zu nodes, want 0 on 3", cplan_unplaced_count(&packed), packed.nnodes);
 		CHECK(verify_plan(&packed, &d) == 0, "the packed plan verifies: %s", d.msg ? d.msg : "");
 		CHECK(pk.packs == 1 && pk.hits == 0 && pk.kept == 1, "one packing, kept (%ld, %ld hits, %ld kept)",
 		      pk.packs, pk.hits, pk.kept);
@@ -117,7 +108,7 @@ static void test_short_class(void)
 		ilp_deal(&pk, &again, r.nmode, r.ncfg, r.arc);
 		cplan_cost(&packed, &cp1);
 		cplan_cost(&again, &cp2);
-		CHECK(pk.packs == 1 && pk.hits == 1 && cp1.objective == cp2.objective && total_unplaced(&again) == 0,
+		CHECK(pk.packs == 1 && pk.hits == 1 && cp1.objective == cp2.objective && cplan_unplaced_count(&again) == 0,
 		      "the same share again: from the cache (%ld packs, %ld hits), the same plan (%.2f, %.2f)", pk.packs,
 		      pk.hits, cp1.objective, cp2.objective);
 
@@ -133,15 +124,15 @@ static void test_short_class(void)
 		ilp_deal(&pk1, &one, r.nmode, r.ncfg, r.arc);
 		CHECK(pk1.packs == 1 && pk1.started == 1, "one packing, from the deal's layout (%ld, %ld started)",
 		      pk1.packs, pk1.started);
-		CHECK(total_unplaced(&one) <= total_unplaced(&plain) && verify_plan(&one, &d) == 0,
-		      "from the layout: %ld unplaced, the deal %ld", total_unplaced(&one), total_unplaced(&plain));
+		CHECK(cplan_unplaced_count(&one) <= cplan_unplaced_count(&plain) && verify_plan(&one, &d) == 0,
+		      "from the layout: %ld unplaced, the deal %ld", cplan_unplaced_count(&one), cplan_unplaced_count(&plain));
 		CHECK(pk.started == 1, "the full packing started from the layout too (%ld)", pk.started);
 		cplan_release(&one);
 		ilp_pack_release(&pk1);
 
 		cplan_init(&viaplan, &fx.p);
 		ilp_concrete(&fx.p, &r, &viaplan, HUGE_VAL);
-		CHECK(total_unplaced(&viaplan) == 0, "ilp_concrete packs too (%ld unplaced)", total_unplaced(&viaplan));
+		CHECK(cplan_unplaced_count(&viaplan) == 0, "ilp_concrete packs too (%ld unplaced)", cplan_unplaced_count(&viaplan));
 
 		cplan_release(&viaplan);
 		cplan_release(&again);
