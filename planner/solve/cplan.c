@@ -323,6 +323,27 @@ int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const str
 	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
 }
 
+/*
+ * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
+ * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
+ * Caller frees *first and *by.
+ */
+void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by)
+{
+	size_t *f = xcalloc(nkeys + 2, sizeof(*f)), *b = xmalloc((n + 1) * sizeof(*b)), *fill, i;
+
+	for (i = 0; i < n; i++)
+		f[key[i] + 1]++;
+	for (i = 0; i < nkeys; i++)
+		f[i + 1] += f[i];
+	fill = xcalloc(nkeys + 1, sizeof(*fill));
+	for (i = 0; i < n; i++)
+		b[f[key[i]] + fill[key[i]]++] = i;
+	free(fill);
+	*first = f;
+	*by = b;
+}
+
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
 void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 {

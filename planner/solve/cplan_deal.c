@@ -169,7 +169,7 @@ static void place_leftover(struct cplan *cp, int new_nodes)
 							    : cplan_place_opened(cp, d, left);
 			if (s == (size_t)-1) {
 				cp->unplaced[d] = left;
-				if (new_nodes || p->demands[d].unhostable)
+				if (new_nodes)
 					cplan_set_reason(cp, d);
 				break;
 			}
@@ -182,12 +182,14 @@ static void place_leftover(struct cplan *cp, int new_nodes)
 /* The repairs, ejection chains then swaps, again while they place something. */
 static void repair_all(struct cplan *cp)
 {
-	long before;
+	long before, left = cplan_unplaced_count(cp);
+
 	do {
-		before = cplan_unplaced_count(cp);
+		before = left;
 		cplan_repair_unplaced(cp);
 		cplan_repair_swap(cp);
-	} while (cplan_unplaced_count(cp) && cplan_unplaced_count(cp) < before);
+		left = cplan_unplaced_count(cp);
+	} while (left && left < before);
 }
 
 /* What the counts' slots left: placed in nodes opened, repaired, then on new nodes and repaired again. */

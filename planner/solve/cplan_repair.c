@@ -66,27 +66,6 @@ struct repair {
 	long total;			/* left for the pass */
 };
 
-/*
- * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
- * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
- * Caller frees *first and *by.
- */
-static void group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by)
-{
-	size_t *f = xcalloc(nkeys + 2, sizeof(*f)), *b = xmalloc((n + 1) * sizeof(*b)), *fill, i;
-
-	for (i = 0; i < n; i++)
-		f[key[i] + 1]++;
-	for (i = 0; i < nkeys; i++)
-		f[i + 1] += f[i];
-	fill = xcalloc(nkeys + 1, sizeof(*fill));
-	for (i = 0; i < n; i++)
-		b[f[key[i]] + fill[key[i]]++] = i;
-	free(fill);
-	*first = f;
-	*by = b;
-}
-
 static void repair_init(struct repair *rp, struct cplan *cp)
 {
 	size_t i, *key = xmalloc((cp->nslots + cp->nnodes + 1) * sizeof(*key));
@@ -95,10 +74,10 @@ static void repair_init(struct repair *rp, struct cplan *cp)
 	rp->cp = cp;
 	for (i = 0; i < cp->nslots; i++)
 		key[i] = (size_t)cp->slots[i].node;
-	group_by(key, cp->nslots, cp->nnodes, &rp->first, &rp->byslot);
+	cplan_group_by(key, cp->nslots, cp->nnodes, &rp->first, &rp->byslot);
 	for (i = 0; i < cp->nnodes; i++)
 		key[i] = (size_t)cp->nodes[i].k;
-	group_by(key, cp->nnodes, cp->p->nclasses, &rp->kfirst, &rp->bynode);
+	cplan_group_by(key, cp->nnodes, cp->p->nclasses, &rp->kfirst, &rp->bynode);
 	free(key);
 	rp->seen = xcalloc(cp->nnodes + 1, sizeof(*rp->seen));
 	rp->total = REPAIR_TOTAL;

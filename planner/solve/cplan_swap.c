@@ -45,10 +45,20 @@ struct swap {
 	long steps, total;
 };
 
+/* Replica of d in slot `slot` counted in its GPU's CPU and RAM. */
+static void load_add(struct swap *sw, size_t slot, int d)
+{
+	const struct cslot *s = &sw->cp->slots[slot];
+	const struct workload *w = sw->cp->p->demands[d].w;
+
+	sw->cpu[sw->gfirst[s->node] + (size_t)s->gpu] += w->cpu_cores;
+	sw->ram[sw->gfirst[s->node] + (size_t)s->gpu] += w->ram_gib;
+}
+
 static void swap_init(struct swap *sw, struct cplan *cp)
 {
 	const struct problem *p = cp->p;
-	size_t i, n = 0, *at;
+	size_t i, n = 0, *key;
 
 	sw->cp = cp;
 	sw->gfirst = xmalloc((cp->nnodes + 1) * sizeof(*sw->gfirst));
@@ -60,25 +70,14 @@ static void swap_init(struct swap *sw, struct cplan *cp)
 	sw->cpu = xcalloc(n + 1, sizeof(*sw->cpu));
 	sw->ram = xcalloc(n + 1, sizeof(*sw->ram));
 	sw->seen = xcalloc(n + 1, sizeof(*sw->seen));
-	for (i = 0; i < cp->nslots; i++) {
-		const struct cslot *s = &cp->slots[i];
-		if (s->d >= 0) {
-			sw->cpu[sw->gfirst[s->node] + (size_t)s->gpu] += p->demands[s->d].w->cpu_cores;
-			sw->ram[sw->gfirst[s->node] + (size_t)s->gpu] += p->demands[s->d].w->ram_gib;
-		}
-	}
-	sw->kfirst = xcalloc(p->nclasses + 2, sizeof(*sw->kfirst));
-	sw->bynode = xmalloc((cp->nnodes + 1) * sizeof(*sw->bynode));
+	for (i = 0; i < cp->nslots; i++)
+		if (cp->slots[i].d >= 0)
+			load_add(sw, i, cp->slots[i].d);
+	key = xmalloc((cp->nnodes + 1) * sizeof(*key));
 	for (i = 0; i < cp->nnodes; i++)
-		sw->kfirst[cp->nodes[i].k + 1]++;
-	for (i = 0; i < p->nclasses; i++)
-		sw->kfirst[i + 1] += sw->kfirst[i];
-	at = xmalloc((p->nclasses + 1) * sizeof(*at));
-	for (i = 0; i < p->nclasses; i++)
-		at[i] = sw->kfirst[i];
-	for (i = 0; i < cp->nnodes; i++)
-		sw->bynode[at[cp->nodes[i].k]++] = i;
-	free(at);
+		key[i] = (size_t)cp->nodes[i].k;
+	cplan_group_by(key, cp->nnodes, p->nclasses, &sw->kfirst, &sw->bynode);
+	free(key);
 	sw->search = 0;
 	sw->total = SWAP_TOTAL;
 }
@@ -129,6 +128,7 @@ static int swap_for(struct swap *sw, int x, int c, int moving, const struct work
 	const struct cnode *nx = &cp->nodes[x];
 	size_t gc = sw->gfirst[x] + (size_t)c, j;
 	int g = cp->p->classes[nx->k].nc->gpus_per_node;
+	double wc = moving ? w->cpu_cores : 0, wr = moving ? w->ram_gib : 0; /* w's CPU and RAM go with c */
 
 	for (j = sw->kfirst[nx->k]; j < sw->kfirst[nx->k + 1]; j++) {
 		int y = (int)sw->bynode[j], b;
@@ -137,14 +137,12 @@ static int swap_for(struct swap *sw, int x, int c, int moving, const struct work
 			continue;
 		for (b = 0; b < g; b++) {
 			size_t gb = sw->gfirst[y] + (size_t)b;
-			double wc = moving ? w->cpu_cores : 0, wr = moving ? w->ram_gib : 0;
 			if (--sw->steps < 0 || --sw->total < 0)
 				return 0;
 			if (nx->gpu_config[c] < 0 && ny->gpu_config[b] < 0)
 				continue;
 			if (!fits_after(sw, ny, gb, sw->cpu[gc] + wc, sw->ram[gc] + wr) ||
-			    !fits_after(sw, nx, gc, sw->cpu[gb] + (moving ? 0 : w->cpu_cores),
-					sw->ram[gb] + (moving ? 0 : w->ram_gib)))
+			    !fits_after(sw, nx, gc, sw->cpu[gb] + w->cpu_cores - wc, sw->ram[gb] + w->ram_gib - wr))
 				continue;
 			if (key_with(cp, nx, c, ny->gpu_config[b]) < 0 || key_with(cp, ny, b, nx->gpu_config[c]) < 0)
 				continue;
@@ -191,8 +189,8 @@ static size_t swap_home(struct swap *sw, int d)
 			sw->seen[ga] = sw->search;
 			if (swap_for(sw, x, t->gpu, 1, w))
 				return sl;
-			for (c = 0; c < g; c++)
-				if (c != t->gpu && swap_for(sw, x, c, 0, w))
+			for (c = 0; c < g; c++) /* an idle one: what comes in only adds to the node */
+				if (c != t->gpu && n->gpu_config[c] >= 0 && swap_for(sw, x, c, 0, w))
 					return sl;
 			if (sw->steps < 0 || sw->total < 0)
 				return (size_t)-1;
@@ -217,15 +215,12 @@ void cplan_repair_swap(struct cplan *cp)
 			continue;
 		while (cp->unplaced[d] > 0) {
 			size_t t;
-			const struct cslot *s;
 			sw.steps = SWAP_STEPS;
 			t = swap_home(&sw, d);
 			if (t == (size_t)-1)
 				break; /* the next replica would fail the same way */
 			cplan_place_at(cp, t, d);
-			s = &cp->slots[t];
-			sw.cpu[sw.gfirst[s->node] + (size_t)s->gpu] += p->demands[d].w->cpu_cores;
-			sw.ram[sw.gfirst[s->node] + (size_t)s->gpu] += p->demands[d].w->ram_gib;
+			load_add(&sw, t, d);
 			if (!--cp->unplaced[d]) {
 				free(cp->reason[d]);
 				cp->reason[d] = NULL;

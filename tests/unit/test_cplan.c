@@ -372,8 +372,12 @@ static void test_repair_swap(void)
 				    "heavy,t,3,0,30,0.1,none,false,3,4,timeslice,false,1\n", 0))
 		return;
 	ts2 = config_named(&fx.p.classes[0], "ts2");
-	for (i = 0; i < fx.p.ndemands; i++)
-		dem[strcmp(fx.p.demands[i].w->name, "heavy") ? strcmp(fx.p.demands[i].w->name, "mid") ? 0 : 1 : 2] = (int)i;
+	for (i = 0; i < fx.p.ndemands; i++) {
+		static const char *const names[3] = { "light", "mid", "heavy" };
+		for (g = 0; g < 3; g++)
+			if (!strcmp(fx.p.demands[i].w->name, names[g]))
+				dem[g] = (int)i;
+	}
 	h = dem[2];
 	l = dem[0];
 	CHECK(ts2 >= 0 && h >= 0 && l >= 0 && dem[1] >= 0, "ts2 %d, heavy %d, light %d", ts2, h, l);

@@ -82,6 +82,13 @@ void cplan_queue_compact(struct cplan *cp, int k, int s);
  */
 void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b);
 
+/*
+ * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
+ * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
+ * Caller frees *first and *by.
+ */
+void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by);
+
 /* True when node n has the CPU and RAM a replica of w asks left. */
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w);
 
