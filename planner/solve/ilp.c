@@ -148,7 +148,7 @@ static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const do
 	double *fy, fo;
 	int better;
 
-	better = ilp_polish(c, y, *y_obj, lp, c->deadline - 2 * pl->t_deal_max, passes, &fy);
+	better = ilp_polish(c, y, *y_obj, lp, c->deadline - 2 * pl->t_deal_max, passes, &fy, NULL);
 	if (better) {
 		fo = ilp_vec_obj(c->P, fy);
 		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "

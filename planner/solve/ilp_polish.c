@@ -3,7 +3,7 @@
  * time.  Each pair of classes (polish_pairs) is solved again as one MIP
  * (ilp_sub_mip) for the replicas the plan gives the two, every other
  * class as the plan has it, with the plan offered as the first
- * incumbent, Gomory and MIR cuts and a short search.  A cheaper plan of
+ * incumbent and a short search.  A cheaper plan of
  * the two whose deal over real nodes loses no replica replaces theirs
  * when the whole plan, made concrete, is then cheaper too (the two may
  * each deal well alone and not together: a concrete plan deals all
@@ -16,7 +16,8 @@
  * when one of its classes changed since; it stops after a pass that
  * changes nothing, or at the deadline.  The short passes come first,
  * then the deep ones (POLISH_SHORT, POLISH_DEEP: either alone when the
- * caller asks, ilp.c polishing several starts).  Pairs are solved POLISH_WAVE at
+ * caller asks, ilp.c polishing several starts), first without cuts,
+ * then with Gomory and MIR cuts (the levels below).  Pairs are solved POLISH_WAVE at
  * a time (pair_wave), on par_run threads: most find nothing, so most of
  * a wave's results stand; they are taken in order, so the plan is the
  * same on any number of threads.
@@ -49,6 +50,7 @@
 #define EJECT_PAIRS 16
 
 #define NO_CLASS ((size_t)-1)
+
 
 /* A pair of classes to solve again together (k1 == k2: one class), and what it promises. */
 struct pair {
@@ -276,7 +278,7 @@ struct pair_jobs {
 	const struct ilp_ctx *c;	/* the whole model and the run's settings */
 	const double *x;	/* the plan being polished, as it was before the wave */
 	double deadline;	/* the polish's */
-	int deep;		/* the deep passes (sub_mip_args.deep) */
+	int level;		/* the passes': POLISH_LEVEL_SHORT, _DEEP or _CUTS */
 	struct pair_job *job;	/* [POLISH_WAVE] */
 };
 
@@ -299,7 +301,8 @@ static void pair_job_run(void *ctx, size_t j)
 	sa.worse = b->old;
 	sa.sh = &b->sh;
 	sa.deadline = pj->deadline;
-	sa.deep = b->kd != NO_CLASS ? SUB_DEEP_ALWAYS : pj->deep ? SUB_DEEP : 0;
+	sa.deep = b->kd != NO_CLASS ? SUB_DEEP_ALWAYS : pj->level > POLISH_LEVEL_SHORT ? SUB_DEEP : 0;
+	sa.cuts = b->kd != NO_CLASS || pj->level == POLISH_LEVEL_CUTS;
 	b->rc = ilp_sub_mip(pj->c, &sa, &b->got, &b->obj);
 }
 
@@ -327,6 +330,7 @@ struct polish {
 	struct pair_jobs pj;	/* the wave's jobs */
 	long stamp;		/* the next stamp */
 	long solved, wasted, dearer; /* pair MIPs; solved again; cheaper but dearer made concrete */
+	struct polish_stats st;	/* pair MIPs per level */
 	int better;		/* pairs that made x cheaper */
 	int emptied;		/* of those, pairs that emptied a class */
 	long tried;		/* pair MIPs that would empty a class */
@@ -479,6 +483,7 @@ static int polish_wave(struct polish *ps)
 	 */
 	par_run(nj, ps->c->threads, pair_job_run, &ps->pj, ilp_glpk_thread_end);
 	ps->solved += (long)nj;
+	ps->st.mips[ps->pj.level] += (long)nj;
 	memset(ps->moved, 0, ps->c->p->nclasses);
 	for (w = 0; w < n; w++)
 		polish_take(ps, w);
@@ -533,8 +538,24 @@ static void polish_free(struct polish *ps)
 	ilp_result_release(p, &ps->cur);
 }
 
+/*
+ * Whether a converged polish goes on at the next level: after the short
+ * passes always, after the deep ones only when the plan made concrete
+ * places every replica.  Otherwise the time goes to the branch-and-cut,
+ * which on such tight fleets finds cheaper plans than the polish (as for
+ * more starts, ilp.c): bench S seed 3 at 10 s, 31.3 million with the
+ * time the passes with cuts took, 39.2 million without it.
+ */
+static int polish_deeper(const struct polish *ps)
+{
+	const double *cx = *ps->made ? *ps->made : ps->x;
+
+	return ps->pj.level == POLISH_LEVEL_SHORT ||
+	       (ps->pj.level == POLISH_LEVEL_DEEP && ilp_unplaced_sum(ps->c->p, &ps->c->cl, cx) < 0.5);
+}
+
 int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *lp, double deadline, unsigned passes,
-	       double **made)
+	       double **made, struct polish_stats *st)
 {
 	struct polish ps;
 	size_t pi;
@@ -545,7 +566,7 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 	ps.made = made;
 	ps.concrete = x_obj;
 	ps.pj.deadline = deadline;
-	ps.pj.deep = !(passes & POLISH_SHORT);
+	ps.pj.level = passes & POLISH_SHORT ? POLISH_LEVEL_SHORT : POLISH_LEVEL_DEEP;
 	polish_alloc(&ps, lp, !!(passes & POLISH_EJECT));
 	ps.found = 1;
 	while (ps.found && ilp_ms_left(deadline) > 0 && !interrupt_pending()) {
@@ -553,18 +574,22 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 		memset(ps.done, 0, ps.npairs);
 		while (ilp_ms_left(deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
 			;
-		if (!ps.found && !ps.pj.deep && (passes & POLISH_DEEP)) {
-			/* converged on short searches: every pair once more, deeper */
-			ps.pj.deep = 1;
+		if (!ps.found && (passes & POLISH_DEEP) && polish_deeper(&ps)) {
+			/* converged: every pair once more, deeper, then with cuts */
+			ps.pj.level++;
 			ps.found = 1;
 			for (pi = 0; pi < ps.npairs; pi++)
 				if (ps.pairs[pi].kd == NO_CLASS)
 					ps.seen[pi] = 0; /* an emptying is tried once */
 		}
 	}
-	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld solved again, after a pair before them in their wave "
-		   "changed), %d cheaper, %ld of those dearer made concrete; %d of %ld emptied a class (%.2f s in deals)\n",
-		   ps.solved, ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
+	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
+		   "a pair before them in their wave changed), %d cheaper, %ld of those dearer made concrete; %d of %ld "
+		   "emptied a class (%.2f s in deals)\n",
+		   ps.solved, ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
+		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
+	if (st)
+		*st = ps.st;
 	polish_free(&ps);
 	return ps.better;
 }

@@ -105,6 +105,7 @@ static int class_mip(const struct class_jobs *cj, size_t k, struct fixes *fx)
 	sa.use = use;
 	sa.start_x = NULL;
 	sa.deep = 0;
+	sa.cuts = 0;
 	sa.worse = HUGE_VAL;
 	sa.sh = cj->sh;
 	sa.keyed = cj->keyed;

@@ -256,9 +256,11 @@ static int polish_nodes(int ncols)
 }
 
 /*
- * One solve of s->S: its LP, then branch-and-cut from s->start, Gomory
- * cuts and POLISH_NODES_MIN or polish_nodes() nodes when polishing (start_x), CLASS_MIP_NODES
- * when rounding.  1 when it found a plan.
+ * One solve of s->S: its LP, then branch-and-cut from s->start:
+ * CLASS_MIP_NODES nodes and MIR cuts when rounding; when polishing
+ * (start_x), POLISH_NODES_MIN or polish_nodes() nodes (sa->deep), with
+ * Gomory and MIR cuts when sa->cuts (the polish's last passes,
+ * ilp_polish.c).  1 when it found a plan.
  */
 static int sub_once(const struct ilp_ctx *c, const struct sub_mip_args *sa, struct sub *s)
 {
@@ -278,9 +280,8 @@ static int sub_once(const struct ilp_ctx *c, const struct sub_mip_args *sa, stru
 	iocp.msg_lev = c->verbose > 1 ? GLP_MSG_ON : GLP_MSG_OFF;
 	iocp.tm_lim = ilp_ms_left(sa->deadline);
 	iocp.mip_gap = 1e-4;
-	iocp.mir_cuts = GLP_ON;
-	/* polishing (start_x): Gomory cuts too, and a short search (see ilp_polish) */
-	iocp.gmi_cuts = sa->start_x ? GLP_ON : GLP_OFF;
+	iocp.mir_cuts = !sa->start_x || sa->cuts ? GLP_ON : GLP_OFF;
+	iocp.gmi_cuts = sa->start_x && sa->cuts ? GLP_ON : GLP_OFF;
 	iocp.cb_func = class_callback;
 	iocp.cb_info = &cb;
 	memset(&cb, 0, sizeof(cb));

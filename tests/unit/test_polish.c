@@ -1,6 +1,6 @@
 /*
  * test_polish.c - the polish (planner/solve/ilp_polish.c) emptying a
- * class (POLISH_EJECT).
+ * class (POLISH_EJECT), and the levels of its passes.
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
  * with 16 cores at 11 $/h; d, two H100s with 16 cores at 100 $/h.  w1
@@ -9,6 +9,10 @@
  * either replica out of d alone saves nothing (d's node stays), and no
  * replica sits in a or b, so the plain polish pairs nothing that helps
  * and keeps d; emptying d into the pair (a, b) costs 21 $/h against 100.
+ *
+ * The plain polish changes nothing, so each level of its passes (short,
+ * deep, deep with cuts) solves every pair once, in that order; a polish
+ * of the deep passes alone (POLISH_DEEP) skips the short level.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -73,9 +77,12 @@ static double *start_plan(struct ilp_ctx *c, size_t kb, double *obj)
 	return x;
 }
 
-/* Polishes a copy of start with passes; returns the polished plan's cost, *kd_nodes: class kd's nodes in it. */
+/*
+ * Polishes a copy of start with passes; returns the polished plan's cost, *kd_nodes: class kd's nodes in it,
+ * *st: what the polish did.
+ */
 static double polish(struct ilp_ctx *c, const double *start, double start_obj, unsigned passes, size_t kd,
-		     double *kd_nodes)
+		     double *kd_nodes, struct polish_stats *st)
 {
 	size_t n = (size_t)glp_get_num_cols(c->P) + 1;
 	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj;
@@ -85,7 +92,7 @@ static double polish(struct ilp_ctx *c, const double *start, double start_obj, u
 	for (j = 1; j < (int)n; j++)
 		lp[j] = glp_get_col_prim(c->P, j);
 	memcpy(x, start, n * sizeof(*x));
-	ilp_polish(c, x, start_obj, lp, HUGE_VAL, passes, &made);
+	ilp_polish(c, x, start_obj, lp, HUGE_VAL, passes, &made, st);
 	if (made)
 		obj = ilp_vec_obj(c->P, made);
 	*kd_nodes = ilp_class_nodes(&c->cl, kd, made ? made : x);
@@ -95,10 +102,21 @@ static double polish(struct ilp_ctx *c, const double *start, double start_obj, u
 	return obj;
 }
 
+/* A polish that changed nothing: every level solved each pair once (the short one only when `short_pass`). */
+static void check_levels(const struct polish_stats *st, int short_pass)
+{
+	long n = st->mips[POLISH_LEVEL_DEEP];
+
+	CHECK(n > 0 && st->mips[POLISH_LEVEL_CUTS] == n && st->mips[POLISH_LEVEL_SHORT] == (short_pass ? n : 0),
+	      "pair MIPs: short %ld, deep %ld, with cuts %ld; want each pair once at every level%s",
+	      st->mips[POLISH_LEVEL_SHORT], n, st->mips[POLISH_LEVEL_CUTS], short_pass ? "" : " but the short one");
+}
+
 int main(void)
 {
 	struct fixture fx;
 	struct ilp_ctx c;
+	struct polish_stats st;
 	double *start, start_obj = 0, plain, ejected, dn;
 	size_t kb, kd;
 
@@ -111,11 +129,14 @@ int main(void)
 			start = start_plan(&c, kb, &start_obj);
 			if (start) {
 				CHECK(ilp_class_nodes(&c.cl, kd, start) > 0.5, "the start uses d");
-				plain = polish(&c, start, start_obj, POLISH_BOTH, kd, &dn);
+				plain = polish(&c, start, start_obj, POLISH_BOTH, kd, &dn, &st);
 				CHECK(dn > 0.5 && plain >= start_obj - 1e-6 * start_obj,
 				      "plain polish: d's nodes %.0f, cost %.2f (start %.2f): it cannot empty d", dn, plain,
 				      start_obj);
-				ejected = polish(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT, kd, &dn);
+				check_levels(&st, 1);
+				polish(&c, start, start_obj, POLISH_DEEP, kd, &dn, &st);
+				check_levels(&st, 0);
+				ejected = polish(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT, kd, &dn, &st);
 				CHECK(dn < 0.5 && ejected < start_obj / 3,
 				      "emptying polish: d's nodes %.0f, cost %.2f, want d empty and under a third of %.2f",
 				      dn, ejected, start_obj);

@@ -21,8 +21,9 @@ struct sub_mip_args {
 	int keyed;		/* with the node key sets' CPU and RAM rows (ilp_key.c), as the keyed chains' LP copies */
 	double deadline;	/* util_now_s() time to stop by */
 	int deep;		/* polishing (start_x): 0: POLISH_NODES_MIN nodes; SUB_DEEP: polish_nodes (ilp_sub.c), and no
-				 * solve at all when that is no more than POLISH_NODES_MIN (the MIP would be the same);
+				 * solve at all when that is no more than POLISH_NODES_MIN (the short pass's budget);
 				 * SUB_DEEP_ALWAYS: polish_nodes, solved whatever they are (a MIP the short pass never saw) */
+	int cuts;		/* polishing: with Gomory and MIR cuts (a rounding's class MIPs always take MIR cuts) */
 };
 
 enum { SUB_DEEP = 1, SUB_DEEP_ALWAYS = 2 };
