@@ -17,7 +17,7 @@
  * changes nothing, or at the deadline.  The short passes come first,
  * then the deep ones (POLISH_SHORT, POLISH_DEEP: either alone when the
  * caller asks, ilp.c polishing several starts), first without cuts,
- * then with Gomory and MIR cuts (the levels below).  Pairs are solved POLISH_WAVE at
+ * then with Gomory and MIR cuts (the levels, ilp_polish.h).  Pairs are solved POLISH_WAVE at
  * a time (pair_wave), on par_run threads: most find nothing, so most of
  * a wave's results stand; they are taken in order, so the plan is the
  * same on any number of threads.
@@ -50,7 +50,6 @@
 #define EJECT_PAIRS 16
 
 #define NO_CLASS ((size_t)-1)
-
 
 /* A pair of classes to solve again together (k1 == k2: one class), and what it promises. */
 struct pair {
@@ -329,8 +328,8 @@ struct polish {
 	struct wave_pair *wp;	/* [npairs]: the wave */
 	struct pair_jobs pj;	/* the wave's jobs */
 	long stamp;		/* the next stamp */
-	long solved, wasted, dearer; /* pair MIPs; solved again; cheaper but dearer made concrete */
-	struct polish_stats st;	/* pair MIPs per level */
+	long wasted, dearer;	/* pair MIPs solved again; cheaper but dearer made concrete */
+	struct polish_stats st;	/* pair MIPs solved, per level */
 	int better;		/* pairs that made x cheaper */
 	int emptied;		/* of those, pairs that emptied a class */
 	long tried;		/* pair MIPs that would empty a class */
@@ -482,7 +481,6 @@ static int polish_wave(struct polish *ps)
 	 * result taken is the one it would have been in order.
 	 */
 	par_run(nj, ps->c->threads, pair_job_run, &ps->pj, ilp_glpk_thread_end);
-	ps->solved += (long)nj;
 	ps->st.mips[ps->pj.level] += (long)nj;
 	memset(ps->moved, 0, ps->c->p->nclasses);
 	for (w = 0; w < n; w++)
@@ -543,8 +541,9 @@ static void polish_free(struct polish *ps)
  * passes always, after the deep ones only when the plan made concrete
  * places every replica.  Otherwise the time goes to the branch-and-cut,
  * which on such tight fleets finds cheaper plans than the polish (as for
- * more starts, ilp.c): bench S seed 3 at 10 s, 31.3 million with the
- * time the passes with cuts took, 39.2 million without it.
+ * more starts, ilp.c): bench S seed 3 at 10 s, 31.3 million when the
+ * branch-and-cut gets that time, 39.2 million when the passes with cuts
+ * take it.
  */
 static int polish_deeper(const struct polish *ps)
 {
@@ -586,7 +585,8 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *l
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
 		   "a pair before them in their wave changed), %d cheaper, %ld of those dearer made concrete; %d of %ld "
 		   "emptied a class (%.2f s in deals)\n",
-		   ps.solved, ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
+		   ps.st.mips[POLISH_LEVEL_SHORT] + ps.st.mips[POLISH_LEVEL_DEEP] + ps.st.mips[POLISH_LEVEL_CUTS],
+		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
 	if (st)
 		*st = ps.st;
