@@ -119,3 +119,52 @@ bench_best() {
 			printf "\n"
 		}'
 }
+
+# bench_pair_row SIZE SEED BASE_RESULT NEW_RESULT [BASE_AGAIN_OBJECTIVE]: one row of
+# bench/seeds.sh's table from two result lines (bench_gpuplan): each objective and
+# proven gap, the change of the new objective over the base's, and, when the base ran
+# a second time, the change of that run's objective over its first ("-": none).
+bench_pair_row() {
+	awk -v s="$1" -v seed="$2" -v b="$3" -v n="$4" -v again="${5:--}" 'BEGIN {
+		split(b, fb, " "); split(n, fn, " ")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s, seed, num(fb[2]), pct(fb[4]), num(fn[2]),
+			pct(fn[4]), change(fn[2], fb[2]), change(again, fb[2])
+	}
+	function num(x) { return x == "-" ? "" : sprintf("%.2f", x) }
+	function pct(x) { return x == "-" ? "" : sprintf("%.3f%%", 100 * x) }
+	function change(x, r) { return (x == "-" || r == "-" || r + 0 <= 0) ? "" : sprintf("%+.2f%%", 100 * (x / r - 1)) }'
+}
+
+# bench_pair_summary < "SIZE BASE NEW [BASE_AGAIN]" objective lines ("-": no plan): per
+# size, in the order first seen, the geometric mean of NEW / BASE over the seeds where
+# both have a plan, how many seeds NEW makes cheaper and dearer by more than the
+# widest change between the base's two runs (its spread: a change within it is as
+# likely a draw of the clock as an effect), and that spread.  Without BASE_AGAIN the
+# spread is 0 and every change counts.  A line per size:
+#   "SIZE: N seeds; new / base: geometric mean +X.XX%; C cheaper, D dearer by more than
+#    the base's own spread of Y.YY% (E within it)"
+bench_pair_summary() {
+	awk '
+		!($1 in n) { order[++sizes] = $1; n[$1] = 0; lg[$1] = 0; spread[$1] = 0 }
+		$2 != "-" && $3 != "-" && $2 + 0 > 0 && $3 + 0 > 0 {
+			c[$1, ++n[$1]] = $3 / $2 - 1
+			lg[$1] += log($3 / $2)
+			if (NF >= 4 && $4 != "-" && $4 + 0 > 0) {
+				a = $4 / $2 - 1
+				if (a < 0) a = -a
+				if (a > spread[$1]) spread[$1] = a
+			}
+		}
+		END {
+			for (i = 1; i <= sizes; i++) {
+				s = order[i]; lo = 0; hi = 0; within = 0
+				for (j = 1; j <= n[s]; j++) {
+					if (c[s, j] < -spread[s] - 1e-12) lo++
+					else if (c[s, j] > spread[s] + 1e-12) hi++
+					else within++
+				}
+				printf "%s: %d seeds; new / base: geometric mean %s; %d cheaper, %d dearer by more than the base'"'"'s own spread of %.2f%% (%d within it)\n",
+					s, n[s], n[s] ? sprintf("%+.2f%%", 100 * (exp(lg[s] / n[s]) - 1)) : "-", lo, hi, 100 * spread[s], within
+			}
+		}'
+}

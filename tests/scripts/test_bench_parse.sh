@@ -1,7 +1,9 @@
 #!/bin/bash
 # test_bench_parse.sh - bench/run.sh reads its runs right: bench/lib/parse.sh on fake
 # outputs of /usr/bin/time, gpuplan (summary.csv), CBC 2.10 and bench/lib/highs.js,
-# and the table rows it prints from them.  Nothing is timed.
+# and the table rows it prints from them; bench/seeds.sh's rows and per-size summary
+# from fake objectives, its argument checks, and one run of it on S seed 4 (1 s a plan;
+# only the form of its output is checked, nothing that depends on the clock).
 #
 # usage: bash test_bench_parse.sh GPUPLAN_EXE SRC_DIR WORK_DIR
 # The CBC logs are cut from real CBC 2.10.8 logs (a time limit with a plan, one
@@ -136,10 +138,48 @@ else
 	echo "SKIP: npm highs not installed in $npm_dir (bench/run.sh installs it)"
 fi
 
+# bench/seeds.sh's row and per-size summary (bench/lib/parse.sh)
+expect "pair row" "$(bench_pair_row M 3 "feasible 200.00 190.00 0.050000 100" "feasible 190.00 190.00 0.000000 100" 202)" \
+	"| M | 3 | 200.00 | 5.000% | 190.00 | 0.000% | -5.00% | +1.00% |"
+expect "pair row without a plan or a second run" "$(bench_pair_row S 1 "exit-3 - - - -" "feasible 10.00 9.00 0.100000 5")" \
+	"| S | 1 |  |  | 10.00 | 10.000% |  |  |"
+printf 'M 100 90 101\nM 100 100.5 99\nM 100 110 -\nL 50 50 -\nL - 40 -\n' >pairs
+bench_pair_summary <pairs >pairs.out
+expect "pair summary, M" "$(sed -n 1p pairs.out)" \
+	"M: 3 seeds; new / base: geometric mean -0.17%; 1 cheaper, 1 dearer by more than the base's own spread of 1.00% (1 within it)"
+expect "pair summary, L: a seed without a base plan is left out" "$(sed -n 2p pairs.out)" \
+	"L: 1 seeds; new / base: geometric mean +0.00%; 0 cheaper, 0 dearer by more than the base's own spread of 0.00% (1 within it)"
+printf 'S 100 99 -\n' | bench_pair_summary >pairs1.out
+expect "pair summary without a second run: every change counts" "$(cat pairs1.out)" \
+	"S: 1 seeds; new / base: geometric mean -1.00%; 1 cheaper, 0 dearer by more than the base's own spread of 0.00% (0 within it)"
+
 if bash "$src/bench/run.sh" -h >help.out 2>&1; then ok; else bad "bench/run.sh -h exited $?"; fi
 for o in --no-x10 --no-cbc --no-highs --no-1m; do
 	if grep -q -- "$o" help.out; then ok; else bad "bench/run.sh -h does not list $o"; fi
 done
 bash "$src/bench/run.sh" --bogus >bogus.out 2>&1
 expect "bench/run.sh --bogus exit code" "$?" "2"
+if bash "$src/bench/seeds.sh" -h >help2.out 2>&1; then ok; else bad "bench/seeds.sh -h exited $?"; fi
+for o in --seeds --limit --repeat; do
+	if grep -q -- "$o" help2.out; then ok; else bad "bench/seeds.sh -h does not list $o"; fi
+done
+for args in "--bogus" "-g $exe" "-g $exe -b $exe -s Q" "-g $exe -b $exe --seeds x" "-g $exe -b $exe --limit 0"; do
+	# shellcheck disable=SC2086
+	bash "$src/bench/seeds.sh" $args >bogus2.out 2>&1
+	expect "bench/seeds.sh $args: exit code" "$?" "2"
+done
+# one seed of S, 1 s a run, the same build as base and new: a row and a summary of one seed
+bash "$src/bench/seeds.sh" -g "$exe" -b "$exe" -s S --seeds 4 --limit 1 --repeat -w seeds >seeds.out 2>seeds.err
+expect "bench/seeds.sh exit code" "$?" "0"
+if grep -Eq '^\| S \| 4 \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [-+][0-9.]+% \| [-+][0-9.]+% \|$' seeds.out; then
+	ok
+else
+	bad "bench/seeds.sh: no row for S seed 4: $(cat seeds.out seeds.err)"
+fi
+if grep -Eq '^S: 1 seeds; new / base: geometric mean [-+][0-9.]+%; [01] cheaper, [01] dearer .* \([01] within it\)$' seeds.out; then
+	ok
+else
+	bad "bench/seeds.sh: no summary for S: $(cat seeds.out)"
+fi
+
 finish
