@@ -7,8 +7,8 @@
 #                       [--limit SECONDS] [--repeat] [-w WORKDIR]
 #
 # bench/run.sh measures one instance per size against CBC and HiGHS; under a time limit
-# the plan of one instance is also a draw of the clock (bench M's seeds move by up to
-# 2% between two runs of the same build), so one instance cannot tell a change from a
+# the plan of one instance is also a draw of the clock (bench M seed 10 moved by 2.6%
+# between two runs of the same build), so one instance cannot tell a change from a
 # draw.  Here each size's seeds (S 1-17, M 1-12, L 1-4, XL 1 unless --seeds) are made
 # with `gpuplan bench gen --size SIZE --seed N` (by the base build), and each instance
 # is planned by the base build, then the new one, then with --repeat the base build once
