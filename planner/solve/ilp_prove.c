@@ -374,6 +374,17 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree
 	iocp.presolve = GLP_OFF;
 	iocp.msg_lev = GLP_MSG_OFF;
 	iocp.bt_tech = GLP_BT_BLB;
+	/*
+	 * GLPK's MIR cuts (aggregated rows, not only the single rows of
+	 * mir_rounds) in the first tree, the copy without the node patterns:
+	 * on tight fleets they bound how many replicas must stay unplaced
+	 * (bench S seed 16 at 10 s: 4,832,129,590.74 without, 5,835,140,053.07
+	 * with them; the model's optimum is 5,837,384,098.94).  Not in the
+	 * second tree: there they cost the nodes that find and prove the
+	 * plans of S seeds 4 and 7 (docs/benchmarks.md, "MIR cuts in the
+	 * bound search, session 32").
+	 */
+	iocp.mir_cuts = tree == 0 ? GLP_ON : GLP_OFF;
 	iocp.tm_lim = ilp_ms_left(pv->deadline);
 	iocp.cb_func = prove_callback;
 	iocp.cb_info = &cb;
