@@ -61,6 +61,7 @@ done
 . "$here/lib/pernode.sh"
 # shellcheck source=bench/lib/setup.sh
 . "$here/lib/setup.sh"
+# shellcheck disable=SC2034 # bench_setup reads both
 cbc=0 highs=1
 bench_setup
 [ $highs -eq 1 ] || { echo "bench/pernode.sh: no HiGHS, nothing to measure" >&2; exit 2; }
