@@ -15,7 +15,8 @@
 # nodes and costs).  A row per seed: gpuplan's plan, its proven bound and gap; HiGHS's
 # status, its plan made concrete and its bound; then the cheaper concrete plan of the
 # two and the higher bound, and gpuplan's plan over each.  Both bounds bound every
-# concrete plan (docs/benchmarks.md, "The per-node model, session 32"), so the last
+# concrete plan (docs/benchmarks.md, "MIR cuts in the bound search, and the per-node model,
+# session 32"), so the last
 # column is a proven gap too.  The per-node model grows with the nodes: HiGHS finds
 # plans of it for bench S, not for bench M (215 nodes) in 400 s.
 # A built gpuplan reads models/ from its own source tree.  Exit 2 on bad arguments,

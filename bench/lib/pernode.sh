@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # bench/lib/pernode.sh - the per-node model, sourced by bench/pernode.sh and by
-# tests/scripts/test_bench_parse.sh (which feeds it small files).  Only file
+# tests/scripts/test_bench_pernode.sh (which feeds it small files).  Only file
 # transformations and formatting here: nothing is run or timed.
 #
 # gpuplan's model counts nodes per class (an inventory row): a class's CPU and RAM rows
@@ -8,7 +8,8 @@
 # so the model is a relaxation of the plans made concrete (docs/formulation.md).  With
 # every node a class of its own and every arc integer the rows hold node by node and
 # the model is the concrete problem itself: a solver's plan of it deals over real nodes
-# as it stands, and a solver's lower bound of it bounds every concrete plan.
+# as it stands (HiGHS's plans of the 17 bench S seeds cost the same made concrete), and a
+# solver's lower bound of it bounds every concrete plan.
 
 # pernode_inventory IN OUT: the inventory IN with every row of `count` N written as N
 # rows of count 1, named NAME-n1 .. NAME-nN (the same nodes, one class each); comment
