@@ -27,6 +27,7 @@ struct plan_args {
 	const char *export_path;
 	const char *start_path;	/* --start FILE, or NULL */
 	const char *deploy_dir;	/* --deploy DIR, or NULL */
+	const char *deploy_ns;	/* --deploy-namespace NS, else DEPLOY_NAMESPACE */
 	int require_all;
 	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
@@ -75,6 +76,12 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 		case OPT_DEPLOY:
 			a->deploy_dir = v;
 			break;
+		case OPT_DEPLOY_NAMESPACE:
+			if (!deploy_namespace_valid(v))
+				return cli_misuse(c, "--deploy-namespace: '%s' is not a Kubernetes namespace name "
+						  "(lower-case letters, digits and '-', at most 63)", v);
+			a->deploy_ns = v;
+			break;
 		default:
 			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
 				return EXIT_USAGE;
@@ -82,6 +89,10 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	}
 	if (!a->scenario)
 		return cli_misuse(c, "no scenario given");
+	if (a->deploy_ns && !a->deploy_dir)
+		return cli_misuse(c, "--deploy-namespace names the namespace of --deploy's files: give --deploy DIR too");
+	if (!a->deploy_ns)
+		a->deploy_ns = DEPLOY_NAMESPACE;
 	if (a->start_path && a->po.greedy_only)
 		return cli_misuse(c, "--start needs the ILP: not with --greedy");
 	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
@@ -280,7 +291,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	/* the deploy files are built (and refused, exit 3) before any report is written */
 	if (a.deploy_dir) {
 		outset_init(&dep, a.deploy_dir);
-		if (deploy_build(r.final, &dep, &d)) {
+		if (deploy_build(r.final, a.deploy_ns, &dep, &d)) {
 			rc = cli_diag(&d);
 			goto out;
 		}

@@ -65,7 +65,9 @@ static const struct cli_option plan_opts[] = {
 	{ "quiet", OPT_QUIET, NULL, "no progress line (default on a terminal: one line updated in place)" },
 	{ "deploy", OPT_DEPLOY, "DIR",
 	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted\nand device-plugin configs, "
-	  "node labels, resource requests, vGPU profiles" },
+	  "node labels, resource requests,\nVMs and vGPU profiles, apply.sh" },
+	{ "deploy-namespace", OPT_DEPLOY_NAMESPACE, "NS",
+	  "the GPU Operator's namespace the deploy files name (default gpu-operator;\nOpenShift: nvidia-gpu-operator)" },
 	{ NULL, 0, NULL, NULL },
 };
 
@@ -211,7 +213,7 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 	[CMD_PLAN] = { "plan", "plan a scenario: modes, partitions, placements, cost",
 		       "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
 		       "[--threads N] [--export-model FILE.mps|FILE.lp] [--start FILE] [--require-all] [--greedy] "
-		       "[--progress | --quiet] [--deploy DIR]",
+		       "[--progress | --quiet] [--deploy DIR] [--deploy-namespace NS]",
 		       NULL, plan_opts },
 	[CMD_COMPARE] = { "compare", "plan several scenarios and line them up (cloud vs on-prem)",
 			  "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "

@@ -52,6 +52,7 @@ enum cli_opt_id {
 	OPT_START,
 	OPT_REQUIRE_ALL,
 	OPT_DEPLOY,
+	OPT_DEPLOY_NAMESPACE,
 	OPT_BASELINE,
 	OPT_MAX_COST,		/* the check thresholds, in enum rd_limit order */
 	OPT_MAX_COST_ABS,

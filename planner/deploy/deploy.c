@@ -17,7 +17,6 @@
 #include "util.h"
 #include "banned.h"
 
-#define DEPLOY_NAMESPACE "gpu-operator"
 #define DEPLOY_CONFIGMAP "gpuplan-device-plugin-config"
 
 static const struct pclass *node_class(const struct dplan *dp, const struct cnode *n)
@@ -103,8 +102,7 @@ static int same_layout(const struct dplan *dp, const struct cnode *a, const stru
 	return 1;
 }
 
-/* The index of the sharing setup (mode, k) in dp->shares, added when new. */
-static int share_of(struct dplan *dp, enum gpu_mode mode, int k)
+int deploy_share_of(struct dplan *dp, enum gpu_mode mode, int k)
 {
 	size_t i;
 	struct dshare *s;
@@ -132,6 +130,7 @@ static void dplan_release(struct dplan *dp)
 	size_t i;
 	for (i = 0; i < dp->n; i++)
 		free(dp->nodes[i].name);
+	deploy_nodes_release(dp);
 	free(dp->nodes);
 	free(dp->layouts);
 	free(dp->shares);
@@ -147,6 +146,7 @@ static int dplan_node(struct dplan *dp, size_t i, struct diag *d)
 
 	dn->n = n;
 	dn->name = cplan_node_name(dp->cp, n);
+	dn->hv = hypervisor_is_vm_host(node_class(dp, n)->nc->hv);
 	dn->k8s = n->mode == MODE_PASSTHROUGH || n->mode == MODE_MIG || n->mode == MODE_TIMESLICE ||
 		  n->mode == MODE_MPS;
 	dn->mig = node_class(dp, n)->nc->gpu->has_mig ? -1 : -2;
@@ -165,7 +165,38 @@ static int dplan_node(struct dplan *dp, size_t i, struct diag *d)
 		}
 		dn->mig = (int)j;
 	}
-	dn->share = share_of(dp, k ? n->mode : MODE_PASSTHROUGH, k);
+	dn->share = deploy_share_of(dp, k ? n->mode : MODE_PASSTHROUGH, k);
+	return 0;
+}
+
+/*
+ * A ClusterPolicy that sets spec.mig.strategy (sharing.operator_mig_strategy)
+ * runs every node's plugin with it: refuses the plans it cannot serve.
+ */
+static int check_operator(const struct dplan *dp, struct diag *d)
+{
+	const struct scenario *sc = dp->cp->p->sc;
+	size_t i;
+
+	for (i = 0; i < dp->n; i++) {
+		const struct dnode *dn = &dp->nodes[i];
+		enum gpu_mode m = dn->n->mode;
+		if (sc->operator_mig == OPERATOR_MIG_MIXED && m == MODE_MPS && dp->shares[dn->share].k)
+			return refuse(dp, dn, d, "MPS under a ClusterPolicy with mig.strategy mixed "
+				      "(sharing.operator_mig_strategy), which the device plugin refuses (\"using "
+				      "--mig-strategy=mixed is not supported with MPS\"); leave the ClusterPolicy's "
+				      "mig.strategy unset (operator_mig_strategy: unset) or keep MPS out of the workloads' modes", NULL);
+		if (m == MODE_MIG && sc->operator_mig == OPERATOR_MIG_NONE)
+			return refuse(dp, dn, d, "MIG under a ClusterPolicy with mig.strategy none "
+				      "(sharing.operator_mig_strategy), which advertises no MIG device", NULL);
+		if (m == MODE_MIG && ((sc->operator_mig == OPERATOR_MIG_MIXED && sc->mig_single) ||
+				      (sc->operator_mig == OPERATOR_MIG_SINGLE && !sc->mig_single)))
+			return refuse(dp, dn, d, "MIG planned for sharing.mig_strategy ",
+				      sc->mig_single ? "single under a ClusterPolicy with mig.strategy mixed; set "
+						       "sharing.mig_strategy to the ClusterPolicy's"
+						     : "mixed under a ClusterPolicy with mig.strategy single; set "
+						       "sharing.mig_strategy to the ClusterPolicy's");
+	}
 	return 0;
 }
 
@@ -183,6 +214,10 @@ static int dplan_build(struct dplan *dp, const struct cplan *cp, struct diag *d)
 			dplan_release(dp);
 			return -1;
 		}
+	if (check_operator(dp, d) || deploy_place_nodes(dp, d)) {
+		dplan_release(dp);
+		return -1;
+	}
 	return 0;
 }
 
@@ -293,6 +328,24 @@ static int write_mig_parted(const struct dplan *dp, struct outset *os)
 	return 0;
 }
 
+/*
+ * The migStrategy of config s.  Under a ClusterPolicy that sets
+ * spec.mig.strategy the operator's value (it overrides every config's);
+ * else "none" for time-slicing and MPS, whose nodes have MIG disabled and
+ * whose plugin refuses MPS under "mixed", and the scenario's strategy for
+ * the default config (whole GPUs and MIG nodes).
+ */
+static const char *config_mig_strategy(const struct scenario *sc, const struct dshare *s)
+{
+	static const char *const op[] = { "", "single", "mixed", "none" };
+
+	if (sc->operator_mig != OPERATOR_MIG_UNSET)
+		return op[sc->operator_mig];
+	if (s->mode != MODE_PASSTHROUGH)
+		return "none";
+	return sc->mig_single ? "single" : "mixed";
+}
+
 /* One device-plugin config (the value of a ConfigMap key), as YAML text; NULL when YAML fails. */
 static char *plugin_config(const struct dplan *dp, const struct dshare *s)
 {
@@ -306,7 +359,7 @@ static char *plugin_config(const struct dplan *dp, const struct dshare *s)
 	dyaml_kv(&y, "version", "v1");
 	dyaml_str(&y, "flags");
 	dyaml_map(&y, 0);
-	dyaml_kv(&y, "migStrategy", sc->mig_single ? "single" : "mixed");
+	dyaml_kv(&y, "migStrategy", config_mig_strategy(sc, s));
 	dyaml_end(&y, 0);
 	if (s->mode != MODE_PASSTHROUGH) {
 		dyaml_str(&y, "sharing");
@@ -331,7 +384,7 @@ static char *plugin_config(const struct dplan *dp, const struct dshare *s)
 	return dyaml_finish(&y, &text, &len) ? NULL : text;
 }
 
-static int write_plugin_configmap(const struct dplan *dp, struct outset *os)
+static int write_plugin_configmap(const struct dplan *dp, const char *ns, struct outset *os)
 {
 	struct dyaml y;
 	char *text;
@@ -344,7 +397,7 @@ static int write_plugin_configmap(const struct dplan *dp, struct outset *os)
 	dyaml_str(&y, "metadata");
 	dyaml_map(&y, 0);
 	dyaml_kv(&y, "name", DEPLOY_CONFIGMAP);
-	dyaml_kv(&y, "namespace", DEPLOY_NAMESPACE);
+	dyaml_kv(&y, "namespace", ns);
 	dyaml_end(&y, 0);
 	dyaml_str(&y, "data");
 	dyaml_map(&y, 0);
@@ -375,20 +428,20 @@ static void sh_quote(struct sb *sb, const char *s)
 	sb_adds(sb, "'");
 }
 
-/* The labels of node dn: names and values (2 at most); how many. */
-static int node_labels(const struct dplan *dp, const struct dnode *dn, const char **names, char values[][48])
+/* The labels of Kubernetes node k: names and values (2 at most); how many. */
+static int node_labels(const struct dplan *dp, const struct dk8s *k, const char **names, char values[][48])
 {
 	int n = 0;
-	if (dn->mig != -2) {
+	if (k->mig != -2) {
 		names[n] = "nvidia.com/mig.config";
-		if (dn->mig >= 0)
-			layout_name((size_t)dn->mig, values[n], 48);
+		if (k->mig >= 0)
+			layout_name((size_t)k->mig, values[n], 48);
 		else
 			snprintf(values[n], 48, "all-disabled");
 		n++;
 	}
 	names[n] = "nvidia.com/device-plugin.config";
-	snprintf(values[n++], 48, "%s", dp->shares[dn->share].name);
+	snprintf(values[n++], 48, "%s", dp->shares[k->share].name);
 	return n;
 }
 
@@ -414,7 +467,8 @@ static void label_node(struct sb *sh, cJSON *arr, const char *name, int nl, cons
 /*
  * The inventory's named nodes the plan leaves unused: MIG disabled (on
  * MIG-capable GPUs) and the device plugin's default config, so that no
- * GPU node the inventory lists is left to the operator's defaults.
+ * GPU node the inventory lists is left to the operator's defaults.  On
+ * vSphere and KVM the names are hosts, not Kubernetes nodes: none.
  */
 static void label_unused(const struct dplan *dp, struct sb *sh, cJSON *arr)
 {
@@ -426,6 +480,8 @@ static void label_unused(const struct dplan *dp, struct sb *sh, cJSON *arr)
 		const char *names[2];
 		char values[2][48];
 		int nl = 0;
+		if (hypervisor_is_vm_host(nc->hv))	/* an unused host runs no worker VM */
+			continue;
 		if (nc->gpu->has_mig) {
 			names[nl] = "nvidia.com/mig.config";
 			snprintf(values[nl++], 48, "all-disabled");
@@ -453,12 +509,10 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 	cJSON_AddStringToObject(root, "schema", "gpuplan-labels/1");
 	cJSON_AddStringToObject(root, "scenario", sc->name);
 	arr = cJSON_AddArrayToObject(root, "nodes");
-	for (i = 0; i < dp->n; i++) {
-		const struct dnode *dn = &dp->nodes[i];
+	for (i = 0; i < dp->nk8s; i++) {
 		const char *names[2];
 		char values[2][48];
-		if (dn->k8s)
-			label_node(&sh, arr, dn->name, node_labels(dp, dn, names, values), names, values);
+		label_node(&sh, arr, dp->k8s[i].name, node_labels(dp, &dp->k8s[i], names, values), names, values);
 	}
 	label_unused(dp, &sh, arr);
 	outset_add_sb(os, "labels.sh", &sh);
@@ -478,7 +532,7 @@ void deploy_add_json(struct outset *os, const char *name, cJSON *root)
 	outset_add_sb(os, name, &sb);
 }
 
-int deploy_build(const struct cplan *cp, struct outset *os, struct diag *d)
+int deploy_build(const struct cplan *cp, const char *ns, struct outset *os, struct diag *d)
 {
 	struct dplan dp;
 	struct outset tmp;
@@ -488,13 +542,16 @@ int deploy_build(const struct cplan *cp, struct outset *os, struct diag *d)
 	if (dplan_build(&dp, cp, d))
 		return -1;
 	outset_init(&tmp, "-");
-	rc = write_mig_parted(&dp, &tmp) || write_plugin_configmap(&dp, &tmp);
+	rc = write_mig_parted(&dp, &tmp) || write_plugin_configmap(&dp, ns, &tmp);
 	if (!rc) {
 		write_labels(&dp, &tmp);
 		rc = deploy_requests(&dp, &tmp);
 	}
-	if (!rc)
+	if (!rc) {
 		deploy_vgpu(&dp, &tmp);
+		deploy_vms(&dp, &tmp);
+		deploy_apply(&dp, ns, &tmp);
+	}
 	dplan_release(&dp);
 	if (rc) {
 		outset_release(&tmp);

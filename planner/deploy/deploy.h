@@ -19,11 +19,20 @@
 #include "diag.h"
 #include "outfile.h"
 
+/* The namespace of the GPU Operator when none is given. */
+#define DEPLOY_NAMESPACE "gpu-operator"
+
 /*
  * Adds the deploy files of plan cp (its problem's scenario gives the MIG
- * strategy and renameByDefault) to os.  0, or -1 with d set (DIAG_INPUT,
- * naming the scenario file and the node) and nothing added.
+ * strategies and renameByDefault) to os, for a GPU Operator in namespace
+ * ns (a valid namespace name: deploy_namespace_valid).  0, or -1 with d
+ * set (DIAG_INPUT, naming the scenario file and the node, or the
+ * inventory row of a name that is no Kubernetes node name) and nothing
+ * added.
  */
-int deploy_build(const struct cplan *cp, struct outset *os, struct diag *d);
+int deploy_build(const struct cplan *cp, const char *ns, struct outset *os, struct diag *d);
+
+/* True when s is a Kubernetes namespace name (RFC 1123 label: a-z, 0-9, '-', at most 63). */
+int deploy_namespace_valid(const char *s);
 
 #endif

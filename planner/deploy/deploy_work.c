@@ -39,17 +39,18 @@ const char *deploy_resource(const struct dplan *dp, const struct cslot *s, int *
 	case MODE_TIMESLICE:
 	case MODE_MPS:
 		return sc->rename_by_default ? "nvidia.com/gpu.shared" : "nvidia.com/gpu";
-	default:
-		return NULL;
+	default:	/* vgpu, mig-vgpu: a worker VM's vGPUs are whole GPUs to its plugin */
+		*count = s->ngpus > 1 ? s->ngpus : 1;
+		return "nvidia.com/gpu";
 	}
 }
 
-/* One replica's request: (workload, resource, count per replica, node). */
+/* One replica's request: (workload, resource, count per replica, Kubernetes node). */
 struct req {
 	int d;			/* demand */
 	int res;		/* index in the resource names */
 	int count;		/* per replica */
-	size_t node;		/* plan node */
+	size_t node;		/* Kubernetes node: index in dplan.k8s */
 	long replicas;		/* replicas alike (after merging) */
 };
 
@@ -65,7 +66,11 @@ static int req_cmp(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* The requests of the placed replicas on Kubernetes nodes, alike ones merged; names in *res. */
+/*
+ * The requests of the replicas placed on Kubernetes nodes (not a VM
+ * workload's replicas: they run in VMs of their own), alike ones merged;
+ * names in *res.
+ */
 static struct req *collect(const struct dplan *dp, size_t *nreq, char ***res, size_t *nres)
 {
 	const struct cplan *cp = dp->cp;
@@ -79,7 +84,7 @@ static struct req *collect(const struct dplan *dp, size_t *nreq, char ***res, si
 		const struct cslot *s = &cp->slots[i];
 		const char *name;
 		int cnt;
-		if (s->d < 0 || !dp->nodes[s->node].k8s)
+		if (s->d < 0 || dp->slot_k8s[i] < 0)
 			continue;
 		name = deploy_resource(dp, s, &cnt, buf, sizeof(buf));
 		for (j = 0; j < *nres && strcmp((*res)[j], name); j++)
@@ -88,7 +93,7 @@ static struct req *collect(const struct dplan *dp, size_t *nreq, char ***res, si
 			*res = xrealloc(*res, (*nres + 1) * sizeof(**res));
 			(*res)[(*nres)++] = xstrdup(name);
 		}
-		r[n++] = (struct req){ s->d, (int)j, cnt, (size_t)s->node, 1 };
+		r[n++] = (struct req){ s->d, (int)j, cnt, (size_t)dp->slot_k8s[i], 1 };
 	}
 	qsort(r, n, sizeof(*r), req_cmp);
 	for (i = j = 0; i < n; i++) {
@@ -109,14 +114,16 @@ static void requests_csv(const struct dplan *dp, const struct req *r, size_t n, 
 	size_t i;
 
 	sb_init(&sb);
-	sb_adds(&sb, "workload,tenant,node,resource,per_replica,replicas\n");
+	sb_adds(&sb, "workload,tenant,node,host,resource,per_replica,replicas\n");
 	for (i = 0; i < n; i++) {
 		const struct workload *w = p->demands[r[i].d].w;
 		sb_add_csv(&sb, w->name);
 		sb_adds(&sb, ",");
 		sb_add_csv(&sb, w->tenant);
 		sb_adds(&sb, ",");
-		sb_add_csv(&sb, dp->nodes[r[i].node].name);
+		sb_add_csv(&sb, dp->k8s[r[i].node].name);
+		sb_adds(&sb, ",");
+		sb_add_csv(&sb, dp->nodes[dp->k8s[r[i].node].node].name);
 		sb_addf(&sb, ",%s,%d,%ld\n", res[r[i].res], r[i].count, r[i].replicas);
 	}
 	outset_add_sb(os, "requests.csv", &sb);
@@ -155,7 +162,7 @@ static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, 
 		dyaml_str(&y, "nodes");
 		dyaml_map(&y, 0);
 		for (j = i; j < n && r[j].d == r[i].d && r[j].res == r[i].res && r[j].count == r[i].count; j++)
-			dyaml_ki(&y, dp->nodes[r[j].node].name, r[j].replicas);
+			dyaml_ki(&y, dp->k8s[r[j].node].name, r[j].replicas);
 		dyaml_end(&y, 0);
 		dyaml_end(&y, 0);
 	}
@@ -201,10 +208,12 @@ struct vgpu_out {
 	int last_gpu;
 };
 
-/* The row of the vGPU on GPU g that slot s (a VM) has. */
-static void vgpu_row(struct vgpu_out *o, const struct cslot *s, int g)
+/* The row of the vGPU on GPU g that slot s (index i) has. */
+static void vgpu_row(struct vgpu_out *o, size_t i, int g)
 {
 	const struct problem *p = o->dp->cp->p;
+	const struct cslot *s = &o->dp->cp->slots[i];
+	const char *vm = o->dp->slot_vm[i] >= 0 ? o->dp->vms[o->dp->slot_vm[i]].name : "";
 	const struct cnode *n = &o->dp->cp->nodes[s->node];
 	const struct pclass *c = &p->classes[n->k];
 	const struct slot_type *st = &c->slot_types[s->type];
@@ -238,6 +247,7 @@ static void vgpu_row(struct vgpu_out *o, const struct cslot *s, int g)
 	if (*vs)
 		cJSON_AddStringToObject(v, "vsphere_profile", vs);
 	if (s->d >= 0) {
+		cJSON_AddStringToObject(v, "vm", vm);
 		cJSON_AddStringToObject(v, "workload", p->demands[s->d].w->name);
 		cJSON_AddNumberToObject(v, "replica", (double)s->replica);
 	}
@@ -254,7 +264,9 @@ static void vgpu_row(struct vgpu_out *o, const struct cslot *s, int g)
 	} else {
 		sb_adds(&o->csv, ",");
 	}
-	sb_addf(&o->csv, ",%d\n", s->ngpus > 1 ? s->ngpus : 1);
+	sb_addf(&o->csv, ",%d,", s->ngpus > 1 ? s->ngpus : 1);
+	sb_add_csv(&o->csv, vm);
+	sb_adds(&o->csv, "\n");
 }
 
 void deploy_vgpu(const struct dplan *dp, struct outset *os)
@@ -270,7 +282,7 @@ void deploy_vgpu(const struct dplan *dp, struct outset *os)
 	o.last_node = (size_t)-1;
 	o.last_gpu = -1;
 	sb_init(&o.csv);
-	sb_adds(&o.csv, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica,vm_vgpus\n");
+	sb_adds(&o.csv, "host,hypervisor,gpu,gpu_type,vgpu_profile,vsphere_profile,workload,replica,vm_vgpus,vm\n");
 	cJSON_AddStringToObject(root, "schema", "gpuplan-vgpu/1");
 	cJSON_AddStringToObject(root, "scenario", cp->p->sc->name);
 	o.hosts = cJSON_AddArrayToObject(root, "hosts");
@@ -281,7 +293,7 @@ void deploy_vgpu(const struct dplan *dp, struct outset *os)
 		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU)
 			continue;
 		for (g = s->gpu; g < s->gpu + s->ngpus; g++)
-			vgpu_row(&o, s, g);
+			vgpu_row(&o, i, g);
 	}
 	outset_add_sb(os, "vgpu.csv", &o.csv);
 	deploy_add_json(os, "vgpu.json", root);

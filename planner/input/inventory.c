@@ -108,6 +108,7 @@ static int load_name(const struct inventory *inv, struct strmap *names, const st
 		return csvread_error(rd, C_NAME, "duplicate node class '%s' (first at line %ld)", s,
 				     inv->classes[i].line);
 	nc->name = xstrdup(s);
+	nc->name_col = rd->idx[C_NAME] + 1;
 	strmap_add(names, nc->name, inv->n, &i);
 	if (csvread_int(rd, C_COUNT, 1, 1, 1000000, &v))
 		return -1;

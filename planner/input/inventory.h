@@ -41,6 +41,7 @@ struct node_class {
 	size_t nnodes;		/* entries in nodes: 0 or count */
 	int k8s_vgpu;		/* k8s_workers vgpu: the Kubernetes nodes are worker VMs with vGPUs */
 	long line;		/* row in the file */
+	int name_col;		/* field number of its name in that row (for messages) */
 };
 
 struct inventory {

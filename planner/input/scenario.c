@@ -252,8 +252,10 @@ static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag
 {
 	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
 	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients",
-						    "timeslice_shares", "mig_strategy", "rename_by_default", NULL };
+						    "timeslice_shares", "mig_strategy", "rename_by_default",
+						    "operator_mig_strategy", NULL };
 	static const char *const mig_strategies[] = { "mixed", "single", NULL };
+	static const char *const operator_strategies[] = { "unset", "single", "mixed", "none", NULL };
 	static const char *const energy_keys[] = { "usd_per_kwh", "pue", "gpu_load_factor", "gpu_idle_factor",
 						   "source", NULL };
 	const struct ynode *m;
@@ -278,7 +280,8 @@ static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag
 		  int_field(&y, "mps_max_clients", 2, 48, &sc->mps_max) ||
 		  yread_bool(&y, "timeslice_shares", 0, &sc->timeslice_shares) < 0 ||
 		  word_field(&y, "mig_strategy", mig_strategies, &sc->mig_single) ||
-		  yread_bool(&y, "rename_by_default", 0, &sc->rename_by_default) < 0))
+		  yread_bool(&y, "rename_by_default", 0, &sc->rename_by_default) < 0 ||
+		  word_field(&y, "operator_mig_strategy", operator_strategies, &sc->operator_mig)))
 		return -1;
 
 	if (sub_map(doc, "energy", energy_keys, &m, d))

@@ -43,6 +43,9 @@ struct hypervisor_cost {
 	long line;
 };
 
+/* sharing.operator_mig_strategy: unset lets each node's device-plugin config choose. */
+enum { OPERATOR_MIG_UNSET, OPERATOR_MIG_SINGLE, OPERATOR_MIG_MIXED, OPERATOR_MIG_NONE };
+
 struct scenario {
 	char *file;		/* path as given */
 	char *name;
@@ -64,6 +67,8 @@ struct scenario {
 	int mig_single;		/* MIG strategy single (1: a node's GPUs all one profile, exposed as
 				 * nvidia.com/gpu) or mixed (0, default: per-profile resources) */
 	int rename_by_default;	/* device plugin sharing: advertise <resource>.shared; default false */
+	int operator_mig;	/* the GPU Operator's ClusterPolicy spec.mig.strategy, which overrides
+				 * every device-plugin config's: OPERATOR_MIG_* (default unset) */
 	int unplaced_by_gpus;	/* unplaced_weight: gpus (1: within a priority, an unplaced replica
 				 * weighs the GPUs it asks) or replicas (0, default: each weighs 1) */
 

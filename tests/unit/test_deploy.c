@@ -12,10 +12,16 @@
  *     replicas value per resource, the plan's (NVIDIA/k8s-device-plugin
  *     api/config/v1: Config{version, flags, sharing}, one of
  *     sharing.timeSlicing / sharing.mps);
- *   - labels.sh labels every node of the plan and every named node of the
- *     inventory;
- *   - requests.csv adds up, per node and resource, to what the plan placed.
- * Then plans the NVIDIA stack cannot express are refused, nothing added.
+ *   - labels.sh labels every Kubernetes node of the plan (a host on bare
+ *     metal, its worker VM "<host>-k8s" on vSphere and KVM) and every named
+ *     bare-metal node of the inventory, and never a hypervisor host;
+ *   - requests.csv adds up, per host, to what the plan placed there outside
+ *     VM workloads, names no hypervisor host as a node, and with vms.csv's
+ *     VM workloads gives every workload's placed replicas;
+ *   - MPS configs say migStrategy none (the plugin refuses MPS under mixed).
+ * Then plans the NVIDIA stack cannot express are refused, nothing added;
+ * names that are no Kubernetes node name and a ClusterPolicy strategy that
+ * cannot serve the plan, likewise.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +96,18 @@ static int label_of(const struct outset *os, const char *node, const char *key, 
 	return rc;
 }
 
+/* The Kubernetes node plan node n's GPUs serve: the host, or its worker VM on a hypervisor. */
+static char *k8s_name(const struct cplan *cp, const struct cnode *n)
+{
+	char *host = cplan_node_name(cp, n), *name;
+
+	if (!hypervisor_is_vm_host(cp->p->classes[n->k].nc->hv))
+		return host;
+	name = xasprintf("%s-k8s", host);
+	free(host);
+	return name;
+}
+
 /* The mig-parted entry of config cfg that covers GPU g (devices "all" or a list holding g). */
 static const struct ynode *entry_for(const struct ynode *cfg, int g)
 {
@@ -128,7 +146,7 @@ static void check_mig_parted(const struct cplan *cp, const struct outset *os, co
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		const struct pclass *c = &cp->p->classes[n->k];
-		char *name = cplan_node_name(cp, n), label[64];
+		char *name = k8s_name(cp, n), label[64];
 		int g;
 		if (n->mode != MODE_MIG) {
 			free(name);
@@ -199,7 +217,7 @@ static void check_plugin(const struct cplan *cp, const struct outset *os, const 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		const struct pclass *c = &cp->p->classes[n->k];
-		char *name = cplan_node_name(cp, n), label[64];
+		char *name = k8s_name(cp, n), label[64];
 		const struct ynode *v;
 		const char *mode = "";
 		int g;
@@ -222,6 +240,8 @@ static void check_plugin(const struct cplan *cp, const struct outset *os, const 
 		k = v ? one_replicas(v->scalar, &mode) : -1;
 		CHECK(k >= 2 && !strcmp(mode, mode_name(n->mode)), "%s: %s: one %s replicas value (%ld)", what, name,
 		      mode_name(n->mode), k);
+		CHECK(v && strstr(v->scalar, "migStrategy: none"), "%s: %s: config %s has migStrategy none", what, name,
+		      label);
 		for (g = 0; g < c->nc->gpus_per_node; g++)
 			if (n->gpu_config[g] >= 0)
 				CHECK(c->configs[n->gpu_config[g]].k == k, "%s: %s GPU %d: plan %d, config %ld", what,
@@ -231,60 +251,131 @@ static void check_plugin(const struct cplan *cp, const struct outset *os, const 
 	ydoc_release(&doc);
 }
 
-/* Every node of the plan (Kubernetes modes) and every named node of the inventory has its labels. */
+/*
+ * Every Kubernetes node of the plan and every named bare-metal node of the
+ * inventory has its labels; no hypervisor host has any.
+ */
 static void check_labels(const struct cplan *cp, const struct outset *os, const char *what)
 {
 	char label[64];
 	size_t i, k;
 
 	for (i = 0; i < cp->nnodes; i++) {
-		char *name = cplan_node_name(cp, &cp->nodes[i]);
-		if (cp->nodes[i].mode != MODE_VGPU && cp->nodes[i].mode != MODE_MIG_VGPU)
+		const struct cnode *n = &cp->nodes[i];
+		char *name = k8s_name(cp, n), *host = cplan_node_name(cp, n);
+		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU)
 			CHECK(label_of(os, name, "nvidia.com/device-plugin.config", label, sizeof(label)) == 0,
 			      "%s: node %s labelled", what, name);
+		if (strcmp(name, host))
+			CHECK(label_of(os, host, "nvidia.com/device-plugin.config", label, sizeof(label)) != 0,
+			      "%s: hypervisor host %s not labelled", what, host);
 		free(name);
+		free(host);
 	}
 	for (k = 0; k < cp->p->nclasses; k++)
 		for (i = 0; i < cp->p->classes[k].nc->nnodes; i++) {
 			const char *name = cp->p->classes[k].nc->nodes[i];
-			CHECK(label_of(os, name, "nvidia.com/device-plugin.config", label, sizeof(label)) == 0 ||
-				      strstr(file_of(os, "vgpu.csv")->data, name),
+			CHECK(hypervisor_is_vm_host(cp->p->classes[k].nc->hv) ||
+				      label_of(os, name, "nvidia.com/device-plugin.config", label, sizeof(label)) == 0,
 			      "%s: inventory node %s labelled", what, name);
 		}
 }
 
-/* requests.csv: per node, replicas x per_replica add up to what the plan placed there. */
+/* Field i (from 0) of CSV line (no quoted fields: the test's names have none) into out. */
+static void field(const char *line, int i, char *out, size_t size)
+{
+	for (; i > 0 && *line && *line != '\n'; line++)
+		if (*line == ',')
+			i--;
+	snprintf(out, size, "%.*s", (int)strcspn(line, ",\n"), line);
+}
+
+/* The plan node named host, or cp->nnodes. */
+static size_t node_named(const struct cplan *cp, const char *host)
+{
+	size_t i;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		char *name = cplan_node_name(cp, &cp->nodes[i]);
+		int same = !strcmp(name, host);
+		free(name);
+		if (same)
+			break;
+	}
+	return i;
+}
+
+/* The demand of workload name, or -1. */
+static int demand_named(const struct cplan *cp, const char *name)
+{
+	size_t d;
+
+	for (d = 0; d < cp->p->ndemands; d++)
+		if (!strcmp(cp->p->demands[d].w->name, name))
+			return (int)d;
+	return -1;
+}
+
+/*
+ * requests.csv: per host, replicas x per_replica add up to the GPUs the
+ * plan placed there outside VM workloads, on a node that is no hypervisor
+ * host; with vms.csv's VM workloads, every workload's replicas placed.
+ */
 static void check_requests(const struct cplan *cp, const struct outset *os, const char *what)
 {
-	const struct outfile *f = file_of(os, "requests.csv");
+	const struct outfile *f = file_of(os, "requests.csv"), *vms = file_of(os, "vms.csv");
 	long *want = xcalloc(cp->nnodes + 1, sizeof(*want)), *got = xcalloc(cp->nnodes + 1, sizeof(*got));
+	long *placed = xcalloc(cp->p->ndemands + 1, sizeof(*placed));
+	long *plan_w = xcalloc(cp->p->ndemands + 1, sizeof(*plan_w));
 	const char *line;
 	size_t i;
 
 	for (i = 0; i < cp->nslots; i++) {
 		const struct cslot *s = &cp->slots[i];
-		enum gpu_mode m = cp->nodes[s->node].mode;
-		if (s->d >= 0 && m != MODE_VGPU && m != MODE_MIG_VGPU)
+		if (s->d >= 0 && !cp->p->demands[s->d].w->vm)
 			want[s->node] += s->ngpus > 1 ? s->ngpus : 1;
 	}
 	for (line = f ? strchr(f->data, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
-		char node[128], res[128];
-		int per = 0;
-		long reps = 0;
-		if (sscanf(line + 1, "%*[^,],%*[^,],%127[^,],%127[^,],%d,%ld", node, res, &per, &reps) != 4)
-			continue;
-		for (i = 0; i < cp->nnodes; i++) {
-			char *name = cplan_node_name(cp, &cp->nodes[i]);
-			if (!strcmp(name, node))
-				got[i] += per * reps;
-			free(name);
+		char wl[128], node[300], host[300], num[32];
+		int per, d;
+		long reps;
+		field(line + 1, 0, wl, sizeof(wl));
+		field(line + 1, 2, node, sizeof(node));
+		field(line + 1, 3, host, sizeof(host));
+		field(line + 1, 5, num, sizeof(num));
+		per = atoi(num);
+		field(line + 1, 6, num, sizeof(num));
+		reps = atol(num);
+		i = node_named(cp, host);
+		CHECK(i < cp->nnodes, "%s: requests.csv host %s is a node of the plan", what, host);
+		if (i < cp->nnodes) {
+			got[i] += per * reps;
+			CHECK((strcmp(node, host) == 0) != hypervisor_is_vm_host(cp->p->classes[cp->nodes[i].k].nc->hv),
+			      "%s: request on %s: a hypervisor host never, a bare-metal host itself", what, node);
 		}
+		if ((d = demand_named(cp, wl)) >= 0)
+			placed[d] += reps;
+	}
+	for (line = vms ? strchr(vms->data, '\n') : NULL; line && line[1]; line = strchr(line + 1, '\n')) {
+		char role[32], wl[128];
+		int d;
+		field(line + 1, 3, role, sizeof(role));
+		field(line + 1, 12, wl, sizeof(wl));
+		if (!strcmp(role, "workload") && (d = demand_named(cp, wl)) >= 0)
+			placed[d]++;
 	}
 	for (i = 0; i < cp->nnodes; i++)
 		CHECK(want[i] == got[i], "%s: node %zu: plan places %ld GPU requests, requests.csv %ld", what, i,
 		      want[i], got[i]);
+	for (i = 0; i < cp->p->ndemands; i++)	/* a workload's demands add up in its first */
+		plan_w[demand_named(cp, cp->p->demands[i].w->name)] += cp->placed[i];
+	for (i = 0; i < cp->p->ndemands; i++)
+		CHECK(placed[i] == plan_w[i], "%s: workload %s: %ld replicas placed, %ld in the deploy files", what,
+		      cp->p->demands[i].w->name, plan_w[i], placed[i]);
+	free(plan_w);
 	free(want);
 	free(got);
+	free(placed);
 }
 
 static void check_all(const struct cplan *cp, const char *what)
@@ -294,7 +385,7 @@ static void check_all(const struct cplan *cp, const char *what)
 	struct ydoc doc = YDOC_INIT;
 
 	outset_init(&os, "-");
-	CHECK(deploy_build(cp, &os, &d) == 0, "%s: deploy_build: %s", what, d.msg ? d.msg : "");
+	CHECK(deploy_build(cp, DEPLOY_NAMESPACE, &os, &d) == 0, "%s: deploy_build: %s", what, d.msg ? d.msg : "");
 	check_mig_parted(cp, &os, what);
 	check_plugin(cp, &os, what);
 	check_labels(cp, &os, what);
@@ -367,7 +458,7 @@ static void test_refused(void)
 				c->configs[n->gpu_config[0]].mig.profile[0] = (int)c->nc->gpu->mig.nprofiles + 3;
 		}
 		outset_init(&os, "-");
-		CHECK(deploy_build(&fx.cp, &os, &d) == -1 && d.kind == DIAG_INPUT, "refused %d: rejected", t);
+		CHECK(deploy_build(&fx.cp, DEPLOY_NAMESPACE, &os, &d) == -1 && d.kind == DIAG_INPUT, "refused %d: rejected", t);
 		CHECK(d.msg && strstr(d.msg, want[t]), "refused %d: message '%s'", t, d.msg ? d.msg : "");
 		CHECK(os.n == 0, "refused %d: %zu files added", t, os.n);
 		outset_release(&os);
@@ -396,7 +487,7 @@ static void test_single(void)
 		return;
 	check_all(&fx.cp, "single");
 	outset_init(&os, "-");
-	CHECK(deploy_build(&fx.cp, &os, &d) == 0, "single: deploy_build");
+	CHECK(deploy_build(&fx.cp, DEPLOY_NAMESPACE, &os, &d) == 0, "single: deploy_build");
 	f = file_of(&os, "requests.csv");
 	CHECK(f && !strstr(f->data, "nvidia.com/mig-") && strstr(f->data, ",nvidia.com/gpu,1,") &&
 		      strstr(f->data, ",nvidia.com/gpu.shared,1,"),
@@ -411,6 +502,85 @@ static void test_single(void)
 	fixture_release(&fx);
 }
 
+/* A class whose made-up node names are no Kubernetes node names: refused at its inventory row, nothing added. */
+static void test_names(void)
+{
+	static const char *const names[] = { "-lz!=a", "../../x", "a b", "\"a\nb\"", "Upper" };
+	static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib\n"
+				 "w,t,2,1,,,none,false,1,8\n";
+	size_t t;
+
+	for (t = 0; t < sizeof(names) / sizeof(names[0]); t++) {
+		char *inv = xasprintf(INV_HEADER "%s,1,A100-PCIE-80GB,4,baremetal,dc1,64,512,owned,,,,\n", names[t]);
+		struct fixture fx;
+		struct outset os = OUTSET_INIT;
+		struct diag d = DIAG_INIT;
+		if (fixture_build(&fx, FIXTURE_SC_TEXT("names"), inv, wl, FIXTURE_GREEDY) == 0) {
+			outset_init(&os, "-");
+			CHECK(deploy_build(&fx.cp, DEPLOY_NAMESPACE, &os, &d) == -1 && d.kind == DIAG_INPUT,
+			      "name %zu: refused", t);
+			CHECK(d.msg && strstr(d.msg, "is not a Kubernetes node name") && d.line == 2 && d.col == 1,
+			      "name %zu: message at the class row: %ld:%ld %s", t, d.line, d.col, d.msg ? d.msg : "");
+			CHECK(os.n == 0, "name %zu: %zu files added", t, os.n);
+			outset_release(&os);
+			fixture_release(&fx);
+		}
+		diag_release(&d);
+		free(inv);
+	}
+}
+
+/* A ClusterPolicy mig.strategy (sharing.operator_mig_strategy) that cannot serve the plan: refused. */
+static void test_operator(void)
+{
+	static const char inv[] = INV_HEADER "mp,1,A100-PCIE-80GB,4,baremetal,dc1,64,512,owned,,,,\n"
+					     "mg,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,\n";
+	static const char wl[] =
+		"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes\n"
+		"mp-w,t,4,0,8,0.1,memory,false,1,8,A100-PCIE-80GB,mps\n"
+		"mig-w,t,2,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig\n";
+	static const struct {
+		const char *sharing, *want;	/* NULL want: deployable */
+	} cases[] = {
+		{ "{operator_mig_strategy: mixed}", "MPS under a ClusterPolicy with mig.strategy mixed" },
+		{ "{operator_mig_strategy: none}", "MIG under a ClusterPolicy with mig.strategy none" },
+		{ "{operator_mig_strategy: single}", "mixed under a ClusterPolicy with mig.strategy single" },
+		{ "{operator_mig_strategy: single, mig_strategy: single}", NULL },
+		{ "{operator_mig_strategy: unset}", NULL },
+	};
+	size_t t;
+
+	for (t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
+		char *sc = xasprintf(FIXTURE_SC_TEXT("operator") "sharing: %s\n", cases[t].sharing);
+		struct fixture fx;
+		struct outset os = OUTSET_INIT;
+		struct diag d = DIAG_INIT;
+		if (fixture_build(&fx, sc, inv, wl, FIXTURE_GREEDY) == 0) {
+			const struct outfile *f;
+			outset_init(&os, "-");
+			if (cases[t].want) {
+				CHECK(deploy_build(&fx.cp, DEPLOY_NAMESPACE, &os, &d) == -1 && d.msg &&
+					      strstr(d.msg, cases[t].want) && os.n == 0,
+				      "operator %zu: refused: %s", t, d.msg ? d.msg : "");
+			} else {
+				CHECK(deploy_build(&fx.cp, "nvidia-gpu-operator", &os, &d) == 0, "operator %zu: deployed", t);
+				f = file_of(&os, "device-plugin-config.yaml");
+				CHECK(f && strstr(f->data, t == 3 ? "migStrategy: single" : "migStrategy: none") &&
+					      strstr(f->data, "namespace: nvidia-gpu-operator"),
+				      "operator %zu: strategy and namespace", t);
+				f = file_of(&os, "apply.sh");
+				CHECK(f && (strstr(f->data, "\"strategy\": null") != NULL) == (t == 4) &&
+					      strstr(f->data, "ns=nvidia-gpu-operator\n"),
+				      "operator %zu: apply.sh unsets the strategy only when asked", t);
+			}
+			outset_release(&os);
+			fixture_release(&fx);
+		}
+		diag_release(&d);
+		free(sc);
+	}
+}
+
 int main(void)
 {
 	if (fixture_setup("test_deploy"))
@@ -420,6 +590,8 @@ int main(void)
 	check_scenario("tests/cases/deploy-named-nodes/scenario.yaml", 1, "named nodes");
 	test_refused();
 	test_single();
+	test_names();
+	test_operator();
 	/*
 	 * any other scenario's plan, e.g. a bench L instance (not part of the
 	 * suite): greedy, or the ILP's (node limit 1) with GPUPLAN_DEPLOY_ILP=1

@@ -1,0 +1,326 @@
+/*
+ * deploy_vm.c - hosts and Kubernetes nodes kept apart.  On bare metal and
+ * in a cloud the host is the Kubernetes node.  On vSphere and KVM the
+ * GPUs go to VMs: each replica of a `vm: true` workload gets a VM of its
+ * own (its passthrough GPUs or its vGPU), container replicas run in
+ * Kubernetes worker VMs - one per host holding its other GPUs passed
+ * through (passthrough, MIG, time-slicing, MPS), or one per vGPU (vgpu,
+ * mig-vgpu).  Every VM name is made up from its host's name and checked
+ * as a Kubernetes node name; vms.csv says so.  Writes vms.csv, vms.json
+ * and k8s-nodes.csv (the Kubernetes GPU nodes, for the checks that read
+ * a node's GPUs).
+ */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/deploy_plan.h"
+#include "inventory.h"
+#include "util.h"
+#include "banned.h"
+
+static int popcount64(uint64_t m)
+{
+	int n = 0;
+
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+static const struct pclass *host_class(const struct dplan *dp, size_t i)
+{
+	return &dp->cp->p->classes[dp->nodes[i].n->k];
+}
+
+/*
+ * 0 when name is a Kubernetes node name; else -1 with d set at the
+ * inventory row that gave it (its `nodes` field, or the class name the
+ * made-up name comes from).
+ */
+static int check_name(const struct dplan *dp, size_t i, const char *name, struct diag *d)
+{
+	const struct scenario *sc = dp->cp->p->sc;
+	const struct node_class *nc = host_class(dp, i)->nc;
+
+	if (inventory_node_name_valid(name))
+		return 0;
+	return diag_set(d, DIAG_INPUT, sc->inventory.file, nc->line, nc->name_col,
+			"node class '%s': the node name '%s' it gives is not a Kubernetes node name (RFC 1123 "
+			"subdomain: lower-case letters, digits, '-' and '.', starting and ending with a letter "
+			"or digit, at most 253 characters)", nc->name, name);
+}
+
+static size_t add_k8s(struct dplan *dp, size_t i, char *name, enum dk8s_kind kind, int gpus)
+{
+	struct dk8s *k;
+
+	dp->k8s = xrealloc(dp->k8s, (dp->nk8s + 1) * sizeof(*dp->k8s));
+	k = &dp->k8s[dp->nk8s];
+	*k = (struct dk8s){ i, name, kind, gpus, dp->nodes[i].mig, dp->nodes[i].share };
+	if (kind == DK8S_VM_VGPU) {	/* the guest sees a whole GPU: no MIG to set, no sharing */
+		k->mig = -2;
+		k->share = deploy_share_of(dp, MODE_PASSTHROUGH, 0);
+	}
+	return dp->nk8s++;
+}
+
+static size_t add_vm(struct dplan *dp, size_t i, char *name, int k8s, int vgpu_type)
+{
+	struct dvm *v;
+
+	dp->vms = xrealloc(dp->vms, (dp->nvms + 1) * sizeof(*dp->vms));
+	v = &dp->vms[dp->nvms];
+	*v = (struct dvm){ i, name, k8s, 0, vgpu_type, -1, 0, 0, 0, 0 };
+	return dp->nvms++;
+}
+
+static uint64_t slot_gpus(const struct cslot *s)
+{
+	int n = s->ngpus > 1 ? s->ngpus : 1;
+	uint64_t m = n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+	return m << s->gpu;
+}
+
+static void vm_take(struct dplan *dp, size_t v, size_t slot)
+{
+	const struct cslot *s = &dp->cp->slots[slot];
+	const struct workload *w = dp->cp->p->demands[s->d].w;
+	struct dvm *vm = &dp->vms[v];
+
+	vm->gpus |= slot_gpus(s);
+	vm->replicas++;
+	vm->cpu += w->cpu_cores;
+	vm->ram += w->ram_gib;
+	dp->slot_vm[slot] = (int)v;
+	if (vm->k8s >= 0)
+		dp->slot_k8s[slot] = vm->k8s;
+}
+
+/* The VMs of hypervisor host i, whose slots are sl[0..n). */
+static int host_vms(struct dplan *dp, size_t i, const size_t *sl_, size_t n, struct diag *d)
+{
+	const struct cplan *cp = dp->cp;
+	const struct dnode *dn = &dp->nodes[i];
+	int gpus = host_class(dp, i)->nc->gpus_per_node, nvm = 0, nworker = 0;
+	uint64_t all = gpus >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << gpus) - 1), left = all;
+	long worker = -1;
+	size_t j, s;
+
+	for (j = 0; j < n; j++) {
+		const struct cslot *sl;
+		s = sl_[j];
+		sl = &cp->slots[s];
+		int vgpu = dn->n->mode == MODE_VGPU || dn->n->mode == MODE_MIG_VGPU;
+		char *name;
+		if (sl->d < 0)
+			continue;
+		if (cp->p->demands[sl->d].w->vm) {	/* a VM of its own */
+			size_t v;
+			name = xasprintf("%s-vm-%d", dn->name, ++nvm);
+			if (check_name(dp, i, name, d)) {
+				free(name);
+				return -1;
+			}
+			v = add_vm(dp, i, name, -1, vgpu ? sl->type : -1);
+			dp->vms[v].d = sl->d;
+			dp->vms[v].replica = sl->replica;
+			vm_take(dp, v, s);
+			left &= ~slot_gpus(sl);
+		} else if (vgpu) {			/* a worker VM with this vGPU */
+			size_t v;
+			name = xasprintf("%s-k8s-%d", dn->name, ++nworker);
+			if (check_name(dp, i, name, d)) {
+				free(name);
+				return -1;
+			}
+			v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_VGPU,
+							      sl->ngpus > 1 ? sl->ngpus : 1), sl->type);
+			vm_take(dp, v, s);
+		}
+	}
+	if (dn->n->mode == MODE_VGPU || dn->n->mode == MODE_MIG_VGPU || !left)
+		return 0;
+	/* the host's worker VM: every GPU no VM workload holds, passed through */
+	{
+		char *name = xasprintf("%s-k8s", dn->name);
+		if (check_name(dp, i, name, d)) {
+			free(name);
+			return -1;
+		}
+		worker = (long)add_vm(dp, i, name, 0, -1);
+		dp->vms[worker].k8s = (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_PASSTHROUGH, popcount64(left));
+		dp->vms[worker].gpus = left;
+	}
+	for (j = 0; j < n; j++)
+		if (cp->slots[sl_[j]].d >= 0 && dp->slot_vm[sl_[j]] < 0)
+			vm_take(dp, (size_t)worker, sl_[j]);
+	return 0;
+}
+
+/* The plan's slots grouped by node, each group in slot order: node i's are at[i]..at[i+1]. */
+static size_t *slots_by_node(const struct cplan *cp, size_t **at)
+{
+	size_t *idx = xcalloc(cp->nslots + 1, sizeof(*idx)), *pos = xcalloc(cp->nnodes + 2, sizeof(*pos));
+	size_t s;
+
+	for (s = 0; s < cp->nslots; s++)
+		pos[cp->slots[s].node + 2]++;
+	for (s = 2; s < cp->nnodes + 2; s++)
+		pos[s] += pos[s - 1];
+	for (s = 0; s < cp->nslots; s++)
+		idx[pos[cp->slots[s].node + 1]++] = s;
+	*at = pos;
+	return idx;
+}
+
+int deploy_place_nodes(struct dplan *dp, struct diag *d)
+{
+	const struct cplan *cp = dp->cp;
+	size_t i, s, *at, *idx = slots_by_node(cp, &at);
+	int rc = 0;
+
+	dp->slot_k8s = xcalloc(cp->nslots + 1, sizeof(*dp->slot_k8s));
+	dp->slot_vm = xcalloc(cp->nslots + 1, sizeof(*dp->slot_vm));
+	for (s = 0; s < cp->nslots; s++)
+		dp->slot_k8s[s] = dp->slot_vm[s] = -1;
+	for (i = 0; i < dp->n && !rc; i++) {
+		const struct dnode *dn = &dp->nodes[i];
+		const size_t *sl = idx + at[i];
+		size_t n = at[i + 1] - at[i], k;
+		if ((rc = check_name(dp, i, dn->name, d)) != 0)
+			break;
+		if (dn->hv) {
+			rc = host_vms(dp, i, sl, n, d);
+		} else if (dn->k8s) {
+			k = add_k8s(dp, i, xstrdup(dn->name), DK8S_HOST, host_class(dp, i)->nc->gpus_per_node);
+			for (s = 0; s < n; s++)
+				if (cp->slots[sl[s]].d >= 0)
+					dp->slot_k8s[sl[s]] = (int)k;
+		}
+	}
+	free(idx);
+	free(at);
+	return rc;
+}
+
+void deploy_nodes_release(struct dplan *dp)
+{
+	size_t i;
+
+	for (i = 0; i < dp->nk8s; i++)
+		free(dp->k8s[i].name);
+	for (i = 0; i < dp->nvms; i++)
+		free(dp->vms[i].name);
+	free(dp->k8s);
+	free(dp->vms);
+	free(dp->slot_k8s);
+	free(dp->slot_vm);
+}
+
+/* "0|1|3": the GPUs of mask m. */
+static void gpu_list(struct sb *sb, uint64_t m)
+{
+	int g, first = 1;
+
+	for (g = 0; g < 64; g++)
+		if (m & ((uint64_t)1 << g)) {
+			sb_addf(sb, first ? "%d" : "|%d", g);
+			first = 0;
+		}
+}
+
+/* The vGPU profile of VM v, or "" for passthrough. */
+static const char *vm_profile(const struct dplan *dp, const struct dvm *v)
+{
+	const struct pclass *c = host_class(dp, v->node);
+	const struct slot_type *st;
+
+	if (v->vgpu_type < 0)
+		return "";
+	st = &c->slot_types[v->vgpu_type];
+	/* a multi-vGPU VM's vGPUs are each the full-size profile */
+	return popcount64(v->gpus) > 1 && st->vgpu_profile >= 0 ? c->nc->gpu->vgpu.profiles[st->vgpu_profile].name
+								 : st->name;
+}
+
+static void vm_row(const struct dplan *dp, const struct dvm *v, struct sb *csv, cJSON *arr)
+{
+	const struct pclass *c = host_class(dp, v->node);
+	const char *prof = vm_profile(dp, v), *role = v->k8s >= 0 ? "k8s-worker" : "workload";
+	const char *wl = v->d >= 0 ? dp->cp->p->demands[v->d].w->name : "";
+	cJSON *o = cJSON_CreateObject(), *g = cJSON_CreateArray();
+	struct sb gl;
+	int i;
+
+	sb_init(&gl);
+	gpu_list(&gl, v->gpus);
+	for (i = 0; i < 64; i++)
+		if (v->gpus & ((uint64_t)1 << i))
+			cJSON_AddItemToArray(g, cJSON_CreateNumber(i));
+	sb_add_csv(csv, dp->nodes[v->node].name);
+	sb_addf(csv, ",%s,", hypervisor_name(c->nc->hv));
+	sb_add_csv(csv, v->name);
+	sb_addf(csv, ",%s,", role);
+	sb_add_csv(csv, v->k8s >= 0 ? v->name : "");
+	sb_addf(csv, ",made-up,%s,%s,%d,%s,%.2f,%.2f,", c->nc->gpu->id, gl.buf ? gl.buf : "", popcount64(v->gpus),
+		*prof ? prof : "passthrough", v->cpu, v->ram);
+	sb_add_csv(csv, wl);
+	if (v->d >= 0)
+		sb_addf(csv, ",%ld", v->replica);
+	else
+		sb_adds(csv, ",");
+	sb_addf(csv, ",%ld\n", v->replicas);
+	sb_release(&gl);
+
+	cJSON_AddStringToObject(o, "host", dp->nodes[v->node].name);
+	cJSON_AddStringToObject(o, "hypervisor", hypervisor_name(c->nc->hv));
+	cJSON_AddStringToObject(o, "name", v->name);
+	cJSON_AddStringToObject(o, "role", role);
+	if (v->k8s >= 0)
+		cJSON_AddStringToObject(o, "k8s_node", v->name);
+	cJSON_AddStringToObject(o, "name_source", "made-up");
+	cJSON_AddStringToObject(o, "gpu_type", c->nc->gpu->id);
+	cJSON_AddItemToObject(o, "gpus", g);
+	cJSON_AddStringToObject(o, "attach", *prof ? prof : "passthrough");
+	cJSON_AddNumberToObject(o, "cpu_cores", v->cpu);
+	cJSON_AddNumberToObject(o, "ram_gib", v->ram);
+	if (v->d >= 0) {
+		cJSON_AddStringToObject(o, "workload", wl);
+		cJSON_AddNumberToObject(o, "replica", (double)v->replica);
+	}
+	cJSON_AddNumberToObject(o, "replicas", (double)v->replicas);
+	cJSON_AddItemToArray(arr, o);
+}
+
+void deploy_vms(const struct dplan *dp, struct outset *os)
+{
+	cJSON *root = cJSON_CreateObject(), *arr;
+	struct sb csv, kn;
+	size_t i;
+
+	sb_init(&csv);
+	sb_adds(&csv, "host,hypervisor,vm,role,k8s_node,name_source,gpu_type,gpus,ngpus,attach,cpu_cores,ram_gib,"
+		      "workload,replica,replicas\n");
+	cJSON_AddStringToObject(root, "schema", "gpuplan-vms/1");
+	cJSON_AddStringToObject(root, "scenario", dp->cp->p->sc->name);
+	arr = cJSON_AddArrayToObject(root, "vms");
+	for (i = 0; i < dp->nvms; i++)
+		vm_row(dp, &dp->vms[i], &csv, arr);
+	outset_add_sb(os, "vms.csv", &csv);
+	deploy_add_json(os, "vms.json", root);
+
+	sb_init(&kn);
+	sb_adds(&kn, "node,host,hypervisor,gpu_type,gpus,kind\n");
+	for (i = 0; i < dp->nk8s; i++) {
+		static const char *const kinds[] = { "host", "vm-passthrough", "vm-vgpu" };
+		const struct dk8s *k = &dp->k8s[i];
+		const struct pclass *c = host_class(dp, k->node);
+		sb_add_csv(&kn, k->name);
+		sb_adds(&kn, ",");
+		sb_add_csv(&kn, dp->nodes[k->node].name);
+		sb_addf(&kn, ",%s,%s,%d,%s\n", hypervisor_name(c->nc->hv), c->nc->gpu->id, k->gpus, kinds[k->kind]);
+	}
+	outset_add_sb(os, "k8s-nodes.csv", &kn);
+}
