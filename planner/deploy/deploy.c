@@ -497,12 +497,15 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 {
 	const struct scenario *sc = dp->cp->p->sc;
 	cJSON *root = cJSON_CreateObject(), *arr;
+	char *name = str_escape_ctl(sc->name);	/* a line break would end the comment: a command */
 	struct sb sh;
 	size_t i;
 
 	sb_init(&sh);
+
 	sb_adds(&sh, "#!/bin/sh\n# The node labels of plan '");
-	sb_adds(&sh, sc->name);
+	sb_adds(&sh, name);
+	free(name);
 	sb_adds(&sh, "' (gpuplan plan --deploy): nvidia.com/mig.config selects a config of\n"
 		     "# mig-parted.yaml, nvidia.com/device-plugin.config one of device-plugin-config.yaml.\n"
 		     "# Idempotent: run it again after a change.\nset -eu\n");

@@ -4,7 +4,8 @@
 # directory with a fake kubectl that records its arguments, makes exactly the calls apply.sh
 # makes; apply.sh run again makes the same calls again (idempotent: create-or-replace, merge
 # patch, label --overwrite); it stops, saying why, when the cluster has no ClusterPolicy or two;
-# --deploy-namespace reaches every namespaced call.
+# --deploy-namespace reaches every namespaced call; a scenario name with line breaks runs nothing
+# from labels.sh.
 # usage: test_deploy_apply.sh GPUPLAN SRC_DIR WORK_DIR
 set -u
 gpuplan=$1 src=$2 work=$3
@@ -63,5 +64,18 @@ if [ "$(grep -c -- '--namespace|nvidia-gpu-operator|' ns.log)" != 2 ] || grep -q
 	cat ns.log
 	fail=1
 fi
+# a scenario name with line breaks stays inside labels.sh's comment: running it runs nothing else
+mkdir -p hostile
+cp "$src/tests/cases/deploy-named-nodes/inventory.csv" "$src/tests/cases/deploy-named-nodes/workloads.csv" hostile/
+printf 'schema: gpuplan-scenario/1\nname: "x\\ntouch %s/PWNED\\n#"\ninventory: inventory.csv\nworkloads: workloads.csv\n' \
+	"$work" >hostile/scenario.yaml
+if ! "$gpuplan" plan hostile/scenario.yaml --greedy -o hostile/out --deploy hostile/deploy >/dev/null; then
+	echo "FAIL: plan of the hostile scenario name"
+	fail=1
+else
+	KUBECTL_LOG=$work/hostile.log sh -eu hostile/deploy/labels.sh >/dev/null
+	[ -e PWNED ] && { echo "FAIL: a scenario name ran a command from labels.sh"; fail=1; }
+fi
+
 [ $fail = 0 ] && echo "ok: docs/deploy.md's commands = apply.sh's, idempotent, one ClusterPolicy, namespace"
 exit $fail
