@@ -97,10 +97,13 @@ char *report_addition_text(const struct plan_addition *a, double years, int more
 {
 	struct sb sb;
 	char b[64];
+	long n = a->nodes < 0 ? -a->nodes : a->nodes;
 	int q, first = 1;
 
 	sb_init(&sb);
-	sb_addf(&sb, "%ld %snode%s of %s (%s", a->nodes, more && a->max ? "more " : "", a->nodes == 1 ? "" : "s",
+	if (more)
+		sb_adds(&sb, a->nodes < 0 ? "drop " : "add ");
+	sb_addf(&sb, "%ld %snode%s of %s (%s", n, more && a->max && a->nodes > 0 ? "more " : "", n == 1 ? "" : "s",
 		a->nc->name, ownership_name(a->nc->own));
 	if (!more)
 		sb_addf(&sb, ", %ld of at most %ld", a->in_use, a->max);
@@ -141,12 +144,12 @@ char *report_whatif_text(const struct plan_result *r)
 		return sb_detach(&sb);
 	}
 	if (w->nadd) {
-		sb_adds(&sb, "adding ");
 		for (i = 0; i < w->nadd; i++) {
 			char *t = report_addition_text(&w->add[i], years, 1);
 			sb_addf(&sb, "%s%s", i ? (i + 1 == w->nadd ? " and " : ", ") : "", t);
 			free(t);
 		}
+		sb_adds(&sb, ":");
 	} else {
 		sb_adds(&sb, "re-planning with more to add");
 	}
@@ -165,8 +168,9 @@ char *report_whatif_text(const struct plan_result *r)
 		sb_adds(&sb, " places every replica");
 	}
 	sb_addf(&sb, ", at %s USD/year in all", usd(b, sizeof(b), w->total / years));
-	sb_addf(&sb, " (%s USD/year more)", usd(b, sizeof(b), (w->total - w->base_total) / years));
-	for (i = 0; i < w->nadd && w->add[i].nc->own != OWN_BUY; i++)
+	sb_addf(&sb, " (%s USD/year %s than this plan)", usd(b, sizeof(b), fabs(w->total - w->base_total) / years),
+		w->total >= w->base_total ? "more" : "less");
+	for (i = 0; i < w->nadd && (w->add[i].nc->own != OWN_BUY || w->add[i].nodes < 0); i++)
 		;
 	if (i == w->nadd)
 		sb_adds(&sb, "; the models price no GPU to buy: add a buy row with your quote to weigh buying");

@@ -13,6 +13,27 @@
 #define WHATIF_MIN_S 2.0		/* seconds the second plan needs left at least */
 #define WHATIF_MIN_SHARE 0.05	/* and that share of the time limit */
 
+/* The nodes of class k in plan cp (those of ordinal from and beyond), their cost into *a. */
+static void class_bill(const struct cplan *cp, size_t k, long from, struct plan_addition *a)
+{
+	size_t i;
+	int q;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		struct node_bill b;
+		if (cp->nodes[i].k != (int)k)
+			continue;
+		a->in_use++;
+		if (cp->nodes[i].ordinal < from)
+			continue;
+		cplan_node_bill(cp, i, &b);
+		a->nodes++;
+		for (q = 0; q < CAT_COUNT; q++)
+			a->cat[q] += b.cat[q];
+		a->total += b.total;
+	}
+}
+
 /*
  * The classes whose nodes of ordinal from[k] and beyond count as added
  * (from[k] < 0: none), with what those nodes cost; in class order.
@@ -21,8 +42,7 @@ static size_t collect(const struct cplan *cp, const long *from, struct plan_addi
 {
 	const struct problem *p = cp->p;
 	struct plan_addition *a = xcalloc(p->nclasses + 1, sizeof(*a));
-	size_t k, i, n = 0;
-	int q;
+	size_t k, n = 0;
 
 	for (k = 0; k < p->nclasses; k++) {
 		struct plan_addition *x = &a[n];
@@ -30,19 +50,7 @@ static size_t collect(const struct cplan *cp, const long *from, struct plan_addi
 			continue;
 		x->nc = p->classes[k].nc;
 		x->max = from[k];
-		for (i = 0; i < cp->nnodes; i++) {
-			struct node_bill b;
-			if (cp->nodes[i].k != (int)k)
-				continue;
-			x->in_use++;
-			if (cp->nodes[i].ordinal < from[k])
-				continue;
-			cplan_node_bill(cp, i, &b);
-			x->nodes++;
-			for (q = 0; q < CAT_COUNT; q++)
-				x->cat[q] += b.cat[q];
-			x->total += b.total;
-		}
+		class_bill(cp, k, from[k], x);
 		if (x->nodes)
 			n++;
 	}
@@ -145,14 +153,52 @@ static size_t extend(struct plan_whatif *w, const struct plan_result *base)
 	return grown + w->noffers;
 }
 
+/*
+ * What the what-if plan changes against base's plan, class by class (buy
+ * and rent rows, then the offers it added): the nodes in use more (or
+ * fewer) and what that adds (or saves).  A class the first plan uses and
+ * the what-if drops is a change too: the cheapest fleet may trade a small
+ * node for a larger one.
+ */
+static size_t changes(const struct plan_whatif *w, const struct plan_result *base, struct plan_addition **out)
+{
+	const struct cplan *cp = w->r.final;
+	struct plan_addition *a = xcalloc(w->sc.inventory.n + 1, sizeof(*a));
+	size_t k, n = 0;
+	int q;
+
+	for (k = 0; k < w->sc.inventory.n; k++) {
+		struct plan_addition now = { 0 }, was = { 0 }, *x = &a[n];
+		if (w->classes[k].own == OWN_OWNED)
+			continue;
+		class_bill(cp, k, 0, &now);
+		if (k < w->norig)
+			class_bill(base->final, k, 0, &was);
+		if (now.in_use == was.in_use)
+			continue;
+		x->nc = cp->p->classes[k].nc;
+		x->max = k < w->norig ? base->sc->inventory.classes[k].count : 0;
+		x->in_use = now.in_use;
+		x->nodes = now.in_use - was.in_use;
+		for (q = 0; q < CAT_COUNT; q++)
+			x->cat[q] = now.cat[q] - was.cat[q];
+		x->total = now.total - was.total;
+		n++;
+	}
+	if (!n) {
+		free(a);
+		a = NULL;
+	}
+	*out = a;
+	return n;
+}
+
 int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const struct plan_opts *o,
 		    struct diag *d)
 {
 	struct plan_opts po = *o;
 	struct cplan_cost c;
 	struct deadline dl = base->dl;
-	long *from;
-	size_t k;
 
 	memset(w, 0, sizeof(*w));
 	cplan_cost(base->final, &c);
@@ -181,11 +227,7 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 		w->ran = 0;
 		return 0;
 	}
-	from = xcalloc(w->sc.inventory.n + 1, sizeof(*from));
-	for (k = 0; k < w->sc.inventory.n; k++)
-		from[k] = w->classes[k].own == OWN_OWNED ? -1 : k < w->norig ? base->sc->inventory.classes[k].count : 0;
-	w->nadd = collect(w->r.final, from, &w->add);
-	free(from);
+	w->nadd = changes(w, base, &w->add);
 	cplan_cost(w->r.final, &c);
 	w->total = c.total;
 	w->unplaced = c.unplaced;

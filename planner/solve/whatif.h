@@ -15,7 +15,10 @@
  * of it (nothing is said when that cuts its greedy pass short).  Owned
  * rows are not extended: an owned node has no price.  The second plan is
  * solved like the first (same limits), so its additions are a plan, not
- * an estimate.  Nothing here prints.
+ * an estimate; what it says to do is every change against the first plan,
+ * class by class: nodes to add and nodes to drop (the cheapest fleet that
+ * places all may use a larger node instead of a smaller one the first
+ * plan bought).  Nothing here prints.
  */
 #ifndef PLANNER_WHATIF_H
 #define PLANNER_WHATIF_H
@@ -24,13 +27,15 @@
 
 #include "plan.h"
 
-/* Nodes of one buy/rent class a plan adds, and what they cost. */
+/* Nodes of one buy/rent class a plan adds (or, in a what-if, drops), and what they cost. */
 struct plan_addition {
 	const struct node_class *nc;	/* in the plan's scenario */
-	long nodes;		/* nodes added: in use (plan), beyond the inventory's count (what-if) */
+	long nodes;		/* nodes added: in use (plan); the what-if's in use less the first
+				 * plan's (what-if: negative when it drops nodes the first plan uses) */
 	long in_use;		/* nodes of the class in use */
 	long max;		/* the inventory's count; 0: a cloud offer the what-if added */
-	double cat[CAT_COUNT];	/* what the added nodes cost over the horizon, by category */
+	double cat[CAT_COUNT];	/* what the added nodes cost over the horizon, by category (what-if: the
+				 * class's cost less the first plan's; negative for a saving) */
 	double total;
 };
 
@@ -50,7 +55,7 @@ struct plan_whatif {
 	long extra;			/* nodes each class may add */
 	struct plan_result r;
 	size_t nadd;
-	struct plan_addition *add;	/* the classes with nodes beyond the inventory's count */
+	struct plan_addition *add;	/* the classes whose nodes in use differ from the first plan's */
 	double base_total;		/* the original plan's cost over the horizon */
 	double total;			/* this plan's */
 	long unplaced;			/* replicas this plan still leaves unplaced */
