@@ -28,6 +28,8 @@
 #define GPUPLAN_VERSION "0.0.0"
 #endif
 
+static int cmd_help(int argc, char **argv, const struct cli_global *g);
+
 /* The code of each command of the table (options.h). */
 static int (*const commands[CMD_COUNT])(int argc, char **argv, const struct cli_global *g) = {
 	[CMD_PLAN] = cmd_plan,
@@ -41,6 +43,7 @@ static int (*const commands[CMD_COUNT])(int argc, char **argv, const struct cli_
 	[CMD_IMPORT] = cmd_import,
 	[CMD_MODELS] = cmd_models,
 	[CMD_SWEEP] = cmd_sweep,
+	[CMD_HELP] = cmd_help,
 };
 
 /*
@@ -104,6 +107,38 @@ static int parse_global(int argc, char **argv, struct cli_global *g)
 	if (optind >= argc)
 		return -(cli_misuse(&cli_global, "no command given") + 1);
 	return optind;
+}
+
+/* gpuplan help [COMMAND]: what gpuplan --help or gpuplan COMMAND --help prints. */
+static int cmd_help(int argc, char **argv, const struct cli_global *g)
+{
+	const struct cli_command *self = &cli_commands[CMD_HELP], *c;
+	char help[] = "--help", name[32] = "gpuplan";
+	char *args[3] = { name, help, NULL };
+	struct cli_global dummy = *g;
+	struct cli_getopt go;
+	const char *v, *cmd = NULL;
+	int id;
+
+	cli_getopt_init(&go, self, argc, argv, 1);
+	while ((id = cli_getopt(&go, &v)) != CLI_END) {
+		if (id == CLI_HELP)
+			return EXIT_OK;
+		if (id != CLI_ARG)
+			return EXIT_USAGE;
+		if (cmd)
+			return cli_misuse(self, "more than one command given");
+		cmd = v;
+	}
+	if (!cmd) {
+		id = parse_global(2, args, &dummy);
+		return id < 0 ? -id - 1 : EXIT_OK;
+	}
+	c = cli_command_find(cmd);
+	if (!c)
+		return unknown_command(cmd);
+	snprintf(name, sizeof(name), "%s", c->name);
+	return commands[c - cli_commands](2, args, g);
 }
 
 /*

@@ -184,6 +184,10 @@ static const struct cli_option models_opts[] = {
 	{ NULL, 0, NULL, NULL },
 };
 
+static const struct cli_option help_opts[] = {
+	{ NULL, 0, NULL, NULL },
+};
+
 static const struct cli_option sweep_opts[] = {
 	{ "output", OPT_OUTPUT, "DIR",
 	  "the sweep's directory (default ./sweep-out): run writes DIR/results/CASE.json,\n"
@@ -295,6 +299,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			"option is best, sensitivity and break-even per parameter; submit writes a Slurm array job,\n"
 			"the mpirun line or a Kubernetes Indexed Job (docs/sweep.md)",
 			sweep_opts },
+	[CMD_HELP] = { "help", "print gpuplan's help, or a command's (as COMMAND --help)", "[COMMAND]", NULL,
+		       help_opts },
 };
 
 const struct cli_command *cli_command_find(const char *name)

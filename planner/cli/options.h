@@ -121,6 +121,7 @@ enum cli_cmd_id {
 	CMD_IMPORT,
 	CMD_MODELS,
 	CMD_SWEEP,
+	CMD_HELP,
 	CMD_COUNT
 };
 
