@@ -152,7 +152,26 @@ static int rank_cmp(const struct compare_row *a, const struct compare_row *b)
 	}
 	if (cents(a->per_year) != cents(b->per_year))
 		return cents(a->per_year) < cents(b->per_year) ? -1 : 1;
+	if (a->gpus != b->gpus)
+		return a->gpus < b->gpus ? -1 : 1;
+	if (a->nodes != b->nodes)
+		return a->nodes < b->nodes ? -1 : 1;
 	return 0;
+}
+
+/* " (as much as NEXT, ...; first for fewer GPUs in use, ...)": why best ranks before next at one cost. */
+static void verdict_tie(struct sb *sb, const struct compare_row *best, const struct compare_row *next)
+{
+	sb_addf(sb, " (as much as %s, which also places every replica; ", next->scenario);
+	if (best->gpus != next->gpus)
+		sb_addf(sb, "first for fewer GPUs in used nodes, %ld against %ld)", best->gpus, next->gpus);
+	else if (best->nodes != next->nodes)
+		sb_addf(sb, "first for fewer nodes used, %ld against %ld)", best->nodes, next->nodes);
+	else
+		sb_adds(sb, "as many GPUs and nodes: first in the order given)");
+	if (cents(best->per_year) == 0)
+		sb_adds(sb, "; neither prices anything: owned nodes cost nothing until the scenarios price energy "
+			    "(energy.usd_per_kwh, the inventory's base_power_w) or licences");
 }
 
 void compare_rank(const struct compare_row *rows, size_t n, size_t *order)
@@ -239,7 +258,7 @@ char *compare_verdict(const struct compare_row *rows, size_t n, const size_t *or
 	if (n > 1 && !rows[order[1]].unplaced) {
 		const struct compare_row *next = &rows[order[1]];
 		if (cents(next->per_year) == cents(best->per_year))
-			sb_addf(&sb, " (as much as %s, which also places every replica)", next->scenario);
+			verdict_tie(&sb, best, next);
 		else
 			sb_addf(&sb, " (%s USD/year less than %s, the next that places every replica)",
 				fmt_fixed(b, sizeof(b), r2(next->per_year - best->per_year, 2), 2), next->scenario);

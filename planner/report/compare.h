@@ -24,7 +24,7 @@
 
 #define COMPARE_SCHEMA_VERSION "2.1.0"
 /* How compare_rank orders the options, as compare.json and the table say it. */
-#define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year"
+#define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year; then fewest GPUs and nodes in use"
 
 /* Unplaced replicas of one workload in one scenario's plan. */
 struct compare_unplaced {
@@ -66,8 +66,10 @@ void compare_row_release(struct compare_row *row);
  * by their unplaced demand, then by cost: the GPU-equivalents left
  * unplaced at the highest priority level (fewer first), then at the next
  * level down, and so on (lexicographic by priority, higher first), then
- * the cost per year (lower first), then the order given.  Amounts are
- * compared as reported: GPU-equivalents to 4 decimals, money to cents.
+ * the cost per year (lower first), then the GPUs in used nodes (fewer
+ * first: at one cost, the plan that frees hardware), then the nodes used,
+ * then the order given.  Amounts are compared as reported:
+ * GPU-equivalents to 4 decimals, money to cents.
  */
 void compare_rank(const struct compare_row *rows, size_t n, size_t *order);
 
