@@ -212,7 +212,7 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 	for (i = 0; i < n; i++) {
 		char *name = sweep_case_name(s, i);
 		sweep_case_values(s, i, v);
-		sb_adds(&csv, name);
+		sb_add_csv(&csv, name);
 		for (k = 0; k < s->nparams; k++)
 			sb_addf(&csv, ",%s", v[k] != v[k] ? "" : fmt_num_short(b, sizeof(b), v[k], 6));
 		sb_adds(&csv, "\n");
