@@ -706,17 +706,24 @@ double util_thread_cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void sb_add_escaped(struct sb *sb, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\x%02x", c);
+		else
+			sb_addn(sb, s + i, 1);
+	}
+}
+
 char *str_escape_ctl(const char *s)
 {
 	struct sb sb;
 
 	sb_init(&sb);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			sb_addf(&sb, "\\x%02x", c);
-		else
-			sb_addn(&sb, s, 1);
-	}
+	sb_add_escaped(&sb, s, strlen(s));
 	return sb_detach(&sb);
 }

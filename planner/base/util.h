@@ -178,6 +178,8 @@ const char *range_text_ll(char *buf, size_t size, long long lo, long long hi);
  * Caller frees.
  */
 char *str_escape_ctl(const char *s);
+/* Appends s[0..n) with control characters as "\xNN" (str_escape_ctl's rule). */
+void sb_add_escaped(struct sb *sb, const char *s, size_t n);
 
 /*
  * Reads a whole file into a new NUL-terminated buffer (*buf, caller

@@ -43,7 +43,7 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 	size_t i;
 	for (i = 0; i < r->p.ndemands; i++)
 		if (r->p.demands[i].unhostable)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
 				r->p.demands[i].unhostable);
 }
@@ -54,20 +54,54 @@ void cli_warn_compute_hints(const struct scenario *sc)
 	for (i = 0; i < sc->workloads.n; i++) {
 		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i]);
 		if (hint)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
 				hint);
 		free(hint);
 	}
 }
 
+/* cli_printf's body: s formatted from fmt, escaped but for fmt's leading and trailing line breaks. */
+static void put_escaped(FILE *f, const char *fmt, const char *s)
+{
+	size_t fl = strlen(fmt), n = strlen(s), lead = 0, trail = 0;
+	struct sb sb;
+
+	while (lead < fl && fmt[lead] == '\n')
+		lead++;
+	while (trail < fl - lead && fmt[fl - 1 - trail] == '\n')
+		trail++;
+	sb_init(&sb);
+	sb_addn(&sb, s, lead);
+	sb_add_escaped(&sb, s + lead, n - lead - trail);
+	sb_addn(&sb, s + n - trail, trail);
+	fputs(sb.buf, f);
+	sb_release(&sb);
+}
+
+void cli_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	put_escaped(f, fmt, s);
+	free(s);
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("gpuplan: ", stderr);
+	char *s;
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
+	fputs("gpuplan: ", stderr);
+	put_escaped(stderr, "", s);
 	fputc('\n', stderr);
+	free(s);
 	return code;
 }
 

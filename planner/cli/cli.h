@@ -51,7 +51,14 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
  * than 1% (scenario_compute_hint).
  */
 void cli_warn_compute_hints(const struct scenario *sc);
-/* Prints "gpuplan: <msg>" to stderr and returns code. */
+/*
+ * fprintf for text people read (summaries, warnings, errors): a control
+ * character the arguments bring (a line break or an escape in a name) is
+ * written "\xNN" (str_escape_ctl), so no name can forge or split a line;
+ * the line breaks fmt itself begins and ends with are kept.
+ */
+void cli_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "gpuplan: <msg>" to stderr (as cli_printf) and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * For a misused command line: prints "gpuplan CMD: <msg> (see 'gpuplan

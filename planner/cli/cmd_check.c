@@ -243,7 +243,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	if (a.po.node_limit < 0 && !sc.node_limit && a.po.time_limit_s < 0)
 		a.po.node_limit = CHECK_NODE_LIMIT; /* the deterministic budget, not the scenario's time limit */
 	else if (a.po.node_limit <= 0 && !sc.node_limit)
-		fprintf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
+		cli_printf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
 				"depend on the machine's speed\n");
 	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	cli_progress_plan(&pg, &a.po, sc.name);

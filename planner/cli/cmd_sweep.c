@@ -200,7 +200,7 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 	int rc = EXIT_OK;
 
 	if (a->count) {
-		printf("%zu\n", n);
+		cli_printf(stdout, "%zu\n", n);
 		free(v);
 		return EXIT_OK;
 	}
@@ -229,7 +229,7 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 	if (outset_commit(&os, &d))
 		rc = cli_diag(&d);
 	else
-		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
+		cli_printf(stdout, "sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
 		       n, sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir, a->dir, last);
 	free(last);
 	outset_release(&os);
@@ -515,10 +515,10 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 		goto out;
 	rc = scan_shard(s, results, I, K, &c);
 	if (local)
-		printf("sweep %s: %zu cases on %ld worker%s", s->name, c.cases, jobs, jobs == 1 ? "" : "s");
+		cli_printf(stdout, "sweep %s: %zu cases on %ld worker%s", s->name, c.cases, jobs, jobs == 1 ? "" : "s");
 	else
-		printf("sweep %s: shard %ld/%ld (%s): %zu cases", s->name, I, K, from, c.cases);
-	printf(", %zu done, %zu failed, %zu missing: %s\n", c.ran, c.failed, c.skipped, results);
+		cli_printf(stdout, "sweep %s: shard %ld/%ld (%s): %zu cases", s->name, I, K, from, c.cases);
+	cli_printf(stdout, ", %zu done, %zu failed, %zu missing: %s\n", c.ran, c.failed, c.skipped, results);
 	if (!rc && c.skipped)
 		rc = EXIT_INTERNAL;
 out:
@@ -536,7 +536,7 @@ static void print_merge(const struct sweep_spec *s, const struct sweep_case_resu
 	size_t i, k;
 	int w = 6;
 
-	printf("sweep %s: %zu cases (%s), %zu done, %zu failed, %zu missing\n", s->name, st->ncases,
+	cli_printf(stdout, "sweep %s: %zu cases (%s), %zu done, %zu failed, %zu missing\n", s->name, st->ncases,
 	       sweep_design_name(s->design), st->done, st->failed, st->missing);
 	for (i = 0; i < st->ncases; i++)
 		if (cases[i].state == SWEEP_CASE_DONE) {
@@ -546,19 +546,19 @@ static void print_merge(const struct sweep_spec *s, const struct sweep_case_resu
 			break;
 		}
 	if (st->done) {
-		printf("  %-*s  %14s  %14s  %14s  %7s\n", w, "option", "P5 USD", "P50 USD", "P95 USD", "P(best)");
+		cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, "option", "P5 USD", "P50 USD", "P95 USD", "P(best)");
 		for (k = 0; k < s->noptions; k++)
-			printf("  %-*s  %14s  %14s  %14s  %7s\n", w, cases[i].opt[k].scenario,
+			cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, cases[i].opt[k].scenario,
 			       fmt_fixed(b[0], sizeof(b[0]), st->p5[k], 2), fmt_fixed(b[1], sizeof(b[1]), st->p50[k], 2),
 			       fmt_fixed(b[2], sizeof(b[2]), st->p95[k], 2), fmt_fixed(b[3], sizeof(b[3]), st->p_best[k], 4));
 	}
 	for (i = 0; i < st->ncases; i++) {
 		if (cases[i].state == SWEEP_CASE_MISSING)
-			printf("  missing: %s (run it again: gpuplan sweep run)\n", cases[i].name);
+			cli_printf(stdout, "  missing: %s (run it again: gpuplan sweep run)\n", cases[i].name);
 		else if (cases[i].state == SWEEP_CASE_FAILED)
-			printf("  failed:  %s: %s\n", cases[i].name, cases[i].error);
+			cli_printf(stdout, "  failed:  %s: %s\n", cases[i].name, cases[i].error);
 	}
-	printf("  reports: %s\n", dir);
+	cli_printf(stdout, "  reports: %s\n", dir);
 }
 
 static int do_merge(const struct sweep_args *a, const struct sweep_spec *s)

@@ -223,8 +223,8 @@ static void read_placements(const cJSON *root, struct rd_report *r)
 		if (!cJSON_IsString(w) || !cJSON_IsString(t))
 			continue;
 		p = &r->placed[r->nplaced++];
-		p->workload = xstrdup(w->valuestring);
-		p->tenant = xstrdup(t->valuestring);
+		p->workload = str_escape_ctl(w->valuestring);
+		p->tenant = str_escape_ctl(t->valuestring);
 		p->replicas = 1;
 	}
 	placed_normalise(r->placed, &r->nplaced);
@@ -251,8 +251,8 @@ static void read_priorities(const cJSON *root, struct rd_report *r)
 		    q->valuedouble > 1e6)
 			continue;
 		p = &r->prio[r->nprio++];
-		p->workload = xstrdup(w->valuestring);
-		p->tenant = xstrdup(t->valuestring);
+		p->workload = str_escape_ctl(w->valuestring);
+		p->tenant = str_escape_ctl(t->valuestring);
 		p->priority = (int)q->valuedouble;
 	}
 	placed_normalise(r->prio, &r->nprio);
@@ -485,8 +485,8 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	r->prio = xcalloc(p->ndemands + 1, sizeof(*r->prio));
 	for (i = 0; i < p->ndemands; i++) {
 		struct rd_placed *w = &r->prio[r->nprio++];
-		w->workload = xstrdup(p->demands[i].w->name);
-		w->tenant = xstrdup(p->demands[i].w->tenant);
+		w->workload = str_escape_ctl(p->demands[i].w->name);
+		w->tenant = str_escape_ctl(p->demands[i].w->tenant);
 		w->priority = p->demands[i].w->priority;
 		if (!cp->placed[i])
 			continue;
