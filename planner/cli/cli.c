@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "date.h"
@@ -88,6 +89,32 @@ void cli_printf(FILE *f, const char *fmt, ...)
 	va_end(ap);
 	put_escaped(f, fmt, s);
 	free(s);
+}
+
+/* p without leading "./" and trailing slashes: its length, *p moved past the prefix. */
+static size_t path_core(const char **p)
+{
+	size_t n;
+
+	while ((*p)[0] == '.' && (*p)[1] == '/')
+		for (*p += 2; **p == '/'; (*p)++)
+			;
+	n = strlen(*p);
+	while (n > 1 && (*p)[n - 1] == '/')
+		n--;
+	return n;
+}
+
+int cli_same_path(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	size_t na, nb;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	na = path_core(&a);
+	nb = path_core(&b);
+	return na == nb && !memcmp(a, b, na);
 }
 
 int cli_error(int code, const char *fmt, ...)

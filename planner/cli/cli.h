@@ -58,6 +58,11 @@ void cli_warn_compute_hints(const struct scenario *sc);
  * the line breaks fmt itself begins and ends with are kept.
  */
 void cli_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * True when paths a and b name one file: the same inode when both exist,
+ * else the same text once "./" prefixes and trailing slashes are dropped.
+ */
+int cli_same_path(const char *a, const char *b);
 /* Prints "gpuplan: <msg>" to stderr (as cli_printf) and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

@@ -84,6 +84,10 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 		return cli_misuse(c, "no scenario given");
 	if (a->start_path && a->po.greedy_only)
 		return cli_misuse(c, "--start needs the ILP: not with --greedy");
+	/* else the reports would land at the model's path and the model fail after them */
+	if (a->export_path && (cli_same_path(a->export_path, a->out_dir) ||
+			       (a->deploy_dir && cli_same_path(a->export_path, a->deploy_dir))))
+		return cli_misuse(c, "--export-model '%s' is an output directory (-o, --deploy)", a->export_path);
 	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -164,27 +165,108 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 /* ================= expand ================= */
 
-/* DIR/cases/CASE/: the derived scenarios of every case, each case's files all or nothing. */
-static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+/* Removes path and, when it is a directory, everything under it (a staging tree of ours). */
+static void remove_tree(const char *path)
 {
-	char *cases = xasprintf("%s/cases", a->dir);
-	struct diag d = DIAG_INIT;
-	size_t i, n = sweep_ncases(s);
-	int rc = sweep_make_dir(a->dir) || sweep_make_dir(cases) ? EXIT_INTERNAL : 0;
+	struct stat st;
+	DIR *dp;
+	struct dirent *e;
 
+	if (lstat(path, &st))
+		return;
+	if (S_ISDIR(st.st_mode) && (dp = opendir(path))) {
+		while ((e = readdir(dp))) {
+			char *sub;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			sub = xasprintf("%s/%s", path, e->d_name);
+			remove_tree(sub);
+			free(sub);
+		}
+		closedir(dp);
+		rmdir(path);
+		return;
+	}
+	unlink(path);
+}
+
+/* Puts the staged cases in place of DIR/cases (an older one moved aside, then removed). */
+static int swap_in(const char *stage, const char *cases, const char *dir)
+{
+	char *old = xasprintf("%s/.cases.%ld.old", dir, (long)getpid());
+	int had = !rename(cases, old), rc = 0;
+
+	if (!had && errno != ENOENT)
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot replace: %s", cases, strerror(errno));
+	else if (rename(stage, cases)) {
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot rename into place: %s", cases, strerror(errno));
+		if (had)
+			rename(old, cases);
+	} else if (had) {
+		remove_tree(old);
+	}
+	free(old);
+	return rc;
+}
+
+/* d naming the file a staged one stands for (DIR/cases/..., never the staging path). */
+static const struct diag *staged_diag(struct diag *d, const char *stage, const char *cases)
+{
+	size_t n = strlen(stage);
+
+	if (d->file && !strncmp(d->file, stage, n) && (d->file[n] == '/' || !d->file[n])) {
+		char *f = xasprintf("%s%s", cases, d->file + n);
+		free(d->file);
+		d->file = f;
+	}
+	return d;
+}
+
+/*
+ * DIR/cases/CASE/: the derived scenarios of every case, all or nothing.
+ * They are written into a staging directory beside it, DIR/.cases.PID.tmp
+ * (at the depth of DIR/cases, so the paths relative to it are the same),
+ * which replaces DIR/cases once every case is written; on a failure it is
+ * removed, and DIR too when this run created it and it is empty.
+ */
+static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g,
+			struct sb *csv)
+{
+	char *cases = xasprintf("%s/cases", a->dir), *stage = xasprintf("%s/.cases.%ld.tmp", a->dir, (long)getpid());
+	struct diag d = DIAG_INIT;
+	struct outset os = OUTSET_INIT;
+	size_t i, n = sweep_ncases(s);
+	int made = !mkdir(a->dir, 0777), rc = 0;
+
+	if (!made && errno != EEXIST)
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot create: %s", a->dir, strerror(errno));
+	else if (mkdir(stage, 0777))
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot create: %s", stage, strerror(errno));
 	for (i = 0; i < n && !rc; i++) {
-		struct outset os = OUTSET_INIT;
-		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", cases, name);
+		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", stage, name);
 		outset_init(&os, dir);
 		if (interrupt_pending())
 			rc = EXIT_INTERNAL;
-		else if (sweep_expand_case(&os, s, i, cases, g->models_dir, &d) || outset_commit(&os, &d))
-			rc = cli_diag(&d);
+		else if (sweep_expand_case(&os, s, i, stage, g->models_dir, &d) || outset_commit(&os, &d))
+			rc = cli_diag(staged_diag(&d, stage, cases));
 		outset_release(&os);
 		free(name);
 		free(dir);
 	}
+	outset_init(&os, a->dir);
+	outset_add_sb(&os, "expand.csv", csv);
+	if (!rc && outset_commit(&os, &d))
+		rc = cli_diag(&d);
+	if (!rc)
+		rc = swap_in(stage, cases, a->dir);
+	if (rc) {
+		remove_tree(stage);
+		if (made)
+			rmdir(a->dir);
+	}
+	outset_release(&os);
 	diag_release(&d);
+	free(stage);
 	free(cases);
 	return rc;
 }
@@ -193,8 +275,6 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 {
 	size_t n = sweep_ncases(s), i, k;
 	double *v = xcalloc(s->nparams + 1, sizeof(*v));
-	struct outset os = OUTSET_INIT;
-	struct diag d = DIAG_INIT;
 	struct sb csv;
 	char b[64], *last;
 	int rc = EXIT_OK;
@@ -219,21 +299,12 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 		free(name);
 	}
 	free(v);
-	if ((rc = expand_cases(a, s, g)) != 0) {
-		sb_release(&csv);
-		return rc;
-	}
-	outset_init(&os, a->dir);
-	outset_add_sb(&os, "expand.csv", &csv);
 	last = sweep_case_name(s, n - 1);
-	if (outset_commit(&os, &d))
-		rc = cli_diag(&d);
-	else
+	rc = expand_cases(a, s, g, &csv);
+	if (!rc)
 		cli_printf(stdout, "sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
 		       n, sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir, a->dir, last);
 	free(last);
-	outset_release(&os);
-	diag_release(&d);
 	return rc;
 }
 
