@@ -18,7 +18,11 @@
 int cli_diag(const struct diag *d)
 {
 	char *s = diag_format(d);
-	fprintf(stderr, "gpuplan: %s\n", s);
+
+	if (d->kind == DIAG_USAGE)	/* a bad option value found by the core: the usage form */
+		cli_usage("%s", s);
+	else
+		fprintf(stderr, "gpuplan: %s\n", s);
 	free(s);
 	return cli_diag_code(d);
 }
@@ -132,17 +136,45 @@ int cli_error(int code, const char *fmt, ...)
 	return code;
 }
 
-int cli_misuse(const struct cli_command *c, const char *fmt, ...)
+static const struct cli_command *current = &cli_global; /* the command running (cli_set_command) */
+
+void cli_set_command(const struct cli_command *c)
+{
+	current = c;
+}
+
+static int vmisuse(const struct cli_command *c, const char *fmt, va_list ap)
 {
 	const char *sp = c->name ? " " : "", *name = c->name ? c->name : "";
-	va_list ap;
+	char *s = xvasprintf(fmt, ap);
 
 	fprintf(stderr, "gpuplan%s%s: ", sp, name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	put_escaped(stderr, "", s);
 	fprintf(stderr, " (see 'gpuplan%s%s --help')\n", sp, name);
+	free(s);
 	return EXIT_USAGE;
+}
+
+int cli_misuse(const struct cli_command *c, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmisuse(c, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmisuse(current, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names)
@@ -265,12 +297,12 @@ int cli_parse_num(const char *opt, const char *s, struct num_range range, double
 	double v;
 	int rc = parse_double(s, &v);
 	if (rc) {
-		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
+		cli_usage("%s: '%s' %s", opt, s, parse_num_strerror(rc));
 		return -1;
 	}
 	if (!range_contains(v, range.lo, range.hi, range.open)) {
 		char r[RANGE_TEXT_SIZE];
-		cli_error(EXIT_USAGE, "%s: '%s' must be %s", opt, s,
+		cli_usage("%s: '%s' must be %s", opt, s,
 			  range_text(r, sizeof(r), range.lo, range.hi, range.open));
 		return -1;
 	}
@@ -284,7 +316,7 @@ static int whole_number(const char *opt, const char *v, double min, double max, 
 	if (cli_parse_num(opt, v, (struct num_range){ min, max, RANGE_CLOSED }, x))
 		return -1;
 	if (*x != floor(*x)) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		cli_usage("%s: '%s' is not a whole number", opt, v);
 		return -1;
 	}
 	return 0;
@@ -347,7 +379,7 @@ int cli_format_option(const char *v, enum report_format *fmt)
 	else if (!strcmp(v, "all"))
 		*fmt = REPORT_ALL;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json, both, html or all", v), -1;
+		return cli_usage("--format: '%s' is not csv, json, both, html or all", v), -1;
 	return 1;
 }
 
@@ -359,7 +391,7 @@ int cli_today(long long *days)
 		return 0;
 	}
 	if (date_parse(v, days))
-		return cli_error(EXIT_USAGE, "GPUPLAN_TODAY: '%s' is not a date (YYYY-MM-DD)", v), -1;
+		return cli_usage("GPUPLAN_TODAY: '%s' is not a date (YYYY-MM-DD)", v), -1;
 	return 0;
 }
 

@@ -72,6 +72,13 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  */
 int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * cli_misuse for the command running (cli_set_command; gpuplan's own
+ * options before one is known): every bad option value, whichever
+ * helper finds it, in the one documented form.
+ */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_set_command(const struct cli_command *c);
+/*
  * cli_misuse for an unknown word: "unknown WHAT 'S'" with the hint
  * str_hint (util.h) gives over the NULL-terminated valid names.
  */

@@ -59,7 +59,7 @@ static int limit_option(struct check_args *a, int id, const char *v)
 	if (cli_parse_num(opt, v, (struct num_range){ 0, max[l], RANGE_CLOSED }, &x))
 		return -1;
 	if ((l == RD_UNPLACED || l == RD_WEIGHTED || l == RD_PRIORITY) && x != floor(x)) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		cli_usage("%s: '%s' is not a whole number", opt, v);
 		return -1;
 	}
 	a->lim.limit[l] = x;
@@ -79,7 +79,7 @@ static int format_option(struct check_args *a, const char *v)
 	else if (!strcmp(v, "html"))
 		a->fmt = RD_HTML;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown, json or html", v), -1;
+		return cli_usage("--format: '%s' is not text, markdown, json or html", v), -1;
 	return 0;
 }
 

@@ -44,7 +44,7 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		if (cli_parse_num("--hours", v, (struct num_range){ 1, (double)TRACE_MAX_HOURS, RANGE_CLOSED }, &h))
 			return EXIT_USAGE;
 		if (h != floor(h))
-			return cli_error(EXIT_USAGE, "--hours: '%s' is not a whole number", v);
+			return cli_usage("--hours: '%s' is not a whole number", v);
 		a->o.hours = (long)h;
 		break;
 	case OPT_LEASE_HOURS:
@@ -63,7 +63,7 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		if (cli_format_option(v, &a->fmt) < 0)
 			return EXIT_USAGE;
 		if (a->fmt == REPORT_CSV || a->fmt == REPORT_JSON)
-			return cli_error(EXIT_USAGE, "--format: simulate writes its CSV and JSON reports together: "
+			return cli_usage("--format: simulate writes its CSV and JSON reports together: "
 					 "give both, html or all");
 		break;
 	default:

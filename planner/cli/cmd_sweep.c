@@ -63,7 +63,7 @@ static int parse_count(const char *opt, const char *v, long lo, long hi, long *o
 {
 	long long x;
 	if (parse_llong(v, &x) || x < lo || x > hi) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number in %ld..%ld", opt, v, lo, hi);
+		cli_usage("%s: '%s' is not a whole number in %ld..%ld", opt, v, lo, hi);
 		return -1;
 	}
 	*out = (long)x;
@@ -78,7 +78,7 @@ static int take_option(struct sweep_args *a, int id, const char *v)
 		return 0;
 	case OPT_SHARD:
 		if (parse_shard(v, &a->shard, &a->shards))
-			return cli_error(EXIT_USAGE, "--shard: '%s' is not I/K with 0 <= I < K", v);
+			return cli_usage("--shard: '%s' is not I/K with 0 <= I < K", v);
 		return 0;
 	case OPT_SHARDS:
 		return parse_count("--shards", v, 1, 1000000, &a->shards_only) ? EXIT_USAGE : 0;
@@ -318,7 +318,7 @@ static int env_long(const char *name, long *out)
 	if (!v || !*v)
 		return 1;
 	if (parse_llong(v, &x) || x < 0 || x > 100000000) {
-		cli_error(EXIT_USAGE, "$%s: '%s' is not a whole number >= 0", name, v);
+		cli_usage("$%s: '%s' is not a whole number >= 0", name, v);
 		return -1;
 	}
 	*out = (long)x;
@@ -351,20 +351,20 @@ static int shard_from_env(long shards_opt, long *i, long *k, const char **from)
 		*from = pairs[p][0];
 		if (!pairs[p][1]) {
 			if (shards_opt < 0)
-				return cli_error(EXIT_USAGE, "$%s is set: give the number of shards with --shards K", *from);
+				return cli_usage("$%s is set: give the number of shards with --shards K", *from);
 			*k = shards_opt;
 		} else if ((rc = env_long(pairs[p][1], k)) != 0) {
-			return rc < 0 ? EXIT_USAGE : cli_error(EXIT_USAGE, "$%s is set but $%s is not", *from, pairs[p][1]);
+			return rc < 0 ? EXIT_USAGE : cli_usage("$%s is set but $%s is not", *from, pairs[p][1]);
 		}
 		if (p == 0 && env_long("SLURM_ARRAY_TASK_MIN", &min) < 0)	/* an array 1-16 is shards 0..15 */
 			return EXIT_USAGE;
 		*i -= min;
 		if (*k < 1 || *i < 0 || *i >= *k)
-			return cli_error(EXIT_USAGE, "$%s: shard %ld is not in 0..%ld", *from, *i, *k - 1);
+			return cli_usage("$%s: shard %ld is not in 0..%ld", *from, *i, *k - 1);
 		return 0;
 	}
 	if (shards_opt >= 0)
-		return cli_error(EXIT_USAGE, "--shards: $JOB_COMPLETION_INDEX is not set");
+		return cli_usage("--shards: $JOB_COMPLETION_INDEX is not set");
 	return 1;
 }
 
