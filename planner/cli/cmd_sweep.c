@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -465,6 +466,39 @@ static int run_shard(const struct sweep_spec *s, const char *results, long I, lo
 	return 0;
 }
 
+/* 1 when worker pid ended (*st set), 0 after up to 50 ms of waiting (the caller checks for a signal). */
+static int wait_worker(pid_t pid, int *st)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	pid_t r = waitpid(pid, st, WNOHANG);
+
+	if (r == pid || (r < 0 && errno != EINTR)) {
+		if (r < 0)
+			*st = 0;
+		return 1;
+	}
+	nanosleep(&nap, NULL);
+	return 0;
+}
+
+/*
+ * SIGINT/SIGTERM reached the parent: the workers get the same signal at
+ * once (within the second interrupt.h counts as one, so a worker that had
+ * it too from the terminal's process group stops as after one), and stop
+ * as a single run does: the case being planned is not written.  1.
+ */
+static int stop_workers(const struct sweep_args *a, const pid_t *pid, long jobs, int sig)
+{
+	long w;
+
+	for (w = 0; w < jobs; w++)
+		if (pid[w])
+			kill(pid[w], sig);
+	fprintf(stderr, "gpuplan: sweep %s: interrupted by %s: workers stopped; the cases done are kept, run again to "
+			"finish\n", a->spec, interrupt_signame(sig));
+	return 1;
+}
+
 /*
  * Runs shard I of K on `jobs` copies of gpuplan (worker w runs shard
  * I + K*w of K*jobs), their stdout to /dev/null, stderr shared; waits for
@@ -475,7 +509,7 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 {
 	pid_t *pid = xcalloc((size_t)jobs, sizeof(*pid));
 	posix_spawn_file_actions_t fa;
-	int rc = 0, st;
+	int rc = 0, st, told = 0;
 	long w;
 
 	posix_spawn_file_actions_init(&fa);
@@ -511,8 +545,9 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 	for (w = 0; w < jobs; w++) {
 		if (!pid[w])
 			continue;
-		while (waitpid(pid[w], &st, 0) < 0 && errno == EINTR)
-			;
+		while (!wait_worker(pid[w], &st))
+			if (interrupt_pending() && !told)
+				told = stop_workers(a, pid, jobs, interrupt_pending());
 		if (WIFEXITED(st) && WEXITSTATUS(st) > rc)
 			rc = WEXITSTATUS(st);
 		else if (WIFSIGNALED(st) && 128 + WTERMSIG(st) > rc)

@@ -100,6 +100,8 @@ static int read_nodes(struct csvdoc *doc, const char *path, struct onode **out, 
 		const struct csvread rd = { doc, &doc->rows[i], node_cols, idx, d };
 		struct onode nd;
 		const char *model = "";
+		if (csvdoc_interrupted(doc, i, d))
+			return -1;
 		if (csvread_int(&rd, N_CPU, 1, 1, 100000000, &nd.cpu_milli) ||
 		    csvread_int(&rd, N_MEM, 1, 1, 1LL << 40, &nd.mem_mib) ||
 		    csvread_int(&rd, N_GPU, 1, 0, 64, &nd.gpus) || csvread_str(&rd, N_MODEL, 0, &model) < 0)
@@ -190,7 +192,7 @@ static int read_pods(struct csvdoc *doc, const char *path, struct opod **out, si
 	for (i = 0; i < doc->nrows; i++) {
 		const struct csvread rd = { doc, &doc->rows[i], pod_cols, idx, d };
 		struct opod pd;
-		int rc = read_pod(&rd, &pd);
+		int rc = csvdoc_interrupted(doc, i, d) ? -1 : read_pod(&rd, &pd);
 		if (rc < 0)
 			return -1;
 		if (!rc)
