@@ -22,19 +22,6 @@ void diag_release(struct diag *d)
 	diag_init(d);
 }
 
-/* Appends s[0..n) with control characters as "\xNN". */
-static void add_escaped(struct sb *sb, const unsigned char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (s[i] < 0x20 || s[i] == 0x7f)
-			sb_addf(sb, "\\x%02x", s[i]);
-		else
-			sb_addn(sb, (const char *)s + i, 1);
-	}
-}
-
 /*
  * Makes a message or file name safe for one line: control characters
  * (which come from hostile input quoted in a message) become "\xNN", and
@@ -55,7 +42,7 @@ static char *one_line(char *s)
 	if (!*p && len <= DIAG_MAX_TEXT)
 		return s;
 	sb_init(&sb);
-	add_escaped(&sb, (const unsigned char *)s, len);
+	sb_add_escaped(&sb, s, len);
 	free(s);
 	if (sb.len <= DIAG_MAX_TEXT)
 		return sb_detach(&sb);

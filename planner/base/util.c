@@ -637,13 +637,52 @@ int ckd_mul_l(long a, long b, long *out)
 	return __builtin_mul_overflow(a, b, out);
 }
 
+/* True when s is a plain decimal number: [+-]digits[.digits][(e|E)[+-]digits]. */
+static int csv_is_number(const char *s)
+{
+	int digits = 0;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		digits++;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (!digits)
+		return 0;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+/* True when a spreadsheet would evaluate a cell beginning with c. */
+static int csv_trigger(char c)
+{
+	return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
+}
+
+int csv_cell_neutralised(const char *s)
+{
+	return s[0] == '\'' && (csv_trigger(s[1]) || s[1] == '\'');
+}
+
 void sb_add_csv(struct sb *sb, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	int guard = (csv_trigger(s[0]) && !csv_is_number(s)) || csv_cell_neutralised(s);
+
+	if (!guard && !strpbrk(s, ",\"\n\r")) {
 		sb_adds(sb, s);
 		return;
 	}
-	sb_addn(sb, "\"", 1);
+	sb_addn(sb, guard ? "\"'" : "\"", guard ? 2 : 1);
 	for (; *s; s++) {
 		if (*s == '"')
 			sb_addn(sb, "\"", 1);
@@ -667,17 +706,24 @@ double util_thread_cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+void sb_add_escaped(struct sb *sb, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\x%02x", c);
+		else
+			sb_addn(sb, s + i, 1);
+	}
+}
+
 char *str_escape_ctl(const char *s)
 {
 	struct sb sb;
 
 	sb_init(&sb);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			sb_addf(&sb, "\\x%02x", c);
-		else
-			sb_addn(&sb, s, 1);
-	}
+	sb_add_escaped(&sb, s, strlen(s));
 	return sb_detach(&sb);
 }

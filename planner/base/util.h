@@ -42,8 +42,21 @@ void sb_release(struct sb *sb);
 void sb_addf(struct sb *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_addn(struct sb *sb, const char *s, size_t n);
 void sb_adds(struct sb *sb, const char *s);
-/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds , " or a line break. */
+/*
+ * One CSV cell (RFC 4180): quoted, with quotes doubled, when it holds ,
+ * " or a line break.  Every CSV gpuplan writes goes through here.  A cell
+ * a spreadsheet would evaluate as a formula (beginning with = + - @ TAB
+ * or CR, and not a plain number such as -1.5) is neutralised the OWASP
+ * way: quoted, with a single quote before its text ("'=SUM(A1)").  So
+ * that reading it back is exact, a cell that already begins with ' and
+ * one of those characters or a second ' gets the same prefix.
+ */
 void sb_add_csv(struct sb *sb, const char *s);
+/*
+ * True when a cell read from a CSV carries the prefix sb_add_csv adds:
+ * ' followed by = + - @ TAB CR or '.  Readers drop that first byte.
+ */
+int csv_cell_neutralised(const char *s);
 char *sb_detach(struct sb *sb);
 
 /* ASCII case-insensitive comparison, independent of the locale. */
@@ -165,6 +178,8 @@ const char *range_text_ll(char *buf, size_t size, long long lo, long long hi);
  * Caller frees.
  */
 char *str_escape_ctl(const char *s);
+/* Appends s[0..n) with control characters as "\xNN" (str_escape_ctl's rule). */
+void sb_add_escaped(struct sb *sb, const char *s, size_t n);
 
 /*
  * Reads a whole file into a new NUL-terminated buffer (*buf, caller

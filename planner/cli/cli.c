@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "date.h"
@@ -17,7 +18,11 @@
 int cli_diag(const struct diag *d)
 {
 	char *s = diag_format(d);
-	fprintf(stderr, "gpuplan: %s\n", s);
+
+	if (d->kind == DIAG_USAGE)	/* a bad option value found by the core: the usage form */
+		cli_usage("%s", s);
+	else
+		fprintf(stderr, "gpuplan: %s\n", s);
 	free(s);
 	return cli_diag_code(d);
 }
@@ -43,7 +48,7 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 	size_t i;
 	for (i = 0; i < r->p.ndemands; i++)
 		if (r->p.demands[i].unhostable)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
 				r->p.demands[i].unhostable);
 }
@@ -54,34 +59,122 @@ void cli_warn_compute_hints(const struct scenario *sc)
 	for (i = 0; i < sc->workloads.n; i++) {
 		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i]);
 		if (hint)
-			fprintf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
 				hint);
 		free(hint);
 	}
 }
 
+/* cli_printf's body: s formatted from fmt, escaped but for fmt's leading and trailing line breaks. */
+static void put_escaped(FILE *f, const char *fmt, const char *s)
+{
+	size_t fl = strlen(fmt), n = strlen(s), lead = 0, trail = 0;
+	struct sb sb;
+
+	while (lead < fl && fmt[lead] == '\n')
+		lead++;
+	while (trail < fl - lead && fmt[fl - 1 - trail] == '\n')
+		trail++;
+	sb_init(&sb);
+	sb_addn(&sb, s, lead);
+	sb_add_escaped(&sb, s + lead, n - lead - trail);
+	sb_addn(&sb, s + n - trail, trail);
+	fputs(sb.buf, f);
+	sb_release(&sb);
+}
+
+void cli_printf(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	put_escaped(f, fmt, s);
+	free(s);
+}
+
+/* p without leading "./" and trailing slashes: its length, *p moved past the prefix. */
+static size_t path_core(const char **p)
+{
+	size_t n;
+
+	while ((*p)[0] == '.' && (*p)[1] == '/')
+		for (*p += 2; **p == '/'; (*p)++)
+			;
+	n = strlen(*p);
+	while (n > 1 && (*p)[n - 1] == '/')
+		n--;
+	return n;
+}
+
+int cli_same_path(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	size_t na, nb;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	na = path_core(&a);
+	nb = path_core(&b);
+	return na == nb && !memcmp(a, b, na);
+}
+
 int cli_error(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fputs("gpuplan: ", stderr);
+	char *s;
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
+	fputs("gpuplan: ", stderr);
+	put_escaped(stderr, "", s);
 	fputc('\n', stderr);
+	free(s);
 	return code;
+}
+
+static const struct cli_command *current = &cli_global; /* the command running (cli_set_command) */
+
+void cli_set_command(const struct cli_command *c)
+{
+	current = c;
+}
+
+static int vmisuse(const struct cli_command *c, const char *fmt, va_list ap)
+{
+	const char *sp = c->name ? " " : "", *name = c->name ? c->name : "";
+	char *s = xvasprintf(fmt, ap);
+
+	fprintf(stderr, "gpuplan%s%s: ", sp, name);
+	put_escaped(stderr, "", s);
+	fprintf(stderr, " (see 'gpuplan%s%s --help')\n", sp, name);
+	free(s);
+	return EXIT_USAGE;
 }
 
 int cli_misuse(const struct cli_command *c, const char *fmt, ...)
 {
-	const char *sp = c->name ? " " : "", *name = c->name ? c->name : "";
 	va_list ap;
+	int rc;
 
-	fprintf(stderr, "gpuplan%s%s: ", sp, name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	rc = vmisuse(c, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'gpuplan%s%s --help')\n", sp, name);
-	return EXIT_USAGE;
+	return rc;
+}
+
+int cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmisuse(current, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names)
@@ -204,12 +297,12 @@ int cli_parse_num(const char *opt, const char *s, struct num_range range, double
 	double v;
 	int rc = parse_double(s, &v);
 	if (rc) {
-		cli_error(EXIT_USAGE, "%s: '%s' %s", opt, s, parse_num_strerror(rc));
+		cli_usage("%s: '%s' %s", opt, s, parse_num_strerror(rc));
 		return -1;
 	}
 	if (!range_contains(v, range.lo, range.hi, range.open)) {
 		char r[RANGE_TEXT_SIZE];
-		cli_error(EXIT_USAGE, "%s: '%s' must be %s", opt, s,
+		cli_usage("%s: '%s' must be %s", opt, s,
 			  range_text(r, sizeof(r), range.lo, range.hi, range.open));
 		return -1;
 	}
@@ -223,7 +316,7 @@ static int whole_number(const char *opt, const char *v, double min, double max, 
 	if (cli_parse_num(opt, v, (struct num_range){ min, max, RANGE_CLOSED }, x))
 		return -1;
 	if (*x != floor(*x)) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		cli_usage("%s: '%s' is not a whole number", opt, v);
 		return -1;
 	}
 	return 0;
@@ -286,7 +379,7 @@ int cli_format_option(const char *v, enum report_format *fmt)
 	else if (!strcmp(v, "all"))
 		*fmt = REPORT_ALL;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not csv, json, both, html or all", v), -1;
+		return cli_usage("--format: '%s' is not csv, json, both, html or all", v), -1;
 	return 1;
 }
 
@@ -298,7 +391,7 @@ int cli_today(long long *days)
 		return 0;
 	}
 	if (date_parse(v, days))
-		return cli_error(EXIT_USAGE, "GPUPLAN_TODAY: '%s' is not a date (YYYY-MM-DD)", v), -1;
+		return cli_usage("GPUPLAN_TODAY: '%s' is not a date (YYYY-MM-DD)", v), -1;
 	return 0;
 }
 

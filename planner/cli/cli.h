@@ -51,7 +51,19 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
  * than 1% (scenario_compute_hint).
  */
 void cli_warn_compute_hints(const struct scenario *sc);
-/* Prints "gpuplan: <msg>" to stderr and returns code. */
+/*
+ * fprintf for text people read (summaries, warnings, errors): a control
+ * character the arguments bring (a line break or an escape in a name) is
+ * written "\xNN" (str_escape_ctl), so no name can forge or split a line;
+ * the line breaks fmt itself begins and ends with are kept.
+ */
+void cli_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * True when paths a and b name one file: the same inode when both exist,
+ * else the same text once "./" prefixes and trailing slashes are dropped.
+ */
+int cli_same_path(const char *a, const char *b);
+/* Prints "gpuplan: <msg>" to stderr (as cli_printf) and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * For a misused command line: prints "gpuplan CMD: <msg> (see 'gpuplan
@@ -59,6 +71,13 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
  * returns EXIT_USAGE.
  */
 int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * cli_misuse for the command running (cli_set_command; gpuplan's own
+ * options before one is known): every bad option value, whichever
+ * helper finds it, in the one documented form.
+ */
+int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_set_command(const struct cli_command *c);
 /*
  * cli_misuse for an unknown word: "unknown WHAT 'S'" with the hint
  * str_hint (util.h) gives over the NULL-terminated valid names.

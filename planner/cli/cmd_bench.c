@@ -30,11 +30,11 @@ static int take_option(struct bench_args *a, int id, const char *v)
 	case OPT_SIZE:
 		a->size = gen_size_parse(v);
 		if (a->size < 0)
-			return cli_error(EXIT_USAGE, "--size: '%s' is not S, M, L or XL", v);
+			return cli_usage("--size: '%s' is not S, M, L or XL", v);
 		return 0;
 	case OPT_SEED:
 		if (parse_llong(v, &a->seed) || a->seed < 0)
-			return cli_error(EXIT_USAGE, "--seed: '%s' is not a whole number >= 0", v);
+			return cli_usage("--seed: '%s' is not a whole number >= 0", v);
 		return 0;
 	case OPT_LOAD:
 		return cli_parse_num("--load", v, (struct num_range){ 0, 2, RANGE_LO_OPEN }, &a->load) ? EXIT_USAGE : 0;

@@ -59,7 +59,7 @@ static int limit_option(struct check_args *a, int id, const char *v)
 	if (cli_parse_num(opt, v, (struct num_range){ 0, max[l], RANGE_CLOSED }, &x))
 		return -1;
 	if ((l == RD_UNPLACED || l == RD_WEIGHTED || l == RD_PRIORITY) && x != floor(x)) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number", opt, v);
+		cli_usage("%s: '%s' is not a whole number", opt, v);
 		return -1;
 	}
 	a->lim.limit[l] = x;
@@ -79,7 +79,7 @@ static int format_option(struct check_args *a, const char *v)
 	else if (!strcmp(v, "html"))
 		a->fmt = RD_HTML;
 	else
-		return cli_error(EXIT_USAGE, "--format: '%s' is not text, markdown, json or html", v), -1;
+		return cli_usage("--format: '%s' is not text, markdown, json or html", v), -1;
 	return 0;
 }
 
@@ -243,7 +243,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	if (a.po.node_limit < 0 && !sc.node_limit && a.po.time_limit_s < 0)
 		a.po.node_limit = CHECK_NODE_LIMIT; /* the deterministic budget, not the scenario's time limit */
 	else if (a.po.node_limit <= 0 && !sc.node_limit)
-		fprintf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
+		cli_printf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
 				"depend on the machine's speed\n");
 	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
 	cli_progress_plan(&pg, &a.po, sc.name);

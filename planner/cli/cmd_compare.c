@@ -176,16 +176,16 @@ static void print_ranking(FILE *out, const struct compare_row *rows, size_t n)
 	for (i = 0; i < n; i++)
 		if ((int)strlen(rows[i].scenario) > w)
 			w = (int)strlen(rows[i].scenario);
-	fprintf(out, "\nranking (%s):\n", COMPARE_RANKED_BY);
+	cli_printf(out, "\nranking (%s):\n", COMPARE_RANKED_BY);
 	for (i = 0; i < n; i++) {
 		const struct compare_row *r = &rows[order[i]];
 		text = compare_unplaced_text(r);
-		fprintf(out, "  %zu %-*s %14s USD/year  %s\n", i + 1, w, r->scenario,
+		cli_printf(out, "  %zu %-*s %14s USD/year  %s\n", i + 1, w, r->scenario,
 			fmt_fixed(b, sizeof(b), round(r->per_year * 100) / 100, 2), text);
 		free(text);
 	}
 	text = compare_verdict(rows, n, order);
-	fprintf(out, "verdict: %s\n", text);
+	cli_printf(out, "verdict: %s\n", text);
 	free(text);
 	free(order);
 }

@@ -267,8 +267,8 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	outset_add(os, name, yaml, strlen(yaml));
 	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
-			printf("nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
-			printf("  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
+			cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
+			cli_printf(stdout, "  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
 			       a->gpu_id);
 			rc = 0;
 		}
@@ -320,9 +320,9 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 		outset_add_copy(os, name, so.yaml, strlen(so.yaml));
 		if (!validate_set(os, names, &v, d)) {
 			if (!outset_commit(os, d)) {
-				printf("skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
+				cli_printf(stdout, "skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
 				       "accelerator or filtered out)\n", so.rows, so.ondemand, so.spot, so.skipped);
-				printf("  written:    %s/%s (as of %s; list it in a scenario's cloud_offers)\n", a->out_dir,
+				cli_printf(stdout, "  written:    %s/%s (as of %s; list it in a scenario's cloud_offers)\n", a->out_dir,
 				       name, f.as_of);
 				rc = 0;
 			}
@@ -347,8 +347,8 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 	outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
 	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
-			printf("nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
-			printf("  written:    %s/inventory.csv\n", a->out_dir);
+			cli_printf(stdout, "nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
+			cli_printf(stdout, "  written:    %s/inventory.csv\n", a->out_dir);
 			rc = 0;
 		}
 	}
@@ -374,11 +374,11 @@ static int import_openb(const struct import_args *a, struct catalog *cat, const 
 		openb_out_release(&ob);
 		return -1;
 	}
-	printf("openb: %ld GPU nodes in %d classes, %ld GPUs (%d user GPU types)\n", ob.nodes, ob.classes,
+	cli_printf(stdout, "openb: %ld GPU nodes in %d classes, %ld GPUs (%d user GPU types)\n", ob.nodes, ob.classes,
 	       ob.gpus_total, ob.user_types);
-	printf("  pods:       %ld read, %ld with GPUs in %d workloads (%s GPUs asked), %ld without GPUs skipped\n",
+	cli_printf(stdout, "  pods:       %ld read, %ld with GPUs in %d workloads (%s GPUs asked), %ld without GPUs skipped\n",
 	       ob.pods, ob.pods_gpu, ob.nworkloads, fmt_fixed(b, sizeof(b), ob.gpu_demand, 2), ob.pods - ob.pods_gpu);
-	printf("  written:    %s/{inventory.csv,workloads.csv,gpus-openb.yaml,scenario.yaml}\n", a->out_dir);
+	cli_printf(stdout, "  written:    %s/{inventory.csv,workloads.csv,gpus-openb.yaml,scenario.yaml}\n", a->out_dir);
 	openb_out_release(&ob);
 	return 0;
 }
@@ -413,18 +413,18 @@ static int import_kubectl(const struct import_args *a, struct catalog *cat, cons
 	}
 	if (outset_commit(os, d))
 		goto out;
-	printf("kubectl: %ld GPU nodes in %d classes, %ld GPUs (%ld nodes without GPUs skipped)\n", ko.nodes,
+	cli_printf(stdout, "kubectl: %ld GPU nodes in %d classes, %ld GPUs (%ld nodes without GPUs skipped)\n", ko.nodes,
 	       ko.classes, ko.gpus, ko.cpu_only);
-	printf("  today:      passthrough %ld, mig %ld, timeslice %ld, mps %ld nodes\n", ko.mode_nodes[0],
+	cli_printf(stdout, "  today:      passthrough %ld, mig %ld, timeslice %ld, mps %ld nodes\n", ko.mode_nodes[0],
 	       ko.mode_nodes[1], ko.mode_nodes[2], ko.mode_nodes[3]);
 	if (ko.workloads) {
-		printf("  pods:       %ld read, %ld with GPUs in %d workloads, %ld finished skipped\n", ko.pods,
+		cli_printf(stdout, "  pods:       %ld read, %ld with GPUs in %d workloads, %ld finished skipped\n", ko.pods,
 		       ko.pods_gpu, ko.nworkloads, ko.pods_done);
-		printf("  written:    %s/{inventory.csv,workloads.csv,scenario.yaml,workloads-as-is.csv,as-is.yaml}\n",
+		cli_printf(stdout, "  written:    %s/{inventory.csv,workloads.csv,scenario.yaml,workloads-as-is.csv,as-is.yaml}\n",
 		       a->out_dir);
-		printf("  compare:    gpuplan compare %s/as-is.yaml %s/scenario.yaml\n", a->out_dir, a->out_dir);
+		cli_printf(stdout, "  compare:    gpuplan compare %s/as-is.yaml %s/scenario.yaml\n", a->out_dir, a->out_dir);
 	} else {
-		printf("  written:    %s/inventory.csv (no pod list: no workloads)\n", a->out_dir);
+		cli_printf(stdout, "  written:    %s/inventory.csv (no pod list: no workloads)\n", a->out_dir);
 	}
 	rc = 0;
 out:

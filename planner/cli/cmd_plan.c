@@ -95,6 +95,10 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 		a->deploy_ns = DEPLOY_NAMESPACE;
 	if (a->start_path && a->po.greedy_only)
 		return cli_misuse(c, "--start needs the ILP: not with --greedy");
+	/* else the reports would land at the model's path and the model fail after them */
+	if (a->export_path && (cli_same_path(a->export_path, a->out_dir) ||
+			       (a->deploy_dir && cli_same_path(a->export_path, a->deploy_dir))))
+		return cli_misuse(c, "--export-model '%s' is an output directory (-o, --deploy)", a->export_path);
 	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
 
@@ -107,12 +111,12 @@ static void print_oldest_price(FILE *out, const struct plan_result *r)
 	char *name;
 
 	if (!report_oldest_price(r, &p)) {
-		fprintf(out, "  prices:     no dated price of the models used (only the inventory's and scenario's own)\n");
+		cli_printf(out, "  prices:     no dated price of the models used (only the inventory's and scenario's own)\n");
 		return;
 	}
 	file = strrchr(p.file, '/') ? strrchr(p.file, '/') + 1 : p.file;
 	name = report_price_name(&p);
-	fprintf(out, "  prices:     oldest as of %s (%s, %s:%ld%s)\n", date_format(date, sizeof(date), p.as_of), name,
+	cli_printf(out, "  prices:     oldest as of %s (%s, %s:%ld%s)\n", date_format(date, sizeof(date), p.as_of), name,
 		file, p.line, p.assumed ? ", assumed" : "");
 	free(name);
 }
@@ -126,14 +130,14 @@ static void print_additions(FILE *out, const struct plan_result *r)
 
 	for (i = 0; i < n; i++) {
 		t = report_addition_text(&add[i], r->sc->horizon_years, 0);
-		fprintf(out, "  %s %s\n", i ? "           " : "additions: ", t);
+		cli_printf(out, "  %s %s\n", i ? "           " : "additions: ", t);
 		free(t);
 	}
 	free(add);
 	/* a run the time limit stopped before the second plan has nothing to say about it */
 	t = r->stopped && r->whatif && !r->whatif->ran ? NULL : report_whatif_text(r);
 	if (t)
-		fprintf(out, "  to place all: %s\n", t);
+		cli_printf(out, "  to place all: %s\n", t);
 	free(t);
 }
 
@@ -154,7 +158,7 @@ static void print_licence_assumptions(FILE *out, const struct plan_result *r, co
 		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
 		    !report_assumption_matters(a, r->final, cost, st))
 			continue;
-		fprintf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
+		cli_printf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;
 	}
 }
@@ -172,66 +176,66 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 
 	cplan_cost(cp, &cost);
 	report_stats(cp, &st);
-	fprintf(out, "plan %s: %s", p->sc->name, ilp_status_name(r->status));
+	cli_printf(out, "plan %s: %s", p->sc->name, ilp_status_name(r->status));
 	if (r->status == ILP_FEASIBLE || r->status == ILP_OPTIMAL)
-		fprintf(out, " (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
-	fprintf(out, ", from the %s plan\n", r->plan_source);
+		cli_printf(out, " (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
+	cli_printf(out, ", from the %s plan\n", r->plan_source);
 	if (r->stopped)
-		fprintf(out, "  stopped:    by --time-limit after %s s: best verified plan so far\n",
+		cli_printf(out, "  stopped:    by --time-limit after %s s: best verified plan so far\n",
 			fmt_num_short(b1, sizeof(b1), r->limit_s, 2));
-	fprintf(out, "  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
+	cli_printf(out, "  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
 	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
 	for (q = 0; q < CAT_COUNT; q++) {
 		if (cost.cat[q] == 0)
 			continue;
-		fprintf(out, "%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
+		cli_printf(out, "%s%s %s", first ? "" : ", ", cost_cat_name((enum cost_cat)q),
 		       fmt_fixed(b1, sizeof(b1), round(cost.cat[q] * 100) / 100, 2));
 		first = 0;
 	}
-	fprintf(out, "%s)\n", first ? "nothing" : "");
+	cli_printf(out, "%s)\n", first ? "nothing" : "");
 	report_gpu_hours(cp, &gh);
-	fprintf(out, "  GPU-hour:   %s USD per provisioned GPU-hour (%ld GPUs), %s USD per used GPU-hour "
+	cli_printf(out, "  GPU-hour:   %s USD per provisioned GPU-hour (%ld GPUs), %s USD per used GPU-hour "
 		"(%s GPU-equivalents placed)\n", fmt_fixed(b1, sizeof(b1), round(gh.per_provisioned * 1e4) / 1e4, 4),
 		cost.gpus, fmt_fixed(b2, sizeof(b2), round(gh.per_used * 1e4) / 1e4, 4),
 		fmt_fixed(b3, sizeof(b3), round(gh.gpu_eq_placed * 100) / 100, 2));
-	fprintf(out, "  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
+	cli_printf(out, "  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
-	fprintf(out, "  licences:  ");
+	cli_printf(out, "  licences:  ");
 	first = 1;
 	for (q = LIC_COUNT - 1; q > 0; q--) {
 		if (cost.lic_gpus[q])
-			fprintf(out, "%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
+			cli_printf(out, "%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
 			       cost.lic_gpus[q] == 1 ? "" : "s");
 		if (cost.seats[q])
-			fprintf(out, "%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
+			cli_printf(out, "%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
 			       lic_product_id((enum lic_product)q), cost.seats[q], cost.seats[q] == 1 ? "" : "s");
 		if (cost.lic_gpus[q] || cost.seats[q])
 			first = 0;
 	}
-	fprintf(out, "%s (counted per %s)\n", first ? " none" : "",
+	cli_printf(out, "%s (counted per %s)\n", first ? " none" : "",
 	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
 	print_licence_assumptions(out, r, &cost, &st);
-	fprintf(out, "  mode mix:  ");
+	cli_printf(out, "  mode mix:  ");
 	first = 1;
 	for (m = 0; m < MODE_COUNT; m++) {
 		if (!st.nodes_by_mode[m])
 			continue;
-		fprintf(out, "%s %s %ld node%s (%ld GPUs)", first ? "" : ",", mode_name((enum gpu_mode)m),
+		cli_printf(out, "%s %s %ld node%s (%ld GPUs)", first ? "" : ",", mode_name((enum gpu_mode)m),
 		       st.nodes_by_mode[m], st.nodes_by_mode[m] == 1 ? "" : "s", st.gpus_by_mode[m]);
 		first = 0;
 	}
-	fprintf(out, "%s\n", first ? " none" : "");
-	fprintf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
-	fprintf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
+	cli_printf(out, "%s\n", first ? " none" : "");
+	cli_printf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
+	cli_printf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
 	if (start && r->res.have_start)
-		fprintf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", start->path,
+		cli_printf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", start->path,
 			start->solver, start->status,
 			fmt_fixed(b1, sizeof(b1), round(r->res.start_model * 100) / 100, 2),
 			fmt_fixed(b2, sizeof(b2), round(r->res.start_concrete * 100) / 100, 2));
 	print_additions(out, r);
 	print_oldest_price(out, r);
-	fprintf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
+	cli_printf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
 }
 
 int cmd_plan(int argc, char **argv, const struct cli_global *g)

@@ -31,7 +31,7 @@ static int unknown_format(const char *v)
 	static const char *const formats[] = { "table", "csv", "json", NULL };
 	char *hint = str_hint(v, formats);
 
-	cli_error(EXIT_USAGE, "unknown format '%s'%s", v, hint);
+	cli_usage("unknown format '%s'%s", v, hint);
 	free(hint);
 	return EXIT_USAGE;
 }

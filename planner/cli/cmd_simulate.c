@@ -44,7 +44,7 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		if (cli_parse_num("--hours", v, (struct num_range){ 1, (double)TRACE_MAX_HOURS, RANGE_CLOSED }, &h))
 			return EXIT_USAGE;
 		if (h != floor(h))
-			return cli_error(EXIT_USAGE, "--hours: '%s' is not a whole number", v);
+			return cli_usage("--hours: '%s' is not a whole number", v);
 		a->o.hours = (long)h;
 		break;
 	case OPT_LEASE_HOURS:
@@ -63,7 +63,7 @@ static int take_option(struct sim_args *a, int id, const char *v)
 		if (cli_format_option(v, &a->fmt) < 0)
 			return EXIT_USAGE;
 		if (a->fmt == REPORT_CSV || a->fmt == REPORT_JSON)
-			return cli_error(EXIT_USAGE, "--format: simulate writes its CSV and JSON reports together: "
+			return cli_usage("--format: simulate writes its CSV and JSON reports together: "
 					 "give both, html or all");
 		break;
 	default:
@@ -124,7 +124,7 @@ static void print_assumptions(const struct sim_result *r)
 		if ((a->cat >= 0 && a->cat != CAT_LIC_VCS && a->cat != CAT_LIC_NVAIE) ||
 		    (a->cat < 0 && a->mode >= 0 && !(r->rule_modes & MODE_BIT(a->mode))))
 			continue;
-		printf("  %s %s\n", first ? "assumes:   " : "           ", a->what);
+		cli_printf(stdout, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;
 	}
 }
@@ -134,62 +134,62 @@ static void print_summary(const struct sim_result *r, const char *dir)
 	char b1[64], b2[64], b3[64];
 	int q, k, s, any = 0;
 
-	printf("simulate %s: %zu hourly steps (%s years) of %s", r->sc->name, r->nsteps,
+	cli_printf(stdout, "simulate %s: %zu hourly steps (%s years) of %s", r->sc->name, r->nsteps,
 	       fmt_fixed(b1, sizeof(b1), (double)r->nsteps / HOURS_PER_YEAR, 2), r->tr->source);
 	if (r->tr->nsteps < r->nsteps)
-		printf(" (period %zu h, repeated)", r->tr->nsteps);
-	printf("\n");
-	printf("  demand:     peak %ld replicas; %.0f replica-hours unplaced (peak %ld)\n", r->peak_demand,
+		cli_printf(stdout, " (period %zu h, repeated)", r->tr->nsteps);
+	cli_printf(stdout, "\n");
+	cli_printf(stdout, "  demand:     peak %ld replicas; %.0f replica-hours unplaced (peak %ld)\n", r->peak_demand,
 	       r->unplaced_hours, r->peak_unplaced);
-	printf("  fleet:      peak %ld node%s, %ld GPU%s in use; %ld node starts, %ld re-plans\n", r->peak_nodes,
+	cli_printf(stdout, "  fleet:      peak %ld node%s, %ld GPU%s in use; %ld node starts, %ld re-plans\n", r->peak_nodes,
 	       r->peak_nodes == 1 ? "" : "s", r->peak_gpus, r->peak_gpus == 1 ? "" : "s", r->node_opens, r->replans);
-	printf("  licences:  ");
+	cli_printf(stdout, "  licences:  ");
 	for (q = 1; q < LIC_COUNT; q++) {
 		if (!r->peak_units[q])
 			continue;
-		printf("%s %s peak %ld, %.0f licence-hours (%s%% of the peak's hours)", any ? ";" : "",
+		cli_printf(stdout, "%s %s peak %ld, %.0f licence-hours (%s%% of the peak's hours)", any ? ";" : "",
 		       lic_product_id((enum lic_product)q), r->peak_units[q], r->unit_hours[q],
 		       fmt_fixed(b1, sizeof(b1), 100.0 * r->unit_hours[q] / ((double)r->peak_units[q] * (double)r->nsteps), 1));
 		any = 1;
 	}
-	printf("%s; per %s", any ? "" : " none", r->sc->licensing.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
+	cli_printf(stdout, "%s; per %s", any ? "" : " none", r->sc->licensing.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
 	if (r->sc->licensing.counting == COUNT_VGPU_SEAT)
-		printf(", lease %ld h", r->lease_steps);
-	printf("\n");
-	printf("  strategies (USD over the %zu hours):\n", r->nsteps);
+		cli_printf(stdout, ", lease %ld h", r->lease_steps);
+	cli_printf(stdout, "\n");
+	cli_printf(stdout, "  strategies (USD over the %zu hours):\n", r->nsteps);
 	for (k = 1; k <= STRAT_COUNT; k++)
 		for (s = 0; s < STRAT_COUNT; s++) {
 			const struct sim_strategy_result *x = &r->strat[s];
 			if (!x->available || x->rank != k)
 				continue;
-			printf("    %d %-20s %14s", k, sim_strategy_name((enum sim_strategy)s), fmt_fixed(b1, sizeof(b1), x->total, 2));
+			cli_printf(stdout, "    %d %-20s %14s", k, sim_strategy_name((enum sim_strategy)s), fmt_fixed(b1, sizeof(b1), x->total, 2));
 			if (k > 1)
-				printf("  +%s", fmt_fixed(b2, sizeof(b2), x->total - r->strat[r->cheapest].total, 2));
-			printf("\n");
+				cli_printf(stdout, "  +%s", fmt_fixed(b2, sizeof(b2), x->total - r->strat[r->cheapest].total, 2));
+			cli_printf(stdout, "\n");
 		}
 	for (s = 0; s < STRAT_COUNT; s++)
 		if (!r->strat[s].available)
-			printf("    - %-20s unavailable: %s\n", sim_strategy_name((enum sim_strategy)s), r->strat[s].how);
+			cli_printf(stdout, "    - %-20s unavailable: %s\n", sim_strategy_name((enum sim_strategy)s), r->strat[s].how);
 	if (r->cheapest < 0) {
-		printf("  cheapest:   none of the strategies can be priced\n");
+		cli_printf(stdout, "  cheapest:   none of the strategies can be priced\n");
 	} else if (r->runner_up < 0) {
-		printf("  cheapest:   %s, %s USD (the only one)\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		cli_printf(stdout, "  cheapest:   %s, %s USD (the only one)\n", sim_strategy_name((enum sim_strategy)r->cheapest),
 		       fmt_fixed(b1, sizeof(b1), r->strat[r->cheapest].total, 2));
 	} else if (r->strat[r->runner_up].total - r->strat[r->cheapest].total < 0.005) {
-		printf("  cheapest:   %s, %s USD, tied with %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		cli_printf(stdout, "  cheapest:   %s, %s USD, tied with %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
 		       fmt_fixed(b1, sizeof(b1), r->strat[r->cheapest].total, 2),
 		       sim_strategy_name((enum sim_strategy)r->runner_up));
 	} else {
 		double c = r->strat[r->cheapest].total, n = r->strat[r->runner_up].total;
-		printf("  cheapest:   %s, %s USD: %s USD (%s%%) less than %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
+		cli_printf(stdout, "  cheapest:   %s, %s USD: %s USD (%s%%) less than %s\n", sim_strategy_name((enum sim_strategy)r->cheapest),
 		       fmt_fixed(b1, sizeof(b1), c, 2), fmt_fixed(b2, sizeof(b2), n - c, 2),
 		       fmt_fixed(b3, sizeof(b3), n > 0 ? 100.0 * (n - c) / n : 0, 1),
 		       sim_strategy_name((enum sim_strategy)r->runner_up));
 	}
 	if (r->cheapest >= 0)
-		printf("  buy:        %s\n", r->strat[r->cheapest].how);
+		cli_printf(stdout, "  buy:        %s\n", r->strat[r->cheapest].how);
 	print_assumptions(r);
-	printf("  reports:    %s\n", dir);
+	cli_printf(stdout, "  reports:    %s\n", dir);
 }
 
 int cmd_simulate(int argc, char **argv, const struct cli_global *g)

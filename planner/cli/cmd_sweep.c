@@ -20,8 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -62,7 +64,7 @@ static int parse_count(const char *opt, const char *v, long lo, long hi, long *o
 {
 	long long x;
 	if (parse_llong(v, &x) || x < lo || x > hi) {
-		cli_error(EXIT_USAGE, "%s: '%s' is not a whole number in %ld..%ld", opt, v, lo, hi);
+		cli_usage("%s: '%s' is not a whole number in %ld..%ld", opt, v, lo, hi);
 		return -1;
 	}
 	*out = (long)x;
@@ -77,7 +79,7 @@ static int take_option(struct sweep_args *a, int id, const char *v)
 		return 0;
 	case OPT_SHARD:
 		if (parse_shard(v, &a->shard, &a->shards))
-			return cli_error(EXIT_USAGE, "--shard: '%s' is not I/K with 0 <= I < K", v);
+			return cli_usage("--shard: '%s' is not I/K with 0 <= I < K", v);
 		return 0;
 	case OPT_SHARDS:
 		return parse_count("--shards", v, 1, 1000000, &a->shards_only) ? EXIT_USAGE : 0;
@@ -164,27 +166,108 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 
 /* ================= expand ================= */
 
-/* DIR/cases/CASE/: the derived scenarios of every case, each case's files all or nothing. */
-static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+/* Removes path and, when it is a directory, everything under it (a staging tree of ours). */
+static void remove_tree(const char *path)
 {
-	char *cases = xasprintf("%s/cases", a->dir);
-	struct diag d = DIAG_INIT;
-	size_t i, n = sweep_ncases(s);
-	int rc = sweep_make_dir(a->dir) || sweep_make_dir(cases) ? EXIT_INTERNAL : 0;
+	struct stat st;
+	DIR *dp;
+	struct dirent *e;
 
+	if (lstat(path, &st))
+		return;
+	if (S_ISDIR(st.st_mode) && (dp = opendir(path))) {
+		while ((e = readdir(dp))) {
+			char *sub;
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			sub = xasprintf("%s/%s", path, e->d_name);
+			remove_tree(sub);
+			free(sub);
+		}
+		closedir(dp);
+		rmdir(path);
+		return;
+	}
+	unlink(path);
+}
+
+/* Puts the staged cases in place of DIR/cases (an older one moved aside, then removed). */
+static int swap_in(const char *stage, const char *cases, const char *dir)
+{
+	char *old = xasprintf("%s/.cases.%ld.old", dir, (long)getpid());
+	int had = !rename(cases, old), rc = 0;
+
+	if (!had && errno != ENOENT)
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot replace: %s", cases, strerror(errno));
+	else if (rename(stage, cases)) {
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot rename into place: %s", cases, strerror(errno));
+		if (had)
+			rename(old, cases);
+	} else if (had) {
+		remove_tree(old);
+	}
+	free(old);
+	return rc;
+}
+
+/* d naming the file a staged one stands for (DIR/cases/..., never the staging path). */
+static const struct diag *staged_diag(struct diag *d, const char *stage, const char *cases)
+{
+	size_t n = strlen(stage);
+
+	if (d->file && !strncmp(d->file, stage, n) && (d->file[n] == '/' || !d->file[n])) {
+		char *f = xasprintf("%s%s", cases, d->file + n);
+		free(d->file);
+		d->file = f;
+	}
+	return d;
+}
+
+/*
+ * DIR/cases/CASE/: the derived scenarios of every case, all or nothing.
+ * They are written into a staging directory beside it, DIR/.cases.PID.tmp
+ * (at the depth of DIR/cases, so the paths relative to it are the same),
+ * which replaces DIR/cases once every case is written; on a failure it is
+ * removed, and DIR too when this run created it and it is empty.
+ */
+static int expand_cases(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g,
+			struct sb *csv)
+{
+	char *cases = xasprintf("%s/cases", a->dir), *stage = xasprintf("%s/.cases.%ld.tmp", a->dir, (long)getpid());
+	struct diag d = DIAG_INIT;
+	struct outset os = OUTSET_INIT;
+	size_t i, n = sweep_ncases(s);
+	int made = !mkdir(a->dir, 0777), rc = 0;
+
+	if (!made && errno != EEXIST)
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot create: %s", a->dir, strerror(errno));
+	else if (mkdir(stage, 0777))
+		rc = cli_error(EXIT_INTERNAL, "%s: cannot create: %s", stage, strerror(errno));
 	for (i = 0; i < n && !rc; i++) {
-		struct outset os = OUTSET_INIT;
-		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", cases, name);
+		char *name = sweep_case_name(s, i), *dir = xasprintf("%s/%s", stage, name);
 		outset_init(&os, dir);
 		if (interrupt_pending())
 			rc = EXIT_INTERNAL;
-		else if (sweep_expand_case(&os, s, i, cases, g->models_dir, &d) || outset_commit(&os, &d))
-			rc = cli_diag(&d);
+		else if (sweep_expand_case(&os, s, i, stage, g->models_dir, &d) || outset_commit(&os, &d))
+			rc = cli_diag(staged_diag(&d, stage, cases));
 		outset_release(&os);
 		free(name);
 		free(dir);
 	}
+	outset_init(&os, a->dir);
+	outset_add_sb(&os, "expand.csv", csv);
+	if (!rc && outset_commit(&os, &d))
+		rc = cli_diag(&d);
+	if (!rc)
+		rc = swap_in(stage, cases, a->dir);
+	if (rc) {
+		remove_tree(stage);
+		if (made)
+			rmdir(a->dir);
+	}
+	outset_release(&os);
 	diag_release(&d);
+	free(stage);
 	free(cases);
 	return rc;
 }
@@ -193,14 +276,12 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 {
 	size_t n = sweep_ncases(s), i, k;
 	double *v = xcalloc(s->nparams + 1, sizeof(*v));
-	struct outset os = OUTSET_INIT;
-	struct diag d = DIAG_INIT;
 	struct sb csv;
 	char b[64], *last;
 	int rc = EXIT_OK;
 
 	if (a->count) {
-		printf("%zu\n", n);
+		cli_printf(stdout, "%zu\n", n);
 		free(v);
 		return EXIT_OK;
 	}
@@ -212,28 +293,19 @@ static int do_expand(const struct sweep_args *a, const struct sweep_spec *s, con
 	for (i = 0; i < n; i++) {
 		char *name = sweep_case_name(s, i);
 		sweep_case_values(s, i, v);
-		sb_adds(&csv, name);
+		sb_add_csv(&csv, name);
 		for (k = 0; k < s->nparams; k++)
 			sb_addf(&csv, ",%s", v[k] != v[k] ? "" : fmt_num_short(b, sizeof(b), v[k], 6));
 		sb_adds(&csv, "\n");
 		free(name);
 	}
 	free(v);
-	if ((rc = expand_cases(a, s, g)) != 0) {
-		sb_release(&csv);
-		return rc;
-	}
-	outset_init(&os, a->dir);
-	outset_add_sb(&os, "expand.csv", &csv);
 	last = sweep_case_name(s, n - 1);
-	if (outset_commit(&os, &d))
-		rc = cli_diag(&d);
-	else
-		printf("sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
+	rc = expand_cases(a, s, g, &csv);
+	if (!rc)
+		cli_printf(stdout, "sweep %s: %zu cases (%s) of %zu option%s: %s/expand.csv, %s/cases/{case-0000..%s}/\n", s->name,
 		       n, sweep_design_name(s->design), s->noptions, s->noptions == 1 ? "" : "s", a->dir, a->dir, last);
 	free(last);
-	outset_release(&os);
-	diag_release(&d);
 	return rc;
 }
 
@@ -247,7 +319,7 @@ static int env_long(const char *name, long *out)
 	if (!v || !*v)
 		return 1;
 	if (parse_llong(v, &x) || x < 0 || x > 100000000) {
-		cli_error(EXIT_USAGE, "$%s: '%s' is not a whole number >= 0", name, v);
+		cli_usage("$%s: '%s' is not a whole number >= 0", name, v);
 		return -1;
 	}
 	*out = (long)x;
@@ -280,20 +352,20 @@ static int shard_from_env(long shards_opt, long *i, long *k, const char **from)
 		*from = pairs[p][0];
 		if (!pairs[p][1]) {
 			if (shards_opt < 0)
-				return cli_error(EXIT_USAGE, "$%s is set: give the number of shards with --shards K", *from);
+				return cli_usage("$%s is set: give the number of shards with --shards K", *from);
 			*k = shards_opt;
 		} else if ((rc = env_long(pairs[p][1], k)) != 0) {
-			return rc < 0 ? EXIT_USAGE : cli_error(EXIT_USAGE, "$%s is set but $%s is not", *from, pairs[p][1]);
+			return rc < 0 ? EXIT_USAGE : cli_usage("$%s is set but $%s is not", *from, pairs[p][1]);
 		}
 		if (p == 0 && env_long("SLURM_ARRAY_TASK_MIN", &min) < 0)	/* an array 1-16 is shards 0..15 */
 			return EXIT_USAGE;
 		*i -= min;
 		if (*k < 1 || *i < 0 || *i >= *k)
-			return cli_error(EXIT_USAGE, "$%s: shard %ld is not in 0..%ld", *from, *i, *k - 1);
+			return cli_usage("$%s: shard %ld is not in 0..%ld", *from, *i, *k - 1);
 		return 0;
 	}
 	if (shards_opt >= 0)
-		return cli_error(EXIT_USAGE, "--shards: $JOB_COMPLETION_INDEX is not set");
+		return cli_usage("--shards: $JOB_COMPLETION_INDEX is not set");
 	return 1;
 }
 
@@ -394,6 +466,39 @@ static int run_shard(const struct sweep_spec *s, const char *results, long I, lo
 	return 0;
 }
 
+/* 1 when worker pid ended (*st set), 0 after up to 50 ms of waiting (the caller checks for a signal). */
+static int wait_worker(pid_t pid, int *st)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+	pid_t r = waitpid(pid, st, WNOHANG);
+
+	if (r == pid || (r < 0 && errno != EINTR)) {
+		if (r < 0)
+			*st = 0;
+		return 1;
+	}
+	nanosleep(&nap, NULL);
+	return 0;
+}
+
+/*
+ * SIGINT/SIGTERM reached the parent: the workers get the same signal at
+ * once (within the second interrupt.h counts as one, so a worker that had
+ * it too from the terminal's process group stops as after one), and stop
+ * as a single run does: the case being planned is not written.  1.
+ */
+static int stop_workers(const struct sweep_args *a, const pid_t *pid, long jobs, int sig)
+{
+	long w;
+
+	for (w = 0; w < jobs; w++)
+		if (pid[w])
+			kill(pid[w], sig);
+	fprintf(stderr, "gpuplan: sweep %s: interrupted by %s: workers stopped; the cases done are kept, run again to "
+			"finish\n", a->spec, interrupt_signame(sig));
+	return 1;
+}
+
 /*
  * Runs shard I of K on `jobs` copies of gpuplan (worker w runs shard
  * I + K*w of K*jobs), their stdout to /dev/null, stderr shared; waits for
@@ -404,7 +509,7 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 {
 	pid_t *pid = xcalloc((size_t)jobs, sizeof(*pid));
 	posix_spawn_file_actions_t fa;
-	int rc = 0, st;
+	int rc = 0, st, told = 0;
 	long w;
 
 	posix_spawn_file_actions_init(&fa);
@@ -440,8 +545,9 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 	for (w = 0; w < jobs; w++) {
 		if (!pid[w])
 			continue;
-		while (waitpid(pid[w], &st, 0) < 0 && errno == EINTR)
-			;
+		while (!wait_worker(pid[w], &st))
+			if (interrupt_pending() && !told)
+				told = stop_workers(a, pid, jobs, interrupt_pending());
 		if (WIFEXITED(st) && WEXITSTATUS(st) > rc)
 			rc = WEXITSTATUS(st);
 		else if (WIFSIGNALED(st) && 128 + WTERMSIG(st) > rc)
@@ -515,10 +621,10 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 		goto out;
 	rc = scan_shard(s, results, I, K, &c);
 	if (local)
-		printf("sweep %s: %zu cases on %ld worker%s", s->name, c.cases, jobs, jobs == 1 ? "" : "s");
+		cli_printf(stdout, "sweep %s: %zu cases on %ld worker%s", s->name, c.cases, jobs, jobs == 1 ? "" : "s");
 	else
-		printf("sweep %s: shard %ld/%ld (%s): %zu cases", s->name, I, K, from, c.cases);
-	printf(", %zu done, %zu failed, %zu missing: %s\n", c.ran, c.failed, c.skipped, results);
+		cli_printf(stdout, "sweep %s: shard %ld/%ld (%s): %zu cases", s->name, I, K, from, c.cases);
+	cli_printf(stdout, ", %zu done, %zu failed, %zu missing: %s\n", c.ran, c.failed, c.skipped, results);
 	if (!rc && c.skipped)
 		rc = EXIT_INTERNAL;
 out:
@@ -536,7 +642,7 @@ static void print_merge(const struct sweep_spec *s, const struct sweep_case_resu
 	size_t i, k;
 	int w = 6;
 
-	printf("sweep %s: %zu cases (%s), %zu done, %zu failed, %zu missing\n", s->name, st->ncases,
+	cli_printf(stdout, "sweep %s: %zu cases (%s), %zu done, %zu failed, %zu missing\n", s->name, st->ncases,
 	       sweep_design_name(s->design), st->done, st->failed, st->missing);
 	for (i = 0; i < st->ncases; i++)
 		if (cases[i].state == SWEEP_CASE_DONE) {
@@ -546,19 +652,19 @@ static void print_merge(const struct sweep_spec *s, const struct sweep_case_resu
 			break;
 		}
 	if (st->done) {
-		printf("  %-*s  %14s  %14s  %14s  %7s\n", w, "option", "P5 USD", "P50 USD", "P95 USD", "P(best)");
+		cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, "option", "P5 USD", "P50 USD", "P95 USD", "P(best)");
 		for (k = 0; k < s->noptions; k++)
-			printf("  %-*s  %14s  %14s  %14s  %7s\n", w, cases[i].opt[k].scenario,
+			cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, cases[i].opt[k].scenario,
 			       fmt_fixed(b[0], sizeof(b[0]), st->p5[k], 2), fmt_fixed(b[1], sizeof(b[1]), st->p50[k], 2),
 			       fmt_fixed(b[2], sizeof(b[2]), st->p95[k], 2), fmt_fixed(b[3], sizeof(b[3]), st->p_best[k], 4));
 	}
 	for (i = 0; i < st->ncases; i++) {
 		if (cases[i].state == SWEEP_CASE_MISSING)
-			printf("  missing: %s (run it again: gpuplan sweep run)\n", cases[i].name);
+			cli_printf(stdout, "  missing: %s (run it again: gpuplan sweep run)\n", cases[i].name);
 		else if (cases[i].state == SWEEP_CASE_FAILED)
-			printf("  failed:  %s: %s\n", cases[i].name, cases[i].error);
+			cli_printf(stdout, "  failed:  %s: %s\n", cases[i].name, cases[i].error);
 	}
-	printf("  reports: %s\n", dir);
+	cli_printf(stdout, "  reports: %s\n", dir);
 }
 
 static int do_merge(const struct sweep_args *a, const struct sweep_spec *s)

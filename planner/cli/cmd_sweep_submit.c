@@ -109,7 +109,7 @@ static int submit_k8s(const struct sweep_args *a, const struct sweep_spec *s, lo
 	int rc = EXIT_OK;
 
 	if (kj.parallelism > k)
-		return cli_error(EXIT_USAGE, "--parallelism %ld: more than the %ld shards", kj.parallelism, k);
+		return cli_usage("--parallelism %ld: more than the %ld shards", kj.parallelism, k);
 	if (sweep_k8s_manifest(s, &kj, g->models_dir, &text, &len, &d))
 		return cli_diag(&d);
 	sb_init(&sb);	/* a comment for the reader, then the YAML as libyaml's emitter wrote it */

@@ -110,7 +110,7 @@ static void warn_if_stale(const struct price_ref *p, long long today, const void
 	if (!cli_price_stale(p->as_of, today))
 		return;
 	name = report_price_name(p);
-	fprintf(stderr, "gpuplan: warning: %s:%ld: %s is priced as of %s, more than %d months before %s\n", p->file,
+	cli_printf(stderr, "gpuplan: warning: %s:%ld: %s is priced as of %s, more than %d months before %s\n", p->file,
 		p->line, name, date_format(d1, sizeof(d1), p->as_of), CLI_PRICE_MAX_MONTHS,
 		date_format(d2, sizeof(d2), today));
 	free(name);
@@ -201,7 +201,7 @@ int cmd_validate(int argc, char **argv, const struct cli_global *g)
 		char **msgs;
 		size_t n = scenario_overasked(&sc, &msgs);
 		for (i = 0; i < n; i++) {
-			fprintf(stderr, "gpuplan: warning: %s\n", msgs[i]);
+			cli_printf(stderr, "gpuplan: warning: %s\n", msgs[i]);
 			free(msgs[i]);
 		}
 		free(msgs);

@@ -176,6 +176,7 @@ int main(int argc, char **argv)
 		return EXIT_INTERNAL;
 	}
 	signal(SIGXFSZ, SIG_IGN);
+	cli_set_command(c);
 	rc = commands[c - cli_commands](argc - i, argv + i, &g);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "gpuplan: cannot write to standard output\n");

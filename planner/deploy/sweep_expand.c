@@ -104,6 +104,7 @@ static int workloads_csv(const struct scenario *sc, struct sb *out, struct diag 
  */
 static void inventory_csv(const struct scenario *sc, int price_changed, struct sb *out)
 {
+	struct sb names;	/* a class's node names, as one cell */
 	size_t k, j;
 
 	sb_adds(out, "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
@@ -139,11 +140,11 @@ static void inventory_csv(const struct scenario *sc, int price_changed, struct s
 			sb_addf(out, ",%d,", nc->bundle_years);
 		else
 			sb_adds(out, ",,");
-		for (j = 0; j < nc->nnodes; j++) {
-			char *n = xasprintf("%s%s", j ? "|" : "", nc->nodes[j]);
-			sb_adds(out, n);
-			free(n);
-		}
+		sb_init(&names);
+		for (j = 0; j < nc->nnodes; j++)
+			sb_addf(&names, "%s%s", j ? "|" : "", nc->nodes[j]);
+		sb_add_csv(out, names.buf);
+		sb_release(&names);
 		sb_addf(out, ",%s\n", nc->k8s_vgpu ? "vgpu" : "host");
 	}
 }

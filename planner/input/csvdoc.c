@@ -122,6 +122,8 @@ static char *trim_dup(struct csvdoc *doc, const char *s, size_t len)
 	t = csv_alloc(doc, len + 1);
 	memcpy(t, s, len);
 	t[len] = '\0';
+	if (csv_cell_neutralised(t)) /* "'=x", as gpuplan writes "=x" (util.h) */
+		memmove(t, t + 1, len);
 	return t;
 }
 

@@ -11,7 +11,9 @@
  * longer than CSVDOC_MAX_LINE bytes, a field longer than CSVDOC_MAX_FIELD,
  * more than CSVDOC_MAX_FIELDS fields in a row or CSVDOC_MAX_ROWS rows, a
  * file larger than UTIL_MAX_FILE_BYTES.
- * COL in messages is the 1-based field number.
+ * COL in messages is the 1-based field number.  A field that begins with
+ * ' followed by = + - @ TAB CR or ' is read without that first ' (the
+ * spreadsheet guard sb_add_csv adds, util.h).
  *
  * Ownership: the csvdoc owns every string; csvdoc_release frees all.
  */

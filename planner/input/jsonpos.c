@@ -6,10 +6,12 @@
  * point at a field that is missing or of the wrong type.
  */
 #include <cJSON.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jsonpos.h"
 #include "strmap.h"
+#include "util.h"
 #include "banned.h"
 
 const char *jpos_skip_ws(const char *p, const char *e)
@@ -139,34 +141,75 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col)
 	}
 }
 
+/* Where dup_key found a key twice: the path to its object and the member's ordinal there. */
+struct dup_at {
+	struct jpos_step *path;	/* steps from the root to the object (DUP_MAX_DEPTH of them at most) */
+	int depth;		/* steps used */
+	long member;		/* the second occurrence's 0-based place among the object's members */
+	long first;		/* the first occurrence's */
+};
+#define DUP_MAX_DEPTH 1024	/* deeper than cJSON parses (CJSON_NESTING_LIMIT, 1000) */
+
 /*
  * A key twice in one object (cJSON keeps both, and a reader would take
- * the first): the first such key in document order, or NULL.  Small
- * objects are compared pairwise, larger ones through a hash map.
+ * the first): the first such key in document order, or NULL; *at says
+ * where (depth is node's).  Small objects are compared pairwise, larger
+ * ones through a hash map.
  */
-static const char *dup_key(const cJSON *node)
+static const char *dup_key(const cJSON *node, int depth, struct dup_at *at)
 {
 	const cJSON *c, *b;
 	const char *dup = NULL;
 	struct strmap seen = STRMAP_INIT;
 	size_t n = 0, old;
+	long m = 0;
 
 	if (cJSON_IsObject(node))
 		for (c = node->child; c; c = c->next)
 			n++;
-	for (c = node->child; c && !dup; c = c->next) {
+	for (c = node->child; c && !dup; c = c->next, m++) {
+		old = 0;
 		if (cJSON_IsObject(node) && c->string) {
-			if (n > 16 && strmap_add(&seen, c->string, 0, &old))
+			if (n > 16 && strmap_add(&seen, c->string, (size_t)m, &old))
 				dup = c->string;
 			for (b = node->child; n <= 16 && b != c && !dup; b = b->next)
 				if (b->string && !strcmp(b->string, c->string))
 					dup = c->string;
+				else
+					old++;
+			if (dup) {
+				at->depth = depth;
+				at->member = m;
+				at->first = (long)old;
+			}
 		}
-		if (!dup && c->child)
-			dup = dup_key(c);
+		if (!dup && c->child && depth < DUP_MAX_DEPTH) {
+			at->path[depth].key = cJSON_IsObject(node) ? c->string : NULL;
+			at->path[depth].index = m;
+			dup = dup_key(c, depth + 1, at);
+		}
 	}
 	strmap_release(&seen);
 	return dup;
+}
+
+/* The key of member m of the object at p (valid JSON), or p when there is none. */
+static const char *member_key(const char *p, const char *e, long m)
+{
+	const char *obj = p;
+
+	if (p >= e || *p != '{')
+		return obj;
+	for (p = jpos_skip_ws(p + 1, e); p < e && *p == '"'; m--) {
+		if (!m)
+			return p;
+		p = jpos_skip_ws(skip_string(p, e), e);
+		if (p < e && *p == ':')
+			p = jpos_skip_ws(skip_value(p + 1, e), e);
+		if (p < e && *p == ',')
+			p = jpos_skip_ws(p + 1, e);
+	}
+	return obj;
 }
 
 struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d)
@@ -186,13 +229,24 @@ struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const c
 	}
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
 	if (root) {
-		const char *dup = dup_key(root);
-		if (!dup)
-			return root;
-		diag_set(d, DIAG_INPUT, file, 0, 0, "duplicate key '%s' in the JSON %s: each key may appear once in an object",
-			 dup, role);
-		cJSON_Delete(root);
-		return NULL;
+		struct dup_at da = { NULL, 0, 0, 0 };
+		const char *dup, *obj;
+		long first;
+		da.path = xcalloc(DUP_MAX_DEPTH, sizeof(*da.path));
+		dup = dup_key(root, 0, &da);
+		if (dup) {
+			obj = jpos_locate(text, text + len, da.path, da.depth);
+			jpos_line_col(text, member_key(obj, text + len, da.first), &first, &col);
+			jpos_line_col(text, member_key(obj, text + len, da.member), &line, &col);
+			diag_set(d, DIAG_INPUT, file, line, col,
+				 "duplicate key '%s' in the JSON %s (first at line %ld): each key may appear once in an "
+				 "object",
+				 dup, role, first);
+			cJSON_Delete(root);
+			root = NULL;
+		}
+		free(da.path);
+		return root;
 	}
 	at = end ? end : text;
 	if (at > text + len)

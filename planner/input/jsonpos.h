@@ -41,7 +41,9 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col);
  * a JSON ROLE", "empty file: not a JSON ROLE", "unexpected end of file:
  * the JSON ROLE is truncated" (at the end), "not valid JSON" (at
  * LINE:COL where cJSON stopped), "duplicate key 'K' in the JSON ROLE:
- * each key may appear once in an object" (anywhere in the document).
+ * each key may appear once in an object" (anywhere in the document; at
+ * the LINE:COL of the key's second occurrence, "(first at line L)" after
+ * ROLE, as the YAML reader says it).
  * The caller frees with cJSON_Delete.
  */
 struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d);

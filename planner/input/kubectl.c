@@ -86,6 +86,7 @@ static void write_class_rows(struct sb *inv, struct kclass_key *keys, size_t n, 
 			     struct kubectl_out *out)
 {
 	const struct knode *nd = keys[0].nd;
+	struct sb cell;		/* the class name, then its nodes */
 	size_t i = 0, j, len, first;
 	char b[64];
 	int part = 1;
@@ -93,19 +94,27 @@ static void write_class_rows(struct sb *inv, struct kclass_key *keys, size_t n, 
 	for (; i < n; i = j, part++) {
 		for (j = i, len = 0; j < n && (j == i || len + 1 + strlen(keys[j].nd->name) <= KUBE_NAMES_MAX); j++)
 			len += 1 + strlen(keys[j].nd->name);
-		sb_adds(inv, base);
+		sb_init(&cell);
+		sb_adds(&cell, base);
 		if (part > 1)
-			sb_addf(inv, "-%d", part);
-		sb_addf(inv, ",%zu,%s,%ld,baremetal,", j - i, nd->gpu->id, nd->gpus);
+			sb_addf(&cell, "-%d", part);
+		sb_add_csv(inv, cell.buf);
+		sb_release(&cell);
+		sb_addf(inv, ",%zu,", j - i);
+		sb_add_csv(inv, nd->gpu->id);
+		sb_addf(inv, ",%ld,baremetal,", nd->gpus);
 		sb_add_csv(inv, nd->site);
 		sb_addf(inv, ",%s,%ld,owned,", fmt_num_short(b, sizeof(b), (double)keys[0].cpu_milli / 1000.0, 3),
 			keys[0].ram_gib);
+		sb_init(&cell);
 		for (first = i; i < j; i++) {
-			sb_addf(inv, "%s%s", i > first ? "|" : "", keys[i].nd->name);
+			sb_addf(&cell, "%s%s", i > first ? "|" : "", keys[i].nd->name);
 			keys[i].nd->cls = out->classes;
 			out->mode_nodes[keys[i].nd->mode]++;
 			out->gpus += keys[i].nd->gpus;
 		}
+		sb_add_csv(inv, cell.buf);
+		sb_release(&cell);
 		sb_adds(inv, "\n");
 		out->classes++;
 	}
@@ -240,9 +249,11 @@ static void write_workload(struct sb *wl, const struct kpod *q, long cnt, const 
 	add_num(wl, q->cpu, 3);
 	sb_adds(wl, ",");
 	add_num(wl, q->ram_gib, 6);
-	if (asis)
-		sb_addf(wl, ",%s,%s,,false,1\n", q->gpu ? q->gpu->id : "", kmode_name(q->mode));
-	else
+	if (asis) {
+		sb_adds(wl, ",");
+		sb_add_csv(wl, q->gpu ? q->gpu->id : "");
+		sb_addf(wl, ",%s,,false,1\n", kmode_name(q->mode));
+	} else
 		sb_adds(wl, ",,,,false,1\n");
 }
 

@@ -100,6 +100,8 @@ static int read_nodes(struct csvdoc *doc, const char *path, struct onode **out, 
 		const struct csvread rd = { doc, &doc->rows[i], node_cols, idx, d };
 		struct onode nd;
 		const char *model = "";
+		if (csvdoc_interrupted(doc, i, d))
+			return -1;
 		if (csvread_int(&rd, N_CPU, 1, 1, 100000000, &nd.cpu_milli) ||
 		    csvread_int(&rd, N_MEM, 1, 1, 1LL << 40, &nd.mem_mib) ||
 		    csvread_int(&rd, N_GPU, 1, 0, 64, &nd.gpus) || csvread_str(&rd, N_MODEL, 0, &model) < 0)
@@ -190,7 +192,7 @@ static int read_pods(struct csvdoc *doc, const char *path, struct opod **out, si
 	for (i = 0; i < doc->nrows; i++) {
 		const struct csvread rd = { doc, &doc->rows[i], pod_cols, idx, d };
 		struct opod pd;
-		int rc = read_pod(&rd, &pd);
+		int rc = csvdoc_interrupted(doc, i, d) ? -1 : read_pod(&rd, &pd);
 		if (rc < 0)
 			return -1;
 		if (!rc)
@@ -246,9 +248,13 @@ static void write_inventory(struct sb *inv, const struct onode *nodes, size_t nn
 		long cnt = 0;
 		for (j = i; j < nn && !onode_cmp(&nodes[i], &nodes[j]); j++)
 			cnt++;
-		sb_addf(inv, "%s-%lldgpu-%lldc-%lldg,%ld,%s,%lld,baremetal,openb,", nodes[i].model, nodes[i].gpus,
-			nodes[i].cpu_milli / 1000, nodes[i].mem_mib / 1024, cnt, type_id(cat, nodes[i].model),
-			nodes[i].gpus);
+		char *name = xasprintf("%s-%lldgpu-%lldc-%lldg", nodes[i].model, nodes[i].gpus,
+				       nodes[i].cpu_milli / 1000, nodes[i].mem_mib / 1024);
+		sb_add_csv(inv, name);
+		free(name);
+		sb_addf(inv, ",%ld,", cnt);
+		sb_add_csv(inv, type_id(cat, nodes[i].model));
+		sb_addf(inv, ",%lld,baremetal,openb,", nodes[i].gpus);
 		add_num(inv, (double)nodes[i].cpu_milli / 1000.0, 3);
 		sb_adds(inv, ",");
 		add_num(inv, (double)nodes[i].mem_mib / 1024.0, 6);
@@ -262,7 +268,9 @@ static void write_inventory(struct sb *inv, const struct onode *nodes, size_t nn
 /* One workload row of cnt identical pods q. */
 static void write_workload(struct sb *wl, const struct opod *q, long cnt, const struct catalog *cat, int no)
 {
-	sb_addf(wl, "openb-%03d,%s,%ld,", no, q->qos, cnt);
+	sb_addf(wl, "openb-%03d,", no);
+	sb_add_csv(wl, q->qos);
+	sb_addf(wl, ",%ld,", cnt);
 	if (q->milli == 1000) {
 		sb_addf(wl, "%lld,,,exclusive,false,", q->gpus);
 	} else {
@@ -276,16 +284,18 @@ static void write_workload(struct sb *wl, const struct opod *q, long cnt, const 
 	sb_adds(wl, ",");
 	if (*q->spec) {
 		char *dup = xstrdup(q->spec), *p = dup, *bar;
-		int first = 1;
+		struct sb types;
+		sb_init(&types);
 		do {
 			bar = strchr(p, '|');
 			if (bar)
 				*bar = '\0';
-			sb_addf(wl, "%s%s", first ? "" : "|", type_id(cat, p));
-			first = 0;
+			sb_addf(&types, "%s%s", types.len ? "|" : "", type_id(cat, p));
 			if (bar)
 				p = bar + 1;
 		} while (bar);
+		sb_add_csv(wl, types.buf);
+		sb_release(&types);
 		free(dup);
 	}
 	sb_addf(wl, ",%s,,false\n", q->milli == 1000 ? "passthrough" : "passthrough|timeslice");

@@ -175,7 +175,10 @@ int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out
 	rows = xcalloc(doc.nrows + 1, sizeof(*rows));
 	for (i = 0; i < doc.nrows; i++) {
 		const struct csvread rd = { &doc, &doc.rows[i], sky_cols, idx, d };
-		int r = read_row(&rd, f, &rows[n]);
+		int r;
+		if (csvdoc_interrupted(&doc, i, d))	/* else a signal's cut reads as "no GPU offer" */
+			goto out;
+		r = read_row(&rd, f, &rows[n]);
 		if (r < 0)
 			goto out;
 		if (r)

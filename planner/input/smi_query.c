@@ -119,6 +119,7 @@ static int shost_cmp(const void *a, const void *b)
 static void write_rows(struct sb *inv, const struct shost *hs, int n, double cpu, double ram, struct smi_hosts *out)
 {
 	char b1[64], b2[64];
+	struct sb names;	/* one class's hosts, as one cell */
 	int i, j, k;
 
 	sb_adds(inv, "# GPU hosts from nvidia-smi --query-gpu (gpuplan import nvidia-smi): hosts alike in GPU type and\n"
@@ -130,12 +131,17 @@ static void write_rows(struct sb *inv, const struct shost *hs, int n, double cpu
 			;
 		if (j > i && hs[i].mib)
 			sb_addf(inv, "# %s: memory.total %ld MiB\n", hs[i].gpu->id, hs[i].mib);
-		sb_addf(inv, "smi-%d,%d,%s,%ld,baremetal,default,%s,%s,owned,", out->classes + 1, j - i, hs[i].gpu->id,
-			hs[i].gpus, fmt_num_short(b1, sizeof(b1), cpu, 3), fmt_num_short(b2, sizeof(b2), ram, 3));
+		sb_addf(inv, "smi-%d,%d,", out->classes + 1, j - i);
+		sb_add_csv(inv, hs[i].gpu->id);
+		sb_addf(inv, ",%ld,baremetal,default,%s,%s,owned,", hs[i].gpus, fmt_num_short(b1, sizeof(b1), cpu, 3),
+			fmt_num_short(b2, sizeof(b2), ram, 3));
+		sb_init(&names);
 		for (k = i; k < j; k++) {
-			sb_addf(inv, "%s%s", k > i ? "|" : "", hs[k].name);
+			sb_addf(&names, "%s%s", k > i ? "|" : "", hs[k].name);
 			out->gpus += hs[k].gpus;
 		}
+		sb_add_csv(inv, names.buf);
+		sb_release(&names);
 		sb_adds(inv, "\n");
 		out->classes++;
 	}

@@ -260,7 +260,7 @@ int trace_load(struct trace *tr, const char *path, const struct workloads *wl, s
 	ev = xcalloc(doc.nrows, sizeof(*ev));
 	for (i = 0; i < doc.nrows; i++) {
 		const struct csvread rd = { &doc, &doc.rows[i], trace_cols, idx, d };
-		if (read_event(&rd, &st, tr, &ev[i]))
+		if (csvdoc_interrupted(&doc, i, d) || read_event(&rd, &st, tr, &ev[i]))
 			goto out;
 	}
 	tr->iso = st.kind == 1;

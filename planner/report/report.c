@@ -390,8 +390,9 @@ static void build_licenses(struct docs *dc, const struct plan_result *r)
 	for (i = 0; i < nrows; i++) {
 		const char *unit = rows[i].seat ? "vgpu-seat" : "physical-gpu";
 		cJSON *o = cJSON_CreateObject();
-		sb_addf(&dc->licenses, "%s,%s,%s,%ld,%s,%s,%s\n", lic_product_id(rows[i].product), rows[i].term, unit,
-			rows[i].count, money(b1, sizeof(b1), rows[i].total / p->horizon_years),
+		sb_addf(&dc->licenses, "%s,", lic_product_id(rows[i].product));
+		sb_add_csv(&dc->licenses, rows[i].term);
+		sb_addf(&dc->licenses, ",%s,%ld,%s,%s,%s\n", unit, rows[i].count, money(b1, sizeof(b1), rows[i].total / p->horizon_years),
 			money(b2, sizeof(b2), rows[i].total), rows[i].assumed ? "true" : "false");
 		cJSON_AddStringToObject(o, "product", lic_product_id(rows[i].product));
 		cJSON_AddStringToObject(o, "term", rows[i].term);
@@ -470,8 +471,9 @@ static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, cons
 	sb_add_csv(&dc->nodes, nc->name);
 	sb_addn(&dc->nodes, ",", 1);
 	sb_add_csv(&dc->nodes, nc->site);
-	sb_addf(&dc->nodes, ",%s,%s,%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", hypervisor_name(nc->hv), nc->gpu->id,
-		mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
+	sb_addf(&dc->nodes, ",%s,", hypervisor_name(nc->hv));
+	sb_add_csv(&dc->nodes, nc->gpu->id);
+	sb_addf(&dc->nodes, ",%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
 		fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
 		fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
 		money(b5, sizeof(b5), bill.total));

@@ -15,13 +15,13 @@
  * comparison is exact integer arithmetic.
  *
  * Reading is strict: the file must be JSON (a syntax error or a
- * truncated file is "FILE:LINE:COL: ..."), schema_version must be 2.x
- * or 3.x (REPORTDIFF_READS_MIN_MAJOR..REPORTDIFF_READS_MAJOR: 3.0.0 only
- * renamed the cost per GPU-hour, a figure not compared; older and newer
- * majors get a message that says how to regenerate the file), and every field compared must be there
+ * truncated file is "FILE:LINE:COL: ..."), schema_version must be a
+ * MAJOR.MINOR gpuplan has written, any PATCH (2.0, 2.1, 3.0, 3.1, 3.2:
+ * reportdiff_read.c's known_versions; 3.0.0 only renamed the cost per
+ * GPU-hour, a figure not compared; any other version gets a message that
+ * says how to regenerate the file), and every field compared must be there
  * with the right type (an error names the field and points at it).
- * Fields not compared are ignored, so minor versions that add fields
- * are read.  All errors are DIAG_INPUT (exit 3).
+ * Fields not compared are ignored.  All errors are DIAG_INPUT (exit 3).
  *
  * Ownership: an rd_report owns its strings and arrays (rd_report_release);
  * an rd_diff owns its merged unplaced rows and points at both reports,
@@ -39,8 +39,6 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_READS_MIN_MAJOR 2	/* oldest plan.json schema major read */
-#define REPORTDIFF_READS_MAJOR 3		/* newest plan.json schema major read */
 #define REPORTDIFF_SCHEMA_VERSION "1.3.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 

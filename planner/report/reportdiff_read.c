@@ -223,8 +223,8 @@ static void read_placements(const cJSON *root, struct rd_report *r)
 		if (!cJSON_IsString(w) || !cJSON_IsString(t))
 			continue;
 		p = &r->placed[r->nplaced++];
-		p->workload = xstrdup(w->valuestring);
-		p->tenant = xstrdup(t->valuestring);
+		p->workload = str_escape_ctl(w->valuestring);
+		p->tenant = str_escape_ctl(t->valuestring);
 		p->replicas = 1;
 	}
 	placed_normalise(r->placed, &r->nplaced);
@@ -251,46 +251,78 @@ static void read_priorities(const cJSON *root, struct rd_report *r)
 		    q->valuedouble > 1e6)
 			continue;
 		p = &r->prio[r->nprio++];
-		p->workload = xstrdup(w->valuestring);
-		p->tenant = xstrdup(t->valuestring);
+		p->workload = str_escape_ctl(w->valuestring);
+		p->tenant = str_escape_ctl(t->valuestring);
 		p->priority = (int)q->valuedouble;
 	}
 	placed_normalise(r->prio, &r->nprio);
 }
 
-/* schema_version: "MAJOR.MINOR.PATCH" with a major this reader knows. */
+/*
+ * The plan.json versions gpuplan has written, as MAJOR.MINOR (any PATCH:
+ * no change a reader sees): reports/README.md lists what each added.
+ */
+static const int known_versions[][2] = { { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 } };
+#define NKNOWN (sizeof(known_versions) / sizeof(known_versions[0]))
+
+/* Digits at *s into *v (1 to 9 of them, no sign, no leading 0), *s moved past them; 0 or -1. */
+static int version_part(const char **s, long *v)
+{
+	int n = 0;
+
+	for (*v = 0; **s >= '0' && **s <= '9' && n < 9; (*s)++, n++)
+		*v = *v * 10 + (**s - '0');
+	return n && !(**s >= '0' && **s <= '9') && !(n > 1 && (*s)[-n] == '0') ? 0 : -1; /* no leading 0 */
+}
+
+/* "2.0, 2.1, 3.0, 3.1 and 3.2": the versions read, for messages. */
+static char *known_text(void)
+{
+	struct sb sb;
+	size_t i;
+
+	sb_init(&sb);
+	for (i = 0; i < NKNOWN; i++)
+		sb_addf(&sb, "%s%d.%d", i == 0 ? "" : i + 1 < NKNOWN ? ", " : " and ", known_versions[i][0],
+			known_versions[i][1]);
+	return sb_detach(&sb);
+}
+
+/* schema_version: "MAJOR.MINOR.PATCH", MAJOR.MINOR one gpuplan wrote (known_versions). */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
 	const char *s;
-	long long major;
-	char *dot, *head;
+	long major, minor, patch;
+	char *msg, *known;
+	size_t i;
 	int rc;
 
 	if (read_string(rd, root, "schema_version", &r->schema_version))
 		return -1;
 	s = r->schema_version;
-	dot = strchr(s, '.');
-	head = xstrndup(s, dot ? (size_t)(dot - s) : strlen(s));
-	rc = parse_llong(head, &major);
-	free(head);
-	if (rc || major < 0 || !dot || !strchr(dot + 1, '.'))
+	if (version_part(&s, &major) || *s++ != '.' || version_part(&s, &minor) || *s++ != '.' ||
+	    version_part(&s, &patch) || *s)
 		return bad_field(rd, "schema_version", 0, "is not a version MAJOR.MINOR.PATCH");
-	if (major < REPORTDIFF_READS_MIN_MAJOR) {
-		char *msg = xasprintf("was written by report schema %s; this gpuplan reads %d.x to %d.x: regenerate "
-				      "the %s with 'gpuplan plan SCENARIO --format json' (reports/README.md)",
-				      s, REPORTDIFF_READS_MIN_MAJOR, REPORTDIFF_READS_MAJOR, rd->role);
-		rc = bad_field(rd, "schema_version", 0, msg);
-		free(msg);
-		return rc;
-	}
-	if (major > REPORTDIFF_READS_MAJOR) {
-		char *msg = xasprintf("is %s, newer than this gpuplan reads (%d.x): upgrade gpuplan or regenerate "
-				      "the %s with this one", s, REPORTDIFF_READS_MAJOR, rd->role);
-		rc = bad_field(rd, "schema_version", 0, msg);
-		free(msg);
-		return rc;
-	}
-	return 0;
+	for (i = 0; i < NKNOWN; i++)
+		if (known_versions[i][0] == major && known_versions[i][1] == minor)
+			return 0;
+	known = known_text();
+	if (major < known_versions[0][0])
+		msg = xasprintf("was written by report schema %s; this gpuplan reads %s: regenerate the %s with "
+				"'gpuplan plan SCENARIO --format json' (reports/README.md)",
+				r->schema_version, known, rd->role);
+	else if (major > known_versions[NKNOWN - 1][0] ||
+		 (major == known_versions[NKNOWN - 1][0] && minor > known_versions[NKNOWN - 1][1]))
+		msg = xasprintf("is %s, newer than this gpuplan reads (%s): upgrade gpuplan or regenerate the %s "
+				"with this one", r->schema_version, known, rd->role);
+	else
+		msg = xasprintf("is %s, a version gpuplan never wrote (it reads %s): regenerate the %s with "
+				"'gpuplan plan SCENARIO --format json' (reports/README.md)",
+				r->schema_version, known, rd->role);
+	rc = bad_field(rd, "schema_version", 0, msg);
+	free(msg);
+	free(known);
+	return rc;
 }
 
 static int read_summary(struct reader *rd, const cJSON *s, struct rd_report *r)
@@ -485,8 +517,8 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	r->prio = xcalloc(p->ndemands + 1, sizeof(*r->prio));
 	for (i = 0; i < p->ndemands; i++) {
 		struct rd_placed *w = &r->prio[r->nprio++];
-		w->workload = xstrdup(p->demands[i].w->name);
-		w->tenant = xstrdup(p->demands[i].w->tenant);
+		w->workload = str_escape_ctl(p->demands[i].w->name);
+		w->tenant = str_escape_ctl(p->demands[i].w->tenant);
 		w->priority = p->demands[i].w->priority;
 		if (!cp->placed[i])
 			continue;

@@ -378,28 +378,58 @@ static void text_format(struct sb *sb, const struct rd_diff *df, const struct ro
 
 /* ================= Markdown ================= */
 
-/* Text for a table cell or a heading: Markdown's special characters escaped, no line breaks. */
+/* ASCII letter or digit (not the locale's isalnum). */
+static int md_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* "www." at p, in any case. */
+static int md_www(const char *p)
+{
+	return (p[0] | 0x20) == 'w' && (p[1] | 0x20) == 'w' && (p[2] | 0x20) == 'w' && p[3] == '.';
+}
+
+/*
+ * Text for a table cell: nothing in a name is live Markdown.  Markdown's
+ * syntax characters are backslash-escaped (emphasis, links, images, HTML
+ * and entities, table pipes, headings), an underscore too unless it sits
+ * inside a word (where it never emphasises); a zero-width space after
+ * every @ (mentions such as @everyone, e-mail autolinks), after the colon
+ * of :// and inside www. (bare URLs, which GitHub links); a control
+ * character is written \xNN, as every text output writes it.
+ */
 static void md_text(struct sb *sb, const char *s)
 {
-	for (; *s; s++) {
-		if (strchr("\\`*[]<>|#~", *s))
-			sb_addf(sb, "\\%c", *s);
-		else if (*s == '\n' || *s == '\r')
-			sb_adds(sb, " ");
+	static const char zwsp[] = "\xe2\x80\x8b"; /* U+200B */
+	const char *p;
+
+	for (p = s; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\\\x%02x", c);
+		else if (strchr("\\`*[]<>|#~&!", c) ||
+			 (c == '_' && !(p > s && md_alnum(p[-1]) && md_alnum(p[1]))))
+			sb_addf(sb, "\\%c", c);
+		else if (c == '@' || (c == ':' && !strncmp(p + 1, "//", 2)))
+			sb_addf(sb, "%c%s", c, zwsp);
+		else if (md_www(p) && (p == s || !md_alnum(p[-1])))
+			sb_addf(sb, "%c%s", c, zwsp);
 		else
-			sb_addn(sb, s, 1);
+			sb_addn(sb, p, 1);
 	}
 }
 
-/* A code span; a backquote inside becomes a quote. */
+/* A code span (nothing inside is live); a backquote inside becomes a quote, a control character \xNN. */
 static void md_code(struct sb *sb, const char *s)
 {
 	sb_adds(sb, "`");
 	for (; *s; s++) {
-		if (*s == '`' || *s == '|')
-			sb_adds(sb, *s == '|' ? "\\|" : "'");
-		else if (*s == '\n' || *s == '\r')
-			sb_adds(sb, " ");
+		unsigned char c = (unsigned char)*s;
+		if (c == '`' || c == '|')
+			sb_adds(sb, c == '|' ? "\\|" : "'");
+		else if (c < 0x20 || c == 0x7f)
+			sb_addf(sb, "\\x%02x", c);
 		else
 			sb_addn(sb, s, 1);
 	}

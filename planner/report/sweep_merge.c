@@ -92,7 +92,8 @@ static void write_cases(struct merge *m, struct sweep_merge_stats *st)
 		static const char *const state[] = { "missing", "failed", "done" };
 		cJSON *o = cJSON_CreateObject(), *pv = cJSON_CreateObject(), *cost = cJSON_CreateObject();
 		const char *best = "";
-		sb_addf(&m->cases_csv, "%s,%s", c->name, state[c->state]);
+		sb_add_csv(&m->cases_csv, c->name);
+		sb_addf(&m->cases_csv, ",%s", state[c->state]);
 		cJSON_AddStringToObject(o, "case", c->name);
 		cJSON_AddStringToObject(o, "state", state[c->state]);
 		for (k = 0; k < m->s->nparams; k++) {

@@ -36,6 +36,11 @@ void ilp_glpk_note(const char *s)
 	last[n] = '\0';
 }
 
+const char *ilp_glpk_last_note(void)
+{
+	return last;
+}
+
 static void error_hook(void *info)
 {
 	char msg[400];

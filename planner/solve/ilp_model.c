@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/ilp_glpk.h"
 #include "internal/ilp_model.h"
 #include "util.h"
 #include "banned.h"
@@ -485,6 +486,41 @@ glp_prob *ilp_export_copy(const struct ilp_ctx *c)
 	return Q;
 }
 
+/*
+ * GLPK returns 0 even when its buffered writes fail (a file size limit,
+ * a full disk: the error comes at its fclose, which it does not check),
+ * leaving a model cut short.  So the lines GLPK says it wrote ("N lines
+ * were written", "N records were written": its last terminal line) are
+ * counted in the file; any difference discards it.
+ */
+static int model_landed(const char *tmp, const char *path, struct outstage *st, struct diag *d)
+{
+	long want, got = 0;
+	FILE *f;
+	int ch, err;
+
+	if (sscanf(ilp_glpk_last_note(), "%ld lines were written", &want) != 1 &&
+	    sscanf(ilp_glpk_last_note(), "%ld records were written", &want) != 1)
+		want = -1;
+	f = fopen(tmp, "rb");
+	if (f) {
+		while ((ch = getc(f)) != EOF)
+			got += ch == '\n';
+		err = ferror(f);
+		if (fclose(f))
+			err = 1;
+	}
+	if (!f || err || got != want) {
+		outstage_discard(st);
+		if (want < 0 || !f || err)
+			return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: GLPK did not say what it wrote");
+		return diag_set(d, DIAG_IO, path, 0, 0,
+				"cannot write the model: %ld of its %ld lines landed (disk full or file size limit)", got,
+				want);
+	}
+	return 0;
+}
+
 int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *st, struct diag *d)
 {
 	size_t len = strlen(path);
@@ -504,5 +540,5 @@ int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *
 		outstage_discard(st);
 		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: GLPK could not write it");
 	}
-	return 0;
+	return model_landed(tmp, path, st, d);
 }

@@ -11,7 +11,9 @@
 # no temporary file.  Then what is replaced: existing reports (other files
 # kept), a symlink at a report name (replaced, its target untouched), and
 # symlinks planted at the temporary names (never followed).  Standard
-# output on /dev/full is exit 5 too.  Ends with "N passed, N failed".
+# output on /dev/full is exit 5 too.  --export-model: a model GLPK cut
+# short is refused, the model at -o's path refused up front; sweep expand
+# leaves nothing when it fails.  Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 export LC_ALL=C
 cp "$src"/tests/bad/base/* .
@@ -120,6 +122,39 @@ rmdir em/dir.mps
 expect 0 "" plan scenario.yaml -o em/out --export-model em/m.lp
 [ -s em/m.lp ] && [ -f em/out/plan.json ] && ok || bad "--export-model: em/m.lp or the reports missing"
 no_temps em
+# the model alone failing (the reports go to standard output, which ulimit -f does not limit):
+# GLPK says it wrote N lines and returns 0 on a cut file; the lines are counted (issue 57)
+for ext in lp mps; do
+	(ulimit -f 1 && exec "$exe" plan scenario.yaml -o - --export-model em/cut.$ext 2>err.txt | cat >out.txt)
+	rc=$?
+	grep -q "^gpuplan: em/cut.$ext: cannot write the model: [0-9]* of its [0-9]* lines landed" err.txt && ok ||
+		bad "--export-model em/cut.$ext under ulimit -f, reports on stdout: $(tail -1 err.txt)"
+	[ ! -e em/cut.$ext ] && [ ! -s out.txt ] && ok || bad "a cut model em/cut.$ext or a report was left"
+done
+no_temps em
+# the model at the output directory's path: refused before anything is written
+expect 2 "gpuplan plan: --export-model './same.lp' is an output directory (-o, --deploy) (see 'gpuplan plan --help')" \
+	plan scenario.yaml -o same.lp --export-model ./same.lp
+[ ! -e same.lp ] && ok || bad "-o same.lp --export-model same.lp left same.lp"
+
+# sweep expand (issue 57): the cases are staged beside DIR/cases and put in place whole; a failure
+# leaves no DIR, no DIR/cases, nothing staged, and an older expand as it was
+sw=$src/tests/sweep
+sed 's/buy.yaml/missing.yaml/' "$sw/grid.yaml" >grid-bad.yaml
+cp "$sw/rent.yaml" "$sw"/*.csv .
+expect 3 "gpuplan: grid-bad.yaml:4:11: cannot open scenario 'missing.yaml': No such file or directory" \
+	sweep expand grid-bad.yaml -o sx
+[ ! -e sx ] && ok || bad "a failed sweep expand left sx/: $(ls -A sx)"
+(ulimit -f 1 && exec "$exe" sweep expand "$sw/oat.yaml" -o sx >out.txt 2>err.txt)
+rc=$?
+[ $rc = 5 ] && grep -q '^gpuplan: sx/cases/case-[0-9]*/[a-z.]*: cannot write: File too large$' err.txt && ok ||
+	bad "sweep expand under ulimit -f: exit $rc: $(cat err.txt)"
+[ ! -e sx ] && ok || bad "sweep expand under ulimit -f left sx/: $(ls -A sx)"
+"$exe" sweep expand "$sw/grid.yaml" -o sx >/dev/null && cp -r sx sx-before || bad "sweep expand failed"
+(ulimit -f 1 && exec "$exe" sweep expand "$sw/oat.yaml" -o sx >out.txt 2>err.txt)
+[ $? = 5 ] && diff -r sx-before sx >/dev/null && ok || bad "a failed sweep expand changed an older one"
+"$exe" sweep expand "$sw/oat.yaml" -o sx >/dev/null && [ "$(ls sx/cases | wc -l)" = "$("$exe" sweep expand "$sw/oat.yaml" --count)" ] &&
+	[ -z "$(ls -A sx | grep -v '^cases$\|^expand.csv$')" ] && ok || bad "expand over an older one: $(ls -A sx)"
 
 # an output directory another run is writing (flock on it, as gpuplan takes it): refused at once
 if command -v flock >/dev/null; then

@@ -11,7 +11,8 @@
 # 2. Two SIGTERMs 1.5 s apart during a long greedy run: the greedy polls
 #    the flag per replica and usually stops at the first (SKIP); when the
 #    second comes first it ends the run at once, exit 143.
-# 3. --time-limit 0.01 on data/example still gives a plan (exit 0, status
+# 3. SIGTERM to sweep run -j 2's parent: its workers stopped, exit 143.
+# 4. --time-limit 0.01 on data/example still gives a plan (exit 0, status
 #    stated in summary.csv) or exit 4 -- never a crash.
 # Ends with "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
@@ -66,6 +67,37 @@ else
 	bad "two SIGTERMs: exit $rc: $(cat twice.err)"
 fi
 [ ! -e out-twice ] && ok || bad "out-twice exists"
+
+# SIGTERM to the parent of sweep run -j 2 (issue 57: it waited for its workers and exited 0): the
+# workers are stopped, exit 143 with the parent's line, no worker left, no temporary result file;
+# a run that finished before the signal (a fast machine) must have every case done
+cp "$src"/tests/sweep/{buy.yaml,rent.yaml,inventory-buy.csv,inventory-rent.csv,workloads.csv} .
+cat >big.yaml <<'EOF'
+schema: gpuplan-sweep/1
+name: big
+options: [buy.yaml, rent.yaml]
+design: grid
+parameters:
+  cloud_price_scale: {from: 0.5, to: 1.5, steps: 20}
+  demand_scale: {from: 1, to: 3, steps: 20}
+EOF
+"$exe" sweep run big.yaml -o sw -j 2 >sw.out 2>sw.err &
+pid=$!
+sleep 1
+kill -s TERM $pid
+wait $pid
+rc=$?
+sleep 0.5
+if [ $rc = 143 ]; then
+	head -1 sw.err | grep -qx "gpuplan: sweep big.yaml: interrupted by SIGTERM: workers stopped; the cases done are kept, run again to finish" &&
+		ok || bad "sweep -j 2 SIGTERM: stderr: $(head -3 sw.err)"
+	[ -z "$(pgrep -f 'sweep run big.yaml')" ] && ok || bad "sweep -j 2 SIGTERM: workers left: $(pgrep -af 'sweep run big.yaml')"
+	[ -z "$(find sw -name '.*.tmp')" ] && ok || bad "sweep -j 2 SIGTERM: temporary files left"
+elif [ $rc = 0 ]; then
+	[ "$(ls sw/results | wc -l)" = 400 ] && ok || bad "sweep -j 2 exit 0 after SIGTERM with $(ls sw/results | wc -l) of 400 cases"
+else
+	bad "sweep -j 2 SIGTERM: exit $rc: $(head -3 sw.err)"
+fi
 
 # a time limit of 0.01 s
 "$exe" plan "$scenario" -o tl --time-limit 0.01 >tl.out 2>tl.err

@@ -3,7 +3,8 @@
  *
  * Rows of { input, expected message or NULL, rows, fields }: each input
  * is parsed from a buffer (csvdoc_parse) and, for a few, from a temp file
- * (csvdoc_load); the formatted diag must match exactly.
+ * (csvdoc_load); the formatted diag must match exactly.  Then the
+ * spreadsheet guard: names as sb_add_csv writes them, read back as they were.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,6 +236,63 @@ static void test_load(void)
 	csvdoc_release(&doc);
 }
 
+/*
+ * The spreadsheet guard (issue 57): each name as sb_add_csv writes it,
+ * and read back by csvdoc as it was.
+ */
+static const struct {
+	const char *name;
+	const char *cell;	/* what sb_add_csv writes */
+} guard_rows[] = {
+	{ "plain", "plain" },
+	{ "", "" },
+	{ "a,b", "\"a,b\"" },
+	{ "=SUM(A1)", "\"'=SUM(A1)\"" },
+	{ "=HYPERLINK(\"x\")", "\"'=HYPERLINK(\"\"x\"\")\"" },
+	{ "+1+1", "\"'+1+1\"" },
+	{ "-cmd", "\"'-cmd\"" },
+	{ "@SUM(1)", "\"'@SUM(1)\"" },
+	{ "\tx", "\"'\tx\"" },
+	{ "\rx", "\"'\rx\"" },
+	{ "-", "\"'-\"" },
+	{ "+.", "\"'+.\"" },
+	{ "-1e", "\"'-1e\"" },
+	{ "-inf", "\"'-inf\"" },
+	{ "-12", "-12" },		/* numbers stay numbers */
+	{ "+1.5", "+1.5" },
+	{ "-.5e-3", "-.5e-3" },
+	{ "'=x", "\"''=x\"" },		/* looks guarded: guarded again, so it reads back */
+	{ "''", "\"'''\"" },
+	{ "'x", "'x" },
+	{ "'", "'" },
+	{ "x=1", "x=1" },
+};
+
+static void test_guard(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(guard_rows) / sizeof(guard_rows[0]); i++) {
+		struct csvdoc doc = CSVDOC_INIT;
+		struct diag d = DIAG_INIT;
+		size_t n = strlen(guard_rows[i].cell);
+		struct sb sb;
+
+		sb_init(&sb);
+		sb_adds(&sb, "name,n\n");
+		sb_add_csv(&sb, guard_rows[i].name);
+		sb_adds(&sb, ",1\n");
+		CHECK(!strncmp(sb.buf + 7, guard_rows[i].cell, n) && sb.buf[7 + n] == ',', "row %zu: written as %s", i,
+		      sb.buf + 7);
+		CHECK(csvdoc_parse(&doc, "t.csv", sb.buf, sb.len, &d) == 0 && doc.nrows == 1, "row %zu parses", i);
+		if (doc.nrows == 1)
+			CHECK_STR(doc.rows[0].f[0], guard_rows[i].name, "row %zu reads back", i);
+		csvdoc_release(&doc);
+		diag_release(&d);
+		sb_release(&sb);
+	}
+}
+
 int main(void)
 {
 	test_parse();
@@ -242,5 +300,6 @@ int main(void)
 	test_bind();
 	test_fields();
 	test_load();
+	test_guard();
 	return check_done();
 }

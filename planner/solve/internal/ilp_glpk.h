@@ -28,6 +28,8 @@ void ilp_glpk_thread_end(void);
  */
 void ilp_glpk_error_guard(void);
 void ilp_glpk_note(const char *s);
+/* GLPK's latest line on this thread, as ilp_glpk_note kept it ("" before any). */
+const char *ilp_glpk_last_note(void);
 
 /* GLPK's tm_lim (ms) for what is left until deadline; 0 when nothing is left. */
 int ilp_ms_left(double deadline);
