@@ -16,7 +16,7 @@
  *
  * Reading is strict: the file must be JSON (a syntax error or a
  * truncated file is "FILE:LINE:COL: ..."), schema_version must be a
- * MAJOR.MINOR gpuplan has written, any PATCH (2.0, 2.1, 3.0, 3.1, 3.2:
+ * MAJOR.MINOR gpuplan has written, any PATCH (2.0, 2.1, 3.0, 3.1, 3.2, 3.3:
  * reportdiff_read.c's known_versions; 3.0.0 only renamed the cost per
  * GPU-hour, a figure not compared; any other version gets a message that
  * says how to regenerate the file), and every field compared must be there

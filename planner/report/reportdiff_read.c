@@ -262,7 +262,7 @@ static void read_priorities(const cJSON *root, struct rd_report *r)
  * The plan.json versions gpuplan has written, as MAJOR.MINOR (any PATCH:
  * no change a reader sees): reports/README.md lists what each added.
  */
-static const int known_versions[][2] = { { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 } };
+static const int known_versions[][2] = { { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 }, { 3, 3 } };
 #define NKNOWN (sizeof(known_versions) / sizeof(known_versions[0]))
 
 /* Digits at *s into *v (1 to 9 of them, no sign, no leading 0), *s moved past them; 0 or -1. */
@@ -275,7 +275,7 @@ static int version_part(const char **s, long *v)
 	return n && !(**s >= '0' && **s <= '9') && !(n > 1 && (*s)[-n] == '0') ? 0 : -1; /* no leading 0 */
 }
 
-/* "2.0, 2.1, 3.0, 3.1 and 3.2": the versions read, for messages. */
+/* "2.0, 2.1, 3.0, 3.1, 3.2 and 3.3": the versions read, for messages. */
 static char *known_text(void)
 {
 	struct sb sb;

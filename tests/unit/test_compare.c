@@ -53,7 +53,8 @@ static void test_placed_first(void)
 	CHECK(order[0] == 1 && order[1] == 2 && order[2] == 0, "order %zu %zu %zu", order[0], order[1], order[2]);
 	v = compare_verdict(rows, 3, order);
 	CHECK_STR(v, "cloud places every replica at the least cost, 262800.00 USD/year (as much as cloud2, which "
-		  "also places every replica); bm costs 254800.00 USD/year less but leaves 2 replicas unplaced "
+		  "also places every replica; as many GPUs and nodes: first in the order given); bm costs 254800.00 "
+		  "USD/year less but leaves 2 replicas unplaced "
 		  "(4.00 GPU-equivalents): train 2 (priority 10)", "verdict");
 	free(v);
 	release(rows, 3);
