@@ -155,6 +155,8 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 			a->lim.limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
 		if (!a->given[RD_WEIGHTED])
 			a->lim.limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
+		if (!a->given[RD_PRIORITY] && !a->given[RD_NAMED])
+			a->lim.limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
 	} else if (a->npos < 2) {
 		return cli_misuse(c, "needs two plan.json reports: the baseline and the current one");
 	}

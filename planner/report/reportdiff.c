@@ -46,6 +46,7 @@ void rd_limits_check_defaults(struct rd_limits *l)
 	l->limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
 	l->limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
 	l->limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
+	l->limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
 }
 
 static int reports_differ(const struct rd_report *a, const struct rd_report *b)
@@ -131,9 +132,12 @@ static int change_cmp(const void *a, const void *b)
 
 /*
  * The workloads whose placed or unplaced replicas changed, highest
- * priority first.  A priority is the current side's (the scenario
- * planned, or a plan.json's "workloads"), else the baseline's, else 1
- * (a plan.json before 3.2.0 carries none).
+ * priority first.  A priority is the baseline's (a plan.json's
+ * "workloads"), else the current side's (the scenario planned, or a
+ * plan.json's), else 1 (a plan.json before 3.2.0 carries none): the
+ * change is judged at the priorities agreed before it, so raising one
+ * job's priority to push another out weighs what it pushes out as it
+ * weighed before.
  */
 static void workload_changes(struct rd_diff *df)
 {
@@ -157,9 +161,9 @@ static void workload_changes(struct rd_diff *df)
 		size_t j;
 		if (k && !key_cmp(&v[k - 1], &x))
 			continue;
-		x.priority = 1;
-		placed_of(b->prio, b->nprio, x.workload, x.tenant, &x.priority);
+		x.priority = 1;	/* the baseline's wins: a change may not re-weigh what it drops */
 		placed_of(c->prio, c->nprio, x.workload, x.tenant, &x.priority);
+		placed_of(b->prio, b->nprio, x.workload, x.tenant, &x.priority);
 		x.placed_base = placed_of(b->placed, b->nplaced, x.workload, x.tenant, NULL);
 		x.placed_cur = placed_of(c->placed, c->nplaced, x.workload, x.tenant, NULL);
 		x.unplaced_base = x.unplaced_cur = 0;

@@ -124,6 +124,7 @@ void rd_limits_none(struct rd_limits *l);
 #define RD_DEFAULT_COST_PCT 0.5
 #define RD_DEFAULT_UNPLACED 0
 #define RD_DEFAULT_WEIGHTED 0	/* and no more priority-weighted unplaced replicas */
+#define RD_DEFAULT_PRIORITY 1	/* and no workload (priority >= 1: all) with more unplaced replicas */
 void rd_limits_check_defaults(struct rd_limits *l);
 
 /* One threshold checked. */
@@ -144,7 +145,7 @@ struct rd_unplaced_change {
 /* A workload whose placed or unplaced replicas changed, with the priority it is judged by. */
 struct rd_workload_change {
 	const char *workload, *tenant;
-	int priority;		/* the current side's, else the baseline's, else 1 (none known) */
+	int priority;		/* the baseline's, else the current side's, else 1 (none known) */
 	long placed_base, placed_cur;
 	long unplaced_base, unplaced_cur;
 };

@@ -316,7 +316,8 @@ static void test_format(void)
 		"  w|x (t), priority 1: placed 0 -> 0 (0), unplaced 0 -> 2 (+2)\n",
 		"result: FAILED: total cost +100.50 USD (+10.05%) is over --max-cost-increase 5%; unplaced replicas +2 is "
 		"over --max-unplaced-increase 0; priority x unplaced replicas +2 is over --max-weighted-unplaced-increase "
-		"0: w|x (priority 1) +2\n",
+		"0: w|x (priority 1) +2; newly unplaced at priority 1 or above (--fail-unplaced-priority): w|x (priority "
+		"1) +2\n",
 	};
 	static const char *const md_lines[] = {
 		"### gpuplan check `s`: **failed**\n",
@@ -352,7 +353,7 @@ static void test_format(void)
 	CHECK_STR(why,
 		  "total cost +100.50 USD (+10.05%) is over --max-cost-increase 5%; unplaced replicas +2 is over "
 		  "--max-unplaced-increase 0; priority x unplaced replicas +2 is over --max-weighted-unplaced-increase 0: "
-		  "w|x (priority 1) +2",
+		  "w|x (priority 1) +2; newly unplaced at priority 1 or above (--fail-unplaced-priority): w|x (priority 1) +2",
 		  "failure line");
 	free(why);
 	rd_diff_release(&df);
