@@ -409,6 +409,31 @@ const char *models_dir_or_default(const char *given)
 	return GPUPLAN_MODELS_DIR;
 }
 
+/*
+ * sc->models_digest: FNV-1a (64 bits) over the three model files' names
+ * and bytes, so that a report says which tables it was planned with (an
+ * identity, not a security check); "" when one cannot be read again.
+ */
+static void models_digest(struct scenario *sc, const char *const paths[3])
+{
+	static const char *const names[3] = { "gpus.yaml", "licenses.yaml", "clouds.yaml" };
+	unsigned long long h = 14695981039346656037ULL;
+	size_t i, j, len;
+	char *buf;
+
+	sc->models_digest[0] = '\0';
+	for (i = 0; i < 3; i++) {
+		if (file_read_all(paths[i], 64u << 20, &buf, &len) < 0)
+			return;
+		for (j = 0; j <= strlen(names[i]); j++)
+			h = (h ^ (unsigned char)names[i][j]) * 1099511628211ULL;
+		for (j = 0; j < len; j++)
+			h = (h ^ (unsigned char)buf[j]) * 1099511628211ULL;
+		free(buf);
+	}
+	snprintf(sc->models_digest, sizeof(sc->models_digest), "fnv1a64:%016llx", h);
+}
+
 int scenario_load(struct scenario *sc, const char *path, const char *models_dir, struct diag *d)
 {
 	struct ydoc doc = YDOC_INIT;
@@ -461,6 +486,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, &sc->clouds, d) ||
 	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d))
 		goto out;
+	models_digest(sc, (const char *const[]){ gpus, lic, offers });
 	rc = 0;
 out:
 	free(gpus);

@@ -50,6 +50,8 @@ struct scenario {
 	char *file;		/* path as given */
 	char *name;
 	char *models_dir;	/* where gpus.yaml and licenses.yaml are read */
+	char models_digest[32];	/* "fnv1a64:<16 hex>" of gpus.yaml, licenses.yaml and clouds.yaml as
+				 * read; "" when they could not be read again */
 	char *inventory_path;	/* resolved */
 	char *workloads_path;	/* resolved */
 	size_t ngpu_files;

@@ -765,6 +765,8 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 		sb_init(parts[i]);
 	dc.json = cJSON_CreateObject();
 	cJSON_AddStringToObject(dc.json, "schema_version", REPORT_SCHEMA_VERSION);
+	cJSON_AddStringToObject(dc.json, "gpuplan_version", GPUPLAN_VERSION);
+	cJSON_AddStringToObject(dc.json, "models_digest", r->sc->models_digest);
 	build_summary(&dc, r);
 	build_costs(&dc, r);
 	build_licenses(&dc, r);

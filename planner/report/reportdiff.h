@@ -62,6 +62,8 @@ struct rd_placed {
 struct rd_report {
 	char *file;			/* where it came from (a report, or the scenario planned) */
 	char *schema_version;		/* "2.0.0" (for a plan run: the version it would write) */
+	char *gpuplan_version;		/* which gpuplan wrote it (3.3.0); NULL: not said */
+	char *models_digest;		/* which model tables it was planned with (3.3.0); NULL: not said */
 	char *scenario;			/* the scenario's name */
 	char *status;			/* solver status: "optimal", "feasible", ... */
 	char *plan_source;		/* "ilp" or "greedy" */

@@ -288,6 +288,15 @@ static char *known_text(void)
 	return sb_detach(&sb);
 }
 
+/* gpuplan_version and models_digest (3.3.0): NULL when absent, a string when there. */
+static int read_origin(struct reader *rd, const cJSON *root, struct rd_report *r)
+{
+	return (cJSON_GetObjectItemCaseSensitive(root, "gpuplan_version") &&
+		read_string(rd, root, "gpuplan_version", &r->gpuplan_version)) ||
+	       (cJSON_GetObjectItemCaseSensitive(root, "models_digest") &&
+		read_string(rd, root, "models_digest", &r->models_digest));
+}
+
 /* schema_version: "MAJOR.MINOR.PATCH", MAJOR.MINOR one gpuplan wrote (known_versions). */
 static int check_version(struct reader *rd, const cJSON *root, struct rd_report *r)
 {
@@ -427,7 +436,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 		diag_set(d, DIAG_INPUT, file, line, col, "not a gpuplan plan report: expected a JSON object");
 		goto out;
 	}
-	if (check_version(&rd, root, r))
+	if (check_version(&rd, root, r) || read_origin(&rd, root, r))
 		goto out;
 	if (!(summary = field(&rd, root, "summary", F_OBJECT)))
 		goto out;
@@ -479,6 +488,8 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	report_stats(cp, &st);
 	r->file = str_escape_ctl(file);
 	r->schema_version = xstrdup(REPORT_SCHEMA_VERSION);
+	r->gpuplan_version = xstrdup(GPUPLAN_VERSION);
+	r->models_digest = xstrdup(pr->sc->models_digest);
 	r->scenario = str_escape_ctl(p->sc->name);
 	r->status = xstrdup(ilp_status_name(pr->status));
 	r->plan_source = xstrdup(pr->plan_source);
@@ -554,6 +565,8 @@ void rd_report_release(struct rd_report *r)
 	free(r->prio);
 	free(r->file);
 	free(r->schema_version);
+	free(r->gpuplan_version);
+	free(r->models_digest);
 	free(r->scenario);
 	free(r->status);
 	free(r->plan_source);

@@ -121,6 +121,30 @@ static const char *const limit_label[] = { "total cost increase", "total cost in
  * priority threshold l counts, highest priority first: "prod-api
  * (priority 10) +2, ...".
  */
+/* a string of a report, or what stands for it when the report does not say */
+static const char *said(const char *s)
+{
+	return s ? s : "(not said: plan.json before 3.3.0)";
+}
+
+/*
+ * Notes when the two reports come from different gpuplan versions or
+ * model tables: then a change may come from the tool or the models, not
+ * from the scenario.
+ */
+static void origin_notes(struct sb *sb, const struct rd_report *b, const struct rd_report *c)
+{
+	if ((b->gpuplan_version || c->gpuplan_version) &&
+	    (!b->gpuplan_version || !c->gpuplan_version || strcmp(b->gpuplan_version, c->gpuplan_version)))
+		sb_addf(sb, "note: the baseline was written by gpuplan %s, the current plan by gpuplan %s\n",
+			said(b->gpuplan_version), said(c->gpuplan_version));
+	if ((b->models_digest || c->models_digest) &&
+	    (!b->models_digest || !c->models_digest || strcmp(b->models_digest, c->models_digest)))
+		sb_addf(sb, "note: the model tables differ (baseline: %s; current: %s): a change may come from the "
+			    "models, not the scenario; plan the baseline's scenario again with these models to tell\n",
+			said(b->models_digest), said(c->models_digest));
+}
+
 static void newly_unplaced(struct sb *sb, const struct rd_diff *df, enum rd_limit l)
 {
 	size_t i, k;
@@ -324,6 +348,7 @@ static void text_format(struct sb *sb, const struct rd_diff *df, const struct ro
 	if (strcmp(df->base->scenario, df->cur->scenario))
 		sb_addf(sb, "note: the baseline is of scenario '%s', the current plan of '%s'\n", df->base->scenario,
 			df->cur->scenario);
+	origin_notes(sb, df->base, df->cur);
 	sb_addf(sb, "%-32s %14s %14s %14s\n", "", "baseline", "current", "change");
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
