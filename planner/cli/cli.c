@@ -143,38 +143,25 @@ void cli_set_command(const struct cli_command *c)
 	current = c;
 }
 
-static int vmisuse(const struct cli_command *c, const char *fmt, va_list ap)
+const struct cli_command *cli_current(void)
+{
+	return current;
+}
+
+int cli_misuse(const struct cli_command *c, const char *fmt, ...)
 {
 	const char *sp = c->name ? " " : "", *name = c->name ? c->name : "";
-	char *s = xvasprintf(fmt, ap);
+	va_list ap;
+	char *s;
 
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "gpuplan%s%s: ", sp, name);
 	put_escaped(stderr, "", s);
 	fprintf(stderr, " (see 'gpuplan%s%s --help')\n", sp, name);
 	free(s);
 	return EXIT_USAGE;
-}
-
-int cli_misuse(const struct cli_command *c, const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vmisuse(c, fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
-int cli_usage(const char *fmt, ...)
-{
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vmisuse(current, fmt, ap);
-	va_end(ap);
-	return rc;
 }
 
 int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names)

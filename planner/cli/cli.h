@@ -76,8 +76,9 @@ int cli_misuse(const struct cli_command *c, const char *fmt, ...) __attribute__(
  * options before one is known): every bad option value, whichever
  * helper finds it, in the one documented form.
  */
-int cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define cli_usage(...) cli_misuse(cli_current(), __VA_ARGS__)
 void cli_set_command(const struct cli_command *c);
+const struct cli_command *cli_current(void);
 /*
  * cli_misuse for an unknown word: "unknown WHAT 'S'" with the hint
  * str_hint (util.h) gives over the NULL-terminated valid names.

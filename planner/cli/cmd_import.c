@@ -205,6 +205,25 @@ static int load_as(const struct vcheck *v, const char *path, struct diag *d)
 	}
 }
 
+/* *s with every occurrence of the temporary directory tmp as the output directory out (never shown). */
+static void unstage(char **s, const char *tmp, const char *out)
+{
+	size_t n = strlen(tmp);
+	const char *p, *at;
+	struct sb sb;
+
+	if (!*s || !strstr(*s, tmp))
+		return;
+	sb_init(&sb);
+	for (p = *s; (at = strstr(p, tmp)); p = at + n) {
+		sb_addn(&sb, p, (size_t)(at - p));
+		sb_adds(&sb, out);
+	}
+	sb_adds(&sb, p);
+	free(*s);
+	*s = sb_detach(&sb);
+}
+
 /*
  * Loads each of names (NULL-ended) from a temporary copy of the set's
  * files, as its reader would: 0, or -1 with d set, its file named as it
@@ -230,10 +249,9 @@ static int validate_set(const struct outset *os, const char *const *names, const
 		rc = load_as(v, path, d);
 		free(path);
 	}
-	if (rc && d->file && !strncmp(d->file, dir, strlen(dir))) {
-		char *f = xasprintf("%s%s", v->out_dir, d->file + strlen(dir));
-		free(d->file);
-		d->file = f;
+	if (rc) {
+		unstage(&d->file, dir, v->out_dir);
+		unstage(&d->msg, dir, v->out_dir);
 	}
 	for (i = 0; i < os->n; i++) {
 		char *path = xasprintf("%s/%s", dir, os->files[i].name);

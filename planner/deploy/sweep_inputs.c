@@ -85,7 +85,8 @@ int sweep_scenario_yaml(const struct scenario *sc, sweep_namer namer, void *ctx,
 		e[n].list = (const char *const *)off;
 		e[n++].nlist = sc->noffer_files;
 	}
-	memcpy(e + n, extra, nextra * sizeof(*e));
+	if (nextra)	/* extra may be NULL then: memcpy's arguments must be valid even for 0 bytes */
+		memcpy(e + n, extra, nextra * sizeof(*e));
 	dyaml_begin(&y);
 	dyaml_tree(&y, doc.root, e, n + nextra);
 	rc = dyaml_finish(&y, text, len);

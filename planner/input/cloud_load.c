@@ -103,8 +103,8 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 		return -1;
 	}
 	if (yread_int(&y, "gpus", 1, 1, 64, &gpus) ||
-	    yread_num(&y, "vcpus", 0, (struct num_range){ 0, 1e5, RANGE_LO_OPEN }, &of->vcpus) < 0 ||
-	    yread_num(&y, "ram_gib", 0, (struct num_range){ 0, 1e7, RANGE_LO_OPEN }, &of->ram_gib) < 0 ||
+	    yread_num(&y, "vcpus", 0, (struct num_range){ 0, CLOUD_MAX_VCPUS, RANGE_LO_OPEN }, &of->vcpus) < 0 ||
+	    yread_num(&y, "ram_gib", 0, (struct num_range){ 0, CLOUD_MAX_RAM_GIB, RANGE_LO_OPEN }, &of->ram_gib) < 0 ||
 	    yread_num(&y, "usd_per_hour", 1, (struct num_range){ 0, 1e6, RANGE_CLOSED }, &of->usd_per_hour) ||
 	    yread_price_date(&y, of->id, &of->as_of) || yread_bool(&y, "assumed", 0, &of->assumed) < 0)
 		return -1;

@@ -212,6 +212,25 @@ static const char *member_key(const char *p, const char *e, long m)
 	return obj;
 }
 
+/*
+ * The first \u0000 escape in text (a backslash that is not itself
+ * escaped), or NULL: cJSON would decode it into a NUL that cuts the
+ * string there, so "node\u0000x" would be read as "node".
+ */
+static const char *nul_escape(const char *text, size_t len)
+{
+	const char *p = text, *e = text + len;
+
+	while ((p = memchr(p, '\\', (size_t)(e - p)))) {
+		if (e - p >= 6 && !memcmp(p + 1, "u0000", 5))
+			return p;
+		p += 2;	/* the escaped character: "\\" is one escape, not the start of the next */
+		if (p >= e)
+			break;
+	}
+	return NULL;
+}
+
 struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const char *role, struct diag *d)
 {
 	const char *end = NULL, *nul, *at;
@@ -225,6 +244,11 @@ struct cJSON *jpos_parse(const char *file, const char *text, size_t len, const c
 	}
 	if (jpos_skip_ws(text, text + len) == text + len) {
 		diag_set(d, DIAG_INPUT, file, 0, 0, "empty file: not a JSON %s", role);
+		return NULL;
+	}
+	if ((nul = nul_escape(text, len))) {
+		jpos_line_col(text, nul, &line, &col);
+		diag_set(d, DIAG_INPUT, file, line, col, "a NUL character (\\u0000) in a string: not a JSON %s", role);
 		return NULL;
 	}
 	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);

@@ -38,7 +38,8 @@ void jpos_line_col(const char *text, const char *pos, long *line, long *col);
 /*
  * Parses text (len bytes, with a NUL at text[len]) as one JSON document
  * of file.  NULL with d set (DIAG_INPUT) when it is not: "a NUL byte: not
- * a JSON ROLE", "empty file: not a JSON ROLE", "unexpected end of file:
+ * a JSON ROLE", "a NUL character (\u0000) in a string: not a JSON ROLE"
+ * (cJSON would cut the string there), "empty file: not a JSON ROLE", "unexpected end of file:
  * the JSON ROLE is truncated" (at the end), "not valid JSON" (at
  * LINE:COL where cJSON stopped), "duplicate key 'K' in the JSON ROLE:
  * each key may appear once in an object" (anywhere in the document; at

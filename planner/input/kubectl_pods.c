@@ -206,6 +206,28 @@ static int classify(const struct kitem *it, const struct kask *a, const struct k
 	return 0;
 }
 
+/*
+ * The names a workload row is made of, within what Kubernetes allows
+ * (namespace 63 bytes, object names 253), so that what the import writes
+ * stays far inside what gpuplan reads (a CSV field of 4,096 bytes) and an
+ * error points at the user's file, not at the workloads.csv it would write.
+ */
+static int check_names(const struct kitem *it, const struct kpod *p)
+{
+	static const char *const k_ns[] = { "metadata", "namespace", NULL };
+	static const char *const k_owner[] = { "metadata", "ownerReferences", NULL };
+	static const char *const k_name[] = { "metadata", "name", NULL };
+
+	if (strlen(p->ns) > 63)
+		return kitem_error(it, k_ns, "items[%ld]: metadata.namespace is %zu bytes: Kubernetes allows 63",
+				   it->index, strlen(p->ns));
+	if (strlen(p->owner) > 253)
+		return kitem_error(it, strcmp(p->owner_kind, "Pod") ? k_owner : k_name,
+				   "items[%ld]: the owner's name is %zu bytes: Kubernetes allows 253", it->index,
+				   strlen(p->owner));
+	return 0;
+}
+
 /* One item; 1 when skipped (finished, or no GPU). */
 static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn, const struct catalog *cat,
 		    struct kpod *p, long *done)
@@ -240,7 +262,7 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 	if (classify(it, &a, node ? knodes_find(nodes, nn, node) : NULL, &fleet, p))
 		return -1;
 	read_owner(md, name, p);
-	return 0;
+	return check_names(it, p);
 }
 
 int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, const struct catalog *cat,

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cloud.h"
 #include "csvdoc.h"
 #include "skypilot.h"
+#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -62,7 +64,8 @@ static int plain(const char *s)
 
 static int read_row(const struct csvread *rd, const struct sky_filter *f, struct sky_row *r)
 {
-	static const struct num_range pos = { 0, HUGE_VAL, RANGE_LO_OPEN }, price = { 0, 1e6, RANGE_LO_OPEN };
+	static const struct num_range pos = { 0, HUGE_VAL, RANGE_LO_OPEN }, price = { 0, 1e6, RANGE_LO_OPEN },
+				      vcpus = { 0, CLOUD_MAX_VCPUS, RANGE_LO_OPEN }, mem = { 0, CLOUD_MAX_RAM_GIB, RANGE_LO_OPEN };
 	double cnt;
 
 	memset(r, 0, sizeof(*r));
@@ -74,7 +77,7 @@ static int read_row(const struct csvread *rd, const struct sky_filter *f, struct
 		return 1;
 	r->price = r->spot = -1;
 	if (csvread_str(rd, S_TYPE, 1, &r->type) < 0 || csvread_num(rd, S_COUNT, 1, pos, &cnt) ||
-	    csvread_num(rd, S_VCPU, 1, pos, &r->vcpus) || csvread_num(rd, S_MEM, 1, pos, &r->mem) ||
+	    csvread_num(rd, S_VCPU, 1, vcpus, &r->vcpus) || csvread_num(rd, S_MEM, 1, mem, &r->mem) ||
 	    csvread_num(rd, S_PRICE, 0, price, &r->price) < 0 || csvread_num(rd, S_SPOT, 0, price, &r->spot) < 0)
 		return -1;
 	if (cnt != floor(cnt) || cnt > 64)
@@ -149,6 +152,35 @@ static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_ro
 	}
 }
 
+/*
+ * A zone is in one region: the same instance type and zone under two
+ * regions would make two spot offers of one id.  0, or -1 with d at the
+ * later row's zone.
+ */
+static int check_zones(const struct csvdoc *doc, const int *idx, const struct sky_row *rows, size_t n,
+		       struct diag *d)
+{
+	struct strmap seen = STRMAP_INIT;
+	char **keys = xcalloc(n + 1, sizeof(*keys));	/* "TYPE/ZONE": the map's keys, kept while it is used */
+	size_t i, first;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		if (!*rows[i].az)
+			continue;
+		keys[i] = xasprintf("%s/%s", rows[i].type, rows[i].az);
+		if (strmap_add(&seen, keys[i], i, &first) && strcmp(rows[first].region, rows[i].region))
+			rc = diag_set(d, DIAG_INPUT, doc->file, rows[i].line, idx[S_AZ] + 1,
+				      "zone '%s' of %s is in region '%s' here and '%s' at line %ld: a zone is in one region",
+				      rows[i].az, rows[i].type, rows[i].region, rows[first].region, rows[first].line);
+	}
+	strmap_release(&seen);
+	for (i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	return rc;
+}
+
 int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out *out, struct diag *d)
 {
 	struct csvdoc doc = CSVDOC_INIT;
@@ -186,6 +218,8 @@ int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out
 		else
 			n++;
 	}
+	if (check_zones(&doc, idx, rows, n, d))
+		goto out;
 	out->rows = (long)doc.nrows;
 	sb_addf(&y, "# Cloud GPU offers from the SkyPilot catalog %s (as of %s), written by gpuplan import\n"
 		    "# skypilot%s%s%s%s.  On-demand: per instance type and region, the lowest Price of its zones;\n"

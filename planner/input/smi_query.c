@@ -14,6 +14,7 @@
 #include "gfd.h"
 #include "inventory.h"
 #include "smi.h"
+#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -34,6 +35,34 @@ static int find_col(const struct csvdoc *doc, const char *field)
 			return (int)i;
 	}
 	return -1;
+}
+
+/*
+ * memory.total as nvidia-smi writes it: "81559 MiB", or "81559" with
+ * --format=csv,nounits, under a header "memory.total [MiB]"; "[N/A]" is
+ * unknown (0).  NULL with *mib set, else what is wrong (static text):
+ * not a whole number (nan, a sign, a fraction, a cut value), out of range,
+ * or another unit in the value or the header.
+ */
+static const char *read_mib(const char *head, const char *s, long *mib)
+{
+	const char *unit = strchr(head, '[');
+	long v = 0;
+	int digits = 0;
+
+	*mib = 0;
+	if (unit && strcmp(unit, "[MiB]"))
+		return "the column is not in MiB ([MiB]): gpuplan reads memory.total in MiB";
+	if (!strcmp(s, "[N/A]") || !strcmp(s, "N/A"))
+		return NULL;
+	for (; *s >= '0' && *s <= '9' && digits < 9; s++, digits++)
+		v = v * 10 + (*s - '0');
+	if (!digits || (*s && strcmp(s, " MiB")))
+		return *s == ' ' && digits ? "its unit is not MiB" : "not a whole number of MiB";
+	if (v < 1 || v > 16L * 1024 * 1024)
+		return "out of range: 1 to 16777216 MiB";
+	*mib = v;
+	return NULL;
 }
 
 /* The file name without folders and extension: the node name when no hostname column. */
@@ -77,8 +106,17 @@ static int read_host(const char *path, const struct catalog *cat, struct shost *
 			goto out;
 		}
 		h->gpu = catalog_find(cat, p.gpu_id);
-		if (c_mem >= 0 && !h->mib)
-			h->mib = strtol(r->f[c_mem], NULL, 10);
+		if (c_mem >= 0) {
+			long mib;
+			const char *why = read_mib(doc.header.f[c_mem], r->f[c_mem], &mib);
+			if (why) {
+				diag_set(d, DIAG_INPUT, path, r->line, c_mem + 1, "column 'memory.total': '%s': %s",
+					 r->f[c_mem], why);
+				goto out;
+			}
+			if (!h->mib)
+				h->mib = mib;
+		}
 		if (c_host >= 0 && !h->name && r->f[c_host][0] && r->f[c_host][0] != '[')
 			h->name = xstrdup(r->f[c_host]);
 		h->gpus++;
@@ -151,25 +189,29 @@ int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size
 		     struct smi_hosts *out, struct diag *d)
 {
 	struct shost *hs = xcalloc((size_t)n + 1, sizeof(*hs));
+	struct strmap names = STRMAP_INIT;	/* node name -> the index of its file */
 	struct sb inv;
 	int i, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	sb_init(&inv);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		size_t first;
 		if (read_host(paths[i], cat, &hs[i], d))
 			goto out;
-	qsort(hs, (size_t)n, sizeof(*hs), shost_cmp);
-	for (i = 1; i < n; i++)
-		if (!strcmp(hs[i - 1].name, hs[i].name)) {
-			diag_set(d, DIAG_INPUT, NULL, 0, 0, "node name '%s' given by two files", hs[i].name);
+		if (strmap_add(&names, hs[i].name, (size_t)i, &first)) {
+			diag_set(d, DIAG_INPUT, paths[i], 0, 0, "node name '%s' is also the host of %s: one file per host",
+				 hs[i].name, paths[first]);
 			goto out;
 		}
+	}
+	qsort(hs, (size_t)n, sizeof(*hs), shost_cmp);
 	write_rows(&inv, hs, n, size->cpu_cores, size->ram_gib, out);
 	out->hosts = n;
 	out->inventory = sb_detach(&inv);
 	rc = 0;
 out:
+	strmap_release(&names);
 	for (i = 0; i < n; i++)
 		free(hs[i].name);
 	free(hs);

@@ -25,6 +25,10 @@ extern const char *const offer_upfront_names[];	/* NULL-terminated, by enum */
 const char *offer_pricing_name(enum offer_pricing p);
 extern const char *const offer_pricing_names[];	/* NULL-terminated, by enum */
 
+/* The largest vcpus and ram_gib an offer may state (the loader's ranges, which importers keep to). */
+#define CLOUD_MAX_VCPUS 1e5
+#define CLOUD_MAX_RAM_GIB 1e7
+
 struct cloud_offer {
 	char *id;		/* unique, e.g. "aws/p4de.24xlarge/us-east-1/on-demand" */
 	char *cloud;		/* aws, gcp, azure, or a user's name */
