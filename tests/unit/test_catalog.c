@@ -230,7 +230,7 @@ static const struct {
 	{ "ZZZ", "", 0 },
 	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
 	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
-	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE", 1 },	/* prefix of one type */
+	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE|RTX-PRO-6000-MAXQ", 2 },	/* prefix of two types */
 	{ "MI300X-192GB", "", 0 },			/* nothing near */
 };
 
@@ -575,6 +575,10 @@ static const struct lgip_row lgip_rows[] = {
 	{ "RTX-PRO-6000-BSE", "1g.24gb", "23.12", 0 },
 	{ "RTX-PRO-6000-BSE", "2g.48gb", "46.50", 0 },
 	{ "RTX-PRO-6000-BSE", "4g.96gb", "95.00", 0 },
+	/* [LGIP-MAXQ] pnj200522/GPU_MIG_TEST README.md @f751ae8b, driver 580.105.08 */
+	{ "RTX-PRO-6000-MAXQ", "1g.24gb", "23.62", 0 },
+	{ "RTX-PRO-6000-MAXQ", "2g.48gb", "47.38", 0 },
+	{ "RTX-PRO-6000-MAXQ", "4g.96gb", "95.00", 0 },
 	/* H800 80GB: the H100 80GB profile set; H100 SXM5 94GB: the H100 NVL one */
 	{ "H800-SXM5-80GB", "1g.10gb", "9.75", 1 },
 	{ "H100-SXM5-94GB", "3g.47gb", "46.38", 1 },
@@ -641,6 +645,7 @@ static const struct {
 	{ "L40S", 45776, 49152, NULL },
 	{ "T4", 15109, 16384, NULL },
 	{ "A100-PCIE-80GB", 81920, 81920, "515.86.01" },
+	{ "RTX-PRO-6000-MAXQ", 97887, 98304, "580.105.08" },
 };
 
 /*
