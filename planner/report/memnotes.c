@@ -5,7 +5,8 @@
  * profile); and, as assumptions, the profiles in use whose usable memory
  * is an estimate (assumed: true), the GPU types used whole whose usable
  * memory is the nominal size (no driver read), and the MIG profiles in use
- * whose compute share rests on no SM count read.
+ * whose compute share rests on no SM count read, and vGPU on vSphere whose
+ * edition (Enterprise Plus) the scenario does not price.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,21 @@ static void note_gpu_memory(struct report_notes *rn, const struct gpu_type *g, c
 			 1);
 }
 
+/*
+ * vGPU (time-sliced or MIG-backed) on vSphere with no price for vSphere in
+ * the scenario: the edition it needs is neither priced nor confirmed.
+ */
+static void note_vsphere(struct report_notes *rn, const struct scenario *sc)
+{
+	note_add(rn,
+		 xstrdup("vGPU on vSphere needs vSphere Enterprise Plus, not priced (hypervisors.vsphere has no "
+			 "price)"),
+		 xasprintf("%s: the edition per the book gpuplan started from (issue 61); no NVIDIA or VMware "
+			   "page read states it",
+			   base_name(sc->file)),
+		 1);
+}
+
 /* The compute share of MIG profile mp of g rests on no SM count read. */
 static void note_share(struct report_notes *rn, const struct gpu_type *g, const struct mig_profile *mp)
 {
@@ -156,6 +172,10 @@ void report_mig_notes(const struct cplan *cp, struct report_notes *rn)
 		if ((n->mode == MODE_PASSTHROUGH || n->mode == MODE_TIMESLICE || n->mode == MODE_MPS) &&
 		    (g->memory_assumed || p->sc->gpu_memory_nominal) && !seen(&keys, &nkeys, g, NULL))
 			note_gpu_memory(rn, g, p->sc);
+		if ((n->mode == MODE_VGPU || n->mode == MODE_MIG_VGPU) && p->classes[n->k].nc->hv == HV_VSPHERE &&
+		    p->sc->hv_cost[HV_VSPHERE].usd_per_node_year <= 0 &&
+		    p->sc->hv_cost[HV_VSPHERE].usd_per_core_year <= 0 && !seen(&keys, &nkeys, p->sc, NULL))
+			note_vsphere(rn, p->sc);
 		if ((n->mode != MODE_MIG && n->mode != MODE_MIG_VGPU) || st->mig_profile < 0)
 			continue;
 		mig_slot_notes(rn, &keys, &nkeys, g, &g->mig.profiles[st->mig_profile], p->demands[s->d].w);

@@ -131,7 +131,8 @@ struct report_notes {
  * (passthrough, time-slicing, MPS) whose usable memory is the nominal
  * figure, and every MIG profile in use whose compute share is not from
  * SM counts read (slices / compute slices, or an assumed SM count of the
- * GPU).  Release with report_notes_release.
+ * GPU), and vGPU on vSphere when the scenario gives vSphere no price (the
+ * Enterprise Plus edition it needs).  Release with report_notes_release.
  */
 void report_mig_notes(const struct cplan *cp, struct report_notes *rn);
 void report_notes_release(struct report_notes *rn);
