@@ -53,11 +53,26 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 				r->p.demands[i].unhostable);
 }
 
+void cli_print_compute_hints(FILE *out, const struct scenario *sc)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < sc->workloads.n; i++) {
+		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i], SCENARIO_HINT_NEAR);
+		if (!hint)
+			continue;
+		cli_printf(out, "  %s %s\n", first ? "hints:     " : "           ", hint);
+		first = 0;
+		free(hint);
+	}
+}
+
 void cli_warn_compute_hints(const struct scenario *sc)
 {
 	size_t i;
 	for (i = 0; i < sc->workloads.n; i++) {
-		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i]);
+		char *hint = scenario_compute_hint(sc, &sc->workloads.w[i], SCENARIO_HINT_WARN);
 		if (hint)
 			cli_printf(stderr, "gpuplan: warning: %s:%ld: %s\n", sc->workloads.file, sc->workloads.w[i].line,
 				hint);

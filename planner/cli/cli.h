@@ -47,8 +47,8 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 
 /*
  * Prints on stderr, as "gpuplan: warning: FILE:LINE: ...", the hint of
- * every workload whose compute ask misses a MIG profile's share by less
- * than 1% (scenario_compute_hint).
+ * every workload whose compute ask is less than 1% above a MIG profile's
+ * share, a rounded fraction (scenario_compute_hint, SCENARIO_HINT_WARN).
  */
 void cli_warn_compute_hints(const struct scenario *sc);
 /*
@@ -63,6 +63,12 @@ void cli_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 
  * else the same text once "./" prefixes and trailing slashes are dropped.
  */
 int cli_same_path(const char *a, const char *b);
+/*
+ * Prints to out, as the summaries' "  hints:      ..." lines, the hint of
+ * every workload whose compute ask is within 20% above a MIG profile's
+ * share (SCENARIO_HINT_NEAR); nothing when none.
+ */
+void cli_print_compute_hints(FILE *out, const struct scenario *sc);
 /* Prints "gpuplan: <msg>" to stderr (as cli_printf) and returns code. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*

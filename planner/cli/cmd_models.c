@@ -49,6 +49,43 @@ static void print_age(const char *file, const struct table_age *a)
 	       CLI_PRICE_MAX_MONTHS);
 }
 
+/*
+ * Where each GPU type's usable memory and (MIG GPUs) SM figures come from:
+ *   "  H100-SXM5-80GB  memory 81559 MiB, read (driver 590.48.01): SOURCE"
+ *   "                  SMs 132, read: SOURCE" or "SMs assumed (...): SOURCE"
+ * then the counts of assumed figures.
+ */
+static void print_sources(const struct catalog *cat)
+{
+	size_t i, nmem = 0, nsm = 0, nmig = 0;
+
+	printf("  where the figures come from (usable memory as the driver reports it; SMs of the MIG compute "
+	       "shares):\n");
+	for (i = 0; i < cat->n; i++) {
+		const struct gpu_type *g = &cat->gpus[i];
+		printf("    %-17s memory %ld MiB, ", g->id, g->memory_mib);
+		if (g->memory_assumed)
+			printf("assumed (nominal, no driver read)");
+		else
+			printf("read (driver %s)", g->memory_driver ? g->memory_driver : "not stated");
+		printf(": %s\n", g->memory_source ? g->memory_source : "no source given");
+		nmem += g->memory_assumed != 0;
+		if (!g->has_mig)
+			continue;
+		nmig++;
+		nsm += g->sms_assumed != 0;
+		printf("    %-17s SMs ", "");
+		if (g->sms)
+			printf("%d", g->sms);
+		else
+			printf("unknown");
+		printf(", %s: %s\n", g->sms_assumed ? "assumed" : "read",
+		       g->sms_source ? g->sms_source : "no SM count read, every compute share is slices / compute slices");
+	}
+	printf("  assumed: %zu of %zu memory figures, SM figures of %zu of %zu MIG GPU types\n", nmem, cat->n, nsm,
+	       nmig);
+}
+
 /* "check" and --models DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, const char **dir)
 {
@@ -123,6 +160,7 @@ int cmd_models(int argc, char **argv, const struct cli_global *g)
 	printf("  %-15s %zu GPU types, %zu with MIG, %zu with vGPU\n", "gpus.yaml:", cat.n, nmig, nvgpu);
 	print_age("licenses.yaml:", &la);
 	print_age("clouds.yaml:", &ca);
+	print_sources(&cat);
 	rc = EXIT_OK;
 out:
 	licenses_release(&L);

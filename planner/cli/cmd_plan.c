@@ -144,12 +144,14 @@ static void print_additions(FILE *out, const struct plan_result *r)
 /*
  * The assumptions that change the licence figures (licence prices, terms
  * and rules that decide a licence of this plan: report_assumption_matters),
- * one a line under the licences line; all of them used, with their
- * sources, are in plan.json and summary.csv.
+ * then those of the memory and MIG compute shares the plan relies on
+ * (report_mig_notes), one a line under the licences line; all of them
+ * used, with their sources, are in plan.json and summary.csv.
  */
-static void print_licence_assumptions(FILE *out, const struct plan_result *r, const struct cplan_cost *cost,
-				      const struct report_stats *st)
+static void print_assumptions(FILE *out, const struct plan_result *r, const struct cplan_cost *cost,
+			      const struct report_stats *st)
 {
+	struct report_notes notes;
 	size_t i;
 	int first = 1;
 
@@ -161,6 +163,14 @@ static void print_licence_assumptions(FILE *out, const struct plan_result *r, co
 		cli_printf(out, "  %s %s\n", first ? "assumes:   " : "           ", a->what);
 		first = 0;
 	}
+	report_mig_notes(r->final, &notes);
+	for (i = 0; i < notes.n; i++) {
+		if (!notes.notes[i].assumed)
+			continue;
+		cli_printf(out, "  %s %s\n", first ? "assumes:   " : "           ", notes.notes[i].what);
+		first = 0;
+	}
+	report_notes_release(&notes);
 }
 
 /* start: plan --start's file (shown when r made it concrete), or NULL */
@@ -214,7 +224,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	}
 	cli_printf(out, "%s (counted per %s)\n", first ? " none" : "",
 	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
-	print_licence_assumptions(out, r, &cost, &st);
+	print_assumptions(out, r, &cost, &st);
 	cli_printf(out, "  mode mix:  ");
 	first = 1;
 	for (m = 0; m < MODE_COUNT; m++) {
@@ -226,6 +236,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	}
 	cli_printf(out, "%s\n", first ? " none" : "");
 	cli_printf(out, "  replicas:   %ld placed, %ld unplaced\n", cost.placed, cost.unplaced);
+	cli_print_compute_hints(out, p->sc);
 	cli_printf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
 	if (start && r->res.have_start)

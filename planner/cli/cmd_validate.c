@@ -92,6 +92,7 @@ static void print_summary(const struct scenario *sc)
 	print_workloads(&sc->workloads);
 	printf("  horizon:    %s year%s\n", fmt_num_short(buf, sizeof(buf), sc->horizon_years, 2),
 	       sc->horizon_years == 1 ? "" : "s");
+	cli_print_compute_hints(stdout, sc);
 	printf("ok\n");
 }
 

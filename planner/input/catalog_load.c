@@ -226,15 +226,15 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 			for (j = 0; j < i; j++)
 				if (!str_casecmp(g->vgpu.profiles[j].name, name))
 					return ydoc_error(doc, p, d, "duplicate vGPU profile '%s'", name);
-			if (yread_int(&yp, "framebuffer_mib", 1, 1, g->memory_mib, &v))
+			if (yread_int(&yp, "framebuffer_mib", 1, 1, g->nominal_mib, &v))
 				return -1;
 			vp->framebuffer_mib = (long)v;
 			if (yread_int(&yp, "max_equal", 1, 1, 64, &v))
 				return -1;
 			vp->max_equal = as_int(v);
-			if (vp->framebuffer_mib * vp->max_equal > g->memory_mib)
+			if (vp->framebuffer_mib * vp->max_equal > g->nominal_mib)
 				return ydoc_error(doc, p, d, "%d x %ld MiB of '%s' exceed the GPU's %ld MiB",
-						  vp->max_equal, vp->framebuffer_mib, name, g->memory_mib);
+						  vp->max_equal, vp->framebuffer_mib, name, g->nominal_mib);
 			vp->max_mixed = 0;
 			if (yread_int(&yp, "max_mixed", 0, 1, 64, &v) < 0)
 				return -1;
@@ -279,10 +279,77 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 	return 0;
 }
 
+/*
+ * The whole-GPU memory of g: memory_mib is what the driver reports
+ * (nvidia-smi memory.total, GFD nvidia.com/gpu.memory), with its
+ * memory_source and memory_driver; memory_nominal_mib is the data-sheet
+ * size (default memory_mib).  A figure with no source, or marked
+ * memory_assumed, is the nominal one and reports that rely on it say so.
+ */
+static int load_memory(const struct yread *y, struct gpu_type *g)
+{
+	const char *src = NULL, *drv = NULL;
+	long long v;
+	int assumed = 0;
+
+	if (yread_int(y, "memory_mib", 1, 1, 16L * 1024 * 1024, &v))
+		return -1;
+	g->memory_mib = g->nominal_mib = (long)v;
+	if (yread_int(y, "memory_nominal_mib", 0, 1, 16L * 1024 * 1024, &v) < 0)
+		return -1;
+	if (ymap_get(y->map, "memory_nominal_mib")) {
+		if (v < g->memory_mib)
+			return ydoc_error(y->doc, ymap_get(y->map, "memory_nominal_mib"), y->d,
+					  "memory_nominal_mib %lld is less than the usable memory_mib %ld", v,
+					  g->memory_mib);
+		g->nominal_mib = (long)v;
+	}
+	if (yread_nonblank(y, "memory_source", 0, &src) < 0 || yread_nonblank(y, "memory_driver", 0, &drv) < 0 ||
+	    yread_bool(y, "memory_assumed", 0, &assumed) < 0)
+		return -1;
+	if (assumed && drv)
+		return ydoc_error(y->doc, ymap_get(y->map, "memory_driver"), y->d,
+				  "'memory_driver' names a read, but memory_mib is marked 'memory_assumed'");
+	if (assumed && g->nominal_mib != g->memory_mib)
+		return ydoc_error(y->doc, ymap_get(y->map, "memory_assumed"), y->d,
+				  "an assumed memory_mib is the nominal figure, memory_nominal_mib %ld differs",
+				  g->nominal_mib);
+	g->memory_assumed = assumed || !src;
+	g->memory_source = src ? xstrdup(src) : NULL;
+	g->memory_driver = drv ? xstrdup(drv) : NULL;
+	return 0;
+}
+
+/*
+ * The SM count of g with its sms_source; sms_assumed marks a GPU whose MIG
+ * compute share is, for some profile, the slice fraction (no SM read).
+ */
+static int load_sms(const struct yread *y, struct gpu_type *g)
+{
+	const char *src = NULL;
+	long long v;
+	int assumed = 0;
+
+	if (yread_int(y, "sms", 0, 1, 100000, &v) < 0)
+		return -1;
+	if (ymap_get(y->map, "sms"))
+		g->sms = as_int(v);
+	if (yread_nonblank(y, "sms_source", 0, &src) < 0 || yread_bool(y, "sms_assumed", 0, &assumed) < 0)
+		return -1;
+	if (src && !g->sms)
+		return ydoc_error(y->doc, ymap_get(y->map, "sms_source"), y->d, "'sms_source' given but no 'sms'");
+	g->sms_assumed = assumed;
+	g->sms_source = src ? xstrdup(src) : NULL;
+	return 0;
+}
+
 static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct ynode *n,
 		    struct gpu_type *g, struct diag *d)
 {
-	static const char *const keys[] = { "id", "aliases", "memory_mib", "sms", "tdp_w", "mig", "vgpu", NULL };
+	static const char *const keys[] = { "id",	     "aliases",	      "memory_mib",  "memory_nominal_mib",
+					    "memory_source", "memory_driver", "memory_assumed", "sms",
+					    "sms_source",    "sms_assumed",   "tdp_w",	     "mig",
+					    "vgpu",	     NULL };
 	const struct yread y = { doc, n, d };
 	const struct ynode *aliases, *mig, *vgpu;
 	const char *id;
@@ -311,13 +378,8 @@ static int load_gpu(struct catalog *cat, const struct ydoc *doc, const struct yn
 			g->aliases[g->naliases++] = xstrdup(a->scalar);
 		}
 	}
-	if (yread_int(&y, "memory_mib", 1, 1, 16L * 1024 * 1024, &v))
+	if (load_memory(&y, g) || load_sms(&y, g))
 		return -1;
-	g->memory_mib = (long)v;
-	if (yread_int(&y, "sms", 0, 1, 100000, &v) < 0)
-		return -1;
-	else if (ymap_get(n, "sms"))
-		g->sms = as_int(v);
 	if (yread_int(&y, "tdp_w", 0, 1, 100000, &v) < 0)
 		return -1;
 	else if (ymap_get(n, "tdp_w"))

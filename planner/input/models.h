@@ -31,7 +31,9 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
  * starts and, side by side, the GPU's memory and compute slices; its
  * memory fits the GPU's; vGPU profile names are unique across the
  * time-sliced and MIG-backed tables; a MIG-backed profile allows no more
- * than its GPU instance.  Errors name the GPU's file and line.
+ * than its GPU instance; a MIG GPU's compute shares come from SM counts
+ * with a source, else the GPU says sms_assumed.  Errors name the GPU's
+ * file and line.
  */
 int models_check_catalog(const struct catalog *cat, struct diag *d);
 

@@ -1,10 +1,12 @@
 /*
  * models_check.c - consistency checks of a loaded GPU catalog beyond what
  * catalog_load checks entry by entry (models.h): what a GPU's MIG table
- * implies as a whole, and the uniqueness of vGPU names.
+ * implies as a whole, that every MIG compute share is read or marked
+ * assumed, and the uniqueness of vGPU names.
  */
 #include <string.h>
 
+#include "mig.h"
 #include "models.h"
 #include "util.h"
 #include "banned.h"
@@ -93,12 +95,38 @@ static int check_vgpu(const struct gpu_type *g, struct diag *d)
 	return 0;
 }
 
+/*
+ * One compute-share rule for every MIG GPU (mig_profile_share): SMs of the
+ * profile / SMs of the GPU where both are read, else slices / compute
+ * slices, which is an assumption the GPU must carry (sms_assumed); an SM
+ * count the share uses needs its source.
+ */
+static int check_sm_marks(const struct gpu_type *g, struct diag *d)
+{
+	size_t i;
+
+	if (g->sms_assumed)
+		return 0;
+	if (g->sms && !g->sms_source)
+		return diag_set(d, DIAG_INPUT, g->file, g->line, 0,
+				"GPU '%s': MIG compute shares use its %d SMs, which have no 'sms_source' and no "
+				"'sms_assumed: true'",
+				g->id, g->sms);
+	for (i = 0; i < g->mig.nprofiles; i++)
+		if (!mig_profile_share_from_sms(g, &g->mig.profiles[i]))
+			return diag_set(d, DIAG_INPUT, g->file, g->mig.profiles[i].line, 0,
+					"GPU '%s': MIG profile '%s' has no SM count read (its compute share is "
+					"slices / %d) and the GPU no 'sms_assumed: true'",
+					g->id, g->mig.profiles[i].name, g->mig.compute_slices);
+	return 0;
+}
+
 int models_check_catalog(const struct catalog *cat, struct diag *d)
 {
 	size_t i;
 	for (i = 0; i < cat->n; i++) {
 		const struct gpu_type *g = &cat->gpus[i];
-		if ((g->has_mig && check_mig(g, d)) || (g->has_vgpu && check_vgpu(g, d)))
+		if ((g->has_mig && (check_mig(g, d) || check_sm_marks(g, d))) || (g->has_vgpu && check_vgpu(g, d)))
 			return -1;
 	}
 	return 0;

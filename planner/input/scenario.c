@@ -304,8 +304,10 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 {
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
-					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", NULL };
+					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", "gpu_memory",
+					    NULL };
 	static const char *const unplaced[] = { "replicas", "gpus", NULL };
+	static const char *const memory[] = { "usable", "nominal", NULL };
 	const struct ynode *root = doc->root;
 	const struct yread y = { doc, root, d };
 	const char *s = NULL;
@@ -342,7 +344,8 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		return -1;
 
 	if (num_field(&y, "horizon_years", (struct num_range){ 0, 30, RANGE_LO_OPEN }, &sc->horizon_years) ||
-	    word_field(&y, "unplaced_weight", unplaced, &sc->unplaced_by_gpus))
+	    word_field(&y, "unplaced_weight", unplaced, &sc->unplaced_by_gpus) ||
+	    word_field(&y, "gpu_memory", memory, &sc->gpu_memory_nominal))
 		return -1;
 	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
 }
@@ -474,6 +477,9 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	for (i = 0; i < sc->ngpu_files; i++)
 		if (catalog_load(&sc->catalog, sc->gpu_files[i], 1, d))
 			goto out;
+	if (sc->gpu_memory_nominal)
+		for (i = 0; i < sc->catalog.n; i++)
+			sc->catalog.gpus[i].memory_mib = sc->catalog.gpus[i].nominal_mib;
 	lic = path_join(sc->models_dir, "licenses.yaml");
 	if (licenses_load(&sc->licenses, lic, &sc->catalog, d))
 		goto out;

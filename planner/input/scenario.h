@@ -73,6 +73,8 @@ struct scenario {
 				 * every device-plugin config's: OPERATOR_MIG_* (default unset) */
 	int unplaced_by_gpus;	/* unplaced_weight: gpus (1: within a priority, an unplaced replica
 				 * weighs the GPUs it asks) or replicas (0, default: each weighs 1) */
+	int gpu_memory_nominal;	/* gpu_memory: nominal (1: whole-GPU memory is every type's data-sheet
+				 * size, as before issue 61) or usable (0, default: as the driver reports it) */
 
 	/* Energy; price 0 means energy is not priced. */
 	double energy_usd_per_kwh;
@@ -120,7 +122,7 @@ char *scenario_path_resolve(const char *file, const char *name);
 /*
  * Why workload w can never be placed on any node of the inventory, or
  * NULL when some node class could host it.  The reason names the limit,
- * e.g. "asks 96 GiB of GPU memory, the largest allowed GPU has 80 GiB".
+ * e.g. "asks 96 GiB of GPU memory, the largest allowed GPU has 79.65 GiB usable (81559 MiB)".
  * Caller frees.
  */
 char *scenario_unhostable(const struct scenario *sc, const struct workload *w);
@@ -144,10 +146,14 @@ size_t scenario_overasked(const struct scenario *sc, char ***msgs);
 /*
  * The hint for a fractional workload w whose compute ask is above a MIG
  * profile's share (mig_profile_share) of a GPU it may run on by less than
- * 1% of that share, so that it takes the next larger profile: one line
- * naming the profile, both figures and the fraction that gives exactly
- * the share ("write 16/132").  NULL when none.  Caller frees.
+ * `within` of that share (SCENARIO_HINT_WARN: a rounded fraction, warned
+ * on stderr; SCENARIO_HINT_NEAR: listed in the plan and validate
+ * summaries), so that it takes the next larger profile: one line naming
+ * the profile, both figures and the fraction that gives exactly the share
+ * ("write 16/132").  NULL when none.  Caller frees.
  */
-char *scenario_compute_hint(const struct scenario *sc, const struct workload *w);
+#define SCENARIO_HINT_WARN 0.01
+#define SCENARIO_HINT_NEAR 0.20
+char *scenario_compute_hint(const struct scenario *sc, const struct workload *w, double within);
 
 #endif

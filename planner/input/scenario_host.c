@@ -275,9 +275,9 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 	if (w->gpus > max_gpus)
 		return xasprintf("asks %d GPUs per replica, the largest node has %d", w->gpus, max_gpus);
 	if (ask_mib > (double)max_mem)
-		return xasprintf("asks %s GiB of GPU memory, the largest allowed GPU has %s GiB",
+		return xasprintf("asks %s GiB of GPU memory, the largest allowed GPU has %s GiB usable (%ld MiB)",
 				 fmt_num_short(a, sizeof(a), w->gpu_mem_gib, 6),
-				 fmt_num_short(b, sizeof(b), (double)max_mem / 1024.0, 6));
+				 fmt_num_short(b, sizeof(b), (double)max_mem / 1024.0, 2), max_mem);
 	if (w->cpu_cores > max_cpu)
 		return xasprintf("asks %s CPU cores per replica, the largest node has %s",
 				 fmt_num_short(a, sizeof(a), w->cpu_cores, 6), fmt_num_short(b, sizeof(b), max_cpu, 6));

@@ -33,6 +33,9 @@ void gpu_type_release(struct gpu_type *g)
 	for (i = 0; i < g->naliases; i++)
 		free(g->aliases[i]);
 	free(g->aliases);
+	free(g->memory_source);
+	free(g->memory_driver);
+	free(g->sms_source);
 	for (i = 0; i < g->mig.nprofiles; i++) {
 		free(g->mig.profiles[i].name);
 		free(g->mig.profiles[i].assumed_rule);

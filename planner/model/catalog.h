@@ -85,8 +85,14 @@ struct gpu_type {
 	char *id;		/* canonical id, e.g. "H100-SXM5-80GB" */
 	size_t naliases;
 	char **aliases;
-	long memory_mib;
+	long memory_mib;	/* usable: memory.total as the driver reports it (or nominal_mib, assumed) */
+	long nominal_mib;	/* the data-sheet size, GB x 1024 (memory_nominal_mib, else memory_mib) */
+	int memory_assumed;	/* memory_mib is the nominal figure, not a driver read */
+	char *memory_source;	/* document, version, date of memory_mib; NULL when the file gives none */
+	char *memory_driver;	/* the driver version of the read; NULL when not stated */
 	int sms;		/* 0 = unknown */
+	int sms_assumed;	/* some MIG compute share is slices / compute slices, no SM read */
+	char *sms_source;	/* document, version, date of sms; NULL when none */
 	int tdp_w;		/* 0 = unknown */
 	int has_mig;
 	struct mig_info mig;

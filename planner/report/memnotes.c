@@ -1,8 +1,12 @@
 /*
- * memnotes.c - what a plan's reports say about usable MIG memory: the
- * workloads whose memory ask fits a MIG profile by its name but not by the
- * memory the driver gives it (so they take a larger profile), and the
- * profiles in use whose usable memory is an estimate (assumed: true).
+ * memnotes.c - what a plan's reports say about usable memory and MIG
+ * compute shares: the workloads whose memory ask fits a MIG profile by its
+ * name but not by the memory the driver gives it (so they take a larger
+ * profile); and, as assumptions, the profiles in use whose usable memory
+ * is an estimate (assumed: true), the GPU types used whole whose usable
+ * memory is the nominal size (no driver read), and the MIG profiles in use
+ * whose compute share rests on no SM count read, and vGPU on vSphere whose
+ * edition (Enterprise Plus) the scenario does not price.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +22,12 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void note_add(struct report_notes *rn, char *what, char *source)
+static void note_add(struct report_notes *rn, char *what, char *source, int assumed)
 {
 	rn->notes = xrealloc(rn->notes, (rn->n + 1) * sizeof(*rn->notes));
 	rn->notes[rn->n].what = what;
 	rn->notes[rn->n].source = source;
+	rn->notes[rn->n].assumed = assumed;
 	rn->n++;
 }
 
@@ -62,7 +67,7 @@ static void note_short(struct report_notes *rn, const struct workload *w, const 
 		 xasprintf("workload '%s' asks %s GiB, more than the %ld MiB a %s of %s gives (nominal %ld GiB): "
 			   "it takes a larger MIG profile",
 			   w->name, ask, q->memory_mib, q->name, g->id, q->nominal_mib / 1024),
-		 xasprintf("%s:%ld: usable memory as nvidia-smi mig -lgip prints it", base_name(g->file), q->line));
+		 xasprintf("%s:%ld: usable memory as nvidia-smi mig -lgip prints it", base_name(g->file), q->line), 0);
 }
 
 /* True when the key (a, b) was seen; else records it. */
@@ -79,6 +84,74 @@ static int seen(const void ***keys, size_t *n, const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * The whole-GPU memory of g is the nominal size, for want of a driver read
+ * or because the scenario says gpu_memory: nominal: said once per plan.
+ */
+static void note_gpu_memory(struct report_notes *rn, const struct gpu_type *g, const struct scenario *sc)
+{
+	if (sc->gpu_memory_nominal)
+		note_add(rn,
+			 xasprintf("usable memory of %s: %ld MiB, the nominal size (assumed: the scenario says "
+				   "gpu_memory: nominal)",
+				   g->id, g->memory_mib),
+			 xasprintf("%s: gpu_memory: nominal", base_name(sc->file)), 1);
+	else
+		note_add(rn,
+			 xasprintf("usable memory of %s: %ld MiB, the nominal size (assumed: no driver read)", g->id,
+				   g->memory_mib),
+			 xasprintf("%s:%ld: %s", base_name(g->file), g->line,
+				   g->memory_source ? g->memory_source : "no memory_source given"),
+			 1);
+}
+
+/*
+ * vGPU (time-sliced or MIG-backed) on vSphere with no price for vSphere in
+ * the scenario: the edition it needs is neither priced nor confirmed.
+ */
+static void note_vsphere(struct report_notes *rn, const struct scenario *sc)
+{
+	note_add(rn,
+		 xstrdup("vGPU on vSphere needs vSphere Enterprise Plus, not priced (hypervisors.vsphere has no "
+			 "price)"),
+		 xasprintf("%s: the edition per the book gpuplan started from (issue 61); no NVIDIA or VMware "
+			   "page read states it",
+			   base_name(sc->file)),
+		 1);
+}
+
+/* The compute share of MIG profile mp of g rests on no SM count read. */
+static void note_share(struct report_notes *rn, const struct gpu_type *g, const struct mig_profile *mp)
+{
+	char *what;
+
+	if (mig_profile_share_from_sms(g, mp))
+		what = xasprintf("compute share of %s %s: %d/%d SMs (assumed: the GPU's SM count)", g->id, mp->name,
+				 mp->sms, g->sms);
+	else
+		what = xasprintf("compute share of %s %s: %d/%d of the GPU (assumed: no SM count read, slices / %d)",
+				 g->id, mp->name, mp->compute_slices, g->mig.compute_slices, g->mig.compute_slices);
+	note_add(rn, what,
+		 xasprintf("%s:%ld: %s", base_name(g->file), mp->line,
+			   g->sms_source ? g->sms_source : "no SM count read for the GPU"),
+		 1);
+}
+
+/* The notes of one slot of a MIG (or MIG-backed vGPU) node. */
+static void mig_slot_notes(struct report_notes *rn, const void ***keys, size_t *nkeys, const struct gpu_type *g,
+			   const struct mig_profile *mp, const struct workload *w)
+{
+	const struct mig_profile *q = short_profile(g, w);
+
+	if (q && !seen(keys, nkeys, w, g))
+		note_short(rn, w, g, q);
+	if (mp->assumed && !seen(keys, nkeys, mp, g))
+		note_add(rn, xasprintf("usable memory of %s %s: %ld MiB (assumed)", g->id, mp->name, mp->memory_mib),
+			 xasprintf("%s:%ld: %s", base_name(g->file), mp->line, mp->assumed_rule), 1);
+	if ((g->sms_assumed || !mig_profile_share_from_sms(g, mp)) && !seen(keys, nkeys, mp, &g->sms))
+		note_share(rn, g, mp);
+}
+
 void report_mig_notes(const struct cplan *cp, struct report_notes *rn)
 {
 	const struct problem *p = cp->p;
@@ -91,24 +164,21 @@ void report_mig_notes(const struct cplan *cp, struct report_notes *rn)
 		const struct cnode *n;
 		const struct gpu_type *g;
 		const struct slot_type *st;
-		const struct mig_profile *mp, *q;
-		const struct workload *w;
 		if (s->d < 0)
 			continue;
 		n = &cp->nodes[s->node];
 		g = p->classes[n->k].nc->gpu;
 		st = &p->classes[n->k].slot_types[s->type];
+		if ((n->mode == MODE_PASSTHROUGH || n->mode == MODE_TIMESLICE || n->mode == MODE_MPS) &&
+		    (g->memory_assumed || p->sc->gpu_memory_nominal) && !seen(&keys, &nkeys, g, NULL))
+			note_gpu_memory(rn, g, p->sc);
+		if ((n->mode == MODE_VGPU || n->mode == MODE_MIG_VGPU) && p->classes[n->k].nc->hv == HV_VSPHERE &&
+		    p->sc->hv_cost[HV_VSPHERE].usd_per_node_year <= 0 &&
+		    p->sc->hv_cost[HV_VSPHERE].usd_per_core_year <= 0 && !seen(&keys, &nkeys, p->sc, NULL))
+			note_vsphere(rn, p->sc);
 		if ((n->mode != MODE_MIG && n->mode != MODE_MIG_VGPU) || st->mig_profile < 0)
 			continue;
-		w = p->demands[s->d].w;
-		mp = &g->mig.profiles[st->mig_profile];
-		q = short_profile(g, w);
-		if (q && !seen(&keys, &nkeys, w, g))
-			note_short(rn, w, g, q);
-		if (mp->assumed && !seen(&keys, &nkeys, mp, g))
-			note_add(rn, xasprintf("usable memory of %s %s: %ld MiB (assumed)", g->id, mp->name,
-					       mp->memory_mib),
-				 xasprintf("%s:%ld: %s", base_name(g->file), mp->line, mp->assumed_rule));
+		mig_slot_notes(rn, &keys, &nkeys, g, &g->mig.profiles[st->mig_profile], p->demands[s->d].w);
 	}
 	free(keys);
 }

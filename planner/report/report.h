@@ -110,4 +110,31 @@ struct plan_addition;
 char *report_addition_text(const struct plan_addition *a, double years, int more);
 char *report_whatif_text(const struct plan_result *r);
 
+struct report_note {
+	char *what;		/* "workload 'x' asks 10.00 GiB, more than ..." */
+	char *source;		/* "gpus.yaml:403: ..." */
+	int assumed;		/* an assumption of the plan (the summary's "assumes:" lists it) */
+};
+
+struct report_notes {
+	size_t n;
+	struct report_note *notes;
+};
+
+/*
+ * The notes a plan's summary lists with its assumptions about usable
+ * memory and MIG compute shares, in slot order, each once: a workload
+ * placed on MIG (or MIG-backed vGPU) of a GPU type with a profile whose
+ * nominal size would hold its memory ask but whose usable memory does not
+ * (so it takes a larger profile); and, as assumptions, every profile in
+ * use whose usable memory is assumed, every GPU type used whole
+ * (passthrough, time-slicing, MPS) whose usable memory is the nominal
+ * figure, and every MIG profile in use whose compute share is not from
+ * SM counts read (slices / compute slices, or an assumed SM count of the
+ * GPU), and vGPU on vSphere when the scenario gives vSphere no price (the
+ * Enterprise Plus edition it needs).  Release with report_notes_release.
+ */
+void report_mig_notes(const struct cplan *cp, struct report_notes *rn);
+void report_notes_release(struct report_notes *rn);
+
 #endif

@@ -324,6 +324,43 @@ static int demand_order(const void *a, const void *b)
 }
 
 /*
+ * For a fraction d takes by time-slicing or MPS: how many of it one GPU
+ * shares at most, and the memory each gets there, the GPU's usable memory
+ * divided by the replicas (the device plugin's limit for an MPS client),
+ * as "; a T4 holds at most 3 of it in mps (15109 MiB / 3 = 5036 MiB
+ * each)"; "" when d takes no such slot.  Caller frees.
+ */
+static char *shared_limit(const struct problem *p, int d)
+{
+	const struct workload *w = p->demands[d].w;
+	const struct slot_type *best = NULL;
+	const struct gpu_type *g = NULL;
+	size_t lo, hi, i, j;
+	long long k = 0;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct pclass *c = &p->classes[p->arcs[i].k];
+		if (c->slot_types[p->arcs[i].s].mode != MODE_MPS && c->slot_types[p->arcs[i].s].mode != MODE_TIMESLICE)
+			continue;
+		for (j = 0; j < c->nslot_types; j++) {
+			const struct slot_type *st = &c->slot_types[j];
+			if ((st->mode != MODE_MPS && st->mode != MODE_TIMESLICE) || st->share ||
+			    !(w->modes & MODE_BIT(st->mode)) || st->iso < w->iso || (double)st->memory_mib < w->gpu_mem_gib * 1024.0 || st->compute + 1e-9 < w->compute ||
+			    (best && st->memory_mib >= best->memory_mib))
+				continue;
+			best = st;
+			g = c->nc->gpu;
+		}
+	}
+	/* the slot's name is "mps<k>" or "ts<k>" (problem_config.c) */
+	if (!best || parse_llong(best->name + (best->mode == MODE_MPS ? 3 : 2), &k))
+		return xstrdup("");
+	return xasprintf("; a %s holds at most %lld of it in %s (%ld MiB / %lld = %ld MiB each)", g->id, k,
+			 mode_name(best->mode), g->memory_mib, k, best->memory_mib);
+}
+
+/*
  * "not enough capacity: every node it fits on is in use", and the node
  * that comes nearest: the one of a class d may use with the most GPUs
  * holding nothing, what mode it is in, and what d needs (whole GPUs, or
@@ -355,8 +392,12 @@ static char *nearest_node(const struct cplan *cp, int d)
 		}
 	}
 	free(allowed);
-	if (best == (size_t)-1 || best_idle == 0)
-		return xstrdup("not enough capacity: every node it fits on is in use, with no GPU idle");
+	if (best == (size_t)-1 || best_idle == 0) {
+		char *lim = shared_limit(p, d);
+		out = xasprintf("not enough capacity: every node it fits on is in use, with no GPU idle%s", lim);
+		free(lim);
+		return out;
+	}
 	for (i = lo; i < hi; i++)
 		if (p->arcs[i].k == cp->nodes[best].k &&
 		    p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode == cp->nodes[best].mode)

@@ -84,8 +84,8 @@ static void check_vgpu_invariants(const struct gpu_type *g)
 
 	for (i = 0; i < v->nprofiles; i++) {
 		const struct vgpu_profile *p = &v->profiles[i];
-		CHECK(p->framebuffer_mib * p->max_equal <= g->memory_mib, "%s %s: %d x %ld MiB > %ld", g->id,
-		      p->name, p->max_equal, p->framebuffer_mib, g->memory_mib);
+		CHECK(p->framebuffer_mib * p->max_equal <= g->nominal_mib, "%s %s: %d x %ld MiB > %ld", g->id,
+		      p->name, p->max_equal, p->framebuffer_mib, g->nominal_mib);
 		CHECK(p->max_mixed <= p->max_equal, "%s %s: max_mixed %d > max_equal %d", g->id, p->name,
 		      p->max_mixed, p->max_equal);
 		CHECK(v->mixed_size || p->max_mixed == 0, "%s %s: max_mixed without mixed-size mode", g->id,
@@ -230,7 +230,7 @@ static const struct {
 	{ "ZZZ", "", 0 },
 	{ "T", "T4", 1 },				/* too short for a substring; 1 edit */
 	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
-	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE", 1 },	/* prefix of one type */
+	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE|RTX-PRO-6000-MAXQ", 2 },	/* prefix of two types */
 	{ "MI300X-192GB", "", 0 },			/* nothing near */
 };
 
@@ -243,8 +243,8 @@ static void check_spots(const struct catalog *cat)
 		CHECK(g != NULL, "gpu spot row %zu: no %s", i, gpu_spots[i].gpu);
 		if (!g)
 			continue;
-		CHECK(g->memory_mib == gpu_spots[i].memory_mib, "gpu spot row %zu (%s): memory %ld", i, g->id,
-		      g->memory_mib);
+		CHECK(g->nominal_mib == gpu_spots[i].memory_mib, "gpu spot row %zu (%s): nominal memory %ld", i, g->id,
+		      g->nominal_mib);
 		CHECK(g->has_mig == gpu_spots[i].has_mig, "gpu spot row %zu (%s): has_mig", i, g->id);
 		CHECK(g->has_vgpu == gpu_spots[i].has_vgpu, "gpu spot row %zu (%s): has_vgpu", i, g->id);
 		if (g->has_mig)
@@ -352,7 +352,7 @@ static const struct {
 	{ "unknown key with hint", 0, HEAD "  - id: X1\n    memory_mb: 1024\n",
 	  "4:5: unknown field 'memory_mb' in GPU type (did you mean 'memory_mib'?)" },
 	{ "unknown key without hint", 0, HEAD "  - id: X1\n    memory_mib: 1024\n    colour: red\n",
-	  "5:5: unknown field 'colour' in GPU type (expected id, aliases, memory_mib, sms, tdp_w, mig or vgpu)" },
+	  "5:5: unknown field 'colour' in GPU type" }, /* 14 fields: too many to list */
 	{ "unknown top-level key", 0, "schema: gpuplan-gpus/1\ngpu: []\n",
 	  "2:1: unknown field 'gpu' (did you mean 'gpus' or 'multi_vgpu'?)" },
 	{ "missing key", 0, HEAD "  - id: X1\n    tdp_w: 100\n", "3:5: missing field 'memory_mib'" },
@@ -419,6 +419,17 @@ static const struct {
 	  HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8
 	       "        - {name: 8g, compute_slices: 8, memory_slices: 8, memory_mib: 8192, max_instances: 1, starts: [0]}\n",
 	  "10:38: field 'compute_slices': 8 must be in [1, 7]" },
+	{ "nominal below usable", 0, HEAD "  - id: X1\n    memory_mib: 8192\n    memory_nominal_mib: 8000\n",
+	  "5:25: memory_nominal_mib 8000 is less than the usable memory_mib 8192" },
+	{ "driver of an assumed figure", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8192\n    memory_assumed: true\n    memory_source: s\n"
+	       "    memory_driver: \"590\"\n",
+	  "7:20: 'memory_driver' names a read, but memory_mib is marked 'memory_assumed'" },
+	{ "assumed but below nominal", 0,
+	  HEAD "  - id: X1\n    memory_mib: 8000\n    memory_nominal_mib: 8192\n    memory_assumed: true\n",
+	  "6:21: an assumed memory_mib is the nominal figure, memory_nominal_mib 8192 differs" },
+	{ "sms_source without sms", 0, HEAD "  - id: X1\n    memory_mib: 8192\n    sms_source: s\n",
+	  "5:17: 'sms_source' given but no 'sms'" },
 	{ "bad boolean", 0,
 	  HEAD "  - id: X1\n    memory_mib: 8192\n    vgpu:\n      mixed_size: maybe\n",
 	  "6:19: field 'mixed_size': 'maybe' is not true or false" },
@@ -564,6 +575,10 @@ static const struct lgip_row lgip_rows[] = {
 	{ "RTX-PRO-6000-BSE", "1g.24gb", "23.12", 0 },
 	{ "RTX-PRO-6000-BSE", "2g.48gb", "46.50", 0 },
 	{ "RTX-PRO-6000-BSE", "4g.96gb", "95.00", 0 },
+	/* [LGIP-MAXQ] pnj200522/GPU_MIG_TEST README.md @f751ae8b, driver 580.105.08 */
+	{ "RTX-PRO-6000-MAXQ", "1g.24gb", "23.62", 0 },
+	{ "RTX-PRO-6000-MAXQ", "2g.48gb", "47.38", 0 },
+	{ "RTX-PRO-6000-MAXQ", "4g.96gb", "95.00", 0 },
 	/* H800 80GB: the H100 80GB profile set; H100 SXM5 94GB: the H100 NVL one */
 	{ "H800-SXM5-80GB", "1g.10gb", "9.75", 1 },
 	{ "H100-SXM5-94GB", "3g.47gb", "46.38", 1 },
@@ -617,6 +632,78 @@ static void check_usable_memory(const struct catalog *cat)
 	      "mig_name_nominal_mib");
 }
 
+/* ======================= where the figures come from ======================= */
+
+/* Whole-GPU memory as the driver reports it (models/gpus.yaml memory_source), spot rows. */
+static const struct {
+	const char *gpu;
+	long mib, nominal;
+	const char *driver; /* NULL: not stated */
+} reads[] = {
+	{ "H100-SXM5-80GB", 81559, 81920, "590.48.01" }, /* nvidia-smi memory.total; GFD gpu.memory */
+	{ "H200-SXM-141GB", 143771, 144384, "590.48.01" },
+	{ "L40S", 45776, 49152, NULL },
+	{ "T4", 15109, 16384, NULL },
+	{ "A100-PCIE-80GB", 81920, 81920, "515.86.01" },
+	{ "RTX-PRO-6000-MAXQ", 97887, 98304, "580.105.08" },
+};
+
+/*
+ * Every bundled type says where its memory comes from, usable at most the
+ * nominal size, an assumed figure being the nominal one; every MIG type's
+ * compute shares rest on SM counts with a source or are marked assumed
+ * (issue 61: the test that fails when a MIG GPU has neither).
+ */
+static void check_sources(const struct catalog *cat)
+{
+	struct diag d = DIAG_INIT;
+	size_t i;
+
+	for (i = 0; i < cat->n; i++) {
+		const struct gpu_type *g = &cat->gpus[i];
+		CHECK(g->memory_source != NULL, "%s: no memory_source", g->id);
+		CHECK(g->memory_mib <= g->nominal_mib, "%s: usable %ld above nominal %ld", g->id, g->memory_mib,
+		      g->nominal_mib);
+		CHECK(!g->memory_assumed || (g->memory_mib == g->nominal_mib && !g->memory_driver),
+		      "%s: an assumed memory that is not the nominal one", g->id);
+		CHECK(!g->has_mig || g->sms_assumed || (g->sms && g->sms_source), "%s: MIG with no SM source and no assumed mark",
+		      g->id);
+	}
+	CHECK(models_check_catalog(cat, &d) == 0, "models_check_catalog: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	for (i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		const struct gpu_type *g = catalog_find(cat, reads[i].gpu);
+		CHECK(g && g->memory_mib == reads[i].mib && g->nominal_mib == reads[i].nominal && !g->memory_assumed &&
+			      (reads[i].driver ? g->memory_driver && !strcmp(g->memory_driver, reads[i].driver)
+					       : !g->memory_driver),
+		      "%s: memory %ld / nominal %ld, want the read %ld / %ld", reads[i].gpu, g ? g->memory_mib : 0,
+		      g ? g->nominal_mib : 0, reads[i].mib, reads[i].nominal);
+	}
+}
+
+/* A user MIG type whose profiles have no SM counts, unmarked, fails models_check_catalog at its first profile. */
+static void check_sm_mark_error(void)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	char *path = write_temp(HEAD "  - id: X1\n    memory_mib: 8192\n" MIG8 PROF("[0, 1, 2, 3, 4, 5, 6]"));
+	char *want, *got;
+
+	CHECK(path && catalog_load(&cat, path, 1, &d) == 0, "the unmarked MIG type loads");
+	CHECK(models_check_catalog(&cat, &d) == -1, "models_check_catalog refuses it");
+	got = diag_format(&d);
+	want = xasprintf("%s:10: GPU 'X1': MIG profile '1g.10gb' has no SM count read (its compute share is "
+			 "slices / 7) and the GPU no 'sms_assumed: true'", path ? path : "");
+	CHECK_STR(got, want, "unmarked MIG type");
+	free(got);
+	free(want);
+	catalog_release(&cat);
+	diag_release(&d);
+	if (path)
+		unlink(path);
+	free(path);
+}
+
 /* The multi-vGPU limits of models/gpus.yaml and the full-size profile a multi-vGPU VM takes. */
 static void check_multi_vgpu(const struct catalog *cat)
 {
@@ -662,7 +749,9 @@ int main(void)
 	check_spots(&cat);
 	check_usable_memory(&cat);
 	check_multi_vgpu(&cat);
+	check_sources(&cat);
 	catalog_release(&cat);
 	check_errors();
+	check_sm_mark_error();
 	return check_done();
 }

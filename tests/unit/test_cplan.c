@@ -147,8 +147,8 @@ static void test_round_trip(void)
 /*
  * Counts written by hand (what the ILP could return: CPU fits per class
  * and mode, not per node) for one class of two 1-GPU time-slicing nodes.
- * Heavy replicas of 30 GiB fit only ts2 slots (40 GiB), 10 GiB ones also
- * ts8.  The first-fit deal, in workload order, puts the light replicas
+ * Heavy replicas of 30 GiB fit only ts2 slots (39.8 GiB: an H100's usable
+ * 81559 MiB / 2), 9 GiB ones also ts8 (9.95 GiB).  The first-fit deal, in workload order, puts the light replicas
  * first and leaves a heavy one without a node with room.  The repair moves
  * light ones out of its way (trading slots with one, or moving one off the
  * node whose free slot it fits); where moves cannot, the second deal,
@@ -174,9 +174,9 @@ static const struct deal_case deal_cases[] = {
 		    "heavy,t,2,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 2 }, { NULL, 0 } },
 	  { { "light", "ts2", 2 }, { "heavy", "ts2", 2 }, { NULL, NULL, 0 } }, 0, 0 },
-	/* ts2 (40 GiB) on node 0, ts8 (10 GiB) on node 1: the 30 GiB heavy one needs node 0's free ts2 */
+	/* ts2 (39.8 GiB) on node 0, ts8 (9.95 GiB) on node 1: the 30 GiB heavy one needs node 0's free ts2 */
 	{ "eject", TS_INV,
-	  WL_HEADER "light,t,1,0,10,0.1,none,false,2,4,timeslice,false,1\n"
+	  WL_HEADER "light,t,1,0,9,0.1,none,false,2,4,timeslice,false,1\n"
 		    "heavy,t,1,0,30,0.1,none,false,3,4,timeslice,false,1\n",
 	  2, { { "ts2", 1 }, { "ts8", 1 }, { NULL, 0 } },
 	  { { "light", "ts2", 1 }, { "heavy", "ts2", 1 }, { NULL, NULL, 0 } }, 0, 1 },
@@ -186,8 +186,8 @@ static const struct deal_case deal_cases[] = {
 	 * slot; dealt heaviest first, onto the node with the most room, each node gets one
 	 */
 	{ "spread", INV_HEADER "ts,2,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
-	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
-		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
+	  WL_HEADER "light,t,10,0,9,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,9,0.1,none,false,6,4,timeslice,false,1\n",
 	  2, { { "ts8", 2 }, { NULL, 0 } },
 	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0, 0 },
 	/*
@@ -195,8 +195,8 @@ static const struct deal_case deal_cases[] = {
 	 * second heavy one; the second deal needs the counts' two nodes only, and costs less
 	 */
 	{ "spare", INV_HEADER "ts,3,H100-SXM5-80GB,1,baremetal,dc1,11,64,owned,,,,1300\n",
-	  WL_HEADER "light,t,10,0,10,0.1,none,false,1,4,timeslice,false,1\n"
-		    "heavy,t,2,0,10,0.1,none,false,6,4,timeslice,false,1\n",
+	  WL_HEADER "light,t,10,0,9,0.1,none,false,1,4,timeslice,false,1\n"
+		    "heavy,t,2,0,9,0.1,none,false,6,4,timeslice,false,1\n",
 	  2, { { "ts8", 2 }, { NULL, 0 } },
 	  { { "light", "ts8", 10 }, { "heavy", "ts8", 2 }, { NULL, NULL, 0 } }, 0, 0 },
 	/* three heavy replicas, room for two: one stays unplaced whatever is moved */
@@ -306,8 +306,8 @@ static void test_deal_cpu(void)
  * What a deal leaves over goes onto the cheapest idle GPU, not the first:
  * an H100 node (class 0, opened first) and an L4 node (class 1), both
  * bare metal in time-slicing with every GPU idle, and counts that put
- * none of three 10 GiB replicas anywhere.  Per replica an L4 GPU (72 W,
- * two 12 GiB slots) costs less than an H100 (700 W, eight 10 GiB slots):
+ * none of three 9 GiB replicas anywhere.  Per replica an L4 GPU (72 W,
+ * two 11.2 GiB slots) costs less than an H100 (700 W, eight 9.95 GiB slots):
  * the replicas take two L4 GPUs.  First fit would take one H100.
  */
 static void test_leftover_cheapest(void)
@@ -321,7 +321,7 @@ static void test_leftover_cheapest(void)
 	if (fixture_build(&fx, SC_TEXT,
 			  INV_HEADER "big,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n"
 				     "small,1,L4,4,baremetal,dc1,64,512,owned,,,,300\n",
-			  WL_HEADER "inf,t,3,0,10,0.1,none,false,1,4,,false,1\n", 0))
+			  WL_HEADER "inf,t,3,0,9,0.1,none,false,1,4,,false,1\n", 0))
 		return;
 	CHECK(fx.p.nclasses == 2 && !strcmp(fx.p.classes[0].nc->name, "big") &&
 		      (fx.p.classes[0].modes & fx.p.classes[1].modes & MODE_BIT(MODE_TIMESLICE)),

@@ -251,6 +251,24 @@ static void check_plugin(const struct cplan *cp, const struct outset *os, const 
 	ydoc_release(&doc);
 }
 
+/* True when every GPU of hypervisor host i is held by a `vm: true` replica: it runs no worker VM. */
+static int all_vm_workloads(const struct cplan *cp, size_t i)
+{
+	int g, gpus = cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	unsigned long long held = 0;
+	size_t s;
+
+	if (!hypervisor_is_vm_host(cp->p->classes[cp->nodes[i].k].nc->hv))
+		return 0;
+	for (s = 0; s < cp->nslots; s++) {
+		const struct cslot *sl = &cp->slots[s];
+		if ((size_t)sl->node == i && sl->d >= 0 && cp->p->demands[sl->d].w->vm)
+			for (g = sl->gpu; g < sl->gpu + (sl->ngpus > 1 ? sl->ngpus : 1); g++)
+				held |= 1ULL << g;
+	}
+	return gpus < 64 && held == (1ULL << gpus) - 1;
+}
+
 /*
  * Every Kubernetes node of the plan and every named bare-metal node of the
  * inventory has its labels; no hypervisor host has any.
@@ -263,7 +281,7 @@ static void check_labels(const struct cplan *cp, const struct outset *os, const 
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		char *name = k8s_name(cp, n), *host = cplan_node_name(cp, n);
-		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU)
+		if (n->mode != MODE_VGPU && n->mode != MODE_MIG_VGPU && !all_vm_workloads(cp, i))
 			CHECK(label_of(os, name, "nvidia.com/device-plugin.config", label, sizeof(label)) == 0,
 			      "%s: node %s labelled", what, name);
 		if (strcmp(name, host))

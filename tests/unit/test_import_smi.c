@@ -68,7 +68,8 @@ static void test_h100(void)
 	got = catalog_find(&frag, "H100-FROM-SMI");
 	CHECK(want && got, "both types");
 	if (want && got) {
-		CHECK(got->memory_mib == want->memory_mib && got->has_mig && got->mig.compute_slices == 7 &&
+		CHECK(got->memory_mib == want->nominal_mib && got->memory_assumed && got->has_mig &&
+			      got->mig.compute_slices == 7 &&
 			      got->mig.memory_slices == want->mig.memory_slices &&
 			      got->mig.max_instances == want->mig.max_instances &&
 			      got->mig.nprofiles == want->mig.nprofiles,

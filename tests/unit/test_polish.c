@@ -26,7 +26,7 @@ static const char inv[] = INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,4,64,re
 				     "d,1,H100-SXM5-80GB,2,baremetal,dc1,16,128,rent,,,100,1300\n";
 static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
 			 "modes,sites,needs_nvaie,priority\n"
-			 "w1,t,1,1,80,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
+			 "w1,t,1,1,79,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
 			 "w2,t,1,1,16,1,none,false,8,8,,,,false,10\n";
 
 /* The class of inventory row `row`, or nclasses (checked). */

@@ -296,7 +296,7 @@ static const char inv_share[] = INV_HEADER "bm,1,L40S,4,baremetal,dc1,64,512,own
 static const char wl_share[] = WL_HEADER
 	"big,t,3,0,12,0.65,none,false,,,timeslice,,false,1\n"	/* share 0.650 */
 	"mid,t,3,0,8,0.32,none,false,,,timeslice,,false,1\n"	/* 0.320 */
-	"memy,t,1,0,24,0.1,none,false,,,timeslice,,false,1\n"	/* memory: 24/48 -> 0.500 */
+	"memy,t,1,0,22.3515625,0.1,none,false,,,timeslice,,false,1\n"	/* memory: 22888 of 45776 MiB -> 0.500 */
 	"tiny,t,2,0,1,0.16,none,false,,,timeslice,,false,1\n"	/* 0.160 */
 	"hw,t,1,0,1,0.3,hardware,false,,,,,false,1\n";		/* never time-sliced */
 #define SC_SHARES SC_TEXT "sharing: {timeslice_shares: true}\n"
@@ -337,8 +337,8 @@ static void test_shares(void)
 			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
 			sum += st->share * cf->real_count[j];
 			n += cf->real_count[j];
-			CHECK(st->memory_mib == 49152L * st->share / 1000, "slot %s: %ld MiB for share %d", st->name,
-			      st->memory_mib, st->share);
+			CHECK(st->memory_mib == c->nc->gpu->memory_mib * st->share / 1000, "slot %s: %ld MiB for share %d",
+			      st->name, st->memory_mib, st->share);
 		}
 		CHECK(sum == 970 && n == 2, "mix shares sum %d over %d slots", sum, n);
 	}

@@ -325,9 +325,9 @@ static const struct {
 	{ INV_A, 8, 0, 1, ISO_EXCLUSIVE, 0, M(PASSTHROUGH), "A100-PCIE-80GB", NULL, 0, 0,
 	  "asks 8 GPUs per replica, the largest node has 4" },
 	{ INV_A, 0, 96, 0.5, ISO_NONE, 0, 0, NULL, NULL, 0, 0,
-	  "asks 96 GiB of GPU memory, the largest allowed GPU has 80 GiB" },
+	  "asks 96 GiB of GPU memory, the largest allowed GPU has 80 GiB usable (81920 MiB)" },
 	{ INV_B, 1, 49.5, 1, ISO_NONE, 0, 0, NULL, NULL, 0, 0,
-	  "asks 49.5 GiB of GPU memory, the largest allowed GPU has 48 GiB" },
+	  "asks 49.5 GiB of GPU memory, the largest allowed GPU has 44.7 GiB usable (45776 MiB)" },
 	{ INV_A, 0, 80, 0.5, ISO_NONE, 0, 0, NULL, NULL, 0, 0, NULL },
 	{ INV_A, 0, 20, 0.25, ISO_NONE, 0, 0, NULL, NULL, 200, 0,
 	  "asks 200 CPU cores per replica, the largest node has 112" },
@@ -385,7 +385,7 @@ static const struct {
 	{ INV_A, 0, 10, 0.125, ISO_MEMORY, 1, M(VGPU), NULL, NULL, 0, 0, NULL },
 	{ INV_A, 0, 10, 0.13, ISO_MEMORY, 1, M(VGPU), NULL, NULL, 0, 0, NULL },
 	{ INV_A, 0, 81, 0.13, ISO_MEMORY, 1, M(VGPU), NULL, NULL, 0, 0,
-	  "asks 81 GiB of GPU memory, the largest allowed GPU has 80 GiB" },
+	  "asks 81 GiB of GPU memory, the largest allowed GPU has 80 GiB usable (81920 MiB)" },
 };
 
 static void test_unhostable(const struct catalog *cat)
