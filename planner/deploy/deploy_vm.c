@@ -264,8 +264,11 @@ static void vm_row(const struct dplan *dp, const struct dvm *v, struct sb *csv, 
 	sb_add_csv(csv, v->name);
 	sb_addf(csv, ",%s,", role);
 	sb_add_csv(csv, v->k8s >= 0 ? v->name : "");
-	sb_addf(csv, ",made-up,%s,%s,%d,%s,%.2f,%.2f,", c->nc->gpu->id, gl.buf ? gl.buf : "", popcount64(v->gpus),
-		*prof ? prof : "passthrough", v->cpu, v->ram);
+	sb_adds(csv, ",made-up,");
+	sb_add_csv(csv, c->nc->gpu->id);	/* catalog names: a user GPU file may name one "=x" */
+	sb_addf(csv, ",%s,%d,", gl.buf ? gl.buf : "", popcount64(v->gpus));
+	sb_add_csv(csv, *prof ? prof : "passthrough");
+	sb_addf(csv, ",%.2f,%.2f,", v->cpu, v->ram);
 	sb_add_csv(csv, wl);
 	if (v->d >= 0)
 		sb_addf(csv, ",%ld", v->replica);
@@ -320,7 +323,9 @@ void deploy_vms(const struct dplan *dp, struct outset *os)
 		sb_add_csv(&kn, k->name);
 		sb_adds(&kn, ",");
 		sb_add_csv(&kn, dp->nodes[k->node].name);
-		sb_addf(&kn, ",%s,%s,%d,%s\n", hypervisor_name(c->nc->hv), c->nc->gpu->id, k->gpus, kinds[k->kind]);
+		sb_addf(&kn, ",%s,", hypervisor_name(c->nc->hv));
+		sb_add_csv(&kn, c->nc->gpu->id);
+		sb_addf(&kn, ",%d,%s\n", k->gpus, kinds[k->kind]);
 	}
 	outset_add_sb(os, "k8s-nodes.csv", &kn);
 }

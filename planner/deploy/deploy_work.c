@@ -257,7 +257,13 @@ static void vgpu_row(struct vgpu_out *o, size_t i, int g)
 	}
 	cJSON_AddItemToArray(o->vgpus, v);
 	sb_add_csv(&o->csv, o->dp->nodes[s->node].name);
-	sb_addf(&o->csv, ",%s,%d,%s,%s,%s,", hypervisor_name(c->nc->hv), g, c->nc->gpu->id, prof, vs);
+	sb_addf(&o->csv, ",%s,%d,", hypervisor_name(c->nc->hv), g);
+	sb_add_csv(&o->csv, c->nc->gpu->id);	/* catalog names: a user GPU file may name one "=x" */
+	sb_adds(&o->csv, ",");
+	sb_add_csv(&o->csv, prof);
+	sb_adds(&o->csv, ",");
+	sb_add_csv(&o->csv, vs);
+	sb_adds(&o->csv, ",");
 	if (s->d >= 0) {
 		sb_add_csv(&o->csv, p->demands[s->d].w->name);
 		sb_addf(&o->csv, ",%ld", s->replica);
