@@ -102,29 +102,6 @@ static int same_layout(const struct dplan *dp, const struct cnode *a, const stru
 	return 1;
 }
 
-int deploy_share_of(struct dplan *dp, enum gpu_mode mode, int k)
-{
-	size_t i;
-	struct dshare *s;
-
-	if (mode != MODE_TIMESLICE && mode != MODE_MPS) {
-		mode = MODE_PASSTHROUGH;
-		k = 0;
-	}
-	for (i = 0; i < dp->nshares; i++)
-		if (dp->shares[i].mode == mode && dp->shares[i].k == k)
-			return (int)i;
-	dp->shares = xrealloc(dp->shares, (dp->nshares + 1) * sizeof(*dp->shares));
-	s = &dp->shares[dp->nshares];
-	s->mode = mode;
-	s->k = k;
-	if (mode == MODE_PASSTHROUGH)
-		snprintf(s->name, sizeof(s->name), "default");
-	else
-		snprintf(s->name, sizeof(s->name), "%s-%d", mode == MODE_MPS ? "mps" : "time-slicing", k);
-	return (int)dp->nshares++;
-}
-
 static void dplan_release(struct dplan *dp)
 {
 	size_t i;
@@ -520,19 +497,6 @@ static void write_labels(const struct dplan *dp, struct outset *os)
 	label_unused(dp, &sh, arr);
 	outset_add_sb(os, "labels.sh", &sh);
 	deploy_add_json(os, "labels.json", root);
-}
-
-void deploy_add_json(struct outset *os, const char *name, cJSON *root)
-{
-	char *json = cJSON_Print(root);
-	struct sb sb;
-
-	cJSON_Delete(root);
-	sb_init(&sb);
-	sb_adds(&sb, json);
-	sb_adds(&sb, "\n");
-	cJSON_free(json);
-	outset_add_sb(os, name, &sb);
 }
 
 int deploy_build(const struct cplan *cp, const char *ns, struct outset *os, struct diag *d)

@@ -34,6 +34,30 @@ static const struct pclass *host_class(const struct dplan *dp, size_t i)
 	return &dp->cp->p->classes[dp->nodes[i].n->k];
 }
 
+/* The sharing setups (device-plugin configs) the hosts and worker VMs need, one index each. */
+int deploy_share_of(struct dplan *dp, enum gpu_mode mode, int k)
+{
+	size_t i;
+	struct dshare *s;
+
+	if (mode != MODE_TIMESLICE && mode != MODE_MPS) {
+		mode = MODE_PASSTHROUGH;
+		k = 0;
+	}
+	for (i = 0; i < dp->nshares; i++)
+		if (dp->shares[i].mode == mode && dp->shares[i].k == k)
+			return (int)i;
+	dp->shares = xrealloc(dp->shares, (dp->nshares + 1) * sizeof(*dp->shares));
+	s = &dp->shares[dp->nshares];
+	s->mode = mode;
+	s->k = k;
+	if (mode == MODE_PASSTHROUGH)
+		snprintf(s->name, sizeof(s->name), "default");
+	else
+		snprintf(s->name, sizeof(s->name), "%s-%d", mode == MODE_MPS ? "mps" : "time-slicing", k);
+	return (int)dp->nshares++;
+}
+
 /*
  * 0 when name is a Kubernetes node name; else -1 with d set at the
  * inventory row that gave it (its `nodes` field, or the class name the
