@@ -17,6 +17,7 @@
 
 #include "internal/deploy_plan.h"
 #include "inventory.h"
+#include "strmap.h"
 #include "util.h"
 #include "banned.h"
 
@@ -122,64 +123,60 @@ static void vm_take(struct dplan *dp, size_t v, size_t slot)
 		dp->slot_k8s[slot] = vm->k8s;
 }
 
+/* "<host><suffix>" (n > 0: and n), checked as a node name; NULL with d set when it is none. */
+static char *vm_name(const struct dplan *dp, size_t i, const char *suffix, int n, struct diag *d)
+{
+	char *name = n > 0 ? xasprintf("%s%s%d", dp->nodes[i].name, suffix, n)
+			   : xasprintf("%s%s", dp->nodes[i].name, suffix);
+
+	if (!check_name(dp, i, name, d))
+		return name;
+	free(name);
+	return NULL;
+}
+
 /* The VMs of hypervisor host i, whose slots are sl[0..n). */
-static int host_vms(struct dplan *dp, size_t i, const size_t *sl_, size_t n, struct diag *d)
+static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, struct diag *d)
 {
 	const struct cplan *cp = dp->cp;
-	const struct dnode *dn = &dp->nodes[i];
-	int gpus = host_class(dp, i)->nc->gpus_per_node, nvm = 0, nworker = 0;
-	uint64_t all = gpus >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << gpus) - 1), left = all;
-	long worker = -1;
-	size_t j, s;
+	enum gpu_mode mode = dp->nodes[i].n->mode;
+	int gpus = host_class(dp, i)->nc->gpus_per_node, vgpu = mode == MODE_VGPU || mode == MODE_MIG_VGPU;
+	int nvm = 0, nworker = 0;
+	uint64_t left = gpus >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << gpus) - 1);
+	size_t j, v;
+	char *name;
 
 	for (j = 0; j < n; j++) {
-		const struct cslot *sl;
-		s = sl_[j];
-		sl = &cp->slots[s];
-		int vgpu = dn->n->mode == MODE_VGPU || dn->n->mode == MODE_MIG_VGPU;
-		char *name;
-		if (sl->d < 0)
+		const struct cslot *s = &cp->slots[sl[j]];
+		if (s->d < 0)
 			continue;
-		if (cp->p->demands[sl->d].w->vm) {	/* a VM of its own */
-			size_t v;
-			name = xasprintf("%s-vm-%d", dn->name, ++nvm);
-			if (check_name(dp, i, name, d)) {
-				free(name);
+		if (cp->p->demands[s->d].w->vm) {	/* a VM of its own */
+			if (!(name = vm_name(dp, i, "-vm-", ++nvm, d)))
 				return -1;
-			}
-			v = add_vm(dp, i, name, -1, vgpu ? sl->type : -1);
-			dp->vms[v].d = sl->d;
-			dp->vms[v].replica = sl->replica;
-			vm_take(dp, v, s);
-			left &= ~slot_gpus(sl);
+			v = add_vm(dp, i, name, -1, vgpu ? s->type : -1);
+			dp->vms[v].d = s->d;
+			dp->vms[v].replica = s->replica;
+			left &= ~slot_gpus(s);
 		} else if (vgpu) {			/* a worker VM with this vGPU */
-			size_t v;
-			name = xasprintf("%s-k8s-%d", dn->name, ++nworker);
-			if (check_name(dp, i, name, d)) {
-				free(name);
+			if (!(name = vm_name(dp, i, "-k8s-", ++nworker, d)))
 				return -1;
-			}
 			v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_VGPU,
-							      sl->ngpus > 1 ? sl->ngpus : 1), sl->type);
-			vm_take(dp, v, s);
+							      s->ngpus > 1 ? s->ngpus : 1), s->type);
+		} else {
+			continue;
 		}
+		vm_take(dp, v, sl[j]);
 	}
-	if (dn->n->mode == MODE_VGPU || dn->n->mode == MODE_MIG_VGPU || !left)
+	if (vgpu || !left)
 		return 0;
 	/* the host's worker VM: every GPU no VM workload holds, passed through */
-	{
-		char *name = xasprintf("%s-k8s", dn->name);
-		if (check_name(dp, i, name, d)) {
-			free(name);
-			return -1;
-		}
-		worker = (long)add_vm(dp, i, name, 0, -1);
-		dp->vms[worker].k8s = (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_PASSTHROUGH, popcount64(left));
-		dp->vms[worker].gpus = left;
-	}
+	if (!(name = vm_name(dp, i, "-k8s", 0, d)))
+		return -1;
+	v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_PASSTHROUGH, popcount64(left)), -1);
+	dp->vms[v].gpus = left;
 	for (j = 0; j < n; j++)
-		if (cp->slots[sl_[j]].d >= 0 && dp->slot_vm[sl_[j]] < 0)
-			vm_take(dp, (size_t)worker, sl_[j]);
+		if (cp->slots[sl[j]].d >= 0 && dp->slot_vm[sl[j]] < 0)
+			vm_take(dp, v, sl[j]);
 	return 0;
 }
 
@@ -197,6 +194,35 @@ static size_t *slots_by_node(const struct cplan *cp, size_t **at)
 		idx[pos[cp->slots[s].node + 1]++] = s;
 	*at = pos;
 	return idx;
+}
+
+/*
+ * No VM takes a name a node already has: the plan's hosts, the inventory's
+ * named nodes, the other VMs ("esx1-k8s" made up for host esx1 while the
+ * inventory names a node esx1-k8s would label one node twice).
+ */
+static int unique_names(const struct dplan *dp, struct diag *d)
+{
+	const struct problem *p = dp->cp->p;
+	struct strmap m = STRMAP_INIT;
+	size_t i, k, old;
+	int rc = 0;
+
+	for (i = 0; i < dp->n; i++)
+		strmap_add(&m, dp->nodes[i].name, i, &old);
+	for (k = 0; k < p->nclasses; k++)
+		for (i = 0; i < p->classes[k].nc->nnodes; i++)
+			strmap_add(&m, p->classes[k].nc->nodes[i], dp->n, &old);
+	for (i = 0; i < dp->nvms && !rc; i++) {
+		const struct node_class *nc = host_class(dp, dp->vms[i].node)->nc;
+		if (strmap_add(&m, dp->vms[i].name, dp->n, &old))
+			rc = diag_set(d, DIAG_INPUT, p->sc->inventory.file, nc->line, nc->name_col,
+				      "node class '%s': the VM name '%s' made up for host %s is a node name already; "
+				      "rename the host or that node", nc->name, dp->vms[i].name,
+				      dp->nodes[dp->vms[i].node].name);
+	}
+	strmap_release(&m);
+	return rc;
 }
 
 int deploy_place_nodes(struct dplan *dp, struct diag *d)
@@ -226,7 +252,7 @@ int deploy_place_nodes(struct dplan *dp, struct diag *d)
 	}
 	free(idx);
 	free(at);
-	return rc;
+	return rc ? rc : unique_names(dp, d);
 }
 
 void deploy_nodes_release(struct dplan *dp)

@@ -34,6 +34,10 @@
 #include "plan.h"
 #include "ydoc.h"
 
+#define INV_HEADER_NODES                                                                        \
+	"name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd," \
+	"amortization_years,hourly_usd,base_power_w,nodes\n"
+
 /* The file name of os, or NULL. */
 static const struct outfile *file_of(const struct outset *os, const char *name)
 {
@@ -548,6 +552,30 @@ static void test_names(void)
 	}
 }
 
+/* A worker VM whose made-up name another node of the inventory has: refused, nothing added. */
+static void test_name_taken(void)
+{
+	static const char inv[] = INV_HEADER_NODES "vs,1,A100-PCIE-80GB,4,vsphere,dc1,64,512,owned,,,,,esx1\n"
+					     "bm,1,L40S,2,baremetal,dc1,64,512,owned,,,,,esx1-k8s\n";
+	static const char wl[] =
+		"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes\n"
+		"w,t,2,1,,,none,false,1,8,A100-PCIE-80GB,passthrough\n";
+	struct fixture fx;
+	struct outset os = OUTSET_INIT;
+	struct diag d = DIAG_INIT;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("taken"), inv, wl, FIXTURE_GREEDY))
+		return;
+	outset_init(&os, "-");
+	CHECK(deploy_build(&fx.cp, DEPLOY_NAMESPACE, &os, &d) == -1 && d.msg &&
+		      strstr(d.msg, "the VM name 'esx1-k8s' made up for host esx1 is a node name already") && d.line == 2 &&
+		      os.n == 0,
+	      "name taken: refused at the vsphere row: %ld %s", d.line, d.msg ? d.msg : "");
+	outset_release(&os);
+	diag_release(&d);
+	fixture_release(&fx);
+}
+
 /* A ClusterPolicy mig.strategy (sharing.operator_mig_strategy) that cannot serve the plan: refused. */
 static void test_operator(void)
 {
@@ -609,6 +637,7 @@ int main(void)
 	test_refused();
 	test_single();
 	test_names();
+	test_name_taken();
 	test_operator();
 	/*
 	 * any other scenario's plan, e.g. a bench L instance (not part of the
