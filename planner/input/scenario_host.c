@@ -240,18 +240,13 @@ static int multi_vgpu_fits(const struct scenario *sc, const struct node_class *n
 	return 0;
 }
 
-char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
+/* Why no allowed node class is large enough for one replica of w, or NULL when one may be. */
+static char *largest_misfit(const struct inventory *inv, const struct workload *w)
 {
-	const struct multi_vgpu *over = NULL;
-	const struct node_class *over_nc = NULL;
-	const struct inventory *inv = &sc->inventory;
-	const unsigned vm_modes =
-		MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH);
-	double ask_mib = w->gpu_mem_gib * 1024.0;
-	double max_cpu = 0, max_ram = 0;
+	double ask_mib = w->gpu_mem_gib * 1024.0, max_cpu = 0, max_ram = 0;
 	long max_mem = 0;
-	int max_gpus = 0, any = 0, vm_host = 0, any_big = 0;
-	char a[64], b[64], *why;
+	int max_gpus = 0, any = 0, vm_host = 0;
+	char a[64], b[64];
 	size_t i;
 
 	for (i = 0; i < inv->n; i++) {
@@ -286,14 +281,28 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 				 fmt_num_short(a, sizeof(a), w->ram_gib, 6), fmt_num_short(b, sizeof(b), max_ram, 6));
 	if (w->vm && !vm_host)
 		return xstrdup("needs a VM (vm: true) but no allowed node class runs vsphere or kvm");
+	return NULL;
+}
 
-	for (i = 0; i < inv->n; i++) {
-		const struct node_class *nc = &inv->classes[i];
+/* The first multi-vGPU VM limit that kept w off a node class, and that class. */
+struct vm_limit {
+	const struct multi_vgpu *over;
+	const struct node_class *nc;
+};
+
+/* Whether some mode of a node class big enough for w hosts one replica; *any_big says if any is. */
+static int some_mode_hosts(const struct scenario *sc, const struct workload *w, struct vm_limit *lim, int *any_big)
+{
+	const unsigned vm_modes = MODE_BIT(MODE_VGPU) | MODE_BIT(MODE_MIG_VGPU) | MODE_BIT(MODE_PASSTHROUGH);
+	size_t i;
+	int m;
+
+	for (i = 0; i < sc->inventory.n; i++) {
+		const struct node_class *nc = &sc->inventory.classes[i];
 		unsigned modes;
-		int m;
 		if (!class_big_enough(nc, w))
 			continue;
-		any_big = 1;
+		*any_big = 1;
 		modes = w->modes & node_class_modes(nc);
 		if (w->vm)
 			modes &= hypervisor_is_vm_host(nc->hv) ? vm_modes : 0;
@@ -303,27 +312,25 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 			if (m == MODE_VGPU && w->gpus >= 2) {
 				const struct multi_vgpu *o = NULL;
 				if (multi_vgpu_fits(sc, nc, w, &o))
-					return NULL;
-				if (o && !over) {
-					over = o;
-					over_nc = nc;
+					return 1;
+				if (o && !lim->over) {
+					lim->over = o;
+					lim->nc = nc;
 				}
 				continue;
 			}
 			if (mode_has_slot(nc->gpu, (enum gpu_mode)m, w))
-				return NULL;
+				return 1;
 		}
 	}
-	if (!any_big)
-		return xstrdup("no single allowed node class has enough GPUs, CPU cores and RAM at once");
-	if (over)
-		return xasprintf("asks %d GPUs per replica: as vGPUs of one VM, %s ('%s', %s) allows at most %d "
-				 "full-size vGPUs per VM on %s (%s%s)",
-				 w->gpus, over->release, over_nc->name, over->hypervisor, over->max_per_vm,
-				 over_nc->gpu->id, over->source, over->assumed ? "; assumed" : "");
-	why = modes_misfit(sc, w);
-	if (why)
-		return why;
+	return 0;
+}
+
+/* Why no allowed mode gives w what it asks, when nothing more particular is known. */
+static char *no_mode(const struct workload *w)
+{
+	char a[64], b[64];
+
 	if (w->gpus >= 1) {
 		if (w->gpu_mem_gib > 0)
 			return xasprintf("no allowed mode offers %s with %s GiB (isolation %s)",
@@ -335,4 +342,25 @@ char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
 	return xasprintf("no allowed mode offers a slot with %s GiB and compute %s (isolation %s)",
 			 fmt_num_short(a, sizeof(a), w->gpu_mem_gib, 6), fmt_num_short(b, sizeof(b), w->compute, 6),
 			 isolation_name(w->iso));
+}
+
+char *scenario_unhostable(const struct scenario *sc, const struct workload *w)
+{
+	struct vm_limit lim = { NULL, NULL };
+	int any_big = 0;
+	char *why = largest_misfit(&sc->inventory, w);
+
+	if (why)
+		return why;
+	if (some_mode_hosts(sc, w, &lim, &any_big))
+		return NULL;
+	if (!any_big)
+		return xstrdup("no single allowed node class has enough GPUs, CPU cores and RAM at once");
+	if (lim.over)
+		return xasprintf("asks %d GPUs per replica: as vGPUs of one VM, %s ('%s', %s) allows at most %d "
+				 "full-size vGPUs per VM on %s (%s%s)",
+				 w->gpus, lim.over->release, lim.nc->name, lim.over->hypervisor, lim.over->max_per_vm,
+				 lim.nc->gpu->id, lim.over->source, lim.over->assumed ? "; assumed" : "");
+	why = modes_misfit(sc, w);
+	return why ? why : no_mode(w);
 }

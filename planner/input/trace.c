@@ -313,6 +313,68 @@ static int in_list(const char *list, const char *name)
 	return 0;
 }
 
+/* workloads=A|B: every name must be a workload's. */
+static int parse_workload_list(const char *val, const struct workloads *wl, struct diag *d)
+{
+	const char *q = val;
+
+	if (!*val)
+		return spec_error(d, "workloads: empty list");
+	while (*q) {
+		const char *e = strchr(q, '|');
+		size_t len = e ? (size_t)(e - q) : strlen(q);
+		size_t i;
+		for (i = 0; i < wl->n; i++)
+			if (strlen(wl->w[i].name) == len && !strncmp(wl->w[i].name, q, len))
+				break;
+		if (i == wl->n) {
+			char *name = xstrndup(q, len), *hint = workloads_hint(wl, name);
+			spec_error(d, "workloads: unknown workload '%s'%s", name, hint);
+			free(hint);
+			free(name);
+			return -1;
+		}
+		if (!e)
+			break;
+		q = e + 1;
+	}
+	return 0;
+}
+
+/* KEY=VAL for one of the numeric keys, checked against its range. */
+static int parse_number_param(const char *key, const char *val, struct gen_params *g, struct diag *d)
+{
+	struct {
+		const char *key;
+		double lo, hi;
+		int whole;
+		double *out;
+	} const nums[] = {
+		{ "hours_per_day", 1, 24, 1, &g->hours_per_day },
+		{ "start_hour", 0, 23, 1, &g->start_hour },
+		{ "base", 0, 1, 0, &g->base },
+		{ "weekend", 0, 1, 0, &g->weekend },
+		{ "growth", -0.5, 10, 0, &g->growth },
+		{ "hours", 1, (double)TRACE_MAX_HOURS, 1, &g->hours },
+	};
+	char rbuf[RANGE_TEXT_SIZE];
+	double v;
+	size_t n;
+
+	for (n = 0; n < sizeof(nums) / sizeof(nums[0]); n++)
+		if (!strcmp(nums[n].key, key))
+			break;
+	if (parse_double(val, &v) != PARSE_OK)
+		return spec_error(d, "%s: '%s' is not a number", key, val);
+	if (!range_contains(v, nums[n].lo, nums[n].hi, RANGE_CLOSED))
+		return spec_error(d, "%s: '%s' must be %s", key, val,
+				  range_text(rbuf, sizeof(rbuf), nums[n].lo, nums[n].hi, RANGE_CLOSED));
+	if (nums[n].whole && v != floor(v))
+		return spec_error(d, "%s: '%s' is not a whole number", key, val);
+	*nums[n].out = v;
+	return 0;
+}
+
 static int parse_params(char *s, int daily, struct gen_params *g, const struct workloads *wl, struct diag *d)
 {
 	static const char *const daily_keys[] = { "hours_per_day", "start_hour", "base", "weekend", "workloads",
@@ -324,7 +386,6 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 
 	while (p && *p) {
 		char *next = strchr(p, ','), *eq, *val;
-		double v;
 		int k;
 		if (next)
 			*next++ = '\0';
@@ -346,55 +407,11 @@ static int parse_params(char *s, int daily, struct gen_params *g, const struct w
 			return spec_error(d, "key '%s' given twice", p);
 		seen |= 1u << k;
 		if (!strcmp(p, "workloads")) {
-			const char *q = val;
-			if (!*val)
-				return spec_error(d, "workloads: empty list");
-			while (*q) {
-				const char *e = strchr(q, '|');
-				size_t len = e ? (size_t)(e - q) : strlen(q);
-				size_t i;
-				for (i = 0; i < wl->n; i++)
-					if (strlen(wl->w[i].name) == len && !strncmp(wl->w[i].name, q, len))
-						break;
-				if (i == wl->n) {
-					char *name = xstrndup(q, len), *hint = workloads_hint(wl, name);
-					spec_error(d, "workloads: unknown workload '%s'%s", name, hint);
-					free(hint);
-					free(name);
-					return -1;
-				}
-				if (!e)
-					break;
-				q = e + 1;
-			}
+			if (parse_workload_list(val, wl, d))
+				return -1;
 			g->only = val;
-		} else {
-			struct {
-				const char *key;
-				double lo, hi;
-				int whole;
-				double *out;
-			} const nums[] = {
-				{ "hours_per_day", 1, 24, 1, &g->hours_per_day },
-				{ "start_hour", 0, 23, 1, &g->start_hour },
-				{ "base", 0, 1, 0, &g->base },
-				{ "weekend", 0, 1, 0, &g->weekend },
-				{ "growth", -0.5, 10, 0, &g->growth },
-				{ "hours", 1, (double)TRACE_MAX_HOURS, 1, &g->hours },
-			};
-			size_t n;
-			char rbuf[RANGE_TEXT_SIZE];
-			for (n = 0; n < sizeof(nums) / sizeof(nums[0]); n++)
-				if (!strcmp(nums[n].key, p))
-					break;
-			if (parse_double(val, &v) != PARSE_OK)
-				return spec_error(d, "%s: '%s' is not a number", p, val);
-			if (!range_contains(v, nums[n].lo, nums[n].hi, RANGE_CLOSED))
-				return spec_error(d, "%s: '%s' must be %s", p, val,
-						  range_text(rbuf, sizeof(rbuf), nums[n].lo, nums[n].hi, RANGE_CLOSED));
-			if (nums[n].whole && v != floor(v))
-				return spec_error(d, "%s: '%s' is not a whole number", p, val);
-			*nums[n].out = v;
+		} else if (parse_number_param(p, val, g, d)) {
+			return -1;
 		}
 		p = next;
 	}

@@ -62,26 +62,11 @@ static cJSON *j_side(const struct rd_report *r)
 	return o;
 }
 
-char *rd_json_format(const struct rd_diff *df, const char *command)
+/* plan figures: cost, licences, counts, modes and utilisation, baseline against current. */
+static void j_figures(cJSON *root, const struct rd_report *b, const struct rd_report *c)
 {
-	const struct rd_report *b = df->base, *c = df->cur;
-	cJSON *root = cJSON_CreateObject(), *o, *a;
-	char *why, *text, *out;
-	size_t i;
-	int q, l;
-
-	cJSON_AddStringToObject(root, "schema_version", REPORTDIFF_SCHEMA_VERSION);
-	cJSON_AddStringToObject(root, "command", command);
-	cJSON_AddStringToObject(root, "result", !df->nchecked ? "not-checked" : df->failed ? "failed" : "passed");
-	cJSON_AddBoolToObject(root, "changed", df->changed);
-	why = rd_diff_failure(df);
-	if (why)
-		cJSON_AddStringToObject(root, "failure", why);
-	else
-		cJSON_AddNullToObject(root, "failure");
-	free(why);
-	cJSON_AddItemToObject(root, "baseline", j_side(b));
-	cJSON_AddItemToObject(root, "current", j_side(c));
+	cJSON *o, *a;
+	int q;
 
 	o = cJSON_AddObjectToObject(root, "cost");
 	cJSON_AddItemToObject(o, "total", j_money(cJSON_CreateObject(), b->total_cents, c->total_cents));
@@ -117,6 +102,14 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 	o = cJSON_AddObjectToObject(root, "utilisation");
 	cJSON_AddItemToObject(o, "memory", j_change_util(b->mem_util_bp, c->mem_util_bp));
 	cJSON_AddItemToObject(o, "compute", j_change_util(b->compute_util_bp, c->compute_util_bp));
+}
+
+/* The workloads whose placement changed: "unplaced" and "workloads_changed". */
+static void j_workloads(cJSON *root, const struct rd_diff *df)
+{
+	cJSON *a;
+	size_t i;
+
 	a = cJSON_AddArrayToObject(root, "unplaced");
 	for (i = 0; i < df->nunplaced; i++) {
 		const struct rd_unplaced_change *u = &df->unplaced[i];
@@ -140,6 +133,14 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 		cJSON_AddItemToObject(e, "unplaced", j_change_count(x->unplaced_base, x->unplaced_cur));
 		cJSON_AddItemToArray(a, e);
 	}
+}
+
+/* Each checked threshold: its option, unit, limit, value and whether it was exceeded. */
+static void j_thresholds(cJSON *root, const struct rd_diff *df)
+{
+	cJSON *a;
+	int l;
+
 	a = cJSON_AddArrayToObject(root, "thresholds");
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
 		static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",
@@ -159,6 +160,30 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 		cJSON_AddBoolToObject(e, "exceeded", v->exceeded);
 		cJSON_AddItemToArray(a, e);
 	}
+}
+
+char *rd_json_format(const struct rd_diff *df, const char *command)
+{
+	const struct rd_report *b = df->base, *c = df->cur;
+	cJSON *root = cJSON_CreateObject();
+	char *why, *text, *out;
+
+	cJSON_AddStringToObject(root, "schema_version", REPORTDIFF_SCHEMA_VERSION);
+	cJSON_AddStringToObject(root, "command", command);
+	cJSON_AddStringToObject(root, "result", !df->nchecked ? "not-checked" : df->failed ? "failed" : "passed");
+	cJSON_AddBoolToObject(root, "changed", df->changed);
+	why = rd_diff_failure(df);
+	if (why)
+		cJSON_AddStringToObject(root, "failure", why);
+	else
+		cJSON_AddNullToObject(root, "failure");
+	free(why);
+	cJSON_AddItemToObject(root, "baseline", j_side(b));
+	cJSON_AddItemToObject(root, "current", j_side(c));
+
+	j_figures(root, b, c);
+	j_workloads(root, df);
+	j_thresholds(root, df);
 	text = cJSON_Print(root);
 	out = xasprintf("%s\n", text);
 	cJSON_free(text);

@@ -461,11 +461,9 @@ static void md_code(struct sb *sb, const char *s)
 	sb_adds(sb, "`");
 }
 
-static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows *rs, const char *command)
+/* The heading and the sentence saying which plan is compared with which. */
+static void md_heading(struct sb *sb, const struct rd_diff *df, const char *command)
 {
-	size_t i;
-	int l, any_unplaced = 0;
-
 	sb_addf(sb, "### gpuplan %s ", command);
 	md_code(sb, df->cur->scenario);
 	sb_addf(sb, ": %s\n\n", !df->nchecked ? (df->changed ? "changed" : "unchanged")
@@ -485,7 +483,16 @@ static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows
 		md_code(sb, df->base->scenario);
 		sb_adds(sb, ")");
 	}
-	sb_adds(sb, ".\n\n| | baseline | current | change |\n|:---|---:|---:|---:|\n");
+	sb_adds(sb, ".");
+}
+
+/* The figures' table; returns whether any workload's unplaced count changed. */
+static int md_rows(struct sb *sb, const struct rows *rs)
+{
+	size_t i;
+	int any_unplaced = 0;
+
+	sb_adds(sb, "\n\n| | baseline | current | change |\n|:---|---:|---:|---:|\n");
 	for (i = 0; i < rs->n; i++) {
 		const struct row *r = &rs->v[i];
 		const char *b = r->strong ? "**" : "";
@@ -502,6 +509,14 @@ static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows
 			sb_addf(sb, " (%s)", r->pct);
 		sb_addf(sb, "%s |\n", b);
 	}
+	return any_unplaced;
+}
+
+/* The unplaced workloads' table, then the changed workloads' table. */
+static void md_workloads(struct sb *sb, const struct rd_diff *df, int any_unplaced)
+{
+	size_t i;
+
 	if (any_unplaced) {
 		sb_adds(sb, "\n| unplaced workload | tenant | baseline | current | change | reason |\n"
 			    "|:---|:---|---:|---:|---:|:---|\n");
@@ -533,6 +548,13 @@ static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows
 				count_change(u, sizeof(u), x->unplaced_cur - x->unplaced_base));
 		}
 	}
+}
+
+/* The thresholds' table and the verdict. */
+static void md_verdict(struct sb *sb, const struct rd_diff *df)
+{
+	int l;
+
 	if (!df->nchecked) {
 		sb_addf(sb, "\n%s; no thresholds given.\n", df->changed ? "Changed" : "No change");
 		return;
@@ -555,6 +577,14 @@ static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows
 	} else {
 		sb_addf(sb, "\n**Passed:** %s.\n", df->changed ? "changed within the thresholds" : "no change");
 	}
+}
+
+
+static void md_format(struct sb *sb, const struct rd_diff *df, const struct rows *rs, const char *command)
+{
+	md_heading(sb, df, command);
+	md_workloads(sb, df, md_rows(sb, rs));
+	md_verdict(sb, df);
 }
 
 char *rd_text_format(const struct rd_diff *df, int markdown, const char *command)

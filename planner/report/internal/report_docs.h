@@ -1,0 +1,33 @@
+/*
+ * report_docs.h - the documents a plan's reports are built in (report.c), shared with the
+ * summary, costs and licences builders (report_summary.c).
+ */
+#ifndef PLANNER_REPORT_DOCS_H
+#define PLANNER_REPORT_DOCS_H
+
+#include <cJSON.h>
+#include <stdio.h>
+
+#include "internal/jsonout.h"
+#include "report.h"
+#include "util.h"
+
+struct docs {
+	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions;
+	cJSON *json;		/* plan.json's tree, less the elements of the big arrays below */
+	cJSON *jn, *jg, *jp;	/* its "nodes", "gpus" and "placements": empty, streamed */
+	FILE *fn, *fg, *fp;	/* nodes.csv, gpus.csv and placements.csv, streamed (NULL: not written) */
+	struct jsonout jo;	/* plan.json, streamed */
+};
+
+/* V in dollars and cents: "1234.50". */
+const char *report_money(char *buf, size_t n, double v);
+/* V rounded to DECIMALS places, with -0 made 0 (for JSON numbers). */
+double report_round(double v, int decimals);
+
+/* summary.csv, costs.csv and licenses.csv, with their parts of plan.json. */
+void report_build_summary(struct docs *dc, const struct plan_result *r);
+void report_build_costs(struct docs *dc, const struct plan_result *r);
+void report_build_licenses(struct docs *dc, const struct plan_result *r);
+
+#endif
