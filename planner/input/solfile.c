@@ -21,7 +21,7 @@
 #include "solfile.h"
 #include "strmap.h"
 #include "util.h"
-#include "internal/lines.h"
+#include "lines.h"
 #include "banned.h"
 
 /* The next blank-separated token of *s (NUL-ended in place), or NULL. */

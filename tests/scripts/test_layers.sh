@@ -39,9 +39,9 @@ check() {
 		done
 	done
 	# outside libraries: header -> the layers that may include it (cJSON:
-	# input reads JSON imports, report writes and reads JSON reports, deploy
+	# input reads JSON positions, import reads kubectl JSON, report writes and reads JSON reports, deploy
 	# writes JSON; libyaml: input parses, deploy emits; docs/decisions.md)
-	declare -A lib=([glpk.h]=solve [cJSON.h]="input report deploy" [yaml.h]="input deploy" [csv.h]=input)
+	declare -A lib=([glpk.h]=solve [cJSON.h]="input import report deploy" [yaml.h]="input deploy" [csv.h]=input)
 	local kind
 	while IFS=$'\t' read -r f kind h; do
 		l=${f#"$tree"/planner/}

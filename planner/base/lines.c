@@ -1,11 +1,11 @@
 /*
- * lines.c - a text file walked a line at a time (internal/lines.h).
+ * lines.c - a text file walked a line at a time (lines.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
-#include "internal/lines.h"
+#include "lines.h"
 #include "banned.h"
 
 int lines_open(struct lines *L, const char *path, size_t max, struct diag *d)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/kube.h"
+#include "kube.h"
 #include "kubectl.h"
 #include "mig.h"
 #include "util.h"

@@ -1,6 +1,6 @@
 /*
  * kubectl_json.c - the JSON lists of `kubectl get -o json` (see
- * internal/kube.h): loading with positions, member lookups, quantities.
+ * kube.h): loading with positions, member lookups, quantities.
  */
 #include <cJSON.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/kube.h"
+#include "kube.h"
 #include "jsonpos.h"
 #include "kquantity.h"
 #include "util.h"

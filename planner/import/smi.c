@@ -14,7 +14,7 @@
 #include "catalog.h"
 #include "smi.h"
 #include "util.h"
-#include "internal/lines.h"
+#include "lines.h"
 #include "banned.h"
 
 #define SMI_MAX_BYTES (1UL << 20)

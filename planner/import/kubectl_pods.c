@@ -1,6 +1,6 @@
 /*
  * kubectl_pods.c - the GPU pods of `kubectl get pods -A -o json` (see
- * internal/kube.h).
+ * kube.h).
  *
  * A pod asks for GPUs through extended resources, which Kubernetes
  * requires in limits (requests, when given, equal them): nvidia.com/gpu
@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "gfd.h"
-#include "internal/kube.h"
+#include "kube.h"
 #include "kquantity.h"
 #include "util.h"
 #include "banned.h"

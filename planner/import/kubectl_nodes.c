@@ -1,6 +1,6 @@
 /*
  * kubectl_nodes.c - the GPU nodes of `kubectl get nodes -o json` (see
- * internal/kube.h): GPU Feature Discovery labels, allocatable CPU and
+ * kube.h): GPU Feature Discovery labels, allocatable CPU and
  * memory, zone or region, and how the GPUs are shared today.
  *
  * Labels read (GFD, k8s-device-plugin; GPU Operator mig-manager):
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "gfd.h"
-#include "internal/kube.h"
+#include "kube.h"
 #include "inventory.h"
 #include "util.h"
 #include "banned.h"

@@ -1,5 +1,5 @@
 /*
- * internal/lines.h - a text file read whole and walked a line at a time
+ * lines.h - a text file read whole and walked a line at a time
  * (lines.c), for the readers of other tools' plain-text output
  * (nvidia-smi listings, solver solution files).
  */
