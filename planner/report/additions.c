@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/additions.h"
+#include "additions.h"
 #include "report.h"
 #include "whatif.h"
 #include "banned.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/chargeback.h"
+#include "chargeback.h"
 #include "util.h"
 #include "banned.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html_pages.h"
+#include "html_pages.h"
 #include "compare.h"
 #include "outfile.h"
 #include "util.h"

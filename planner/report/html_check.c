@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
-#include "internal/reportdiff_text.h"
+#include "html.h"
+#include "html_pages.h"
+#include "reportdiff_text.h"
 #include "banned.h"
 
 static const char *const sides[] = { "baseline", "current" };

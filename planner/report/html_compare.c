@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
+#include "html.h"
+#include "html_pages.h"
 #include "banned.h"
 
 /* The options in rank order. */

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
-#include "internal/stats.h"
+#include "html.h"
+#include "html_pages.h"
+#include "stats.h"
 #include "banned.h"
 
 #define ROW_H 26.0

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
+#include "html.h"
+#include "html_pages.h"
 #include "banned.h"
 
 static double num(const cJSON *o, const char *key)

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
+#include "html.h"
+#include "html_pages.h"
 #include "outfile.h"
 #include "report.h"
 #include "banned.h"

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
-#include "internal/stats.h"
+#include "html.h"
+#include "html_pages.h"
+#include "stats.h"
 #include "banned.h"
 
 enum strand { ST_USED, ST_INSIDE, ST_FREE, ST_UNPART, ST_IDLE, ST_COUNT };

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/jsonout.h"
+#include "jsonout.h"
 #include "util.h"
 #include "banned.h"
 

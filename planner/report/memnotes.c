@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/stats.h"
+#include "stats.h"
 #include "mig.h"
 #include "util.h"
 #include "banned.h"

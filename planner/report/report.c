@@ -10,12 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal/additions.h"
-#include "internal/chargeback.h"
-#include "internal/html_pages.h"
-#include "internal/jsonout.h"
-#include "internal/report_docs.h"
-#include "internal/stats.h"
+#include "additions.h"
+#include "chargeback.h"
+#include "html_pages.h"
+#include "jsonout.h"
+#include "report_docs.h"
+#include "stats.h"
 #include "date.h"
 #include "outfile.h"
 #include "report.h"

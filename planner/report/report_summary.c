@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/report_docs.h"
-#include "internal/stats.h"
+#include "report_docs.h"
+#include "stats.h"
 #include "date.h"
 #include "report.h"
 #include "util.h"

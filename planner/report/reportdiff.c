@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal/reportdiff_read.h"
+#include "reportdiff_read.h"
 #include "reportdiff.h"
 #include "util.h"
 #include "banned.h"

@@ -5,9 +5,9 @@
  * comparison (reportdiff.c) and not the other way round.
  */
 #include "reportdiff.h"
-#include "internal/html_pages.h"
-#include "internal/reportdiff_json.h"
-#include "internal/reportdiff_text.h"
+#include "html_pages.h"
+#include "reportdiff_json.h"
+#include "reportdiff_text.h"
 #include "banned.h"
 
 char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command)

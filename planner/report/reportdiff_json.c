@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "internal/reportdiff_json.h"
+#include "reportdiff_json.h"
 #include "reportdiff.h"
 #include "util.h"
 #include "banned.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "jsonpos.h"
-#include "internal/reportdiff_read.h"
+#include "reportdiff_read.h"
 #include "report.h"
 #include "reportdiff.h"
 #include "util.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/reportdiff_text.h"
+#include "reportdiff_text.h"
 #include "reportdiff.h"
 #include "util.h"
 #include "banned.h"

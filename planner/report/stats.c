@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-#include "internal/stats.h"
+#include "stats.h"
 #include "report.h"
 #include "banned.h"
 

@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "internal/html_pages.h"
+#include "html_pages.h"
 #include "outfile.h"
 #include "sweep_report.h"
 #include "util.h"

@@ -8,7 +8,7 @@
 #include <cJSON.h>
 #include <stdio.h>
 
-#include "internal/jsonout.h"
+#include "jsonout.h"
 #include "report.h"
 #include "util.h"
 
