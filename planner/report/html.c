@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
+#include "html.h"
 #include "banned.h"
 
 #define CHART_W 900.0	/* user units; the SVG scales to the page */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
+#include "html.h"
 #include "internal/html_pages.h"
 #include "banned.h"
 

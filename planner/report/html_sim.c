@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
+#include "html.h"
 #include "internal/html_pages.h"
 #include "outfile.h"
 #include "report.h"

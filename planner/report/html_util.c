@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
+#include "html.h"
 #include "internal/html_pages.h"
 #include "internal/stats.h"
 #include "banned.h"

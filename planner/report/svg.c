@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal/html.h"
+#include "html.h"
 #include "banned.h"
 
 void html_esc(struct sb *sb, const char *s)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/html.h"
-#include "internal/html_pages.h"
+#include "html.h"
+#include "html_sweep.h"
 #include "banned.h"
 
 #define W 900.0		/* chart width, user units (as html.c's) */

@@ -1,15 +1,16 @@
 /*
- * internal/sweep_inputs.h - what the sweep's Kubernetes manifest and its
- * derived scenarios share: a scenario file written again with other
- * names for the files it reads, and file names made unique.
+ * sweep_inputs.h - what the sweep's Kubernetes manifest and its derived
+ * scenarios share: a scenario file written again with other names for
+ * the files it reads, and file names made unique.  Private to sweep/
+ * (sweep_expand.c, sweep_k8s.c).
  */
 #ifndef PLANNER_SWEEP_INPUTS_H
 #define PLANNER_SWEEP_INPUTS_H
 
 #include <stddef.h>
 
-#include "deploy_yaml.h"
 #include "diag.h"
+#include "dyaml.h"
 #include "scenario.h"
 
 /*
@@ -19,14 +20,23 @@
  */
 typedef char *(*sweep_namer)(void *ctx, const char *path);
 
+/* How sweep_scenario_yaml writes a scenario again. */
+struct sweep_rewrite {
+	sweep_namer namer;		/* names every file the scenario reads */
+	void *ctx;			/* namer's */
+	int want_models;		/* name the models even when the file does not */
+	struct dyaml_edit *extra;	/* more edits; may be NULL when nextra is 0 */
+	size_t nextra;
+};
+
 /*
  * The file of the loaded scenario sc again through the emitter, its
  * models, gpu_types, inventory, workloads and cloud_offers named by
- * namer (models only when it is in the file or want_models), with the
- * extra edits.  0 and *text (caller frees), or -1 with d set.
+ * rw->namer (models only when it is in the file or rw->want_models),
+ * with the extra edits.  0 and *text (caller frees), or -1 with d set.
  */
-int sweep_scenario_yaml(const struct scenario *sc, sweep_namer namer, void *ctx, int want_models,
-			struct dyaml_edit *extra, size_t nextra, char **text, size_t *len, struct diag *d);
+int sweep_scenario_yaml(const struct scenario *sc, const struct sweep_rewrite *rw, char **text, size_t *len,
+			struct diag *d);
 
 /* path with every symbolic link and "." or ".." resolved (realpath), or NULL when it does not exist; caller frees. */
 char *sweep_real_path(const char *path);

@@ -40,8 +40,9 @@ check() {
 	done
 	# outside libraries: header -> the layers that may include it (cJSON:
 	# input reads JSON imports, report writes and reads JSON reports, deploy
-	# writes JSON; libyaml: input parses, deploy emits; docs/decisions.md)
-	declare -A lib=([glpk.h]=solve [cJSON.h]="input report deploy" [yaml.h]="input deploy" [csv.h]=input)
+	# writes JSON, sweep writes and reads its case files and merged report;
+	# libyaml: input parses, emit emits; docs/decisions.md)
+	declare -A lib=([glpk.h]=solve [cJSON.h]="input report deploy sweep" [yaml.h]="input emit" [csv.h]=input)
 	local kind
 	while IFS=$'\t' read -r f kind h; do
 		l=${f#"$tree"/planner/}
