@@ -1,6 +1,5 @@
 /*
- * cmd_sweep.h - what the files of gpuplan sweep share: its parsed
- * arguments (cmd_sweep.c) and the submit subcommand (cmd_sweep_submit.c).
+ * cmd_sweep.h - gpuplan sweep's parsed arguments (cmd_sweep.c).
  */
 #ifndef PLANNER_CMD_SWEEP_H
 #define PLANNER_CMD_SWEEP_H
@@ -25,10 +24,5 @@ struct sweep_args {
 	long parallelism;	/* --parallelism (--k8s); 0: the default */
 	const char *claim;	/* --claim (--k8s) */
 };
-
-/* Creates dir when missing (an existing one is fine: shards start at once); 0 or EXIT_INTERNAL after a message. */
-int sweep_make_dir(const char *dir);
-/* gpuplan sweep submit --slurm|--mpi|--k8s; its exit code. */
-int sweep_submit(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g);
 
 #endif

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "deploy.h"
-#include "internal/deploy_plan.h"
-#include "internal/deploy_yaml.h"
+#include "dyaml.h"
+#include "deploy_plan.h"
 #include "mig.h"
 #include "util.h"
 #include "banned.h"

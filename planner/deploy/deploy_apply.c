@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "deploy.h"
-#include "internal/deploy_plan.h"
+#include "deploy_plan.h"
 #include "util.h"
 #include "banned.h"
 

@@ -4,7 +4,7 @@
  */
 #include <cJSON.h>
 
-#include "internal/deploy_plan.h"
+#include "deploy_plan.h"
 #include "util.h"
 #include "banned.h"
 

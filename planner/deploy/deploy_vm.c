@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/deploy_plan.h"
+#include "deploy_plan.h"
 #include "inventory.h"
 #include "strmap.h"
 #include "util.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/deploy_plan.h"
-#include "internal/deploy_yaml.h"
+#include "dyaml.h"
+#include "deploy_plan.h"
 #include "util.h"
 #include "banned.h"
 

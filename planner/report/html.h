@@ -1,13 +1,14 @@
 /*
  * html.h - the pieces of report.html: an escaping writer for HTML and
  * inline SVG (svg.c), the page frame, tables and the two chart kinds
- * (html.c).  Everything goes into a struct sb; nothing touches the
- * network, the clock or the locale, so the same data give the same
- * bytes.  Every string from the user (names of scenarios, node classes,
- * workloads, tenants) goes through html_esc.
+ * (html.c), public so that a higher layer draws its own page with them
+ * (the sweep's, sweep/html_sweep.c).  Everything goes into a struct sb;
+ * nothing touches the network, the clock or the locale, so the same data
+ * give the same bytes.  Every string from the user (names of scenarios,
+ * node classes, workloads, tenants) goes through html_esc.
  */
-#ifndef PLANNER_REPORT_HTML_INTERNAL_H
-#define PLANNER_REPORT_HTML_INTERNAL_H
+#ifndef PLANNER_REPORT_HTML_H
+#define PLANNER_REPORT_HTML_H
 
 #include <stddef.h>
 

@@ -1,8 +1,10 @@
 /*
  * html_pages.h - the report.html pages: a plan (html_plan.c, its GPU
  * layouts and utilisation in html_layout.c), a comparison
- * (html_compare.c), a simulation (html_sim.c), a check against a
- * baseline (html_check.c) and a sweep (html_sweep.c).  Each returns the whole page; caller frees.
+ * (html_compare.c), a simulation (html_sim.c) and a check against a
+ * baseline (html_check.c); a sweep's page is the sweep layer's
+ * (sweep/html_sweep.c), drawn with html.h.  Each returns the whole page;
+ * caller frees.
  */
 #ifndef PLANNER_REPORT_HTML_PAGES_H
 #define PLANNER_REPORT_HTML_PAGES_H
@@ -32,7 +34,5 @@ char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *
 char *html_sim_page(const struct sim_result *r);
 /* A comparison with a baseline (command "check" or "diff"). */
 char *html_check_page(const struct rd_diff *df, const char *command);
-/* A sweep's merged report, from sweep.json's tree (html_sweep.c). */
-char *html_sweep_page(const cJSON *doc);
 
 #endif

@@ -28,6 +28,7 @@ rows() {
 		row = 0; sub(/^ *set\(GPUPLAN_LAYER_/, "", text); sub(/\)[ \t]*$/, "", text)
 		n = split(text, w, /[ \t]+/); key = ""; out["USES"] = out["LIBS"] = out["PUBLIC"] = ""
 		for (i = 2; i <= n; i++) {
+			if (w[i] == "PUBLIC_LIBS") { key = "LIBS"; continue }
 			if (w[i] == "USES" || w[i] == "LIBS" || w[i] == "PUBLIC") { key = w[i]; continue }
 			if (key != "" && w[i] != "") out[key] = out[key] " " w[i]
 		}

@@ -1,5 +1,5 @@
 /*
- * test_sweep.c - the sweep spec and its cases (input/sweep.h) and the
+ * test_sweep.c - the sweep spec and its cases (sweep/sweep.h) and the
  * generator under them (base/rng.h): splitmix64's published first
  * outputs; the cases of each design (grid in mixed radix, one at a time
  * from the base, Monte Carlo draws that depend on the case alone, not on

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "html.h"
-#include "html_pages.h"
+#include "html_sweep.h"
 #include "banned.h"
 
 #define W 900.0		/* chart width, user units (as html.c's) */

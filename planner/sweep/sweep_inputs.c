@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/sweep_inputs.h"
+#include "sweep_inputs.h"
 #include "ydoc.h"
 #include "banned.h"
 
@@ -51,15 +51,16 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-int sweep_scenario_yaml(const struct scenario *sc, sweep_namer namer, void *ctx, int want_models,
-			struct dyaml_edit *extra, size_t nextra, char **text, size_t *len, struct diag *d)
+int sweep_scenario_yaml(const struct scenario *sc, const struct sweep_rewrite *rw, char **text, size_t *len,
+			struct diag *d)
 {
 	struct ydoc doc = YDOC_INIT;
-	struct dyaml_edit *e = xcalloc(nextra + 6, sizeof(*e));
-	char **gpu = names_of(sc->gpu_files, sc->ngpu_files, namer, ctx);
-	char **off = names_of(sc->offer_files, sc->noffer_files, namer, ctx);
-	char *inv = namer(ctx, sc->inventory_path), *wl = namer(ctx, sc->workloads_path);
+	struct dyaml_edit *e = xcalloc(rw->nextra + 6, sizeof(*e));
+	char **gpu = names_of(sc->gpu_files, sc->ngpu_files, rw->namer, rw->ctx);
+	char **off = names_of(sc->offer_files, sc->noffer_files, rw->namer, rw->ctx);
+	char *inv = rw->namer(rw->ctx, sc->inventory_path), *wl = rw->namer(rw->ctx, sc->workloads_path);
 	char *models = NULL;
+	int want_models = rw->want_models;
 	struct dyaml y;
 	size_t n = 0;
 	int rc = -1;
@@ -67,7 +68,7 @@ int sweep_scenario_yaml(const struct scenario *sc, sweep_namer namer, void *ctx,
 	if (ydoc_load(&doc, sc->file, d))
 		goto out;
 	if (want_models || ymap_get(doc.root, "models"))
-		models = namer(ctx, sc->models_dir);
+		models = rw->namer(rw->ctx, sc->models_dir);
 	e[n].path = "models";
 	e[n].text = models;
 	e[n++].del = !models || !(want_models || ymap_get(doc.root, "models"));
@@ -85,10 +86,10 @@ int sweep_scenario_yaml(const struct scenario *sc, sweep_namer namer, void *ctx,
 		e[n].list = (const char *const *)off;
 		e[n++].nlist = sc->noffer_files;
 	}
-	if (nextra)	/* extra may be NULL then: memcpy's arguments must be valid even for 0 bytes */
-		memcpy(e + n, extra, nextra * sizeof(*e));
+	if (rw->nextra)	/* extra may be NULL then: memcpy's arguments must be valid even for 0 bytes */
+		memcpy(e + n, rw->extra, rw->nextra * sizeof(*e));
 	dyaml_begin(&y);
-	dyaml_tree(&y, doc.root, e, n + nextra);
+	dyaml_tree(&y, doc.root, e, n + rw->nextra);
 	rc = dyaml_finish(&y, text, len);
 	if (rc)
 		diag_set(d, DIAG_IO, sc->file, 0, 0, "cannot write the scenario again (libyaml's emitter failed)");

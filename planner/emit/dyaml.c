@@ -1,6 +1,5 @@
 /*
- * deploy_yaml.c - YAML documents through libyaml's emitter (see
- * internal/deploy_yaml.h).
+ * dyaml.c - YAML documents through libyaml's emitter (see dyaml.h).
  */
 #include <math.h>
 #include <stdint.h>
@@ -8,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/deploy_yaml.h"
+#include "dyaml.h"
 #include "banned.h"
 
 static int out_handler(void *data, unsigned char *buf, size_t size)

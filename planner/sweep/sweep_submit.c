@@ -1,9 +1,8 @@
 /*
- * cmd_sweep_submit.c - gpuplan sweep submit: a sweep handed to a
- * scheduler (docs/sweep.md): a Slurm array script (submitted when sbatch
- * is on PATH), the mpirun line, or a Kubernetes Indexed Job with its
- * inputs as a ConfigMap.  gpuplan links neither Slurm nor MPI: the shard
- * contract is the environment and a shared directory.
+ * sweep_submit.c - a sweep handed to a scheduler (sweep_submit.h,
+ * docs/sweep.md): a Slurm array script, the mpirun line, or a Kubernetes
+ * Indexed Job with its inputs as a ConfigMap (the manifest itself:
+ * sweep_k8s.c).
  */
 #include <errno.h>
 #include <spawn.h>
@@ -13,9 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmd_sweep.h"
 #include "outfile.h"
 #include "sweep_files.h"
+#include "sweep_submit.h"
 #include "banned.h"
 
 extern char **environ;
@@ -44,15 +43,15 @@ static void sh_word(struct sb *sb, const char *w)
 }
 
 /* "GPUPLAN [--models M] sweep run SPEC -o DIR", absolute paths, quoted for sh. */
-static void run_line(struct sb *sb, const struct sweep_args *a, const char *dir, const struct cli_global *g)
+static void run_line(struct sb *sb, const struct sweep_submit *sub, const char *dir)
 {
-	char exe[4096], *spec = absolute(a->spec);
+	char exe[4096], *spec = absolute(sub->spec);
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	exe[n > 0 ? n : 0] = '\0';
 	sh_word(sb, exe);
-	if (g->models_dir) {
-		char *m = absolute(g->models_dir);
+	if (sub->models_dir) {
+		char *m = absolute(sub->models_dir);
 		sb_adds(sb, " --models ");
 		sh_word(sb, m);
 		free(m);
@@ -64,8 +63,7 @@ static void run_line(struct sb *sb, const struct sweep_args *a, const char *dir,
 	free(spec);
 }
 
-/* Runs sbatch --parsable on script; its exit code (127: cannot start). */
-static int sbatch(const char *script)
+int sweep_sbatch(const char *script)
 {
 	char *argv[] = { xstrdup("sbatch"), xstrdup("--parsable"), xstrdup(script), NULL };
 	pid_t pid;
@@ -96,89 +94,80 @@ static int on_path(const char *name)
 	return found;
 }
 
-/* --k8s: DIR/sweep-k8s.yaml, the ConfigMap of the inputs and the Indexed Job. */
-static int submit_k8s(const struct sweep_args *a, const struct sweep_spec *s, long k, const struct cli_global *g)
+int sweep_sbatch_found(void)
 {
-	struct sweep_k8s kj = { k, a->parallelism ? a->parallelism : k < 4 ? k : 4,
-				a->image ? a->image : "gpuplan:latest", a->claim ? a->claim : "gpuplan-sweep-out" };
+	return on_path("sbatch");
+}
+
+int sweep_k8s_write(const struct sweep_submit *sub, const struct sweep_k8s *k, struct diag *d)
+{
+	const struct sweep_spec *s = sub->s;
 	struct outset os = OUTSET_INIT;
-	struct diag d = DIAG_INIT;
 	struct sb sb;
 	char *text;
 	size_t len;
-	int rc = EXIT_OK;
+	int rc = 0;
 
-	if (kj.parallelism > k)
-		return cli_usage("--parallelism %ld: more than the %ld shards", kj.parallelism, k);
-	if (sweep_k8s_manifest(s, &kj, g->models_dir, &text, &len, &d))
-		return cli_diag(&d);
+	if (sweep_k8s_manifest(s, k, sub->models_dir, &text, &len, d))
+		return -1;
 	sb_init(&sb);	/* a comment for the reader, then the YAML as libyaml's emitter wrote it */
 	sb_addf(&sb, "# gpuplan sweep %s: %zu cases in %ld pods of a Kubernetes Indexed Job, %ld at a time\n"
 		"# (written by gpuplan sweep submit --k8s; docs/sweep.md).  The ConfigMap holds the inputs;\n"
 		"# the results go to the ReadWriteMany claim %s.  kubectl apply -f this file; when the Job\n"
 		"# is complete, gpuplan sweep merge SPEC -o DIR where the claim is mounted as DIR.\n",
-		s->name, sweep_ncases(s), k, kj.parallelism, kj.claim);
+		s->name, sweep_ncases(s), k->shards, k->parallelism, k->claim);
 	sb_addn(&sb, text, len);
 	free(text);
-	outset_init(&os, a->dir);
+	outset_init(&os, sub->dir);
 	outset_add_sb(&os, "sweep-k8s.yaml", &sb);
-	if (outset_commit(&os, &d))
-		rc = cli_diag(&d);
-	else
-		printf("written: %s/sweep-k8s.yaml: %zu cases in %ld pods, %ld at a time (kubectl apply -f it)\n",
-		       a->dir, sweep_ncases(s), k, kj.parallelism);
+	if (outset_commit(&os, d))
+		rc = -1;
 	outset_release(&os);
-	diag_release(&d);
 	return rc;
 }
 
-int sweep_submit(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g)
+char *sweep_mpi_line(const struct sweep_submit *sub, struct diag *d)
 {
-	long k = a->shards_only > 0 ? a->shards_only : 8;
-	struct outset os = OUTSET_INIT;
-	struct diag d = DIAG_INIT;
 	struct sb sb;
-	char *dir, *script;
+	char *dir;
+
+	if (sweep_make_dir(sub->dir, d))
+		return NULL;
+	dir = absolute(sub->dir);
+	sb_init(&sb);
+	sb_addf(&sb, "mpirun -n %ld ", sub->shards);
+	run_line(&sb, sub, dir);
+	free(dir);
+	return sb_detach(&sb);
+}
+
+int sweep_slurm_write(const struct sweep_submit *sub, char **script, struct diag *d)
+{
+	struct outset os = OUTSET_INIT;
+	struct sb sb;
+	char *dir;
 	int rc = 0;
 
-	if (a->k8s)
-		return submit_k8s(a, s, k, g);
-	if (sweep_make_dir(a->dir))
-		return EXIT_INTERNAL;
-	dir = absolute(a->dir);
+	*script = NULL;
+	if (sweep_make_dir(sub->dir, d))
+		return -1;
+	dir = absolute(sub->dir);
 	sb_init(&sb);
-	if (a->mpi) {
-		sb_addf(&sb, "mpirun -n %ld ", k);
-		run_line(&sb, a, dir, g);
-		printf("%s\n", sb.buf);
-		sb_release(&sb);
-		free(dir);
-		return EXIT_OK;
-	}
-	sb_addf(&sb, "#!/bin/sh\n# gpuplan sweep %s: %zu cases in %ld array tasks (docs/sweep.md)\n", s->name,
-		sweep_ncases(s), k);
-	sb_addf(&sb, "#SBATCH --job-name=gpuplan-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n", k - 1);
+	sb_addf(&sb, "#!/bin/sh\n# gpuplan sweep %s: %zu cases in %ld array tasks (docs/sweep.md)\n", sub->s->name,
+		sweep_ncases(sub->s), sub->shards);
+	sb_addf(&sb, "#SBATCH --job-name=gpuplan-sweep\n#SBATCH --array=0-%ld\n#SBATCH --ntasks=1\n", sub->shards - 1);
 	sb_adds(&sb, "#SBATCH --output=");
 	sh_word(&sb, dir);
 	sb_adds(&sb, "/slurm-%A_%a.out\nexec ");
-	run_line(&sb, a, dir, g);
+	run_line(&sb, sub, dir);
 	sb_adds(&sb, "\n");
-	outset_init(&os, a->dir);
+	outset_init(&os, sub->dir);
 	outset_add_sb(&os, "sweep.sbatch", &sb);
-	if (outset_commit(&os, &d))
-		rc = cli_diag(&d);
+	if (outset_commit(&os, d))
+		rc = -1;
+	else
+		*script = xasprintf("%s/sweep.sbatch", dir);
 	outset_release(&os);
-	diag_release(&d);
-	script = xasprintf("%s/sweep.sbatch", dir);
-	if (!rc && on_path("sbatch")) {
-		printf("written: %s; sbatch job: ", script);
-		fflush(stdout);
-		rc = sbatch(script) ? cli_error(EXIT_INTERNAL, "sbatch %s failed", script) : EXIT_OK;
-	} else if (!rc) {
-		printf("written: %s (no sbatch on PATH: submit it with sbatch %s)\n", script, script);
-	}
-	free(script);
 	free(dir);
 	return rc;
 }
-

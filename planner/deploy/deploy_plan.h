@@ -1,5 +1,5 @@
 /*
- * internal/deploy_plan.h - what the deploy files are written from
+ * deploy_plan.h - what the deploy files are written from
  * (deploy.c): each host of the plan with its name, mig-parted config and
  * device-plugin config; the distinct MIG layouts and sharing setups; the
  * VMs to create on hypervisor hosts (deploy_vm.c); and the Kubernetes GPU

@@ -1,8 +1,9 @@
 /*
  * sweep_files.h - the files a sweep writes for other programs: the
- * derived scenarios of its cases (gpuplan sweep expand) and a Kubernetes
- * Indexed Job with its inputs as a ConfigMap (sweep submit --k8s), YAML
- * through libyaml's emitter (docs/sweep.md).
+ * derived scenarios of its cases (sweep_expand.c) and a Kubernetes
+ * Indexed Job with its inputs as a ConfigMap (sweep_k8s.c), YAML through
+ * libyaml's emitter (dyaml.h, docs/sweep.md).  Private to sweep/: the
+ * commands reach them through sweep_expand.h and sweep_submit.h.
  */
 #ifndef PLANNER_SWEEP_FILES_H
 #define PLANNER_SWEEP_FILES_H
@@ -12,16 +13,7 @@
 #include "diag.h"
 #include "outfile.h"
 #include "sweep.h"
-
-#define SWEEP_K8S_MAX_INPUT 1048576L	/* bytes of data a ConfigMap holds (Kubernetes' limit) */
-
-/* What the Indexed Job runs. */
-struct sweep_k8s {
-	long shards;		/* completions: pod i runs shard i of shards */
-	long parallelism;	/* pods at once */
-	const char *image;	/* an image with gpuplan installed */
-	const char *claim;	/* the ReadWriteMany PersistentVolumeClaim of the results */
-};
+#include "sweep_submit.h"
 
 /*
  * The manifest of a sweep as an Indexed Job: a ConfigMap holding the spec,
@@ -49,5 +41,8 @@ int sweep_k8s_manifest(const struct sweep_spec *s, const struct sweep_k8s *k, co
  */
 int sweep_expand_case(struct outset *os, const struct sweep_spec *s, size_t i, const char *case_dir,
 		      const char *models_dir, struct diag *d);
+
+/* Creates dir when missing (an existing one is fine: shards start at once); 0, or -1 with d set. */
+int sweep_make_dir(const char *dir, struct diag *d);
 
 #endif

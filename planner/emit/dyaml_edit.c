@@ -1,12 +1,12 @@
 /*
- * yaml_edit.c - a YAML file read by ydoc written again through libyaml's
+ * dyaml_edit.c - a YAML file read by ydoc written again through libyaml's
  * emitter with some values changed or added (the files a sweep derives
  * from a scenario or a spec: other paths, other prices).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/deploy_yaml.h"
+#include "dyaml.h"
 #include "ydoc.h"
 #include "banned.h"
 

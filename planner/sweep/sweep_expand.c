@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "csvdoc.h"
-#include "internal/deploy_yaml.h"
-#include "internal/sweep_inputs.h"
+#include "dyaml.h"
 #include "sweep_files.h"
+#include "sweep_inputs.h"
 #include "ydoc.h"
 #include "banned.h"
 
@@ -233,6 +233,7 @@ static int expand_option(struct expand *x, const struct scenario *sc, const char
 	char *stem = stem_of(sc->file), *tmp, *yaml, *text, *name;
 	struct namer nm = { x, sc, NULL, NULL };
 	struct dyaml_edit e[6];
+	struct sweep_rewrite rw = { name_file, NULL, !isnan(x->v[SP_LICENSE_PRICE_SCALE]), e, 0 };
 	size_t ne = 0, len;
 	struct sb sb;
 	int rc = -1;
@@ -277,7 +278,9 @@ static int expand_option(struct expand *x, const struct scenario *sc, const char
 		inventory_csv(sc, !isnan(x->v[SP_CLOUD_PRICE_SCALE]), &sb);
 		outset_add_sb(x->os, nm.inventory, &sb);
 	}
-	if (sweep_scenario_yaml(sc, name_file, &nm, !isnan(x->v[SP_LICENSE_PRICE_SCALE]), e, ne, &text, &len, d))
+	rw.ctx = &nm;
+	rw.nextra = ne;
+	if (sweep_scenario_yaml(sc, &rw, &text, &len, d))
 		goto out;
 	outset_add(x->os, yaml, text, len);
 	rc = 0;

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 
-#include "html_pages.h"
+#include "html_sweep.h"
 #include "outfile.h"
 #include "sweep_report.h"
 #include "util.h"
@@ -529,4 +529,35 @@ void sweep_merge_stats_release(struct sweep_merge_stats *st)
 	free(st->p95);
 	free(st->p_best);
 	memset(st, 0, sizeof(*st));
+}
+
+void sweep_case_results_free(struct sweep_case_result *cases, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sweep_case_result_release(&cases[i]);
+	free(cases);
+}
+
+struct sweep_case_result *sweep_merge(const char *dir, enum report_format fmt, const struct sweep_spec *s,
+				      struct sweep_merge_stats *st, struct diag *d)
+{
+	size_t n = sweep_ncases(s), i;
+	struct sweep_case_result *cases = xcalloc(n, sizeof(*cases));
+	char *results = xasprintf("%s/results", dir);
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; i < n && !rc; i++)
+		rc = sweep_result_read(results, s, i, &cases[i], d) < 0 ? -1 : 0;
+	if (!rc)
+		rc = sweep_merge_write(dir, fmt, s, cases, st, d);
+	free(results);
+	if (rc) {
+		sweep_case_results_free(cases, n);
+		sweep_merge_stats_release(st);
+		return NULL;
+	}
+	return cases;
 }

@@ -26,6 +26,12 @@
 #define SWEEP_SCHEMA "gpuplan-sweep/1"
 #define SWEEP_MAX_CASES 100000	/* cases of one sweep */
 #define SWEEP_MAX_OPTIONS 64	/* scenarios of one sweep */
+/*
+ * What the sweep functions that run long (expand, run) return when a
+ * SIGINT or SIGTERM stopped them (interrupt.h): nothing more to say, the
+ * command exits 128 + the signal.
+ */
+#define SWEEP_INTERRUPTED (-2)
 
 /* What a parameter changes (sweep_apply says how). */
 enum sweep_param_id {

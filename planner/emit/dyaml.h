@@ -1,13 +1,16 @@
 /*
- * internal/deploy_yaml.h - YAML written with libyaml's emitter (never by
- * string building): a document built event by event into memory.  Strings
+ * dyaml.h - YAML written with libyaml's emitter (never by string
+ * building): a document built event by event into memory (dyaml.c), and
+ * a tree read by ydoc written again with edits (dyaml_edit.c).  What
+ * deploy (the GPU Operator's files) and sweep (derived scenarios, the
+ * Kubernetes Job) write as YAML goes through here.  Strings
  * that a YAML reader would take for another type ("true", "8", "") are
  * double-quoted; the rest plain where libyaml allows it.  Errors are
  * sticky: after the first failed event the rest are skipped and
  * dyaml_finish reports it.
  */
-#ifndef PLANNER_DEPLOY_YAML_H
-#define PLANNER_DEPLOY_YAML_H
+#ifndef PLANNER_DYAML_H
+#define PLANNER_DYAML_H
 
 #include <yaml.h>
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/deploy_yaml.h"
-#include "internal/sweep_inputs.h"
+#include "dyaml.h"
 #include "sweep_files.h"
+#include "sweep_inputs.h"
 #include "ydoc.h"
 #include "banned.h"
 
@@ -127,6 +127,7 @@ static char *add_option(struct kinputs *in, const char *file, const char *models
 {
 	struct scenario sc;
 	struct scen_namer sn;
+	struct sweep_rewrite rw = { 0 };
 	char *text = NULL, *key = NULL;
 	size_t len = 0;
 
@@ -148,7 +149,10 @@ static char *add_option(struct kinputs *in, const char *file, const char *models
 		if (d->kind)
 			goto out;
 	}
-	if (sweep_scenario_yaml(&sc, scen_name, &sn, sn.models, NULL, 0, &text, &len, d) == 0 && !in->failed) {
+	rw.namer = scen_name;
+	rw.ctx = &sn;
+	rw.want_models = sn.models;
+	if (sweep_scenario_yaml(&sc, &rw, &text, &len, d) == 0 && !in->failed) {
 		size_t i = add_entry(in, NULL, base_name(file), text, len);
 		key = xstrdup(in->key[i]);
 	} else {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
+#include <cJSON.h>
 
 #include "outfile.h"
 #include "sweep_report.h"

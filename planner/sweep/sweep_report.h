@@ -85,4 +85,16 @@ int sweep_merge_write(const char *dir, enum report_format fmt, const struct swee
 		      const struct sweep_case_result *cases, struct sweep_merge_stats *st, struct diag *d);
 void sweep_merge_stats_release(struct sweep_merge_stats *st);
 
+/*
+ * gpuplan sweep merge: reads every case's file from DIR/results
+ * (sweep_result_read) and writes the merged report into dir
+ * (sweep_merge_write).  The cases[0..sweep_ncases(s)), which the caller
+ * frees with sweep_case_results_free, and st filled; or NULL with d set
+ * (a result file unreadable or of another spec, a report not written).
+ */
+struct sweep_case_result *sweep_merge(const char *dir, enum report_format fmt, const struct sweep_spec *s,
+				      struct sweep_merge_stats *st, struct diag *d);
+/* Releases cases[0..n) and frees the array. */
+void sweep_case_results_free(struct sweep_case_result *cases, size_t n);
+
 #endif
