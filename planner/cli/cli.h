@@ -1,17 +1,18 @@
 /*
  * cli.h - the command layer: the helpers every cmd_*.c shares (command
- * line parsing from the command table, messages, shared options).  Only
+ * line parsing from the command table, messages, shared option rows).  Only
  * files in this layer print or exit.
  */
 #ifndef PLANNER_CLI_H
 #define PLANNER_CLI_H
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "deadline.h"
 #include "diag.h"
 #include "options.h"
+#include "par.h"
 #include "plan.h"
 #include "report.h"
 #include "util.h"
@@ -22,17 +23,25 @@ struct cli_global {
 	struct deadline *run;	/* the run's deadline, started first thing (its limit set by plan_run) */
 };
 
-int cmd_validate(int argc, char **argv, const struct cli_global *g);
-int cmd_profiles(int argc, char **argv, const struct cli_global *g);
-int cmd_plan(int argc, char **argv, const struct cli_global *g);
-int cmd_compare(int argc, char **argv, const struct cli_global *g);
-int cmd_check(int argc, char **argv, const struct cli_global *g);
-int cmd_diff(int argc, char **argv, const struct cli_global *g);
-int cmd_simulate(int argc, char **argv, const struct cli_global *g);
-int cmd_bench(int argc, char **argv, const struct cli_global *g);
-int cmd_import(int argc, char **argv, const struct cli_global *g);
-int cmd_models(int argc, char **argv, const struct cli_global *g);
-int cmd_sweep(int argc, char **argv, const struct cli_global *g);
+/* The rows of the command table, each in its cmd_<name>.c (cli_commands[] lists them). */
+extern const struct cli_command cmd_plan_entry, cmd_compare_entry, cmd_check_entry, cmd_diff_entry,
+	cmd_simulate_entry, cmd_validate_entry, cmd_profiles_entry, cmd_bench_entry, cmd_import_entry,
+	cmd_models_entry, cmd_sweep_entry, cmd_help_entry;
+
+/*
+ * Parses argv[1..argc-1] for command c (argv[0] is its name, parse.c):
+ * each option's value is stored into args, c's options struct, as the
+ * option's row says, and the operands as c->operands and c->sub say.
+ * Returns 0 to go on, CLI_DONE after --help (the command exits 0), or
+ * EXIT_USAGE after a message (unknown option, missing or bad value, one
+ * operand too many, unknown or missing sub-command word).  For gpuplan's
+ * own options (operands CLI_STOP) optind is then the command's index.
+ */
+int cli_parse(const struct cli_command *c, int argc, char **argv, void *args);
+/* The exit code for cli_parse's or a setter's rc != 0: EXIT_OK for CLI_DONE. */
+#define cli_exit_code(rc) ((rc) == CLI_DONE ? EXIT_OK : (rc))
+/* "unknown command 'S'" with the nearest command names; EXIT_USAGE. */
+int cli_unknown_command(const char *s);
 
 /* Prints "gpuplan: <diag>" to stderr; returns the exit code for its kind. */
 int cli_diag(const struct diag *d);
@@ -91,51 +100,38 @@ const struct cli_command *cli_current(void);
  */
 int cli_unknown(const struct cli_command *c, const char *what, const char *s, const char *const *names);
 
-#define CLI_MAX_OPTIONS 24	/* options of one command, -h/--help included */
+/*
+ * The value CLI_WORDS words give v, for option opt: 0, or EXIT_USAGE
+ * after "OPT: 'V' is not a, b or c" (the words that are not aliases).
+ */
+int cli_word_value(const char *opt, const struct cli_word *words, const char *v, int *out);
+/* The report formats of plan, compare, sweep merge: csv|json|both|html|all (enum report_format). */
+extern const struct cli_word cli_report_formats[];
 
 /*
- * Command-line parsing with getopt_long from a command's table.  Options
- * and operands are taken in the order given (getopt's RETURN_IN_ORDER,
- * whatever POSIXLY_CORRECT says), so options may follow operands
- * (`plan SCENARIO -o DIR`); "--" ends the options.  For gpuplan's own
- * options (in_order 0) parsing stops at the first operand, the command,
- * whose index is then optind.
+ * Option rows several commands share, for a table of options struct T:
+ * the solver's (T has a struct plan_opts po) and --progress/--quiet
+ * (T has int progress, quiet).  Help texts differ by command.
  */
-struct cli_getopt {
-	const struct cli_command *cmd;	/* whose options */
-	int argc;
-	char **argv;			/* argv[0] is the command's name */
-	struct option longopts[CLI_MAX_OPTIONS + 1];	/* built from cmd's table */
-	char optstring[2 * CLI_MAX_OPTIONS + 4];	/* "-:" or "+:" and the short options */
-	int rest;			/* after "--": the operands left are returned one by one */
-};
+#define CLI_OPT_TIME_LIMIT(T, help) \
+	{ "time-limit", 0, "S", help, .kind = CLI_DOUBLE, .offset = offsetof(T, po.time_limit_s), \
+	  .range = { 0, 86400, RANGE_LO_OPEN } }
+#define CLI_OPT_GAP(T, help) \
+	{ "gap", 0, "PCT", help, .kind = CLI_PERCENT, .offset = offsetof(T, po.mip_gap), \
+	  .range = { 0, 100, RANGE_HI_OPEN } }
+#define CLI_OPT_NODE_LIMIT(T, help) \
+	{ "node-limit", 0, "N", help, .kind = CLI_LONG, .offset = offsetof(T, po.node_limit), \
+	  .range = { 0, 1e9, RANGE_CLOSED } }
+#define CLI_OPT_THREADS(T, help) \
+	{ "threads", 0, "N", help, .kind = CLI_INT, .offset = offsetof(T, po.threads), \
+	  .range = { 1, PAR_MAX_THREADS, RANGE_CLOSED } }
+#define CLI_OPT_GREEDY(T, help) { "greedy", 0, NULL, help, .kind = CLI_FLAG, .offset = offsetof(T, po.greedy_only) }
+#define CLI_OPT_PROGRESS(T) \
+	{ "progress", 0, NULL, "print one progress line per phase on stderr (for CI logs)", .kind = CLI_FLAG, \
+	  .offset = offsetof(T, progress) }, \
+	{ "quiet", 0, NULL, "no progress line (default on a terminal: one line updated in place)", .kind = CLI_FLAG, \
+	  .offset = offsetof(T, quiet) }
 
-enum cli_getopt_result {
-	CLI_ARG = 1,		/* an operand, in *val */
-	CLI_END = -1,		/* nothing left */
-	CLI_HELP = -2,		/* -h/--help: the help was printed on stdout (exit 0) */
-	CLI_ERROR = -3,		/* unknown option or missing value: message printed (exit 2) */
-};
-
-/* Prepares parsing argv[1..argc-1] for command c (resets getopt: optind = 0). */
-void cli_getopt_init(struct cli_getopt *go, const struct cli_command *c, int argc, char **argv, int in_order);
-/* The next option's id (enum cli_opt_id, its value in *val) or a CLI_* result. */
-int cli_getopt(struct cli_getopt *go, const char **val);
-
-/*
- * A strict number for an option, in range (struct num_range, as the
- * readers use); -1 on error (message printed: "'0' must be in (0, 86400]").
- */
-int cli_parse_num(const char *opt, const char *s, struct num_range range, double *out);
-/*
- * The solver options plan, compare and check share: --time-limit S,
- * --gap PCT, --node-limit N, --threads N, --greedy.  1 when id was one of
- * them (po set from val), 0 when it is another option, -1 after a message:
- * return EXIT_USAGE.
- */
-int cli_solver_option(int id, const char *val, struct plan_opts *po);
-/* The output format of plan and compare, --format csv|json|both; returns as cli_solver_option. */
-int cli_format_option(const char *val, enum report_format *fmt);
 /*
  * -o/--output DIR of plan, compare and check, read after the options:
  * "-" writes the JSON report to standard output (*fmt becomes json; csv
@@ -170,10 +166,6 @@ struct cli_progress {
 	int shown;		/* a line is on the terminal */
 	struct ilp_progress_sink sink;	/* for simulate */
 };
-/* --progress and --quiet: 1 when id is one of them (its CLI_FLAG_* set in *flags), else 0. */
-#define CLI_FLAG_PROGRESS 1
-#define CLI_FLAG_QUIET 2
-int cli_progress_option(int id, int *flags);
 /* Picks the mode: force_lines (--progress), quiet (--quiet), else whether stderr is a terminal. */
 void cli_progress_init(struct cli_progress *p, int force_lines, int quiet);
 /* Points po's progress callback at p (none when off); label names the run in the lines. */

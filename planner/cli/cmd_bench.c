@@ -3,6 +3,7 @@
  * given size (inventory.csv, workloads.csv, scenario.yaml) for the
  * benchmark (bench/run.sh).  The same size and seed give the same bytes.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,66 +18,63 @@
 #include "banned.h"
 
 struct bench_args {
+	int command;		/* the sub-command: 0, gen */
 	const char *out_dir;	/* -o DIR */
 	int size;		/* enum gen_size, -1 until --size */
 	long long seed;		/* --seed N (default 1) */
 	double load;		/* --load X, 0: the size's */
+	const struct cli_global *g;
 };
 
-/* One option (id from cli_getopt); 0 to go on, else an exit code. */
-static int take_option(struct bench_args *a, int id, const char *v)
+static int set_size(const struct cli_option *o, void *args, const char *v)
 {
-	switch (id) {
-	case OPT_SIZE:
-		a->size = gen_size_parse(v);
-		if (a->size < 0)
-			return cli_usage("--size: '%s' is not S, M, L or XL", v);
-		return 0;
-	case OPT_SEED:
-		if (parse_llong(v, &a->seed) || a->seed < 0)
-			return cli_usage("--seed: '%s' is not a whole number >= 0", v);
-		return 0;
-	case OPT_LOAD:
-		return cli_parse_num("--load", v, (struct num_range){ 0, 2, RANGE_LO_OPEN }, &a->load) ? EXIT_USAGE : 0;
-	case OPT_OUTPUT:
-		a->out_dir = v;
-		return 0;
-	default:
-		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-	}
+	struct bench_args *a = args;
+
+	(void)o;
+	a->size = gen_size_parse(v);
+	if (a->size < 0)
+		return cli_usage("--size: '%s' is not S, M, L or XL", v);
+	return 0;
 }
 
-/* "gen" and its options; 0 to go on, 1 after --help (exit 0), or an exit code. */
+static int set_seed(const struct cli_option *o, void *args, const char *v)
+{
+	struct bench_args *a = args;
+
+	(void)o;
+	if (parse_llong(v, &a->seed) || a->seed < 0)
+		return cli_usage("--seed: '%s' is not a whole number >= 0", v);
+	return 0;
+}
+
+#define OFF(f) offsetof(struct bench_args, f)
+static const struct cli_option bench_options[] = {
+	{ "size", 0, "S|M|L|XL",
+	  "S 100 GPUs / 500 replicas, M 1,000 / 5,000,\n"
+	  "L 8,000 GPUs in 40 node classes / 20,000 replicas in 200 workloads,\n"
+	  "XL 20,000 / 100,000", .kind = CLI_SET, .set = set_size },
+	{ "seed", 0, "N", "the random seed, 0..2^63-1 (default 1)", .kind = CLI_SET, .set = set_seed },
+	{ "load", 0, "X", "asked GPU-equivalents per GPU, in (0, 2] (default: the size's, see docs/benchmarks.md)",
+	  .kind = CLI_DOUBLE, .offset = OFF(load), .range = { 0, 2, RANGE_LO_OPEN } },
+	{ "output", 'o', "DIR", "write inventory.csv, workloads.csv and scenario.yaml into DIR", .kind = CLI_STRING,
+	  .offset = OFF(out_dir) },
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
-	static const char *const bench_commands[] = { "gen", NULL };
-	const struct cli_command *c = &cli_commands[CMD_BENCH];
-	struct cli_getopt go;
-	const char *v;
-	int id, rc, gen = 0;
+	const struct cli_command *c = &cmd_bench_entry;
+	int rc;
 
 	a->out_dir = NULL;
 	a->size = -1;
 	a->seed = 1;
 	a->load = 0;
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		if (id == CLI_ARG && !gen) {
-			if (strcmp(v, "gen"))
-				return cli_unknown(c, "bench command", v, bench_commands);
-			gen = 1;
-			continue;
-		}
-		if (id == CLI_ARG)
-			return cli_misuse(c, "unknown argument '%s'", v);
-		rc = take_option(a, id, v);
-		if (rc)
-			return rc;
-	}
-	if (!gen)
-		return cli_misuse(c, "no bench command given");
+	rc = cli_parse(c, argc, argv, a);
+	if (rc)
+		return rc;
 	if (a->size < 0)
 		return cli_misuse(c, "no --size given");
 	if (!a->out_dir)
@@ -84,19 +82,17 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 	return 0;
 }
 
-int cmd_bench(int argc, char **argv, const struct cli_global *g)
+/* bench gen: the scenario of --size, --seed and --load, written to -o DIR. */
+static int bench_gen(void *ctx)
 {
-	struct bench_args a;
+	const struct bench_args a = *(const struct bench_args *)ctx;
 	struct catalog cat = CATALOG_INIT;
 	struct gen_out go;
 	struct diag d = DIAG_INIT;
 	char *path;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc == 1 ? EXIT_OK : rc;
-	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
+	path = xasprintf("%s/gpus.yaml", models_dir_or_default(a.g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
 	if (rc) {
@@ -135,3 +131,31 @@ out:
 	return rc;
 }
 
+
+static int cmd_bench(int argc, char **argv, const struct cli_global *g)
+{
+	struct bench_args a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.g = g;
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return cli_exit_code(rc);
+	return cmd_bench_entry.sub.rows[a.command].run(&a);
+}
+
+static const struct cli_subcommand bench_commands[] = {
+	{ "gen", bench_gen, "--size S|M|L|XL [--seed N] [--load X] -o DIR", 0, NULL },
+	{ .name = NULL },
+};
+
+const struct cli_command cmd_bench_entry = {
+	.name = "bench",
+	.run = cmd_bench,
+	.summary = "generate synthetic benchmark scenarios (bench/run.sh runs the benchmark)",
+	.description = "gen writes a synthetic scenario of the given size: inventory.csv, workloads.csv and\n"
+		       "scenario.yaml; the benchmark itself is bench/run.sh (docs/benchmarks.md)",
+	.options = bench_options,
+	.sub = { bench_commands, offsetof(struct bench_args, command), "bench command", "no bench command given" },
+};

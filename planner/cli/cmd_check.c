@@ -11,6 +11,7 @@
  * thresholds given, and without any it only reports.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,138 +27,113 @@
 
 struct check_args {
 	const char *pos[2];	/* check: scenario; diff: baseline, current */
-	int npos;
 	const char *baseline;
 	const char *out_dir;
 	enum rd_format fmt;
-	struct rd_limits lim;
-	int given[RD_LIMIT_COUNT];
-	const char **names;	/* --fail-unplaced, pointing into argv */
-	size_t nnames;
+	struct rd_limits lim;	/* each < 0 until its option is given */
+	struct cli_list names;	/* --fail-unplaced, pointing into argv */
 	struct plan_opts po;
-	int progress;		/* check: CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
+	int progress, quiet;	/* check: --progress, --quiet */
 	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
 };
 
-/* A threshold (id OPT_MAX_*); -1 after a message. */
-static int limit_option(struct check_args *a, int id, const char *v)
-{
-	static const double max[] = { 1e6, 1e15, 1e9, 100, 1e15, 1000 };
-	int l = id - OPT_MAX_COST;
-	const char *opt = rd_limit_option((enum rd_limit)l);
-	double x;
+static const struct cli_word rd_formats[] = {
+	{ "text", RD_TEXT, 0 },
+	{ "markdown", RD_MARKDOWN, 0 },
+	{ "md", RD_MARKDOWN, 1 },
+	{ "json", RD_JSON, 0 },
+	{ "html", RD_HTML, 0 },
+	{ NULL, 0, 0 },
+};
 
-	if (l == RD_NAMED) {
-		a->names = xrealloc(a->names, (a->nnames + 1) * sizeof(*a->names));
-		a->names[a->nnames++] = v;
-		a->lim.names = a->names;
-		a->lim.nnames = a->nnames;
-		a->lim.limit[l] = 0;
-		a->given[l] = 1;
-		return 0;
-	}
-	if (cli_parse_num(opt, v, (struct num_range){ 0, max[l], RANGE_CLOSED }, &x))
-		return -1;
-	if ((l == RD_UNPLACED || l == RD_WEIGHTED || l == RD_PRIORITY) && x != floor(x)) {
-		cli_usage("%s: '%s' is not a whole number", opt, v);
-		return -1;
-	}
-	a->lim.limit[l] = x;
-	a->given[l] = 1;
-	return 0;
-}
+/* A threshold's row: --max-*, the limit l as a number in [0, max]; whole for the counts. */
+#define LIMIT(name, arg, l, max, whole_, help) \
+	{ name, 0, arg, help, .kind = CLI_DOUBLE, .offset = offsetof(struct check_args, lim.limit[l]), \
+	  .range = { 0, max, RANGE_CLOSED }, .whole = whole_ }
+#define FAIL_UNPLACED { "fail-unplaced", 0, "WORKLOAD", "fail when this workload has more unplaced replicas (repeatable)", \
+			.kind = CLI_LIST, .offset = offsetof(struct check_args, names) }
+#define FORMAT { "format", 0, "text|markdown|json|html", "text (default), markdown (a pull-request comment), json or html (a page)", \
+		 .kind = CLI_WORDS, .offset = offsetof(struct check_args, fmt), .words = rd_formats }
 
-/* --format text|markdown|json|html; -1 after a message. */
-static int format_option(struct check_args *a, const char *v)
-{
-	if (!strcmp(v, "text"))
-		a->fmt = RD_TEXT;
-	else if (!strcmp(v, "markdown") || !strcmp(v, "md"))
-		a->fmt = RD_MARKDOWN;
-	else if (!strcmp(v, "json"))
-		a->fmt = RD_JSON;
-	else if (!strcmp(v, "html"))
-		a->fmt = RD_HTML;
-	else
-		return cli_usage("--format: '%s' is not text, markdown, json or html", v), -1;
-	return 0;
-}
+static const struct cli_option check_options[] = {
+	{ "baseline", 0, "FILE", "the plan.json to compare with (gpuplan plan --format json)", .kind = CLI_STRING,
+	  .offset = offsetof(struct check_args, baseline) },
+	LIMIT("max-cost-increase", "PCT", RD_COST_PCT, 1e6, 0, "most the total cost may rise, in percent (default 0.5)"),
+	LIMIT("max-cost-increase-abs", "USD", RD_COST_ABS, 1e15, 0,
+	      "most the total cost may rise, in USD (either cost option drops the 0.5 %)"),
+	LIMIT("max-unplaced-increase", "N", RD_UNPLACED, 1e9, 1,
+	      "most replicas that may be unplaced beyond the baseline's (default 0)"),
+	LIMIT("max-util-drop", "PTS", RD_UTIL_DROP, 100, 0,
+	      "most memory or compute utilisation may fall, in points (default: not checked)"),
+	LIMIT("max-weighted-unplaced-increase", "N", RD_WEIGHTED, 1e15, 1,
+	      "most the sum of priority x unplaced replicas may rise (default 0)"),
+	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
+	      "fail when a workload of priority P or above has more unplaced replicas"),
+	FAIL_UNPLACED,
+	FORMAT,
+	{ "output", 'o', "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr",
+	  .kind = CLI_STRING, .offset = offsetof(struct check_args, out_dir) },
+	CLI_OPT_TIME_LIMIT(struct check_args, "solver time limit in seconds, as for gpuplan plan"),
+	CLI_OPT_GAP(struct check_args, "stop within PCT percent of optimal, as for gpuplan plan"),
+	CLI_OPT_NODE_LIMIT(struct check_args, "branch-and-bound node limit, as for gpuplan plan"),
+	CLI_OPT_THREADS(struct check_args, "solver threads, as for gpuplan plan"),
+	CLI_OPT_GREEDY(struct check_args, "skip the ILP: check the greedy plan, as for gpuplan plan"),
+	CLI_OPT_PROGRESS(struct check_args),
+	{ .name = NULL },
+};
 
-/* One option or operand (id from cli_getopt); 0 to go on, else an exit code. */
-static int take(struct check_args *a, const struct cli_command *c, int id, const char *v)
-{
-	int is_check = c == &cli_commands[CMD_CHECK];
+static const struct cli_option diff_options[] = {
+	LIMIT("max-cost-increase", "PCT", RD_COST_PCT, 1e6, 0, "most the total cost may rise, in percent"),
+	LIMIT("max-cost-increase-abs", "USD", RD_COST_ABS, 1e15, 0, "most the total cost may rise, in USD"),
+	LIMIT("max-unplaced-increase", "N", RD_UNPLACED, 1e9, 1, "most replicas that may be unplaced beyond the baseline's"),
+	LIMIT("max-util-drop", "PTS", RD_UTIL_DROP, 100, 0, "most memory or compute utilisation may fall, in points"),
+	LIMIT("max-weighted-unplaced-increase", "N", RD_WEIGHTED, 1e15, 1,
+	      "most the sum of priority x unplaced replicas may rise (priority 1 without a scenario)"),
+	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
+	      "fail when a workload of priority P or above has more unplaced replicas"),
+	FAIL_UNPLACED,
+	FORMAT,
+	{ .name = NULL },
+};
 
-	switch (id) {
-	case CLI_ERROR:
-		return EXIT_USAGE;
-	case CLI_ARG:
-		if (a->npos >= (is_check ? 1 : 2))
-			return cli_misuse(c, is_check ? "more than one scenario given" : "more than two reports given");
-		a->pos[a->npos++] = v;
-		return 0;
-	case OPT_MAX_COST:
-	case OPT_MAX_COST_ABS:
-	case OPT_MAX_UNPLACED:
-	case OPT_MAX_UTIL_DROP:
-	case OPT_MAX_WEIGHTED:
-	case OPT_FAIL_PRIORITY:
-	case OPT_FAIL_UNPLACED:
-		return limit_option(a, id, v) ? EXIT_USAGE : 0;
-	case OPT_FORMAT:
-		return format_option(a, v) ? EXIT_USAGE : 0;
-	case OPT_BASELINE:
-		a->baseline = v;
-		return 0;
-	case OPT_OUTPUT:
-		a->out_dir = v;
-		return 0;
-	default:
-		if (is_check && cli_progress_option(id, &a->progress))
-			return 0;
-		return cli_solver_option(id, v, &a->po) < 0 ? EXIT_USAGE : 0;
-	}
-}
-
-/* 0 to go on, 1 after --help (exit 0), or an exit code. */
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 {
-	const struct cli_command *c = &cli_commands[is_check ? CMD_CHECK : CMD_DIFF];
-	struct cli_getopt go;
-	const char *v;
-	int id, rc;
+	const struct cli_command *c = is_check ? &cmd_check_entry : &cmd_diff_entry;
+	struct rd_limits *l = &a->lim;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->fmt = RD_TEXT;
-	rd_limits_none(&a->lim);
+	rd_limits_none(l);
 	a->po = (struct plan_opts)PLAN_OPTS_INIT;
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		rc = take(a, c, id, v);
-		if (rc)
-			return rc;
+	rc = cli_parse(c, argc, argv, a);
+	if (rc)
+		return rc;
+	if (a->names.n) {
+		l->names = a->names.v;
+		l->nnames = a->names.n;
+		l->limit[RD_NAMED] = 0;
 	}
 	a->summary = stdout;
 	if (is_check) {
 		enum report_format fmt = REPORT_BOTH;
 		if (cli_output_option(c, a->out_dir, &fmt, &a->summary))
 			return EXIT_USAGE;
-		if (!a->npos)
+		if (!a->pos[0])
 			return cli_misuse(c, "no scenario given");
 		if (!a->baseline)
 			return cli_misuse(c, "no --baseline given");
 		/* the defaults, each unless its own option was given */
-		if (!a->given[RD_COST_PCT] && !a->given[RD_COST_ABS])
-			a->lim.limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
-		if (!a->given[RD_UNPLACED])
-			a->lim.limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
-		if (!a->given[RD_WEIGHTED])
-			a->lim.limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
-		if (!a->given[RD_PRIORITY] && !a->given[RD_NAMED])
-			a->lim.limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
-	} else if (a->npos < 2) {
+		if (l->limit[RD_COST_PCT] < 0 && l->limit[RD_COST_ABS] < 0)
+			l->limit[RD_COST_PCT] = RD_DEFAULT_COST_PCT;
+		if (l->limit[RD_UNPLACED] < 0)
+			l->limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
+		if (l->limit[RD_WEIGHTED] < 0)
+			l->limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
+		if (l->limit[RD_PRIORITY] < 0 && l->limit[RD_NAMED] < 0)
+			l->limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
+	} else if (!a->pos[1]) {
 		return cli_misuse(c, "needs two plan.json reports: the baseline and the current one");
 	}
 	return 0;
@@ -213,7 +189,7 @@ static int finish(const struct rd_report *base, const struct rd_report *cur, con
 	return rc;
 }
 
-int cmd_check(int argc, char **argv, const struct cli_global *g)
+static int cmd_check(int argc, char **argv, const struct cli_global *g)
 {
 	struct check_args a;
 	struct scenario sc;
@@ -225,8 +201,8 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 
 	rc = parse_args(argc, argv, &a, 1);
 	if (rc) {
-		free(a.names);
-		return rc == 1 ? EXIT_OK : rc;
+		free(a.names.v);
+		return cli_exit_code(rc);
 	}
 	memset(&r, 0, sizeof(r));
 	memset(&cur, 0, sizeof(cur));
@@ -247,7 +223,7 @@ int cmd_check(int argc, char **argv, const struct cli_global *g)
 	else if (a.po.node_limit <= 0 && !sc.node_limit)
 		cli_printf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
 				"depend on the machine's speed\n");
-	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_init(&pg, a.progress, a.quiet);
 	cli_progress_plan(&pg, &a.po, sc.name);
 	rc = plan_run(&r, &sc, &a.po, &d);
 	cli_progress_end(&pg);
@@ -270,11 +246,11 @@ out:
 		scenario_release(&sc);
 	diag_release(&d);
 	ilp_cleanup();
-	free(a.names);
+	free(a.names.v);
 	return rc;
 }
 
-int cmd_diff(int argc, char **argv, const struct cli_global *g)
+static int cmd_diff(int argc, char **argv, const struct cli_global *g)
 {
 	struct check_args a;
 	struct diag d = DIAG_INIT;
@@ -284,8 +260,8 @@ int cmd_diff(int argc, char **argv, const struct cli_global *g)
 	(void)g;
 	rc = parse_args(argc, argv, &a, 0);
 	if (rc) {
-		free(a.names);
-		return rc == 1 ? EXIT_OK : rc;
+		free(a.names.v);
+		return cli_exit_code(rc);
 	}
 	memset(&cur, 0, sizeof(cur));
 	if (rd_report_read(&base, a.pos[0], "baseline", &d) || rd_report_read(&cur, a.pos[1], "report", &d)) {
@@ -297,6 +273,34 @@ out:
 	rd_report_release(&cur);
 	rd_report_release(&base);
 	diag_release(&d);
-	free(a.names);
+	free(a.names.v);
 	return rc;
 }
+
+const struct cli_command cmd_check_entry = {
+	.name = "check",
+	.run = cmd_check,
+	.summary = "plan a scenario and check it against a baseline plan.json (CI gate)",
+	.synopsis = "SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
+		    "[--max-unplaced-increase N] [--max-util-drop PTS] [--max-weighted-unplaced-increase N] "
+		    "[--fail-unplaced-priority P] [--fail-unplaced WORKLOAD] [--format text|markdown|json|html] [-o DIR] "
+		    "[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
+	.description = "plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
+		       "licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
+		       "threshold is exceeded",
+	.options = check_options,
+	.operands = { CLI_STRING, offsetof(struct check_args, pos), 1, "more than one scenario given", NULL },
+};
+
+const struct cli_command cmd_diff_entry = {
+	.name = "diff",
+	.run = cmd_diff,
+	.summary = "compare two plan.json reports: cost, licences, mode mix, utilisation",
+	.synopsis = "BASELINE.json CURRENT.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
+		    "[--max-unplaced-increase N] [--max-util-drop PTS] [--max-weighted-unplaced-increase N] "
+		    "[--fail-unplaced-priority P] [--fail-unplaced WORKLOAD] [--format text|markdown|json|html]",
+	.description = "compares two plan.json reports as gpuplan check does; checks only the thresholds given\n"
+		       "(exit 1 when one is exceeded) and without any only reports",
+	.options = diff_options,
+	.operands = { CLI_STRING, offsetof(struct check_args, pos), 2, "more than two reports given", NULL },
+};

@@ -18,49 +18,42 @@
 #include "banned.h"
 
 struct compare_args {
-	const char **files;
-	size_t nfiles;
+	struct cli_list files;	/* the scenarios */
 	const char *out_dir;
 	enum report_format fmt;
 	struct plan_opts po;
-	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
+	int progress, quiet;	/* --progress, --quiet */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
-/* 0 to go on, 1 after --help (exit 0), or an exit code. */
+#define OFF(f) offsetof(struct compare_args, f)
+static const struct cli_option compare_options[] = {
+	{ "output", 'o', "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out);\n- writes compare.json to stdout and the table to stderr",
+	  .kind = CLI_STRING, .offset = OFF(out_dir) },
+	{ "format", 0, "csv|json|both|html|all", "the reports' format (default both; html: report.html)",
+	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
+	CLI_OPT_TIME_LIMIT(struct compare_args, "solver time limit per scenario (default: each scenario's own)"),
+	CLI_OPT_GAP(struct compare_args, "stop when proven within PCT percent of optimal (default: each scenario's own)"),
+	CLI_OPT_NODE_LIMIT(struct compare_args, "branch-and-bound node limit per scenario (reproducible on any machine)"),
+	CLI_OPT_THREADS(struct compare_args, "solver threads (default: one per processor)"),
+	CLI_OPT_GREEDY(struct compare_args, "skip the ILP: compare the greedy plans"),
+	CLI_OPT_PROGRESS(struct compare_args),
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct compare_args *a)
 {
-	const struct cli_command *c = &cli_commands[CMD_COMPARE];
-	struct cli_getopt go;
-	const char *v;
-	int id;
+	const struct cli_command *c = &cmd_compare_entry;
+	int rc;
 
-	a->files = xcalloc((size_t)argc + 1, sizeof(*a->files));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		switch (id) {
-		case CLI_HELP:
-			return 1;
-		case CLI_ERROR:
-			return EXIT_USAGE;
-		case CLI_ARG:
-			a->files[a->nfiles++] = v;
-			break;
-		case OPT_OUTPUT:
-			a->out_dir = v;
-			break;
-		case OPT_FORMAT:
-			if (cli_format_option(v, &a->fmt) < 0)
-				return EXIT_USAGE;
-			break;
-		default:
-			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
-				return EXIT_USAGE;
-		}
-	}
-	if (!a->nfiles)
+	rc = cli_parse(c, argc, argv, a);
+	if (rc)
+		return rc;
+	if (!a->files.n)
 		return cli_misuse(c, "no scenario given");
 	return cli_output_option(c, a->out_dir, &a->fmt, &a->summary);
 }
@@ -190,7 +183,7 @@ static void print_ranking(FILE *out, const struct compare_row *rows, size_t n)
 	free(order);
 }
 
-int cmd_compare(int argc, char **argv, const struct cli_global *g)
+static int cmd_compare(int argc, char **argv, const struct cli_global *g)
 {
 	struct compare_args a;
 	struct compare_row *rows;
@@ -206,20 +199,20 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 	}
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
-		free(a.files);
-		return rc == 1 ? EXIT_OK : rc;
+		free(a.files.v);
+		return cli_exit_code(rc);
 	}
 	a.po.verbose = g->verbose;
-	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
-	rows = xcalloc(a.nfiles, sizeof(*rows));
-	for (i = 0; i < a.nfiles; i++) {
+	cli_progress_init(&pg, a.progress, a.quiet);
+	rows = xcalloc(a.files.n, sizeof(*rows));
+	for (i = 0; i < a.files.n; i++) {
 		struct scenario sc;
 		struct plan_result r;
 		struct plan_whatif w;
 		int bad;
 		memset(&r, 0, sizeof(r));
 		memset(&w, 0, sizeof(w));
-		bad = scenario_load(&sc, a.files[i], g->models_dir, &d);
+		bad = scenario_load(&sc, a.files.v[i], g->models_dir, &d);
 		if (!bad) {
 			struct plan_opts po = a.po;
 			/*
@@ -230,7 +223,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 			if (a.po.time_limit_s >= 0) {
 				double now = deadline_elapsed(g->run);
 				po.deadline = g->run;
-				po.time_limit_s = now + fmax(0, a.po.time_limit_s - now) / (double)(a.nfiles - i);
+				po.time_limit_s = now + fmax(0, a.po.time_limit_s - now) / (double)(a.files.n - i);
 			}
 			cli_progress_plan(&pg, &po, sc.name);
 			bad = plan_run(&r, &sc, &po, &d) || plan_whatif_run(&w, &r, &po, &d);
@@ -238,7 +231,7 @@ int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		}
 		r.whatif = &w;
 		if (!bad)
-			compare_row_fill(&rows[nrows++], a.files[i], &r);
+			compare_row_fill(&rows[nrows++], a.files.v[i], &r);
 		plan_whatif_release(&w);
 		plan_release(&r);
 		scenario_release(&sc);
@@ -259,8 +252,21 @@ out:
 	for (i = 0; i < nrows; i++)
 		compare_row_release(&rows[i]);
 	free(rows);
-	free(a.files);
+	free(a.files.v);
 	diag_release(&d);
 	ilp_cleanup();
 	return rc;
 }
+
+const struct cli_command cmd_compare_entry = {
+	.name = "compare",
+	.run = cmd_compare,
+	.summary = "plan several scenarios and line them up (cloud vs on-prem)",
+	.synopsis = "SCENARIO... [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] "
+		    "[--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
+	.description = "plans every scenario and prints them side by side: cost over the horizon and per year, by\n"
+		       "category, per provisioned and per used GPU-hour, utilisation, licences, unplaced replicas and\n"
+		       "the mode mix; then ranks them by unplaced demand (by priority), then cost, and gives a verdict",
+	.options = compare_options,
+	.operands = { CLI_LIST, offsetof(struct compare_args, files), -1, NULL, NULL },
+};

@@ -8,6 +8,7 @@
  * before anything is written.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +30,24 @@
 #include "util.h"
 #include "banned.h"
 
-enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_SMI, IMP_SKY, IMP_COUNT };
-static const char *const formats[] = { "openb", "kubectl", "nvidia-smi", "skypilot", NULL };
+enum import_format { IMP_OPENB, IMP_KUBECTL, IMP_SMI, IMP_SKY };	/* the rows of import_formats */
 
 struct import_args {
 	enum import_format fmt;
-	const char **files;	/* the operands after the format (argv's) */
-	int nfiles;
+	struct cli_list files;	/* the operands after the format (argv's) */
 	double cpu_cores, ram_gib;	/* nvidia-smi hosts: --cpu-cores, --ram-gib */
 	const char *out_dir;
 	const char *gpu_id;		/* nvidia-smi --gpu-id */
 	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
+};
+
+/* What an import format's function works with (its ctx). */
+struct import_run {
+	const struct import_args *a;
+	struct catalog *cat;		/* the bundled catalog */
+	const char *models_dir;		/* --models */
+	struct outset *os;		/* the files, written all or nothing */
+	struct diag *d;
 };
 
 /* A GPU type id usable as a file name part: letters, digits, '-', '_', '.'. */
@@ -53,73 +61,56 @@ static int gpu_id_ok(const char *s)
 	return 1;
 }
 
-/* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
+/* --cpu-cores, --ram-gib: a number greater than 0. */
+static int set_positive(const struct cli_option *o, void *args, const char *v)
+{
+	double *x = (double *)((char *)args + o->offset);
+
+	if (parse_double(v, x) || *x <= 0)
+		return cli_misuse(&cmd_import_entry, "--%s '%s' is not a number greater than 0", o->name, v);
+	return 0;
+}
+
+#define OFF(f) offsetof(struct import_args, f)
+static const struct cli_option import_options[] = {
+	{ "output", 'o', "DIR", "write the scenario files into DIR (all or nothing)", .kind = CLI_STRING,
+	  .offset = OFF(out_dir) },
+	{ "gpu-id", 0, "ID", "nvidia-smi: the id of the GPU type written (e.g. H100-SXM5-80GB)", .kind = CLI_STRING,
+	  .offset = OFF(gpu_id) },
+	{ "cpu-cores", 0, "N", "nvidia-smi: CPU cores of each host (nvidia-smi reports none)", .kind = CLI_SET,
+	  .offset = OFF(cpu_cores), .set = set_positive },
+	{ "ram-gib", 0, "N", "nvidia-smi: RAM of each host in GiB (nvidia-smi reports none)", .kind = CLI_SET,
+	  .offset = OFF(ram_gib), .set = set_positive },
+	{ "region", 0, "REGION", "skypilot: only offers in REGION (e.g. us-east-1)", .kind = CLI_STRING,
+	  .offset = OFF(region) },
+	{ "accelerator", 0, "NAME", "skypilot: only offers of accelerator NAME (e.g. H100)", .kind = CLI_STRING,
+	  .offset = OFF(accelerator) },
+	{ "as-of", 0, "DATE", "skypilot: the catalog's date, YYYY-MM-DD (default: the file's modification day, UTC)",
+	  .kind = CLI_STRING, .offset = OFF(as_of) },
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
-	const struct cli_command *c = &cli_commands[CMD_IMPORT];
-	struct cli_getopt go;
-	const char *v;
-	int id, npos = 0, f;
+	const struct cli_command *c = &cmd_import_entry;
 	long long days;
+	int rc = cli_parse(c, argc, argv, a);
 
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		switch (id) {
-		case CLI_HELP:
-			return 1;
-		case OPT_OUTPUT:
-			a->out_dir = v;
-			break;
-		case OPT_GPU_ID:
-			a->gpu_id = v;
-			break;
-		case OPT_REGION:
-			a->region = v;
-			break;
-		case OPT_ACCELERATOR:
-			a->accelerator = v;
-			break;
-		case OPT_AS_OF:
-			a->as_of = v;
-			break;
-		case OPT_CPU_CORES:
-		case OPT_RAM_GIB:
-			if (parse_double(v, id == OPT_CPU_CORES ? &a->cpu_cores : &a->ram_gib) ||
-			    (id == OPT_CPU_CORES ? a->cpu_cores : a->ram_gib) <= 0)
-				return cli_misuse(c, "--%s '%s' is not a number greater than 0",
-						  id == OPT_CPU_CORES ? "cpu-cores" : "ram-gib", v);
-			break;
-		case CLI_ARG:
-			if (npos == 0) {
-				for (f = 0; formats[f] && strcmp(formats[f], v); f++)
-					;
-				if (!formats[f])
-					return cli_unknown(c, "import format", v, formats);
-				a->fmt = (enum import_format)f;
-			} else if (npos == 3 && a->fmt != IMP_SMI) {
-				return cli_misuse(c, "more than two files given");
-			} else {
-				a->files[a->nfiles++] = v;
-			}
-			npos++;
-			break;
-		default:
-			return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-		}
-	}
-	if (!npos)
-		return cli_misuse(c, "no import format given (openb, kubectl, nvidia-smi or skypilot)");
-	if (a->fmt == IMP_OPENB && a->nfiles < 2)
+	if (rc)
+		return rc;
+	if (a->fmt == IMP_OPENB && a->files.n < 2)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
-	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
+	if (a->fmt == IMP_KUBECTL && a->files.n < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
-	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles != 2)
+	if (a->fmt == IMP_SMI && a->gpu_id && a->files.n != 2)
 		return cli_misuse(c, "LGIP.txt and LGIPP.txt are both needed (nvidia-smi mig -lgip, -lgipp)");
 	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
 		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
-	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
+	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->files.n || a->cpu_cores <= 0 || a->ram_gib <= 0))
 		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt LGIPP.txt with --gpu-id");
-	if (a->fmt == IMP_SKY && a->nfiles != 1)
+	if (a->fmt == IMP_SKY && a->files.n != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
 		return cli_misuse(c, "--as-of '%s' is not a date (YYYY-MM-DD)", a->as_of);
@@ -276,7 +267,7 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	const char *names[2];
 	int rc = -1;
 
-	if (smi_mig_read(&m, a->files[0], a->files[1], d))
+	if (smi_mig_read(&m, a->files.v[0], a->files.v[1], d))
 		return -1;
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
@@ -285,7 +276,7 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	outset_add(os, name, yaml, strlen(yaml));
 	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
-			cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
+			cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files.v[0], a->files.v[1]);
 			cli_printf(stdout, "  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
 			       a->gpu_id);
 			rc = 0;
@@ -314,27 +305,31 @@ static char *cloud_of(const char *path)
 }
 
 /* skypilot: the catalog's GPU offers as clouds-skypilot.yaml, loaded against the catalog first. */
-static int import_sky(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
+static int import_sky(void *ctx)
 {
+	const struct import_run *r = ctx;
+	const struct import_args *a = r->a;
+	struct outset *os = r->os;
+	struct diag *d = r->d;
 	static const char name[] = "clouds-skypilot.yaml";
 	static const char *const names[] = { name, NULL };
-	const struct vcheck v = { VK_CLOUDS, cat, NULL, a->out_dir };
+	const struct vcheck v = { VK_CLOUDS, r->cat, NULL, a->out_dir };
 	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
 	struct sky_out so;
-	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]);
+	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files.v[0]);
 	struct stat st;
 	int rc = -1;
 
 	f.cloud = cloud;
 	if (!f.as_of) {
-		if (stat(a->files[0], &st)) {
-			diag_set(d, DIAG_INPUT, a->files[0], 0, 0, "cannot open: %s", strerror(errno));
+		if (stat(a->files.v[0], &st)) {
+			diag_set(d, DIAG_INPUT, a->files.v[0], 0, 0, "cannot open: %s", strerror(errno));
 			free(cloud);
 			return -1;
 		}
 		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
 	}
-	if (!skypilot_import(a->files[0], &f, &so, d)) {
+	if (!skypilot_import(a->files.v[0], &f, &so, d)) {
 		outset_add_copy(os, name, so.yaml, strlen(so.yaml));
 		if (!validate_set(os, names, &v, d)) {
 			if (!outset_commit(os, d)) {
@@ -360,7 +355,7 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 	struct smi_hosts sh;
 	int rc = -1;
 
-	if (smi_hosts_import(a->files, a->nfiles, &size, cat, &sh, d))
+	if (smi_hosts_import(a->files.v, (int)a->files.n, &size, cat, &sh, d))
 		return -1;
 	outset_add_copy(os, "inventory.csv", sh.inventory, strlen(sh.inventory));
 	if (!validate_set(os, names, &v, d)) {
@@ -374,15 +369,18 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 	return rc;
 }
 
-static int import_openb(const struct import_args *a, struct catalog *cat, const char *models_dir,
-			struct outset *os, struct diag *d)
+static int import_openb(void *ctx)
 {
+	const struct import_run *r = ctx;
+	const struct import_args *a = r->a;
+	struct outset *os = r->os;
+	struct diag *d = r->d;
 	static const char *const scenario[] = { "scenario.yaml", NULL };
-	const struct vcheck vs = { VK_SCENARIO, cat, models_dir, a->out_dir };
+	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir };
 	struct openb_out ob;
 	char b[64];
 
-	if (openb_import(a->files[0], a->files[1], cat, &ob, d))
+	if (openb_import(a->files.v[0], a->files.v[1], r->cat, &ob, d))
 		return -1;
 	outset_add_copy(os, "inventory.csv", ob.inventory, strlen(ob.inventory));
 	outset_add_copy(os, "workloads.csv", ob.workloads, strlen(ob.workloads));
@@ -406,17 +404,20 @@ static void add_str(struct outset *os, const char *name, const char *s)
 	outset_add_copy(os, name, s, strlen(s));
 }
 
-static int import_kubectl(const struct import_args *a, struct catalog *cat, const char *models_dir,
-			  struct outset *os, struct diag *d)
+static int import_kubectl(void *ctx)
 {
+	const struct import_run *r = ctx;
+	const struct import_args *a = r->a;
+	struct outset *os = r->os;
+	struct diag *d = r->d;
 	static const char *const scenarios[] = { "scenario.yaml", "as-is.yaml", NULL };
 	static const char *const inventory[] = { "inventory.csv", NULL };
-	const struct vcheck vs = { VK_SCENARIO, cat, models_dir, a->out_dir };
-	const struct vcheck vi = { VK_INVENTORY, cat, models_dir, a->out_dir };
+	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir };
+	const struct vcheck vi = { VK_INVENTORY, r->cat, r->models_dir, a->out_dir };
 	struct kubectl_out ko;
 	int rc = -1;
 
-	if (kubectl_import(a->files[0], a->nfiles > 1 ? a->files[1] : NULL, cat, &ko, d))
+	if (kubectl_import(a->files.v[0], a->files.n > 1 ? a->files.v[1] : NULL, r->cat, &ko, d))
 		return -1;
 	add_str(os, "inventory.csv", ko.inventory);
 	if (ko.workloads) {
@@ -450,42 +451,75 @@ out:
 	return rc;
 }
 
-int cmd_import(int argc, char **argv, const struct cli_global *g)
+/* nvidia-smi: the MIG listings of one GPU type (--gpu-id), or the GPU lists of hosts. */
+static int import_nvidia_smi(void *ctx)
+{
+	const struct import_run *r = ctx;
+
+	if (r->a->gpu_id)
+		return import_smi(r->a, r->os, r->d);
+	return import_smi_hosts(r->a, r->cat, r->os, r->d);
+}
+
+static int cmd_import(int argc, char **argv, const struct cli_global *g)
 {
 	struct import_args a;
 	struct catalog cat = CATALOG_INIT;
 	struct outset os = OUTSET_INIT;
 	struct diag d = DIAG_INIT;
+	struct import_run r = { &a, &cat, g->models_dir, &os, &d };
 	int rc;
 	char *path;
 
 	memset(&a, 0, sizeof(a));
-	a.files = xcalloc((size_t)argc + 1, sizeof(*a.files));
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
-		free(a.files);
-		return rc == 1 ? EXIT_OK : rc;
+		free(a.files.v);
+		return cli_exit_code(rc);
 	}
 	path = xasprintf("%s/gpus.yaml", models_dir_or_default(g->models_dir));
 	rc = catalog_load(&cat, path, 0, &d);
 	free(path);
 	if (!rc) {
 		outset_init(&os, a.out_dir);
-		if (a.fmt == IMP_OPENB)
-			rc = import_openb(&a, &cat, g->models_dir, &os, &d);
-		else if (a.fmt == IMP_SMI && a.gpu_id)
-			rc = import_smi(&a, &os, &d);
-		else if (a.fmt == IMP_SMI)
-			rc = import_smi_hosts(&a, &cat, &os, &d);
-		else if (a.fmt == IMP_SKY)
-			rc = import_sky(&a, &cat, &os, &d);
-		else
-			rc = import_kubectl(&a, &cat, g->models_dir, &os, &d);
+		rc = cmd_import_entry.sub.rows[a.fmt].run(&r);
 	}
 	rc = rc ? cli_diag(&d) : EXIT_OK;
 	outset_release(&os);
 	catalog_release(&cat);
 	diag_release(&d);
-	free(a.files);
+	free(a.files.v);
 	return rc;
 }
+
+static const struct cli_subcommand import_formats[] = {
+	[IMP_OPENB] = { "openb", import_openb, "NODES.csv PODS.csv -o DIR", 2, "more than two files given" },
+	[IMP_KUBECTL] = { "kubectl", import_kubectl, "NODES.json [PODS.json] -o DIR", 2, "more than two files given" },
+	[IMP_SMI] = { "nvidia-smi", import_nvidia_smi,
+		      "LGIP.txt LGIPP.txt --gpu-id ID -o DIR\nHOST.csv... --cpu-cores N --ram-gib N -o DIR", -1, NULL },
+	[IMP_SKY] = { "skypilot", import_sky, "VMS.csv [--region R] [--accelerator A] [--as-of DATE] -o DIR", 2,
+		      "more than two files given" },
+	{ .name = NULL },
+};
+
+const struct cli_command cmd_import_entry = {
+	.name = "import",
+	.run = cmd_import,
+	.summary = "turn what exists (a cluster, a public trace) into a scenario",
+	.description = "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
+		       "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
+		       "       writes inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml\n"
+		       "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
+		       "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
+		       "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
+		       "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model)\n"
+		       "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)\n"
+		       "nvidia-smi: HOST.csv  nvidia-smi --query-gpu=name,memory.total --format=csv, one file per host\n"
+		       "       writes inventory.csv (hosts alike in GPU type and count are one class)\n"
+		       "skypilot: VMS.csv  skypilot-catalog catalogs/v7/<cloud>/vms.csv\n"
+		       "       writes clouds-skypilot.yaml, offers in models/clouds.yaml's format",
+	.options = import_options,
+	.operands = { CLI_LIST, offsetof(struct import_args, files), -1, NULL, NULL },
+	.sub = { import_formats, offsetof(struct import_args, fmt), "import format",
+		 "no import format given (openb, kubectl, nvidia-smi or skypilot)" },
+};

@@ -5,6 +5,7 @@
  * and prints the age of each price table.  Exit 0 when consistent, 3 on
  * the first error (nothing on stdout then).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,42 +87,54 @@ static void print_sources(const struct catalog *cat)
 	       nmig);
 }
 
-/* "check" and --models DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
-static int parse_args(int argc, char **argv, const char **dir)
-{
-	const struct cli_command *c = &cli_commands[CMD_MODELS];
-	struct cli_getopt go;
-	const char *v;
-	int id, check = 0;
+struct models_args {
+	const char *dir;	/* --models DIR, or NULL */
+	int check;		/* the word "check" was given */
+};
 
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		if (id == CLI_ERROR)
-			return EXIT_USAGE;
-		if (id == OPT_MODELS) {
-			*dir = v;
-			continue;
-		}
-		if (check)
-			return cli_misuse(c, "unknown argument '%s'", v);
-		if (strcmp(v, "check"))
-			return cli_misuse(c, "unknown models command '%s'", v);
-		check = 1;
-	}
-	if (!check)
-		return cli_misuse(c, "no models command given");
+/*
+ * The operands: the word check, then nothing.  Not a sub-command table:
+ * its one word is refused without a list of the near ones.
+ */
+static int set_word(const struct cli_option *o, void *args, const char *v)
+{
+	struct models_args *a = args;
+
+	(void)o;
+	if (a->check)
+		return cli_misuse(&cmd_models_entry, "unknown argument '%s'", v);
+	if (strcmp(v, "check"))
+		return cli_misuse(&cmd_models_entry, "unknown models command '%s'", v);
+	a->check = 1;
 	return 0;
 }
 
-int cmd_models(int argc, char **argv, const struct cli_global *g)
+static const struct cli_option models_options[] = {
+	{ "models", 0, "DIR", "check the models in DIR (default: as gpuplan --models finds them)", .kind = CLI_STRING,
+	  .offset = offsetof(struct models_args, dir) },
+	{ .name = NULL },
+};
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
+static int parse_args(int argc, char **argv, struct models_args *a)
+{
+	int rc = cli_parse(&cmd_models_entry, argc, argv, a);
+
+	if (rc)
+		return rc;
+	if (!a->check)
+		return cli_misuse(&cmd_models_entry, "no models command given");
+	return 0;
+}
+
+static int cmd_models(int argc, char **argv, const struct cli_global *g)
 {
 	struct catalog cat = CATALOG_INIT;
 	struct licenses L;
 	struct clouds cl;
 	struct diag d = DIAG_INIT;
 	struct table_age la = { 0, 0, 0, 0, 0 }, ca = { 0, 0, 0, 0, 0 };
+	struct models_args a = { NULL, 0 };
 	const char *dir = g->models_dir;
 	char *gpus = NULL, *lic = NULL, *clouds = NULL;
 	long long today;
@@ -130,9 +143,11 @@ int cmd_models(int argc, char **argv, const struct cli_global *g)
 
 	memset(&L, 0, sizeof(L));
 	memset(&cl, 0, sizeof(cl));
-	rc = parse_args(argc, argv, &dir);
+	rc = parse_args(argc, argv, &a);
 	if (rc)
-		return rc == 1 ? EXIT_OK : rc;
+		return cli_exit_code(rc);
+	if (a.dir)
+		dir = a.dir;
 	if (cli_today(&today))
 		return EXIT_USAGE;
 	dir = models_dir_or_default(dir);
@@ -172,3 +187,16 @@ out:
 	free(clouds);
 	return rc;
 }
+
+const struct cli_command cmd_models_entry = {
+	.name = "models",
+	.run = cmd_models,
+	.summary = "check the model tables and show the age of their prices",
+	.synopsis = "check [--models DIR]",
+	.description = "check loads gpus.yaml, licenses.yaml and clouds.yaml with every check the planner makes,\n"
+		       "checks each GPU's MIG and vGPU tables as a whole, and prints per price table its number of\n"
+		       "prices, the oldest and newest as_of, how many are assumed and how many are older than 12\n"
+		       "months (from today, or $GPUPLAN_TODAY); exit 0 when consistent, 3 on the first error",
+	.options = models_options,
+	.operands = { CLI_SET, 0, -1, NULL, set_word },
+};

@@ -3,6 +3,7 @@
  * solve the ILP, disaggregate, verify, write the reports, summarise.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,64 +30,60 @@ struct plan_args {
 	const char *deploy_dir;	/* --deploy DIR, or NULL */
 	const char *deploy_ns;	/* --deploy-namespace NS, else DEPLOY_NAMESPACE */
 	int require_all;
-	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
+	int progress, quiet;	/* --progress, --quiet */
 	FILE *summary;		/* stdout, or stderr when the report goes to stdout (-o -) */
 };
 
-/* 0 to go on, 1 after --help (exit 0), or an exit code. */
+static int set_deploy_namespace(const struct cli_option *o, void *args, const char *v)
+{
+	(void)o;
+	if (!deploy_namespace_valid(v))
+		return cli_usage("--deploy-namespace: '%s' is not a Kubernetes namespace name "
+				 "(lower-case letters, digits and '-', at most 63)", v);
+	((struct plan_args *)args)->deploy_ns = v;
+	return 0;
+}
+
+#define OFF(f) offsetof(struct plan_args, f)
+static const struct cli_option plan_options[] = {
+	{ "output", 'o', "DIR", "write the reports into DIR (default ./gpuplan-out);\n- writes plan.json to stdout and the summary to stderr",
+	  .kind = CLI_STRING, .offset = OFF(out_dir) },
+	{ "format", 0, "csv|json|both|html|all", "the reports' format (default both; html: report.html)",
+	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
+	CLI_OPT_TIME_LIMIT(struct plan_args, "solver time limit in seconds (default: the scenario's, else 30)"),
+	CLI_OPT_GAP(struct plan_args, "stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)"),
+	CLI_OPT_NODE_LIMIT(struct plan_args, "stop after N branch-and-bound nodes: a limit that gives the same plan on any machine"),
+	CLI_OPT_THREADS(struct plan_args, "solver threads (default: one per processor); the plan is the same on any number"),
+	{ "export-model", 0, "FILE", "write the ILP (with the node key CPU/RAM rows), as free MPS (.mps) or CPLEX LP (.lp)",
+	  .kind = CLI_STRING, .offset = OFF(export_path) },
+	{ "start", 0, "FILE", "start from another solver's plan of that model: CBC's solution file or\nHiGHS's "
+	  "(made concrete and kept when no plan found is cheaper)", .kind = CLI_STRING, .offset = OFF(start_path) },
+	{ "require-all", 0, NULL, "exit 1 when some replica stays unplaced", .kind = CLI_FLAG, .offset = OFF(require_all) },
+	CLI_OPT_GREEDY(struct plan_args, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)"),
+	CLI_OPT_PROGRESS(struct plan_args),
+	{ "deploy", 0, "DIR",
+	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted\nand device-plugin configs, "
+	  "node labels, resource requests,\nVMs and vGPU profiles, apply.sh", .kind = CLI_STRING, .offset = OFF(deploy_dir) },
+	{ "deploy-namespace", 0, "NS",
+	  "the GPU Operator's namespace the deploy files name (default gpu-operator;\nOpenShift: nvidia-gpu-operator)",
+	  .kind = CLI_SET, .set = set_deploy_namespace },
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct plan_args *a)
 {
-	const struct cli_command *c = &cli_commands[CMD_PLAN];
-	struct cli_getopt go;
-	const char *v;
-	int id;
+	const struct cli_command *c = &cmd_plan_entry;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
 	a->po = (struct plan_opts)PLAN_OPTS_INIT;
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		switch (id) {
-		case CLI_HELP:
-			return 1;
-		case CLI_ERROR:
-			return EXIT_USAGE;
-		case CLI_ARG:
-			if (a->scenario)
-				return cli_misuse(c, "more than one scenario given");
-			a->scenario = v;
-			break;
-		case OPT_OUTPUT:
-			a->out_dir = v;
-			break;
-		case OPT_FORMAT:
-			if (cli_format_option(v, &a->fmt) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_EXPORT_MODEL:
-			a->export_path = v;
-			break;
-		case OPT_START:
-			a->start_path = v;
-			break;
-		case OPT_REQUIRE_ALL:
-			a->require_all = 1;
-			break;
-		case OPT_DEPLOY:
-			a->deploy_dir = v;
-			break;
-		case OPT_DEPLOY_NAMESPACE:
-			if (!deploy_namespace_valid(v))
-				return cli_misuse(c, "--deploy-namespace: '%s' is not a Kubernetes namespace name "
-						  "(lower-case letters, digits and '-', at most 63)", v);
-			a->deploy_ns = v;
-			break;
-		default:
-			if (!cli_progress_option(id, &a->progress) && cli_solver_option(id, v, &a->po) < 0)
-				return EXIT_USAGE;
-		}
-	}
+	rc = cli_parse(c, argc, argv, a);
+	if (rc)
+		return rc;
 	if (!a->scenario)
 		return cli_misuse(c, "no scenario given");
 	if (a->deploy_ns && !a->deploy_dir)
@@ -249,7 +246,21 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	cli_printf(out, "  reports:    %s\n", strcmp(dir, OUTSET_STDOUT) ? dir : "standard output (plan.json)");
 }
 
-int cmd_plan(int argc, char **argv, const struct cli_global *g)
+/* --verbose: every configuration of every node class, on stderr. */
+static void print_configs(const struct plan_result *r)
+{
+	size_t k, c;
+
+	for (k = 0; k < r->p.nclasses; k++)
+		for (c = 0; c < r->p.classes[k].nconfigs; c++)
+			fprintf(stderr, "gpuplan: class %s config %zu: %s %s%s%s\n", r->p.classes[k].nc->name, c,
+				mode_name(r->p.classes[k].configs[c].mode), r->p.classes[k].configs[c].name,
+				r->p.classes[k].configs[c].lic != LIC_NONE ? " licence " : "",
+				r->p.classes[k].configs[c].lic != LIC_NONE ? lic_product_id(r->p.classes[k].configs[c].lic)
+									    : "");
+}
+
+static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 {
 	struct plan_args a;
 	struct scenario sc;
@@ -264,7 +275,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
-		return rc == 1 ? EXIT_OK : rc;
+		return cli_exit_code(rc);
 	memset(&r, 0, sizeof(r));
 	memset(&w, 0, sizeof(w));
 	memset(&start, 0, sizeof(start));
@@ -278,7 +289,7 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	po.deadline = g->run;
 	po.export_path = a.export_path;
 	po.start = a.start_path ? &start : NULL;
-	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_init(&pg, a.progress, a.quiet);
 	cli_progress_plan(&pg, &po, sc.name);
 	rc = plan_run(&r, &sc, &po, &d);
 	cli_progress_end(&pg);
@@ -293,16 +304,8 @@ int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 	r.whatif = &w;
 	cli_warn_compute_hints(&sc);
-	if (g->verbose) {
-		size_t k, c;
-		for (k = 0; k < r.p.nclasses; k++)
-			for (c = 0; c < r.p.classes[k].nconfigs; c++)
-				fprintf(stderr, "gpuplan: class %s config %zu: %s %s%s%s\n", r.p.classes[k].nc->name, c,
-					mode_name(r.p.classes[k].configs[c].mode), r.p.classes[k].configs[c].name,
-					r.p.classes[k].configs[c].lic != LIC_NONE ? " licence " : "",
-					r.p.classes[k].configs[c].lic != LIC_NONE
-						? lic_product_id(r.p.classes[k].configs[c].lic) : "");
-	}
+	if (g->verbose)
+		print_configs(&r);
 	/* the deploy files are built (and refused, exit 3) before any report is written */
 	if (a.deploy_dir) {
 		outset_init(&dep, a.deploy_dir);
@@ -334,3 +337,14 @@ out:
 	ilp_cleanup();
 	return rc;
 }
+
+const struct cli_command cmd_plan_entry = {
+	.name = "plan",
+	.run = cmd_plan,
+	.summary = "plan a scenario: modes, partitions, placements, cost",
+	.synopsis = "SCENARIO [-o DIR] [--format csv|json|both|html|all] [--time-limit S] [--gap PCT] [--node-limit N] "
+		    "[--threads N] [--export-model FILE.mps|FILE.lp] [--start FILE] [--require-all] [--greedy] "
+		    "[--progress | --quiet] [--deploy DIR] [--deploy-namespace NS]",
+	.options = plan_options,
+	.operands = { CLI_STRING, offsetof(struct plan_args, scenario), 1, "more than one scenario given", NULL },
+};

@@ -6,6 +6,7 @@
  * every --gpus file) -> pick the view -> print the text profiles_render
  * (report/profiles.h) builds for it: a table, CSV or JSON.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,84 +19,74 @@
 #include "banned.h"
 
 struct profiles_args {
-	const char **user_files;	/* every --gpus FILE, in order */
-	size_t nuser;
+	struct cli_list user_files;	/* every --gpus FILE, in order */
 	const char *gpu_name;		/* the GPU operand, or NULL */
 	enum profiles_format fmt;	/* --format */
 	enum profiles_view view;
+	int geometries, vgpu;		/* --mig-geometries, --vgpu */
 };
 
-/* --format with a value that is none of them: EXIT_USAGE after the message. */
-static int unknown_format(const char *v)
+/* --format table|csv|json; "unknown format 'x'" with the nearest names. */
+static int set_format(const struct cli_option *o, void *args, const char *v)
 {
 	static const char *const formats[] = { "table", "csv", "json", NULL };
-	char *hint = str_hint(v, formats);
+	static const enum profiles_format values[] = { PROFILES_TABLE, PROFILES_CSV, PROFILES_JSON };
+	char *hint;
+	size_t k;
 
+	(void)o;
+	for (k = 0; formats[k]; k++)
+		if (!strcmp(formats[k], v)) {
+			((struct profiles_args *)args)->fmt = values[k];
+			return 0;
+		}
+	hint = str_hint(v, formats);
 	cli_usage("unknown format '%s'%s", v, hint);
 	free(hint);
 	return EXIT_USAGE;
 }
 
-/* One option or operand (id from cli_getopt); 0 to go on, else an exit code. */
-static int take(struct profiles_args *a, int id, const char *v, int *geometries, int *vgpu)
+/* The GPU operand: one at a time. */
+static int set_gpu(const struct cli_option *o, void *args, const char *v)
 {
-	const struct cli_command *c = &cli_commands[CMD_PROFILES];
+	struct profiles_args *a = args;
 
-	switch (id) {
-	case OPT_MIG_GEOMETRIES:
-		*geometries = 1;
-		return 0;
-	case OPT_VGPU:
-		*vgpu = 1;
-		return 0;
-	case OPT_FORMAT:
-		if (!strcmp(v, "table"))
-			a->fmt = PROFILES_TABLE;
-		else if (!strcmp(v, "csv"))
-			a->fmt = PROFILES_CSV;
-		else if (!strcmp(v, "json"))
-			a->fmt = PROFILES_JSON;
-		else
-			return unknown_format(v);
-		return 0;
-	case OPT_GPUS:
-		a->user_files[a->nuser++] = v;
-		return 0;
-	case CLI_ARG:
-		if (a->gpu_name)
-			return cli_misuse(c, "one GPU type at a time ('%s' and '%s')", a->gpu_name, v);
-		a->gpu_name = v;
-		return 0;
-	default:
-		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-	}
+	(void)o;
+	if (a->gpu_name)
+		return cli_misuse(&cmd_profiles_entry, "one GPU type at a time ('%s' and '%s')", a->gpu_name, v);
+	a->gpu_name = v;
+	return 0;
 }
 
-/* 0 to go on, 1 after --help (exit 0), or an exit code. */
+#define OFF(f) offsetof(struct profiles_args, f)
+static const struct cli_option profiles_options[] = {
+	{ "mig-geometries", 0, NULL, "every valid maximal MIG geometry of GPU, one per line", .kind = CLI_FLAG,
+	  .offset = OFF(geometries) },
+	{ "vgpu", 0, NULL, "the GPU's vGPU C-series and MIG-backed vGPU profiles", .kind = CLI_FLAG, .offset = OFF(vgpu) },
+	{ "gpus", 0, "FILE", "also load GPU types from FILE (gpus.yaml format; repeatable)", .kind = CLI_LIST,
+	  .offset = OFF(user_files) },
+	{ "format", 0, "table|csv|json", "table (default), csv or json", .kind = CLI_SET, .set = set_format },
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a and the view it asks for: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct profiles_args *a)
 {
-	const struct cli_command *c = &cli_commands[CMD_PROFILES];
-	int geometries = 0, vgpu = 0, id, rc;
-	struct cli_getopt go;
-	const char *v;
+	const struct cli_command *c = &cmd_profiles_entry;
+	int rc = cli_parse(c, argc, argv, a);
 
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		rc = take(a, id, v, &geometries, &vgpu);
-		if (rc)
-			return rc;
-	}
-	if (geometries && vgpu)
+	if (rc)
+		return rc;
+	if (a->geometries && a->vgpu)
 		return cli_misuse(c, "--mig-geometries and --vgpu cannot be combined");
-	if (!a->gpu_name && (geometries || vgpu))
-		return cli_misuse(c, "%s needs a GPU type", geometries ? "--mig-geometries" : "--vgpu");
+	if (!a->gpu_name && (a->geometries || a->vgpu))
+		return cli_misuse(c, "%s needs a GPU type", a->geometries ? "--mig-geometries" : "--vgpu");
 	if (!a->gpu_name)
 		a->view = PROFILES_TYPES;
-	else if (geometries)
+	else if (a->geometries)
 		a->view = PROFILES_GEOMETRIES;
-	else if (vgpu)
+	else if (a->vgpu)
 		a->view = PROFILES_VGPU;
 	else
 		a->view = PROFILES_MIG;
@@ -112,8 +103,8 @@ static int load_catalog(struct catalog *cat, const struct profiles_args *a, cons
 
 	if (catalog_load(cat, path, 0, &d))
 		rc = cli_diag(&d);
-	for (k = 0; !rc && k < a->nuser; k++)
-		if (catalog_load(cat, a->user_files[k], 1, &d))
+	for (k = 0; !rc && k < a->user_files.n; k++)
+		if (catalog_load(cat, a->user_files.v[k], 1, &d))
 			rc = cli_diag(&d);
 	diag_release(&d);
 	free(path);
@@ -126,7 +117,7 @@ static int load_catalog(struct catalog *cat, const struct profiles_args *a, cons
  * code: EXIT_OK (also for a GPU without MIG or vGPU), EXIT_USAGE,
  * EXIT_INPUT for an unknown GPU or a bad catalog file.
  */
-int cmd_profiles(int argc, char **argv, const struct cli_global *g)
+static int cmd_profiles(int argc, char **argv, const struct cli_global *g)
 {
 	struct catalog cat = CATALOG_INIT;
 	struct profiles_args a;
@@ -135,11 +126,10 @@ int cmd_profiles(int argc, char **argv, const struct cli_global *g)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	a.user_files = xcalloc((size_t)argc + 1, sizeof(*a.user_files));
 	a.fmt = PROFILES_TABLE;
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
-		rc = rc == 1 ? EXIT_OK : rc;
+		rc = cli_exit_code(rc);
 		goto out;
 	}
 	rc = load_catalog(&cat, &a, g);
@@ -164,6 +154,18 @@ int cmd_profiles(int argc, char **argv, const struct cli_global *g)
 	free(text);
 out:
 	catalog_release(&cat);
-	free(a.user_files);
+	free(a.user_files.v);
 	return rc;
 }
+
+const struct cli_command cmd_profiles_entry = {
+	.name = "profiles",
+	.run = cmd_profiles,
+	.summary = "list GPU types, MIG profiles and geometries, vGPU profiles",
+	.synopsis = "[--gpus FILE]... [--format table|csv|json]\n"
+		    "[--gpus FILE]... [--format table|csv|json] GPU [--mig-geometries | --vgpu]",
+	.description = "without GPU, lists the GPU types; with GPU, the GPU's MIG GPU-instance profiles and\n"
+		       "their placements (or, with an option below, its MIG geometries or vGPU profiles)",
+	.options = profiles_options,
+	.operands = { CLI_SET, 0, -1, NULL, set_gpu },
+};

@@ -4,6 +4,7 @@
  * of buying licences, write the reports and say which is cheapest.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,84 +22,63 @@ struct sim_args {
 	const char *generate;
 	const char *out_dir;
 	enum report_format fmt;
-	int progress;		/* CLI_FLAG_PROGRESS, CLI_FLAG_QUIET */
+	int progress, quiet;	/* --progress, --quiet */
 	struct sim_opts o;
 };
 
-/* One option (id from cli_getopt); 0 to go on, else an exit code. */
-static int take_option(struct sim_args *a, int id, const char *v)
+/* --format: a report format that writes the CSV and JSON reports together. */
+static int set_format(const struct cli_option *o, void *args, const char *v)
 {
-	double h;
+	struct sim_args *a = args;
+	int f, rc = cli_word_value("--format", cli_report_formats, v, &f);
 
-	switch (id) {
-	case OPT_OUTPUT:
-		a->out_dir = v;
-		break;
-	case OPT_TRACE:
-		a->trace = v;
-		break;
-	case OPT_GENERATE:
-		a->generate = v;
-		break;
-	case OPT_HOURS:
-		if (cli_parse_num("--hours", v, (struct num_range){ 1, (double)TRACE_MAX_HOURS, RANGE_CLOSED }, &h))
-			return EXIT_USAGE;
-		if (h != floor(h))
-			return cli_usage("--hours: '%s' is not a whole number", v);
-		a->o.hours = (long)h;
-		break;
-	case OPT_LEASE_HOURS:
-		if (cli_parse_num("--lease-hours", v, (struct num_range){ 0, 8760, RANGE_CLOSED },
-				  &a->o.lease_hours))
-			return EXIT_USAGE;
-		break;
-	case OPT_VERIFY:
-		a->o.verify = 1;
-		break;
-	case OPT_PROGRESS:
-	case OPT_QUIET:
-		cli_progress_option(id, &a->progress);
-		break;
-	case OPT_FORMAT:
-		if (cli_format_option(v, &a->fmt) < 0)
-			return EXIT_USAGE;
-		if (a->fmt == REPORT_CSV || a->fmt == REPORT_JSON)
-			return cli_usage("--format: simulate writes its CSV and JSON reports together: "
-					 "give both, html or all");
-		break;
-	default:
-		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-	}
+	(void)o;
+	if (rc)
+		return rc;
+	if (f == REPORT_CSV || f == REPORT_JSON)
+		return cli_usage("--format: simulate writes its CSV and JSON reports together: give both, html or all");
+	a->fmt = (enum report_format)f;
 	return 0;
 }
 
-/* 0 to go on, 1 after --help (exit 0), or an exit code. */
+#define OFF(f) offsetof(struct sim_args, f)
+static const struct cli_option simulate_options[] = {
+	{ "trace", 0, "FILE", "demand trace CSV: timestamp (ISO 8601 UTC or hours from the start), workload, replicas",
+	  .kind = CLI_STRING, .offset = OFF(trace) },
+	{ "generate", 0, "SPEC",
+	  "a generated trace: flat[:growth=G,hours=N] or\n"
+	  "daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]",
+	  .kind = CLI_STRING, .offset = OFF(generate) },
+	{ "output", 'o', "DIR", "write the reports into DIR (default ./gpuplan-out)", .kind = CLI_STRING,
+	  .offset = OFF(out_dir) },
+	{ "format", 0, "both|html|all", "both: the CSV and JSON reports (default); html: report.html; all: both and report.html",
+	  .kind = CLI_SET, .set = set_format },
+	{ "hours", 0, "N",
+	  "simulate N hourly steps, repeating the trace (default: the longer of the trace\n"
+	  "and the scenario's horizon)", .kind = CLI_LONG, .offset = OFF(o.hours),
+	  .range = { 1, (double)TRACE_MAX_HOURS, RANGE_CLOSED } },
+	{ "lease-hours", 0, "H", "a seat stays leased H hours after its last use (default: licensing.lease_hours, else 0)",
+	  .kind = CLI_DOUBLE, .offset = OFF(o.lease_hours), .range = { 0, 8760, RANGE_CLOSED } },
+	{ "verify", 0, NULL, "check every step's plan with the verifier (slower)", .kind = CLI_FLAG, .offset = OFF(o.verify) },
+	CLI_OPT_PROGRESS(struct sim_args),
+	{ .name = NULL },
+};
+#undef OFF
+
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct sim_args *a)
 {
-	const struct cli_command *c = &cli_commands[CMD_SIMULATE];
+	const struct cli_command *c = &cmd_simulate_entry;
 	struct sim_opts init = SIM_OPTS_INIT;
-	struct cli_getopt go;
-	const char *v;
-	int id, rc;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->out_dir = "gpuplan-out";
 	a->fmt = REPORT_BOTH;
 	a->o = init;
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		if (id == CLI_ARG) {
-			if (a->scenario)
-				return cli_misuse(c, "more than one scenario given");
-			a->scenario = v;
-			continue;
-		}
-		rc = take_option(a, id, v);
-		if (rc)
-			return rc;
-	}
+	rc = cli_parse(c, argc, argv, a);
+	if (rc)
+		return rc;
 	if (!a->scenario)
 		return cli_misuse(c, "no scenario given");
 	if (!a->trace && !a->generate)
@@ -192,7 +172,7 @@ static void print_summary(const struct sim_result *r, const char *dir)
 	cli_printf(stdout, "  reports:    %s\n", dir);
 }
 
-int cmd_simulate(int argc, char **argv, const struct cli_global *g)
+static int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 {
 	struct sim_args a;
 	struct scenario sc;
@@ -204,7 +184,7 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
-		return rc == 1 ? EXIT_OK : rc;
+		return cli_exit_code(rc);
 	if (scenario_load(&sc, a.scenario, g->models_dir, &d)) {
 		rc = cli_diag(&d);
 		scenario_release(&sc);
@@ -217,7 +197,7 @@ int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	have_r = 1;
-	cli_progress_init(&pg, a.progress & CLI_FLAG_PROGRESS, a.progress & CLI_FLAG_QUIET);
+	cli_progress_init(&pg, a.progress, a.quiet);
 	a.o.progress = cli_progress_sink(&pg, sc.name);
 	rc = simulate_run(&r, &sc, &tr, &a.o, &d);
 	cli_progress_end(&pg);
@@ -240,3 +220,13 @@ out:
 	diag_release(&d);
 	return rc;
 }
+
+const struct cli_command cmd_simulate_entry = {
+	.name = "simulate",
+	.run = cmd_simulate,
+	.summary = "price ways of buying licences over an hourly demand trace",
+	.synopsis = "SCENARIO (--trace FILE | --generate SPEC) [-o DIR] [--format both|html|all] [--hours N] "
+		    "[--lease-hours H] [--verify] [--progress | --quiet]",
+	.options = simulate_options,
+	.operands = { CLI_STRING, offsetof(struct sim_args, scenario), 1, "more than one scenario given", NULL },
+};

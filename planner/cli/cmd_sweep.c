@@ -5,6 +5,7 @@
  * sweep_report.h, sweep_submit.h); this file reads the command line,
  * chooses the shard and the number of workers, and prints.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,89 +40,55 @@ static int parse_shard(const char *v, long *i, long *k)
 	return bad ? -1 : 0;
 }
 
-/* A whole number in [lo, hi] for an option; -1 after a message. */
-static int parse_count(const char *opt, const char *v, long lo, long hi, long *out)
+static int set_shard(const struct cli_option *o, void *args, const char *v)
 {
-	long long x;
-	if (parse_llong(v, &x) || x < lo || x > hi) {
-		cli_usage("%s: '%s' is not a whole number in %ld..%ld", opt, v, lo, hi);
-		return -1;
-	}
-	*out = (long)x;
+	struct sweep_args *a = args;
+
+	(void)o;
+	if (parse_shard(v, &a->shard, &a->shards))
+		return cli_usage("--shard: '%s' is not I/K with 0 <= I < K", v);
 	return 0;
 }
 
-static int take_option(struct sweep_args *a, int id, const char *v)
-{
-	switch (id) {
-	case OPT_OUTPUT:
-		a->dir = v;
-		return 0;
-	case OPT_SHARD:
-		if (parse_shard(v, &a->shard, &a->shards))
-			return cli_usage("--shard: '%s' is not I/K with 0 <= I < K", v);
-		return 0;
-	case OPT_SHARDS:
-		return parse_count("--shards", v, 1, 1000000, &a->shards_only) ? EXIT_USAGE : 0;
-	case OPT_JOBS:
-		return parse_count("--jobs", v, 1, PAR_MAX_THREADS, &a->jobs) ? EXIT_USAGE : 0;
-	case OPT_FORMAT:
-		return cli_format_option(v, &a->fmt) < 0 ? EXIT_USAGE : 0;
-	case OPT_COUNT:
-		a->count = 1;
-		return 0;
-	case OPT_SLURM:
-		a->slurm = 1;
-		return 0;
-	case OPT_MPI:
-		a->mpi = 1;
-		return 0;
-	case OPT_K8S:
-		a->k8s = 1;
-		return 0;
-	case OPT_IMAGE:
-		a->image = v;
-		return 0;
-	case OPT_CLAIM:
-		a->claim = v;
-		return 0;
-	case OPT_PARALLELISM:
-		return parse_count("--parallelism", v, 1, 1000000, &a->parallelism) ? EXIT_USAGE : 0;
-	default:
-		return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-	}
-}
+#define OFF(f) offsetof(struct sweep_args, f)
+static const struct cli_option sweep_options[] = {
+	{ "output", 'o', "DIR",
+	  "the sweep's directory (default ./sweep-out): run writes DIR/results/CASE.json,\n"
+	  "merge reads them and writes its reports into DIR, expand writes DIR/expand.csv and\n"
+	  "DIR/cases/CASE/ (the derived scenarios)", .kind = CLI_STRING, .offset = OFF(dir) },
+	{ "shard", 0, "I/K", "run: only the cases i with i mod K = I (0 <= I < K)", .kind = CLI_SET, .set = set_shard },
+	{ "shards", 0, "K",
+	  "run: K shards, this one from $JOB_COMPLETION_INDEX (a Kubernetes Indexed Job);\n"
+	  "submit: the number of tasks or ranks (default 8)", .kind = CLI_COUNT, .offset = OFF(shards_only),
+	  .range = { 1, 1000000, RANGE_CLOSED } },
+	{ "jobs", 'j', "N", "run: N worker processes (default: one per processor, or 1 in a shard)", .kind = CLI_COUNT,
+	  .offset = OFF(jobs), .range = { 1, PAR_MAX_THREADS, RANGE_CLOSED } },
+	{ "format", 0, "csv|json|both|html|all", "merge: the reports' format (default both; html: report.html with the charts)",
+	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
+	{ "count", 0, NULL, "expand: only print the number of cases (write nothing)", .kind = CLI_FLAG, .offset = OFF(count) },
+	{ "slurm", 0, NULL, "submit: write DIR/sweep.sbatch, a job array of --shards K tasks, and sbatch it\n"
+	  "when sbatch is on PATH", .kind = CLI_FLAG, .offset = OFF(slurm) },
+	{ "mpi", 0, NULL, "submit: print the mpirun line that runs --shards K ranks", .kind = CLI_FLAG, .offset = OFF(mpi) },
+	{ "k8s", 0, NULL, "submit: write DIR/sweep-k8s.yaml, a ConfigMap of the inputs and an Indexed Job\n"
+	  "of --shards K pods (kubectl apply -f it)", .kind = CLI_FLAG, .offset = OFF(k8s) },
+	{ "image", 0, "IMAGE", "--k8s: the pods' image, with gpuplan installed (default gpuplan:latest)",
+	  .kind = CLI_STRING, .offset = OFF(image) },
+	{ "parallelism", 0, "N", "--k8s: pods at once (default: K, at most 4)", .kind = CLI_COUNT,
+	  .offset = OFF(parallelism), .range = { 1, 1000000, RANGE_CLOSED } },
+	{ "claim", 0, "NAME", "--k8s: the ReadWriteMany volume claim of the results (default gpuplan-sweep-out)",
+	  .kind = CLI_STRING, .offset = OFF(claim) },
+	{ .name = NULL },
+};
+#undef OFF
 
-/* The subcommand and SPEC; 0 to go on, 1 after --help (exit 0), or an exit code. */
+/* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
-	static const char *const names[] = { "expand", "run", "merge", "submit", NULL };
-	const struct cli_command *c = &cli_commands[CMD_SWEEP];
-	struct cli_getopt go;
-	const char *v;
-	int id, rc, k, have = 0;
+	const struct cli_command *c = &cmd_sweep_entry;
+	int rc = cli_parse(c, argc, argv, a);
 
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return 1;
-		if (id == CLI_ARG && !have) {
-			for (k = 0; names[k] && strcmp(names[k], v); k++)
-				;
-			if (!names[k])
-				return cli_unknown(c, "sweep command", v, names);
-			a->cmd = (enum sweep_cmd)k;
-			have = 1;
-		} else if (id == CLI_ARG && !a->spec) {
-			a->spec = v;
-		} else if (id == CLI_ARG) {
-			return cli_misuse(c, "unknown argument '%s'", v);
-		} else if ((rc = take_option(a, id, v)) != 0) {
-			return rc;
-		}
-	}
-	if (!have)
-		return cli_misuse(c, "no sweep command given (expand, run or merge)");
+	if (rc)
+		return rc;
 	if (!a->spec)
 		return cli_misuse(c, "no sweep spec given");
 	if (a->shard >= 0 && a->shards_only >= 0)
@@ -340,11 +307,43 @@ static int do_submit(const struct sweep_args *a, const struct sweep_spec *s, con
 	return rc;
 }
 
-int cmd_sweep(int argc, char **argv, const struct cli_global *g)
+/* What a sweep sub-command works with (its ctx). */
+struct sweep_ctx {
+	const struct sweep_args *a;
+	const struct sweep_spec *s;
+	const struct cli_global *g;
+};
+
+static int run_expand(void *ctx)
+{
+	const struct sweep_ctx *c = ctx;
+	return do_expand(c->a, c->s, c->g);
+}
+
+static int run_run(void *ctx)
+{
+	const struct sweep_ctx *c = ctx;
+	return do_run(c->a, c->s, c->g);
+}
+
+static int run_merge(void *ctx)
+{
+	const struct sweep_ctx *c = ctx;
+	return do_merge(c->a, c->s);
+}
+
+static int run_submit(void *ctx)
+{
+	const struct sweep_ctx *c = ctx;
+	return do_submit(c->a, c->s, c->g);
+}
+
+static int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 {
 	struct sweep_args a;
 	struct sweep_spec s;
 	struct diag d = DIAG_INIT;
+	struct sweep_ctx ctx = { &a, &s, g };
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -353,21 +352,40 @@ int cmd_sweep(int argc, char **argv, const struct cli_global *g)
 	a.fmt = REPORT_BOTH;
 	rc = parse_args(argc, argv, &a);
 	if (rc)
-		return rc == 1 ? EXIT_OK : rc;
+		return cli_exit_code(rc);
 	if (sweep_spec_load(&s, a.spec, &d)) {
 		rc = cli_diag(&d);
 		diag_release(&d);
 		return rc;
 	}
-	if (a.cmd == SW_EXPAND)
-		rc = do_expand(&a, &s, g);
-	else if (a.cmd == SW_RUN)
-		rc = do_run(&a, &s, g);
-	else if (a.cmd == SW_SUBMIT)
-		rc = do_submit(&a, &s, g);
-	else
-		rc = do_merge(&a, &s);
+	rc = cmd_sweep_entry.sub.rows[a.cmd].run(&ctx);
 	sweep_spec_release(&s);
 	ilp_cleanup();
 	return rc;
 }
+
+/* In the order of enum sweep_cmd. */
+static const struct cli_subcommand sweep_commands[] = {
+	{ "expand", run_expand, "SPEC [-o DIR | --count]", 1, NULL },
+	{ "run", run_run, "SPEC [-o DIR] [--shard I/K | --shards K] [-j N]", 1, NULL },
+	{ "merge", run_merge, "SPEC [-o DIR] [--format csv|json|both|html|all]", 1, NULL },
+	{ "submit", run_submit,
+	  "SPEC (--slurm | --mpi | --k8s [--image I] [--parallelism N] [--claim C]) [--shards K] [-o DIR]", 1, NULL },
+	{ .name = NULL },
+};
+
+const struct cli_command cmd_sweep_entry = {
+	.name = "sweep",
+	.run = cmd_sweep,
+	.summary = "plan scenarios under changed inputs: sensitivity and Monte Carlo",
+	.description = "SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
+		       "the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
+		       "$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
+		       "workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
+		       "option is best, sensitivity and break-even per parameter; submit writes a Slurm array job,\n"
+		       "the mpirun line or a Kubernetes Indexed Job (docs/sweep.md)",
+	.options = sweep_options,
+	.operands = { CLI_STRING, offsetof(struct sweep_args, spec), 1, NULL, NULL },
+	.sub = { sweep_commands, offsetof(struct sweep_args, cmd), "sweep command",
+		 "no sweep command given (expand, run or merge)" },
+};

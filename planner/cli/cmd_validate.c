@@ -9,6 +9,7 @@
  * stderr, exit 0), report (a short, deterministic summary on stdout).
  * Nothing is written to disk.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,28 +158,25 @@ static int warn_stale_prices(const struct scenario *sc)
 	return EXIT_OK;
 }
 
-int cmd_validate(int argc, char **argv, const struct cli_global *g)
+struct validate_args {
+	const char *scenario;
+};
+
+static int cmd_validate(int argc, char **argv, const struct cli_global *g)
 {
+	struct validate_args a = { NULL };
 	struct scenario sc;
 	struct diag d = DIAG_INIT;
-	const struct cli_command *c = &cli_commands[CMD_VALIDATE];
-	struct cli_getopt go;
-	const char *path = NULL, *v;
+	const char *path;
 	size_t i;
-	int id, ret = EXIT_OK;
+	int ret;
 
-	cli_getopt_init(&go, c, argc, argv, 1);
-	while ((id = cli_getopt(&go, &v)) != CLI_END) {
-		if (id == CLI_HELP)
-			return EXIT_OK;
-		if (id != CLI_ARG)
-			return EXIT_USAGE;	/* CLI_ERROR: the message is out */
-		if (path)
-			return cli_misuse(c, "more than one scenario given");
-		path = v;
-	}
-	if (!path)
-		return cli_misuse(c, "no scenario given");
+	ret = cli_parse(&cmd_validate_entry, argc, argv, &a);
+	if (ret)
+		return cli_exit_code(ret);
+	if (!a.scenario)
+		return cli_misuse(&cmd_validate_entry, "no scenario given");
+	path = a.scenario;
 
 	/* load: every file and field */
 	if (scenario_load(&sc, path, g->models_dir, &d)) {
@@ -219,3 +217,19 @@ out:
 	diag_release(&d);
 	return ret;
 }
+
+static const struct cli_option validate_options[] = {
+	{ .name = NULL },
+};
+
+const struct cli_command cmd_validate_entry = {
+	.name = "validate",
+	.run = cmd_validate,
+	.summary = "load a scenario and report what it holds",
+	.synopsis = "SCENARIO",
+	.description = "loads SCENARIO and the files it names, checks every field and that each workload fits\n"
+		       "some node of the inventory, and prints a summary; exit 0 when valid, 3 on the first\n"
+		       "error (one 'gpuplan: FILE:LINE[:COL]: ...' line)",
+	.options = validate_options,
+	.operands = { CLI_STRING, offsetof(struct validate_args, scenario), 1, "more than one scenario given", NULL },
+};

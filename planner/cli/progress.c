@@ -100,13 +100,3 @@ void cli_progress_end(struct cli_progress *p)
 	p->shown = 0;
 }
 
-int cli_progress_option(int id, int *flags)
-{
-	if (id == OPT_PROGRESS)
-		*flags |= CLI_FLAG_PROGRESS;
-	else if (id == OPT_QUIET)
-		*flags |= CLI_FLAG_QUIET;
-	else
-		return 0;
-	return 1;
-}

@@ -1,8 +1,9 @@
 /*
  * gpuplan-doc.c - writes gpuplan's man page (roff, man(7) macros) and
- * its bash completion from the command table (options.c), the same
- * table gpuplan builds its --help texts and getopt_long arrays from.
- * Built and run at build time; not installed.
+ * its bash completion from the command table (options.h: the rows of
+ * cli_commands[] and cli_gpuplan), the same rows gpuplan builds its
+ * --help texts and getopt_long arrays from.  Linked with the command
+ * layer's files but main.c; built and run at build time; not installed.
  *
  * usage: gpuplan-doc man VERSION > gpuplan.1
  *        gpuplan-doc bash > gpuplan.bash
@@ -10,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
+#include "cli.h"
 #include "banned.h"
 
 /* s with roff's special characters escaped: \ and -, a leading . or '. */
@@ -43,8 +44,8 @@ static void roff_para(FILE *f, const char *s)
 static void man_option(FILE *f, const struct cli_option *o)
 {
 	fputs(".TP\n", f);
-	if (o->id < 256)
-		fprintf(f, "\\fB\\-%c\\fR, ", o->id);
+	if (o->letter)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->letter);
 	fputs("\\fB\\-\\-", f);
 	roff(f, o->name);
 	fputs("\\fR", f);
@@ -59,16 +60,13 @@ static void man_option(FILE *f, const struct cli_option *o)
 
 static void man_synopsis(FILE *f, const struct cli_command *c)
 {
-	const char *s = c->synopsis;
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		char form[512];
-		size_t len = nl ? (size_t)(nl - s) : strlen(s);
-		snprintf(form, sizeof(form), "%.*s", (int)len, s);
+	char form[1024];
+	int k;
+
+	for (k = 0; cli_synopsis_form(c, k, form, sizeof(form)); k++) {
 		fprintf(f, ".br\n\\fBgpuplan%s%s\\fR ", c->name ? " " : "", c->name ? c->name : "");
 		roff(f, form);
 		fputc('\n', f);
-		s += len + (nl != NULL);
 	}
 }
 
@@ -97,21 +95,21 @@ static void write_man(FILE *f, const char *version)
 
 	fprintf(f, ".TH GPUPLAN 1 \"\" \"gpuplan %s\" \"User Commands\"\n.ad l\n", version);
 	fputs(".SH NAME\ngpuplan \\- ", f);
-	roff_para(f, cli_global.summary);
+	roff_para(f, cli_gpuplan.summary);
 	fputs(".SH SYNOPSIS\n.nf\n", f);
-	man_synopsis(f, &cli_global);
+	man_synopsis(f, &cli_gpuplan);
 	fputs(".fi\n.SH DESCRIPTION\n", f);
 	fputs("gpuplan plans GPU clusters: it chooses each node's mode (whole GPUs, MIG, vGPU, time-slicing),\n"
 	      "partitions and placements for a scenario's workloads, and prices hardware, cloud rental,\n"
 	      "energy and NVIDIA licences over the horizon.  A scenario is a YAML file naming an inventory\n"
 	      "and a workload CSV file.\n", f);
 	fputs(".SH OPTIONS\nThese come before the command.\n", f);
-	for (o = cli_global.options; o->name; o++)
+	for (o = cli_gpuplan.options; o->name; o++)
 		man_option(f, o);
 	man_option(f, &cli_help_option);
 	fputs(".SH COMMANDS\nOptions and operands of a command may come in any order; \\-\\- ends the options.\n", f);
-	for (k = 0; k < CMD_COUNT; k++)
-		man_command(f, &cli_commands[k]);
+	for (k = 0; cli_commands[k]; k++)
+		man_command(f, cli_commands[k]);
 	fputs(".SH EXIT STATUS\n", f);
 	for (e = cli_exit_docs; e->text; e++) {
 		fprintf(f, ".TP\n.B %d\n", e->code);
@@ -133,8 +131,8 @@ static void bash_words(FILE *f, const struct cli_command *c)
 {
 	const struct cli_option *o;
 	for (o = c->options; o->name; o++) {
-		if (o->id < 256)
-			fprintf(f, "-%c ", o->id);
+		if (o->letter)
+			fprintf(f, "-%c ", o->letter);
 		fprintf(f, "--%s ", o->name);
 	}
 	fputs("-h --help", f);
@@ -163,8 +161,8 @@ static void bash_values(FILE *f, const struct cli_command *c)
 			fputs("COMPREPLY=()\n", f);	/* a number: nothing to offer */
 		}
 		fputs("\t\t\treturn ;;\n", f);
-		if (o->id < 256)
-			fprintf(f, "\t\t-%c)\n\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n\t\t\treturn ;;\n", o->id);
+		if (o->letter)
+			fprintf(f, "\t\t-%c)\n\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n\t\t\treturn ;;\n", o->letter);
 	}
 }
 
@@ -186,13 +184,13 @@ static void write_bash(FILE *f)
 	      "\t'')\n"
 	      "\t\tif [[ $prev == --models ]]; then COMPREPLY=($(compgen -d -- \"$cur\")); return; fi\n"
 	      "\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '", f);
-	bash_words(f, &cli_global);
+	bash_words(f, &cli_gpuplan);
 	fputs("' -- \"$cur\")); return; fi\n\t\tCOMPREPLY=($(compgen -W '", f);
-	for (k = 0; k < CMD_COUNT; k++)
-		fprintf(f, "%s%s", k ? " " : "", cli_commands[k].name);
+	for (k = 0; cli_commands[k]; k++)
+		fprintf(f, "%s%s", k ? " " : "", cli_commands[k]->name);
 	fputs("' -- \"$cur\"))\n\t\treturn ;;\n", f);
-	for (k = 0; k < CMD_COUNT; k++) {
-		const struct cli_command *c = &cli_commands[k];
+	for (k = 0; cli_commands[k]; k++) {
+		const struct cli_command *c = cli_commands[k];
 		fprintf(f, "\t%s)\n\t\tcase $prev in\n", c->name);
 		bash_values(f, c);
 		fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '", f);
