@@ -41,7 +41,7 @@ check() {
 	# outside libraries: header -> the layers that may include it (cJSON:
 	# input reads JSON imports, report writes and reads JSON reports, deploy
 	# writes JSON; libyaml: input parses, deploy emits; docs/decisions.md)
-	declare -A lib=([glpk.h]=solve [cJSON.h]="input report deploy" [yaml.h]="input deploy" [csv.h]=input)
+	declare -A lib=([glpk.h]=ilp [cJSON.h]="input report deploy" [yaml.h]="input deploy" [csv.h]=input)
 	local kind
 	while IFS=$'\t' read -r f kind h; do
 		l=${f#"$tree"/planner/}

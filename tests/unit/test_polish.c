@@ -1,5 +1,5 @@
 /*
- * test_polish.c - the polish (planner/solve/ilp_polish.c) emptying a
+ * test_polish.c - the polish (planner/ilp/ilp_polish.c) emptying a
  * class (POLISH_EJECT), and the levels of its passes.
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "fixture_ilp.h"
-#include "internal/ilp_polish.h"
-#include "internal/ilp_vec.h"
+#include "ilp/ilp_polish.h"
+#include "ilp/ilp_vec.h"
 
 static const char inv[] = INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,4,64,rent,,,10,1300\n"
 				     "b,1,L4,1,baremetal,dc1,16,64,rent,,,11,300\n"
