@@ -7,6 +7,7 @@
 #define PLANNER_ILP_BOUND_H
 
 #include "ilp_glpk.h"
+#include "ilp_model.h"
 
 /*
  * Solves the root LP of c->P, until c->deadline.  in_set[i] (zeroed by

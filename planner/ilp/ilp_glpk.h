@@ -7,7 +7,7 @@
 #ifndef PLANNER_ILP_GLPK_H
 #define PLANNER_ILP_GLPK_H
 
-#include "ilp_model.h"
+#include <glpk.h>
 
 /*
  * GLPK keeps one environment per thread (it is built reentrant, with

@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "ilp_model.h"
+#include "ilp_key.h"
 #include "banned.h"
 
 #define KEY_MASK_MAX 64	/* key columns a class may have for the set rows (bits of a mask) */

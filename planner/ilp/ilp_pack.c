@@ -80,6 +80,33 @@ static void entry_free(struct pack_entry *e)
 	free(e->key);
 }
 
+/* A copy of r's counts into to. */
+static void counts_copy(const struct problem *p, struct pack_counts *to, const struct ilp_result *r)
+{
+	size_t k;
+
+	to->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*to->nmode));
+	memcpy(to->nmode, r->nmode, p->nclasses * MODE_COUNT * sizeof(*to->nmode));
+	to->ncfg = xcalloc(p->nclasses + 1, sizeof(*to->ncfg));
+	for (k = 0; k < p->nclasses; k++) {
+		to->ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**to->ncfg));
+		memcpy(to->ncfg[k], r->ncfg[k], p->classes[k].nconfigs * sizeof(**to->ncfg));
+	}
+	to->arc = xcalloc(p->narcs + 1, sizeof(*to->arc));
+	memcpy(to->arc, r->arc, p->narcs * sizeof(*to->arc));
+}
+
+static void counts_free(const struct problem *p, struct pack_counts *c)
+{
+	size_t k;
+
+	for (k = 0; k < p->nclasses; k++)
+		free(c->ncfg[k]);
+	free(c->ncfg);
+	free(c->nmode);
+	free(c->arc);
+}
+
 void ilp_pack_release(struct ilp_pack *pk)
 {
 	size_t i;
@@ -89,7 +116,7 @@ void ilp_pack_release(struct ilp_pack *pk)
 	}
 	free(pk->cache);
 	for (i = 0; i < pk->nmemo; i++)
-		ilp_result_release(pk->p, &pk->memo[i].from);
+		counts_free(pk->p, &pk->memo[i].from);
 	pthread_mutex_destroy(&pk->lock);
 }
 
@@ -694,7 +721,7 @@ void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const st
 {
 	const struct problem *p = pk->p;
 	struct pack_memo *m;
-	size_t i, k;
+	size_t i;
 
 	pthread_mutex_lock(&pk->lock);
 	for (i = 0; i < pk->nmemo && pk->memo[i].made != made; i++)
@@ -704,18 +731,14 @@ void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const st
 		return;	/* known already (the same counts deal the same), or dearer than all kept */
 	}
 	if (pk->nmemo == PACK_MEMO)
-		ilp_result_release(p, &pk->memo[--pk->nmemo].from);
+		counts_free(p, &pk->memo[--pk->nmemo].from);
 	for (i = pk->nmemo; i > 0 && memo_before(cost, made, &pk->memo[i - 1]); i--)
 		pk->memo[i] = pk->memo[i - 1];
 	m = &pk->memo[i];
 	pk->nmemo++;
 	m->made = made;
 	m->cost = cost;
-	ilp_result_alloc(p, &m->from);
-	memcpy(m->from.nmode, from->nmode, p->nclasses * MODE_COUNT * sizeof(*m->from.nmode));
-	for (k = 0; k < p->nclasses; k++)
-		memcpy(m->from.ncfg[k], from->ncfg[k], p->classes[k].nconfigs * sizeof(**m->from.ncfg));
-	memcpy(m->from.arc, from->arc, p->narcs * sizeof(*m->from.arc));
+	counts_copy(p, &m->from, from);
 	pthread_mutex_unlock(&pk->lock);
 }
 
@@ -723,7 +746,7 @@ void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cp
 {
 	struct arcidx ix;
 	struct ilp_pack own, *pk = r->pack;
-	const struct ilp_result *from = r;
+	struct pack_counts from = { r->nmode, r->ncfg, r->arc };
 	double deadline = seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds;
 	size_t i;
 
@@ -734,12 +757,12 @@ void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cp
 		pk->deadline = deadline;
 		for (i = 0; i < pk->nmemo; i++)
 			if (pk->memo[i].made == h)
-				from = &pk->memo[i].from;	/* the counts the solve made this plan from */
+				from = pk->memo[i].from;	/* the counts the solve made this plan from */
 	} else {
 		ilp_pack_init(&own, p, &ix, deadline);
 		pk = &own;
 	}
-	ilp_deal(pk, cp, from->nmode, from->ncfg, from->arc);
+	ilp_deal(pk, cp, from.nmode, from.ncfg, from.arc);
 	if (pk == &own)
 		ilp_pack_release(&own);
 	else

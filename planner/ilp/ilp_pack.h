@@ -31,11 +31,18 @@
  */
 #define PACK_MEMO 4
 
+/* A plan's counts, as struct ilp_result has them. */
+struct pack_counts {
+	long *nmode;		/* [class * MODE_COUNT + mode] */
+	long **ncfg;		/* [class][config] */
+	double *arc;		/* [arc] */
+};
+
 /* A concrete plan, and the counts it was dealt from. */
 struct pack_memo {
 	uint64_t made;		/* the hash of its counts (ilp_counts_hash) */
 	double cost;		/* what it costs on the model */
-	struct ilp_result from;	/* the counts ilp_deal made it from */
+	struct pack_counts from;	/* the counts ilp_deal made it from (a copy) */
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "par.h"
 #include "util.h"
 #include "ilp_glpk.h"
+#include "ilp_key.h"
 #include "ilp_round.h"
 #include "ilp_shrink.h"
 #include "ilp_sub.h"

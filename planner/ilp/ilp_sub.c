@@ -16,6 +16,7 @@
 #include "interrupt.h"
 #include "util.h"
 #include "ilp_glpk.h"
+#include "ilp_key.h"
 #include "ilp_shrink.h"
 #include "ilp_sub.h"
 #include "banned.h"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "ilp_key.h"
 #include "ilp_pack.h"
 #include "ilp_vec.h"
 #include "banned.h"
