@@ -61,6 +61,30 @@ struct one_node {
 	int nr, nc;
 };
 
+/*
+ * A class's share of the counts and the deal's layout of its nodes:
+ * what a packing is a function of.
+ */
+struct share {
+	size_t k;		/* the class */
+	const long *nmode;	/* the counts' nodes per (class, mode) */
+	const long *target;	/* the counts' replicas per arc (cplan_round_arcs) */
+	long *lay;		/* the deal's nodes of k (deal_layout), LAY_WIDTH numbers a node */
+	long nlay;		/* how many */
+};
+
+/* The packing MIP of a share being built and solved. */
+struct pack_mip {
+	const struct ilp_pack *pk;
+	const struct share *sh;
+	struct one_node on;	/* the class's one-node model */
+	glp_prob *E;		/* the MIP: Q copies of on, then the shortfalls */
+	int Q;			/* copies: the share's nodes */
+	int *base;		/* [q]: copy q's first column less one */
+	int *ind;		/* scratch for a row: columns, 1-based */
+	double *val;		/* and coefficients */
+};
+
 void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix, double deadline)
 {
 	memset(pk, 0, sizeof(*pk));
@@ -80,33 +104,6 @@ static void entry_free(struct pack_entry *e)
 	free(e->key);
 }
 
-/* A copy of r's counts into to. */
-static void counts_copy(const struct problem *p, struct pack_counts *to, const struct ilp_result *r)
-{
-	size_t k;
-
-	to->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*to->nmode));
-	memcpy(to->nmode, r->nmode, p->nclasses * MODE_COUNT * sizeof(*to->nmode));
-	to->ncfg = xcalloc(p->nclasses + 1, sizeof(*to->ncfg));
-	for (k = 0; k < p->nclasses; k++) {
-		to->ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**to->ncfg));
-		memcpy(to->ncfg[k], r->ncfg[k], p->classes[k].nconfigs * sizeof(**to->ncfg));
-	}
-	to->arc = xcalloc(p->narcs + 1, sizeof(*to->arc));
-	memcpy(to->arc, r->arc, p->narcs * sizeof(*to->arc));
-}
-
-static void counts_free(const struct problem *p, struct pack_counts *c)
-{
-	size_t k;
-
-	for (k = 0; k < p->nclasses; k++)
-		free(c->ncfg[k]);
-	free(c->ncfg);
-	free(c->nmode);
-	free(c->arc);
-}
-
 void ilp_pack_release(struct ilp_pack *pk)
 {
 	size_t i;
@@ -115,8 +112,7 @@ void ilp_pack_release(struct ilp_pack *pk)
 		free(pk->cache[i]);
 	}
 	free(pk->cache);
-	for (i = 0; i < pk->nmemo; i++)
-		counts_free(pk->p, &pk->memo[i].from);
+	ilp_memo_free(pk->p, pk->memo, pk->nmemo);
 	pthread_mutex_destroy(&pk->lock);
 }
 
@@ -181,27 +177,29 @@ static int copy_node(glp_prob *E, const struct one_node *on, int *ind, double *v
 	return base;
 }
 
-/* Adds the row sum_q coef * (copy q's column col) within type, lo, hi (0 <= q < Q). */
-static void copies_row(glp_prob *E, const int *base, int Q, int col, int type, double lo, double hi, int *ind,
-		       double *val)
+/* Adds the row sum_q (copy q's column col) <= hi over mp's copies. */
+static void copies_row(const struct pack_mip *mp, int col, double hi)
 {
-	int q, r = glp_add_rows(E, 1);
+	int q, r = glp_add_rows(mp->E, 1);
 
-	for (q = 0; q < Q; q++) {
-		ind[q + 1] = base[q] + col;
-		val[q + 1] = 1;
+	for (q = 0; q < mp->Q; q++) {
+		mp->ind[q + 1] = mp->base[q] + col;
+		mp->val[q + 1] = 1;
 	}
-	glp_set_row_bnds(E, r, type, lo, hi);
-	glp_set_mat_row(E, r, Q, ind, val);
+	glp_set_row_bnds(mp->E, r, GLP_UP, 0, hi);
+	glp_set_mat_row(mp->E, r, mp->Q, mp->ind, mp->val);
 }
 
-/* Copy base's node as a recipe (0: the copy is not used). */
-static int read_recipe(const struct problem *p, const struct arcidx *ix, size_t k, const struct one_node *on,
-		       glp_prob *E, int base, struct cplan_recipe *r)
+/* Copy q's node in mp's solution as a recipe (0: the copy is not used). */
+static int read_recipe(const struct pack_mip *mp, int q, struct cplan_recipe *r)
 {
+	const struct problem *p = mp->pk->p;
+	const struct arcidx *ix = mp->pk->ix;
+	const struct one_node *on = &mp->on;
+	glp_prob *E = mp->E;
+	size_t k = mp->sh->k, ci, a;
 	const struct pclass *c = &p->classes[k];
-	size_t ci, a;
-	int m, used = 0;
+	int m, used = 0, base = mp->base[q];
 
 	memset(r, 0, sizeof(*r));
 	r->k = (int)k;
@@ -261,22 +259,25 @@ static void budget_callback(glp_tree *T, void *info)
 }
 
 /*
- * The deal's nodes of class k as rows of the packing's columns: per node
- * (in the plan's order, at most the counts' nodes of each mode) its mode,
- * its GPUs per configuration (or its node pattern) and its replicas per
- * arc of the class, within the share's replicas of each arc.  Into *lay,
- * LAY_WIDTH numbers a node; returns the nodes.  Caller frees *lay.
+ * The deal's nodes of class sh->k as rows of the packing's columns: per
+ * node (in the plan's order, at most the counts' nodes of each mode) its
+ * mode, its GPUs per configuration (or its node pattern) and its
+ * replicas per arc of the class, within the share's replicas of each
+ * arc.  Into sh->lay (caller frees), LAY_WIDTH numbers a node, and
+ * sh->nlay, the nodes.
  */
 #define LAY_WIDTH(c, narcs) (1 + (c)->nconfigs + (narcs))
 
-static long deal_layout(const struct ilp_pack *pk, size_t k, const struct cplan *cp, const long *nmode,
-			const long *target, long **lay)
+static void deal_layout(const struct ilp_pack *pk, struct share *sh, const struct cplan *cp)
 {
 	const struct problem *p = pk->p;
+	size_t k = sh->k;
+	const long *nmode = sh->nmode, *target = sh->target;
 	const struct pclass *c = &p->classes[k];
 	size_t lo = pk->ix->kstart[k], hi = pk->ix->kstart[k + 1], w = LAY_WIDTH(c, hi - lo), nd, sl, a;
 	long used[MODE_COUNT] = { 0 }, *left = xcalloc(hi - lo + 1, sizeof(*left)), n = 0;
 	long *row_of = xmalloc((cp->nnodes + 1) * sizeof(*row_of));
+	long **lay = &sh->lay;
 
 	*lay = NULL;
 	for (a = lo; a < hi; a++)
@@ -313,7 +314,7 @@ static long deal_layout(const struct ilp_pack *pk, size_t k, const struct cplan 
 	}
 	free(row_of);
 	free(left);
-	return n;
+	sh->nlay = n;
 }
 
 /* A column's bounds, to put back after fixing it. */
@@ -331,14 +332,20 @@ static void fix_col(glp_prob *E, int j, double v, struct colbnd *keep)
 }
 
 /*
- * The layout (nlay nodes) as a solution of the packing MIP E: its
- * columns fixed, E solved for the rest (the shortfalls, the class's
- * totals), the bounds put back.  NULL when E has no solution so fixed.
- * Caller frees.
+ * The share's layout as a solution of the packing MIP mp->E: its columns
+ * fixed, E solved for the rest (the shortfalls, the class's totals), the
+ * bounds put back.  NULL when E has no solution so fixed.  Caller frees.
  */
-static double *layout_start(const struct ilp_pack *pk, size_t k, const struct one_node *on, glp_prob *E,
-			    const int *base, int Q, const long *lay, long nlay)
+static double *layout_start(const struct pack_mip *mp)
 {
+	const struct ilp_pack *pk = mp->pk;
+	const struct one_node *on = &mp->on;
+	glp_prob *E = mp->E;
+	const int *base = mp->base;
+	const long *lay = mp->sh->lay;
+	long nlay = mp->sh->nlay;
+	int Q = mp->Q;
+	size_t k = mp->sh->k;
 	const struct pclass *c = &pk->p->classes[k];
 	size_t lo = pk->ix->kstart[k], hi = pk->ix->kstart[k + 1], w = LAY_WIDTH(c, hi - lo), ci, a;
 	int n = glp_get_num_cols(E), q, m, j;
@@ -377,19 +384,22 @@ static double *layout_start(const struct ilp_pack *pk, size_t k, const struct on
 	return x;
 }
 
-/* Rows of the packing MIP E over the Q copies at base[]: modes, order, arcs, demands (with their shortfall). */
-static void pack_rows(const struct ilp_pack *pk, size_t k, const struct one_node *on, glp_prob *E, const int *base,
-		      int Q, const long *nmode, const long *target, int *ind, double *val)
+/* Rows of the packing MIP mp->E over its copies: modes, order, arcs, demands (with their shortfall). */
+static void pack_rows(const struct pack_mip *mp)
 {
-	const struct problem *p = pk->p;
-	const struct arcidx *ix = pk->ix;
-	size_t a, b, lo = ix->kstart[k], hi = ix->kstart[k + 1];
-	int m, q;
+	const struct problem *p = mp->pk->p;
+	const struct arcidx *ix = mp->pk->ix;
+	const struct one_node *on = &mp->on;
+	glp_prob *E = mp->E;
+	const int *base = mp->base;
+	const long *target = mp->sh->target;
+	int *ind = mp->ind, Q = mp->Q, m, q;
+	double *val = mp->val;
+	size_t k = mp->sh->k, a, b, lo = ix->kstart[k], hi = ix->kstart[k + 1];
 
 	for (m = 0; m < MODE_COUNT; m++)
 		if (on->lc.n[k * MODE_COUNT + (size_t)m])
-			copies_row(E, base, Q, on->lc.n[k * MODE_COUNT + (size_t)m], GLP_UP, 0,
-				   (double)nmode[k * MODE_COUNT + (size_t)m], ind, val);
+			copies_row(mp, on->lc.n[k * MODE_COUNT + (size_t)m], (double)mp->sh->nmode[k * MODE_COUNT + (size_t)m]);
 	for (q = 1; q < Q; q++) {
 		int n = 0, r = glp_add_rows(E, 1);
 		for (m = 0; m < MODE_COUNT; m++) {
@@ -405,7 +415,7 @@ static void pack_rows(const struct ilp_pack *pk, size_t k, const struct one_node
 		glp_set_mat_row(E, r, n, ind, val);
 	}
 	for (a = lo; a < hi; a++)
-		copies_row(E, base, Q, on->lc.arc[ix->byk[a]], GLP_UP, 0, (double)target[ix->byk[a]], ind, val);
+		copies_row(mp, on->lc.arc[ix->byk[a]], (double)target[ix->byk[a]]);
 	for (a = lo; a < hi; a++) {	/* arcs come by slot type, then demand: one row per demand */
 		int d = p->arcs[ix->byk[a]].d, n = 0, u, r;
 		long want = 0;
@@ -435,32 +445,68 @@ static void pack_rows(const struct ilp_pack *pk, size_t k, const struct one_node
 	}
 }
 
-/* Packs class k's share (nmode, target), from the deal's layout (lay, nlay nodes), into e: the replicas placed and the nodes' recipes. */
-static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
-		       const long *lay, long nlay, struct pack_entry *e)
+/* The packing MIP of pk's share sh, built into mp: sh's nodes as copies of the one-node model, and its rows. */
+static void mip_open(const struct ilp_pack *pk, const struct share *sh, struct pack_mip *mp)
 {
-	const struct problem *p = pk->p;
-	size_t narcs = pk->ix->kstart[k + 1] - pk->ix->kstart[k], cap;
-	struct one_node on;
-	glp_prob *E = glp_create_prob();
+	size_t k = sh->k, narcs = pk->ix->kstart[k + 1] - pk->ix->kstart[k], cap;
+	int q, m;
+
+	mp->pk = pk;
+	mp->sh = sh;
+	mp->E = glp_create_prob();
+	mp->Q = 0;
+	for (m = 0; m < MODE_COUNT; m++)
+		mp->Q += (int)sh->nmode[k * MODE_COUNT + (size_t)m];
+	one_node_build(pk, k, &mp->on);
+	cap = ((size_t)mp->on.nc > (size_t)mp->Q * narcs ? (size_t)mp->on.nc : (size_t)mp->Q * narcs) + 2;
+	mp->base = xcalloc((size_t)mp->Q + 1, sizeof(*mp->base));
+	mp->ind = xcalloc(cap, sizeof(*mp->ind));
+	mp->val = xcalloc(cap, sizeof(*mp->val));
+	glp_set_obj_dir(mp->E, GLP_MIN);
+	for (q = 0; q < mp->Q; q++)
+		mp->base[q] = copy_node(mp->E, &mp->on, mp->ind, mp->val);
+	pack_rows(mp);
+}
+
+static void mip_close(struct pack_mip *mp)
+{
+	glp_delete_prob(mp->E);
+	one_node_free(mp->pk->p, &mp->on);
+	free(mp->base);
+	free(mp->ind);
+	free(mp->val);
+}
+
+/* The solved MIP mp's packing into e: the replicas placed and the nodes' recipes. */
+static void mip_read(const struct pack_mip *mp, struct pack_entry *e)
+{
+	const struct arcidx *ix = mp->pk->ix;
+	size_t k = mp->sh->k, i;
+	double shortfall = 0;
+	int j, q;
+
+	for (j = mp->Q * mp->on.nc + 1; j <= glp_get_num_cols(mp->E); j++)	/* after the copies: the shortfalls */
+		shortfall += glp_mip_col_val(mp->E, j);
+	e->placed = -lround(shortfall);
+	for (i = ix->kstart[k]; i < ix->kstart[k + 1]; i++)
+		e->placed += mp->sh->target[ix->byk[i]];
+	e->rec = xcalloc((size_t)mp->Q + 1, sizeof(*e->rec));
+	for (q = 0; q < mp->Q; q++)
+		e->nrec += (size_t)read_recipe(mp, q, &e->rec[e->nrec]);
+}
+
+/* Packs pk's share sh, from the deal's layout, into e: the replicas placed and the nodes' recipes. */
+static void pack_class(const struct ilp_pack *pk, const struct share *sh, struct pack_entry *e)
+{
+	struct pack_mip mp;
 	glp_smcp smcp;
 	glp_iocp iocp;
-	int Q = 0, q, m, *base, *ind, st, ret;
-	double *val, *start, shortfall = 0;
+	int st, ret;
+	double *start;
 	struct pack_cb cb;
 
-	for (m = 0; m < MODE_COUNT; m++)
-		Q += (int)nmode[k * MODE_COUNT + (size_t)m];
-	one_node_build(pk, k, &on);
-	cap = ((size_t)on.nc > (size_t)Q * narcs ? (size_t)on.nc : (size_t)Q * narcs) + 2;
-	base = xcalloc((size_t)Q + 1, sizeof(*base));
-	ind = xcalloc(cap, sizeof(*ind));
-	val = xcalloc(cap, sizeof(*val));
-	glp_set_obj_dir(E, GLP_MIN);
-	for (q = 0; q < Q; q++)
-		base[q] = copy_node(E, &on, ind, val);
-	pack_rows(pk, k, &on, E, base, Q, nmode, target, ind, val);
-	cb.start = start = nlay > 0 ? layout_start(pk, k, &on, E, base, Q, lay, nlay) : NULL;
+	mip_open(pk, sh, &mp);
+	cb.start = start = sh->nlay > 0 ? layout_start(&mp) : NULL;
 	cb.nodes = pk->mip_nodes;
 	cb.started = 0;
 	glp_init_smcp(&smcp);
@@ -475,51 +521,30 @@ static void pack_class(const struct ilp_pack *pk, size_t k, const long *nmode, c
 	iocp.cb_func = budget_callback;
 	iocp.cb_info = &cb;
 	e->placed = -1;
-	ret = smcp.tm_lim > 0 ? glp_simplex(E, &smcp) : GLP_ETMLIM;
-	if (!ret && glp_get_status(E) == GLP_OPT)
-		ret = glp_intopt(E, &iocp);
+	ret = smcp.tm_lim > 0 ? glp_simplex(mp.E, &smcp) : GLP_ETMLIM;
+	if (!ret && glp_get_status(mp.E) == GLP_OPT)
+		ret = glp_intopt(mp.E, &iocp);
 	e->cut = ret == GLP_ETMLIM;	/* any other failure is the share's own: cached as none found */
 	e->started = cb.started;
-	if (glp_get_status(E) == GLP_OPT) {
-		st = glp_mip_status(E);
-		if (st == GLP_OPT || st == GLP_FEAS) {
-			int j;
-			for (j = Q * on.nc + 1; j <= glp_get_num_cols(E); j++)	/* after the copies: the shortfalls */
-				shortfall += glp_mip_col_val(E, j);
-			e->placed = -lround(shortfall);
-			for (size_t i = pk->ix->kstart[k]; i < pk->ix->kstart[k + 1]; i++)
-				e->placed += target[pk->ix->byk[i]];
-			e->rec = xcalloc((size_t)Q + 1, sizeof(*e->rec));
-			for (q = 0; q < Q; q++)
-				e->nrec += (size_t)read_recipe(p, pk->ix, k, &on, E, base[q], &e->rec[e->nrec]);
-		}
+	if (glp_get_status(mp.E) == GLP_OPT) {
+		st = glp_mip_status(mp.E);
+		if (st == GLP_OPT || st == GLP_FEAS)
+			mip_read(&mp, e);
 	}
-	glp_delete_prob(E);
-	one_node_free(p, &on);
+	mip_close(&mp);
 	free(start);
-	free(base);
-	free(ind);
-	free(val);
-}
-
-/* FNV-1a over n longs, from h. */
-static uint64_t hash_longs(uint64_t h, const long *v, size_t n)
-{
-	size_t j;
-	for (j = 0; j < n; j++)
-		h = (h ^ (uint64_t)v[j]) * 1099511628211ULL;
-	return h;
 }
 
 /*
- * Class k's share as a key: nodes per mode, the replicas of each of its
- * arcs, then a hash of the deal's layout (nlay nodes), which the packing
- * starts from: the packing is a function of the key.
+ * The share as a key: nodes per mode, the replicas of each of its arcs,
+ * then a hash of the deal's layout, which the packing starts from: the
+ * packing is a function of the key.
  */
-static void share_key(const struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
-		      const long *lay, long nlay, struct pack_entry *e)
+static void share_key(const struct ilp_pack *pk, const struct share *sh, struct pack_entry *e)
 {
-	size_t a, lo = pk->ix->kstart[k], hi = pk->ix->kstart[k + 1];
+	size_t k = sh->k, a, lo = pk->ix->kstart[k], hi = pk->ix->kstart[k + 1];
+	const long *nmode = sh->nmode, *target = sh->target, *lay = sh->lay;
+	long nlay = sh->nlay;
 
 	e->k = k;
 	e->nkey = MODE_COUNT + hi - lo + 1;
@@ -527,9 +552,9 @@ static void share_key(const struct ilp_pack *pk, size_t k, const long *nmode, co
 	memcpy(e->key, nmode + k * MODE_COUNT, MODE_COUNT * sizeof(*e->key));
 	for (a = lo; a < hi; a++)
 		e->key[MODE_COUNT + a - lo] = target[pk->ix->byk[a]];
-	e->key[e->nkey - 1] = (long)(hash_longs(1469598103934665603ULL, lay,
+	e->key[e->nkey - 1] = (long)(ilp_hash_longs(1469598103934665603ULL, lay,
 						  (size_t)nlay * LAY_WIDTH(&pk->p->classes[k], hi - lo)) >> 1);
-	e->hash = hash_longs(1469598103934665603ULL ^ k, e->key, e->nkey);
+	e->hash = ilp_hash_longs(1469598103934665603ULL ^ k, e->key, e->nkey);
 }
 
 static struct pack_entry *cache_find(const struct ilp_pack *pk, const struct pack_entry *e)
@@ -553,16 +578,17 @@ static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *
 				     const struct cplan *cp, int *owned)
 {
 	struct pack_entry *e = xcalloc(1, sizeof(*e)), *hit;
-	long *lay, nlay = deal_layout(pk, k, cp, nmode, target, &lay);
+	struct share sh = { k, nmode, target, NULL, 0 };
 
-	share_key(pk, k, nmode, target, lay, nlay, e);
+	deal_layout(pk, &sh, cp);
+	share_key(pk, &sh, e);
 	*owned = 0;
 	pthread_mutex_lock(&pk->lock);
 	hit = cache_find(pk, e);
 	pk->hits += hit != NULL;
 	pthread_mutex_unlock(&pk->lock);
 	if (!hit) {
-		pack_class(pk, k, nmode, target, lay, nlay, e);
+		pack_class(pk, &sh, e);
 		pthread_mutex_lock(&pk->lock);
 		pk->packs++;
 		pk->started += e->started;
@@ -575,7 +601,7 @@ static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *
 		}
 		pthread_mutex_unlock(&pk->lock);
 	}
-	free(lay);
+	free(sh.lay);
 	if (!hit)
 		return e;
 	entry_free(e);
@@ -600,10 +626,18 @@ static void class_share(const struct ilp_pack *pk, size_t k, const long *target,
 	}
 }
 
-/* cp dealt again with the classes packed (pre) built as packed and their counts left out; kept when better. */
-static int deal_packed(struct cplan *cp, const struct cplan_recipe *pre, size_t npre, const unsigned char *packed,
-		       const long *nmode, long *const *ncfg, const double *arc)
+/* The classes one deal packs: their nodes as recipes (shallow copies: the entries own them). */
+struct packed {
+	struct cplan_recipe *pre;
+	size_t npre, cap;
+	unsigned char *is;	/* [k]: class k is packed */
+};
+
+/* cp dealt again with the classes packed (pd) built as packed and their counts left out; kept when better. */
+static int deal_packed(struct cplan *cp, const struct packed *pd, const long *nmode, long *const *ncfg,
+		       const double *arc)
 {
+	const unsigned char *packed = pd->is;
 	const struct problem *p = cp->p;
 	long *nm = xmalloc((p->nclasses * MODE_COUNT + 1) * sizeof(*nm));
 	long **cf = xcalloc(p->nclasses + 1, sizeof(*cf));
@@ -625,7 +659,7 @@ static int deal_packed(struct cplan *cp, const struct cplan_recipe *pre, size_t 
 	for (i = 0; i < p->narcs; i++)
 		ar[i] = packed[p->arcs[i].k] ? 0 : arc[i];
 	cplan_init(&np, p);
-	cplan_from_counts_on(&np, pre, npre, nm, cf, ar);
+	cplan_from_counts_on(&np, pd->pre, pd->npre, nm, cf, ar);
 	cplan_cost(cp, &c0);
 	cplan_cost(&np, &c1);
 	better = cplan_better(&np, &c1, cp, &c0) && verify_plan(&np, &d) == 0;
@@ -649,10 +683,9 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 	const struct problem *p = cp->p;
 	long *target, placed, want, nodes;
 	double *got;
-	unsigned char *packed;
-	struct cplan_recipe *pre = NULL;
+	struct packed pd = { NULL, 0, 0, NULL };
 	struct pack_entry **own = NULL;
-	size_t k, npre = 0, cap = 0, nown = 0;
+	size_t k, nown = 0;
 	int m, owned;
 
 	cplan_from_counts(cp, nmode, ncfg, arc);
@@ -660,7 +693,7 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		return;
 	target = cplan_round_arcs(p, arc);
 	got = xcalloc(p->narcs + 1, sizeof(*got));
-	packed = xcalloc(p->nclasses + 1, 1);
+	pd.is = xcalloc(p->nclasses + 1, 1);
 	own = xcalloc(p->nclasses + 1, sizeof(*own));
 	cplan_arc_placed(cp, got);
 	for (k = 0; k < p->nclasses; k++) {
@@ -676,12 +709,12 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 			own[nown++] = e;
 		if (e->placed <= placed)
 			continue;
-		packed[k] = 1;
-		XGROW(pre, cap, npre + e->nrec + 1);
-		memcpy(pre + npre, e->rec, e->nrec * sizeof(*pre));	/* shallow: the entries own them */
-		npre += e->nrec;
+		pd.is[k] = 1;
+		XGROW(pd.pre, pd.cap, pd.npre + e->nrec + 1);
+		memcpy(pd.pre + pd.npre, e->rec, e->nrec * sizeof(*pd.pre));
+		pd.npre += e->nrec;
 	}
-	if (npre && deal_packed(cp, pre, npre, packed, nmode, ncfg, arc)) {
+	if (pd.npre && deal_packed(cp, &pd, nmode, ncfg, arc)) {
 		pthread_mutex_lock(&pk->lock);
 		pk->kept++;
 		pthread_mutex_unlock(&pk->lock);
@@ -691,54 +724,16 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		free(own[nown]);
 	}
 	free(own);
-	free(pre);
-	free(packed);
+	free(pd.pre);
+	free(pd.is);
 	free(got);
 	free(target);
 }
 
-uint64_t ilp_counts_hash(const struct problem *p, const struct ilp_result *r)
-{
-	uint64_t h = hash_longs(1469598103934665603ULL, r->nmode, p->nclasses * MODE_COUNT);
-	size_t k, i;
-
-	for (k = 0; k < p->nclasses; k++)
-		h = hash_longs(h, r->ncfg[k], p->classes[k].nconfigs);
-	for (i = 0; i < p->narcs; i++) {
-		long v = lround(r->arc[i] * 1e6);
-		h = hash_longs(h, &v, 1);
-	}
-	return h;
-}
-
-/* Whether memo a comes before b: cheaper, or as cheap with a smaller hash. */
-static int memo_before(double cost_a, uint64_t made_a, const struct pack_memo *b)
-{
-	return cost_a < b->cost || (cost_a == b->cost && made_a < b->made);
-}
-
 void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const struct ilp_result *from)
 {
-	const struct problem *p = pk->p;
-	struct pack_memo *m;
-	size_t i;
-
 	pthread_mutex_lock(&pk->lock);
-	for (i = 0; i < pk->nmemo && pk->memo[i].made != made; i++)
-		;
-	if (i < pk->nmemo || (pk->nmemo == PACK_MEMO && !memo_before(cost, made, &pk->memo[PACK_MEMO - 1]))) {
-		pthread_mutex_unlock(&pk->lock);
-		return;	/* known already (the same counts deal the same), or dearer than all kept */
-	}
-	if (pk->nmemo == PACK_MEMO)
-		counts_free(p, &pk->memo[--pk->nmemo].from);
-	for (i = pk->nmemo; i > 0 && memo_before(cost, made, &pk->memo[i - 1]); i--)
-		pk->memo[i] = pk->memo[i - 1];
-	m = &pk->memo[i];
-	pk->nmemo++;
-	m->made = made;
-	m->cost = cost;
-	counts_copy(p, &m->from, from);
+	ilp_memo_add(pk->memo, &pk->nmemo, pk->p, made, cost, from);
 	pthread_mutex_unlock(&pk->lock);
 }
 

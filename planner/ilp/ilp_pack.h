@@ -10,6 +10,7 @@
 
 #include "cplan.h"
 #include "ilp.h"
+#include "ilp_memo.h"
 #include "ilp_model.h"
 
 /* Classes of at most this many nodes in the counts are packed. */
@@ -21,29 +22,6 @@
 #define PACK_MAX_ARC_COLS 2500
 /* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */
 #define PACK_MIP_NODES 100
-
-/*
- * The concrete plans remembered (the cheapest): dealing a concrete plan's
- * own counts again need not give that plan back (a class packed onto
- * fewer nodes than its counts had deals short, and its packing is not
- * in the cache under the new counts), so the plan written is dealt from
- * the counts it was made from (ilp_concrete).
- */
-#define PACK_MEMO 4
-
-/* A plan's counts, as struct ilp_result has them. */
-struct pack_counts {
-	long *nmode;		/* [class * MODE_COUNT + mode] */
-	long **ncfg;		/* [class][config] */
-	double *arc;		/* [arc] */
-};
-
-/* A concrete plan, and the counts it was dealt from. */
-struct pack_memo {
-	uint64_t made;		/* the hash of its counts (ilp_counts_hash) */
-	double cost;		/* what it costs on the model */
-	struct pack_counts from;	/* the counts ilp_deal made it from (a copy) */
-};
 
 /*
  * The packer of one problem: its arcs by class, and the packings done
@@ -83,8 +61,6 @@ void ilp_pack_release(struct ilp_pack *pk);
  */
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
 
-/* A hash of r's counts (nodes per mode, configurations, arcs). */
-uint64_t ilp_counts_hash(const struct problem *p, const struct ilp_result *r);
 /*
  * Remembers that the counts `from`, dealt by ilp_deal, made a concrete
  * plan whose counts hash to `made` and that costs `cost`, when it is
