@@ -248,59 +248,22 @@ static size_t home_direct(struct repair *rp, int e, const struct repair_forbid *
 }
 
 /*
- * A free slot for a replica of demand e, on a node f allows and with room
- * for it, made by moving up to depth levels of other replicas (logged).
- * With top (e's replica is the one being placed, not one being moved),
- * every node short of room is tried, and so are slots other demands hold.
- * -1, with nothing moved, when there is none.
+ * For find_home, at the top: a slot a replica of demand e fits that
+ * another demand holds, on a node with room once that replica leaves
+ * (the lightest first), freed by moving that replica up to depth - 1
+ * levels (logged).  -1, with nothing moved, when there is none.
  */
-static size_t find_home(struct repair *rp, int e, int depth, const struct repair_forbid *f, int top)
+static size_t home_taken(struct repair *rp, int e, int depth, const struct repair_forbid *f)
 {
 	struct cplan *cp = rp->cp;
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[e].w;
-	size_t lo, hi, a, b, i, nc = 0, t;
+	size_t lo, hi, a, b, nc = 0, t;
 	int buf = 2 * depth;
-	unsigned id;
 	struct repair_forbid g = *f;
 
-	t = home_direct(rp, e, f);
-	if (t != (size_t)-1 || depth == 0 || f->n >= REPAIR_DEPTH)
-		return t;
-	id = ++rp->search;
 	cplan_arcs_of(p, e, &lo, &hi);
-	/* free slots it fits on nodes short of CPU or RAM, the least short first */
-	for (a = lo; a < hi; a++) {
-		int k = p->arcs[a].k, s = p->arcs[a].s;
-		const size_t *q = cplan_queue(cp, k, s);
-		for (i = cp->fqhead[k][s]; i < cp->fqn[k][s]; i++) {
-			const struct cslot *sl = &cp->slots[q[i]];
-			const struct cnode *n = &cp->nodes[sl->node];
-			const struct node_class *ncl = p->classes[n->k].nc;
-			if (!repair_charge(rp))
-				return (size_t)-1;
-			if (sl->d >= 0 || forbidden(f, sl->node) || rp->seen[sl->node] == id ||
-			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9)
-				continue;
-			rp->seen[sl->node] = id;
-			/* how short the node is: minus the share it would keep free */
-			cand_add(rp, buf, &nc, -cplan_headroom(cp, n, w), q[i]);
-		}
-	}
-	cand_sort(rp, buf, nc);
 	g.n = f->n + 1;
-	for (t = 0; t < nc && (top || t < REPAIR_TRIES); t++) {
-		size_t slot = rp->cand[buf][t].slot;
-		g.node[f->n] = cp->slots[slot].node;
-		if (make_room(rp, cp->slots[slot].node, e, depth - 1, &g))
-			return slot;
-		if (rp->steps <= 0 || rp->total <= 0)
-			return (size_t)-1;
-	}
-	if (!top)
-		return (size_t)-1;
-	/* slots it fits held by others, on nodes with room once they leave: the lightest first */
-	nc = 0;
 	for (a = lo; a < hi; a = b) {
 		int k = p->arcs[a].k;
 		const struct pclass *c = &p->classes[k];
@@ -342,6 +305,59 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 			break;
 	}
 	return (size_t)-1;
+}
+
+/*
+ * A free slot for a replica of demand e, on a node f allows and with room
+ * for it, made by moving up to depth levels of other replicas (logged).
+ * With top (e's replica is the one being placed, not one being moved),
+ * every node short of room is tried, and so are slots other demands hold.
+ * -1, with nothing moved, when there is none.
+ */
+static size_t find_home(struct repair *rp, int e, int depth, const struct repair_forbid *f, int top)
+{
+	struct cplan *cp = rp->cp;
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[e].w;
+	size_t lo, hi, a, i, nc = 0, t;
+	int buf = 2 * depth;
+	unsigned id;
+	struct repair_forbid g = *f;
+
+	t = home_direct(rp, e, f);
+	if (t != (size_t)-1 || depth == 0 || f->n >= REPAIR_DEPTH)
+		return t;
+	id = ++rp->search;
+	cplan_arcs_of(p, e, &lo, &hi);
+	/* free slots it fits on nodes short of CPU or RAM, the least short first */
+	for (a = lo; a < hi; a++) {
+		int k = p->arcs[a].k, s = p->arcs[a].s;
+		const size_t *q = cplan_queue(cp, k, s);
+		for (i = cp->fqhead[k][s]; i < cp->fqn[k][s]; i++) {
+			const struct cslot *sl = &cp->slots[q[i]];
+			const struct cnode *n = &cp->nodes[sl->node];
+			const struct node_class *ncl = p->classes[n->k].nc;
+			if (!repair_charge(rp))
+				return (size_t)-1;
+			if (sl->d >= 0 || forbidden(f, sl->node) || rp->seen[sl->node] == id ||
+			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9)
+				continue;
+			rp->seen[sl->node] = id;
+			/* how short the node is: minus the share it would keep free */
+			cand_add(rp, buf, &nc, -cplan_headroom(cp, n, w), q[i]);
+		}
+	}
+	cand_sort(rp, buf, nc);
+	g.n = f->n + 1;
+	for (t = 0; t < nc && (top || t < REPAIR_TRIES); t++) {
+		size_t slot = rp->cand[buf][t].slot;
+		g.node[f->n] = cp->slots[slot].node;
+		if (make_room(rp, cp->slots[slot].node, e, depth - 1, &g))
+			return slot;
+		if (rp->steps <= 0 || rp->total <= 0)
+			return (size_t)-1;
+	}
+	return top ? home_taken(rp, e, depth, f) : (size_t)-1;
 }
 
 /*

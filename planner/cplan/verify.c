@@ -46,36 +46,56 @@ static int multi_vgpu_check(const struct cplan *cp, const struct cnode *n, const
 	return 0;
 }
 
+/*
+ * The configuration of the GPU (or node pattern) slot s is on, when it
+ * offers s's slot type; NULL, with d filled, when not.
+ */
+static const struct config *slot_config(const struct cplan *cp, const struct cslot *s, struct diag *d)
+{
+	const struct cnode *n = &cp->nodes[s->node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct slot_type *st = &c->slot_types[s->type];
+	int cfg = n->mode == MODE_PASSTHROUGH ? n->pattern : n->gpu_config[s->gpu];
+	const struct config *cf;
+	int in = 0;
+
+	if (cfg < 0) {
+		fail(d, "slot on idle GPU %d of a node of '%s'", s->gpu, c->nc->name);
+		return NULL;
+	}
+	cf = &c->configs[cfg];
+	if (st->mode != n->mode || cf->mode != n->mode) {
+		fail(d, "slot of mode %s on a %s node", mode_name(st->mode), mode_name(n->mode));
+		return NULL;
+	}
+	if (n->mode == MODE_MIG || n->mode == MODE_MIG_VGPU) {
+		int r;
+		for (r = 0; r < cf->mig.n; r++)
+			if (cf->mig.profile[r] == st->mig_profile)
+				in = 1;
+		if (!in)
+			fail(d, "a %s instance on a GPU configured as %s", st->name, cf->name);
+	} else {
+		size_t r;
+		for (r = 0; r < cf->nreal; r++)
+			if (cf->real_slot[r] == s->type)
+				in = 1;
+		if (!in)
+			fail(d, "a '%s' slot on a GPU configured as %s", st->name, cf->name);
+	}
+	return in ? cf : NULL;
+}
+
 static int slot_offer(const struct cplan *cp, const struct cslot *s, struct offer *o, struct diag *d)
 {
 	const struct cnode *n = &cp->nodes[s->node];
 	const struct pclass *c = &cp->p->classes[n->k];
 	const struct gpu_type *g = c->nc->gpu;
 	const struct slot_type *st = &c->slot_types[s->type];
-	int cfg = n->mode == MODE_PASSTHROUGH ? n->pattern : n->gpu_config[s->gpu];
-	const struct config *cf;
+	const struct config *cf = slot_config(cp, s, d);
 
-	if (cfg < 0)
-		return fail(d, "slot on idle GPU %d of a node of '%s'", s->gpu, c->nc->name);
-	cf = &c->configs[cfg];
-	if (st->mode != n->mode || cf->mode != n->mode)
-		return fail(d, "slot of mode %s on a %s node", mode_name(st->mode), mode_name(n->mode));
-	if (n->mode == MODE_MIG || n->mode == MODE_MIG_VGPU) {
-		int r, in = 0;
-		for (r = 0; r < cf->mig.n; r++)
-			if (cf->mig.profile[r] == st->mig_profile)
-				in = 1;
-		if (!in)
-			return fail(d, "a %s instance on a GPU configured as %s", st->name, cf->name);
-	} else {
-		size_t r;
-		int in = 0;
-		for (r = 0; r < cf->nreal; r++)
-			if (cf->real_slot[r] == s->type)
-				in = 1;
-		if (!in)
-			return fail(d, "a '%s' slot on a GPU configured as %s", st->name, cf->name);
-	}
+	if (!cf)
+		return -1;
 	memset(o, 0, sizeof(*o));
 	switch (n->mode) {
 	case MODE_PASSTHROUGH:

@@ -145,10 +145,11 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, double *y, double *y_obj,
 			 unsigned passes)
 {
+	struct polish_opts po = { lp, c->deadline - 2 * pl->t_deal_max, passes };
 	double *fy, fo;
 	int better;
 
-	better = ilp_polish(c, y, *y_obj, lp, c->deadline - 2 * pl->t_deal_max, passes, &fy, NULL);
+	better = ilp_polish(c, y, *y_obj, &po, &fy, NULL);
 	if (better) {
 		fo = ilp_vec_obj(c->P, fy);
 		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
@@ -326,7 +327,7 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
 }
 
 /*
- * The proven bound raises r's bound (plan x, rc: ilp_search's return) and
+ * The proven bound raises r's bound (plan x; NULL: the search found none) and
  * may bring a cheaper plan; the status follows the gap.  While the plan's
  * gap is open and time is left, the bound search on its thread runs on
  * until its bound proves the plan, its tree ends or by (the deadline less
@@ -337,16 +338,18 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
  * 246,910,961.26, at 1.65 s).
  */
 static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
-			     double *x, int rc, double by, struct ilp_result *r)
+			     double *x, double by, struct ilp_result *r)
 {
-	if (pv->task && rc == 1 && r->status == ILP_FEASIBLE && ilp_ms_left(by) > 0) {
+	int open = x && r->status == ILP_FEASIBLE;	/* a plan, not proven yet */
+
+	if (pv->task && open && ilp_ms_left(by) > 0) {
 		ilp_prove_finish(pv, r->objective - o->mip_gap * fabs(r->objective) - 1e-9, by);
 		if (ilp_ms_left(by) <= 0)
 			r->cut = 1;
 	} else if (pv->task) {
 		ilp_prove_wait(pv);
 	}
-	if (rc != 1 || r->status != ILP_FEASIBLE)
+	if (!open)
 		return; /* no plan, or proven already: the bound stays what the search proved */
 	if (!pv->have_bound && o->node_limit > 0) {
 		ilp_prove_free(pv);
@@ -431,7 +434,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		r->objective = pl.start_obj;
 		rc = 1;
 	}
-	solve_prove_take(&c, o, &pv, pl.x, rc, c.deadline - 2 * pl.t_deal_max, r);
+	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, c.deadline - 2 * pl.t_deal_max, r);
 	ilp_prove_free(&pv);
 	if (rc == 1) {
 		solve_done(&c, pl.x, r);

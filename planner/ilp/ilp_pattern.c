@@ -186,12 +186,15 @@ static void patent_add(struct pat_class *pc, size_t arc, int col)
 
 /*
  * Enumerates configuration ci of class k; with its patterns found, adds
- * their columns and its row pat_k_c, and their arc entries to pc.
- * Returns 1 when it did (its slot types stay covered), 0 when not.
+ * their columns and its row pat_k_c to w->P, and their arc entries to
+ * pc.  Returns 1 when it did (its slot types stay covered), 0 when not.
  */
-static int pat_config(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl, size_t k,
-		      size_t ci, struct pat_class *pc)
+static int pat_config(const struct ilp_rows *w, size_t k, size_t ci, struct pat_class *pc)
 {
+	glp_prob *Q = w->P;
+	const struct problem *p = w->p;
+	const struct arcidx *ix = w->ix;
+	const struct cols *cl = w->cl;
 	const struct pclass *c = &p->classes[k];
 	struct pat_enum e;
 	size_t t, q, np, depth = 0, n;
@@ -288,6 +291,7 @@ static void pat_arc_rows(glp_prob *Q, const struct problem *p, const struct cols
 
 size_t ilp_pattern_rows(glp_prob *Q, const struct problem *p, const struct arcidx *ix, const struct cols *cl)
 {
+	const struct ilp_rows w = { Q, p, ix, cl, NULL };
 	size_t k, ci, t, rows = 0;
 
 	for (k = 0; k < p->nclasses; k++) {
@@ -304,7 +308,7 @@ size_t ilp_pattern_rows(glp_prob *Q, const struct problem *p, const struct arcid
 		for (ci = 0; ci < c->nconfigs; ci++) {
 			const struct config *cf = &c->configs[ci];
 			int ok = !cf->node_pattern && cf->mode != MODE_PASSTHROUGH && cl->g[k][ci] &&
-				 pat_config(Q, p, ix, cl, k, ci, &pc);
+				 pat_config(&w, k, ci, &pc);
 			any |= ok;
 			rows += (size_t)ok;
 			for (t = 0; !ok && t < cf->nslots; t++)

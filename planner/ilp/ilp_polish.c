@@ -553,9 +553,12 @@ static int polish_deeper(const struct polish *ps)
 	       (ps->pj.level == POLISH_LEVEL_DEEP && ilp_unplaced_sum(ps->c->p, &ps->c->cl, cx) < 0.5);
 }
 
-int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *lp, double deadline, unsigned passes,
-	       double **made, struct polish_stats *st)
+int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
+	       struct polish_stats *st)
 {
+	const double *lp = po->lp;
+	double deadline = po->deadline;
+	unsigned passes = po->passes;
 	struct polish ps;
 	size_t pi;
 

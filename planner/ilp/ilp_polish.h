@@ -35,16 +35,23 @@ struct polish_stats {
 	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
 };
 
+/* How a polish runs. */
+struct polish_opts {
+	const double *lp;	/* the root LP's column values (1-based columns of c->P) */
+	double deadline;	/* util_now_s() time it stops by */
+	unsigned passes;	/* POLISH_SHORT, POLISH_DEEP, POLISH_EJECT */
+};
+
 /*
  * Polishes the concrete plan x (1-based columns of c->P; x_obj: what it
- * costs; lp: the root LP's column values) in place with the passes
- * `passes`, until deadline or an interrupt, on c->threads threads (the
- * plan does not depend on how many); *made is x made concrete (caller
- * frees), NULL when nothing was cheaper; *st (when st is not NULL)
- * what it did.  Logs a summary line (glp_printf).  Returns the number
- * of pairs of classes that made x cheaper.
+ * costs) in place with po's passes, until po's deadline or an
+ * interrupt, on c->threads threads (the plan does not depend on how
+ * many); *made is x made concrete (caller frees), NULL when nothing was
+ * cheaper; *st (when st is not NULL) what it did.  Logs a summary line
+ * (glp_printf).  Returns the number of pairs of classes that made x
+ * cheaper.
  */
-int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const double *lp, double deadline, unsigned passes,
-	       double **made, struct polish_stats *st);
+int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
+	       struct polish_stats *st);
 
 #endif

@@ -262,17 +262,27 @@ static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes
 	return NULL;
 }
 
+/* How one rounding runs. */
+struct round_how {
+	size_t batch;		/* classes rounded at a time */
+	int threads;		/* for the class MIPs */
+	unsigned keys;		/* KEYS_ROWS, KEYS_FALLBACK */
+};
+
 /*
  * Rounds the LP solution of c->P into an integer plan (see the top of
- * the file), batch classes at a time, the class MIPs on `threads`
- * threads, with sh taken off the nodes when not NULL and the node key
- * sets' CPU and RAM rows in the copy when keyed.  Fills x (1-based,
- * every column) and returns 0, or -1 when there was no time or an LP
- * failed (logged).
+ * the file), how->batch classes at a time, the class MIPs on
+ * how->threads threads, with sh taken off the nodes when not NULL and
+ * the node key sets' CPU and RAM rows in the copy when keyed.  Fills x
+ * (1-based, every column) and *obj and returns 0, or -1 when there was
+ * no time or an LP failed (logged).
  */
-static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, size_t batch, int threads, unsigned keys,
-		    double *x, double *obj)
+static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const struct round_how *how, double *x,
+		    double *obj)
 {
+	size_t batch = how->batch;
+	int threads = how->threads;
+	unsigned keys = how->keys;
 	const struct problem *p = c->p;
 	glp_prob *Q = glp_create_prob();
 	struct shrink lsh;
@@ -447,6 +457,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 	struct chain *c = &cj->ch[j];
 	const struct cols *cl = &ic->cl;
 	struct chain_round *lg = &c->log[fb];
+	struct round_how how;
 	double *x, obj, *fixed, t_start = util_now_s();
 	int more;
 
@@ -459,7 +470,10 @@ static int chain_step(void *ctx, size_t job, int fb)
 	ilp_glpk_thread_hook(ic->verbose);
 	x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
 	lg->t_cpu = util_thread_cpu_s();
-	if (round_lp(ic, fb ? &c->sh : NULL, chain_batch(ic->p->nclasses, j), cj->threads, chain_keys(j), x, &obj)) {
+	how.batch = chain_batch(ic->p->nclasses, j);
+	how.threads = cj->threads;
+	how.keys = chain_keys(j);
+	if (round_lp(ic, fb ? &c->sh : NULL, &how, x, &obj)) {
 		free(x);
 		return 0;
 	}

@@ -177,21 +177,16 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	return ret;
 }
 
-/*
- * The search's plan on S (status st) into pl->x and r: objective, bound,
- * and made concrete; xm: the plan on the model, before that.
- */
-static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
-			const struct cbinfo *cb, int st, struct ilp_result *r, double *xm)
+/* The search's plan on S into pl->x and r: objective, bound, status. */
+static void search_read(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+			const struct cbinfo *cb, struct ilp_result *r)
 {
-	size_t ncols = (size_t)c->cl.ncols;
 	double *x = pl->x;
-	int j;
+	int j, st = glp_mip_status(S);
 
 	r->objective = glp_mip_obj_val(S);
 	for (j = 1; j <= c->cl.ncols; j++)
 		x[j] = glp_mip_col_val(S, j);
-	memcpy(xm, x, (ncols + 1) * sizeof(*xm));
 	if (pl->restricted)
 		r->bound = r->lp_bound; /* the search saw only the working set */
 	else if (st == GLP_OPT)
@@ -201,30 +196,35 @@ static void search_take(const struct ilp_ctx *c, const struct ilp_opts *o, const
 	if (pl->restricted && r->status == ILP_OPTIMAL &&
 	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
 		r->status = ILP_FEASIBLE; /* optimal on the working set only */
-	/*
-	 * The search's plan made concrete, as the plan reported will be; when
-	 * that costs more than the best rounded plan (concrete already), the
-	 * rounded one stands: the search minimises the model, whose CPU and
-	 * RAM are per (class, mode), not per node.  (The starts that skip the
-	 * search are concrete already: a rounded plan or the greedy one.)
-	 */
-	{
-		double *fx = ilp_repair_vector(c, x), fo = ilp_vec_obj(c->P, fx);
-		if (cb->made && cb->made_obj < fo - 1e-6) {	/* a plan it found before deals better */
-			memcpy(fx, cb->made, (ncols + 1) * sizeof(*fx));
-			fo = cb->made_obj;
-		}
-		if (pl->rounded && pl->round_obj < fo - 1e-6) {
-			memcpy(x, pl->rounded, (ncols + 1) * sizeof(*x));
-			r->objective = pl->round_obj;
-		} else {
-			memcpy(x, fx, (ncols + 1) * sizeof(*x));
-			r->objective = fo;
-		}
-		free(fx);
-		if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
-			r->status = ILP_FEASIBLE;
+}
+
+/*
+ * The search's plan pl->x made concrete, as the plan reported will be;
+ * when that costs more than the best rounded plan (concrete already),
+ * the rounded one stands: the search minimises the model, whose CPU and
+ * RAM are per (class, mode), not per node.  (The starts that skip the
+ * search are concrete already: a rounded plan or the greedy one.)
+ */
+static void search_concrete(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl,
+			    const struct cbinfo *cb, struct ilp_result *r)
+{
+	size_t ncols = (size_t)c->cl.ncols;
+	double *x = pl->x, *fx = ilp_repair_vector(c, x), fo = ilp_vec_obj(c->P, fx);
+
+	if (cb->made && cb->made_obj < fo - 1e-6) {	/* a plan it found before deals better */
+		memcpy(fx, cb->made, (ncols + 1) * sizeof(*fx));
+		fo = cb->made_obj;
 	}
+	if (pl->rounded && pl->round_obj < fo - 1e-6) {
+		memcpy(x, pl->rounded, (ncols + 1) * sizeof(*x));
+		r->objective = pl->round_obj;
+	} else {
+		memcpy(x, fx, (ncols + 1) * sizeof(*x));
+		r->objective = fo;
+	}
+	free(fx);
+	if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_FEASIBLE;
 }
 
 #define SEARCH_FEEDBACK 4	/* searches again, each with what the last deal lost taken off */
@@ -372,7 +372,9 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 	}
 	{
 		double *xm = xcalloc((size_t)c->cl.ncols + 1, sizeof(*xm));
-		search_take(c, o, pl, S, &cb, st, r, xm);
+		search_read(c, o, pl, S, &cb, r);
+		memcpy(xm, pl->x, ((size_t)c->cl.ncols + 1) * sizeof(*xm));
+		search_concrete(c, o, pl, &cb, r);
 		if (st == GLP_OPT && !pl->restricted)
 			search_feedback(c, o, pl, S, xm, r);
 		free(xm);
