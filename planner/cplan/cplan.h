@@ -59,7 +59,7 @@ struct cplan {
 	/* free slot queues per (class, slot type) */
 	size_t ***fq;		/* fq[k][s]: slot ids in creation order */
 	size_t **fqn, **fqcap, **fqhead;
-	struct cplan_memo *memo;	/* the engine's cursors and caches (internal/cplan_engine.h) */
+	struct cplan_memo *memo;	/* the engine's cursors and caches (cplan_engine.h) */
 	struct deadline *deadline;	/* polled once a replica by the greedy pass; NULL: none */
 	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
 };

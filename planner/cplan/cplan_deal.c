@@ -148,7 +148,7 @@ static void deal_first_fit(struct cplan *cp, const double *arc)
  * unplaced with a reason.  Without new_nodes what finds no slot is counted
  * unplaced for the repair to move room free, and tried again with new
  * nodes after it: a node opened for one replica the repair could have
- * placed costs the plan that node (a rented p5 on bench M).
+ * placed costs the plan that node (on rented fleets, a dear one).
  */
 static void place_leftover(struct cplan *cp, int new_nodes)
 {

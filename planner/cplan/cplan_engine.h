@@ -1,5 +1,5 @@
 /*
- * internal/cplan_engine.h - the placement engine of concrete plans
+ * cplan_engine.h - the placement engine of concrete plans
  * (cplan.c) that the greedy planner, the repair and the deal of ILP
  * counts share: free slot queues, filling and emptying slots, the arcs
  * of a demand, and the CPU and RAM a node has left.  Opening nodes,

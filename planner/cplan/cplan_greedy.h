@@ -1,5 +1,5 @@
 /*
- * internal/cplan_greedy.h - the greedy planner's steps (cplan_greedy.c)
+ * cplan_greedy.h - the greedy planner's steps (cplan_greedy.c)
  * that the deal of ILP counts and the repair reuse.
  */
 #ifndef PLANNER_CPLAN_GREEDY_H

@@ -1,5 +1,5 @@
 /*
- * internal/cplan_repair.h - placing unplaced replicas by ejection chains
+ * cplan_repair.h - placing unplaced replicas by ejection chains
  * (cplan_repair.c), for the deal of ILP counts.
  */
 #ifndef PLANNER_CPLAN_REPAIR_H

@@ -1,7 +1,7 @@
 /*
  * ilp.c - builds the aggregated model, solves it with GLPK, reads back
  * the counts: ilp_solve runs the phases below in order; each phase is a
- * part of its own (the list is in internal/ilp_model.h).
+ * part of its own (the list is in ilp_model.h).
  *
  * Phases, all inside one deadline (the time limit, counted from the
  * start of ilp_solve):
@@ -174,11 +174,9 @@ static int solve_polish_time(const struct ilp_ctx *c, const struct ilp_plans *pl
  * what those reached, the cheapest first, leaving out a plan that costs
  * what one polished deep already does (the same local optimum, most
  * likely; `deep`: the first polish's result).  Polishes from different
- * starts end in different local optima: on bench S, 10 s, the first
- * polish ends at 3,741,941.94, and the short polishes of the other
- * rounds' plans reach 3,741,941.94 to 3,900,233.29, the cheapest of which
- * polished deep is the model's optimum, 3,731,355.88 (docs/benchmarks.md,
- * "More starts for the polish, and the plan written, session 27").
+ * starts end in different local optima, and the cheapest of the other
+ * starts' short polishes, polished deep, can beat the first polish's
+ * plan (docs/benchmarks.md, "More starts for the polish").
  */
 static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, struct round_starts *more,
 		       double deep)
@@ -207,10 +205,9 @@ static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const doub
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (solve_polish), then the other starts in
  * the time left (solve_more: when the keyed chain's plan was the
- * cheapest, the other chains' cheapest is the first of them; the
- * polishes end in different local optima: on bench M seed 2,
- * node-limited, 2,249,459 from the keyed start and 2,215,170 from the
- * other); then the better of it and the warm plan is the start.
+ * cheapest, the other chains' cheapest is the first of them: the
+ * polishes end in different local optima from different starts); then
+ * the better of it and the warm plan is the start.
  */
 static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
 {
@@ -235,7 +232,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT);
 		free(y);
 	}
-	/* a plan that leaves replicas out: the branch-and-cut gets the time (bench S seed 13) */
+	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
 	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
 		solve_more(c, pl, lp, &more, deep);
 	for (i = 0; i < more.n; i++)
@@ -303,8 +300,7 @@ static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o,
  * Each of the bound search's best plans (pv->x, one per tree), made
  * concrete, replaces the plan x (objective r->objective) when cheaper.
  * Its tree, best bound first on the model with the node key rows,
- * sometimes ends where the search for plans does not: bench S seed 8 at 10 s, its plan is the model's
- * optimum, 4,484,451, against the search's 4,547,902.
+ * sometimes ends on a cheaper plan than the search for plans does.
  */
 static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv, double *x, struct ilp_result *r)
 {
@@ -332,10 +328,8 @@ static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv
  * gap is open and time is left, the bound search on its thread runs on
  * until its bound proves the plan, its tree ends or by (the deadline less
  * the time making the plan concrete takes, as for the search): its
- * tree may also find a cheaper plan (bench S seed 11 at 10 s from another
- * start, 2026-11-28: the search ended at 0.63 s with 252,267,662.80 and
- * 91 replicas unplaced; the bound search, let run, found the optimum,
- * 246,910,961.26, at 1.65 s).
+ * tree may also find a cheaper plan, even the optimum, after the search
+ * has ended on a plan that leaves replicas unplaced.
  */
 static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
 			     double *x, double by, struct ilp_result *r)

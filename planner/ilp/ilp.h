@@ -5,9 +5,9 @@
  * nodes per (class, passthrough pattern).  Continuous: replicas per arc
  * (demand, class, slot type) and unplaced replicas per demand.  Only
  * right-hand sides grow with the fleet and the replica counts.
- * The ilp parts (ilp.c, ilp_*.c; their list is in internal/ilp_model.h)
+ * The ilp parts (ilp.c, ilp_*.c; their list is in ilp_model.h)
  * are the only sources that use GLPK; they include <glpk.h> through
- * internal/ilp_model.h.  This header does not.
+ * ilp_cols.h.  This header does not.
  */
 #ifndef PLANNER_ILP_H
 #define PLANNER_ILP_H
@@ -106,7 +106,7 @@ struct ilp_result {
 	double *unplaced;	/* [demand] */
 	/* ilp_opts.export_path's model, staged: outstage_commit puts it in place; released: removed */
 	struct outstage model;
-	/* ilp_solve's exact packings (internal/ilp_pack.h), which ilp_concrete finds again; NULL: none */
+	/* ilp_solve's exact packings (ilp_pack.h), which ilp_concrete finds again; NULL: none */
 	struct ilp_pack *pack;
 };
 
@@ -115,7 +115,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 /*
  * The plan of r's counts over real nodes, into the empty cp, as
  * ilp_solve makes its plans concrete (the deal, then the short classes
- * packed exactly: internal/ilp_pack.h), packing for at most `seconds`
+ * packed exactly: ilp_pack.h), packing for at most `seconds`
  * (over 1e9: no limit); a class's share ilp_solve packed already
  * (r->pack) is taken as it was, so the plan written does not depend on
  * the time left.  The main thread only.

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_bound.h - the root LP relaxation, whose optimum is the
+ * ilp_bound.h - the root LP relaxation, whose optimum is the
  * lower bound (ilp_bound.c): the whole model at once, or by sifting
  * over a working set of arcs when the model is large.
  */

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_glpk.h - thin wrappers of GLPK calls the ILP's parts
+ * ilp_glpk.h - thin wrappers of GLPK calls the ILP's parts
  * share (ilp_glpk.c): the terminal hook per thread, the time left as
  * GLPK's tm_lim, one simplex solve, fixing a column, setting one
  * coefficient.

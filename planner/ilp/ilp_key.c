@@ -17,16 +17,16 @@
  * and the same for RAM.  Every concrete plan read back with each Y at its
  * nodes of that key satisfies them.  The mode's CPU and RAM rows
  * (ilp_model.c, res_rows) sum over all the mode's nodes and let one key's
- * replicas use another key's CPU: on bench M the HiGHS plan of the model
- * without these rows put 24 replicas of 4 cores on each 64-core mps3 node,
- * and dealt over real nodes lost 112 replicas (2 rented p5 nodes more).
+ * replicas use another key's CPU: an optimum of the model without these
+ * rows can put more cores of replicas on a key's nodes than they have,
+ * and dealt over real nodes it loses those replicas.
  * These rows go into the exported model (ilp_write_model), into the
  * LP copies of two rounding chains (ilp_round.c, chain_keys) and into
  * their class MIPs (ilp_sub.c: without them a class MIP chose
  * configurations whose keys the copy's rows then could not fill), not into
  * the model the bound and the branch-and-cut use: there they made the
- * example's proof 58 s instead of 17 s, and in every rounding they moved
- * the plans both ways (docs/benchmarks.md, "Plan quality, session 16").
+ * proof several times slower, and in every rounding they moved the plans
+ * both ways (docs/benchmarks.md, "Plan quality").
  */
 #include <math.h>
 #include <stdio.h>

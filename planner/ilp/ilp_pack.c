@@ -3,10 +3,8 @@
  *
  * The model checks CPU and RAM summed over a (class, mode)'s nodes, and
  * the deal (cplan_deal.c) places replicas one at a time, so a deal can
- * leave a replica without a slot on nodes that could hold them all: on
- * bench S seed 4 the model's optimum, 604,890.97, dealt loses 11
- * replicas, and the 5 H100 PCIe nodes it gives 162 replicas hold them
- * all when packed exactly.  The replicas the deal loses go to other
+ * leave a replica without a slot on nodes that could hold them all when
+ * packed exactly.  The replicas the deal loses go to other
  * nodes, or stay unplaced, and the plan search takes counts that deal
  * worse for counts that deal better.
  *
@@ -19,9 +17,8 @@
  * (the penalties dominate every cost), then at the least cost; a budget
  * of branch-and-bound nodes stops it, deterministically.  It starts from
  * the deal's own layout of those nodes (deal_layout, layout_start), so it
- * never ends below what the deal placed there: cold, 100 nodes ended
- * below the deal on bench M seed 1's L4 class (275 of 383 replicas, the
- * deal 289; HiGHS's optimum of the same MIP 323).  Copies are
+ * never ends below what the deal placed there (cold, a budget of nodes
+ * can end below the deal).  Copies are
  * ordered (a copy is used only if the one before it is) against
  * symmetry.  Small classes only (PACK_MAX_NODES, PACK_MAX_ARC_COLS):
  * the MIP grows with the nodes and arcs; and a class's share recurs

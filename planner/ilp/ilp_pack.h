@@ -1,5 +1,5 @@
 /*
- * internal/ilp_pack.h - a class's share of a plan packed exactly onto
+ * ilp_pack.h - a class's share of a plan packed exactly onto
  * its nodes (ilp_pack.c), where the deal leaves replicas without a slot.
  */
 #ifndef PLANNER_ILP_PACK_H
@@ -17,7 +17,7 @@
 #define PACK_MAX_NODES 8
 /*
  * Nor classes whose nodes times arcs pass this: the MIP's replica
- * columns (bench L's one such packing, 1,859 arcs, took 2 s for nothing).
+ * columns; packings that large took long and placed nothing more.
  */
 #define PACK_MAX_ARC_COLS 2500
 /* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */

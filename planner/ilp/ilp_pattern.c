@@ -5,10 +5,10 @@
  *
  * The model's CPU and RAM rows sum over a (class, mode)'s nodes, so the
  * LP may split a node's cores and GiB among replicas that no one node
- * can hold together: on bench S seed 4 its optimum packs 176 GiB and 44
- * cores of replicas onto eleven 4-core, 16 GiB g6 nodes with no room to
- * spare, which no deal can (a replica of 1 core and 8 GiB beside others
- * of 1 core and 2 GiB leaves cores or GiB unused on every node).
+ * can hold together: its optimum may pack replicas onto nodes with no
+ * room to spare in the sum, which no deal can (a replica of 1 core and
+ * 8 GiB beside others of 1 core and 2 GiB leaves cores or GiB unused on
+ * every node).
  *
  * On a class of one GPU per node a node is its GPU, so what one node
  * holds is one configuration's slots, each with a replica of a demand

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_pattern.h - the node patterns of single-GPU classes
+ * ilp_pattern.h - the node patterns of single-GPU classes
  * (ilp_pattern.c): columns and rows valid for every concrete plan, for
  * the bound search's copy of the model.
  */

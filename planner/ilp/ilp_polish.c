@@ -541,9 +541,7 @@ static void polish_free(struct polish *ps)
  * passes always, after the deep ones only when the plan made concrete
  * places every replica.  Otherwise the time goes to the branch-and-cut,
  * which on such tight fleets finds cheaper plans than the polish (as for
- * more starts, ilp.c): bench S seed 3 at 10 s, 31.3 million when the
- * branch-and-cut gets that time, 39.2 million when the passes with cuts
- * take it.
+ * more starts, ilp.c).
  */
 static int polish_deeper(const struct polish *ps)
 {

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_polish.h - the polish: a concrete plan re-solved two
+ * ilp_polish.h - the polish: a concrete plan re-solved two
  * classes at a time (ilp_polish.c).
  */
 #ifndef PLANNER_ILP_POLISH_H
@@ -19,9 +19,9 @@ enum {
  * The levels of a polish's passes, each until a pass changes nothing
  * (POLISH_SHORT starts at the first, POLISH_DEEP alone at the second).
  * Cuts come last: generating them at the root took most of a short
- * search's time (bench L at 10 s: 120 pair MIPs with them, 500 without),
- * and a deep search without them ends sooner, on a plan the search with
- * them then starts from; only that one finds bench S seed 1's optimum.
+ * search's time, and a deep search without them ends sooner, on a plan
+ * the search with them then starts from, which finds optima the others
+ * miss.
  */
 enum {
 	POLISH_LEVEL_SHORT,	/* POLISH_NODES_MIN nodes a pair, no cuts */

@@ -3,14 +3,11 @@
  *
  * The root LP leaves the costliest decisions fractional: on small fleets
  * a fraction of one rented node that costs more than the rest of the
- * plan (bench S: 0.12 of a p5 at 2.58 million over three years, an LP
- * bound 55% under the optimum).  No cut on the aggregated model closes
- * that; branching on it does.  So a second branch-and-bound runs on a
- * copy of the model with the node key sets' CPU and RAM rows
- * (ilp_key_res_all: valid for every concrete plan; they raise bench S
- * seed 4's bound at 10 s from 604,303 to its optimum, 604,891, and M's
- * from 14,428,956 to 14,447,448; benchmarks.md, session 20), best bound
- * first (GLP_BT_BLB), branching on the
+ * plan, which leaves the LP bound far under the optimum.  No cut on the
+ * aggregated model closes that; branching on it does.  So a second
+ * branch-and-bound runs on a copy of the model with the node key sets'
+ * CPU and RAM rows (ilp_key_res_all: valid for every concrete plan, and
+ * they raise the bound), best bound first (GLP_BT_BLB), branching on the
  * fractional column of the highest priority times its distance to an
  * integer: a class's node count (NODES_k, priced by the class's dearest
  * node), then its nodes per mode, then its GPUs in use, then the rest by
@@ -21,7 +18,7 @@
  * nodes, not checked per node), so it bounds every plan gpuplan can
  * report.  A model too large to branch on (ilp_root_sifts) gets no
  * tree: its bound is its LP with those rows and the cuts, by sifting
- * (prove_sifted); bench L's rises from 19,260,064 to 19,280,322.
+ * (prove_sifted), still above the root LP's.
  *
  * Before it branches, the copy's LP is tightened by mixed-integer
  * rounding (MIR) cuts on single rows (mir_rounds): a slot, CPU or RAM
@@ -38,11 +35,10 @@
  * copy that also carries the patterns, for the rest of the time or node
  * limit; without patterns, the one tree as above.  Its rows hold for every
  * concrete plan, so its bound bounds every plan, and it can exceed the
- * model's optimum: bench S seed 11 at 10 s, 246,910,961 against the
- * model's 243,507,455, a plan proven optimal.  The first tree finds
- * plans sooner where the patterns do not bind (seed 8: its optimum in
- * 1,251 nodes; with the patterns the same bound, but no such plan in
- * 15,000).  The higher bound is kept, and each tree's best plan.
+ * model's optimum, proving a concrete plan optimal.  The first tree
+ * finds plans sooner where the patterns do not bind (with them the
+ * tree reaches the same bound but not the plan).  The higher bound is
+ * kept, and each tree's best plan.
  */
 #include <float.h>
 #include <math.h>
@@ -218,8 +214,8 @@ static void prove_callback(glp_tree *T, void *info)
 
 /*
  * Nodes of the tree without the node patterns before the tree with them
- * (ilp_prove_run): bench S seed 8's ends on its optimum in 1,251, with
- * the patterns its tree reaches the same bound but no such plan in 15,000.
+ * (ilp_prove_run): enough for it to end on the plans the patterns'
+ * tree would not find.
  */
 #define PLAIN_NODES 2000
 
@@ -377,12 +373,10 @@ static void prove_search(struct ilp_prove *pv, const struct ilp_ctx *q, int tree
 	/*
 	 * GLPK's MIR cuts (aggregated rows, not only the single rows of
 	 * mir_rounds) in the first tree, the copy without the node patterns:
-	 * on tight fleets they bound how many replicas must stay unplaced
-	 * (bench S seed 16 at 10 s: 4,832,129,590.74 without, 5,835,140,053.07
-	 * with them; the model's optimum is 5,837,384,098.94).  Not in the
-	 * second tree: there they cost the nodes that find and prove the
-	 * plans of S seeds 4 and 7 (docs/benchmarks.md, "MIR cuts in the
-	 * bound search, session 32").
+	 * on tight fleets they bound how many replicas must stay unplaced,
+	 * which lifts the bound close to the optimum.  Not in the second
+	 * tree: there they cost the nodes that find and prove plans
+	 * (docs/benchmarks.md, "MIR cuts in the bound search").
 	 */
 	iocp.mir_cuts = tree == 0 ? GLP_ON : GLP_OFF;
 	iocp.tm_lim = ilp_ms_left(pv->deadline);

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_prove.h - the proven lower bound (ilp_prove.c): a
+ * ilp_prove.h - the proven lower bound (ilp_prove.c): a
  * best-bound branch-and-bound on a copy of the model that branches on
  * the costliest node counts first, run beside the search for plans; and
  * that branching rule, which the search for plans uses too.

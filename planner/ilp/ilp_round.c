@@ -344,9 +344,9 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
 #define FEEDBACK_ROUNDS 4	/* roundings again, each with what the last deal lost */
 /*
  * No feedback round starts when it would end past this share of the time
- * limit, by the chain's last round's wall time.  (A round that started
- * just before the share ran on to 80 % of the limit at bench XL, where
- * a round takes 10 to 16 s of its 60: the polish got 11 s of it.)
+ * limit, by the chain's last round's wall time: on the largest fleets
+ * a round takes a good part of the limit, and one started just before
+ * the share would leave the polish little.
  */
 #define FEEDBACK_SHARE 0.5
 #define ROUND_CHAINS 3
@@ -355,11 +355,9 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
  * (ilp_key_res_all): the mode's CPU row lets one key's replicas use
  * another key's CPU, and on fleets with many time-slice and MPS keys the
  * other chains' LPs round to plans whose deals lose replicas round after
- * round (bench M seed 1, node-limited: 20,385,751 from those chains,
- * 17,757,686 from this one).  In all chains the rows moved plans both
- * ways (docs/benchmarks.md, "Plan quality, session 16"), so chain 0
+ * round.  In all chains the rows moved plans both ways, so chain 0
  * stays without them; it batches like chain 0 and runs first
- * (chain_step).  Chain 1 carries them too since session 25 (chain_keys).
+ * (chain_step).  Chain 1 carries them too (chain_keys).
  */
 #define KEYED_CHAIN 2
 
@@ -367,17 +365,11 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
  * Chain j's node key sets' rows: the keyed chain's LP copies and class
  * MIPs carry them, and where a class's MIP with them leaves replicas out,
  * its MIP without them is taken when that leaves fewer; chain 1's too,
- * without that fallback; chain 0 has none.  In the class MIPs too since
- * session 25: a class MIP without them chose configurations whose keys
- * the copy's rows could not fill (bench M seed 1, the keyed chain's
- * first rounding: 9 replicas unplaced on the model, 43.0 million; chain
- * 1's now: none, 18.73 million, and the same made concrete), and the
+ * without that fallback; chain 0 has none.  In the class MIPs too: a
+ * class MIP without them chose configurations whose keys the copy's rows
+ * could not fill, so the rounding left replicas unplaced; and the
  * fallback keeps a class MIP from leaving a replica that only it could
- * take (bench XL: without it the keyed chain's first rounding left one,
- * 2.76 billion on the model; with it 57.98 million, 58.79 million made
- * concrete; at M seed 1 its first rounding leaves 15 on the model, 21.37
- * million made concrete).  Figures: benchmarks.md, "Where bench M's
- * deals lose, and node key rows in the class MIPs, session 25".
+ * take (docs/benchmarks.md, "node key rows in the class MIPs").
  */
 static unsigned chain_keys(size_t j)
 {
@@ -437,15 +429,15 @@ struct chain_jobs {
 /*
  * Round fb of chain j (a step of par_run_seq, which runs the chains'
  * rounds side by side, evenly when there are fewer threads than chains,
- * the keyed chain first: at bench XL its plans are the only ones whose
- * deals lose almost nothing, and run after the others it got one round
- * in 60 s): rounding, its deal over real nodes; again, with what the
+ * the keyed chain first: on the largest fleets its plans are the only
+ * ones whose deals lose almost nothing, and run after the others it
+ * got one round): rounding, its deal over real nodes; again, with what the
  * deal lost taken off, until a round fails, a deal loses
  * nothing, a round made concrete is no cheaper than the chain's best so
  * far, FEEDBACK_ROUNDS are done or a round would end past
  * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
  * leaves that time to the polish, which gains more in it than the
- * chain's next draws do (measured 2026-11-23, docs/benchmarks.md); it
+ * chain's next draws do (docs/benchmarks.md); it
  * depends on the chain's own rounds only, so it is as deterministic as
  * they are.
  */
@@ -530,10 +522,9 @@ static int round_plan_cmp(const void *a, const void *b)
  * (a: ROUND_CHAINS for none), then the rounds' other plans that place
  * every replica made concrete, the cheapest first, each at a cost that
  * neither best_obj nor a plan listed before has, up to ROUND_STARTS.
- * (Polishing plans that leave replicas out was time lost: on bench S
- * seed 13, three such polishes ended at 16.5 to 24.6 billion, against
- * 2.9 billion from the first start, and the branch-and-cut that would
- * have had that time finds 338.8 million.)
+ * (Polishing plans that leave replicas out was time lost: they ended far
+ * above the first start's polish, and the branch-and-cut that would
+ * have had that time finds much cheaper plans.)
  */
 static void round_more(struct chain *ch, size_t a, double best_obj, struct round_starts *more)
 {

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_round.h - rounding the root LP into integer plans, in
+ * ilp_round.h - rounding the root LP into integer plans, in
  * chains of roundings run at once (ilp_round.c).
  */
 #ifndef PLANNER_ILP_ROUND_H

@@ -38,9 +38,8 @@ struct cbinfo {
  * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
  * in the columns of c->P) made concrete; kept in cb->made when cheaper
  * than those before.  The search's last plan is its cheapest on the
- * model, not always made concrete: on bench S seed 16 with 5,000 nodes
- * the last one dealt worse than the rounded plan (8.47e9), and the
- * cheapest of them made concrete is 5.86e9 (test_ilp).
+ * model, not always made concrete: its last one can deal worse than the
+ * rounded plan while an earlier one deals better (test_ilp).
  */
 static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 {
@@ -259,8 +258,7 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
  * The search solved the model to the end, and its plan xm, dealt over
  * real nodes, lost replicas: the model sums CPU and RAM over a (class,
  * mode)'s nodes, and a node can be short of them for a replica the
- * counts gave it (bench S seed 11: the model's optimum 243,507,455, its
- * deal 3.03e9 with 119 replicas unplaced, and 7.5 s of the 10 left).  So
+ * counts gave it, while much of the time limit may be left.  So
  * the search runs again on a copy of S (the model searched) with what
  * the deal lost taken off those nodes (struct shrink, as in the
  * rounding's feedback), from the best concrete plan, while its deal
@@ -310,12 +308,9 @@ static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, c
  * time either).  Those rows are valid for every concrete plan, so the
  * search's bound stays a bound.  Without
  * them a key's replicas may use another key's CPU, and the search's
- * plans on tight fleets dealt over real nodes lose what the model placed
- * (bench S seed 12 at 10 s: 12 replicas unplaced, objective 35,523,320;
- * searched with them, none and 3,091,960, the model's optimum being
- * 3,028,510).  They slow the tree, so where the start places every
- * replica the search keeps the model (seed 4 at 10 s: 689,492 on the
- * model, 722,341 with the rows).  Figures: benchmarks.md, session 20.
+ * plans on tight fleets dealt over real nodes lose what the model placed.
+ * They slow the tree, so where the start places every replica the
+ * search keeps the model (docs/benchmarks.md, "Plan quality").
  */
 static glp_prob *search_model(const struct ilp_ctx *c, const struct ilp_plans *pl)
 {

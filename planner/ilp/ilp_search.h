@@ -1,5 +1,5 @@
 /*
- * internal/ilp_search.h - the branch-and-cut on the whole model
+ * ilp_search.h - the branch-and-cut on the whole model
  * (ilp_search.c), and struct ilp_plans, the plans one ilp_solve carries
  * from phase to phase.
  */

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_shrink.h - CPU and RAM taken off each node of a (class,
+ * ilp_shrink.h - CPU and RAM taken off each node of a (class,
  * mode) when rounding and polishing (struct shrink, ilp_shrink.c): what
  * dealing a plan over real nodes could not use there, so that the next
  * MIP or LP asks for nodes the deal can fill.  The LP bound never sees it.

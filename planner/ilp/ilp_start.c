@@ -1,6 +1,6 @@
 /*
  * ilp_start.c - another solver's plan of the exported model as a start
- * (internal/ilp_start.h).
+ * (ilp_start.h).
  *
  * `plan --export-model` writes the model; CBC, HiGHS or any MIP solver
  * may solve it for as long as the user likes; `plan --start FILE` brings
@@ -21,8 +21,8 @@
  * v outside [lb, ub] (as type says) by more than START_TOL of the larger
  * of 1, the bound and size: a column's value, or a row's activity, whose
  * terms' magnitudes sum to size (the solvers print 8 to 15 significant
- * digits, so a row's error grows with its terms: CBC's plan of bench L
- * came to 3e-6 on a row bounded by 0).
+ * digits, so a row's error grows with its terms, and a row bounded by 0
+ * can come to a few millionths).
  */
 static int outside(double v, int type, double lb, double ub, double size)
 {

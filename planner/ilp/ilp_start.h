@@ -1,5 +1,5 @@
 /*
- * internal/ilp_start.h - another solver's plan of the exported model as
+ * ilp_start.h - another solver's plan of the exported model as
  * a start (ilp_start.c, plan --start).
  */
 #ifndef PLANNER_ILP_START_H

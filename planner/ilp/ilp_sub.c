@@ -26,10 +26,9 @@
  * Branch-and-bound nodes per pair when polishing: POLISH_NODES_MIN (many
  * short searches beat a few long ones), then, in the polish's deep
  * passes (sub_mip_args.deep), POLISH_WORK / the pair MIP's columns,
- * within [POLISH_NODES_MIN, POLISH_NODES_MAX]: a small pair MIP (bench S:
- * 400 nodes) is searched deeper, which finds the moves between modes
- * that 50 nodes miss (bench S at 10 s: 3.79 to 3.82 million before,
- * 3.745 million after; its optimum is 3,729,501).
+ * within [POLISH_NODES_MIN, POLISH_NODES_MAX]: a small pair MIP is
+ * searched deeper, which finds the moves between modes that a short
+ * search misses.
  */
 #define POLISH_WORK 120000
 #define POLISH_NODES_MIN 50

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_sub.h - the MIP of one or two classes alone (ilp_sub.c),
+ * ilp_sub.h - the MIP of one or two classes alone (ilp_sub.c),
  * solved by the rounding (one class against the LP) and by the polish
  * (two classes against the plan).
  */

@@ -1,5 +1,5 @@
 /*
- * internal/ilp_vec.h - plans as column vectors of the whole model
+ * ilp_vec.h - plans as column vectors of the whole model
  * (1-based, every column; ilp_vec.c): from counts and from a concrete
  * plan, back to counts, their cost, and made concrete.
  */

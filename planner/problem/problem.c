@@ -199,9 +199,8 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
  * unplaced costs more than leaving every replica of every lower level
  * unplaced, plus any cost difference between two plans (at most N x big).
  * A step is capped at PRIO_STEP_MAX times the level below and a weight
- * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (the
- * bundled example, 6 levels and 90 replicas, reached 4e5 and GLPK then
- * stopped 1.3 % from the optimum CBC found).  Past the cap the weights
+ * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (GLPK
+ * then stops short of the optimum another solver finds).  Past the cap the weights
  * only approximate the rule (*exact_u: the top weight the rule needs);
  * the plans are then compared by priority first (cplan_prio_cmp).
  */

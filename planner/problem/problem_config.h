@@ -1,5 +1,5 @@
 /*
- * internal/problem_config.h - enumerating a node class's configurations
+ * problem_config.h - enumerating a node class's configurations
  * and slot types (problem_config.c; time-slice share mixes in
  * problem_share.c).
  */

@@ -1,5 +1,5 @@
 /*
- * internal/problem_match.h - class-level matching rules
+ * problem_match.h - class-level matching rules
  * (problem_match.c); the slot-level rule is public (problem_slot_fits).
  */
 #ifndef PLANNER_PROBLEM_MATCH_H

@@ -1,5 +1,5 @@
 /*
- * internal/problem_near.h - the class nearest to hosting a workload no
+ * problem_near.h - the class nearest to hosting a workload no
  * class can host (problem_near.c).
  */
 #ifndef PLANNER_PROBLEM_NEAR_H

@@ -28,9 +28,8 @@
 /*
  * The arcs of each (class, slot type), sorted by demand: arcs
  * idx[start[off[k] + s] .. start[off[k] + s + 1]).  Built once per pass so
- * that comparing two slot types costs their arcs, not all arcs (the
- * linear scans made problem_build quadratic in the arcs: 4.5 s at 45k
- * arcs, 24 s at 128k).
+ * that comparing two slot types costs their arcs, not all arcs (linear
+ * scans made problem_build quadratic in the arcs).
  */
 struct slot_arcs {
 	size_t *off;		/* [nclasses + 1]: first (k, s) of class k */

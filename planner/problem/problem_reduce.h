@@ -1,5 +1,5 @@
 /*
- * internal/problem_reduce.h - shrinking the aggregated problem without
+ * problem_reduce.h - shrinking the aggregated problem without
  * changing its optimum (problem_reduce.c).
  */
 #ifndef PLANNER_PROBLEM_REDUCE_H

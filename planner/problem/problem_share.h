@@ -1,5 +1,5 @@
 /*
- * internal/problem_share.h - time-slice configurations mixing compute
+ * problem_share.h - time-slice configurations mixing compute
  * shares (problem_share.c).
  */
 #ifndef PLANNER_PROBLEM_SHARE_H

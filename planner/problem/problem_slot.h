@@ -1,5 +1,5 @@
 /*
- * internal/problem_slot.h - a class's enumeration under way, and the
+ * problem_slot.h - a class's enumeration under way, and the
  * slot-type and configuration primitives the enumerators share
  * (problem_slot.c).
  */
