@@ -31,7 +31,7 @@ int date_parse(const char *s, long long *days);
 const char *date_format(char *buf, size_t size, long long days);
 /*
  * The same day `months` months earlier (months >= 0), clamped to the end
- * of a shorter month: 2026-03-31 minus 1 is 2026-02-28.
+ * of a shorter month: March 31 minus one month is February 28 (or 29).
  */
 long long date_minus_months(long long days, int months);
 /* Today's date in UTC from the system clock (for warnings, never for reports). */

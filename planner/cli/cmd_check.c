@@ -4,7 +4,7 @@
  * same comparison of two plan.json files.
  *
  * Defaults (docs/commands.md, "check and diff"): check fails when the
- * total cost rises by more than 0.5 % (unless --max-cost-increase or
+ * total cost rises by more than half a percent (unless --max-cost-increase or
  * --max-cost-increase-abs is given) or when more replicas stay unplaced
  * than in the baseline (unless --max-unplaced-increase is given); the
  * utilisation drop is checked only when asked.  diff checks only the

@@ -6,7 +6,7 @@
  * coinor-cbc) `cbc MODEL.mps sec S solve solution FILE`, and HiGHS 1.15's
  * raw solution file (HighsSolution.cpp writeSolutionFile, as the npm
  * package's exportSolution() prints it); tests/data/solfile holds both,
- * written by those solvers on bench S.  CBC's header words are those of
+ * written by those solvers on a benchmark instance.  CBC's header words are those of
  * CbcSolver.cpp: "Optimal", "Stopped on time", "Stopped on iterations",
  * and "... (no integer solution - continuous used)" when it has only the
  * LP relaxation, which is no plan.  With `printingOptions all` CBC prints

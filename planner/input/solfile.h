@@ -20,7 +20,7 @@
 
 #include "diag.h"
 
-#define SOLFILE_MAX_BYTES (256UL << 20)	/* bench XL's HiGHS file is 1.8 MB (137,546 columns, 3,101 rows) */
+#define SOLFILE_MAX_BYTES (256UL << 20)	/* far above a solution file of the largest benchmark */
 
 /* One column's value, with the line it came from. */
 struct solval {

@@ -6,8 +6,8 @@
  *
  *  - a CSV file (trace_load) with the columns timestamp, workload,
  *    replicas.  A timestamp is either an ISO 8601 UTC time
- *    (2025-01-06T08:00:00Z, 2025-01-06T08:00Z, 2025-01-06T08:00:00+00:00,
- *    2025-01-06) or a number of hours from the start (0, 8, 13.5); one
+ *    (YYYY-MM-DDThh:mm:ssZ, YYYY-MM-DDThh:mmZ, YYYY-MM-DDThh:mm:ss+00:00,
+ *    YYYY-MM-DD) or a number of hours from the start (0, 8, 13.5); one
  *    file uses one kind.  Rows come in time order.  Step 0 is the first
  *    row's hour; a row sets the workload's replicas from its step on,
  *    until the workload's next row (several rows of one workload in one

@@ -120,7 +120,7 @@ struct rd_limits {
 /* No threshold at all (gpuplan diff's default). */
 void rd_limits_none(struct rd_limits *l);
 /*
- * gpuplan check's defaults: total cost may rise by at most 0.5 %, and no
+ * gpuplan check's defaults: total cost may rise by at most half a percent, and no
  * more replicas may stay unplaced than in the baseline.
  */
 #define RD_DEFAULT_COST_PCT 0.5
@@ -179,8 +179,9 @@ enum rd_format { RD_TEXT, RD_MARKDOWN, RD_JSON, RD_HTML };
  */
 char *rd_diff_format(const struct rd_diff *df, enum rd_format fmt, const char *command);
 /*
- * The thresholds exceeded, in option order, joined by "; ", e.g. "total cost
- * +100.50 USD (+10.05%) is over --max-cost-increase 5%"; caller frees; NULL if none.
+ * The thresholds exceeded, in option order, joined by "; ", e.g.
+ * "total cost +100.50 USD (+10.05%) is over --max-cost-increase 5%";
+ * caller frees; NULL if none.
  */
 char *rd_diff_failure(const struct rd_diff *df);
 

@@ -30,6 +30,83 @@ static void note_priority_cap(struct plan_result *r)
 	free(what);
 }
 
+/*
+ * The greedy pass on r's problem into r->greedy, costed into gc; *t_greedy:
+ * how long it took, *t_check: what costing and checking the whole plan
+ * takes here (measured only without a node limit).
+ */
+static void plan_greedy(struct plan_result *r, int node_limited, struct cplan_cost *gc, double *t_greedy,
+			double *t_check)
+{
+	*t_greedy = util_now_s();
+	cplan_init(&r->greedy, &r->p);
+	r->greedy.deadline = &r->dl;
+	cplan_greedy(&r->greedy);
+	r->greedy.deadline = NULL;
+	*t_greedy = util_now_s() - *t_greedy;
+	*t_check = util_now_s();
+	cplan_cost(&r->greedy, gc);
+	r->greedy_objective = gc->objective;
+	if (!node_limited) {	/* measured: what costing and checking a whole plan takes here */
+		struct diag scratch = DIAG_INIT;
+		verify_plan(&r->greedy, &scratch);
+		diag_release(&scratch);
+	}
+	*t_check = util_now_s() - *t_check;
+}
+
+/* The solver's options for r (sc, o) within time_limit_s seconds (none under a node limit). */
+static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o,
+			  double time_limit_s, struct ilp_progress_sink *sink, struct ilp_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->time_limit_s = time_limit_s;
+	opts->mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
+	opts->node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit;
+	/*
+	 * A node limit is the deterministic budget: no clock stops any phase
+	 * (ilp_solve), so the time limit does not apply.
+	 */
+	if (opts->node_limit > 0)
+		opts->time_limit_s = HUGE_VAL;
+	r->node_limit = opts->node_limit;
+	opts->verbose = o->verbose;
+	opts->threads = o->threads;
+	opts->export_path = o->export_path;
+	opts->start = o->start;
+	opts->warm = &r->greedy;
+	opts->progress = sink;
+}
+
+/*
+ * The ILP's plan made concrete into r->ilp, and r->final the better of it
+ * and the greedy plan (gc: its cost).
+ */
+static void plan_pick(struct plan_result *r, const struct cplan_cost *gc)
+{
+	struct cplan_cost ic;
+
+	r->final = &r->greedy;
+	r->plan_source = "greedy";
+	if (r->res.status != ILP_OPTIMAL && r->res.status != ILP_FEASIBLE)
+		return;
+	cplan_init(&r->ilp, &r->p);
+	r->have_ilp = 1;
+	ilp_concrete(&r->p, &r->res, &r->ilp, deadline_left(&r->dl));
+	cplan_cost(&r->ilp, &ic);
+	/*
+	 * keep the ILP's plan unless the greedy one is better by the
+	 * priority rule, or the same by it and cheaper
+	 */
+	if (!cplan_better(&r->greedy, gc, &r->ilp, &ic)) {
+		r->final = &r->ilp;
+		r->plan_source = "ilp";
+	} else if (cplan_prio_cmp(&r->greedy, &r->ilp) < 0 && r->status == ILP_OPTIMAL) {
+		/* the ILP's optimum is of capped weights (problem.h): not proven by the rule */
+		r->status = ILP_FEASIBLE;
+	}
+}
+
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
 	struct ilp_opts opts;
@@ -67,23 +144,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		return -1;
 	r->have_p = 1;
 	ilp_progress_report(&sink, "greedy", -1, -1);
-	t_greedy = util_now_s();
-	cplan_init(&r->greedy, &r->p);
-	r->greedy.deadline = &r->dl;
-	cplan_greedy(&r->greedy);
-	r->greedy.deadline = NULL;
-	t_greedy = util_now_s() - t_greedy;
-	t_check = util_now_s();
-	cplan_cost(&r->greedy, &gc);
-	r->greedy_objective = gc.objective;
-	if (!node_limited) {	/* measured: what costing and checking a whole plan takes here */
-		struct diag scratch = DIAG_INIT;
-		verify_plan(&r->greedy, &scratch);
-		diag_release(&scratch);
-	}
-	t_check = util_now_s() - t_check;
-
-	memset(&opts, 0, sizeof(opts));
+	plan_greedy(r, node_limited, &gc, &t_greedy, &t_check);
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
@@ -93,22 +154,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * and checking the greedy plan took (the check, the costing again and
 	 * the reports, which walk the same plan).
 	 */
-	opts.time_limit_s = fmax(0, deadline_left(&r->dl) - t_greedy - 3 * t_check);
-	opts.mip_gap = o->mip_gap >= 0 ? o->mip_gap : sc->mip_gap;
-	opts.node_limit = o->node_limit >= 0 ? o->node_limit : sc->node_limit;
-	/*
-	 * A node limit is the deterministic budget: no clock stops any phase
-	 * (ilp_solve), so the time limit does not apply.
-	 */
-	if (opts.node_limit > 0)
-		opts.time_limit_s = HUGE_VAL;
-	r->node_limit = opts.node_limit;
-	opts.verbose = o->verbose;
-	opts.threads = o->threads;
-	opts.export_path = o->export_path;
-	opts.start = o->start;
-	opts.warm = &r->greedy;
-	opts.progress = &sink;
+	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - t_greedy - 3 * t_check), &sink, &opts);
 	if (o->greedy_only || r->greedy.stopped) {
 		ilp_result_alloc(&r->p, &r->res);
 		r->res.status = r->greedy.stopped ? ILP_TIME_LIMIT : ILP_SKIPPED;
@@ -120,26 +166,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
-	r->final = &r->greedy;
-	r->plan_source = "greedy";
-	if (r->res.status == ILP_OPTIMAL || r->res.status == ILP_FEASIBLE) {
-		struct cplan_cost ic;
-		cplan_init(&r->ilp, &r->p);
-		r->have_ilp = 1;
-		ilp_concrete(&r->p, &r->res, &r->ilp, deadline_left(&r->dl));
-		cplan_cost(&r->ilp, &ic);
-		/*
-		 * keep the ILP's plan unless the greedy one is better by the
-		 * priority rule, or the same by it and cheaper
-		 */
-		if (!cplan_better(&r->greedy, &gc, &r->ilp, &ic)) {
-			r->final = &r->ilp;
-			r->plan_source = "ilp";
-		} else if (cplan_prio_cmp(&r->greedy, &r->ilp) < 0 && r->status == ILP_OPTIMAL) {
-			/* the ILP's optimum is of capped weights (problem.h): not proven by the rule */
-			r->status = ILP_FEASIBLE;
-		}
-	}
+	plan_pick(r, &gc);
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)
 		note_priority_cap(r);

@@ -210,8 +210,8 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	/*
 	 * With less than WHATIF_MIN_S or WHATIF_MIN_SHARE of the limit left,
 	 * the greedy pass only: the solver's own model and root LP need that
-	 * before any clock can stop them (openb at 60 s: the solver, started
-	 * with about a second left, took 1.6 and 3.1 s).
+	 * before any clock can stop them, and on large fleets that takes
+	 * longer than the little time left.
 	 */
 	if (deadline_left(&dl) < fmax(WHATIF_MIN_S, WHATIF_MIN_SHARE * dl.limit_s))
 		po.greedy_only = 1;

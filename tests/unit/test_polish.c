@@ -1,5 +1,5 @@
 /*
- * test_polish.c - the polish (planner/solve/ilp_polish.c) emptying a
+ * test_polish.c - the polish (planner/ilp/ilp_polish.c) emptying a
  * class (POLISH_EJECT), and the levels of its passes.
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "fixture_ilp.h"
-#include "internal/ilp_polish.h"
-#include "internal/ilp_vec.h"
+#include "ilp/ilp_polish.h"
+#include "ilp/ilp_vec.h"
 
 static const char inv[] = INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,4,64,rent,,,10,1300\n"
 				     "b,1,L4,1,baremetal,dc1,16,64,rent,,,11,300\n"
@@ -87,12 +87,13 @@ static double polish(struct ilp_ctx *c, const double *start, double start_obj, u
 	size_t n = (size_t)glp_get_num_cols(c->P) + 1;
 	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj;
 	int code = 0, j;
+	struct polish_opts po = { lp, HUGE_VAL, passes };
 
 	CHECK(ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
 	for (j = 1; j < (int)n; j++)
 		lp[j] = glp_get_col_prim(c->P, j);
 	memcpy(x, start, n * sizeof(*x));
-	ilp_polish(c, x, start_obj, lp, HUGE_VAL, passes, &made, st);
+	ilp_polish(c, x, start_obj, &po, &made, st);
 	if (made)
 		obj = ilp_vec_obj(c->P, made);
 	*kd_nodes = ilp_class_nodes(&c->cl, kd, made ? made : x);

@@ -1,5 +1,5 @@
 /*
- * test_prove.c - the proven lower bound (planner/solve/ilp_prove.c) on
+ * test_prove.c - the proven lower bound (planner/ilp/ilp_prove.c) on
  * bench S (gpuplan bench gen --size S --seed 1), under node limits:
  * deterministic, never above a known plan of the model, and as high as
  * its branch-and-bound with the MIR cuts gets within the limit; bench S
@@ -19,11 +19,11 @@
 #include "fixture_ilp.h"
 #include "gen.h"
 #include "models.h"
-#include "internal/ilp_bound.h"
-#include "internal/ilp_glpk.h"
-#include "internal/ilp_model.h"
-#include "internal/ilp_prove.h"
-#include "internal/ilp_vec.h"
+#include "ilp/ilp_bound.h"
+#include "ilp/ilp_glpk.h"
+#include "ilp/ilp_model.h"
+#include "ilp/ilp_prove.h"
+#include "ilp/ilp_vec.h"
 
 #define S_LP_BOUND 1687799.69	/* the root LP of bench S seed 1 */
 #define S_OPTIMUM 3731355.88	/* its optimum, HiGHS 1.15.1 (above) */

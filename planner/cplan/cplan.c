@@ -1,0 +1,517 @@
+/*
+ * cplan.c - the placement engine of concrete plans, shared by the greedy
+ * planner (cplan_greedy.c), the repair (cplan_repair.c) and the
+ * disaggregation of ILP counts (cplan_deal.c): a plan's life cycle,
+ * opening nodes and configuring GPUs (which creates their slots),
+ * filling and emptying slots, the free slot queues, the arcs of a
+ * demand, and the CPU and RAM a node has left.
+ *
+ * Free slots wait in one FIFO queue per (class, slot type), in the order
+ * they were created, so placement is first-fit and deterministic.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cplan.h"
+#include "cplan_engine.h"
+#include "util.h"
+#include "banned.h"
+
+/* The engine's cursors and caches, empty. */
+static void memo_init(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	size_t nk = p->nclasses ? p->nclasses : 1, k;
+	struct cplan_memo *m = xcalloc(1, sizeof(*m));
+
+	m->scan = xcalloc(nk, sizeof(*m->scan));
+	for (k = 0; k < p->nclasses; k++)
+		m->scan[k] = xcalloc(p->classes[k].nslot_types + 1, sizeof(**m->scan));
+	m->kc = xcalloc(nk * MODE_COUNT, sizeof(*m->kc));
+	m->nkc = xcalloc(nk * MODE_COUNT, sizeof(*m->nkc));
+	m->kccap = xcalloc(nk * MODE_COUNT, sizeof(*m->kccap));
+	m->gd = m->cd = m->nd = -1;
+	cp->memo = m;
+}
+
+static void memo_release(struct cplan *cp)
+{
+	struct cplan_memo *m = cp->memo;
+	size_t k;
+
+	for (k = 0; k < cp->p->nclasses; k++)
+		free(m->scan[k]);
+	for (k = 0; k < cp->p->nclasses * MODE_COUNT; k++)
+		free(m->kc[k]);
+	free(m->scan);
+	free(m->kc);
+	free(m->nkc);
+	free(m->kccap);
+	free(m->alive_next);
+	free(m);
+}
+
+void cplan_init(struct cplan *cp, const struct problem *p)
+{
+	size_t k, nd = p->ndemands ? p->ndemands : 1, nk = p->nclasses ? p->nclasses : 1;
+
+	memset(cp, 0, sizeof(*cp));
+	cp->p = p;
+	cp->placed = xcalloc(nd, sizeof(*cp->placed));
+	cp->unplaced = xcalloc(nd, sizeof(*cp->unplaced));
+	cp->reason = xcalloc(nd, sizeof(*cp->reason));
+	cp->opened = xcalloc(nk, sizeof(*cp->opened));
+	cp->fq = xcalloc(nk, sizeof(*cp->fq));
+	cp->fqn = xcalloc(nk, sizeof(*cp->fqn));
+	cp->fqcap = xcalloc(nk, sizeof(*cp->fqcap));
+	cp->fqhead = xcalloc(nk, sizeof(*cp->fqhead));
+	for (k = 0; k < p->nclasses; k++) {
+		size_t ns = p->classes[k].nslot_types ? p->classes[k].nslot_types : 1;
+		cp->fq[k] = xcalloc(ns, sizeof(**cp->fq));
+		cp->fqn[k] = xcalloc(ns, sizeof(**cp->fqn));
+		cp->fqcap[k] = xcalloc(ns, sizeof(**cp->fqcap));
+		cp->fqhead[k] = xcalloc(ns, sizeof(**cp->fqhead));
+	}
+	memo_init(cp);
+}
+
+void cplan_release(struct cplan *cp)
+{
+	size_t i, k;
+	const struct problem *p = cp->p;
+
+	if (!p)
+		return;
+	for (i = 0; i < cp->nnodes; i++) {
+		free(cp->nodes[i].gpu_config);
+		free(cp->nodes[i].gpu_used);
+		free(cp->nodes[i].gpu_nvaie);
+	}
+	free(cp->nodes);
+	free(cp->slots);
+	for (i = 0; i < p->ndemands; i++)
+		free(cp->reason[i]);
+	free(cp->reason);
+	free(cp->placed);
+	free(cp->unplaced);
+	free(cp->opened);
+	for (k = 0; k < p->nclasses; k++) {
+		size_t s;
+		for (s = 0; s < p->classes[k].nslot_types; s++)
+			free(cp->fq[k][s]);
+		free(cp->fq[k]);
+		free(cp->fqn[k]);
+		free(cp->fqcap[k]);
+		free(cp->fqhead[k]);
+	}
+	free(cp->fq);
+	free(cp->fqn);
+	free(cp->fqcap);
+	free(cp->fqhead);
+	memo_release(cp);
+	memset(cp, 0, sizeof(*cp));
+}
+
+long cplan_unplaced_count(const struct cplan *cp)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < cp->p->ndemands; i++)
+		n += cp->unplaced[i];
+	return n;
+}
+
+char *cplan_node_name(const struct cplan *cp, const struct cnode *n)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+
+	if (n->ordinal >= 0 && (size_t)n->ordinal < nc->nnodes)
+		return xstrdup(nc->nodes[n->ordinal]);
+	return xasprintf("%s-%03d", nc->name, n->ordinal);
+}
+
+/* ================= slots and nodes ================= */
+
+size_t *cplan_queue(struct cplan *cp, int k, int s)
+{
+	return cp->fq[k][s];
+}
+
+static void queue_push(struct cplan *cp, int k, int s, size_t slot)
+{
+	XGROW(cp->fq[k][s], cp->fqcap[k][s], cp->fqn[k][s] + 1);
+	cp->fq[k][s][cp->fqn[k][s]++] = slot;
+}
+
+/*
+ * Drops the taken slots from the part of queue (k, s) still ahead of its
+ * head, keeping the order of the free ones.  A slot freed later is queued
+ * again (cplan_slot_clear), so none is lost.
+ */
+void cplan_queue_compact(struct cplan *cp, int k, int s)
+{
+	size_t *q = cp->fq[k][s], i, j = cp->fqhead[k][s];
+
+	for (i = j; i < cp->fqn[k][s]; i++)
+		if (cp->slots[q[i]].d < 0)
+			q[j++] = q[i];
+	cp->fqn[k][s] = j;
+	cp->memo->epoch++;
+}
+
+static void add_slot(struct cplan *cp, int node, int gpu, int ngpus, int type, int mig_start)
+{
+	struct cslot *s;
+	XGROW(cp->slots, cp->slotcap, cp->nslots + 1);
+	s = &cp->slots[cp->nslots];
+	s->node = node;
+	s->gpu = gpu;
+	s->ngpus = ngpus;
+	s->type = type;
+	s->mig_start = mig_start;
+	s->d = -1;
+	s->replica = 0;
+	queue_push(cp, cp->nodes[node].k, cp->p->classes[cp->nodes[node].k].slot_types[type].rep, cp->nslots);
+	cp->nslots++;
+}
+
+static int slot_type_find(const struct pclass *c, enum gpu_mode mode, enum lic_product lic, const char *name)
+{
+	size_t i;
+	for (i = 0; i < c->nslot_types; i++)
+		if (c->slot_types[i].mode == mode && c->slot_types[i].lic == lic &&
+		    !strcmp(c->slot_types[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Opens a node of class k in mode m; split by pattern when one is given. */
+int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
+{
+	const struct pclass *c = &cp->p->classes[k];
+	int g = c->nc->gpus_per_node, i, node;
+	struct cnode *n;
+
+	XGROW(cp->nodes, cp->nodecap, cp->nnodes + 1);
+	node = (int)cp->nnodes++;
+	n = &cp->nodes[node];
+	memset(n, 0, sizeof(*n));
+	n->k = k;
+	n->ordinal = cp->opened[k]++;
+	if (cp->opened[k] == c->nc->count)
+		cp->memo->nfull++;
+	XGROW(cp->memo->alive_next, cp->memo->alive_cap, cp->nnodes + 1);
+	cp->memo->alive_next[node] = (size_t)node;
+	cp->memo->alive_next[node + 1] = (size_t)node + 1;
+	n->mode = m;
+	n->pattern = pattern;
+	n->gpu_config = xmalloc((size_t)g * sizeof(*n->gpu_config));
+	n->gpu_used = xcalloc((size_t)g, sizeof(*n->gpu_used));
+	n->gpu_nvaie = xcalloc((size_t)g, sizeof(*n->gpu_nvaie));
+	for (i = 0; i < g; i++)
+		n->gpu_config[i] = -1;
+	if (pattern >= 0) {
+		const struct config *cf = &c->configs[pattern];
+		int next = 0;
+		size_t j;
+		/* groups largest first, on consecutive GPUs; a vgpu pattern's GPUs carry it */
+		for (j = 0; j < cf->nreal; j++) {
+			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
+			int r;
+			for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
+				add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
+				for (i = next; m != MODE_PASSTHROUGH && i < next + st->gpus; i++)
+					n->gpu_config[i] = pattern;
+				next += st->gpus;
+			}
+		}
+	}
+	return node;
+}
+
+int cplan_node_key(const struct cplan *cp, const struct cnode *n)
+{
+	const struct pclass *c = &cp->p->classes[n->k];
+	int g;
+
+	if (n->mode == MODE_PASSTHROUGH)
+		return 0;
+	for (g = 0; g < c->nc->gpus_per_node; g++)
+		if (n->gpu_config[g] >= 0 && c->configs[n->gpu_config[g]].node_key)
+			return c->configs[n->gpu_config[g]].node_key;
+	return 0;
+}
+
+/* Puts GPU gpu of node into configuration cfg and creates its slots. */
+void cplan_configure_gpu(struct cplan *cp, int node, int gpu, int cfg)
+{
+	struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct config *cf = &c->configs[cfg];
+	const struct gpu_type *gt = c->nc->gpu;
+	size_t j;
+	int r;
+
+	n->gpu_config[gpu] = cfg;
+	switch (cf->mode) {
+	case MODE_MIG:
+	case MODE_MIG_VGPU:
+		for (r = 0; r < cf->mig.n; r++) {
+			const char *nm = gt->mig.profiles[cf->mig.profile[r]].name;
+			int t;
+			if (cf->mode == MODE_MIG_VGPU) {
+				size_t v;
+				for (v = 0; v < gt->vgpu.nmig; v++)
+					if (gt->vgpu.mig_backed[v].gi_index == cf->mig.profile[r])
+						break;
+				nm = gt->vgpu.mig_backed[v].name;
+			}
+			t = slot_type_find(c, cf->mode, cf->lic, nm);
+			if (t >= 0)
+				add_slot(cp, node, gpu, 1, t, cf->mig.start[r]);
+		}
+		break;
+	default:
+		for (j = 0; j < cf->nreal; j++)
+			for (r = 0; r < cf->real_count[j]; r++)
+				add_slot(cp, node, gpu, 1, cf->real_slot[j], -1);
+		break;
+	}
+}
+
+/*
+ * Swaps GPU a of node x with GPU b of node y: configurations, slots with
+ * their replicas, and the CPU and RAM those replicas ask.  The cursors
+ * restart: a node may have room, or an idle GPU, it had not.
+ */
+void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b)
+{
+	struct cnode *nx = &cp->nodes[x], *ny = &cp->nodes[y];
+	const struct workload *w;
+	size_t i;
+	int t;
+
+	for (i = 0; i < cp->nslots; i++) {
+		struct cslot *s = &cp->slots[i];
+		int to_y = s->node == x && s->gpu == a, to_x = s->node == y && s->gpu == b;
+		if (!to_y && !to_x)
+			continue;
+		if (s->d >= 0) {
+			w = cp->p->demands[s->d].w;
+			nx->cpu_used += to_y ? -w->cpu_cores : w->cpu_cores;
+			nx->ram_used += to_y ? -w->ram_gib : w->ram_gib;
+			ny->cpu_used += to_y ? w->cpu_cores : -w->cpu_cores;
+			ny->ram_used += to_y ? w->ram_gib : -w->ram_gib;
+		}
+		s->node = to_y ? y : x;
+		s->gpu = to_y ? b : a;
+	}
+	t = nx->gpu_config[a], nx->gpu_config[a] = ny->gpu_config[b], ny->gpu_config[b] = t;
+	t = nx->gpu_used[a], nx->gpu_used[a] = ny->gpu_used[b], ny->gpu_used[b] = t;
+	t = nx->gpu_nvaie[a], nx->gpu_nvaie[a] = ny->gpu_nvaie[b], ny->gpu_nvaie[b] = t;
+	for (i = 0; i <= cp->nnodes; i++)
+		cp->memo->alive_next[i] = i;
+	cp->memo->epoch++;
+}
+
+int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	return n->cpu_used + w->cpu_cores <= nc->cpu_cores + 1e-9 &&
+	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
+}
+
+/*
+ * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
+ * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
+ * Caller frees *first and *by.
+ */
+void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by)
+{
+	size_t *f = xcalloc(nkeys + 2, sizeof(*f)), *b = xmalloc((n + 1) * sizeof(*b)), *fill, i;
+
+	for (i = 0; i < n; i++)
+		f[key[i] + 1]++;
+	for (i = 0; i < nkeys; i++)
+		f[i + 1] += f[i];
+	fill = xcalloc(nkeys + 1, sizeof(*fill));
+	for (i = 0; i < n; i++)
+		b[f[key[i]] + fill[key[i]]++] = i;
+	free(fill);
+	*first = f;
+	*by = b;
+}
+
+/* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
+void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica)
+{
+	struct cslot *s = &cp->slots[slot];
+	struct cnode *n = &cp->nodes[s->node];
+	const struct workload *w = cp->p->demands[d].w;
+	int i;
+
+	s->d = d;
+	s->replica = replica;
+	n->cpu_used += w->cpu_cores;
+	n->ram_used += w->ram_gib;
+	for (i = 0; i < s->ngpus; i++) {
+		n->gpu_used[s->gpu + i]++;
+		n->gpu_nvaie[s->gpu + i] += n->mode == MODE_PASSTHROUGH ? problem_passthrough_nvaie(cp->p, n->k, w)
+									: w->needs_nvaie;
+	}
+}
+
+/*
+ * Empties slot `slot` (the inverse of cplan_slot_fill) and queues it again: the
+ * head of its queue may have passed it while it was taken.  A slot may so
+ * be queued twice; every reader of a queue checks that a slot is free.
+ */
+void cplan_slot_clear(struct cplan *cp, size_t slot)
+{
+	struct cslot *s = &cp->slots[slot];
+	struct cnode *n = &cp->nodes[s->node];
+	const struct workload *w = cp->p->demands[s->d].w;
+	int i;
+
+	n->cpu_used -= w->cpu_cores;
+	n->ram_used -= w->ram_gib;
+	for (i = 0; i < s->ngpus; i++) {
+		n->gpu_used[s->gpu + i]--;
+		n->gpu_nvaie[s->gpu + i] -= n->mode == MODE_PASSTHROUGH ? problem_passthrough_nvaie(cp->p, n->k, w)
+									: w->needs_nvaie;
+	}
+	s->d = -1;
+	s->replica = 0;
+	queue_push(cp, n->k, cp->p->classes[n->k].slot_types[s->type].rep, slot);
+	cp->memo->epoch++;	/* the node has room again: the cursors restart */
+}
+
+void cplan_place_at(struct cplan *cp, size_t slot, int d)
+{
+	cplan_slot_fill(cp, slot, d, cp->placed[d]++);
+}
+
+/* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
+size_t cplan_take_free(struct cplan *cp, int k, int s, const struct workload *w)
+{
+	size_t *q = cplan_queue(cp, k, s);
+	size_t i, n = cp->fqn[k][s];
+
+	struct cplan_scan *sc = &cp->memo->scan[k][s];
+
+	while (cp->fqhead[k][s] < n && cp->slots[q[cp->fqhead[k][s]]].d >= 0)
+		cp->fqhead[k][s]++;
+	i = cp->fqhead[k][s];
+	if (sc->w == w && sc->epoch == cp->memo->epoch && sc->pos > i)
+		i = sc->pos;
+	for (; i < n; i++) {
+		const struct cslot *sl = &cp->slots[q[i]];
+		if (sl->d < 0 && cplan_node_has_room(cp, &cp->nodes[sl->node], w))
+			break;
+	}
+	sc->w = w;
+	sc->epoch = cp->memo->epoch;
+	sc->pos = i;
+	return i < n ? q[i] : (size_t)-1;
+}
+
+/* Range of arcs of demand d. */
+void cplan_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = p->narcs;
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+		if (p->arcs[mid].d < d)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (a < p->narcs && p->arcs[a].d == d)
+		a++;
+	*hi = a;
+}
+
+size_t cplan_find_free(struct cplan *cp, int d)
+{
+	size_t lo, hi, i;
+	cplan_arcs_of(cp->p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		size_t s = cplan_take_free(cp, cp->p->arcs[i].k, cp->p->arcs[i].s, cp->p->demands[d].w);
+		if (s != (size_t)-1)
+			return s;
+	}
+	return (size_t)-1;
+}
+
+/* The arc (k, s) among arcs lo .. hi - 1 (one demand's, sorted by class and slot type), or (size_t)-1. */
+static size_t arc_find(const struct problem *p, size_t lo, size_t hi, int k, int s)
+{
+	size_t end = hi;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct arc *a = &p->arcs[mid];
+		if (a->k < k || (a->k == k && a->s < s))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < end && p->arcs[lo].k == k && p->arcs[lo].s == s ? lo : (size_t)-1;
+}
+
+/* Slots of configuration cf that demand d can use. */
+int cplan_fit_count(const struct problem *p, int d, int k, const struct config *cf)
+{
+	size_t lo, hi, j;
+	int n = 0;
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (j = 0; j < cf->nslots; j++)
+		if (arc_find(p, lo, hi, k, cf->slot[j]) != (size_t)-1)
+			n += cf->count[j];
+	return n;
+}
+
+double cplan_arc_cost(const struct problem *p, int d, int k, int s)
+{
+	size_t lo, hi, i;
+	cplan_arcs_of(p, d, &lo, &hi);
+	i = arc_find(p, lo, hi, k, s);
+	return i != (size_t)-1 ? p->arcs[i].cost : 0;
+}
+
+/* ================= node load ================= */
+
+/* Share of a node of class c that w takes: its larger share of CPU and RAM. */
+double cplan_load_share(const struct node_class *nc, const struct workload *w)
+{
+	double c = nc->cpu_cores > 0 ? w->cpu_cores / nc->cpu_cores : 0;
+	double r = nc->ram_gib > 0 ? w->ram_gib / nc->ram_gib : 0;
+	return c > r ? c : r;
+}
+
+/*
+ * How much of the fuller of its CPU and RAM a node keeps free once w is
+ * on it, as a share of the node (1 when w asks neither).
+ */
+double cplan_headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	double h = 1;
+
+	if (w->cpu_cores > 0 && nc->cpu_cores > 0)
+		h = fmin(h, (nc->cpu_cores - n->cpu_used - w->cpu_cores) / nc->cpu_cores);
+	if (w->ram_gib > 0 && nc->ram_gib > 0)
+		h = fmin(h, (nc->ram_gib - n->ram_used - w->ram_gib) / nc->ram_gib);
+	return h;
+}
+
+int cplan_cand_order(const void *a, const void *b)
+{
+	const struct cplan_cand *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}

@@ -1,0 +1,129 @@
+/*
+ * cplan_engine.h - the placement engine of concrete plans
+ * (cplan.c) that the greedy planner, the repair and the deal of ILP
+ * counts share: free slot queues, filling and emptying slots, the arcs
+ * of a demand, and the CPU and RAM a node has left.  Opening nodes,
+ * configuring GPUs and placing a replica are public (cplan.h).
+ */
+#ifndef PLANNER_CPLAN_ENGINE_H
+#define PLANNER_CPLAN_ENGINE_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+
+/*
+ * Where a scan of free slot queue (k, s) for workload w stopped: every
+ * entry before pos is a taken slot or a slot on a node without room for
+ * w.  Nodes only fill up between two slot clears (epoch), so the next
+ * scan for the same w starts there: each queue is walked once per
+ * workload, not once per replica.
+ */
+struct cplan_scan {
+	size_t pos;			/* in the queue */
+	const struct workload *w;	/* for whom; NULL: none yet */
+	unsigned long epoch;		/* cplan_memo.epoch when it was set */
+};
+
+/* A configuration chosen for a demand on a (class, mode) and node key (cplan_greedy.c). */
+struct cplan_keycfg {
+	int key;		/* the node key */
+	int cfg;		/* config_for's answer, -1: none */
+	double per;		/* its cost per replica */
+};
+
+/*
+ * The engine's cursors and caches, so that placing n replicas costs
+ * O(n log n), not O(n x nodes) (cplan_init allocates it, cplan_release
+ * frees it).  Every cursor is stamped with what it is valid for.
+ */
+struct cplan_memo {
+	unsigned long epoch;	/* bumped when a slot is emptied or a queue compacted: cursors restart */
+	struct cplan_scan **scan;	/* [k][slot type]: cplan_take_free's cursors */
+	/* nodes with an idle GPU, not passthrough: next[i] leads to the first such node >= i */
+	size_t *alive_next;	/* [node]; compressed as dead nodes are passed */
+	size_t alive_cap;
+	long nfull;		/* classes with every node opened */
+	/* open_gpu_for, first fit: nodes before gpos have no use for demand gd (epoch gepoch) */
+	int gd;
+	size_t gpos;
+	unsigned long gepoch;
+	/* config_for per (class, mode) and node key for demand cd */
+	int cd;
+	struct cplan_keycfg **kc;	/* [k * MODE_COUNT + m] */
+	size_t *nkc, *kccap;
+	/* open_node_for (first fit) for demand nd while nfull was nd_full: class bk, config bc */
+	int nd, bk, bc;
+	long nd_full;
+};
+
+/* A keyed index (a slot, or an arc) to sort by key, then index. */
+struct cplan_cand {
+	double key;		/* smaller first */
+	size_t slot;		/* the index: a slot id, or an arc */
+};
+
+/* qsort order of struct cplan_cand: key ascending, then slot ascending. */
+int cplan_cand_order(const void *a, const void *b);
+
+/* The free slot queue of (class k, slot type s): slot ids, cp->fqn[k][s] of them. */
+size_t *cplan_queue(struct cplan *cp, int k, int s);
+
+/*
+ * Drops the taken slots from the part of queue (k, s) still ahead of its
+ * head, keeping the order of the free ones.
+ */
+void cplan_queue_compact(struct cplan *cp, int k, int s);
+
+/*
+ * Swaps GPU a of node x with GPU b of node y (nodes of one class and
+ * mode, neither with a node pattern): configurations, slots and their
+ * replicas, and the CPU and RAM those ask.
+ */
+void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b);
+
+/*
+ * Counting sort: the indices 0 .. n - 1 grouped by key[i] (< nkeys), in
+ * index order within a group; group g is by[first[g]] .. by[first[g + 1] - 1].
+ * Caller frees *first and *by.
+ */
+void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by);
+
+/* True when node n has the CPU and RAM a replica of w asks left. */
+int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w);
+
+/* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
+void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica);
+
+/*
+ * Empties slot `slot` (the inverse of cplan_slot_fill) and queues it
+ * again; a slot may so be queued twice: every reader of a queue checks
+ * that a slot is free.
+ */
+void cplan_slot_clear(struct cplan *cp, size_t slot);
+
+/* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
+size_t cplan_take_free(struct cplan *cp, int k, int s, const struct workload *w);
+
+/* The arcs of demand d: p->arcs[*lo] .. p->arcs[*hi - 1]. */
+void cplan_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi);
+
+/* A free slot on one of d's arcs (arc order) on a node with room; (size_t)-1 if none. */
+size_t cplan_find_free(struct cplan *cp, int d);
+
+/* Slots of configuration cf (of class k) that demand d can use. */
+int cplan_fit_count(const struct problem *p, int d, int k, const struct config *cf);
+
+/* The cost of arc (d, k, s); 0 when there is no such arc. */
+double cplan_arc_cost(const struct problem *p, int d, int k, int s);
+
+/* Share of a node of class nc that w takes: its larger share of CPU and RAM. */
+double cplan_load_share(const struct node_class *nc, const struct workload *w);
+
+/*
+ * How much of the fuller of its CPU and RAM node n keeps free once w is
+ * on it, as a share of the node (1 when w asks neither).
+ */
+double cplan_headroom(const struct cplan *cp, const struct cnode *n, const struct workload *w);
+
+#endif

@@ -1,0 +1,643 @@
+/*
+ * cplan_greedy.c - the greedy planner: first-fit decreasing over the
+ * demands (most constrained first), each replica into a free slot, else
+ * a newly configured GPU of an open node, else the cheapest new node.
+ * cplan_greedy plans from nothing, cplan_place_more adds replicas to a
+ * plan (simulate), and the deal of ILP counts (cplan_deal.c) places its
+ * leftovers with the same steps.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cplan.h"
+#include "cplan_engine.h"
+#include "cplan_greedy.h"
+#include "interrupt.h"
+#include "util.h"
+#include "banned.h"
+
+/*
+ * The configuration of class k in mode m that takes the most replicas of d
+ * (the cheaper on a tie) and may join a node of key `key`
+ * (problem_key_fits), -1 when none does; *per is what a replica of d
+ * costs on it: the GPU's share plus the dearest arc among its slots.
+ */
+static int config_for(const struct problem *p, int d, int k, enum gpu_mode m, int key, double *per)
+{
+	const struct pclass *c = &p->classes[k];
+	int best = -1, bestfit = 0;
+	size_t ci, j;
+
+	for (ci = 0; ci < c->nconfigs; ci++) {
+		const struct config *cf = &c->configs[ci];
+		int fit;
+		if (cf->mode != m || cf->node_pattern || !problem_key_fits(cf, key))
+			continue;
+		fit = cplan_fit_count(p, d, k, cf);
+		if (fit > bestfit || (fit == bestfit && fit > 0 && cf->cost < c->configs[best].cost)) {
+			best = (int)ci;
+			bestfit = fit;
+		}
+	}
+	if (best >= 0 && per) {
+		const struct config *cf = &c->configs[best];
+		double ac = 0;
+		for (j = 0; j < cf->nslots; j++)
+			ac = fmax(ac, cplan_arc_cost(p, d, k, cf->slot[j]));
+		*per = cf->cost / bestfit + ac;
+	}
+	return best;
+}
+
+/*
+ * config_for for demand d on (class k, mode m) and node key `key`,
+ * remembered for as long as d is placed (the answer depends on nothing
+ * else).
+ */
+static int config_cached(struct cplan *cp, int d, int k, enum gpu_mode m, int key, double *per)
+{
+	struct cplan_memo *mo = cp->memo;
+	size_t km = (size_t)k * MODE_COUNT + m, i;
+	struct cplan_keycfg *e;
+
+	if (mo->cd != d) {
+		memset(mo->nkc, 0, cp->p->nclasses * MODE_COUNT * sizeof(*mo->nkc));
+		mo->cd = d;
+	}
+	for (i = 0; i < mo->nkc[km]; i++)
+		if (mo->kc[km][i].key == key)
+			break;
+	if (i == mo->nkc[km]) {
+		XGROW(mo->kc[km], mo->kccap[km], i + 1);
+		e = &mo->kc[km][mo->nkc[km]++];
+		e->key = key;
+		e->per = 0;
+		e->cfg = config_for(cp->p, d, k, m, key, &e->per);
+	}
+	if (per)
+		*per = mo->kc[km][i].per;
+	return mo->kc[km][i].cfg;
+}
+
+/* The first idle GPU of node n, or -1. */
+static int idle_gpu(const struct cplan *cp, const struct cnode *n)
+{
+	int g;
+	for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+		if (n->gpu_config[g] < 0)
+			return g;
+	return -1;
+}
+
+/*
+ * Configures an idle GPU on an open node for d; the slot, or -1.  First
+ * fit (the greedy planner's rule): the first node in opening order with an
+ * idle GPU and room.  Cheapest (for what a deal of counts left over): the
+ * node whose (class, mode) gives d's replicas the lowest cost each, the
+ * first on a tie, so a replica the counts put on a full node moves onto an
+ * idle GPU that needs no licence before one that does.
+ */
+/* The first node >= i with an idle GPU that is not passthrough (cp->nnodes: none). */
+static size_t alive_from(struct cplan *cp, size_t i)
+{
+	size_t *nx = cp->memo->alive_next, r = i, t;
+
+	while (r < cp->nnodes) {
+		if (nx[r] == r) {
+			const struct cnode *n = &cp->nodes[r];
+			if (n->mode != MODE_PASSTHROUGH && idle_gpu(cp, n) >= 0)
+				break;
+			nx[r] = r + 1;	/* no idle GPU comes back: passed for good */
+		}
+		r = nx[r];
+	}
+	while (i != r) {	/* path compression */
+		t = nx[i];
+		nx[i] = r;
+		i = t;
+	}
+	return r;
+}
+
+/*
+ * First fit of a GPU to configure for d: the first node in opening order
+ * with an idle GPU, room and a configuration for d.  A node passed for d
+ * stays of no use to d until a slot is emptied (nodes only fill up), so
+ * the scan goes on from where it stopped for the same d.
+ */
+static size_t first_fit_gpu(struct cplan *cp, int d)
+{
+	struct cplan_memo *mo = cp->memo;
+	const struct workload *w = cp->p->demands[d].w;
+	size_t ni = 0;
+
+	if (mo->gd == d && mo->gepoch == mo->epoch)
+		ni = mo->gpos;
+	for (ni = alive_from(cp, ni); ni < cp->nnodes; ni = alive_from(cp, ni + 1)) {
+		struct cnode *n = &cp->nodes[ni];
+		int best;
+		if (!cplan_node_has_room(cp, n, w))
+			continue;
+		best = config_cached(cp, d, n->k, n->mode, cplan_node_key(cp, n), NULL);
+		if (best < 0)
+			continue;
+		mo->gd = d;
+		mo->gepoch = mo->epoch;
+		mo->gpos = ni;
+		cplan_configure_gpu(cp, (int)ni, idle_gpu(cp, n), best);
+		return cplan_find_free(cp, d);
+	}
+	mo->gd = d;
+	mo->gepoch = mo->epoch;
+	mo->gpos = ni;
+	return (size_t)-1;
+}
+
+static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t ni, nkm = p->nclasses * MODE_COUNT;
+	double *per = NULL, bper = 0;
+	int *cfg = NULL, bnode = -1, bcfg = -1;
+
+	if (!cheapest)
+		return first_fit_gpu(cp, d);
+	{
+		size_t k;
+		per = xmalloc((nkm + 1) * sizeof(*per));
+		cfg = xmalloc((nkm + 1) * sizeof(*cfg));
+		for (k = 0; k < nkm; k++)
+			cfg[k] = -2; /* not computed yet */
+	}
+	for (ni = 0; ni < cp->nnodes; ni++) {
+		struct cnode *n = &cp->nodes[ni];
+		int g, best, key;
+		double cost = 0;
+		if (n->mode == MODE_PASSTHROUGH || n->pattern >= 0 || !cplan_node_has_room(cp, n, w))
+			continue;
+		g = idle_gpu(cp, n);
+		if (g < 0)
+			continue;
+		key = cplan_node_key(cp, n);
+		if (key) {	/* the node's key narrows the choice: not cached */
+			best = config_for(p, d, n->k, n->mode, key, &cost);
+		} else {
+			size_t km = (size_t)n->k * MODE_COUNT + n->mode;
+			if (cfg[km] == -2)
+				cfg[km] = config_for(p, d, n->k, n->mode, 0, &per[km]);
+			best = cfg[km];
+			cost = per[km];
+		}
+		if (best >= 0 && (bnode < 0 || cost < bper - 1e-9)) {
+			bnode = (int)ni;
+			bcfg = best;
+			bper = cost;
+		}
+	}
+	free(per);
+	free(cfg);
+	if (bnode < 0)
+		return (size_t)-1;
+	cplan_configure_gpu(cp, bnode, idle_gpu(cp, &cp->nodes[bnode]), bcfg);
+	return cplan_find_free(cp, d);
+}
+
+/*
+ * The (class, configuration) whose new node costs least per replica of
+ * d, in *bk and *bc (-1: none); left as in open_node_for.
+ */
+static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out, int *bc_out)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	int bk = -1, bc = -1;
+	double bcost = 0;
+	size_t k, ci;
+
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		int g = c->nc->gpus_per_node;
+		if (cp->opened[k] >= c->nc->count || w->cpu_cores > c->nc->cpu_cores ||
+		    w->ram_gib > c->nc->ram_gib)
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			int fit = cplan_fit_count(p, d, (int)k, cf);
+			double per;
+			if (!fit)
+				continue;
+			{
+				size_t j;
+				double ac = 0;
+				for (j = 0; j < cf->nslots; j++)
+					if (cplan_arc_cost(p, d, (int)k, cf->slot[j]) > ac)
+						ac = cplan_arc_cost(p, d, (int)k, cf->slot[j]);
+				if (left > 0) {
+					/* the node is bought for the `left` replicas of d, not filled */
+					long take = cf->node_pattern ? fit : (long)fit * g, used;
+					if (take > left)
+						take = left;
+					used = cf->node_pattern ? 1 : (take + fit - 1) / fit; /* patterns: per node */
+					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
+				} else if (cf->node_pattern) {
+					per = (c->node_cost + p->tiebreak + cf->cost) / fit + ac;
+				} else {
+					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
+				}
+			}
+			if (bk < 0 || per < bcost - 1e-9) {
+				bk = (int)k;
+				bc = (int)ci;
+				bcost = per;
+			}
+		}
+	}
+	*bk_out = bk;
+	*bc_out = bc;
+}
+
+/*
+ * Opens the node (class, mode, configuration) cheapest per replica of d.
+ * For the first fit (left 0) the choice depends only on d and on which
+ * classes have every node opened, so it is kept while both stay.
+ */
+static size_t open_node_for(struct cplan *cp, int d, long left)
+{
+	const struct problem *p = cp->p;
+	struct cplan_memo *mo = cp->memo;
+	int bk, bc, node;
+
+	if (left > 0) {
+		cheapest_node(cp, d, left, &bk, &bc);
+	} else {
+		if (mo->nd != d || mo->nd_full != mo->nfull) {
+			cheapest_node(cp, d, 0, &mo->bk, &mo->bc);
+			mo->nd = d;
+			mo->nd_full = mo->nfull;
+		}
+		bk = mo->bk;
+		bc = mo->bc;
+	}
+	if (bk < 0)
+		return (size_t)-1;
+	if (p->classes[bk].configs[bc].node_pattern) {
+		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, bc);
+	} else {
+		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, -1);
+		cplan_configure_gpu(cp, node, 0, bc);
+	}
+	return cplan_find_free(cp, d);
+}
+
+static _Thread_local const struct problem *sort_problem; /* par_run threads deal at once */
+static _Thread_local size_t *sort_options;
+
+static _Thread_local int sort_by_priority;
+
+/*
+ * With sort_by_priority, higher priority first (the lexicographic rule
+ * of docs/formulation.md: no replica waits for one of a lower
+ * priority).  Then most constrained first (fewest node classes that can
+ * host it), then first-fit decreasing: more GPUs, more memory, more
+ * compute first, then higher priority.
+ */
+static int demand_order(const void *a, const void *b)
+{
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct workload *x = sort_problem->demands[i].w;
+	const struct workload *y = sort_problem->demands[j].w;
+	if (sort_by_priority && x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (sort_options[i] != sort_options[j])
+		return sort_options[i] < sort_options[j] ? -1 : 1;
+	if (x->gpus != y->gpus)
+		return x->gpus > y->gpus ? -1 : 1;
+	if (x->gpu_mem_gib != y->gpu_mem_gib)
+		return x->gpu_mem_gib > y->gpu_mem_gib ? -1 : 1;
+	if (x->compute != y->compute)
+		return x->compute > y->compute ? -1 : 1;
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * For a fraction d takes by time-slicing or MPS: how many of it one GPU
+ * shares at most, and the memory each gets there, the GPU's usable memory
+ * divided by the replicas (the device plugin's limit for an MPS client),
+ * as "; a T4 holds at most 3 of it in mps (15109 MiB / 3 = 5036 MiB
+ * each)"; "" when d takes no such slot.  Caller frees.
+ */
+static char *shared_limit(const struct problem *p, int d)
+{
+	const struct workload *w = p->demands[d].w;
+	const struct slot_type *best = NULL;
+	const struct gpu_type *g = NULL;
+	size_t lo, hi, i, j;
+	long long k = 0;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct pclass *c = &p->classes[p->arcs[i].k];
+		if (c->slot_types[p->arcs[i].s].mode != MODE_MPS && c->slot_types[p->arcs[i].s].mode != MODE_TIMESLICE)
+			continue;
+		for (j = 0; j < c->nslot_types; j++) {
+			const struct slot_type *st = &c->slot_types[j];
+			if ((st->mode != MODE_MPS && st->mode != MODE_TIMESLICE) || st->share ||
+			    !(w->modes & MODE_BIT(st->mode)) || st->iso < w->iso || (double)st->memory_mib < w->gpu_mem_gib * 1024.0 || st->compute + 1e-9 < w->compute ||
+			    (best && st->memory_mib >= best->memory_mib))
+				continue;
+			best = st;
+			g = c->nc->gpu;
+		}
+	}
+	/* the slot's name is "mps<k>" or "ts<k>" (problem_config.c) */
+	if (!best || parse_llong(best->name + (best->mode == MODE_MPS ? 3 : 2), &k))
+		return xstrdup("");
+	return xasprintf("; a %s holds at most %lld of it in %s (%ld MiB / %lld = %ld MiB each)", g->id, k,
+			 mode_name(best->mode), g->memory_mib, k, best->memory_mib);
+}
+
+/*
+ * "not enough capacity: every node it fits on is in use", and the node
+ * that comes nearest: the one of a class d may use with the most GPUs
+ * holding nothing, what mode it is in, and what d needs (whole GPUs, or
+ * a slot of a mode the node is not in).
+ */
+static char *nearest_node(const struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t lo, hi, i, best = (size_t)-1;
+	int best_idle = -1, mode_ok = 0, g;
+	char *name, *out;
+
+	char *allowed = xcalloc(p->nclasses + 1, 1);
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++)
+		allowed[p->arcs[i].k] = 1;
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		int idle = 0;
+		if (!allowed[n->k])
+			continue;
+		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
+			idle += n->gpu_used[g] == 0;
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = i;
+		}
+	}
+	free(allowed);
+	if (best == (size_t)-1 || best_idle == 0) {
+		char *lim = shared_limit(p, d);
+		out = xasprintf("not enough capacity: every node it fits on is in use, with no GPU idle%s", lim);
+		free(lim);
+		return out;
+	}
+	for (i = lo; i < hi; i++)
+		if (p->arcs[i].k == cp->nodes[best].k &&
+		    p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode == cp->nodes[best].mode)
+			mode_ok = 1;
+	name = cplan_node_name(cp, &cp->nodes[best]);
+	if (!mode_ok)
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s has %d of its %d GPUs "
+				"idle but is in %s mode, which holds no slot for it", name, best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, mode_name(cp->nodes[best].mode));
+	else
+		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s (%s) has %d of its %d "
+				"GPUs idle, it needs %d%s", name, mode_name(cp->nodes[best].mode), best_idle,
+				p->classes[cp->nodes[best].k].nc->gpus_per_node, w->gpus > 0 ? w->gpus : 1,
+				w->gpus > 1 ? " on one node" : " with a free slot");
+	free(name);
+	return out;
+}
+
+/*
+ * "the nodes with a free slot it fits have no CPU or RAM left", and the
+ * node with such a slot that lacks the least (CPU and RAM as shares of
+ * the node's), with what it lacks.
+ */
+static char *nearest_cpu_ram(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	const struct cslot *bs = NULL;
+	double best = HUGE_VAL, cpu = 0, ram = 0;
+	char a[64], b[64], *name, *out;
+	size_t lo, hi, i, j;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		const struct node_class *nc = p->classes[p->arcs[i].k].nc;
+		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s);
+		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++) {
+			const struct cslot *s = &cp->slots[q[j]];
+			const struct cnode *n = &cp->nodes[s->node];
+			double lc = fmax(0, n->cpu_used + w->cpu_cores - nc->cpu_cores);
+			double lr = fmax(0, n->ram_used + w->ram_gib - nc->ram_gib);
+			double x = (nc->cpu_cores > 0 ? lc / nc->cpu_cores : 0) + (nc->ram_gib > 0 ? lr / nc->ram_gib : 0);
+			if (s->d >= 0 || x >= best)
+				continue;
+			best = x;
+			bs = s;
+			cpu = lc;
+			ram = lr;
+		}
+	}
+	if (!bs)
+		return xstrdup("the nodes with a free slot it fits have no CPU or RAM left");
+	name = cplan_node_name(cp, &cp->nodes[bs->node]);
+	out = xasprintf("the nodes with a free slot it fits have no CPU or RAM left; nearest: %s (%s) has a "
+			"free %s slot but lacks %s%s%s%s%s", name, mode_name(cp->nodes[bs->node].mode),
+			p->classes[cp->nodes[bs->node].k].slot_types[bs->type].name,
+			cpu > 0 ? fmt_num_short(a, sizeof(a), cpu, 2) : "", cpu > 0 ? " CPU cores" : "",
+			cpu > 0 && ram > 0 ? " and " : "", ram > 0 ? fmt_num_short(b, sizeof(b), ram, 2) : "",
+			ram > 0 ? " GiB of RAM" : "");
+	free(name);
+	return out;
+}
+
+/* Why free capacity could not take a replica of d. */
+void cplan_set_reason(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	size_t lo, hi, i;
+	int slot_left = 0;
+
+	if (cp->reason[d])
+		return;
+	if (p->demands[d].unhostable) {
+		cp->reason[d] = xstrdup(p->demands[d].unhostable);
+		return;
+	}
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi && !slot_left; i++) {
+		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s), j;
+		/* a free slot behind the head is queued again after it (cplan_slot_clear) */
+		for (j = cp->fqhead[p->arcs[i].k][p->arcs[i].s]; j < cp->fqn[p->arcs[i].k][p->arcs[i].s] && !slot_left;
+		     j++)
+			if (cp->slots[q[j]].d < 0)
+				slot_left = 1;
+	}
+	cp->reason[d] = slot_left ? nearest_cpu_ram(cp, d) : nearest_node(cp, d);
+}
+
+/*
+ * A slot for one more replica of d: a free one, else a new GPU, else a new
+ * node; -1 when none.  left: 0 for the greedy planner's first fit; else
+ * the replicas of d still to place, for the cheapest GPU and node for
+ * them (what a deal of counts left over).
+ */
+size_t cplan_place_one(struct cplan *cp, int d, long left)
+{
+	size_t s = cplan_place_opened(cp, d, left);
+	if (s == (size_t)-1)
+		s = open_node_for(cp, d, left);
+	return s;
+}
+
+size_t cplan_place_opened(struct cplan *cp, int d, long left)
+{
+	size_t s = cplan_find_free(cp, d);
+	if (s == (size_t)-1)
+		s = open_gpu_for(cp, d, left > 0);
+	return s;
+}
+
+static void place_ordered(struct cplan *cp, const long *add, int by_priority);
+
+void cplan_greedy_add(struct cplan *cp, const long *add)
+{
+	const struct problem *p = cp->p;
+	struct cplan alt;
+	struct cplan_cost a, b;
+	size_t i;
+	long left = 0;
+
+	place_ordered(cp, add, 0);
+	for (i = 0; i < p->ndemands; i++)
+		left += cp->unplaced[i];
+	if (!left || cp->stopped)
+		return;
+	cplan_init(&alt, p);
+	alt.deadline = cp->deadline;
+	place_ordered(&alt, add, 1);
+	if (alt.stopped) {	/* cut short: the first pass stands */
+		cplan_release(&alt);
+		return;
+	}
+	cplan_cost(cp, &a);
+	cplan_cost(&alt, &b);
+	if (cplan_better(&alt, &b, cp, &a)) {
+		struct cplan x = *cp;
+		*cp = alt;
+		alt = x;
+	}
+	cplan_release(&alt);
+}
+
+void cplan_greedy(struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	long *all = xmalloc((p->ndemands + 1) * sizeof(*all));
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++)
+		all[i] = p->demands[i].replicas;
+	cplan_greedy_add(cp, all);
+	free(all);
+}
+
+/* Demands by CPU, then RAM per replica, decreasing; then in index order. */
+static int demand_load_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct workload *x = sort_problem->demands[i].w, *y = sort_problem->demands[j].w;
+	if (x->cpu_cores != y->cpu_cores)
+		return x->cpu_cores > y->cpu_cores ? -1 : 1;
+	if (x->ram_gib != y->ram_gib)
+		return x->ram_gib > y->ram_gib ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* The demands in demand_load_order; caller frees. */
+size_t *cplan_demands_by_load(const struct problem *p)
+{
+	size_t *ord = xmalloc((p->ndemands + 1) * sizeof(*ord)), i;
+
+	for (i = 0; i < p->ndemands; i++)
+		ord[i] = i;
+	sort_problem = p; /* not left over from another problem's greedy pass */
+	qsort(ord, p->ndemands, sizeof(*ord), demand_load_order);
+	return ord;
+}
+
+void cplan_place_more(struct cplan *cp, const long *add)
+{
+	place_ordered(cp, add, 0);
+}
+
+/* Places add[d] more replicas of every demand d, in demand_order. */
+static void place_ordered(struct cplan *cp, const long *add, int by_priority)
+{
+	const struct problem *p = cp->p;
+	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
+	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		size_t lo, hi, j;
+		int last = -1;
+		order[i] = (int)i;
+		cplan_arcs_of(p, (int)i, &lo, &hi);
+		for (j = lo; j < hi; j++) {
+			if (p->arcs[j].k != last)
+				options[i]++;
+			last = p->arcs[j].k;
+		}
+	}
+	sort_problem = p;
+	sort_options = options;
+	sort_by_priority = by_priority;
+	qsort(order, p->ndemands, sizeof(*order), demand_order);
+	free(options);
+	for (i = 0; i < p->ndemands; i++) {
+		int d = order[i];
+		long r;
+		if (add[d] <= 0)
+			continue;
+		if (cp->stopped) {
+			cp->unplaced[d] += add[d];
+			if (!cp->reason[d])
+				cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+			continue;
+		}
+		if (p->demands[d].unhostable) {
+			cp->unplaced[d] += add[d];
+			cplan_set_reason(cp, d);
+			continue;
+		}
+		for (r = 0; r < add[d]; r++) {
+			size_t s;
+			if (deadline_passed(cp->deadline) || interrupt_pending()) {
+				cp->stopped = 1;
+				cp->unplaced[d] += add[d] - r;
+				if (!cp->reason[d])
+					cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+				break;
+			}
+			s = cplan_place_one(cp, d, 0);
+			if (s == (size_t)-1) {
+				cp->unplaced[d] += add[d] - r;
+				cplan_set_reason(cp, d);
+				break;
+			}
+			cplan_place_at(cp, s, d);
+		}
+	}
+	free(order);
+}

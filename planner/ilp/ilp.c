@@ -1,0 +1,454 @@
+/*
+ * ilp.c - builds the aggregated model, solves it with GLPK, reads back
+ * the counts: ilp_solve runs the phases below in order; each phase is a
+ * part of its own (the list is in ilp_model.h).
+ *
+ * Phases, all inside one deadline (the time limit, counted from the
+ * start of ilp_solve):
+ *
+ *  1. Root LP.  Large models (more than SIFT_MIN_ARCS arc columns) are
+ *     solved by sifting: only a working set of arcs is free (the tightest
+ *     slot of each demand in each class, and the arcs of the warm plan),
+ *     the others are fixed at 0 and so left out of GLPK's simplex; after
+ *     each solve the fixed arcs are priced with the row duals and those
+ *     with a negative reduced cost join the set, until none is left.  The
+ *     LP optimum of the working set is then the LP optimum of the whole
+ *     model, and its value the lower bound (ilp_bound.c).
+ *  2. Rounding (relax and fix, on a copy), by class: the classes in
+ *     batches, the fullest first (the fewest nodes the LP leaves unused),
+ *     so that what a full class cannot take on whole configurations still
+ *     finds room in the classes rounded last; each class of a batch gets
+ *     its own small MIP (ilp_sub.c: its node and configuration counts
+ *     that take the replicas the LP gave it, at least cost), its counts
+ *     are fixed and the LP re-solved before the next batch.  The replica
+ *     flows of the last LP complete an integer plan.  It is then made
+ *     concrete (ilp_deal: counts dealt over real nodes with their CPU
+ *     and RAM, replicas left without a slot put on a free slot, a new GPU
+ *     or a new node; a small class the deal leaves short packed exactly,
+ *     ilp_pack.c) and read back; plans are compared made
+ *     concrete, because that is what will be reported.  Rounding is done
+ *     again up to FEEDBACK_ROUNDS times (or until a round is no cheaper
+ *     made concrete than the ones before), each time with the CPU and RAM
+ *     the last deal could not use in a (class, mode) taken off its nodes
+ *     (struct shrink: in the rounding's copy only; the LP bound never
+ *     sees it).  Two such chains of roundings run at once, each with its
+ *     own feedback, batching the classes differently (ilp_round.c).
+ *  2b. Polish: the cheapest concrete plan re-solved two classes at a
+ *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
+ *     plan, made concrete, is cheaper too; in the time it leaves, the
+ *     rounds' other plans are polished as well (2c, solve_more).  The
+ *     cheapest is offered to the branch-and-cut as an incumbent next to
+ *     the warm (greedy) plan.
+ *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
+ *     the better of the two, stopped by the relative gap, the time limit (less the time
+ *     one deal takes), the node limit or an interrupt.  When sifting left
+ *     arcs out, the search runs on the working set: its plans are plans
+ *     of the whole model, but its bound is not, so its bound is the whole
+ *     model's LP bound (the bound search, ilp_prove.c, raises it: the LP
+ *     with the node key rows and cuts).  When the incumbent is already within
+ *     the gap of the LP bound, the search is skipped.  The search's plan
+ *     is made concrete too, and the rounded one stands when that is
+ *     cheaper: the objective returned is the concrete plan's.
+ *
+ * Everything but the time limit is deterministic: with a node limit
+ * (ilp_opts.node_limit) no phase looks at the clock, and two runs give
+ * the same plan on any machine under any load.  The
+ * rounding chains, the class MIPs of a rounding batch and the polish's
+ * pair MIPs run on ilp_opts.threads threads (par_run); each writes only
+ * its own result and the results are taken in a fixed order, so the plan
+ * does not depend on the number of threads.  GLPK keeps one environment
+ * per thread.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ilp.h"
+#include "interrupt.h"
+#include "par.h"
+#include "util.h"
+#include "ilp_bound.h"
+#include "ilp_pack.h"
+#include "ilp_polish.h"
+#include "ilp_prove.h"
+#include "ilp_round.h"
+#include "ilp_search.h"
+#include "ilp_start.h"
+#include "ilp_vec.h"
+#include "banned.h"
+
+/*
+ * Phase 1: the root LP (ilp_root_lp) and its bound into r.  Returns 1 to
+ * go on, 0 when out of time (ILP_TIME_LIMIT), -1 when the LP failed (d
+ * filled, ILP_NO_PLAN).
+ */
+static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r, struct diag *d)
+{
+	const struct problem *p = c->p;
+	int code = 0, rounds = 0;
+	size_t i;
+	enum lp_end e;
+
+	e = ilp_root_lp(c, pl->warm, pl->in_set, &rounds, &code);
+	r->lp_rounds = rounds;
+	r->t_lp = util_now_s() - c->t0;
+	if (e == LP_TIME) {
+		r->status = ILP_TIME_LIMIT;
+		r->cut = 1;
+		return 0;
+	}
+	if (e == LP_FAILED) {
+		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the LP relaxation failed (GLPK code %d)", code);
+		r->status = ILP_NO_PLAN;
+		return -1;
+	}
+	r->lp_bound = glp_get_obj_val(c->P);
+	for (i = 0; i < p->narcs; i++)
+		if (!pl->in_set[i])
+			pl->restricted = 1;
+	r->lp_arcs = 0;
+	for (i = 0; i < p->narcs; i++)
+		r->lp_arcs += pl->in_set[i];
+	return 1;
+}
+
+/*
+ * Phase 0 (plan --start): another solver's plan of the exported model,
+ * checked against it and made concrete (pl->start), to join the rounded
+ * plans (solve_round).  -1 with d set when it is not a plan of this model.
+ */
+static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct ilp_plans *pl, struct ilp_result *r,
+		       struct diag *d)
+{
+	double *x;
+
+	if (ilp_start_vector(c, s, &x, d))
+		return -1;
+	r->start_model = ilp_vec_obj(c->P, x);
+	pl->start = ilp_repair_vector(c, x);
+	pl->start_obj = ilp_vec_obj(c->P, pl->start);
+	r->start_concrete = pl->start_obj;
+	r->have_start = 1;
+	glp_printf("gpuplan-ilp: start %s (%s, '%s', objective %.2f): objective %.2f unplaced %.0f; made concrete %.2f "
+		   "unplaced %.0f\n", s->path, s->solver, s->status, s->objective, r->start_model,
+		   ilp_unplaced_sum(c->p, &c->cl, x), pl->start_obj, ilp_unplaced_sum(c->p, &c->cl, pl->start));
+	free(x);
+	return 0;
+}
+
+/*
+ * Phase 2b: the plan y (costing *y_obj made concrete; lp: the root LP's
+ * column values) polished in place with the passes `passes`
+ * (ilp_polish.h); *y_obj becomes what the polished plan costs made
+ * concrete, and that plan replaces pl->rounded when cheaper.
+ */
+static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, double *y, double *y_obj,
+			 unsigned passes)
+{
+	struct polish_opts po = { lp, c->deadline - 2 * pl->t_deal_max, passes };
+	double *fy, fo;
+	int better;
+
+	better = ilp_polish(c, y, *y_obj, &po, &fy, NULL);
+	if (better) {
+		fo = ilp_vec_obj(c->P, fy);
+		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
+			   "unplaced %.0f (%.2f s)\n", better, ilp_vec_obj(c->P, y), ilp_unplaced_sum(c->p, &c->cl, y),
+			   fo, ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
+		*y_obj = fo;
+		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, fy, fo);
+		if (pl->rounded == fy)
+			ilp_admit_arcs(c, pl->rounded, pl->in_set);
+	}
+}
+
+/* Whether the polish still has time. */
+static int solve_polish_time(const struct ilp_ctx *c, const struct ilp_plans *pl)
+{
+	return ilp_ms_left(c->deadline - 2 * pl->t_deal_max) > 0 && !interrupt_pending();
+}
+
+/*
+ * Phase 2c, in the time the first polish left: the other starts (more)
+ * polished too, a short polish each in order, then deep polishes of
+ * what those reached, the cheapest first, leaving out a plan that costs
+ * what one polished deep already does (the same local optimum, most
+ * likely; `deep`: the first polish's result).  Polishes from different
+ * starts end in different local optima, and the cheapest of the other
+ * starts' short polishes, polished deep, can beat the first polish's
+ * plan (docs/benchmarks.md, "More starts for the polish").
+ */
+static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, struct round_starts *more,
+		       double deep)
+{
+	double done[ROUND_STARTS + 1];
+	size_t i, t, nd = 1, order[ROUND_STARTS];
+
+	done[0] = deep;
+	for (i = 0; i < more->n && solve_polish_time(c, pl); i++)
+		solve_polish(c, pl, lp, more->x[i], &more->obj[i], POLISH_SHORT);
+	for (i = 0; i < more->n; i++) {	/* by cost, ties in list order: an insertion sort of ROUND_STARTS */
+		for (t = i; t > 0 && more->obj[order[t - 1]] > more->obj[i]; t--)
+			order[t] = order[t - 1];
+		order[t] = i;
+	}
+	for (i = 0; i < more->n && solve_polish_time(c, pl); i++) {
+		size_t k = order[i];
+		if (ilp_same_cost(done, nd, more->obj[k]))
+			continue;
+		solve_polish(c, pl, lp, more->x[k], &more->obj[k], POLISH_DEEP);
+		done[nd++] = more->obj[k];
+	}
+}
+
+/*
+ * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
+ * concrete is kept), polished (solve_polish), then the other starts in
+ * the time left (solve_more: when the keyed chain's plan was the
+ * cheapest, the other chains' cheapest is the first of them: the
+ * polishes end in different local optima from different starts); then
+ * the better of it and the warm plan is the start.
+ */
+static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
+{
+	struct round_starts more;
+	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep = HUGE_VAL;
+	size_t i;
+	int j;
+
+	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &more);
+	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
+		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
+		pl->start = NULL;
+	}
+	if (pl->rounded)
+		ilp_admit_arcs(c, pl->rounded, pl->in_set);
+	for (j = 1; j <= c->cl.ncols; j++)
+		lp[j] = glp_get_col_prim(c->P, j);
+	if (pl->rounded && !interrupt_pending()) {
+		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
+		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
+		deep = pl->round_obj;
+		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT);
+		free(y);
+	}
+	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
+	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
+		solve_more(c, pl, lp, &more, deep);
+	for (i = 0; i < more.n; i++)
+		free(more.x[i]);
+	free(lp);
+	r->round_objective = pl->rounded ? pl->round_obj : 0;
+	r->t_round = util_now_s() - c->t0;
+	if (pl->rounded && (!pl->warm || pl->round_obj <= pl->warm_obj)) {
+		pl->best = pl->rounded;
+		pl->best_obj = pl->round_obj;
+	} else if (pl->warm) {
+		pl->best = pl->warm;
+		pl->best_obj = pl->warm_obj;
+	}
+}
+
+/*
+ * Phase 3: branch-and-cut (ilp_search), unless the best start is already
+ * within the gap of the LP bound.  Returns as ilp_search does.
+ */
+static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_plans *pl,
+			struct ilp_result *r, struct diag *d)
+{
+	pl->x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*pl->x));
+	if (pl->best && pl->best_obj - r->lp_bound <= o->mip_gap * fabs(pl->best_obj) + 1e-9) {
+		memcpy(pl->x, pl->best, ((size_t)c->cl.ncols + 1) * sizeof(*pl->x));
+		r->status = ILP_OPTIMAL;
+		r->objective = pl->best_obj;
+		r->bound = r->lp_bound;
+		return 1;
+	}
+	return ilp_search(c, o, pl, r, d);
+}
+
+/* The plan x with its objective into r: the bound no higher than it, the gap, the counts. */
+static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_result *r)
+{
+	if (r->bound > r->objective)
+		r->bound = r->objective;
+	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
+	ilp_take_plan(c->p, &c->cl, x, r);
+}
+
+/* The proven bound's node budget after the search under a node limit (no more than the limit). */
+#define PROVE_NODES 2000
+
+/*
+ * The proven bound (ilp_prove.c) beside the search for plans (on a
+ * sifted model its LP with the node key rows and cuts, no tree): on a
+ * thread of its own from the start under a time limit with two threads
+ * or more (*pv started), else
+ * after the search, on this thread, within PROVE_NODES (deterministic;
+ * not under a time limit on one thread: no time is left).  Not needed
+ * when the search proved its plan.
+ */
+static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
+			      const double *warm)
+{
+	ilp_prove_init(pv, c, warm, 0, c->deadline);
+	if (o->node_limit <= 0 && c->threads >= 2)
+		ilp_prove_start(pv);
+}
+
+/*
+ * Each of the bound search's best plans (pv->x, one per tree), made
+ * concrete, replaces the plan x (objective r->objective) when cheaper.
+ * Its tree, best bound first on the model with the node key rows,
+ * sometimes ends on a cheaper plan than the search for plans does.
+ */
+static void solve_prove_plan(const struct ilp_ctx *c, const struct ilp_prove *pv, double *x, struct ilp_result *r)
+{
+	double *fx, fo;
+	int t;
+
+	for (t = 0; t < 2; t++) {
+		if (!pv->x[t] || pv->x_obj[t] >= r->objective - 1e-6 * fmax(1, fabs(r->objective)))
+			continue;
+		fx = ilp_repair_vector(c, pv->x[t]);
+		fo = ilp_vec_obj(c->P, fx);
+		if (fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {
+			glp_printf("gpuplan-ilp: the bound search's plan (tree %d): objective %.2f; made concrete %.2f, "
+				   "under %.2f\n", t, pv->x_obj[t], fo, r->objective);
+			memcpy(x, fx, ((size_t)c->cl.ncols + 1) * sizeof(*x));
+			r->objective = fo;
+		}
+		free(fx);
+	}
+}
+
+/*
+ * The proven bound raises r's bound (plan x; NULL: the search found none) and
+ * may bring a cheaper plan; the status follows the gap.  While the plan's
+ * gap is open and time is left, the bound search on its thread runs on
+ * until its bound proves the plan, its tree ends or by (the deadline less
+ * the time making the plan concrete takes, as for the search): its
+ * tree may also find a cheaper plan, even the optimum, after the search
+ * has ended on a plan that leaves replicas unplaced.
+ */
+static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
+			     double *x, double by, struct ilp_result *r)
+{
+	int open = x && r->status == ILP_FEASIBLE;	/* a plan, not proven yet */
+
+	if (pv->task && open && ilp_ms_left(by) > 0) {
+		ilp_prove_finish(pv, r->objective - o->mip_gap * fabs(r->objective) - 1e-9, by);
+		if (ilp_ms_left(by) <= 0)
+			r->cut = 1;
+	} else if (pv->task) {
+		ilp_prove_wait(pv);
+	}
+	if (!open)
+		return; /* no plan, or proven already: the bound stays what the search proved */
+	if (!pv->have_bound && o->node_limit > 0) {
+		ilp_prove_free(pv);
+		ilp_prove_init(pv, c, x, o->node_limit < PROVE_NODES ? o->node_limit : PROVE_NODES, HUGE_VAL);
+		ilp_prove_run(pv);
+	}
+	solve_prove_plan(c, pv, x, r);
+	if (pv->have_bound && pv->bound > r->bound) {
+		glp_printf("gpuplan-ilp: proven bound %.2f (%ld nodes) over %.2f\n", pv->bound, pv->nodes, r->bound);
+		r->bound = pv->bound;
+	}
+	if (r->objective - r->bound <= o->mip_gap * fabs(r->objective) + 1e-9) {
+		r->status = ILP_OPTIMAL;
+		r->cut = 0; /* proven: what the clock cut short could not have done better */
+	}
+}
+
+/*
+ * The replicas r leaves unplaced, and one summary line in the solver's
+ * log (stderr with --verbose; bench/run.sh reads it).
+ */
+static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
+{
+	const struct problem *p = c->p;
+
+	r->unplaced_total = ilp_result_unplaced(p, r);
+	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
+		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
+		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
+		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - c->t0);
+}
+
+int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
+{
+	struct ilp_ctx c;
+	struct ilp_plans pl;
+	struct ilp_prove pv;
+	struct ilp_pack *pack = xcalloc(1, sizeof(*pack));
+	int rc = -1;
+
+	memset(&c, 0, sizeof(c));
+	memset(&pl, 0, sizeof(pl));
+	c.t0 = util_now_s();
+	/* a node limit: no deadline at all (ilp_ms_left gives GLPK its largest tm_lim) */
+	c.limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
+	c.deadline = c.t0 + c.limit_s;
+	c.threads = o->threads > 0 ? o->threads : par_processors();
+	c.verbose = o->verbose;
+	c.p = p;
+	memset(r, 0, sizeof(*r));
+	ilp_result_alloc(p, r);
+	ilp_glpk_thread_hook(o->verbose);
+	c.P = glp_create_prob();
+	ilp_arcidx_build(&c.ix, p);
+	ilp_pack_init(pack, p, &c.ix, c.deadline);
+	c.pack = pack;
+	ilp_build(c.P, p, &c.ix, &c.cl);
+	r->rows = glp_get_num_rows(c.P);
+	r->cols = glp_get_num_cols(c.P);
+	r->int_cols = glp_get_num_int(c.P);
+	if (o->export_path && ilp_write_model(&c, o->export_path, &r->model, d))
+		goto out;
+	if (o->warm) {
+		pl.warm = ilp_warm_vector(p, &c.cl, o->warm);
+		pl.warm_obj = ilp_vec_obj(c.P, pl.warm);
+	}
+	if (o->start && solve_start(&c, o->start, &pl, r, d))
+		goto out;
+	pl.in_set = xcalloc(p->narcs + 1, 1);
+	solve_prove_start(&c, o, &pv, pl.warm);
+	ilp_progress_report(o->progress, "lp", pl.warm ? pl.warm_obj : -1, -1);
+	rc = solve_root(&c, &pl, r, d);
+	if (rc == 1) {
+		ilp_progress_report(o->progress, "round", pl.warm ? pl.warm_obj : -1, r->lp_bound);
+		solve_round(&c, &pl, r);
+		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
+		rc = solve_search(&c, o, &pl, r, d);
+	} else if (rc == 0 && pl.start) {	/* no time for the LP: the start is the plan */
+		pl.x = pl.start;
+		pl.start = NULL;
+		r->status = ILP_FEASIBLE;
+		r->objective = pl.start_obj;
+		rc = 1;
+	}
+	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, c.deadline - 2 * pl.t_deal_max, r);
+	ilp_prove_free(&pv);
+	if (rc == 1) {
+		solve_done(&c, pl.x, r);
+		rc = 0;
+	}
+out:
+	solve_summary(&c, r);
+	if (pack->packs)
+		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
+			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+	pack->ix = NULL;	/* c.ix goes; ilp_concrete lends it its own */
+	r->pack = pack;		/* its packings, for the deal of the plan written */
+	free(pl.x);
+	free(pl.start);
+	free(pl.warm);
+	free(pl.rounded);
+	free(pl.in_set);
+	ilp_arcidx_release(&c.ix);
+	ilp_cols_free(p, &c.cl);
+	glp_delete_prob(c.P);
+	glp_term_hook(NULL, NULL);
+	return rc;
+}

@@ -1,0 +1,132 @@
+/*
+ * ilp.h - the aggregated integer program, solved with GLPK.
+ *
+ * Integer: nodes per (class, mode), GPUs per (class, configuration),
+ * nodes per (class, passthrough pattern).  Continuous: replicas per arc
+ * (demand, class, slot type) and unplaced replicas per demand.  Only
+ * right-hand sides grow with the fleet and the replica counts.
+ * The ilp parts (ilp.c, ilp_*.c; their list is in ilp_model.h)
+ * are the only sources that use GLPK; they include <glpk.h> through
+ * ilp_cols.h.  This header does not.
+ */
+#ifndef PLANNER_ILP_H
+#define PLANNER_ILP_H
+
+#include "cplan.h"
+#include "diag.h"
+#include "outfile.h"
+#include "problem.h"
+#include "solfile.h"
+
+enum ilp_status {
+	ILP_OPTIMAL,		/* proven within the requested relative gap */
+	ILP_FEASIBLE,		/* an ILP plan, stopped by the time limit; gap stated */
+	ILP_TIME_LIMIT,		/* no ILP plan within the limit: the greedy plan stands */
+	ILP_NO_PLAN,		/* the solver failed and there is no plan */
+	ILP_SKIPPED,		/* not solved (--greedy): the greedy plan stands */
+};
+const char *ilp_status_name(enum ilp_status s);
+
+/*
+ * Progress of a planning run, for a caller that shows it (the cli: the
+ * core never prints).  The run calls the sink's fn on the calling thread
+ * when a phase starts and, in the branch-and-cut, as the search moves;
+ * fn must return quickly and must not call back into the planner.  How
+ * often it is called says nothing about time: the caller throttles.
+ */
+struct ilp_progress {
+	const char *phase;	/* "price", "model", "greedy", "lp", "round", "search", "done"; simulate: "step" */
+	double elapsed_s;	/* since the run started */
+	double limit_s;		/* the run's time limit; 0: none */
+	double best;		/* objective of the best plan so far (cost plus unplaced penalties); < 0: none yet */
+	double gap;		/* proven relative gap of it; < 0: not known */
+	long done, total;	/* simulate: steps done of total; else 0 */
+};
+struct ilp_progress_sink {
+	void (*fn)(const struct ilp_progress *pg, void *ctx);
+	void *ctx;		/* fn's */
+	double t0;		/* util_now_s() when the run started */
+	double limit_s;		/* the run's time limit; 0: none */
+};
+/*
+ * Tells sink (when sink and its fn are set) that phase is under way, with
+ * the best objective so far (< 0: none) and the best bound (< 0: none).
+ */
+void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound);
+
+struct ilp_opts {
+	double time_limit_s;
+	double mip_gap;		/* relative */
+	int verbose;		/* solver output to stderr */
+	const char *export_path; /* .mps or .lp: write the model before solving; NULL: none */
+	const struct cplan *warm; /* a feasible plan to start from, or NULL */
+	const struct solfile *start; /* another solver's plan of the exported model (plan --start), or NULL */
+	/*
+	 * Deterministic work budget: stop the branch-and-bound after this many
+	 * nodes (glp_ios_tree_size's total), 0 = no limit.  When it is set no
+	 * phase looks at the clock (time_limit_s is ignored: the root LP and
+	 * the rounding run to their end, the class and pair MIPs stop on their
+	 * own node counts, the polish when a pass changes nothing), so the
+	 * same limit gives the same plan on every run, machine and load.
+	 */
+	long node_limit;
+	/*
+	 * Threads for the class MIPs of the rounding and the polish (0: one
+	 * per processor).  The plan does not depend on it, only how much
+	 * gets done before the time limit.
+	 */
+	int threads;
+	const struct ilp_progress_sink *progress; /* or NULL */
+};
+
+struct ilp_pack;
+
+struct ilp_result {
+	enum ilp_status status;
+	double objective;	/* of the ILP incumbent */
+	double bound;		/* best proven lower bound */
+	double lp_bound;	/* root LP relaxation */
+	double gap;		/* (objective - bound) / objective, >= 0 */
+	int rows, cols, int_cols;
+	/* how the solve went (for the benchmark and --verbose; not in the reports) */
+	int lp_rounds;		/* simplex solves of the root LP (> 1: sifting) */
+	long lp_arcs;		/* arc columns free in the root LP and the search */
+	double unplaced_total;	/* replicas the plan leaves unplaced (sum of unplaced[]) */
+	double round_objective;	/* the rounded LP plan's objective, 0 when rounding failed */
+	long nodes;		/* the node limit when it stopped the search, else 0 */
+	int cut;		/* the time limit (or an interrupt) cut the root LP or the search short */
+	double t_lp, t_round;	/* seconds from the start to the end of the root LP, of the rounding */
+	/* ilp_opts.start: its objective on the model, made concrete, and whether the plan returned is it */
+	double start_model, start_concrete;
+	int have_start, start_kept;
+	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
+	long *nmode;		/* [class * MODE_COUNT + mode] */
+	long **ncfg;		/* [class][config] */
+	double *arc;		/* [arc] */
+	double *unplaced;	/* [demand] */
+	/* ilp_opts.export_path's model, staged: outstage_commit puts it in place; released: removed */
+	struct outstage model;
+	/* ilp_solve's exact packings (ilp_pack.h), which ilp_concrete finds again; NULL: none */
+	struct ilp_pack *pack;
+};
+
+/* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
+int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d);
+/*
+ * The plan of r's counts over real nodes, into the empty cp, as
+ * ilp_solve makes its plans concrete (the deal, then the short classes
+ * packed exactly: ilp_pack.h), packing for at most `seconds`
+ * (over 1e9: no limit); a class's share ilp_solve packed already
+ * (r->pack) is taken as it was, so the plan written does not depend on
+ * the time left.  The main thread only.
+ */
+void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
+void ilp_result_release(const struct problem *p, struct ilp_result *r);
+/* Frees GLPK's environment (the caller's thread's); call once before exit.  In ilp_glpk.c. */
+void ilp_cleanup(void);
+/* Allocates the count arrays of r for p (zeroed). */
+void ilp_result_alloc(const struct problem *p, struct ilp_result *r);
+/* The replicas r leaves unplaced (the sum of r->unplaced; 0 when not allocated). */
+double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r);
+
+#endif

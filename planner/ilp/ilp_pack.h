@@ -1,0 +1,72 @@
+/*
+ * ilp_pack.h - a class's share of a plan packed exactly onto
+ * its nodes (ilp_pack.c), where the deal leaves replicas without a slot.
+ */
+#ifndef PLANNER_ILP_PACK_H
+#define PLANNER_ILP_PACK_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "cplan.h"
+#include "ilp.h"
+#include "ilp_memo.h"
+#include "ilp_model.h"
+
+/* Classes of at most this many nodes in the counts are packed. */
+#define PACK_MAX_NODES 8
+/*
+ * Nor classes whose nodes times arcs pass this: the MIP's replica
+ * columns; packings that large took long and placed nothing more.
+ */
+#define PACK_MAX_ARC_COLS 2500
+/* The packing MIP's budget: branch-and-bound nodes (deterministic: no clock). */
+#define PACK_MIP_NODES 100
+
+/*
+ * The packer of one problem: its arcs by class, and the packings done
+ * so far (a class's share, the same, is packed once).  Threads share
+ * it; the cache has its own lock.
+ */
+struct ilp_pack {
+	const struct problem *p;
+	const struct arcidx *ix;
+	double deadline;	/* util_now_s() time no packing runs past; HUGE_VAL: none (a node limit) */
+	struct pack_entry **cache;
+	size_t n, cap;
+	pthread_mutex_t lock;
+	int mip_nodes;		/* each packing's branch-and-bound budget: PACK_MIP_NODES (tests set less) */
+	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
+	long started;		/* packings that started from the deal's layout */
+	struct pack_memo memo[PACK_MEMO]; /* the cheapest concrete plans, by cost then hash (under the lock) */
+	size_t nmemo;
+};
+
+/* deadline: when packing stops (util_now_s() time), HUGE_VAL for none. */
+void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix, double deadline);
+void ilp_pack_release(struct ilp_pack *pk);
+
+/*
+ * The plan of the counts (cplan_from_counts, into the empty cp); then,
+ * with pk, each class of at most PACK_MAX_NODES nodes (and
+ * PACK_MAX_ARC_COLS replica columns) whose share the
+ * deal left short is packed exactly: a MIP of its nodes, each a copy of
+ * the one-node model (the class's rows with one node, integer replicas),
+ * that places as many of the class's replicas as those nodes can hold
+ * within the counts' modes.  When that places more than the deal, the
+ * plan is dealt again with those classes built as packed, and kept when
+ * it is better (cplan_better) and passes verify_plan.  Past the
+ * deadline nothing is packed; a packing the deadline cuts is used but not
+ * kept in the cache (what the cache holds does not depend on the clock).
+ */
+void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+/*
+ * Remembers that the counts `from`, dealt by ilp_deal, made a concrete
+ * plan whose counts hash to `made` and that costs `cost`, when it is
+ * among the PACK_MEMO cheapest (by cost, then hash: the same on any
+ * number of threads).  Any thread.
+ */
+void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const struct ilp_result *from);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * ilp_polish.h - the polish: a concrete plan re-solved two
+ * classes at a time (ilp_polish.c).
+ */
+#ifndef PLANNER_ILP_POLISH_H
+#define PLANNER_ILP_POLISH_H
+
+#include "ilp_model.h"
+
+/* The passes of a polish: */
+enum {
+	POLISH_SHORT = 1,	/* short searches of each pair, until a pass changes nothing */
+	POLISH_DEEP = 2,	/* then (or from the start, alone) deeper searches, until a pass changes nothing */
+	POLISH_BOTH = 3,
+	POLISH_EJECT = 4	/* also try, once, to empty each small costly class into a pair (ilp_polish.c) */
+};
+
+/*
+ * The levels of a polish's passes, each until a pass changes nothing
+ * (POLISH_SHORT starts at the first, POLISH_DEEP alone at the second).
+ * Cuts come last: generating them at the root took most of a short
+ * search's time, and a deep search without them ends sooner, on a plan
+ * the search with them then starts from, which finds optima the others
+ * miss.
+ */
+enum {
+	POLISH_LEVEL_SHORT,	/* POLISH_NODES_MIN nodes a pair, no cuts */
+	POLISH_LEVEL_DEEP,	/* polish_nodes() (ilp_sub.c), no cuts */
+	POLISH_LEVEL_CUTS,	/* the same with Gomory and MIR cuts */
+	POLISH_LEVELS
+};
+
+/* What a polish did (ilp_polish's st). */
+struct polish_stats {
+	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
+};
+
+/* How a polish runs. */
+struct polish_opts {
+	const double *lp;	/* the root LP's column values (1-based columns of c->P) */
+	double deadline;	/* util_now_s() time it stops by */
+	unsigned passes;	/* POLISH_SHORT, POLISH_DEEP, POLISH_EJECT */
+};
+
+/*
+ * Polishes the concrete plan x (1-based columns of c->P; x_obj: what it
+ * costs) in place with po's passes, until po's deadline or an
+ * interrupt, on c->threads threads (the plan does not depend on how
+ * many); *made is x made concrete (caller frees), NULL when nothing was
+ * cheaper; *st (when st is not NULL) what it did.  Logs a summary line
+ * (glp_printf).  Returns the number of pairs of classes that made x
+ * cheaper.
+ */
+int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
+	       struct polish_stats *st);
+
+#endif

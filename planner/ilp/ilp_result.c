@@ -1,0 +1,89 @@
+/*
+ * ilp_result.c - the solver's result: the names of its statuses and its
+ * count arrays, which every part of the solver fills or reads.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ilp.h"
+#include "util.h"
+#include "ilp_pack.h"
+#include "banned.h"
+
+const char *ilp_status_name(enum ilp_status s)
+{
+	switch (s) {
+	case ILP_OPTIMAL:
+		return "optimal";
+	case ILP_FEASIBLE:
+		return "feasible";
+	case ILP_TIME_LIMIT:
+		return "time-limit";
+	case ILP_NO_PLAN:
+		return "no-plan";
+	case ILP_SKIPPED:
+		return "greedy-only";
+	}
+	return "?";
+}
+
+void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
+{
+	size_t k;
+	memset(&r->model, 0, sizeof(r->model)); /* nothing staged (callers need not zero r) */
+	r->model.slot = -1;
+	r->pack = NULL;
+	r->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*r->nmode));
+	r->ncfg = xcalloc(p->nclasses + 1, sizeof(*r->ncfg));
+	for (k = 0; k < p->nclasses; k++)
+		r->ncfg[k] = xcalloc(p->classes[k].nconfigs + 1, sizeof(**r->ncfg));
+	r->arc = xcalloc(p->narcs + 1, sizeof(*r->arc));
+	r->unplaced = xcalloc(p->ndemands + 1, sizeof(*r->unplaced));
+}
+
+double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r)
+{
+	double u = 0;
+	size_t d;
+	for (d = 0; r->unplaced && d < p->ndemands; d++)
+		u += r->unplaced[d];
+	return u;
+}
+
+void ilp_result_release(const struct problem *p, struct ilp_result *r)
+{
+	size_t k;
+	if (r->ncfg)
+		for (k = 0; k < p->nclasses; k++)
+			free(r->ncfg[k]);
+	free(r->ncfg);
+	free(r->nmode);
+	free(r->arc);
+	free(r->unplaced);
+	r->ncfg = NULL;
+	r->nmode = NULL;
+	r->arc = NULL;
+	r->unplaced = NULL;
+	outstage_discard(&r->model);
+	if (r->pack) {
+		ilp_pack_release(r->pack);
+		free(r->pack);
+		r->pack = NULL;
+	}
+}
+
+void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound)
+{
+	struct ilp_progress pg;
+
+	if (!sink || !sink->fn)
+		return;
+	memset(&pg, 0, sizeof(pg));
+	pg.phase = phase;
+	pg.elapsed_s = util_now_s() - sink->t0;
+	pg.limit_s = sink->limit_s;
+	pg.best = best;
+	pg.gap = best > 0 && bound >= 0 ? fmax(0, (best - bound) / best) : -1;
+	sink->fn(&pg, sink->ctx);
+}

@@ -1,0 +1,38 @@
+/*
+ * ilp_round.h - rounding the root LP into integer plans, in
+ * chains of roundings run at once (ilp_round.c).
+ */
+#ifndef PLANNER_ILP_ROUND_H
+#define PLANNER_ILP_ROUND_H
+
+#include "ilp_model.h"
+
+/* At most this many other starts for the polish (struct round_starts). */
+#define ROUND_STARTS 6
+
+/* The rounds' other plans made concrete: starts for more polishing. */
+struct round_starts {
+	double *x[ROUND_STARTS];	/* [n]: the plans (1-based columns of c->P; caller frees) */
+	double obj[ROUND_STARTS];	/* [n]: what each costs */
+	size_t n;
+	int alt;			/* x[0] is the other chains' cheapest, the plan returned the keyed chain's */
+};
+
+/*
+ * Rounds the root LP solved in c->P (relax and fix, on copies), then
+ * again with what each deal over real nodes could not use taken off
+ * those nodes: ROUND_CHAINS chains at once on c->threads threads, each
+ * with its own feedback; their cheapest plans are taken in chain order,
+ * so that, when no chain is cut short by the time limit, the plan is
+ * the same on any number of threads.  Logs each round (glp_printf).
+ * Returns the cheapest plan made concrete (1-based columns of c->P;
+ * NULL when none; caller frees), *best_obj its cost, *t_deal_max the
+ * longest deal (raised, never lowered).  Fills more with other starts:
+ * when the plan returned is the keyed chain's (ilp_round.c,
+ * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
+ * other plans, the cheapest first, each at a cost no plan before it has
+ * (the same plan, most likely), up to ROUND_STARTS.
+ */
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, struct round_starts *more);
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * ilp_search.c - branch-and-cut (glp_intopt) on the whole model, from
+ * the better of the rounded and the warm plan, offered as incumbents at
+ * its first heuristic call.  When sifting left arcs out, the search runs
+ * on the working set: its plans are plans of the whole model, but its
+ * bound is not, so the bound reported is the whole model's LP bound.
+ * The search's plan is made concrete, and the rounded one stands when
+ * that is cheaper.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+#include "util.h"
+#include "ilp_glpk.h"
+#include "ilp_search.h"
+#include "ilp_shrink.h"
+#include "ilp_vec.h"
+#include "banned.h"
+
+/* What the search's callback needs and finds. */
+struct cbinfo {
+	const double *start[2];	/* incumbents to offer at the first GLP_IHEUR (1-based), or NULL */
+	int injected;		/* they were offered */
+	double bound;		/* the best node bound seen */
+	int have_bound;		/* bound is set */
+	long node_limit;	/* 0 = none */
+	int node_stop;		/* stopped by the node limit */
+	const struct ilp_progress_sink *progress; /* or NULL */
+	double lp_bound;	/* the whole model's, for the progress's gap */
+	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
+	double *made, made_obj;	/* the cheapest of them made concrete (1-based columns of c->P), or NULL */
+};
+
+/*
+ * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
+ * in the columns of c->P) made concrete; kept in cb->made when cheaper
+ * than those before.  The search's last plan is its cheapest on the
+ * model, not always made concrete: its last one can deal worse than the
+ * rounded plan while an earlier one deals better (test_ilp).
+ */
+static void deal_bingo(glp_tree *T, struct cbinfo *cb)
+{
+	const struct ilp_ctx *c = cb->c;
+	glp_prob *P = glp_ios_get_prob(T);
+	double *x, *fx, fo;
+	int j;
+
+	if (!c || glp_mip_status(P) != GLP_FEAS)
+		return;
+	x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*x));
+	for (j = 1; j <= c->cl.ncols; j++)
+		x[j] = glp_mip_col_val(P, j);
+	fx = ilp_repair_vector(c, x);
+	fo = ilp_vec_obj(c->P, fx);
+	free(x);
+	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
+}
+
+/* The search's best plan and bound to the progress sink, if any. */
+static void tell_progress(glp_tree *T, const struct cbinfo *cb)
+{
+	glp_prob *P;
+	double bound;
+
+	if (!cb->progress)
+		return;
+	P = glp_ios_get_prob(T);
+	bound = cb->have_bound && cb->bound > cb->lp_bound ? cb->bound : cb->lp_bound;
+	ilp_progress_report(cb->progress, "search", glp_mip_status(P) == GLP_FEAS ? glp_mip_obj_val(P) : -1, bound);
+}
+
+static void callback(glp_tree *T, void *info)
+{
+	struct cbinfo *cb = info;
+	int node;
+
+	if (interrupt_pending()) {
+		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
+		return;
+	}
+	if (cb->node_limit > 0) {
+		int total;
+		glp_ios_tree_size(T, NULL, NULL, &total);
+		if (total >= cb->node_limit) {
+			cb->node_stop = 1;
+			glp_ios_terminate(T);
+			return;
+		}
+	}
+	switch (glp_ios_reason(T)) {
+	case GLP_IHEUR:
+		if (!cb->injected) {
+			cb->injected = 1;
+			if (cb->start[0])
+				glp_ios_heur_sol(T, cb->start[0]);
+			if (cb->start[1])
+				glp_ios_heur_sol(T, cb->start[1]);
+		}
+		break;
+	case GLP_ISELECT:
+	case GLP_IBINGO:
+		if (glp_ios_reason(T) == GLP_IBINGO)
+			deal_bingo(T, cb);
+		node = glp_ios_best_node(T);
+		if (node) {
+			double b = glp_ios_node_bound(T, node);
+			if (!cb->have_bound || b > cb->bound) {
+				cb->bound = b;
+				cb->have_bound = 1;
+			}
+		}
+		tell_progress(T, cb);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Runs glp_intopt on P (c->P or a copy: the same columns, its LP solved)
+ * with cb's starts and node limit, within the time limit less two deals;
+ * *st: glp_mip_status.  Returns glp_intopt's return (GLP_ETMLIM, *st
+ * GLP_UNDEF, when there was no time to start).
+ */
+static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *P,
+		      struct cbinfo *cb, int *st)
+{
+	glp_iocp iocp;
+	int ret;
+
+	glp_init_iocp(&iocp);
+	iocp.presolve = GLP_OFF;	/* deal_bingo reads the plans in P's columns */
+	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+	/* room to make its plan concrete, here and once more in plan.c */
+	iocp.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
+	iocp.mip_gap = o->mip_gap;
+	iocp.cb_func = callback;
+	iocp.cb_info = cb;
+	cb->node_limit = o->node_limit;
+	if (!iocp.tm_lim || interrupt_pending()) {
+		ret = GLP_ETMLIM;
+		*st = GLP_UNDEF;
+	} else {
+		ret = glp_intopt(P, &iocp);
+		*st = glp_mip_status(P);
+	}
+	return ret;
+}
+
+/* The search on S (search_model) from the starts in pl (intopt_run), and the bound a stop on the gap proves. */
+static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+		      struct cbinfo *cb, int *st)
+{
+	int ret;
+
+	cb->start[0] = pl->rounded;
+	cb->start[1] = pl->warm;
+	cb->progress = o->progress;
+	ret = intopt_run(c, o, pl, S, cb, st);
+	if (ret == GLP_EMIPGAP && *st == GLP_FEAS) {
+		/*
+		 * Stopped on its relative gap: GLPK proved its best node bound
+		 * within mip_gap of its plan (|obj - bound| / (|obj| + DBL_EPSILON),
+		 * glpk's ios_relative_gap), perhaps at the root before any node
+		 * selection the callback sees.  That is a proven bound.
+		 */
+		double obj = glp_mip_obj_val(S), b = obj - o->mip_gap * (fabs(obj) + DBL_EPSILON);
+		if (!cb->have_bound || b > cb->bound) {
+			cb->bound = b;
+			cb->have_bound = 1;
+		}
+	}
+	return ret;
+}
+
+/* The search's plan on S into pl->x and r: objective, bound, status. */
+static void search_read(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+			const struct cbinfo *cb, struct ilp_result *r)
+{
+	double *x = pl->x;
+	int j, st = glp_mip_status(S);
+
+	r->objective = glp_mip_obj_val(S);
+	for (j = 1; j <= c->cl.ncols; j++)
+		x[j] = glp_mip_col_val(S, j);
+	if (pl->restricted)
+		r->bound = r->lp_bound; /* the search saw only the working set */
+	else if (st == GLP_OPT)
+		r->bound = r->objective;
+	else
+		r->bound = cb->have_bound ? fmax(cb->bound, r->lp_bound) : r->lp_bound;
+	if (pl->restricted && r->status == ILP_OPTIMAL &&
+	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_FEASIBLE; /* optimal on the working set only */
+}
+
+/*
+ * The search's plan pl->x made concrete, as the plan reported will be;
+ * when that costs more than the best rounded plan (concrete already),
+ * the rounded one stands: the search minimises the model, whose CPU and
+ * RAM are per (class, mode), not per node.  (The starts that skip the
+ * search are concrete already: a rounded plan or the greedy one.)
+ */
+static void search_concrete(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl,
+			    const struct cbinfo *cb, struct ilp_result *r)
+{
+	size_t ncols = (size_t)c->cl.ncols;
+	double *x = pl->x, *fx = ilp_repair_vector(c, x), fo = ilp_vec_obj(c->P, fx);
+
+	if (cb->made && cb->made_obj < fo - 1e-6) {	/* a plan it found before deals better */
+		memcpy(fx, cb->made, (ncols + 1) * sizeof(*fx));
+		fo = cb->made_obj;
+	}
+	if (pl->rounded && pl->round_obj < fo - 1e-6) {
+		memcpy(x, pl->rounded, (ncols + 1) * sizeof(*x));
+		r->objective = pl->round_obj;
+	} else {
+		memcpy(x, fx, (ncols + 1) * sizeof(*x));
+		r->objective = fo;
+	}
+	free(fx);
+	if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+		r->status = ILP_FEASIBLE;
+}
+
+#define SEARCH_FEEDBACK 4	/* searches again, each with what the last deal lost taken off */
+
+/*
+ * One search again on Q, a copy of the model with CPU and RAM taken off,
+ * from the plan pl->x, within the time limit less two deals and the node
+ * limit; its plan into xm, and r->cut set when the clock (or a signal)
+ * stopped it.  Returns 1 when it found a plan.
+ */
+static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *Q,
+			 double *xm, struct ilp_result *r)
+{
+	struct cbinfo cb;
+	int j, ret, st, code;
+
+	if (ilp_simplex(Q, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL)
+		return 0;
+	memset(&cb, 0, sizeof(cb));
+	cb.start[0] = pl->x;
+	ret = intopt_run(c, o, pl, Q, &cb, &st);
+	if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop)
+		r->cut = 1;
+	if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) || (st != GLP_OPT && st != GLP_FEAS))
+		return 0;
+	for (j = 1; j <= c->cl.ncols; j++)
+		xm[j] = glp_mip_col_val(Q, j);
+	return 1;
+}
+
+/*
+ * The search solved the model to the end, and its plan xm, dealt over
+ * real nodes, lost replicas: the model sums CPU and RAM over a (class,
+ * mode)'s nodes, and a node can be short of them for a replica the
+ * counts gave it, while much of the time limit may be left.  So
+ * the search runs again on a copy of S (the model searched) with what
+ * the deal lost taken off those nodes (struct shrink, as in the
+ * rounding's feedback), from the best concrete plan, while its deal
+ * loses, time is left and SEARCH_FEEDBACK rounds are not done; a plan cheaper made concrete
+ * replaces pl->x and r's objective.  The bound stays the first search's:
+ * the copies are not relaxations of every plan.
+ */
+static void search_feedback(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+			    double *xm, struct ilp_result *r)
+{
+	const struct problem *p = c->p;
+	struct shrink sh;
+	int round;
+
+	ilp_shrink_alloc(&sh, p->nclasses * MODE_COUNT);
+	for (round = 0; round <= SEARCH_FEEDBACK && !interrupt_pending(); round++) {
+		double *fx = ilp_repair_vector(c, xm), fo = ilp_vec_obj(c->P, fx);
+		glp_prob *Q;
+		int lost = ilp_unplaced_sum(p, &c->cl, fx) > ilp_unplaced_sum(p, &c->cl, xm) + 0.5, found;
+		if (round && fo < r->objective - 1e-6 * fmax(1, fabs(r->objective))) {
+			glp_printf("gpuplan-ilp: search again (%d): objective %.2f; made concrete %.2f, under %.2f\n", round,
+				   ilp_vec_obj(c->P, xm), fo, r->objective);
+			memcpy(pl->x, fx, ((size_t)c->cl.ncols + 1) * sizeof(*fx));
+			r->objective = fo;
+		}
+		if (round == SEARCH_FEEDBACK || !lost || !ilp_shrink_add(p, &c->cl, xm, fx, &sh)) {
+			free(fx);
+			break;
+		}
+		free(fx);
+		Q = glp_create_prob();
+		glp_copy_prob(Q, S, GLP_OFF);
+		ilp_shrink_rows(Q, p, &c->cl, &sh);
+		found = feedback_once(c, o, pl, Q, xm, r);
+		glp_delete_prob(Q);
+		if (!found)
+			break;
+	}
+	ilp_shrink_free(&sh);
+}
+
+/*
+ * The model the search runs on: c->P, or, when the best start leaves
+ * replicas unplaced on a model not sifted, a copy of it with the node
+ * key sets' CPU and RAM rows (ilp_key_res_all) and its LP solved (c->P
+ * when that LP does not solve in the time left: the search then has no
+ * time either).  Those rows are valid for every concrete plan, so the
+ * search's bound stays a bound.  Without
+ * them a key's replicas may use another key's CPU, and the search's
+ * plans on tight fleets dealt over real nodes lose what the model placed.
+ * They slow the tree, so where the start places every replica the
+ * search keeps the model (docs/benchmarks.md, "Plan quality").
+ */
+static glp_prob *search_model(const struct ilp_ctx *c, const struct ilp_plans *pl)
+{
+	glp_prob *S;
+	int code;
+
+	if (pl->restricted || !pl->best || ilp_unplaced_sum(c->p, &c->cl, pl->best) < 0.5)
+		return c->P;
+	S = glp_create_prob();
+	glp_copy_prob(S, c->P, GLP_OFF);
+	ilp_key_res_all(S, c->p, &c->ix, &c->cl);
+	if (ilp_simplex(S, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL) {
+		glp_delete_prob(S);
+		return c->P;
+	}
+	return S;
+}
+
+/* ilp_search on S (search_model). */
+static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *S,
+		     struct ilp_result *r, struct diag *d)
+{
+	struct cbinfo cb;
+	int ret, st;
+
+	memset(&cb, 0, sizeof(cb));
+	cb.lp_bound = r->lp_bound;
+	cb.c = c;
+	ret = search_run(c, o, pl, S, &cb, &st);
+	r->nodes = cb.node_stop ? o->node_limit : 0;
+	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
+	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
+		r->status = ILP_OPTIMAL;
+	} else if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && st == GLP_FEAS) {
+		r->status = ILP_FEASIBLE;
+	} else if (ret == GLP_ETMLIM || ret == GLP_ESTOP) {
+		/* no search or no incumbent of its own: the best start stands */
+		if (pl->best && pl->best != pl->warm) {
+			memcpy(pl->x, pl->best, ((size_t)c->cl.ncols + 1) * sizeof(*pl->x));
+			r->status = ILP_FEASIBLE;
+			r->objective = pl->best_obj;
+			r->bound = r->lp_bound;
+			free(cb.made);
+			return 1;
+		}
+		r->status = ILP_TIME_LIMIT;
+		free(cb.made);
+		return 0;
+	} else {
+		diag_set(d, DIAG_SOLVER, NULL, 0, 0, "the MIP solver failed (GLPK code %d, status %d)", ret, st);
+		r->status = ILP_NO_PLAN;
+		free(cb.made);
+		return -1;
+	}
+	{
+		double *xm = xcalloc((size_t)c->cl.ncols + 1, sizeof(*xm));
+		search_read(c, o, pl, S, &cb, r);
+		memcpy(xm, pl->x, ((size_t)c->cl.ncols + 1) * sizeof(*xm));
+		search_concrete(c, o, pl, &cb, r);
+		if (st == GLP_OPT && !pl->restricted)
+			search_feedback(c, o, pl, S, xm, r);
+		free(xm);
+	}
+	free(cb.made);
+	return 1;
+}
+
+int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
+	       struct diag *d)
+{
+	glp_prob *S = search_model(c, pl);
+	int ret = search_on(c, o, pl, S, r, d);
+
+	if (S != c->P)
+		glp_delete_prob(S);
+	return ret;
+}

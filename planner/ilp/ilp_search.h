@@ -1,0 +1,38 @@
+/*
+ * ilp_search.h - the branch-and-cut on the whole model
+ * (ilp_search.c), and struct ilp_plans, the plans one ilp_solve carries
+ * from phase to phase.
+ */
+#ifndef PLANNER_ILP_SEARCH_H
+#define PLANNER_ILP_SEARCH_H
+
+#include "diag.h"
+#include "ilp.h"
+#include "ilp_model.h"
+
+/* The plans of one ilp_solve (1-based columns of the whole model), and what the phases leave the next. */
+struct ilp_plans {
+	double *warm, warm_obj;		/* the warm plan and its cost; NULL: none */
+	double *rounded, round_obj;	/* the cheapest rounded (and polished) plan made concrete; NULL: none */
+	double *start, start_obj;	/* ilp_opts.start made concrete and its cost; NULL: none, or handed on */
+	const double *best;		/* warm or rounded, the cheaper start; NULL: none */
+	double best_obj;		/* its cost */
+	char *in_set;			/* [arc]: free in the model (sifting's working set) */
+	int restricted;			/* sifting left arcs out: the search sees the working set only */
+	double t_deal_max;		/* the longest deal over real nodes so far, seconds */
+	double *x;			/* [ncols + 1]: the plan returned */
+};
+
+/*
+ * Branch-and-cut (glp_intopt, on the root basis of c->P) from the starts
+ * in pl, stopped by the relative gap, the time limit less two deals,
+ * o->node_limit or an interrupt.  Its plan made concrete, or the rounded
+ * plan where cheaper, goes to pl->x, with r's status, objective and
+ * bound (and r->nodes); when it found no plan of its own the best
+ * rounded start stands.  Returns 1 with a plan in pl->x, 0 with none
+ * (ILP_TIME_LIMIT), -1 when GLPK failed (d filled, ILP_NO_PLAN).
+ */
+int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
+	       struct diag *d);
+
+#endif

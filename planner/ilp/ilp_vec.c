@@ -1,0 +1,181 @@
+/*
+ * ilp_vec.c - plans as column vectors of the whole model (1-based, every
+ * column): a plan in counts or a concrete plan (the warm one) as a
+ * vector, a vector back to counts, its cost and unplaced replicas, and a
+ * vector made concrete (ilp_repair_vector), which is how plans are
+ * compared: counts that look cheaper on the model can deal worse over
+ * real nodes, and the concrete plan is what is reported.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ilp_key.h"
+#include "ilp_pack.h"
+#include "ilp_vec.h"
+#include "banned.h"
+
+void ilp_counts_vector(const struct problem *p, const struct cols *cl, const struct ilp_result *r, double *x)
+{
+	const long *nmode = r->nmode;
+	long *const *ncfg = r->ncfg;
+	const double *arc = r->arc, *un = r->unplaced;
+	size_t k, i, ci;
+	int m;
+
+	memset(x, 0, ((size_t)cl->ncols + 1) * sizeof(*x));
+	for (k = 0; k < p->nclasses; k++) {
+		const struct pclass *c = &p->classes[k];
+		double nodes = 0, gpus = 0;
+		for (m = 0; m < MODE_COUNT; m++)
+			if (cl->n[k * MODE_COUNT + (size_t)m]) {
+				x[cl->n[k * MODE_COUNT + (size_t)m]] = (double)nmode[k * MODE_COUNT + (size_t)m];
+				nodes += (double)nmode[k * MODE_COUNT + (size_t)m];
+			}
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			x[cl->g[k][ci]] = (double)ncfg[k][ci];
+			if (!c->configs[ci].node_pattern)
+				gpus += (double)ncfg[k][ci];
+			else /* vgpu patterns: their VMs' GPUs (passthrough's ride on the arcs) */
+				gpus += (double)(c->configs[ci].pattern_gpus * ncfg[k][ci]);
+		}
+		x[cl->agg[2 * k]] = nodes;
+		x[cl->agg[2 * k + 1]] = gpus;
+		ilp_key_fill(p, cl, k, x);
+	}
+	for (i = 0; i < p->narcs; i++) {
+		const struct pclass *c = &p->classes[p->arcs[i].k];
+		x[cl->arc[i]] = arc[i];
+		if (c->slot_types[p->arcs[i].s].mode == MODE_PASSTHROUGH)
+			x[cl->agg[2 * (size_t)p->arcs[i].k + 1]] += arc[i] * c->slot_types[p->arcs[i].s].gpus;
+	}
+	/*
+	 * GPUS_k is an integer column; the flows summed into it may be off
+	 * by a rounding error, and glp_ios_heur_sol drops an incumbent whose
+	 * integer columns are not exactly integral, without a word.
+	 */
+	for (k = 0; k < p->nclasses; k++)
+		x[cl->agg[2 * k + 1]] = floor(x[cl->agg[2 * k + 1]] + 0.5);
+	for (i = 0; i < p->ndemands; i++)
+		x[cl->u[i]] = un[i];
+}
+
+double *ilp_warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm)
+{
+	struct ilp_result c;
+	double *x = xcalloc((size_t)cl->ncols + 1, sizeof(*x));
+
+	ilp_result_alloc(p, &c);
+	cplan_counts(warm, c.nmode, c.ncfg, c.arc, c.unplaced);
+	ilp_counts_vector(p, cl, &c, x);
+	ilp_result_release(p, &c);
+	return x;
+}
+
+double ilp_unplaced_sum(const struct problem *p, const struct cols *cl, const double *x)
+{
+	double u = 0;
+	size_t i;
+	for (i = 0; i < p->ndemands; i++)
+		u += x[cl->u[i]];
+	return u > 0 ? u : 0; /* not -0 in the log */
+}
+
+double ilp_class_nodes(const struct cols *cl, size_t k, const double *x)
+{
+	double used = 0;
+	int m;
+
+	for (m = 0; m < MODE_COUNT; m++)
+		if (cl->n[k * MODE_COUNT + (size_t)m])
+			used += x[cl->n[k * MODE_COUNT + (size_t)m]];
+	return used;
+}
+
+double ilp_vec_obj(glp_prob *P, const double *x)
+{
+	double z = glp_get_obj_coef(P, 0);
+	int j, n = glp_get_num_cols(P);
+	for (j = 1; j <= n; j++)
+		z += glp_get_obj_coef(P, j) * x[j];
+	return z;
+}
+
+void ilp_take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r)
+{
+	size_t k, i, ci;
+	int m;
+	for (k = 0; k < p->nclasses; k++) {
+		for (m = 0; m < MODE_COUNT; m++) {
+			int col = cl->n[k * MODE_COUNT + (size_t)m];
+			r->nmode[k * MODE_COUNT + (size_t)m] = col ? lround(x[col]) : 0;
+		}
+		for (ci = 0; ci < p->classes[k].nconfigs; ci++)
+			r->ncfg[k][ci] = lround(x[cl->g[k][ci]]);
+	}
+	for (i = 0; i < p->narcs; i++)
+		r->arc[i] = x[cl->arc[i]];
+	for (i = 0; i < p->ndemands; i++)
+		r->unplaced[i] = x[cl->u[i]];
+}
+
+/*
+ * The plan x (1-based column values) made concrete: its counts dealt
+ * over real nodes (per-node CPU and RAM), the replicas that found no
+ * slot placed as the greedy planner would (a free slot, a new GPU, a new
+ * node), a small class left short packed exactly (ilp_deal), and read
+ * back as a column vector.  Where the fleet has room
+ * this turns a rounded plan's unplaced replicas into a little more cost.
+ */
+double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
+{
+	const struct problem *p = c->p;
+	const struct cols *cl = &c->cl;
+	struct ilp_result counts;
+	struct cplan cp;
+	double *out;
+
+	memset(&counts, 0, sizeof(counts));
+	ilp_result_alloc(p, &counts);
+	ilp_take_plan(p, cl, x, &counts);
+	cplan_init(&cp, p);
+	ilp_deal(c->pack, &cp, counts.nmode, counts.ncfg, counts.arc);
+	out = ilp_warm_vector(p, cl, &cp);
+	if (c->pack) {	/* so that the plan written, if it is this one, is dealt from counts (ilp_concrete) */
+		struct ilp_result made;
+		ilp_result_alloc(p, &made);
+		ilp_take_plan(p, cl, out, &made);
+		ilp_pack_remember(c->pack, ilp_counts_hash(p, &made), ilp_vec_obj(c->P, out), &counts);
+		ilp_result_release(p, &made);
+	}
+	cplan_release(&cp);
+	ilp_result_release(p, &counts);
+	return out;
+}
+
+/*
+ * A rounded plan made concrete (fixed, objective fobj) replaces *best
+ * when cheaper; fixed is consumed.  Rounded plans are compared made
+ * concrete, as the plan reported will be: counts that look cheaper on the
+ * model can deal worse over real nodes.
+ */
+void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fobj)
+{
+	if (!*best || fobj < *best_obj - 1e-6) {
+		free(*best);
+		*best = fixed;
+		*best_obj = fobj;
+	} else {
+		free(fixed);
+	}
+}
+
+int ilp_same_cost(const double *got, size_t n, double obj)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (fabs(got[i] - obj) <= 1e-6 * fmax(1, fabs(obj)))
+			return 1;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * ilp_vec.h - plans as column vectors of the whole model
+ * (1-based, every column; ilp_vec.c): from counts and from a concrete
+ * plan, back to counts, their cost, and made concrete.
+ */
+#ifndef PLANNER_ILP_VEC_H
+#define PLANNER_ILP_VEC_H
+
+#include "cplan.h"
+#include "ilp.h"
+#include "ilp_model.h"
+
+/* The plan in counts (r's nmode, ncfg, arc, unplaced) as a column vector x (cl->ncols + 1 entries). */
+void ilp_counts_vector(const struct problem *p, const struct cols *cl, const struct ilp_result *r, double *x);
+/* The concrete plan warm as a column vector (caller frees). */
+double *ilp_warm_vector(const struct problem *p, const struct cols *cl, const struct cplan *warm);
+/* The replicas x leaves unplaced (never -0). */
+double ilp_unplaced_sum(const struct problem *p, const struct cols *cl, const double *x);
+/* The nodes of class k that x uses, all modes. */
+double ilp_class_nodes(const struct cols *cl, size_t k, const double *x);
+/* What x costs in P's objective. */
+double ilp_vec_obj(glp_prob *P, const double *x);
+/* Reads the counts of the plan x (1-based column values) into r (allocated). */
+void ilp_take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r);
+/*
+ * The plan x made concrete: its counts dealt over real nodes (per-node
+ * CPU and RAM), the replicas that found no slot placed as the greedy
+ * planner would (a free slot, a new GPU, a new node), a small class left
+ * short packed exactly (ilp_deal, with c->pack), and read back as a
+ * column vector (caller frees).
+ */
+double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
+/*
+ * A plan made concrete (fixed, objective fobj) replaces *best (objective
+ * *best_obj) when cheaper or when there is none; fixed is consumed.
+ */
+void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fobj);
+/* Whether obj costs what one of the n costs in got does, to 10^-6 of it (the same plan, most likely). */
+int ilp_same_cost(const double *got, size_t n, double obj);
+
+#endif
