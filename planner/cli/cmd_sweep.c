@@ -458,8 +458,10 @@ static int run_shard(const struct sweep_spec *s, const char *results, long I, lo
 		}
 		rc->ran++;
 		if (sweep_result_write(results, &cr, s, &d)) {
+			int e = cli_diag(&d);
 			sweep_case_result_release(&cr);
-			return cli_diag(&d);
+			diag_release(&d);	/* LeakSanitizer found it: a sweep run that cannot write (issue 57) */
+			return e;
 		}
 		sweep_case_result_release(&cr);
 	}
@@ -558,9 +560,13 @@ static int run_workers(const struct sweep_args *a, long I, long K, long jobs, co
 	return rc;
 }
 
-int sweep_make_dir(const char *dir)
+int sweep_make_dir(const char *dir, int *made)
 {
-	if (mkdir(dir, 0777) && errno != EEXIST)
+	int rc = mkdir(dir, 0777);
+
+	if (made)
+		*made = !rc;
+	if (rc && errno != EEXIST)
 		return cli_error(EXIT_INTERNAL, "%s: cannot create: %s", dir, strerror(errno));
 	return 0;
 }
@@ -599,7 +605,7 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 	const char *from = "--shard";
 	char *results = xasprintf("%s/results", a->dir);
 	struct run_count c;
-	int rc, local = 0;
+	int rc, local = 0, made_dir = 0, made_results = 0;
 
 	memset(&c, 0, sizeof(c));
 	if (a->shard >= 0) {
@@ -614,11 +620,17 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 	jobs = a->jobs ? a->jobs : local ? par_processors() : 1;
 	if (jobs > mine)
 		jobs = mine > 0 ? mine : 1;
-	rc = sweep_make_dir(a->dir) ? EXIT_INTERNAL : sweep_make_dir(results) ? EXIT_INTERNAL : 0;
+	rc = sweep_make_dir(a->dir, &made_dir) ? EXIT_INTERNAL : sweep_make_dir(results, &made_results) ? EXIT_INTERNAL : 0;
 	if (!rc)
 		rc = jobs > 1 ? run_workers(a, I, K, jobs, g) : run_shard(s, results, I, K, g, &c);
-	if (rc)
+	if (rc) {
+		/* the folders this run made, when no result landed in them (rmdir leaves a shard's results) */
+		if (made_results)
+			rmdir(results);
+		if (made_dir)
+			rmdir(a->dir);
 		goto out;
+	}
 	rc = scan_shard(s, results, I, K, &c);
 	if (local)
 		cli_printf(stdout, "sweep %s: %zu cases on %ld worker%s", s->name, c.cases, jobs, jobs == 1 ? "" : "s");

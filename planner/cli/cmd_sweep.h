@@ -26,8 +26,11 @@ struct sweep_args {
 	const char *claim;	/* --claim (--k8s) */
 };
 
-/* Creates dir when missing (an existing one is fine: shards start at once); 0 or EXIT_INTERNAL after a message. */
-int sweep_make_dir(const char *dir);
+/*
+ * Creates dir when missing (an existing one is fine: shards start at once); 0 or EXIT_INTERNAL after a
+ * message.  *made (when not NULL): 1 when this call created it, for a failed run to remove it again.
+ */
+int sweep_make_dir(const char *dir, int *made);
 /* gpuplan sweep submit --slurm|--mpi|--k8s; its exit code. */
 int sweep_submit(const struct sweep_args *a, const struct sweep_spec *s, const struct cli_global *g);
 

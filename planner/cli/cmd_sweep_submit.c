@@ -143,11 +143,14 @@ int sweep_submit(const struct sweep_args *a, const struct sweep_spec *s, const s
 
 	if (a->k8s)
 		return submit_k8s(a, s, k, g);
-	if (sweep_make_dir(a->dir))
-		return EXIT_INTERNAL;
 	dir = absolute(a->dir);
 	sb_init(&sb);
-	if (a->mpi) {
+	if (a->mpi) {	/* the ranks' folder, made now; --slurm's is made with its script, all or nothing */
+		if (sweep_make_dir(a->dir, NULL)) {
+			sb_release(&sb);
+			free(dir);
+			return EXIT_INTERNAL;
+		}
 		sb_addf(&sb, "mpirun -n %ld ", k);
 		run_line(&sb, a, dir, g);
 		printf("%s\n", sb.buf);
