@@ -313,16 +313,41 @@ static char *cloud_of(const char *path)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-/* skypilot: the catalog's GPU offers as clouds-skypilot.yaml, loaded against the catalog first. */
+/* The name of offers file k (0-based) of an import: clouds-skypilot.yaml, then clouds-skypilot-2.yaml, ... */
+static char *sky_name(size_t k)
+{
+	return k ? xasprintf("clouds-skypilot-%zu.yaml", k + 1) : xstrdup("clouds-skypilot.yaml");
+}
+
+/* What import skypilot says it wrote. */
+static void sky_summary(const struct import_args *a, const struct sky_out *so, const char *as_of)
+{
+	char *last = sky_name(so->nparts - 1);
+
+	cli_printf(stdout, "skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
+		   "accelerator or filtered out)\n", so->rows, so->ondemand, so->spot, so->skipped);
+	if (so->nparts == 1)
+		cli_printf(stdout, "  written:    %s/clouds-skypilot.yaml (as of %s; list it in a scenario's cloud_offers)\n",
+			   a->out_dir, as_of);
+	else
+		cli_printf(stdout, "  written:    %s/clouds-skypilot.yaml to %s (%zu files of up to 16 MiB, as of %s; list "
+			   "them all in a scenario's cloud_offers)\n", a->out_dir, last, so->nparts, as_of);
+	free(last);
+}
+
+/*
+ * skypilot: the catalog's GPU offers as clouds-skypilot.yaml (split into
+ * clouds-skypilot-2.yaml, ... past what gpuplan reads in one file), each
+ * loaded against the catalog first.
+ */
 static int import_sky(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
-	static const char name[] = "clouds-skypilot.yaml";
-	static const char *const names[] = { name, NULL };
 	const struct vcheck v = { VK_CLOUDS, cat, NULL, a->out_dir };
-	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
+	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of, 0 };
 	struct sky_out so;
-	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]);
+	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files[0]), **names;
 	struct stat st;
+	size_t k;
 	int rc = -1;
 
 	f.cloud = cloud;
@@ -335,16 +360,18 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
 	}
 	if (!skypilot_import(a->files[0], &f, &so, d)) {
-		outset_add_copy(os, name, so.yaml, strlen(so.yaml));
-		if (!validate_set(os, names, &v, d)) {
-			if (!outset_commit(os, d)) {
-				cli_printf(stdout, "skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
-				       "accelerator or filtered out)\n", so.rows, so.ondemand, so.spot, so.skipped);
-				cli_printf(stdout, "  written:    %s/%s (as of %s; list it in a scenario's cloud_offers)\n", a->out_dir,
-				       name, f.as_of);
-				rc = 0;
-			}
+		names = xcalloc(so.nparts + 1, sizeof(*names));
+		for (k = 0; k < so.nparts; k++) {
+			names[k] = sky_name(k);
+			outset_add_copy(os, names[k], so.yaml[k], strlen(so.yaml[k]));
 		}
+		if (!validate_set(os, (const char *const *)names, &v, d) && !outset_commit(os, d)) {
+			sky_summary(a, &so, f.as_of);
+			rc = 0;
+		}
+		for (k = 0; k < so.nparts; k++)
+			free(names[k]);
+		free(names);
 		sky_out_release(&so);
 	}
 	free(cloud);
