@@ -236,14 +236,16 @@ static int validate_set(const struct outset *os, const char *const *names, const
 	size_t i;
 	int rc = 0;
 
-	if (!mkdtemp(dir)) {
-		diag_set(d, DIAG_IO, dir, 0, 0, "cannot create a directory: %s", strerror(errno));
+	if (!mkdtemp(dir)) {	/* the messages name no temporary path: the output path, and where it would be */
+		diag_set(d, DIAG_IO, v->out_dir, 0, 0, "cannot create a temporary folder (in $TMPDIR, else /tmp) to check "
+			 "the files in: %s", strerror(errno));
 		free(dir);
 		return -1;
 	}
 	for (i = 0; i < os->n && !rc; i++)
 		if (put_file(dir, os->files[i].name, os->files[i].data))
-			rc = diag_set(d, DIAG_IO, dir, 0, 0, "cannot write %s: %s", os->files[i].name, strerror(errno));
+			rc = diag_set(d, DIAG_IO, v->out_dir, 0, 0, "cannot write %s's temporary copy (in $TMPDIR, else /tmp) "
+				      "to check it: %s", os->files[i].name, strerror(errno));
 	for (; !rc && *names; names++) {
 		char *path = xasprintf("%s/%s", dir, *names);
 		rc = load_as(v, path, d);
