@@ -6,7 +6,10 @@
 #    ctest fast; `BAD_SAMPLE=1` with the valgrind wrapper runs them all);
 #  - fuzz/<harness>: the libFuzzer harnesses of tests/fuzz built with the
 #    replay driver (no libFuzzer needed), replaying the seed corpus and
-#    every crash kept in tests/fuzz/crashes/<harness>; also under ASan.
+#    every crash kept in tests/fuzz/crashes/<harness>; also under ASan;
+#  - fuzz-mutate/<harness> (asan/fuzz-mutate/<harness> with the sanitizer
+#    copies): a fixed number of deterministic mutations of the same
+#    inputs (tests/fuzz/replay.c -m N -s 1), what CI fuzzes.
 file(GLOB _bad CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/bad/*.cases")
 foreach(cases IN LISTS _bad)
   get_filename_component(group "${cases}" NAME_WE)
@@ -22,6 +25,19 @@ foreach(cases IN LISTS _bad)
   endif()
 endforeach()
 
+# Mutated inputs per harness in the fuzz-mutate tests: GPUPLAN_FUZZ_MUTATIONS for most, a share (in %)
+# of it for the harnesses whose input is slower or faster to read (measured under ASan, 2026-12-06:
+# a scenario ~50 ms, a models set ~18 ms, csv and yaml ~1 ms), so that every harness takes a few
+# seconds and all of them together about 20 s on 2 cores.
+set(GPUPLAN_FUZZ_MUTATIONS 500 CACHE STRING "mutated inputs per fuzz harness in ctest's fuzz-mutate tests")
+set(_fuzz_mutations_csv 600)
+set(_fuzz_mutations_yaml 600)
+set(_fuzz_mutations_skypilot 80)
+set(_fuzz_mutations_trace 60)
+set(_fuzz_mutations_kubectl 60)
+set(_fuzz_mutations_smi 50)
+set(_fuzz_mutations_models 30)
+set(_fuzz_mutations_scenario 12)
 file(GLOB _fuzz CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_*.c")
 foreach(src IN LISTS _fuzz)
   get_filename_component(name "${src}" NAME_WE)
@@ -34,6 +50,20 @@ foreach(src IN LISTS _fuzz)
   endforeach()
   gpuplan_variants(fuzz/${short} unit "LC_ALL=C" ${name}_replay@SUFFIX@
                    ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${short} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/crashes/${short})
+  # fuzz-mutate/<harness>: a fixed number of mutations of those inputs, seed 1 (replay.c -x -m),
+  # on the ASan+UBSan copy when there is one: no libFuzzer, no clock, the same inputs everywhere.
+  set(_n ${GPUPLAN_FUZZ_MUTATIONS})
+  if(DEFINED _fuzz_mutations_${short})
+    math(EXPR _n "${GPUPLAN_FUZZ_MUTATIONS} * ${_fuzz_mutations_${short}} / 100")
+  endif()
+  set(_mut_args -x -m ${_n} -s 1 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${short} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/crashes/${short})
+  if(GPUPLAN_TEST_SANITIZERS)
+    add_test(NAME asan/fuzz-mutate/${short} COMMAND ${name}_replay_san ${_mut_args})
+    set_tests_properties(asan/fuzz-mutate/${short} PROPERTIES LABELS "asan;fuzz-mutate" ENVIRONMENT "LC_ALL=C")
+  else()
+    add_test(NAME fuzz-mutate/${short} COMMAND ${name}_replay ${_mut_args})
+    set_tests_properties(fuzz-mutate/${short} PROPERTIES LABELS "unit;fuzz-mutate" ENVIRONMENT "LC_ALL=C")
+  endif()
 endforeach()
 
 # fuzz-ci/<harness> (label fuzz): libFuzzer itself, when clang and its

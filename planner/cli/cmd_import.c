@@ -227,14 +227,16 @@ static int validate_set(const struct outset *os, const char *const *names, const
 	size_t i;
 	int rc = 0;
 
-	if (!mkdtemp(dir)) {
-		diag_set(d, DIAG_IO, dir, 0, 0, "cannot create a directory: %s", strerror(errno));
+	if (!mkdtemp(dir)) {	/* the messages name no temporary path: the output path, and where it would be */
+		diag_set(d, DIAG_IO, v->out_dir, 0, 0, "cannot create a temporary folder (in $TMPDIR, else /tmp) to check "
+			 "the files in: %s", strerror(errno));
 		free(dir);
 		return -1;
 	}
 	for (i = 0; i < os->n && !rc; i++)
 		if (put_file(dir, os->files[i].name, os->files[i].data))
-			rc = diag_set(d, DIAG_IO, dir, 0, 0, "cannot write %s: %s", os->files[i].name, strerror(errno));
+			rc = diag_set(d, DIAG_IO, v->out_dir, 0, 0, "cannot write %s's temporary copy (in $TMPDIR, else /tmp) "
+				      "to check it: %s", os->files[i].name, strerror(errno));
 	for (; !rc && *names; names++) {
 		char *path = xasprintf("%s/%s", dir, *names);
 		rc = load_as(v, path, d);
@@ -304,17 +306,61 @@ static char *cloud_of(const char *path)
 	return xstrndup(start, (size_t)(end - start));
 }
 
-/* skypilot: the catalog's GPU offers as clouds-skypilot.yaml, loaded against the catalog first. */
+/* The name of offers file k (0-based) of an import: clouds-skypilot.yaml, then clouds-skypilot-2.yaml, ... */
+static char *sky_name(size_t k)
+{
+	return k ? xasprintf("clouds-skypilot-%zu.yaml", k + 1) : xstrdup("clouds-skypilot.yaml");
+}
+
+/* What import skypilot says it wrote. */
+static void sky_summary(const struct import_args *a, const struct sky_out *so, const char *as_of)
+{
+	char *last = sky_name(so->nparts - 1);
+
+	cli_printf(stdout, "skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
+		   "accelerator or filtered out)\n", so->rows, so->ondemand, so->spot, so->skipped);
+	if (so->nparts == 1)
+		cli_printf(stdout, "  written:    %s/clouds-skypilot.yaml (as of %s; list it in a scenario's cloud_offers)\n",
+			   a->out_dir, as_of);
+	else
+		cli_printf(stdout, "  written:    %s/clouds-skypilot.yaml to %s (%zu files of up to 16 MiB, as of %s; list "
+			   "them all in a scenario's cloud_offers)\n", a->out_dir, last, so->nparts, as_of);
+	free(last);
+}
+
+/* Writes the offers files of so and loads them against the catalog first; 0 when written. */
+static int sky_write(const struct import_run *r, const struct sky_out *so, const char *as_of)
+{
+	const struct vcheck v = { VK_CLOUDS, r->cat, NULL, r->a->out_dir };
+	char **names = xcalloc(so->nparts + 1, sizeof(*names));
+	size_t k;
+	int rc = -1;
+
+	for (k = 0; k < so->nparts; k++) {
+		names[k] = sky_name(k);
+		outset_add_copy(r->os, names[k], so->yaml[k], strlen(so->yaml[k]));
+	}
+	if (!validate_set(r->os, (const char *const *)names, &v, r->d) && !outset_commit(r->os, r->d)) {
+		sky_summary(r->a, so, as_of);
+		rc = 0;
+	}
+	for (k = 0; k < so->nparts; k++)
+		free(names[k]);
+	free(names);
+	return rc;
+}
+
+/*
+ * skypilot: the catalog's GPU offers as clouds-skypilot.yaml (split into
+ * clouds-skypilot-2.yaml, ... past what gpuplan reads in one file), each
+ * loaded against the catalog first.
+ */
 static int import_sky(void *ctx)
 {
 	const struct import_run *r = ctx;
 	const struct import_args *a = r->a;
-	struct outset *os = r->os;
 	struct diag *d = r->d;
-	static const char name[] = "clouds-skypilot.yaml";
-	static const char *const names[] = { name, NULL };
-	const struct vcheck v = { VK_CLOUDS, r->cat, NULL, a->out_dir };
-	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of };
+	struct sky_filter f = { NULL, a->region, a->accelerator, a->as_of, 0 };
 	struct sky_out so;
 	char day[DATE_TEXT_SIZE], *cloud = cloud_of(a->files.v[0]);
 	struct stat st;
@@ -330,16 +376,7 @@ static int import_sky(void *ctx)
 		f.as_of = date_format(day, sizeof(day), (long long)(st.st_mtime / 86400));
 	}
 	if (!skypilot_import(a->files.v[0], &f, &so, d)) {
-		outset_add_copy(os, name, so.yaml, strlen(so.yaml));
-		if (!validate_set(os, names, &v, d)) {
-			if (!outset_commit(os, d)) {
-				cli_printf(stdout, "skypilot: %ld rows, %d on-demand and %d spot offers (%ld rows skipped: no known "
-				       "accelerator or filtered out)\n", so.rows, so.ondemand, so.spot, so.skipped);
-				cli_printf(stdout, "  written:    %s/%s (as of %s; list it in a scenario's cloud_offers)\n", a->out_dir,
-				       name, f.as_of);
-				rc = 0;
-			}
-		}
+		rc = sky_write(r, &so, f.as_of);
 		sky_out_release(&so);
 	}
 	free(cloud);

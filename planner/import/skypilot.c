@@ -15,6 +15,7 @@
 #include "skypilot.h"
 #include "strmap.h"
 #include "util.h"
+#include "ydoc.h"
 #include "banned.h"
 
 static const struct {
@@ -123,11 +124,27 @@ static void write_offer(struct sb *y, const struct sky_filter *f, const struct s
 		r->line, r->type, r->acc, r->gpus, spot ? r->az : r->region, spot ? "SpotPrice" : "Price");
 }
 
-static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_row *rows, size_t n, const char *file,
+/* Appends the offer text one to the last part, or to a new one when the last would pass max bytes or offers. */
+static void add_to_part(struct sky_out *out, struct sb *one, size_t max)
+{
+	if (!out->nparts || out->parts[out->nparts - 1].len + one->len > max || out->part_offers >= SKY_PART_OFFERS) {
+		XGROW(out->parts, out->parts_cap, out->nparts + 1);
+		sb_init(&out->parts[out->nparts++]);
+		out->part_offers = 0;
+	}
+	out->part_offers++;
+	sb_addn(&out->parts[out->nparts - 1], one->buf, one->len);
+	one->len = 0;
+	one->buf[0] = '\0';
+}
+
+static void write_offers(const struct sky_filter *f, struct sky_row *rows, size_t n, const char *file,
 			 struct sky_out *out)
 {
-	size_t i, j, k, m, best;
+	size_t i, j, k, m, best, max = f->part_bytes ? f->part_bytes : SKY_PART_BYTES;
+	struct sb one;
 
+	sb_init(&one);
 	qsort(rows, n, sizeof(*rows), sky_row_cmp);
 	for (i = 0; i < n; i = j) {
 		for (j = i; j < n && !strcmp(rows[i].type, rows[j].type) && !strcmp(rows[i].region, rows[j].region); j++)
@@ -136,7 +153,8 @@ static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_ro
 			if (rows[k].price > 0 && (best == n || rows[k].price < rows[best].price))
 				best = k;
 		if (best < n) {
-			write_offer(y, f, &rows[best], file, 0);
+			write_offer(&one, f, &rows[best], file, 0);
+			add_to_part(out, &one, max);
 			out->ondemand++;
 		}
 		/* spot: per zone, the lowest SpotPrice of its rows (a zone listed twice is one offer) */
@@ -145,11 +163,41 @@ static void write_offers(struct sb *y, const struct sky_filter *f, struct sky_ro
 				if (rows[m].spot > 0 && (best == n || rows[m].spot < rows[best].spot))
 					best = m;
 			if (best < n && *rows[best].az) {
-				write_offer(y, f, &rows[best], file, 1);
+				write_offer(&one, f, &rows[best], file, 1);
+				add_to_part(out, &one, max);
 				out->spot++;
 			}
 		}
 	}
+	sb_release(&one);
+}
+
+/* Each part behind its header: the files' text, into out->yaml. */
+static void finish_parts(const struct sky_filter *f, const char *path, struct sky_out *out)
+{
+	size_t k;
+
+	out->yaml = xcalloc(out->nparts + 1, sizeof(*out->yaml));
+	for (k = 0; k < out->nparts; k++) {
+		struct sb y;
+		sb_init(&y);
+		sb_addf(&y, "# Cloud GPU offers from the SkyPilot catalog %s (as of %s), written by gpuplan import\n"
+			    "# skypilot%s%s%s%s.  On-demand: per instance type and region, the lowest Price of its zones;\n"
+			    "# spot: per zone.  GPU types by the accelerator table of docs/formats.md (8-GPU NVLink\n"
+			    "# instances carry the SXM part).  Use it from a scenario's cloud_offers: list.\n",
+			path, f->as_of, f->region ? " --region " : "", f->region ? f->region : "",
+			f->accelerator ? " --accelerator " : "", f->accelerator ? f->accelerator : "");
+		if (out->nparts > 1)
+			sb_addf(&y, "# Part %zu of %zu: gpuplan reads YAML files of up to 16 MiB, so the offers are split;\n"
+				    "# list all %zu files in cloud_offers.\n", k + 1, out->nparts, out->nparts);
+		sb_adds(&y, "schema: gpuplan-clouds/1\noffers:\n");
+		sb_addn(&y, out->parts[k].buf, out->parts[k].len);
+		sb_release(&out->parts[k]);
+		out->yaml[k] = sb_detach(&y);
+	}
+	free(out->parts);
+	out->parts = NULL;
+	out->parts_cap = 0;
 }
 
 /*
@@ -187,10 +235,8 @@ int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out
 	struct sky_row *rows = NULL;
 	int idx[S_NCOLS], rc = -1;
 	size_t i, n = 0;
-	struct sb y;
 
 	memset(out, 0, sizeof(*out));
-	sb_init(&y);
 	if (csvdoc_load(&doc, path, d) || csvdoc_bind(&doc, sky_cols, idx, d))
 		goto out;
 	if (f->accelerator && !accel_id(f->accelerator)) {
@@ -221,24 +267,18 @@ int skypilot_import(const char *path, const struct sky_filter *f, struct sky_out
 	if (check_zones(&doc, idx, rows, n, d))
 		goto out;
 	out->rows = (long)doc.nrows;
-	sb_addf(&y, "# Cloud GPU offers from the SkyPilot catalog %s (as of %s), written by gpuplan import\n"
-		    "# skypilot%s%s%s%s.  On-demand: per instance type and region, the lowest Price of its zones;\n"
-		    "# spot: per zone.  GPU types by the accelerator table of docs/formats.md (8-GPU NVLink\n"
-		    "# instances carry the SXM part).  Use it from a scenario's cloud_offers: list.\n"
-		    "schema: gpuplan-clouds/1\noffers:\n",
-		path, f->as_of, f->region ? " --region " : "", f->region ? f->region : "",
-		f->accelerator ? " --accelerator " : "", f->accelerator ? f->accelerator : "");
-	write_offers(&y, f, rows, n, path, out);
+	write_offers(f, rows, n, path, out);
 	if (!out->ondemand && !out->spot) {
 		diag_set(d, DIAG_INPUT, path, 0, 0, "no GPU offer with a price matches%s%s%s%s", f->region ? " region " : "",
 			 f->region ? f->region : "", f->accelerator ? " accelerator " : "",
 			 f->accelerator ? f->accelerator : "");
 		goto out;
 	}
-	out->yaml = sb_detach(&y);
+	finish_parts(f, path, out);
 	rc = 0;
 out:
-	sb_release(&y);
+	if (rc)
+		sky_out_release(out);
 	free(rows);
 	csvdoc_release(&doc);
 	return rc;
@@ -246,6 +286,15 @@ out:
 
 void sky_out_release(struct sky_out *out)
 {
+	size_t k;
+
+	for (k = 0; out->yaml && k < out->nparts; k++)
+		free(out->yaml[k]);
+	for (k = 0; out->parts && k < out->nparts; k++)
+		sb_release(&out->parts[k]);
 	free(out->yaml);
+	free(out->parts);
 	out->yaml = NULL;
+	out->parts = NULL;
+	out->nparts = out->parts_cap = 0;
 }

@@ -16,16 +16,32 @@
 #define PLANNER_SKYPILOT_H
 
 #include "diag.h"
+#include "util.h"
+#include "ydoc.h"
 
 struct sky_filter {
 	const char *cloud;		/* the id prefix: aws, gcp, azure (the file's folder) */
 	const char *region;		/* only this region; NULL: all */
 	const char *accelerator;	/* only this AcceleratorName (case-insensitive); NULL: all known */
 	const char *as_of;		/* YYYY-MM-DD: the catalog's date */
+	size_t part_bytes;		/* a file's offers in at most this many bytes; 0: SKY_PART_BYTES */
 };
 
+/*
+ * The offers of one file: gpuplan reads YAML files of up to YDOC_MAX_BYTES
+ * (16 MiB) and 1,000,000 nodes, so a larger catalog's offers are split into
+ * several files, each 16 KiB under it (room for its header comment and
+ * schema lines).
+ */
+#define SKY_PART_BYTES ((size_t)YDOC_MAX_BYTES - 16384)
+/* ... and at most this many offers: 14 YAML nodes each, under the reader's 1,000,000 nodes a file */
+#define SKY_PART_OFFERS 50000
+
 struct sky_out {
-	char *yaml;		/* the offers file */
+	char **yaml;		/* the offers files' text: nparts of them, each under YDOC_MAX_BYTES */
+	size_t nparts;
+	struct sb *parts;	/* while they are written: the offers of each file */
+	size_t parts_cap, part_offers;	/* part_offers: in the last part */
 	long rows, skipped;	/* rows read, rows skipped (no or unknown accelerator, other region) */
 	int ondemand, spot;	/* offers written */
 };

@@ -6,6 +6,7 @@
 
 #include "cloud.h"
 #include "models.h"
+#include "strmap.h"
 #include "util.h"
 #include "ydoc.h"
 #include "banned.h"
@@ -64,8 +65,9 @@ static int load_term(const struct yread *y, struct cloud_offer *of)
 	return 0;
 }
 
+/* ids: every offer id loaded so far, each offer's index (a hash: a 600,000-offer import is read in seconds). */
 static int load_offer(struct clouds *c, const struct ydoc *doc, const struct ynode *o, const struct catalog *cat,
-		      struct diag *d)
+		      struct strmap *ids, struct diag *d)
 {
 	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
 					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source",
@@ -109,10 +111,9 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 	    yread_price_date(&y, of->id, &of->as_of) || yread_bool(&y, "assumed", 0, &of->assumed) < 0)
 		return -1;
 	of->gpus = (int)gpus;
-	for (i = 0; i + 1 < c->n; i++)
-		if (!strcmp(c->offers[i].id, of->id))
-			return ydoc_error(doc, ymap_get(o, "id"), d, "offer '%s' is already defined at %s:%ld", of->id,
-					  c->offers[i].file, c->offers[i].line);
+	if (strmap_add(ids, of->id, c->n - 1, &i))
+		return ydoc_error(doc, ymap_get(o, "id"), d, "offer '%s' is already defined at %s:%ld", of->id,
+				  c->offers[i].file, c->offers[i].line);
 	return load_term(&y, of);
 }
 
@@ -120,8 +121,9 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
 {
 	static const char *const keys[] = { "schema", "offers", NULL };
 	struct ydoc doc = YDOC_INIT;
+	struct strmap ids = STRMAP_INIT;
 	const struct ynode *offers;
-	size_t i;
+	size_t i, first;
 	int rc = -1;
 
 	c->files = xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files)); /* capacity tracks the count exactly */
@@ -136,11 +138,14 @@ int clouds_load(struct clouds *c, const char *path, const struct catalog *cat, s
 	if (ynode_expect(&doc, offers, YN_SEQ, "offers", d))
 		goto out;
 	c->offers = xrealloc(c->offers, (c->n + offers->n + 1) * sizeof(*c->offers));
+	for (i = 0; i < c->n; i++)	/* the offers of the files loaded before: ids are unique across files */
+		strmap_add(&ids, c->offers[i].id, i, &first);
 	for (i = 0; i < offers->n; i++)
-		if (load_offer(c, &doc, offers->items[i], cat, d))
+		if (load_offer(c, &doc, offers->items[i], cat, &ids, d))
 			goto out;
 	rc = 0;
 out:
+	strmap_release(&ids);
 	ydoc_release(&doc);
 	return rc;
 }

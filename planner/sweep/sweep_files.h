@@ -42,7 +42,10 @@ int sweep_k8s_manifest(const struct sweep_spec *s, const struct sweep_k8s *k, co
 int sweep_expand_case(struct outset *os, const struct sweep_spec *s, size_t i, const char *case_dir,
 		      const char *models_dir, struct diag *d);
 
-/* Creates dir when missing (an existing one is fine: shards start at once); 0, or -1 with d set. */
-int sweep_make_dir(const char *dir, struct diag *d);
+/*
+ * Creates dir when missing (an existing one is fine: shards start at once); 0, or -1 with d set.
+ * *made (when not NULL): 1 when this call created it, for a failed run to remove it again.
+ */
+int sweep_make_dir(const char *dir, int *made, struct diag *d);
 
 #endif

@@ -90,9 +90,13 @@ long sweep_run_jobs(const struct sweep_spec *s, struct sweep_shard sh, long jobs
 	return jobs;
 }
 
-int sweep_make_dir(const char *dir, struct diag *d)
+int sweep_make_dir(const char *dir, int *made, struct diag *d)
 {
-	if (mkdir(dir, 0777) && errno != EEXIST)
+	int rc = mkdir(dir, 0777);
+
+	if (made)
+		*made = !rc;
+	if (rc && errno != EEXIST)
 		return diag_set(d, DIAG_IO, dir, 0, 0, "cannot create: %s", strerror(errno));
 	return 0;
 }
@@ -282,13 +286,20 @@ static int run_workers(const struct sweep_runner *r, int *status, struct diag *d
 int sweep_run(const struct sweep_runner *r, int *status, struct diag *d)
 {
 	char *results = xasprintf("%s/results", r->dir);
-	int rc;
+	int rc, made_dir = 0, made_results = 0;
 
 	*status = 0;
-	if (sweep_make_dir(r->dir, d) || sweep_make_dir(results, d))
+	if (sweep_make_dir(r->dir, &made_dir, d) || sweep_make_dir(results, &made_results, d))
 		rc = -1;
 	else
 		rc = r->jobs > 1 ? run_workers(r, status, d) : run_shard(r, results, d);
+	if (rc || *status) {
+		/* the folders this run made, when no result landed in them (rmdir leaves a shard's results) */
+		if (made_results)
+			rmdir(results);
+		if (made_dir)
+			rmdir(r->dir);
+	}
 	free(results);
 	return rc;
 }

@@ -131,7 +131,7 @@ char *sweep_mpi_line(const struct sweep_submit *sub, struct diag *d)
 	struct sb sb;
 	char *dir;
 
-	if (sweep_make_dir(sub->dir, d))
+	if (sweep_make_dir(sub->dir, NULL, d))	/* the ranks' folder, made now */
 		return NULL;
 	dir = absolute(sub->dir);
 	sb_init(&sb);
@@ -149,9 +149,7 @@ int sweep_slurm_write(const struct sweep_submit *sub, char **script, struct diag
 	int rc = 0;
 
 	*script = NULL;
-	if (sweep_make_dir(sub->dir, d))
-		return -1;
-	dir = absolute(sub->dir);
+	dir = absolute(sub->dir);	/* the folder is made with the script, all or nothing */
 	sb_init(&sb);
 	sb_addf(&sb, "#!/bin/sh\n# gpuplan sweep %s: %zu cases in %ld array tasks (docs/sweep.md)\n", sub->s->name,
 		sweep_ncases(sub->s), sub->shards);
