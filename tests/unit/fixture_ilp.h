@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "ilp/ilp_glpk.h"
-#include "ilp/ilp_model.h"
+#include "ilp_glpk.h"
+#include "ilp_model.h"
 
 /* c on fx's problem, its root LP solved; returns 0, or -1 when the LP was not (CHECK recorded). */
 static int fixture_ilp_build(struct ilp_ctx *c, struct fixture *fx)

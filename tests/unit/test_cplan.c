@@ -21,7 +21,7 @@
 #include "ilp.h"
 #include "problem.h"
 #include "verify.h"
-#include "cplan/cplan_repair.h"
+#include "cplan_repair.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
 #define SC_TEXT FIXTURE_SC_TEXT("c")

@@ -22,8 +22,8 @@
 #include "fixture_ilp.h"
 #include "ilp.h"
 #include "verify.h"
-#include "ilp/ilp_pack.h"
-#include "ilp/ilp_vec.h"
+#include "ilp_pack.h"
+#include "ilp_vec.h"
 
 static const char inv[] = INV_HEADER "n,3,L4,1,baremetal,dc1,12,12,rent,,,10,\n";
 static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"

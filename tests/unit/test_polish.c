@@ -18,8 +18,8 @@
 #include <stdlib.h>
 
 #include "fixture_ilp.h"
-#include "ilp/ilp_polish.h"
-#include "ilp/ilp_vec.h"
+#include "ilp_polish.h"
+#include "ilp_vec.h"
 
 static const char inv[] = INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,4,64,rent,,,10,1300\n"
 				     "b,1,L4,1,baremetal,dc1,16,64,rent,,,11,300\n"

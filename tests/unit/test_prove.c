@@ -19,11 +19,11 @@
 #include "fixture_ilp.h"
 #include "gen.h"
 #include "models.h"
-#include "ilp/ilp_bound.h"
-#include "ilp/ilp_glpk.h"
-#include "ilp/ilp_model.h"
-#include "ilp/ilp_prove.h"
-#include "ilp/ilp_vec.h"
+#include "ilp_bound.h"
+#include "ilp_glpk.h"
+#include "ilp_model.h"
+#include "ilp_prove.h"
+#include "ilp_vec.h"
 
 #define S_LP_BOUND 1687799.69	/* the root LP of bench S seed 1 */
 #define S_OPTIMUM 3731355.88	/* its optimum, HiGHS 1.15.1 (above) */

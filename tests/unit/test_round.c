@@ -26,8 +26,8 @@
 #include "gen.h"
 #include "models.h"
 #include "util.h"
-#include "ilp/ilp_round.h"
-#include "ilp/ilp_vec.h"
+#include "ilp_round.h"
+#include "ilp_vec.h"
 
 /*
  * The chains on c at `threads`: the best plan's cost, *alt_obj the
