@@ -113,12 +113,12 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
-	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles != 2)
-		return cli_misuse(c, "LGIP.txt and LGIPP.txt are both needed (nvidia-smi mig -lgip, -lgipp)");
+	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles > 2)
+		return cli_misuse(c, "LGIP.txt and at most LGIPP.txt (nvidia-smi mig -lgip, -lgipp) with --gpu-id");
 	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
 		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
 	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
-		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt LGIPP.txt with --gpu-id");
+		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt [LGIPP.txt] with --gpu-id");
 	if (a->fmt == IMP_SKY && a->nfiles != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
@@ -265,9 +265,10 @@ static int validate_set(const struct outset *os, const char *const *names, const
 
 /*
  * nvidia-smi: the -lgip/-lgipp listings as gpus-ID.yaml, loaded by the
- * catalog loader (validated) from a temporary copy first.
+ * catalog loader (validated) from a temporary copy first.  -lgip alone
+ * takes its placements from the bundled catalog (cat).
  */
-static int import_smi(const struct import_args *a, struct outset *os, struct diag *d)
+static int import_smi(const struct import_args *a, const struct catalog *cat, struct outset *os, struct diag *d)
 {
 	struct smi_mig m;
 	struct catalog frag = CATALOG_INIT;
@@ -276,8 +277,12 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	const char *names[2];
 	int rc = -1;
 
-	if (smi_mig_read(&m, a->files[0], a->files[1], d))
+	if (smi_mig_read(&m, a->files[0], a->nfiles > 1 ? a->files[1] : NULL, d))
 		return -1;
+	if (a->nfiles == 1 && smi_mig_catalog_placements(&m, cat, d)) {
+		smi_mig_release(&m);
+		return -1;
+	}
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
 	names[0] = name;
@@ -285,7 +290,13 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	outset_add(os, name, yaml, strlen(yaml));
 	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
-			cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files[0], a->files[1]);
+			if (a->nfiles > 1)
+				cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n,
+					   a->files[0], a->files[1]);
+			else
+				cli_printf(stdout,
+					   "nvidia-smi: GPU %d, %zu MIG profiles (%s; placements of the catalog's %s)\n",
+					   m.gpu, m.n, a->files[0], m.placements_from);
 			cli_printf(stdout, "  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
 			       a->gpu_id);
 			rc = 0;
@@ -474,7 +485,7 @@ int cmd_import(int argc, char **argv, const struct cli_global *g)
 		if (a.fmt == IMP_OPENB)
 			rc = import_openb(&a, &cat, g->models_dir, &os, &d);
 		else if (a.fmt == IMP_SMI && a.gpu_id)
-			rc = import_smi(&a, &os, &d);
+			rc = import_smi(&a, &cat, &os, &d);
 		else if (a.fmt == IMP_SMI)
 			rc = import_smi_hosts(&a, &cat, &os, &d);
 		else if (a.fmt == IMP_SKY)

@@ -42,14 +42,26 @@ struct smi_profile {
 };
 
 struct smi_mig {
-	const char *lgip_file, *lgipp_file;	/* as given */
+	const char *lgip_file, *lgipp_file;	/* as given; lgipp_file NULL: -lgip alone */
+	const char *placements_from;	/* -lgip alone: the catalog GPU whose placements it takes */
 	int gpu;			/* the GPU index read */
 	size_t n;
 	struct smi_profile *p;		/* in -lgip order */
 };
 
-/* Reads both listings into m (m->p owned); errors at FILE:LINE (DIAG_INPUT). */
+/*
+ * Reads both listings into m (m->p owned); errors at FILE:LINE (DIAG_INPUT).
+ * lgipp_path NULL reads -lgip alone: then smi_mig_catalog_placements.
+ */
 int smi_mig_read(struct smi_mig *m, const char *lgip_path, const char *lgipp_path, struct diag *d);
+/*
+ * -lgip alone: each profile's memory slices and starts from the catalog's
+ * MIG GPUs that have every profile m lists, the first of them (they must
+ * all agree; m->placements_from names it, owned by cat).  Fails naming
+ * the lgip file when none has them all (the profile missing) or two
+ * disagree: -lgipp is needed then.
+ */
+int smi_mig_catalog_placements(struct smi_mig *m, const struct catalog *cat, struct diag *d);
 void smi_mig_release(struct smi_mig *m);
 /* The models YAML fragment (schema gpuplan-gpus/1) with one GPU, id gpu_id.  Caller frees. */
 char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id);
