@@ -39,6 +39,7 @@ struct import_args {
 	double cpu_cores, ram_gib;	/* nvidia-smi hosts: --cpu-cores, --ram-gib */
 	const char *out_dir;
 	const char *gpu_id;		/* nvidia-smi --gpu-id */
+	const char *node;		/* nvidia-smi --node: a single host's node name */
 	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
 };
 
@@ -69,6 +70,9 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 			return 1;
 		case OPT_OUTPUT:
 			a->out_dir = v;
+			break;
+		case OPT_NODE:
+			a->node = v;
 			break;
 		case OPT_GPU_ID:
 			a->gpu_id = v;
@@ -119,6 +123,11 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
 	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
 		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt [LGIPP.txt] with --gpu-id");
+	if (a->node && (a->fmt != IMP_SMI || a->gpu_id || a->nfiles != 1))
+		return cli_misuse(c, "--node NAME names the host of one nvidia-smi HOST.csv");
+	if (a->node && !inventory_node_name_valid(a->node))
+		return cli_misuse(c, "--node '%s' is not a Kubernetes node name: lower-case letters, digits, '-', '.'",
+				  a->node);
 	if (a->fmt == IMP_SKY && a->nfiles != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
@@ -362,12 +371,25 @@ static int import_sky(const struct import_args *a, struct catalog *cat, struct o
 	return rc;
 }
 
+/* Each line of notes as "  note:       LINE". */
+static void print_notes(const char *notes)
+{
+	const char *s = notes, *nl;
+
+	for (; s && *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		cli_printf(stdout, "  note:       %.*s\n", (int)(nl - s), s);
+	}
+}
+
 /* nvidia-smi --query-gpu CSV of hosts: inventory.csv, loaded against the catalog first. */
 static int import_smi_hosts(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
 	static const char *const names[] = { "inventory.csv", NULL };
 	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir };
-	const struct smi_node_size size = { a->cpu_cores, a->ram_gib };
+	const struct smi_node_size size = { a->cpu_cores, a->ram_gib, a->node };
 	struct smi_hosts sh;
 	int rc = -1;
 
@@ -378,6 +400,7 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 		if (!outset_commit(os, d)) {
 			cli_printf(stdout, "nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
 			cli_printf(stdout, "  written:    %s/inventory.csv\n", a->out_dir);
+			print_notes(sh.notes);
 			rc = 0;
 		}
 	}

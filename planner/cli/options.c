@@ -173,6 +173,8 @@ static const struct cli_option import_opts[] = {
 	{ "gpu-id", OPT_GPU_ID, "ID", "nvidia-smi: the id of the GPU type written (e.g. H100-SXM5-80GB)" },
 	{ "cpu-cores", OPT_CPU_CORES, "N", "nvidia-smi: CPU cores of each host (nvidia-smi reports none)" },
 	{ "ram-gib", OPT_RAM_GIB, "N", "nvidia-smi: RAM of each host in GiB (nvidia-smi reports none)" },
+	{ "node", OPT_NODE, "NAME", "nvidia-smi: the node name of one HOST.csv whose hostname is [N/A] or absent\n"
+				    "(default: its file name, made a valid node name)" },
 	{ "region", OPT_REGION, "REGION", "skypilot: only offers in REGION (e.g. us-east-1)" },
 	{ "accelerator", OPT_ACCELERATOR, "NAME", "skypilot: only offers of accelerator NAME (e.g. H100)" },
 	{ "as-of", OPT_AS_OF, "DATE", "skypilot: the catalog's date, YYYY-MM-DD (default: the file's modification day, UTC)" },
@@ -264,8 +266,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			bench_opts },
 	[CMD_IMPORT] = { "import", "turn what exists (a cluster, a public trace) into a scenario",
 			 "openb NODES.csv PODS.csv -o DIR\nkubectl NODES.json [PODS.json] -o DIR\n"
-			 "nvidia-smi LGIP.txt LGIPP.txt --gpu-id ID -o DIR\n"
-			 "nvidia-smi HOST.csv... --cpu-cores N --ram-gib N -o DIR\n"
+			 "nvidia-smi LGIP.txt [LGIPP.txt] --gpu-id ID -o DIR\n"
+			 "nvidia-smi HOST.csv... --cpu-cores N --ram-gib N [--node NAME] -o DIR\n"
 			 "skypilot VMS.csv [--region R] [--accelerator A] [--as-of DATE] -o DIR",
 			 "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
 			 "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
@@ -273,7 +275,8 @@ const struct cli_command cli_commands[CMD_COUNT] = {
 			 "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
 			 "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
 			 "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
-			 "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model)\n"
+			 "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model;\n"
+			 "       without it, the placements of the catalog's GPUs with the same profiles)\n"
 			 "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)\n"
 			 "nvidia-smi: HOST.csv  nvidia-smi --query-gpu=name,memory.total --format=csv, one file per host\n"
 			 "       writes inventory.csv (hosts alike in GPU type and count are one class)\n"
