@@ -54,6 +54,23 @@ static int gpu_id_ok(const char *s)
 	return 1;
 }
 
+/* The nvidia-smi forms' operands and options: nonzero after the misuse message. */
+static int smi_args_bad(const struct cli_command *c, const struct import_args *a)
+{
+	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles > 2)
+		return cli_misuse(c, "LGIP.txt and at most LGIPP.txt (nvidia-smi mig -lgip, -lgipp) with --gpu-id");
+	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
+		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
+	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
+		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt [LGIPP.txt] with --gpu-id");
+	if (a->node && (a->fmt != IMP_SMI || a->gpu_id || a->nfiles != 1))
+		return cli_misuse(c, "--node NAME names the host of one nvidia-smi HOST.csv");
+	if (a->node && !inventory_node_name_valid(a->node))
+		return cli_misuse(c, "--node '%s' is not a Kubernetes node name: lower-case letters, digits, '-', '.'",
+				  a->node);
+	return 0;
+}
+
 /* The operands and -o DIR; 0 to go on, 1 after --help (exit 0), or an exit code. */
 static int parse_args(int argc, char **argv, struct import_args *a)
 {
@@ -117,17 +134,8 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->nfiles < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
-	if (a->fmt == IMP_SMI && a->gpu_id && a->nfiles > 2)
-		return cli_misuse(c, "LGIP.txt and at most LGIPP.txt (nvidia-smi mig -lgip, -lgipp) with --gpu-id");
-	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
-		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
-	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->nfiles || a->cpu_cores <= 0 || a->ram_gib <= 0))
-		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt [LGIPP.txt] with --gpu-id");
-	if (a->node && (a->fmt != IMP_SMI || a->gpu_id || a->nfiles != 1))
-		return cli_misuse(c, "--node NAME names the host of one nvidia-smi HOST.csv");
-	if (a->node && !inventory_node_name_valid(a->node))
-		return cli_misuse(c, "--node '%s' is not a Kubernetes node name: lower-case letters, digits, '-', '.'",
-				  a->node);
+	if (smi_args_bad(c, a))
+		return EXIT_USAGE;
 	if (a->fmt == IMP_SKY && a->nfiles != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
