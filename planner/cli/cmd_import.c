@@ -38,6 +38,7 @@ struct import_args {
 	double cpu_cores, ram_gib;	/* nvidia-smi hosts: --cpu-cores, --ram-gib */
 	const char *out_dir;
 	const char *gpu_id;		/* nvidia-smi --gpu-id */
+	const char *node;		/* nvidia-smi --node: a single host's node name */
 	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
 };
 
@@ -81,6 +82,8 @@ static const struct cli_option import_options[] = {
 	  .offset = OFF(cpu_cores), .set = set_positive },
 	{ "ram-gib", 0, "N", "nvidia-smi: RAM of each host in GiB (nvidia-smi reports none)", .kind = CLI_SET,
 	  .offset = OFF(ram_gib), .set = set_positive },
+	{ "node", 0, "NAME", "nvidia-smi: the node name of one HOST.csv whose hostname is [N/A] or absent\n"
+			     "(default: its file name, made a valid node name)", .kind = CLI_STRING, .offset = OFF(node) },
 	{ "region", 0, "REGION", "skypilot: only offers in REGION (e.g. us-east-1)", .kind = CLI_STRING,
 	  .offset = OFF(region) },
 	{ "accelerator", 0, "NAME", "skypilot: only offers of accelerator NAME (e.g. H100)", .kind = CLI_STRING,
@@ -90,6 +93,23 @@ static const struct cli_option import_options[] = {
 	{ .name = NULL },
 };
 #undef OFF
+
+/* The nvidia-smi forms' operands and options: nonzero after the misuse message. */
+static int smi_args_bad(const struct cli_command *c, const struct import_args *a)
+{
+	if (a->fmt == IMP_SMI && a->gpu_id && a->files.n > 2)
+		return cli_misuse(c, "LGIP.txt and at most LGIPP.txt (nvidia-smi mig -lgip, -lgipp) with --gpu-id");
+	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
+		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
+	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->files.n || a->cpu_cores <= 0 || a->ram_gib <= 0))
+		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt [LGIPP.txt] with --gpu-id");
+	if (a->node && (a->fmt != IMP_SMI || a->gpu_id || a->files.n != 1))
+		return cli_misuse(c, "--node NAME names the host of one nvidia-smi HOST.csv");
+	if (a->node && !inventory_node_name_valid(a->node))
+		return cli_misuse(c, "--node '%s' is not a Kubernetes node name: lower-case letters, digits, '-', '.'",
+				  a->node);
+	return 0;
+}
 
 /* The command line into a: 0 to go on, CLI_DONE after --help, or an exit code. */
 static int parse_args(int argc, char **argv, struct import_args *a)
@@ -104,12 +124,8 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->files.n < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
-	if (a->fmt == IMP_SMI && a->gpu_id && a->files.n != 2)
-		return cli_misuse(c, "LGIP.txt and LGIPP.txt are both needed (nvidia-smi mig -lgip, -lgipp)");
-	if (a->fmt == IMP_SMI && a->gpu_id && !gpu_id_ok(a->gpu_id))
-		return cli_misuse(c, "--gpu-id '%s': use letters, digits, '-', '_' and '.'", a->gpu_id);
-	if (a->fmt == IMP_SMI && !a->gpu_id && (!a->files.n || a->cpu_cores <= 0 || a->ram_gib <= 0))
-		return cli_misuse(c, "HOST.csv files with --cpu-cores and --ram-gib, or LGIP.txt LGIPP.txt with --gpu-id");
+	if (smi_args_bad(c, a))
+		return EXIT_USAGE;
 	if (a->fmt == IMP_SKY && a->files.n != 1)
 		return cli_misuse(c, "one VMS.csv is needed (a SkyPilot catalog file, catalogs/v7/<cloud>/vms.csv)");
 	if (a->as_of && date_parse(a->as_of, &days))
@@ -258,9 +274,10 @@ static int validate_set(const struct outset *os, const char *const *names, const
 
 /*
  * nvidia-smi: the -lgip/-lgipp listings as gpus-ID.yaml, loaded by the
- * catalog loader (validated) from a temporary copy first.
+ * catalog loader (validated) from a temporary copy first.  -lgip alone
+ * takes its placements from the bundled catalog (cat).
  */
-static int import_smi(const struct import_args *a, struct outset *os, struct diag *d)
+static int import_smi(const struct import_args *a, const struct catalog *cat, struct outset *os, struct diag *d)
 {
 	struct smi_mig m;
 	struct catalog frag = CATALOG_INIT;
@@ -269,8 +286,12 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	const char *names[2];
 	int rc = -1;
 
-	if (smi_mig_read(&m, a->files.v[0], a->files.v[1], d))
+	if (smi_mig_read(&m, a->files.v[0], a->files.n > 1 ? a->files.v[1] : NULL, d))
 		return -1;
+	if (a->files.n == 1 && smi_mig_catalog_placements(&m, cat, d)) {
+		smi_mig_release(&m);
+		return -1;
+	}
 	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
 	names[0] = name;
@@ -278,7 +299,13 @@ static int import_smi(const struct import_args *a, struct outset *os, struct dia
 	outset_add(os, name, yaml, strlen(yaml));
 	if (!validate_set(os, names, &v, d)) {
 		if (!outset_commit(os, d)) {
-			cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n, a->files.v[0], a->files.v[1]);
+			if (a->files.n > 1)
+				cli_printf(stdout, "nvidia-smi: GPU %d, %zu MIG profiles (%s, %s)\n", m.gpu, m.n,
+					   a->files.v[0], a->files.v[1]);
+			else
+				cli_printf(stdout,
+					   "nvidia-smi: GPU %d, %zu MIG profiles (%s; placements of the catalog's %s)\n",
+					   m.gpu, m.n, a->files.v[0], m.placements_from);
 			cli_printf(stdout, "  written:    %s/%s (GPU type %s; list it in a scenario's gpu_types)\n", a->out_dir, name,
 			       a->gpu_id);
 			rc = 0;
@@ -383,12 +410,25 @@ static int import_sky(void *ctx)
 	return rc;
 }
 
+/* Each line of notes as "  note:       LINE". */
+static void print_notes(const char *notes)
+{
+	const char *s = notes, *nl;
+
+	for (; s && *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			break;
+		cli_printf(stdout, "  note:       %.*s\n", (int)(nl - s), s);
+	}
+}
+
 /* nvidia-smi --query-gpu CSV of hosts: inventory.csv, loaded against the catalog first. */
 static int import_smi_hosts(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
 	static const char *const names[] = { "inventory.csv", NULL };
 	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir };
-	const struct smi_node_size size = { a->cpu_cores, a->ram_gib };
+	const struct smi_node_size size = { a->cpu_cores, a->ram_gib, a->node };
 	struct smi_hosts sh;
 	int rc = -1;
 
@@ -399,6 +439,7 @@ static int import_smi_hosts(const struct import_args *a, struct catalog *cat, st
 		if (!outset_commit(os, d)) {
 			cli_printf(stdout, "nvidia-smi: %d hosts in %d classes, %ld GPUs\n", sh.hosts, sh.classes, sh.gpus);
 			cli_printf(stdout, "  written:    %s/inventory.csv\n", a->out_dir);
+			print_notes(sh.notes);
 			rc = 0;
 		}
 	}
@@ -494,7 +535,7 @@ static int import_nvidia_smi(void *ctx)
 	const struct import_run *r = ctx;
 
 	if (r->a->gpu_id)
-		return import_smi(r->a, r->os, r->d);
+		return import_smi(r->a, r->cat, r->os, r->d);
 	return import_smi_hosts(r->a, r->cat, r->os, r->d);
 }
 
@@ -533,7 +574,8 @@ static const struct cli_subcommand import_formats[] = {
 	[IMP_OPENB] = { "openb", import_openb, "NODES.csv PODS.csv -o DIR", 2, "more than two files given" },
 	[IMP_KUBECTL] = { "kubectl", import_kubectl, "NODES.json [PODS.json] -o DIR", 2, "more than two files given" },
 	[IMP_SMI] = { "nvidia-smi", import_nvidia_smi,
-		      "LGIP.txt LGIPP.txt --gpu-id ID -o DIR\nHOST.csv... --cpu-cores N --ram-gib N -o DIR", -1, NULL },
+		      "LGIP.txt [LGIPP.txt] --gpu-id ID -o DIR\nHOST.csv... --cpu-cores N --ram-gib N [--node NAME] -o DIR",
+		      -1, NULL },
 	[IMP_SKY] = { "skypilot", import_sky, "VMS.csv [--region R] [--accelerator A] [--as-of DATE] -o DIR", 2,
 		      "more than two files given" },
 	{ .name = NULL },
@@ -549,7 +591,8 @@ const struct cli_command cmd_import_entry = {
 		       "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
 		       "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
 		       "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
-		       "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model)\n"
+		       "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model;\n"
+		       "       without it, the placements of the catalog's GPUs with the same profiles)\n"
 		       "       writes gpus-ID.yaml, a models/gpus.yaml entry (MIG profiles, usable memory, placements)\n"
 		       "nvidia-smi: HOST.csv  nvidia-smi --query-gpu=name,memory.total --format=csv, one file per host\n"
 		       "       writes inventory.csv (hosts alike in GPU type and count are one class)\n"

@@ -151,10 +151,89 @@ int smi_mig_read(struct smi_mig *m, const char *lgip_path, const char *lgipp_pat
 	memset(m, 0, sizeof(*m));
 	m->lgip_file = lgip_path;
 	m->lgipp_file = lgipp_path;
-	if (read_lgip(m, lgip_path, d) || read_lgipp(m, lgipp_path, d)) {
+	if (read_lgip(m, lgip_path, d) || (lgipp_path && read_lgipp(m, lgipp_path, d))) {
 		smi_mig_release(m);
 		return -1;
 	}
+	return 0;
+}
+
+/* g has a MIG profile of every name m lists; else the first it lacks, in *missing. */
+static int covers(const struct gpu_type *g, const struct smi_mig *m, const char **missing)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (catalog_mig_profile(g, m->p[i].name) < 0) {
+			*missing = m->p[i].name;
+			return 0;
+		}
+	return 1;
+}
+
+/* g and h place every profile of m alike (the same slices and starts). */
+static int same_placements(const struct gpu_type *g, const struct gpu_type *h, const struct smi_mig *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		const struct mig_profile *a = &g->mig.profiles[catalog_mig_profile(g, m->p[i].name)];
+		const struct mig_profile *b = &h->mig.profiles[catalog_mig_profile(h, m->p[i].name)];
+		if (a->memory_slices != b->memory_slices || a->nstarts != b->nstarts ||
+		    memcmp(a->starts, b->starts, (size_t)a->nstarts * sizeof(a->starts[0])))
+			return 0;
+	}
+	return 1;
+}
+
+/* No catalog GPU has all of m's profiles: the error, at the first profile none has. */
+static int no_placements(const struct smi_mig *m, const struct catalog *cat, struct diag *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->n; i++) {
+		for (k = 0; k < cat->n && catalog_mig_profile(&cat->gpus[k], m->p[i].name) < 0; k++)
+			;
+		if (k == cat->n)
+			return diag_set(d, DIAG_INPUT, m->lgip_file, m->p[i].line, 0,
+					"no GPU of the catalog has MIG profile '%s', so its placements are unknown: give "
+					"nvidia-smi mig -lgipp too",
+					m->p[i].name);
+	}
+	return diag_set(d, DIAG_INPUT, m->lgip_file, 0, 0,
+			"no GPU of the catalog has all these MIG profiles, so their placements are unknown: give "
+			"nvidia-smi mig -lgipp too");
+}
+
+int smi_mig_catalog_placements(struct smi_mig *m, const struct catalog *cat, struct diag *d)
+{
+	const struct gpu_type *from = NULL;
+	const char *missing = NULL;
+	size_t i;
+
+	for (i = 0; i < cat->n; i++) {
+		const struct gpu_type *g = &cat->gpus[i];
+		if (!g->has_mig || !covers(g, m, &missing))
+			continue;
+		if (!from)
+			from = g;
+		else if (!same_placements(from, g, m))
+			return diag_set(d, DIAG_INPUT, m->lgip_file, 0, 0,
+					"the catalog's %s and %s place these MIG profiles differently: give nvidia-smi mig "
+					"-lgipp too",
+					from->id, g->id);
+	}
+	if (!from)
+		return no_placements(m, cat, d);
+	for (i = 0; i < m->n; i++) {
+		const struct mig_profile *q = &from->mig.profiles[catalog_mig_profile(from, m->p[i].name)];
+		if (q->nstarts > SMI_MAX_STARTS)
+			continue;
+		m->p[i].memory_slices = q->memory_slices;
+		m->p[i].nstarts = q->nstarts;
+		memcpy(m->p[i].starts, q->starts, (size_t)q->nstarts * sizeof(q->starts[0]));
+	}
+	m->placements_from = from->id;
 	return 0;
 }
 
@@ -170,8 +249,9 @@ static void write_profile(struct sb *y, const struct smi_mig *m, const struct sm
 {
 	int i;
 
-	sb_addf(y, "        # %s:%ld: ID %d, at most %d, %s GiB, SM %d; %s: {", m->lgip_file, p->line, p->id, p->total,
-		p->gib, p->sms, m->lgipp_file);
+	sb_addf(y, "        # %s:%ld: ID %d, at most %d, %s GiB, SM %d; %s%s: {", m->lgip_file, p->line, p->id, p->total,
+		p->gib, p->sms, m->lgipp_file ? "" : "placements of the catalog's ",
+		m->lgipp_file ? m->lgipp_file : m->placements_from);
 	for (i = 0; i < p->nstarts; i++)
 		sb_addf(y, "%s%d", i ? "," : "", p->starts[i]);
 	sb_addf(y, "}:%d\n", p->memory_slices);
@@ -205,11 +285,16 @@ char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id)
 	}
 	nominal = mig_name_nominal_mib(big->name);
 	sb_init(&y);
-	sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) and -lgipp (%s) of GPU %d,\n"
-		    "# written by gpuplan import nvidia-smi.  Add the GPU's vGPU table, sms and tdp_w from\n"
+	if (m->lgipp_file)
+		sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) and -lgipp (%s) of GPU %d,\n", gpu_id,
+			m->lgip_file, m->lgipp_file, m->gpu);
+	else
+		sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) of GPU %d, placements of the catalog's %s,\n",
+			gpu_id, m->lgip_file, m->gpu, m->placements_from);
+	sb_addf(&y, "# written by gpuplan import nvidia-smi.  Add the GPU's vGPU table, sms and tdp_w from\n"
 		    "# their own sources; use it from a scenario's gpu_types: list.\n"
 		    "schema: gpuplan-gpus/1\ngpus:\n  - id: %s\n",
-		gpu_id, m->lgip_file, m->lgipp_file, m->gpu, gpu_id);
+		gpu_id);
 	sb_addf(&y, "    memory_mib: %ld   # nominal: the %s profile's name x 1024\n", nominal, big->name);
 	sb_addf(&y, "    mig:\n      compute_slices: %d   # the largest <n>g profile\n"
 		    "      memory_slices: %d    # the largest placement size (-lgipp)\n"

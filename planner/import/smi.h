@@ -42,14 +42,26 @@ struct smi_profile {
 };
 
 struct smi_mig {
-	const char *lgip_file, *lgipp_file;	/* as given */
+	const char *lgip_file, *lgipp_file;	/* as given; lgipp_file NULL: -lgip alone */
+	const char *placements_from;	/* -lgip alone: the catalog GPU whose placements it takes */
 	int gpu;			/* the GPU index read */
 	size_t n;
 	struct smi_profile *p;		/* in -lgip order */
 };
 
-/* Reads both listings into m (m->p owned); errors at FILE:LINE (DIAG_INPUT). */
+/*
+ * Reads both listings into m (m->p owned); errors at FILE:LINE (DIAG_INPUT).
+ * lgipp_path NULL reads -lgip alone: then smi_mig_catalog_placements.
+ */
 int smi_mig_read(struct smi_mig *m, const char *lgip_path, const char *lgipp_path, struct diag *d);
+/*
+ * -lgip alone: each profile's memory slices and starts from the catalog's
+ * MIG GPUs that have every profile m lists, the first of them (they must
+ * all agree; m->placements_from names it, owned by cat).  Fails naming
+ * the lgip file when none has them all (the profile missing) or two
+ * disagree: -lgipp is needed then.
+ */
+int smi_mig_catalog_placements(struct smi_mig *m, const struct catalog *cat, struct diag *d);
 void smi_mig_release(struct smi_mig *m);
 /* The models YAML fragment (schema gpuplan-gpus/1) with one GPU, id gpu_id.  Caller frees. */
 char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id);
@@ -61,8 +73,9 @@ char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id);
  * unit in brackets unless `nounits` ("memory.total [MiB]"); fields are
  * separated by ", "; a value carries its unit ("81559 MiB"); "[N/A]" is
  * no value.  Columns read: name (required: the GPU type, through the
- * product table of gfd.h), memory.total, hostname (else the file name
- * without its extension is the node name); every other column is
+ * product table of gfd.h), memory.total, hostname (when absent or [N/A]:
+ * the caller's node name, else the file name without its extension made
+ * a valid node name, each said in notes); every other column is
  * ignored.  Each row is one GPU.  Hosts alike in GPU type and count are
  * one owned bare-metal class naming its nodes; nvidia-smi knows no CPU or
  * RAM, so cpu_cores and ram_gib are the caller's.
@@ -71,11 +84,16 @@ struct smi_hosts {
 	char *inventory;	/* inventory.csv */
 	int hosts, classes;
 	long gpus;
+	char *notes;		/* one line per host whose name is not its hostname column's: where it came from */
 };
-/* What every imported host has besides its GPUs (nvidia-smi cannot tell). */
+/*
+ * What every imported host has besides its GPUs (nvidia-smi cannot tell),
+ * and the name of a single host whose CSV gives none.
+ */
 struct smi_node_size {
 	double cpu_cores;	/* per node */
 	double ram_gib;		/* per node */
+	const char *node;	/* --node: the node name when hostname is absent or [N/A]; NULL: the file name */
 };
 int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size *size, const struct catalog *cat,
 		     struct smi_hosts *out, struct diag *d);

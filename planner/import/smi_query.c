@@ -20,10 +20,33 @@
 
 struct shost {
 	char *name;			/* node name */
+	char *note;			/* where name came from, when not the hostname column; else NULL */
 	const struct gpu_type *gpu;
 	long gpus;
 	long mib;			/* memory.total of the first GPU, 0 when not given */
+	int mig;			/* mig.mode.current: MIG_* below */
 };
+
+/* A host's MIG mode (mig.mode.current over its GPUs). */
+enum { MIG_UNKNOWN, MIG_DISABLED, MIG_ENABLED, MIG_MIXED };
+static const char *const mig_text[] = { "not given", "Disabled", "Enabled", "Enabled on some GPUs" };
+
+/* One GPU's mig.mode.current folded into h->mig; -1 on a value nvidia-smi does not write. */
+static int read_mig(struct shost *h, const char *v)
+{
+	int m;
+
+	if (!strcmp(v, "Enabled"))
+		m = MIG_ENABLED;
+	else if (!strcmp(v, "Disabled"))
+		m = MIG_DISABLED;
+	else if (!strcmp(v, "[N/A]") || !strcmp(v, "[Not Supported]") || !strcmp(v, "N/A"))
+		return 0;
+	else
+		return -1;
+	h->mig = h->mig == MIG_UNKNOWN || h->mig == m ? m : MIG_MIXED;
+	return 0;
+}
 
 /* The header index of field (the name before any " [unit]"), or -1. */
 static int find_col(const struct csvdoc *doc, const char *field)
@@ -65,19 +88,69 @@ static const char *read_mib(const char *head, const char *s, long *mib)
 	return NULL;
 }
 
-/* The file name without folders and extension: the node name when no hostname column. */
-static char *base_name(const char *path)
+/*
+ * The file name without folders and extension, made a valid node name:
+ * lower case, every other character than a-z, 0-9, '-' and '.' a '-',
+ * no '-' or '.' at either end, at most 63 characters ("" when nothing is left).
+ */
+static char *file_node_name(const char *path)
 {
 	const char *b = strrchr(path, '/'), *dot;
+	char *s, *t;
+	size_t n, i, j = 0;
+
 	b = b ? b + 1 : path;
 	dot = strrchr(b, '.');
-	return dot && dot > b ? xstrndup(b, (size_t)(dot - b)) : xstrdup(b);
+	n = dot && dot > b ? (size_t)(dot - b) : strlen(b);
+	s = xstrndup(b, n);
+	for (i = 0; i < n; i++) {
+		char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+		s[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ? c : '-';
+	}
+	for (t = s; *t == '-' || *t == '.'; t++)
+		;
+	for (i = 0; t[i] && j < 63; i++)
+		s[j++] = t[i];
+	while (j > 0 && (s[j - 1] == '-' || s[j - 1] == '.'))
+		j--;
+	s[j] = '\0';
+	return s;
 }
 
-static int read_host(const char *path, const struct catalog *cat, struct shost *h, struct diag *d)
+/*
+ * h's node name when its CSV names none (no hostname column, or "[N/A]"):
+ * node (--node), else the file name made valid; the note says which.
+ */
+static int name_host(const char *path, const char *node, int c_host, struct shost *h, struct diag *d)
+{
+	const char *why = c_host >= 0 ? "the hostname column is [N/A]" : "no hostname column";
+	char *orig;
+
+	if (node) {
+		h->name = xstrdup(node);
+		h->note = xasprintf("%s: node name '%s' from --node (%s)", path, node, why);
+		return 0;
+	}
+	h->name = file_node_name(path);
+	orig = strrchr(path, '/') ? xstrdup(strrchr(path, '/') + 1) : xstrdup(path);
+	if (!inventory_node_name_valid(h->name)) {
+		diag_set(d, DIAG_INPUT, path, 0, 0,
+			 "no node name: %s and the file name '%s' gives no valid one; give it with --node NAME", why,
+			 orig);
+		free(orig);
+		return -1;
+	}
+	h->note = xasprintf("%s: node name '%s' from the file name (%s; --node NAME gives another)", path, h->name,
+			    why);
+	free(orig);
+	return 0;
+}
+
+static int read_host(const char *path, const struct catalog *cat, const char *node, struct shost *h,
+		     struct diag *d)
 {
 	struct csvdoc doc = CSVDOC_INIT;
-	int c_name, c_mem, c_host, rc = -1;
+	int c_name, c_mem, c_host, c_mig, rc = -1;
 	size_t i;
 
 	memset(h, 0, sizeof(*h));
@@ -90,6 +163,7 @@ static int read_host(const char *path, const struct catalog *cat, struct shost *
 	}
 	c_mem = find_col(&doc, "memory.total");
 	c_host = find_col(&doc, "hostname");
+	c_mig = find_col(&doc, "mig.mode.current");
 	for (i = 0; i < doc.nrows; i++) {
 		const struct csvrow *r = &doc.rows[i];
 		struct gfd_product p;
@@ -117,6 +191,11 @@ static int read_host(const char *path, const struct catalog *cat, struct shost *
 			if (!h->mib)
 				h->mib = mib;
 		}
+		if (c_mig >= 0 && read_mig(h, r->f[c_mig])) {
+			diag_set(d, DIAG_INPUT, path, r->line, c_mig + 1,
+				 "column 'mig.mode.current': '%s' is not Enabled, Disabled or [N/A]", r->f[c_mig]);
+			goto out;
+		}
 		if (c_host >= 0 && !h->name && r->f[c_host][0] && r->f[c_host][0] != '[')
 			h->name = xstrdup(r->f[c_host]);
 		h->gpus++;
@@ -129,12 +208,12 @@ static int read_host(const char *path, const struct catalog *cat, struct shost *
 		diag_set(d, DIAG_INPUT, path, 0, 0, "%ld GPUs in one host (at most 64)", h->gpus);
 		goto out;
 	}
-	if (!h->name)
-		h->name = base_name(path);
+	if (!h->name && name_host(path, node, c_host, h, d))
+		goto out;
 	if (!inventory_node_name_valid(h->name)) {
 		diag_set(d, DIAG_INPUT, path, 0, 0,
 			 "node name '%s' (from %s) is not a Kubernetes node name: lower-case letters, digits, '-', '.'",
-			 h->name, c_host >= 0 ? "the hostname column" : "the file name");
+			 h->name, h->note ? "--node" : "the hostname column");
 		goto out;
 	}
 	rc = 0;
@@ -151,6 +230,8 @@ static int shost_cmp(const void *a, const void *b)
 		return c;
 	if (x->gpus != y->gpus)
 		return x->gpus < y->gpus ? -1 : 1;
+	if (x->mig != y->mig)
+		return x->mig < y->mig ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -165,10 +246,13 @@ static void write_rows(struct sb *inv, const struct shost *hs, int n, double cpu
 		     "# and --ram-gib; site 'default'.\n"
 		     "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,nodes\n");
 	for (i = 0; i < n; i = j) {
-		for (j = i; j < n && hs[j].gpu == hs[i].gpu && hs[j].gpus == hs[i].gpus; j++)
+		for (j = i; j < n && hs[j].gpu == hs[i].gpu && hs[j].gpus == hs[i].gpus && hs[j].mig == hs[i].mig; j++)
 			;
 		if (j > i && hs[i].mib)
 			sb_addf(inv, "# %s: memory.total %ld MiB\n", hs[i].gpu->id, hs[i].mib);
+		if (hs[i].mig != MIG_UNKNOWN)
+			sb_addf(inv, "# smi-%d: MIG mode %s (mig.mode.current)%s\n", out->classes + 1, mig_text[hs[i].mig],
+				hs[i].mig == MIG_ENABLED ? ": its GPUs run MIG partitions today" : "");
 		sb_addf(inv, "smi-%d,%d,", out->classes + 1, j - i);
 		sb_add_csv(inv, hs[i].gpu->id);
 		sb_addf(inv, ",%ld,baremetal,default,%s,%s,owned,", hs[i].gpus, fmt_num_short(b1, sizeof(b1), cpu, 3),
@@ -190,15 +274,18 @@ int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size
 {
 	struct shost *hs = xcalloc((size_t)n + 1, sizeof(*hs));
 	struct strmap names = STRMAP_INIT;	/* node name -> the index of its file */
-	struct sb inv;
+	struct sb inv, notes;
 	int i, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	sb_init(&inv);
+	sb_init(&notes);
 	for (i = 0; i < n; i++) {
 		size_t first;
-		if (read_host(paths[i], cat, &hs[i], d))
+		if (read_host(paths[i], cat, size->node, &hs[i], d))
 			goto out;
+		if (hs[i].note)
+			sb_addf(&notes, "%s\n", hs[i].note);
 		if (strmap_add(&names, hs[i].name, (size_t)i, &first)) {
 			diag_set(d, DIAG_INPUT, paths[i], 0, 0, "node name '%s' is also the host of %s: one file per host",
 				 hs[i].name, paths[first]);
@@ -209,18 +296,24 @@ int smi_hosts_import(const char *const *paths, int n, const struct smi_node_size
 	write_rows(&inv, hs, n, size->cpu_cores, size->ram_gib, out);
 	out->hosts = n;
 	out->inventory = sb_detach(&inv);
+	out->notes = sb_detach(&notes);
 	rc = 0;
 out:
 	strmap_release(&names);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(hs[i].name);
+		free(hs[i].note);
+	}
 	free(hs);
 	sb_release(&inv);
+	sb_release(&notes);
 	return rc;
 }
 
 void smi_hosts_release(struct smi_hosts *out)
 {
 	free(out->inventory);
+	free(out->notes);
 	out->inventory = NULL;
+	out->notes = NULL;
 }

@@ -49,55 +49,31 @@ static int load_assumed(const struct yread *y, struct mig_profile *p)
 	return 0;
 }
 
-static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g,
-			    struct mig_profile *p, struct diag *d)
+/* "unknown GPU-instance profile" with the nearest of g's MIG profile names. */
+static int unknown_gi_profile(const struct ydoc *doc, const struct ynode *node, const struct gpu_type *g,
+			      const char *gi, struct diag *d)
 {
-	static const char *const keys[] = { "name",	     "id",	    "compute_slices", "memory_slices",
-					    "memory_mib",    "max_instances", "starts",	      "media_ext",
-					    "assumed",	     "assumed_rule",  "sms",	      NULL };
-	const struct yread y = { doc, n, d };
-	const struct ynode *starts;
-	const char *name;
-	long long v;
-	size_t i;
-	int me = 0;
+	const char *names[MIG_MAX_PROFILES + 1];
+	const char *near[HINT_MAX];
+	char *hint;
+	size_t k;
 
-	if (ynode_expect(doc, n, YN_MAP, "profiles item", d) || ymap_check_keys(doc, n, keys, "MIG profile", d))
-		return -1;
-	if (yread_str(&y, "name", 1, &name))
-		return -1;
-	p->name = xstrdup(name);
-	p->id = -1;
-	if (yread_int(&y, "id", 0, 0, 1000, &v) < 0)
-		return -1;
-	else if (ymap_get(n, "id"))
-		p->id = as_int(v);
-	if (yread_int(&y, "compute_slices", 1, 1, g->mig.compute_slices, &v))
-		return -1;
-	p->compute_slices = as_int(v);
-	if (yread_int(&y, "memory_slices", 1, 1, g->mig.memory_slices, &v))
-		return -1;
-	p->memory_slices = as_int(v);
-	if (yread_int(&y, "sms", 0, 1, 100000, &v) < 0)
-		return -1;
-	p->sms = ymap_get(n, "sms") ? as_int(v) : 0;
-	if (g->sms && p->sms > g->sms)
-		return ydoc_error(doc, ymap_get(n, "sms"), d, "'%s' has %d SMs, more than the GPU's %d", name,
-				  p->sms, g->sms);
-	if (yread_int(&y, "memory_mib", 1, 1, g->memory_mib, &v))
-		return -1;
-	p->memory_mib = (long)v;
-	p->nominal_mib = mig_name_nominal_mib(p->name);
-	p->line = n->line;
-	if (load_assumed(&y, p))
-		return -1;
-	if (yread_int(&y, "max_instances", 1, 1, g->mig.max_instances, &v))
-		return -1;
-	p->max_instances = as_int(v);
-	if (yread_bool(&y, "media_ext", 0, &me) < 0)
-		return -1;
-	p->media_ext = me;
-	starts = ymap_get(n, "starts");
+	for (k = 0; k < g->mig.nprofiles && k < MIG_MAX_PROFILES; k++)
+		names[k] = g->mig.profiles[k].name;
+	names[k] = NULL;
+	hint = str_hint_text(near, str_closest(gi, names, near));
+	ydoc_error(doc, node, d, "unknown GPU-instance profile '%s' for '%s'%s", gi, g->id, hint);
+	free(hint);
+	return -1;
+}
+
+/* The allowed start slices of MIG profile p (its memory_slices set). */
+static int load_mig_starts(const struct ydoc *doc, const struct ynode *n, const struct gpu_type *g,
+			   struct mig_profile *p, struct diag *d)
+{
+	const struct ynode *starts = ymap_get(n, "starts");
+	size_t i;
+
 	if (!starts)
 		return ydoc_error(doc, n, d, "missing field 'starts'");
 	if (ynode_expect(doc, starts, YN_SEQ, "starts", d))
@@ -126,6 +102,15 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 		p->starts[i] = as_int(x);
 	}
 	p->nstarts = (int)starts->n;
+	return 0;
+}
+
+/* p's name and id are not those of an earlier profile of g. */
+static int check_profile_unique(const struct ydoc *doc, const struct ynode *n, const struct gpu_type *g,
+				const struct mig_profile *p, struct diag *d)
+{
+	size_t i;
+
 	if (catalog_mig_profile(g, p->name) >= 0)
 		return ydoc_error(doc, n, d, "duplicate MIG profile '%s'", p->name);
 	if (p->id >= 0)
@@ -137,9 +122,144 @@ static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struc
 	return 0;
 }
 
+static int load_mig_profile(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g,
+			    struct mig_profile *p, struct diag *d)
+{
+	static const char *const keys[] = { "name",	     "id",	    "compute_slices", "memory_slices",
+					    "memory_mib",    "max_instances", "starts",	      "media_ext",
+					    "assumed",	     "assumed_rule",  "sms",	      NULL };
+	const struct yread y = { doc, n, d };
+	const char *name;
+	long long v;
+	int me = 0;
+
+	if (ynode_expect(doc, n, YN_MAP, "profiles item", d) || ymap_check_keys(doc, n, keys, "MIG profile", d))
+		return -1;
+	if (yread_str(&y, "name", 1, &name))
+		return -1;
+	p->name = xstrdup(name);
+	p->id = -1;
+	if (yread_int(&y, "id", 0, 0, 1000, &v) < 0)
+		return -1;
+	else if (ymap_get(n, "id"))
+		p->id = as_int(v);
+	if (yread_int(&y, "compute_slices", 1, 1, g->mig.compute_slices, &v))
+		return -1;
+	p->compute_slices = as_int(v);
+	if (yread_int(&y, "memory_slices", 1, 1, g->mig.memory_slices, &v))
+		return -1;
+	p->memory_slices = as_int(v);
+	if (yread_int(&y, "sms", 0, 1, 100000, &v) < 0)
+		return -1;
+	p->sms = ymap_get(n, "sms") ? as_int(v) : 0;
+	if (g->sms && p->sms > g->sms)
+		return ydoc_error(doc, ymap_get(n, "sms"), d, "'%s' has %d SMs, more than the GPU's %d", name,
+				  p->sms, g->sms);
+	if (yread_int(&y, "memory_mib", 1, 1, g->memory_mib, &v))
+		return -1;
+	p->memory_mib = p->read_mib[0] = (long)v;
+	p->nominal_mib = mig_name_nominal_mib(p->name);
+	p->line = n->line;
+	if (load_assumed(&y, p))
+		return -1;
+	if (yread_int(&y, "max_instances", 1, 1, g->mig.max_instances, &v))
+		return -1;
+	p->max_instances = as_int(v);
+	if (yread_bool(&y, "media_ext", 0, &me) < 0)
+		return -1;
+	p->media_ext = me;
+	return load_mig_starts(doc, n, g, p, d) || check_profile_unique(doc, n, g, p, d) ? -1 : 0;
+}
+
+/*
+ * One entry of mig.reads: {driver, source, memory_mib: {profile: MiB}}, a
+ * real read of the GPU's MIG memory besides the profile rows' (index r).
+ */
+static int load_mig_read(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, size_t r,
+			 struct diag *d)
+{
+	static const char *const keys[] = { "driver", "source", "memory_mib", NULL };
+	const struct yread y = { doc, n, d };
+	const struct ynode *mem;
+	const char *driver = NULL, *source;
+	size_t i;
+
+	if (ynode_expect(doc, n, YN_MAP, "reads item", d) || ymap_check_keys(doc, n, keys, "MIG memory read", d) ||
+	    yread_nonblank(&y, "driver", 0, &driver) < 0 || yread_nonblank(&y, "source", 1, &source))
+		return -1;
+	if (driver && driver_branch(driver) < 0)
+		return ydoc_error(doc, ymap_get(n, "driver"), d, "driver '%s' is not a driver version (580.95.05)",
+				  driver);
+	g->mig.reads[r].driver = driver ? xstrdup(driver) : NULL;
+	g->mig.reads[r].source = xstrdup(source);
+	g->mig.reads[r].line = n->line;
+	mem = ymap_get(n, "memory_mib");
+	if (!mem)
+		return ydoc_error(doc, n, d, "missing field 'memory_mib'");
+	if (ynode_expect(doc, mem, YN_MAP, "memory_mib", d))
+		return -1;
+	for (i = 0; i < mem->n; i++) {
+		const struct ynode *v = mem->items[i];
+		int k = catalog_mig_profile(g, mem->keys[i]);
+		long long x;
+		int rc;
+		if (k < 0)
+			return unknown_gi_profile(doc, v, g, mem->keys[i], d);
+		if (v->type != YN_SCALAR)
+			return ydoc_error(doc, v, d, "the memory of '%s' must be a number of MiB", mem->keys[i]);
+		rc = parse_llong(v->scalar, &x);
+		if (rc)
+			return ydoc_error(doc, v, d, "memory_mib '%s' of '%s' %s", v->scalar, mem->keys[i],
+					  parse_num_strerror(rc));
+		if (x < 1 || x > g->memory_mib)
+			return ydoc_error(doc, v, d, "memory_mib %lld of '%s' must be in [1, %ld]", x, mem->keys[i],
+					  g->memory_mib);
+		g->mig.profiles[k].read_mib[r] = (long)x;
+	}
+	return 0;
+}
+
+/*
+ * The reads of g's MIG memory: the profile rows' (mig.memory_source,
+ * mig.memory_driver) and the mig.reads list; each profile then plans with
+ * the lowest figure (catalog_pick_mig_reads).
+ */
+static int load_mig_reads(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
+{
+	const struct yread y = { doc, n, d };
+	const struct ynode *list = ymap_get(n, "reads");
+	const char *src = NULL, *drv = NULL;
+	size_t i;
+
+	if (yread_nonblank(&y, "memory_source", 0, &src) < 0 || yread_nonblank(&y, "memory_driver", 0, &drv) < 0)
+		return -1;
+	if (drv && driver_branch(drv) < 0)
+		return ydoc_error(doc, ymap_get(n, "memory_driver"), d,
+				  "memory_driver '%s' is not a driver version (580.95.05)", drv);
+	g->mig.nreads = 1;
+	g->mig.reads[0].source = src ? xstrdup(src) : NULL;
+	g->mig.reads[0].driver = drv ? xstrdup(drv) : NULL;
+	g->mig.reads[0].line = n->line;
+	if (!list)
+		return 0;
+	if (!src)
+		return ydoc_error(doc, list, d, "'reads' needs 'memory_source' (the read the profile rows give)");
+	if (ynode_expect(doc, list, YN_SEQ, "reads", d))
+		return -1;
+	if (list->n == 0 || list->n > MIG_MAX_READS - 1)
+		return ydoc_error(doc, list, d, "'reads' must list 1 to %d reads", MIG_MAX_READS - 1);
+	for (i = 0; i < list->n; i++) {
+		g->mig.nreads = i + 2;
+		if (load_mig_read(doc, list->items[i], g, i + 1, d))
+			return -1;
+	}
+	return 0;
+}
+
 static int load_mig(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
 {
-	static const char *const keys[] = { "compute_slices", "memory_slices", "max_instances", "profiles", NULL };
+	static const char *const keys[] = { "compute_slices", "memory_slices", "max_instances", "profiles",
+					    "memory_source",  "memory_driver", "reads",		NULL };
 	const struct yread y = { doc, n, d };
 	const struct ynode *profiles;
 	long long v;
@@ -170,37 +290,82 @@ static int load_mig(const struct ydoc *doc, const struct ynode *n, struct gpu_ty
 		if (rc)
 			return -1;
 	}
+	if (load_mig_reads(doc, n, g, d))
+		return -1;
 	g->has_mig = 1;
 	return 0;
 }
 
-/* "unknown GPU-instance profile" with the nearest of g's MIG profile names. */
-static int unknown_gi_profile(const struct ydoc *doc, const struct ynode *node, const struct gpu_type *g,
-			      const char *gi, struct diag *d)
+/* One time-sliced vGPU profile (vgpu.profiles item i) of g. */
+static int load_vgpu_profile(const struct ydoc *doc, const struct ynode *p, struct gpu_type *g, size_t i,
+			     struct diag *d)
 {
-	const char *names[MIG_MAX_PROFILES + 1];
-	const char *near[HINT_MAX];
-	char *hint;
-	size_t k;
+	static const char *const keys[] = { "name", "framebuffer_mib", "max_equal", "max_mixed", NULL };
+	const struct yread yp = { doc, p, d };
+	struct vgpu_profile *vp = &g->vgpu.profiles[i];
+	const char *name;
+	long long v;
+	size_t j;
 
-	for (k = 0; k < g->mig.nprofiles && k < MIG_MAX_PROFILES; k++)
-		names[k] = g->mig.profiles[k].name;
-	names[k] = NULL;
-	hint = str_hint_text(near, str_closest(gi, names, near));
-	ydoc_error(doc, node, d, "unknown GPU-instance profile '%s' for '%s'%s", gi, g->id, hint);
-	free(hint);
-	return -1;
+	if (ynode_expect(doc, p, YN_MAP, "profiles item", d) || ymap_check_keys(doc, p, keys, "vGPU profile", d) ||
+	    yread_str(&yp, "name", 1, &name))
+		return -1;
+	vp->name = xstrdup(name);
+	for (j = 0; j < i; j++)
+		if (!str_casecmp(g->vgpu.profiles[j].name, name))
+			return ydoc_error(doc, p, d, "duplicate vGPU profile '%s'", name);
+	if (yread_int(&yp, "framebuffer_mib", 1, 1, g->nominal_mib, &v))
+		return -1;
+	vp->framebuffer_mib = (long)v;
+	if (yread_int(&yp, "max_equal", 1, 1, 64, &v))
+		return -1;
+	vp->max_equal = as_int(v);
+	if (vp->framebuffer_mib * vp->max_equal > g->nominal_mib)
+		return ydoc_error(doc, p, d, "%d x %ld MiB of '%s' exceed the GPU's %ld MiB", vp->max_equal,
+				  vp->framebuffer_mib, name, g->nominal_mib);
+	vp->max_mixed = 0;
+	if (yread_int(&yp, "max_mixed", 0, 1, 64, &v) < 0)
+		return -1;
+	if (ymap_get(p, "max_mixed")) {
+		if (!g->vgpu.mixed_size)
+			return ydoc_error(doc, p, d, "'max_mixed' given but the GPU has mixed_size: false");
+		vp->max_mixed = as_int(v);
+	}
+	return 0;
+}
+
+/* One MIG-backed vGPU profile (vgpu.mig_backed item i) of g. */
+static int load_vgpu_mig(const struct ydoc *doc, const struct ynode *p, struct gpu_type *g, size_t i,
+			 struct diag *d)
+{
+	static const char *const keys[] = { "name", "gi_profile", "max", NULL };
+	const struct yread yp = { doc, p, d };
+	struct vgpu_mig_profile *mp = &g->vgpu.mig_backed[i];
+	const char *name, *gi;
+	long long v;
+
+	if (ynode_expect(doc, p, YN_MAP, "mig_backed item", d) ||
+	    ymap_check_keys(doc, p, keys, "MIG-backed vGPU profile", d) || yread_str(&yp, "name", 1, &name))
+		return -1;
+	mp->name = xstrdup(name);
+	if (yread_str(&yp, "gi_profile", 1, &gi))
+		return -1;
+	mp->gi_profile = xstrdup(gi);
+	mp->gi_index = catalog_mig_profile(g, gi);
+	if (mp->gi_index < 0)
+		return unknown_gi_profile(doc, ymap_get(p, "gi_profile"), g, gi, d);
+	if (yread_int(&yp, "max", 1, 1, 8, &v))
+		return -1;
+	mp->max = as_int(v);
+	return 0;
 }
 
 static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_type *g, struct diag *d)
 {
 	static const char *const keys[] = { "mixed_size", "profiles", "mig_backed", NULL };
-	static const char *const pkeys[] = { "name", "framebuffer_mib", "max_equal", "max_mixed", NULL };
-	static const char *const mkeys[] = { "name", "gi_profile", "max", NULL };
 	const struct yread y = { doc, n, d };
 	const struct ynode *list;
-	long long v;
-	size_t i, j;
+	size_t i;
 	int mixed = 0;
 
 	if (ynode_expect(doc, n, YN_MAP, "vgpu", d) || ymap_check_keys(doc, n, keys, "vgpu", d))
@@ -214,36 +379,9 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 			return -1;
 		g->vgpu.profiles = xcalloc(list->n, sizeof(*g->vgpu.profiles));
 		for (i = 0; i < list->n; i++) {
-			const struct ynode *p = list->items[i];
-			const struct yread yp = { doc, p, d };
-			struct vgpu_profile *vp = &g->vgpu.profiles[i];
-			const char *name;
 			g->vgpu.nprofiles = i + 1;
-			if (ynode_expect(doc, p, YN_MAP, "profiles item", d) ||
-			    ymap_check_keys(doc, p, pkeys, "vGPU profile", d) || yread_str(&yp, "name", 1, &name))
+			if (load_vgpu_profile(doc, list->items[i], g, i, d))
 				return -1;
-			vp->name = xstrdup(name);
-			for (j = 0; j < i; j++)
-				if (!str_casecmp(g->vgpu.profiles[j].name, name))
-					return ydoc_error(doc, p, d, "duplicate vGPU profile '%s'", name);
-			if (yread_int(&yp, "framebuffer_mib", 1, 1, g->nominal_mib, &v))
-				return -1;
-			vp->framebuffer_mib = (long)v;
-			if (yread_int(&yp, "max_equal", 1, 1, 64, &v))
-				return -1;
-			vp->max_equal = as_int(v);
-			if (vp->framebuffer_mib * vp->max_equal > g->nominal_mib)
-				return ydoc_error(doc, p, d, "%d x %ld MiB of '%s' exceed the GPU's %ld MiB",
-						  vp->max_equal, vp->framebuffer_mib, name, g->nominal_mib);
-			vp->max_mixed = 0;
-			if (yread_int(&yp, "max_mixed", 0, 1, 64, &v) < 0)
-				return -1;
-			if (ymap_get(p, "max_mixed")) {
-				if (!mixed)
-					return ydoc_error(doc, p, d,
-							  "'max_mixed' given but the GPU has mixed_size: false");
-				vp->max_mixed = as_int(v);
-			}
 		}
 	}
 	list = ymap_get(n, "mig_backed");
@@ -254,25 +392,9 @@ static int load_vgpu(const struct ydoc *doc, const struct ynode *n, struct gpu_t
 			return -1;
 		g->vgpu.mig_backed = xcalloc(list->n, sizeof(*g->vgpu.mig_backed));
 		for (i = 0; i < list->n; i++) {
-			const struct ynode *p = list->items[i];
-			const struct yread yp = { doc, p, d };
-			struct vgpu_mig_profile *mp = &g->vgpu.mig_backed[i];
-			const char *name, *gi;
 			g->vgpu.nmig = i + 1;
-			if (ynode_expect(doc, p, YN_MAP, "mig_backed item", d) ||
-			    ymap_check_keys(doc, p, mkeys, "MIG-backed vGPU profile", d) ||
-			    yread_str(&yp, "name", 1, &name))
+			if (load_vgpu_mig(doc, list->items[i], g, i, d))
 				return -1;
-			mp->name = xstrdup(name);
-			if (yread_str(&yp, "gi_profile", 1, &gi))
-				return -1;
-			mp->gi_profile = xstrdup(gi);
-			mp->gi_index = catalog_mig_profile(g, gi);
-			if (mp->gi_index < 0)
-				return unknown_gi_profile(doc, ymap_get(p, "gi_profile"), g, gi, d);
-			if (yread_int(&yp, "max", 1, 1, 8, &v))
-				return -1;
-			mp->max = as_int(v);
 		}
 	}
 	g->has_vgpu = 1;
@@ -461,6 +583,7 @@ int catalog_load(struct catalog *cat, const char *path, int user, struct diag *d
 		}
 		cat->n++;
 	}
+	catalog_pick_mig_reads(cat, NULL);
 	if (ymap_get(doc.root, "multi_vgpu") && load_multi(cat, &doc, ymap_get(doc.root, "multi_vgpu"), d))
 		goto out;
 	rc = 0;

@@ -305,7 +305,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
 					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", "gpu_memory",
-					    NULL };
+					    "driver", NULL };
 	static const char *const unplaced[] = { "replicas", "gpus", NULL };
 	static const char *const memory[] = { "usable", "nominal", NULL };
 	const struct ynode *root = doc->root;
@@ -345,8 +345,12 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 
 	if (num_field(&y, "horizon_years", (struct num_range){ 0, 30, RANGE_LO_OPEN }, &sc->horizon_years) ||
 	    word_field(&y, "unplaced_weight", unplaced, &sc->unplaced_by_gpus) ||
-	    word_field(&y, "gpu_memory", memory, &sc->gpu_memory_nominal))
+	    word_field(&y, "gpu_memory", memory, &sc->gpu_memory_nominal) || opt_str(&y, "driver", &sc->driver))
 		return -1;
+	if (sc->driver && driver_branch(sc->driver) < 0)
+		return ydoc_error(doc, ymap_get(root, "driver"), d,
+				  "field 'driver': '%s' is not an NVIDIA driver branch or version (580, 580.95.05)",
+				  sc->driver);
 	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
 }
 
@@ -477,6 +481,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	for (i = 0; i < sc->ngpu_files; i++)
 		if (catalog_load(&sc->catalog, sc->gpu_files[i], 1, d))
 			goto out;
+	catalog_pick_mig_reads(&sc->catalog, sc->driver);
 	if (sc->gpu_memory_nominal)
 		for (i = 0; i < sc->catalog.n; i++)
 			sc->catalog.gpus[i].memory_mib = sc->catalog.gpus[i].nominal_mib;
@@ -518,6 +523,7 @@ void scenario_release(struct scenario *sc)
 		free(sc->offer_files[i]);
 	free(sc->offer_files);
 	free(sc->energy_source);
+	free(sc->driver);
 	free(sc->licensing.term);
 	free(sc->licensing.cloud_term);
 	free(sc->licensing.source);

@@ -75,6 +75,8 @@ struct scenario {
 				 * weighs the GPUs it asks) or replicas (0, default: each weighs 1) */
 	int gpu_memory_nominal;	/* gpu_memory: nominal (1: whole-GPU memory is every type's data-sheet
 				 * size, as before issue 61) or usable (0, default: as the driver reports it) */
+	char *driver;		/* driver: the NVIDIA driver (branch "580" or version) whose MIG memory
+				 * reads to plan with; NULL (default): each profile's lowest read */
 
 	/* Energy; price 0 means energy is not priced. */
 	double energy_usd_per_kwh;

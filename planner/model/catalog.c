@@ -41,6 +41,10 @@ void gpu_type_release(struct gpu_type *g)
 		free(g->mig.profiles[i].assumed_rule);
 	}
 	free(g->mig.profiles);
+	for (i = 0; i < g->mig.nreads; i++) {
+		free(g->mig.reads[i].driver);
+		free(g->mig.reads[i].source);
+	}
 	for (i = 0; i < g->vgpu.nprofiles; i++)
 		free(g->vgpu.profiles[i].name);
 	free(g->vgpu.profiles);
@@ -168,4 +172,71 @@ char *catalog_mig_starts(const struct mig_profile *p)
 		sb_addf(&sb, "%s%d", i ? "," : "", p->starts[i]);
 	sb_adds(&sb, "}");
 	return sb_detach(&sb);
+}
+
+long driver_branch(const char *version)
+{
+	long b = 0;
+	const char *s = version;
+
+	if (!s || !(*s >= '0' && *s <= '9'))
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (b > 100000)
+			return -1;
+		b = b * 10 + (*s - '0');
+	}
+	return *s == '\0' || *s == '.' ? b : -1;
+}
+
+/* The read of p to plan with: see catalog_pick_mig_reads. */
+static int pick_read(const struct gpu_type *g, const struct mig_profile *p, long branch)
+{
+	int best = -1;
+	size_t r;
+
+	for (r = 0; r < g->mig.nreads && branch >= 0; r++)
+		if (p->read_mib[r] && driver_branch(g->mig.reads[r].driver) == branch &&
+		    (best < 0 || p->read_mib[r] < p->read_mib[best]))
+			best = (int)r;
+	if (best >= 0)
+		return best;
+	for (r = 0; r < g->mig.nreads; r++)
+		if (p->read_mib[r] && (best < 0 || p->read_mib[r] < p->read_mib[best]))
+			best = (int)r;
+	return best;
+}
+
+void catalog_pick_mig_reads(struct catalog *cat, const char *driver)
+{
+	long branch = driver ? driver_branch(driver) : -1;
+	size_t i, j;
+
+	for (i = 0; i < cat->n; i++) {
+		struct gpu_type *g = &cat->gpus[i];
+		for (j = 0; j < g->mig.nprofiles; j++) {
+			struct mig_profile *p = &g->mig.profiles[j];
+			int r = pick_read(g, p, branch);
+			if (r < 0)
+				continue;
+			p->read_used = r;
+			p->memory_mib = p->read_mib[r];
+		}
+	}
+}
+
+int mig_profile_nfigures(const struct gpu_type *g, const struct mig_profile *p)
+{
+	size_t r, q;
+	int n = 0;
+
+	for (r = 0; r < g->mig.nreads; r++) {
+		if (!p->read_mib[r])
+			continue;
+		for (q = 0; q < r; q++)
+			if (p->read_mib[q] == p->read_mib[r])
+				break;
+		n += q == r;
+	}
+	return n;
 }

@@ -33,6 +33,7 @@ extern const char *const mode_names[];
 
 #define MIG_MAX_SLICES 8	/* memory slices on every MIG GPU so far */
 #define MIG_MAX_PROFILES 16
+#define MIG_MAX_READS 4		/* real reads of one GPU's MIG memory (the profile rows and 3 more) */
 
 struct mig_profile {
 	char *name;		/* e.g. "1g.10gb", "1g.10gb+me" */
@@ -40,7 +41,9 @@ struct mig_profile {
 	int compute_slices;
 	int memory_slices;
 	int sms;		/* SMs nvidia-smi mig -lgip prints for it; 0 = unknown */
-	long memory_mib;	/* usable: what nvidia-smi mig -lgip prints (GiB x 1024) */
+	long memory_mib;	/* usable, the figure planned with: read_mib[read_used] */
+	long read_mib[MIG_MAX_READS]; /* its figure in each of the GPU's mig.reads; 0 = that read has none */
+	int read_used;		/* the read memory_mib comes from (catalog_pick_mig_reads) */
 	long nominal_mib;	/* the size in the name (1g.10gb: 10 x 1024); 0 if none */
 	int assumed;		/* memory_mib is an estimate, not a capture */
 	char *assumed_rule;	/* how it was estimated (assumed only), else NULL */
@@ -51,12 +54,25 @@ struct mig_profile {
 	int media_ext;		/* a +me variant */
 };
 
+/*
+ * One real read of a GPU's MIG instance memory (nvidia-smi mig -lgip, GFD
+ * nvidia.com/mig-<profile>.memory labels): drivers differ by a few hundred
+ * MiB, so the catalog keeps each read with its driver.
+ */
+struct mig_read {
+	char *driver;		/* driver version of the read; NULL when the source does not state it */
+	char *source;		/* document, version, date; NULL for the profile rows when no other read */
+	long line;		/* where it is given, in the type's file */
+};
+
 struct mig_info {
 	int compute_slices;	/* 7 on A100/H100/H200/B200, 4 on A30 */
 	int memory_slices;	/* 8, or 4 on A30 */
 	int max_instances;
 	size_t nprofiles;
 	struct mig_profile *profiles; /* in file order (gpus.yaml: smallest first) */
+	size_t nreads;		/* 1 (the profile rows' memory_mib) + the mig.reads list */
+	struct mig_read reads[MIG_MAX_READS];
 };
 
 struct vgpu_profile {
@@ -157,5 +173,16 @@ int catalog_mig_profile(const struct gpu_type *gpu, const char *name);
 long mig_name_nominal_mib(const char *name);
 /* The allowed starts of a MIG profile as "{0,2,4,6}"; caller frees. */
 char *catalog_mig_starts(const struct mig_profile *p);
+/* The branch of a driver version, its leading number ("580.95.05": 580); -1 if it has none. */
+long driver_branch(const char *version);
+/*
+ * Sets each MIG profile's memory_mib from its reads: with driver (a
+ * version or branch, "580"), the figure of a read of that branch where one
+ * gives the profile a figure, else (and with driver NULL) the lowest
+ * figure of all its reads.  catalog_load applies it with NULL.
+ */
+void catalog_pick_mig_reads(struct catalog *cat, const char *driver);
+/* How many different figures g's reads give p (1 when every read agrees). */
+int mig_profile_nfigures(const struct gpu_type *g, const struct mig_profile *p);
 
 #endif

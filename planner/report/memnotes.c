@@ -6,7 +6,8 @@
  * is an estimate (assumed: true), the GPU types used whole whose usable
  * memory is the nominal size (no driver read), and the MIG profiles in use
  * whose compute share rests on no SM count read, and vGPU on vSphere whose
- * edition (Enterprise Plus) the scenario does not price.
+ * edition (Enterprise Plus) the scenario does not price; and which of a
+ * MIG profile's reads (they differ by driver) its memory comes from.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,52 @@ static void note_share(struct report_notes *rn, const struct gpu_type *g, const 
 		 1);
 }
 
+/* "driver 550.54.15" or "driver not stated", of read r of g's MIG memory. */
+static void read_driver(struct sb *sb, const struct gpu_type *g, int r)
+{
+	if (g->mig.reads[r].driver)
+		sb_addf(sb, "driver %s", g->mig.reads[r].driver);
+	else
+		sb_adds(sb, "driver not stated");
+}
+
+/*
+ * MIG profile mp of g has reads that differ: which one the plan used (the
+ * one of the scenario's driver, else the lowest) and what the others give.
+ */
+static void note_reads(struct report_notes *rn, const struct gpu_type *g, const struct mig_profile *mp,
+		       const struct scenario *sc)
+{
+	int r = mp->read_used, match = sc->driver && driver_branch(g->mig.reads[r].driver) == driver_branch(sc->driver);
+	const char *src = g->mig.reads[r].source;
+	struct sb sb;
+	size_t q;
+	int others = 0;
+
+	sb_init(&sb);
+	sb_addf(&sb, "usable memory of %s %s: %ld MiB, ", g->id, mp->name, mp->memory_mib);
+	sb_adds(&sb, match ? "the read of " : "the lowest of its reads (");
+	read_driver(&sb, g, r);
+	if (match)
+		sb_addf(&sb, ", the scenario's driver: %s", sc->driver);
+	else if (sc->driver)
+		sb_addf(&sb, "; none is of the scenario's driver %s", sc->driver);
+	else
+		sb_adds(&sb, "; the scenario names no driver");
+	sb_adds(&sb, match ? "; other reads: " : "); other reads: ");
+	for (q = 0; q < g->mig.nreads; q++) {
+		if ((int)q == r || !mp->read_mib[q])
+			continue;
+		sb_addf(&sb, "%s%ld MiB (", others++ ? ", " : "", mp->read_mib[q]);
+		read_driver(&sb, g, (int)q);
+		sb_adds(&sb, ")");
+	}
+	note_add(rn, sb_detach(&sb),
+		 xasprintf("%s:%ld: %s", base_name(g->file), g->mig.reads[r].line,
+			   src ? src : "the profile rows of the mig table"),
+		 !match);
+}
+
 /* The notes of one slot of a MIG (or MIG-backed vGPU) node. */
 static void mig_slot_notes(struct report_notes *rn, const void ***keys, size_t *nkeys, const struct gpu_type *g,
 			   const struct mig_profile *mp, const struct workload *w)
@@ -179,6 +226,9 @@ void report_mig_notes(const struct cplan *cp, struct report_notes *rn)
 		if ((n->mode != MODE_MIG && n->mode != MODE_MIG_VGPU) || st->mig_profile < 0)
 			continue;
 		mig_slot_notes(rn, &keys, &nkeys, g, &g->mig.profiles[st->mig_profile], p->demands[s->d].w);
+		if (mig_profile_nfigures(g, &g->mig.profiles[st->mig_profile]) > 1 &&
+		    !seen(&keys, &nkeys, &g->mig.profiles[st->mig_profile], &g->mig))
+			note_reads(rn, g, &g->mig.profiles[st->mig_profile], p->sc);
 	}
 	free(keys);
 }

@@ -13,7 +13,7 @@ static const char *const names[] = { "lgip.txt", "lgipp.txt", "host1.csv", "host
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const struct smi_node_size sz = { 64, 512 };
+	const struct smi_node_size sz = { 64, 512, NULL };
 	struct smi_mig m;
 	struct smi_hosts h;
 	struct diag d = DIAG_INIT;

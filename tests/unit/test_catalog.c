@@ -544,6 +544,11 @@ static const struct lgip_row lgip_rows[] = {
 	{ "H100-NVL-94GB", "1g.24gb", "21.62", 0 },
 	{ "H100-NVL-94GB", "3g.47gb", "46.38", 0 },
 	{ "H100-NVL-94GB", "7g.94gb", "93.12", 0 },
+	/* [LGIP-H100NVL-SM] harvester/pcidevices mig_test.go @d3bcfe52: the other H100 NVL read */
+	{ "H100-NVL-94GB", "1g.12gb", "10.62", 0 },
+	{ "H100-NVL-94GB", "1g.24gb", "21.50", 0 },
+	{ "H100-NVL-94GB", "3g.47gb", "46.12", 0 },
+	{ "H100-NVL-94GB", "7g.94gb", "92.62", 0 },
 	/* [LGIP-B200] NVIDIA/mig-parted#187; 3g/4g/7g estimated */
 	{ "B200", "1g.23gb", "20.50", 0 },
 	{ "B200", "2g.45gb", "44.25", 0 },
@@ -581,7 +586,7 @@ static const struct lgip_row lgip_rows[] = {
 	{ "RTX-PRO-6000-MAXQ", "4g.96gb", "95.00", 0 },
 	/* H800 80GB: the H100 80GB profile set; H100 SXM5 94GB: the H100 NVL one */
 	{ "H800-SXM5-80GB", "1g.10gb", "9.75", 1 },
-	{ "H100-SXM5-94GB", "3g.47gb", "46.38", 1 },
+	{ "H100-SXM5-94GB", "3g.47gb", "46.12", 1 },
 	/* A800 80GB: the A100 80GB PCIe figure; H20 141GB: the H200 one */
 	{ "A800-PCIE-80GB", "1g.10gb", "9.50", 1 },
 	{ "H20-SXM5-141GB", "7g.141gb", "139.75", 1 },
@@ -598,6 +603,16 @@ static long lgip_mib(const char *gib)
 	return whole * 1024 + hundredths * 1024 / 100;
 }
 
+/* One of g's reads gives p mib (the catalog keeps each real read, issue 61). */
+static int has_read(const struct gpu_type *g, const struct mig_profile *p, long mib)
+{
+	size_t r;
+	for (r = 0; r < g->mig.nreads; r++)
+		if (p->read_mib[r] == mib)
+			return 1;
+	return 0;
+}
+
 static void check_usable_memory(const struct catalog *cat)
 {
 	size_t i, j;
@@ -612,8 +627,8 @@ static void check_usable_memory(const struct catalog *cat)
 			CHECK(0, "%s %s: not in the catalog", r->gpu, r->profile);
 			continue;
 		}
-		CHECK(g->mig.profiles[k].memory_mib == lgip_mib(r->gib), "%s %s: memory_mib %ld, lgip prints %s GiB = %ld",
-		      r->gpu, r->profile, g->mig.profiles[k].memory_mib, r->gib, lgip_mib(r->gib));
+		CHECK(has_read(g, &g->mig.profiles[k], lgip_mib(r->gib)), "%s %s: no read of %ld MiB, lgip prints %s GiB",
+		      r->gpu, r->profile, lgip_mib(r->gib), r->gib);
 		CHECK(g->mig.profiles[k].assumed == r->assumed, "%s %s: assumed %d, want %d", r->gpu, r->profile,
 		      g->mig.profiles[k].assumed, r->assumed);
 	}
@@ -679,6 +694,54 @@ static void check_sources(const struct catalog *cat)
 		      "%s: memory %ld / nominal %ld, want the read %ld / %ld", reads[i].gpu, g ? g->memory_mib : 0,
 		      g ? g->nominal_mib : 0, reads[i].mib, reads[i].nominal);
 	}
+}
+
+/* The memory of profile name of gpu, as planned. */
+static long mig_mib(const struct catalog *cat, const char *gpu, const char *name)
+{
+	const struct gpu_type *g = catalog_find(cat, gpu);
+	int k = g ? catalog_mig_profile(g, name) : -1;
+	return k < 0 ? -1 : g->mig.profiles[k].memory_mib;
+}
+
+/*
+ * MIG memory per driver (issue 61 item 2): each real read is kept; a
+ * profile plans with the lowest unless a driver is named that a read is of.
+ */
+static void check_mig_reads(struct catalog *cat)
+{
+	const struct gpu_type *h100 = catalog_find(cat, "H100-SXM5-80GB"), *nvl = catalog_find(cat, "H100-NVL-94GB");
+	static const struct {
+		const char *driver;		/* catalog_pick_mig_reads's; NULL: none */
+		long mib_2g20, mib_3g40, mib_4g40;	/* H100-SXM5-80GB 2g.20gb, 3g.40gb, 4g.40gb */
+	} rows[] = {
+		{ NULL, 20090, 40320, 40448 },		/* the lowest read of each */
+		{ "550", 20096, 40320, 40448 },		/* GFD sample, driver 550.54.15; 4g: no 550 read */
+		{ "550.54.15", 20096, 40320, 40448 },
+		{ "580", 20090, 40320, 40448 },		/* no read of 580: the lowest */
+	};
+	size_t i;
+
+	CHECK(driver_branch("580.95.05") == 580 && driver_branch("550") == 550 && driver_branch("x") == -1 &&
+		      driver_branch("58a") == -1 && driver_branch(NULL) == -1 && driver_branch("") == -1,
+	      "driver_branch");
+	CHECK(h100 && h100->mig.nreads == 2 && h100->mig.reads[1].driver &&
+		      !strcmp(h100->mig.reads[1].driver, "550.54.15") && !h100->mig.reads[0].driver,
+	      "H100-SXM5-80GB: want the profile rows' read and the driver-550 GFD read");
+	CHECK(nvl && nvl->mig.nreads == 2 && mig_mib(cat, "H100-NVL-94GB", "1g.12gb") == 10874 &&
+		      mig_mib(cat, "H100-NVL-94GB", "7g.94gb") == 94842 &&
+		      mig_profile_nfigures(nvl, &nvl->mig.profiles[catalog_mig_profile(nvl, "1g.12gb")]) == 2,
+	      "H100-NVL-94GB: the lower of its two reads");
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		catalog_pick_mig_reads(cat, rows[i].driver);
+		CHECK(mig_mib(cat, "H100-SXM5-80GB", "2g.20gb") == rows[i].mib_2g20 &&
+			      mig_mib(cat, "H100-SXM5-80GB", "3g.40gb") == rows[i].mib_3g40 &&
+			      mig_mib(cat, "H100-SXM5-80GB", "4g.40gb") == rows[i].mib_4g40,
+		      "driver %s: 2g.20gb %ld, 3g.40gb %ld, 4g.40gb %ld", rows[i].driver ? rows[i].driver : "none",
+		      mig_mib(cat, "H100-SXM5-80GB", "2g.20gb"), mig_mib(cat, "H100-SXM5-80GB", "3g.40gb"),
+		      mig_mib(cat, "H100-SXM5-80GB", "4g.40gb"));
+	}
+	catalog_pick_mig_reads(cat, NULL);
 }
 
 /* A user MIG type whose profiles have no SM counts, unmarked, fails models_check_catalog at its first profile. */
@@ -750,6 +813,7 @@ int main(void)
 	check_usable_memory(&cat);
 	check_multi_vgpu(&cat);
 	check_sources(&cat);
+	check_mig_reads(&cat);
 	catalog_release(&cat);
 	check_errors();
 	check_sm_mark_error();

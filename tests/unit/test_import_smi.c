@@ -28,13 +28,26 @@ static char *subst(const char *s, const char *key, const char *val)
 	return xasprintf("%.*s%s%s", (int)(at - s), s, val, at + strlen(key));
 }
 
+/*
+ * got's memory is one of want's reads (the catalog keeps every real read;
+ * a capture gives one of them).
+ */
+static int one_read(const struct mig_profile *got, const struct mig_profile *want)
+{
+	int r;
+	for (r = 0; r < MIG_MAX_READS; r++)
+		if (want->read_mib[r] && want->read_mib[r] == got->memory_mib)
+			return 1;
+	return 0;
+}
+
 static void same_profile(const struct mig_profile *got, const struct mig_profile *want)
 {
 	int i;
 
 	CHECK_STR(got->name, want->name, "profile name");
 	CHECK(got->id == want->id && got->compute_slices == want->compute_slices &&
-		      got->memory_slices == want->memory_slices && got->memory_mib == want->memory_mib &&
+		      got->memory_slices == want->memory_slices && one_read(got, want) &&
 		      got->max_instances == want->max_instances && got->media_ext == want->media_ext &&
 		      got->nstarts == want->nstarts && got->assumed == want->assumed && got->sms == want->sms,
 	      "profile %s: id %d/%d slices %d,%d/%d,%d mib %ld/%ld max %d/%d sms %d/%d", want->name, got->id, want->id,
@@ -87,6 +100,36 @@ static void test_h100(void)
 	diag_release(&d);
 }
 
+/*
+ * -lgip alone (issue 61 item 5): the placements come from the catalog's
+ * GPUs with the same profiles, and the profiles equal the -lgipp import's
+ * field for field.
+ */
+static void test_lgip_alone(void)
+{
+	struct catalog bundled = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	struct smi_mig both, alone;
+	size_t i;
+
+	CHECK(!catalog_load(&bundled, TEST_SRC_DIR "/models/gpus.yaml", 0, &d), "bundled catalog");
+	CHECK(!smi_mig_read(&both, CASE "lgip.txt", CASE "lgipp.txt", &d), "read both listings");
+	CHECK(!smi_mig_read(&alone, CASE "lgip.txt", NULL, &d), "read -lgip alone");
+	CHECK(!smi_mig_catalog_placements(&alone, &bundled, &d), "placements from the catalog");
+	CHECK(alone.placements_from && both.n == alone.n, "placements taken from %s",
+	      alone.placements_from ? alone.placements_from : "none");
+	for (i = 0; i < both.n && i < alone.n; i++) {
+		const struct smi_profile *a = &alone.p[i], *b = &both.p[i];
+		CHECK(a->memory_slices == b->memory_slices && a->nstarts == b->nstarts &&
+			      !memcmp(a->starts, b->starts, (size_t)a->nstarts * sizeof(a->starts[0])),
+		      "profile %s: placements differ from -lgipp's", b->name);
+	}
+	smi_mig_release(&both);
+	smi_mig_release(&alone);
+	catalog_release(&bundled);
+	diag_release(&d);
+}
+
 static void test_bad(void)
 {
 	static const struct {
@@ -130,6 +173,7 @@ static void test_bad(void)
 int main(void)
 {
 	test_h100();
+	test_lgip_alone();
 	test_bad();
 	return check_done();
 }
