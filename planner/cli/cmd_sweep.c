@@ -146,14 +146,14 @@ struct run_ctx {
 };
 
 /* A case of this process failed: its message. */
-static void case_failed(void *ctx, const struct sweep_case_result *cr)
+static void print_case_failed(void *ctx, const struct sweep_case_result *cr)
 {
 	const struct sweep_spec *s = ((struct run_ctx *)ctx)->s;
 	fprintf(stderr, "gpuplan: sweep %s: %s failed: %s\n", s->name, cr->name, cr->error);
 }
 
 /* SIGINT/SIGTERM stopped the workers. */
-static void workers_stopped(void *ctx, int sig)
+static void print_workers_stopped(void *ctx, int sig)
 {
 	const struct sweep_spec *s = ((struct run_ctx *)ctx)->s;
 	fprintf(stderr, "gpuplan: sweep %s: interrupted by %s: workers stopped; the cases done are kept, run again to "
@@ -180,7 +180,7 @@ static int do_run(const struct sweep_args *a, const struct sweep_spec *s, const 
 {
 	struct run_ctx ctx = { s };
 	struct sweep_runner r = { s, a->dir, g->models_dir, g->verbose, { 0, 1, "--shard" }, 1, cli_diag_code,
-				  case_failed, workers_stopped, &ctx };
+				  print_case_failed, print_workers_stopped, &ctx };
 	struct sweep_run_count c;
 	struct diag d = DIAG_INIT;
 	int rc = 0, local = 0;

@@ -60,18 +60,6 @@ static int placement_cmp(const void *a, const void *b)
 
 /* ================= numbers and CSV ================= */
 
-const char *report_money(char *buf, size_t n, double v)
-{
-	return fmt_fixed(buf, n, round(v * 100.0) / 100.0, 2);
-}
-
-double report_round(double v, int decimals)
-{
-	double f = pow(10, decimals);
-	double r = round(v * f) / f;
-	return r == 0 ? 0 : r;
-}
-
 /*
  * The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpus 0-3", a
  * multi-vGPU VM "H100XM-80Cx4 gpus 0-3".

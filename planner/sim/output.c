@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal/common.h"
-#include "internal/output.h"
+#include "sim_common.h"
+#include "output.h"
 #include "outfile.h"
 #include "banned.h"
 

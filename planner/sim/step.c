@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/step.h"
+#include "step.h"
 #include "util.h"
 #include "banned.h"
 

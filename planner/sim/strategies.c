@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/common.h"
-#include "internal/strategies.h"
+#include "sim_common.h"
+#include "strategies.h"
 #include "banned.h"
 
 #define HOURS_PER_MONTH 730.0

@@ -1,5 +1,5 @@
 /*
- * common.h - the simulator's shared constants and number format, used by
+ * sim_common.h - the simulator's shared constants and number format, used by
  * the run, the strategy pricing and the output files alike.
  */
 #ifndef PLANNER_SIM_COMMON_H
