@@ -107,6 +107,27 @@ static void plan_pick(struct plan_result *r, const struct cplan_cost *gc)
 	}
 }
 
+/*
+ * The ILP of r's problem into r->res, or none: under --greedy, after a
+ * greedy pass the deadline cut, or when the deadline leaves the solver
+ * nothing (opts->time_limit_s 0; building its model alone would overrun
+ * the limit at large sizes) unless a model is to be exported or a start
+ * made concrete.  A node limit never skips it (no clock decides there).
+ */
+static int plan_solve(struct plan_result *r, const struct plan_opts *o, const struct ilp_opts *opts,
+		      struct diag *d)
+{
+	int no_time = opts->node_limit <= 0 && opts->time_limit_s <= 0 && !o->export_path && !o->start;
+
+	if (o->greedy_only || r->greedy.stopped || no_time) {
+		ilp_result_alloc(&r->p, &r->res);
+		r->res.status = o->greedy_only && !r->greedy.stopped ? ILP_SKIPPED : ILP_TIME_LIMIT;
+		r->res.cut = no_time && !o->greedy_only;
+		return 0;
+	}
+	return ilp_solve(&r->p, opts, &r->res, d);
+}
+
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
 	struct ilp_opts opts;
@@ -155,12 +176,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * the reports, which walk the same plan).
 	 */
 	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - t_greedy - 3 * t_check), &sink, &opts);
-	if (o->greedy_only || r->greedy.stopped) {
-		ilp_result_alloc(&r->p, &r->res);
-		r->res.status = r->greedy.stopped ? ILP_TIME_LIMIT : ILP_SKIPPED;
-	} else if (ilp_solve(&r->p, &opts, &r->res, d)) {
+	if (plan_solve(r, o, &opts, d))
 		return -1;
-	}
 	r->status = r->res.status;
 	/* cut by the clock, not ended on the gap or short of it for another reason (a sifted model's search) */
 	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);
