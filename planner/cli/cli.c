@@ -2,6 +2,7 @@
  * cli.c - shared helpers of the command layer: messages, and the checks
  * and values several commands share.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,38 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
 				r->p.demands[i].unhostable);
+}
+
+double cli_run_limit(const struct plan_opts *po, const struct scenario *sc)
+{
+	if ((po->node_limit >= 0 ? po->node_limit : sc->node_limit) > 0)
+		return -1;
+	return po->time_limit_s >= 0 ? po->time_limit_s : sc->time_limit_s;
+}
+
+void cli_warn_read_overrun(const struct deadline *run, double limit)
+{
+	char b1[64], b2[64];
+	double t = deadline_elapsed(run);
+
+	if (limit >= 0 && t >= limit)
+		cli_printf(stderr, "gpuplan: warning: reading the inputs took %s s, all of --time-limit %s s: "
+			   "nothing is planned within it (the plan is what the greedy pass places before it stops)\n",
+			   fmt_fixed(b1, sizeof(b1), t, 2), fmt_num_short(b2, sizeof(b2), limit, 6));
+}
+
+void cli_warn_overrun(const struct deadline *run, double limit, double read, double planned)
+{
+	char b[5][64];
+	double t = deadline_elapsed(run);
+
+	if (limit < 0 || t <= limit + fmax(1, 0.1 * limit))
+		return;
+	cli_printf(stderr, "gpuplan: warning: the run took %s s, past --time-limit %s s by more than max(1 s, 10%%): "
+		   "reading %s s, planning %s s, writing %s s (docs/benchmarks.md, Time limit overrun)\n",
+		   fmt_fixed(b[0], sizeof(b[0]), t, 2), fmt_num_short(b[1], sizeof(b[1]), limit, 6),
+		   fmt_fixed(b[2], sizeof(b[2]), read, 2), fmt_fixed(b[3], sizeof(b[3]), planned - read, 2),
+		   fmt_fixed(b[4], sizeof(b[4]), t - planned, 2));
 }
 
 void cli_print_compute_hints(FILE *out, const struct scenario *sc)

@@ -55,6 +55,21 @@ int cli_diag_code(const struct diag *d);
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
 
 /*
+ * The whole-run time limit (issue #57): the limit a plan of sc under po
+ * runs under, in seconds, or -1 when a node limit (the deterministic
+ * budget) replaces it.  cli_warn_read_overrun warns, once the inputs are
+ * read, when reading alone used the limit up (nothing is planned in it);
+ * cli_warn_overrun, once the reports are written, when the run ended more
+ * than max(1 s, 10 %) past it, with where the time went (read: seconds
+ * the reading took, planned: when planning ended, both from the run's
+ * start).  Wall-clock only: the test
+ * hook of deadline.h never makes either warn.
+ */
+double cli_run_limit(const struct plan_opts *po, const struct scenario *sc);
+void cli_warn_read_overrun(const struct deadline *run, double limit);
+void cli_warn_overrun(const struct deadline *run, double limit, double read, double planned);
+
+/*
  * Prints on stderr, as "gpuplan: warning: FILE:LINE: ...", the hint of
  * every workload whose compute ask is less than 1% above a MIG profile's
  * share, a rounded fraction (scenario_compute_hint, SCENARIO_HINT_WARN).
@@ -174,6 +189,12 @@ void cli_progress_plan(struct cli_progress *p, struct plan_opts *po, const char 
 const struct ilp_progress_sink *cli_progress_sink(struct cli_progress *p, const char *label);
 /* Erases the terminal line, if one is shown; call before printing anything else. */
 void cli_progress_end(struct cli_progress *p);
+/*
+ * With --progress, the last line of a run, once its reports are written:
+ * "gpuplan: LABEL: written, T s of L s", T from the run's start (what the
+ * whole run took, for --time-limit; limit < 0 or 0: none shown).
+ */
+void cli_progress_written(struct cli_progress *p, const struct deadline *run, double limit);
 
 #define CLI_PRICE_MAX_MONTHS 12	/* a price older than this before today is stale */
 /* True when a price of date as_of is more than CLI_PRICE_MAX_MONTHS older than today. */

@@ -197,6 +197,7 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 	struct plan_result r;
 	struct rd_report base, cur;
 	struct cli_progress pg;
+	double t_read = 0, t_planned, limit;
 	int rc, have_sc = 0;
 
 	rc = parse_args(argc, argv, &a, 1);
@@ -216,6 +217,7 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	t_read = deadline_elapsed(g->run);
 	a.po.verbose = g->verbose;
 	a.po.deadline = g->run;
 	if (a.po.node_limit < 0 && !sc.node_limit && a.po.time_limit_s < 0)
@@ -223,6 +225,8 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 	else if (a.po.node_limit <= 0 && !sc.node_limit)
 		cli_printf(stderr, "gpuplan: warning: check under a time limit without a node limit: the verdict may "
 				"depend on the machine's speed\n");
+	limit = cli_run_limit(&a.po, &sc);
+	cli_warn_read_overrun(g->run, limit);
 	cli_progress_init(&pg, a.progress, a.quiet);
 	cli_progress_plan(&pg, &a.po, sc.name);
 	rc = plan_run(&r, &sc, &a.po, &d);
@@ -236,8 +240,11 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	t_planned = deadline_elapsed(g->run);
 	rd_report_from_plan(&cur, a.pos[0], &r);
 	rc = finish(&base, &cur, &a, "check");
+	cli_progress_written(&pg, g->run, limit);
+	cli_warn_overrun(g->run, limit, t_read, t_planned);
 out:
 	rd_report_release(&cur);
 	rd_report_release(&base);

@@ -260,6 +260,24 @@ static void print_configs(const struct plan_result *r)
 									    : "");
 }
 
+/*
+ * The deploy files (built, and refused with exit 3, before any report is
+ * written), the reports and the exported model, all or nothing; 0, or -1
+ * with d set.
+ */
+static int write_outputs(const struct plan_args *a, struct plan_result *r, struct outset *dep, struct diag *d)
+{
+	if (a->deploy_dir) {
+		outset_init(dep, a->deploy_dir);
+		if (deploy_build(r->final, a->deploy_ns, dep, d))
+			return -1;
+	}
+	if (report_write(a->out_dir, a->fmt, r, d) || (a->deploy_dir && outset_commit(dep, d)) ||
+	    plan_commit_export(r, d))
+		return -1;
+	return 0;
+}
+
 static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 {
 	struct plan_args a;
@@ -271,6 +289,7 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	struct cli_progress pg;
 	struct outset dep = OUTSET_INIT;
 	struct solfile start;
+	double t_read, t_planned, limit;
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -284,6 +303,9 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	t_read = deadline_elapsed(g->run);
+	limit = cli_run_limit(&a.po, &sc);
+	cli_warn_read_overrun(g->run, limit);
 	po = a.po;
 	po.verbose = g->verbose;
 	po.deadline = g->run;
@@ -306,20 +328,14 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	cli_warn_compute_hints(&sc);
 	if (g->verbose)
 		print_configs(&r);
-	/* the deploy files are built (and refused, exit 3) before any report is written */
-	if (a.deploy_dir) {
-		outset_init(&dep, a.deploy_dir);
-		if (deploy_build(r.final, a.deploy_ns, &dep, &d)) {
-			rc = cli_diag(&d);
-			goto out;
-		}
-	}
-	if (report_write(a.out_dir, a.fmt, &r, &d) || (a.deploy_dir && outset_commit(&dep, &d)) ||
-	    plan_commit_export(&r, &d)) {
+	t_planned = deadline_elapsed(g->run);
+	if (write_outputs(&a, &r, &dep, &d)) {
 		rc = cli_diag(&d);
 		goto out;
 	}
 	print_summary(a.summary, &r, po.start, a.out_dir);
+	cli_progress_written(&pg, g->run, limit);
+	cli_warn_overrun(g->run, limit, t_read, t_planned);
 	rc = EXIT_OK;
 	if (a.require_all) {
 		struct cplan_cost fc;

@@ -100,3 +100,16 @@ void cli_progress_end(struct cli_progress *p)
 	p->shown = 0;
 }
 
+
+void cli_progress_written(struct cli_progress *p, const struct deadline *run, double limit)
+{
+	struct ilp_progress pg = { "written", 0, 0, -1, -1, 0, 0 };
+	char line[256];
+
+	if (p->mode != CLI_PROGRESS_LINES)
+		return;
+	pg.elapsed_s = deadline_elapsed(run);
+	pg.limit_s = limit > 0 ? limit : 0;
+	progress_text(line, sizeof(line), p, &pg);
+	fprintf(stderr, "%s\n", line);
+}

@@ -12,6 +12,17 @@
 #include "banned.h"
 
 /*
+ * The reports' share of the reserve after the solver, in greedy passes
+ * of this run: writing them took 1.4 to 1.7 times as long as the greedy
+ * pass at bench XL (100,000 replicas, 1.47 s) and at XL times 8 (800,000
+ * replicas, 6.7 s), both measured on the same loaded 2-core machine
+ * (docs/benchmarks.md, Time limit overrun).  Both scale with the
+ * replicas placed and with the machine's load, which is why the reserve
+ * is measured this way and not in fixed seconds.
+ */
+#define PLAN_WRITE_GREEDIES 2
+
+/*
  * When replicas stay unplaced and the priority weights were capped
  * (problem.h, prio_exact_u), the plan may not be the best by the
  * priority rule: said as an assumption of the plan.
@@ -107,6 +118,27 @@ static void plan_pick(struct plan_result *r, const struct cplan_cost *gc)
 	}
 }
 
+/*
+ * The ILP of r's problem into r->res, or none: under --greedy, after a
+ * greedy pass the deadline cut, or when the deadline leaves the solver
+ * nothing (opts->time_limit_s 0; building its model alone would overrun
+ * the limit at large sizes) unless a model is to be exported or a start
+ * made concrete.  A node limit never skips it (no clock decides there).
+ */
+static int plan_solve(struct plan_result *r, const struct plan_opts *o, const struct ilp_opts *opts,
+		      struct diag *d)
+{
+	int no_time = opts->node_limit <= 0 && opts->time_limit_s <= 0 && !o->export_path && !o->start;
+
+	if (o->greedy_only || r->greedy.stopped || no_time) {
+		ilp_result_alloc(&r->p, &r->res);
+		r->res.status = o->greedy_only && !r->greedy.stopped ? ILP_SKIPPED : ILP_TIME_LIMIT;
+		r->res.cut = no_time && !o->greedy_only;
+		return 0;
+	}
+	return ilp_solve(&r->p, opts, &r->res, d);
+}
+
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
 	struct ilp_opts opts;
@@ -150,17 +182,15 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
 	 * room for the deal after it (twice its longest deal); the reserve
 	 * after that is measured on the greedy plan: one greedy pass (the
-	 * deal of the ILP's counts is as long) and three times what costing
-	 * and checking the greedy plan took (the check, the costing again and
-	 * the reports, which walk the same plan).
+	 * deal of the ILP's counts is as long), three times what costing and
+	 * checking the greedy plan took (the check, the costing again, the
+	 * what-if's start), and PLAN_WRITE_GREEDIES greedy passes for the
+	 * reports.
 	 */
-	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - t_greedy - 3 * t_check), &sink, &opts);
-	if (o->greedy_only || r->greedy.stopped) {
-		ilp_result_alloc(&r->p, &r->res);
-		r->res.status = r->greedy.stopped ? ILP_TIME_LIMIT : ILP_SKIPPED;
-	} else if (ilp_solve(&r->p, &opts, &r->res, d)) {
+	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - (1 + PLAN_WRITE_GREEDIES) * t_greedy - 3 * t_check),
+		      &sink, &opts);
+	if (plan_solve(r, o, &opts, d))
 		return -1;
-	}
 	r->status = r->res.status;
 	/* cut by the clock, not ended on the gap or short of it for another reason (a sifted model's search) */
 	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);

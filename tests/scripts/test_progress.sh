@@ -25,11 +25,12 @@ gpuplan: example-onprem: lp, T s, best B
 gpuplan: example-onprem: round, T s, best B, gap G%
 gpuplan: example-onprem: search, T s, best B, gap G%
 gpuplan: example-onprem: done, T s, best B, gap G%
+gpuplan: example-onprem: written, T s
 EOF
 diff lines.expected lines.masked >lines.diff && ok || bad "--progress lines: $(cat lines.diff)"
 cmp -s quiet/plan.json lines/plan.json && ok || bad "--progress changed plan.json"
 "$exe" plan "$scenario" -o greedy --greedy --progress >/dev/null 2>greedy.err
-[ "$(mask <greedy.err | sed 's/,.*//' | tr '\n' ' ')" = "gpuplan: example-onprem: price gpuplan: example-onprem: model gpuplan: example-onprem: greedy gpuplan: example-onprem: done " ] \
+[ "$(mask <greedy.err | sed 's/,.*//' | tr '\n' ' ')" = "gpuplan: example-onprem: price gpuplan: example-onprem: model gpuplan: example-onprem: greedy gpuplan: example-onprem: done gpuplan: example-onprem: written " ] \
 	&& ok || bad "--greedy --progress phases: $(cat greedy.err)"
 
 # simulate: "step N/M" every 256 steps
