@@ -26,6 +26,7 @@
 #include "cloud.h"
 #include "inventory.h"
 #include "openb.h"
+#include "origin.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
@@ -151,39 +152,71 @@ static int put_file(const char *dir, const char *name, const char *data)
 	return rc;
 }
 
-/* How an import checks what it writes: which loader, with what. */
+/*
+ * How an import checks what it writes: which loader, with what, and
+ * where its rows come from: an error in a written file is reported at
+ * the user's input (never at a file gpuplan writes).
+ */
 enum vkind { VK_SCENARIO, VK_GPUS, VK_CLOUDS, VK_INVENTORY };
 struct vcheck {
 	enum vkind kind;
 	struct catalog *cat;		/* the bundled catalog (VK_GPUS: the fragment's own, empty) */
 	const char *models_dir;		/* --models (VK_SCENARIO) */
-	const char *out_dir;		/* where the files go: messages name it */
+	const char *out_dir;		/* where the files go */
+	const char *input;		/* the user's file the set is written from (the first operand) */
+	const struct origins *orig;	/* the input row of each written row; NULL: none recorded */
+	struct sb *warn;		/* VK_SCENARIO: the workloads no node can host, one warning a line */
 };
 
-/*
- * What `validate` checks beyond loading: every workload fits some node
- * class ("workload 'x' can never be placed: ..."), so an import never
- * writes a scenario that validate would refuse.
- */
-static int check_hostable(const struct scenario *sc, struct diag *d)
+/* Where line of the written file name comes from, as "FILE:LINE" or "FILE" (caller frees). */
+static char *input_at(const struct vcheck *v, const char *name, long line, long col, long *in_line)
 {
-	size_t i;
+	const struct origin *o = origins_find(v->orig, name, line, col);
 
-	for (i = 0; i < sc->workloads.n; i++) {
-		const struct workload *w = &sc->workloads.w[i];
-		char *why = scenario_unhostable(sc, w);
-		if (why) {
-			diag_set(d, DIAG_INPUT, sc->workloads.file, w->line, 0, "workload '%s' can never be placed: %s",
-				 w->name, why);
-			free(why);
-			return -1;
-		}
-	}
-	return 0;
+	*in_line = o ? o->in_line : 0;
+	return xstrdup(o ? o->in : v->input);
 }
 
-/* Loads path as v->kind says: 0, or -1 with d set. */
-static int load_as(const struct vcheck *v, const char *path, struct diag *d)
+/*
+ * What `validate` refuses beyond loading: a workload no node class can
+ * host.  An import writes it all the same (plan leaves it unplaced with
+ * the reason) and warns, at the input row it comes from, once.
+ */
+static void warn_unhostable(const struct scenario *sc, const char *dir, const struct vcheck *v)
+{
+	const char *name = sc->workloads.file + strlen(dir) + 1;	/* the written name, in the temporary dir */
+	size_t i;
+
+	for (i = 0; i < sc->workloads.n && v->warn; i++) {
+		const struct workload *w = &sc->workloads.w[i];
+		char *why = scenario_unhostable(sc, w), *line, *in;
+		long at;
+		if (!why)
+			continue;
+		in = input_at(v, name, w->line, 0, &at);
+		line = at ? xasprintf("%s:%ld: workload '%s' can never be placed: %s (imported; plan leaves it "
+				      "unplaced)\n", in, at, w->name, why)
+			  : xasprintf("%s: workload '%s' (%s line %ld) can never be placed: %s (imported; plan leaves "
+				      "it unplaced)\n", in, w->name, name, w->line, why);
+		if (!v->warn->buf || !strstr(v->warn->buf, line))
+			sb_adds(v->warn, line);
+		free(line);
+		free(in);
+		free(why);
+	}
+}
+
+/* Each line of w as "gpuplan: warning: LINE" on stderr. */
+static void print_warnings(const struct sb *w)
+{
+	const char *s = w->buf, *nl;
+
+	for (; s && (nl = strchr(s, '\n')); s = nl + 1)
+		cli_printf(stderr, "gpuplan: warning: %.*s\n", (int)(nl - s), s);
+}
+
+/* Loads path (in the temporary dir) as v->kind says: 0, or -1 with d set. */
+static int load_as(const struct vcheck *v, const char *dir, const char *path, struct diag *d)
 {
 	struct scenario sc;
 	struct clouds clouds;
@@ -205,8 +238,8 @@ static int load_as(const struct vcheck *v, const char *path, struct diag *d)
 	default:
 		memset(&sc, 0, sizeof(sc));
 		rc = scenario_load(&sc, path, v->models_dir, d);
-		if (!rc)
-			rc = check_hostable(&sc, d);
+		if (!rc && sc.workloads.file && !strncmp(sc.workloads.file, dir, strlen(dir)))
+			warn_unhostable(&sc, dir, v);
 		scenario_release(&sc);
 		return rc;
 	}
@@ -232,9 +265,36 @@ static void unstage(char **s, const char *tmp, const char *out)
 }
 
 /*
+ * d at a file written into the temporary dir: at the user's input row it
+ * comes from (v->orig), else at the input with the written line named.
+ */
+static void to_input(struct diag *d, const char *dir, const struct vcheck *v)
+{
+	size_t n = strlen(dir);
+	const char *name;
+	char *in, *msg;
+	long at;
+
+	if (!d->file || !v->input || strncmp(d->file, dir, n) || d->file[n] != '/')
+		return;
+	name = d->file + n + 1;
+	in = input_at(v, name, d->line, d->col, &at);
+	if (!at) {
+		msg = d->line ? xasprintf("%s (in the %s written from it, line %ld)", d->msg, name, d->line)
+			      : xasprintf("%s (in the %s written from it)", d->msg, name);
+		free(d->msg);
+		d->msg = msg;
+	}
+	free(d->file);
+	d->file = in;
+	d->line = at;
+	d->col = 0;
+}
+
+/*
  * Loads each of names (NULL-ended) from a temporary copy of the set's
- * files, as its reader would: 0, or -1 with d set, its file named as it
- * will be in the output directory.
+ * files, as its reader would: 0, or -1 with d set at the user's input
+ * the failing row comes from (to_input).
  */
 static int validate_set(const struct outset *os, const char *const *names, const struct vcheck *v, struct diag *d)
 {
@@ -255,10 +315,11 @@ static int validate_set(const struct outset *os, const char *const *names, const
 				      "to check it: %s", os->files[i].name, strerror(errno));
 	for (; !rc && *names; names++) {
 		char *path = xasprintf("%s/%s", dir, *names);
-		rc = load_as(v, path, d);
+		rc = load_as(v, dir, path, d);
 		free(path);
 	}
 	if (rc) {
+		to_input(d, dir, v);
 		unstage(&d->file, dir, v->out_dir);
 		unstage(&d->msg, dir, v->out_dir);
 	}
@@ -281,7 +342,8 @@ static int import_smi(const struct import_args *a, const struct catalog *cat, st
 {
 	struct smi_mig m;
 	struct catalog frag = CATALOG_INIT;
-	const struct vcheck v = { VK_GPUS, &frag, NULL, a->out_dir };
+	struct origins orig = ORIGINS_INIT;
+	const struct vcheck v = { VK_GPUS, &frag, NULL, a->out_dir, a->files.v[0], &orig, NULL };
 	char *yaml, *name;
 	const char *names[2];
 	int rc = -1;
@@ -292,8 +354,8 @@ static int import_smi(const struct import_args *a, const struct catalog *cat, st
 		smi_mig_release(&m);
 		return -1;
 	}
-	yaml = smi_mig_yaml(&m, a->gpu_id);
 	name = xasprintf("gpus-%s.yaml", a->gpu_id);
+	yaml = smi_mig_yaml_origins(&m, a->gpu_id, name, &orig);
 	names[0] = name;
 	names[1] = NULL;
 	outset_add(os, name, yaml, strlen(yaml));
@@ -312,6 +374,7 @@ static int import_smi(const struct import_args *a, const struct catalog *cat, st
 		}
 	}
 	catalog_release(&frag);
+	origins_release(&orig);
 	free(name);
 	smi_mig_release(&m);
 	return rc;
@@ -358,7 +421,7 @@ static void sky_summary(const struct import_args *a, const struct sky_out *so, c
 /* Writes the offers files of so and loads them against the catalog first; 0 when written. */
 static int sky_write(const struct import_run *r, const struct sky_out *so, const char *as_of)
 {
-	const struct vcheck v = { VK_CLOUDS, r->cat, NULL, r->a->out_dir };
+	const struct vcheck v = { VK_CLOUDS, r->cat, NULL, r->a->out_dir, r->a->files.v[0], NULL, NULL };
 	char **names = xcalloc(so->nparts + 1, sizeof(*names));
 	size_t k;
 	int rc = -1;
@@ -427,7 +490,7 @@ static void print_notes(const char *notes)
 static int import_smi_hosts(const struct import_args *a, struct catalog *cat, struct outset *os, struct diag *d)
 {
 	static const char *const names[] = { "inventory.csv", NULL };
-	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir };
+	const struct vcheck v = { VK_INVENTORY, cat, NULL, a->out_dir, a->files.v[0], NULL, NULL };
 	const struct smi_node_size size = { a->cpu_cores, a->ram_gib, a->node };
 	struct smi_hosts sh;
 	int rc = -1;
@@ -454,26 +517,31 @@ static int import_openb(void *ctx)
 	struct outset *os = r->os;
 	struct diag *d = r->d;
 	static const char *const scenario[] = { "scenario.yaml", NULL };
-	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir };
+	struct sb warn;
 	struct openb_out ob;
+	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir, a->files.v[1], &ob.origins, &warn };
 	char b[64];
 
 	if (openb_import(a->files.v[0], a->files.v[1], r->cat, &ob, d))
 		return -1;
+	sb_init(&warn);
 	outset_add_copy(os, "inventory.csv", ob.inventory, strlen(ob.inventory));
 	outset_add_copy(os, "workloads.csv", ob.workloads, strlen(ob.workloads));
 	outset_add_copy(os, "gpus-openb.yaml", ob.gpus, strlen(ob.gpus));
 	outset_add_copy(os, "scenario.yaml", ob.scenario, strlen(ob.scenario));
 	if (validate_set(os, scenario, &vs, d) || outset_commit(os, d)) {
 		openb_out_release(&ob);
+		sb_release(&warn);
 		return -1;
 	}
+	print_warnings(&warn);
 	cli_printf(stdout, "openb: %ld GPU nodes in %d classes, %ld GPUs (%d user GPU types)\n", ob.nodes, ob.classes,
 	       ob.gpus_total, ob.user_types);
 	cli_printf(stdout, "  pods:       %ld read, %ld with GPUs in %d workloads (%s GPUs asked), %ld without GPUs skipped\n",
 	       ob.pods, ob.pods_gpu, ob.nworkloads, fmt_fixed(b, sizeof(b), ob.gpu_demand, 2), ob.pods - ob.pods_gpu);
 	cli_printf(stdout, "  written:    %s/{inventory.csv,workloads.csv,gpus-openb.yaml,scenario.yaml}\n", a->out_dir);
 	openb_out_release(&ob);
+	sb_release(&warn);
 	return 0;
 }
 
@@ -490,13 +558,15 @@ static int import_kubectl(void *ctx)
 	struct diag *d = r->d;
 	static const char *const scenarios[] = { "scenario.yaml", "as-is.yaml", NULL };
 	static const char *const inventory[] = { "inventory.csv", NULL };
-	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir };
-	const struct vcheck vi = { VK_INVENTORY, r->cat, r->models_dir, a->out_dir };
 	struct kubectl_out ko;
+	struct sb warn;
+	const struct vcheck vs = { VK_SCENARIO, r->cat, r->models_dir, a->out_dir, a->files.v[0], &ko.origins, &warn };
+	const struct vcheck vi = { VK_INVENTORY, r->cat, r->models_dir, a->out_dir, a->files.v[0], &ko.origins, NULL };
 	int rc = -1;
 
 	if (kubectl_import(a->files.v[0], a->files.n > 1 ? a->files.v[1] : NULL, r->cat, &ko, d))
 		return -1;
+	sb_init(&warn);
 	add_str(os, "inventory.csv", ko.inventory);
 	if (ko.workloads) {
 		add_str(os, "workloads.csv", ko.workloads);
@@ -510,6 +580,7 @@ static int import_kubectl(void *ctx)
 	}
 	if (outset_commit(os, d))
 		goto out;
+	print_warnings(&warn);
 	cli_printf(stdout, "kubectl: %ld GPU nodes in %d classes, %ld GPUs (%ld nodes without GPUs skipped)\n", ko.nodes,
 	       ko.classes, ko.gpus, ko.cpu_only);
 	cli_printf(stdout, "  today:      passthrough %ld, mig %ld, timeslice %ld, mps %ld nodes\n", ko.mode_nodes[0],
@@ -526,6 +597,7 @@ static int import_kubectl(void *ctx)
 	rc = 0;
 out:
 	kubectl_out_release(&ko);
+	sb_release(&warn);
 	return rc;
 }
 

@@ -52,6 +52,9 @@ int kitem_error(const struct kitem *it, const char *const *keys, const char *fmt
  */
 int kitem_quantity(const struct kitem *it, const char *const *keys, double lo, double hi, double *out);
 
+/* The line where each item of j starts (nitems of them, in order; caller frees), in one pass. */
+long *kjson_item_lines(const struct kjson *j);
+
 /* The string member key of obj, NULL when absent or not a string. */
 const char *kjson_str(const struct cJSON *obj, const char *key);
 /* obj.a.b... (NULL-ended keys): the member, NULL when a step is missing. */
@@ -81,6 +84,7 @@ struct knode {
 	struct kmig *mig;		/* MIG instances on the node (owned array) */
 	size_t nmig;
 	long item;			/* index in the node list */
+	long line;			/* where the item starts in the node list */
 	int cls;			/* inventory row, after grouping */
 };
 
@@ -106,6 +110,7 @@ struct kpod {
 	double share;			/* GPU share asked in a shared mode: n / replicas */
 	const struct gpu_type *gpu;	/* the type it runs on; NULL when pending anywhere */
 	double cpu, ram_gib;		/* requests (else limits), summed over containers */
+	long line;			/* where the item starts in the pod list */
 };
 
 /* What kpods_read found. */

@@ -92,8 +92,13 @@ static void write_class_rows(struct sb *inv, struct kclass_key *keys, size_t n, 
 	int part = 1;
 
 	for (; i < n; i = j, part++) {
-		for (j = i, len = 0; j < n && (j == i || len + 1 + strlen(keys[j].nd->name) <= KUBE_NAMES_MAX); j++)
+		long line = keys[i].nd->line;
+		for (j = i, len = 0; j < n && (j == i || len + 1 + strlen(keys[j].nd->name) <= KUBE_NAMES_MAX); j++) {
 			len += 1 + strlen(keys[j].nd->name);
+			if (keys[j].nd->line < line)
+				line = keys[j].nd->line;
+		}
+		origins_add(&out->origins, "inventory.csv", inv, out->nodes_file, line);
 		sb_init(&cell);
 		sb_adds(&cell, base);
 		if (part > 1)
@@ -274,15 +279,19 @@ static int write_workloads(struct sb *wl, struct sb *wa, struct kpod *pods, size
 		    WL_HEADER);
 	for (i = 0; i < np; i = j) {
 		const struct kpod *q = &pods[i];
+		long line = q->line;
 		char *name;
 		for (j = i; j < np && !kpod_cmp(&pods[i], &pods[j]); j++)
-			;
+			if (pods[j].line < line)
+				line = pods[j].line;
 		if (i > 0 && !strcmp(pods[i - 1].ns, q->ns) && !strcmp(pods[i - 1].owner, q->owner))
 			dup++;
 		else
 			dup = 1;
 		name = dup > 1 ? xasprintf("%s.%s-%d", q->ns, q->owner, dup) : xasprintf("%s.%s", q->ns, q->owner);
+		origins_add(&out->origins, "workloads.csv", wl, out->pods_file, line);
 		write_workload(wl, q, (long)(j - i), name, 0);
+		origins_add(&out->origins, "workloads-as-is.csv", wa, out->pods_file, line);
 		write_workload(wa, q, (long)(j - i), name, 1);
 		free(name);
 		if (q->replicas > kmax)
@@ -314,6 +323,8 @@ int kubectl_import(const char *nodes_path, const char *pods_path, const struct c
 	int rc = -1, kmax;
 
 	memset(out, 0, sizeof(*out));
+	out->nodes_file = nodes_path;
+	out->pods_file = pods_path;
 	memset(&jp, 0, sizeof(jp));
 	sb_init(&inv);
 	sb_init(&wl);
@@ -363,5 +374,6 @@ void kubectl_out_release(struct kubectl_out *out)
 	free(out->workloads_asis);
 	free(out->scenario);
 	free(out->scenario_asis);
+	origins_release(&out->origins);
 	out->inventory = out->workloads = out->workloads_asis = out->scenario = out->scenario_asis = NULL;
 }

@@ -31,6 +31,7 @@
 
 #include "catalog.h"
 #include "diag.h"
+#include "origin.h"
 
 struct kubectl_out {
 	char *inventory;	/* inventory.csv */
@@ -44,6 +45,8 @@ struct kubectl_out {
 	long mode_nodes[4];	/* GPU nodes per current mode (passthrough, mig, timeslice, mps) */
 	long pods, pods_gpu, pods_done;	/* pods read, GPU pods kept, finished pods skipped */
 	int nworkloads;
+	const char *nodes_file, *pods_file;	/* the paths read (kubectl_import's) */
+	struct origins origins;	/* the node or pod item of each row written (the first of a group) */
 };
 
 /*

@@ -148,3 +148,38 @@ int kitem_quantity(const struct kitem *it, const char *const *keys, double lo, d
 				   fmt_num_short(b1, sizeof(b1), lo, 3), fmt_num_short(b2, sizeof(b2), hi, 3));
 	return 0;
 }
+
+/* Past the JSON string at p (at its opening quote), at most e. */
+static const char *skip_string(const char *p, const char *e)
+{
+	for (p++; p < e && *p != '"'; p++)
+		if (*p == '\\' && p + 1 < e)
+			p++;
+	return p < e ? p + 1 : e;
+}
+
+long *kjson_item_lines(const struct kjson *j)
+{
+	static const struct jpos_step items[] = { { "items", 0 } };
+	const char *e = j->text + j->len, *p = jpos_locate(j->text, e, items, 1), *q;
+	long *lines = xcalloc((size_t)j->nitems + 1, sizeof(*lines)), line = 1, k = 0;
+	int depth = 0;		/* 1: inside the items array, 2 and more: inside an item */
+
+	if (!p || p >= e || *p != '[')
+		return lines;
+	for (q = j->text; q < p; q++)
+		line += *q == '\n';
+	for (; p < e && k < j->nitems; p++) {	/* valid JSON: kjson_load parsed it */
+		if (*p == '\n') {
+			line++;
+		} else if (*p == '"') {
+			p = skip_string(p, e) - 1;
+		} else if (*p == '[' || *p == '{') {
+			if (depth++ == 1)
+				lines[k++] = line;
+		} else if ((*p == ']' || *p == '}') && --depth == 0) {
+			break;
+		}
+	}
+	return lines;
+}

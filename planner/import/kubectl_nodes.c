@@ -176,21 +176,25 @@ int knodes_read(const struct kjson *j, const struct catalog *cat, struct knode *
 {
 	struct kitem it = { j, NULL, 0, d };
 	struct knode *nodes = xcalloc((size_t)j->nitems + 1, sizeof(*nodes));
+	long *lines = kjson_item_lines(j);
 	size_t nn = 0, i;
 
 	*cpu_only = 0;
 	cJSON_ArrayForEach(it.obj, j->items) {
 		int rc = read_node(&it, cat, &nodes[nn]);
 		if (rc < 0) {
+			free(lines);
 			knodes_free(nodes, nn + 1);
 			return -1;
 		}
+		nodes[nn].line = lines[it.index];
 		if (rc)
 			++*cpu_only;
 		else
 			nn++;
 		it.index++;
 	}
+	free(lines);
 	qsort(nodes, nn, sizeof(*nodes), knode_name_cmp);
 	for (i = 1; i < nn; i++)
 		if (!strcmp(nodes[i - 1].name, nodes[i].name)) {

@@ -270,21 +270,25 @@ int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, cons
 {
 	struct kitem it = { j, NULL, 0, d };
 	struct kpod *pods = xcalloc((size_t)j->nitems + 1, sizeof(*pods));
+	long *lines = kjson_item_lines(j);
 	size_t np = 0;
 
 	memset(out, 0, sizeof(*out));
 	cJSON_ArrayForEach(it.obj, j->items) {
 		int rc = read_pod(&it, nodes, nn, cat, &pods[np], &out->done);
 		if (rc < 0) {
+			free(lines);
 			kpods_free(pods, np + 1);
 			return -1;
 		}
+		pods[np].line = lines[it.index];
 		if (rc == 2)
 			out->no_gpu++;
 		if (!rc)
 			np++;
 		it.index++;
 	}
+	free(lines);
 	if (!np) {
 		free(pods);
 		return diag_set(d, DIAG_INPUT, j->file, 0, 0, "no running or pending pod asks for a GPU");

@@ -19,12 +19,14 @@
 struct onode {
 	const char *model;	/* points into the csvdoc */
 	long long gpus, cpu_milli, mem_mib;
+	long line;		/* its row in the node list (not compared) */
 };
 
 struct opod {
 	long long gpus, milli, cpu_milli, mem_mib;
 	const char *spec;	/* "" when any */
 	const char *qos;
+	long line;		/* its row in the pod list (not compared) */
 };
 
 static int onode_cmp(const void *a, const void *b)
@@ -111,6 +113,7 @@ static int read_nodes(struct csvdoc *doc, const char *path, struct onode **out, 
 		if (!model_ok(model))
 			return csvread_error(&rd, N_MODEL, "column 'model': '%s' is not a GPU model name", model);
 		nd.model = model;
+		nd.line = doc->rows[i].line;
 		(*out)[(*n)++] = nd;
 	}
 	if (!*n)
@@ -195,6 +198,7 @@ static int read_pods(struct csvdoc *doc, const char *path, struct opod **out, si
 		int rc = csvdoc_interrupted(doc, i, d) ? -1 : read_pod(&rd, &pd);
 		if (rc < 0)
 			return -1;
+		pd.line = doc->rows[i].line;
 		if (!rc)
 			(*out)[(*n)++] = pd;
 	}
@@ -207,6 +211,7 @@ static int read_pods(struct csvdoc *doc, const char *path, struct opod **out, si
 static void write_gpu_types(struct sb *gy, const struct onode *nodes, size_t nn, const struct catalog *cat,
 			    struct openb_out *out)
 {
+	const char *from = out->nodes_file;
 	size_t i;
 
 	sb_adds(gy, "# GPU types of the Alibaba openb trace that the bundled catalog does not have\n"
@@ -228,7 +233,10 @@ static void write_gpu_types(struct sb *gy, const struct onode *nodes, size_t nn,
 			mib = 16384;
 			why = "nominal: 16 GB from the model name";
 		}
-		sb_addf(gy, "  - id: %s\n    memory_mib: %ld   # %s\n", m, mib, why);
+		origins_add(&out->origins, "gpus-openb.yaml", gy, from, nodes[i].line);
+		sb_addf(gy, "  - id: %s\n", m);
+		origins_add(&out->origins, "gpus-openb.yaml", gy, from, nodes[i].line);
+		sb_addf(gy, "    memory_mib: %ld   # %s\n", mib, why);
 		out->user_types++;
 	}
 	if (!out->user_types)
@@ -245,9 +253,11 @@ static void write_inventory(struct sb *inv, const struct onode *nodes, size_t nn
 		     "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
 		     "amortization_years,hourly_usd,base_power_w\n");
 	for (i = 0; i < nn; i = j) {
-		long cnt = 0;
-		for (j = i; j < nn && !onode_cmp(&nodes[i], &nodes[j]); j++)
-			cnt++;
+		long cnt = 0, line = nodes[i].line;
+		for (j = i; j < nn && !onode_cmp(&nodes[i], &nodes[j]); j++, cnt++)
+			if (nodes[j].line < line)
+				line = nodes[j].line;
+		origins_add(&out->origins, "inventory.csv", inv, out->nodes_file, line);
 		char *name = xasprintf("%s-%lldgpu-%lldc-%lldg", nodes[i].model, nodes[i].gpus,
 				       nodes[i].cpu_milli / 1000, nodes[i].mem_mib / 1024);
 		sb_add_csv(inv, name);
@@ -318,10 +328,12 @@ static long write_workloads(struct sb *wl, const struct opod *pods, size_t np, c
 		    "sites,needs_nvaie\n");
 	for (i = 0; i < np; i = j) {
 		const struct opod *q = &pods[i];
-		long cnt = 0;
+		long cnt = 0, line = q->line;
 		double ask = q->gpus > 1 || q->milli == 1000 ? (double)q->gpus : (double)q->milli / 1000.0;
-		for (j = i; j < np && !opod_cmp(&pods[i], &pods[j]); j++)
-			cnt++;
+		for (j = i; j < np && !opod_cmp(&pods[i], &pods[j]); j++, cnt++)
+			if (pods[j].line < line)
+				line = pods[j].line;
+		origins_add(&out->origins, "workloads.csv", wl, out->pods_file, line);
 		out->nworkloads++;
 		out->pods_gpu += cnt;
 		out->gpu_demand += ask * (double)cnt;
@@ -354,6 +366,8 @@ int openb_import(const char *nodes_path, const char *pods_path, const struct cat
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
+	out->nodes_file = nodes_path;
+	out->pods_file = pods_path;
 	sb_init(&inv);
 	sb_init(&wl);
 	sb_init(&gy);
@@ -390,5 +404,6 @@ void openb_out_release(struct openb_out *out)
 	free(out->workloads);
 	free(out->gpus);
 	free(out->scenario);
+	origins_release(&out->origins);
 	out->inventory = out->workloads = out->gpus = out->scenario = NULL;
 }

@@ -23,6 +23,7 @@
  * skipped (counted).
  *
  * Ownership: openb_out owns its strings; openb_out_release frees them.
+ * Its origins point at the paths given to openb_import.
  */
 #ifndef PLANNER_OPENB_H
 #define PLANNER_OPENB_H
@@ -31,6 +32,7 @@
 
 #include "catalog.h"
 #include "diag.h"
+#include "origin.h"
 
 struct openb_out {
 	char *inventory;	/* inventory.csv */
@@ -43,6 +45,8 @@ struct openb_out {
 	int nworkloads;
 	int user_types;
 	double gpu_demand;	/* offered GPUs: num_gpu, or gpu_milli / 1000 */
+	const char *nodes_file, *pods_file;	/* the paths read (openb_import's) */
+	struct origins origins;	/* the node or pod row of each row written (first of a group) */
 };
 
 /*

@@ -132,6 +132,7 @@ static int read_lgipp(struct smi_mig *m, const char *path, struct diag *d)
 		}
 		if (parse_placements(pl, &m->p[i]))
 			goto bad;
+		m->p[i].pline = L.no;
 		nread++;
 	}
 	lines_close(&L);
@@ -244,63 +245,112 @@ void smi_mig_release(struct smi_mig *m)
 	m->n = 0;
 }
 
-/* One profile as a flow mapping in models/gpus.yaml's layout, with its source comment. */
-static void write_profile(struct sb *y, const struct smi_mig *m, const struct smi_profile *p)
+/* The fragment being written: the text, what it is written from, where its rows come from. */
+struct ywrite {
+	struct sb y;
+	const struct smi_mig *m;
+	struct origins *o;	/* NULL: not recorded */
+	const char *out;	/* the written file's name, for o */
+};
+
+/* The place of what w->y gets next: p's -lgip row, or (placement) its -lgipp row when read. */
+static void from(struct ywrite *w, const struct smi_profile *p, int placement)
 {
+	if (placement && p->pline)
+		origins_add(w->o, w->out, &w->y, w->m->lgipp_file, p->pline);
+	else
+		origins_add(w->o, w->out, &w->y, w->m->lgip_file, p->line);
+}
+
+/* One profile as a flow mapping in models/gpus.yaml's layout, with its source comment. */
+static void write_profile(struct ywrite *w, const struct smi_profile *p)
+{
+	const struct smi_mig *m = w->m;
+	struct sb *y = &w->y;
 	int i;
 
+	from(w, p, 0);
 	sb_addf(y, "        # %s:%ld: ID %d, at most %d, %s GiB, SM %d; %s%s: {", m->lgip_file, p->line, p->id, p->total,
 		p->gib, p->sms, m->lgipp_file ? "" : "placements of the catalog's ",
 		m->lgipp_file ? m->lgipp_file : m->placements_from);
 	for (i = 0; i < p->nstarts; i++)
 		sb_addf(y, "%s%d", i ? "," : "", p->starts[i]);
 	sb_addf(y, "}:%d\n", p->memory_slices);
+	from(w, p, 0);
 	sb_addf(y, "        - {name: %s, id: %d, compute_slices: %d, ", p->name, p->id, p->compute_slices);
 	if (p->sms > 0)
 		sb_addf(y, "sms: %d, ", p->sms);
-	sb_addf(y, "memory_slices: %d, memory_mib: %ld, max_instances: %d, starts: [", p->memory_slices,
-		p->memory_mib, p->total);
+	from(w, p, 1);
+	sb_addf(y, "memory_slices: %d, ", p->memory_slices);
+	from(w, p, 0);
+	sb_addf(y, "memory_mib: %ld, max_instances: %d, ", p->memory_mib, p->total);
+	from(w, p, 1);
+	sb_adds(y, "starts: [");
 	for (i = 0; i < p->nstarts; i++)
 		sb_addf(y, "%s%d", i ? ", " : "", p->starts[i]);
-	sb_addf(y, "], media_ext: %s}   # usable memory_mib = %s x 1024, rounded down\n",
-		p->media_ext ? "true" : "false", p->gib);
+	sb_adds(y, "], ");
+	from(w, p, 0);
+	sb_addf(y, "media_ext: %s}   # usable memory_mib = %s x 1024, rounded down\n", p->media_ext ? "true" : "false",
+		p->gib);
+}
+
+/* The GPU's figures: the profile of the most compute slices, of the most memory slices, of the most instances. */
+static void largest(const struct smi_mig *m, const struct smi_profile **cs, const struct smi_profile **ms,
+		    const struct smi_profile **mi)
+{
+	size_t i;
+
+	*cs = *ms = *mi = &m->p[0];
+	for (i = 1; i < m->n; i++) {
+		const struct smi_profile *p = &m->p[i];
+		if (p->compute_slices > (*cs)->compute_slices)
+			*cs = p;
+		if (p->memory_slices > (*ms)->memory_slices ||
+		    (p->memory_slices == (*ms)->memory_slices && p->compute_slices > (*ms)->compute_slices))
+			*ms = p;
+		if (p->total > (*mi)->total)
+			*mi = p;
+	}
+}
+
+char *smi_mig_yaml_origins(const struct smi_mig *m, const char *gpu_id, const char *out, struct origins *o)
+{
+	const struct smi_profile *cs, *big, *mi;
+	struct ywrite w;
+	size_t i;
+
+	sb_init(&w.y);
+	w.m = m;
+	w.o = o;
+	w.out = out;
+	largest(m, &cs, &big, &mi);
+	if (m->lgipp_file)
+		sb_addf(&w.y, "# GPU type %s from nvidia-smi mig -lgip (%s) and -lgipp (%s) of GPU %d,\n", gpu_id,
+			m->lgip_file, m->lgipp_file, m->gpu);
+	else
+		sb_addf(&w.y, "# GPU type %s from nvidia-smi mig -lgip (%s) of GPU %d, placements of the catalog's %s,\n",
+			gpu_id, m->lgip_file, m->gpu, m->placements_from);
+	sb_addf(&w.y, "# written by gpuplan import nvidia-smi.  Add the GPU's vGPU table, sms and tdp_w from\n"
+		      "# their own sources; use it from a scenario's gpu_types: list.\n"
+		      "schema: gpuplan-gpus/1\ngpus:\n  - id: %s\n",
+		gpu_id);
+	from(&w, big, 0);
+	sb_addf(&w.y, "    memory_mib: %ld   # nominal: the %s profile's name x 1024\n", mig_name_nominal_mib(big->name),
+		big->name);
+	sb_adds(&w.y, "    mig:\n");
+	from(&w, cs, 0);
+	sb_addf(&w.y, "      compute_slices: %d   # the largest <n>g profile\n", cs->compute_slices);
+	from(&w, big, 1);
+	sb_addf(&w.y, "      memory_slices: %d    # the largest placement size (-lgipp)\n", big->memory_slices);
+	from(&w, mi, 0);
+	sb_addf(&w.y, "      max_instances: %d    # the most instances of one profile (-lgip Total)\n      profiles:\n",
+		mi->total);
+	for (i = 0; i < m->n; i++)
+		write_profile(&w, &m->p[i]);
+	return sb_detach(&w.y);
 }
 
 char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id)
 {
-	const struct smi_profile *big = &m->p[0];
-	int cs = 0, ms = 0, mi = 0;
-	long nominal;
-	struct sb y;
-	size_t i;
-
-	for (i = 0; i < m->n; i++) {
-		const struct smi_profile *p = &m->p[i];
-		if (p->compute_slices > cs)
-			cs = p->compute_slices;
-		if (p->memory_slices > ms || (p->memory_slices == ms && p->compute_slices > big->compute_slices))
-			ms = p->memory_slices, big = p;
-		if (p->total > mi)
-			mi = p->total;
-	}
-	nominal = mig_name_nominal_mib(big->name);
-	sb_init(&y);
-	if (m->lgipp_file)
-		sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) and -lgipp (%s) of GPU %d,\n", gpu_id,
-			m->lgip_file, m->lgipp_file, m->gpu);
-	else
-		sb_addf(&y, "# GPU type %s from nvidia-smi mig -lgip (%s) of GPU %d, placements of the catalog's %s,\n",
-			gpu_id, m->lgip_file, m->gpu, m->placements_from);
-	sb_addf(&y, "# written by gpuplan import nvidia-smi.  Add the GPU's vGPU table, sms and tdp_w from\n"
-		    "# their own sources; use it from a scenario's gpu_types: list.\n"
-		    "schema: gpuplan-gpus/1\ngpus:\n  - id: %s\n",
-		gpu_id);
-	sb_addf(&y, "    memory_mib: %ld   # nominal: the %s profile's name x 1024\n", nominal, big->name);
-	sb_addf(&y, "    mig:\n      compute_slices: %d   # the largest <n>g profile\n"
-		    "      memory_slices: %d    # the largest placement size (-lgipp)\n"
-		    "      max_instances: %d    # the most instances of one profile (-lgip Total)\n      profiles:\n",
-		cs, ms, mi);
-	for (i = 0; i < m->n; i++)
-		write_profile(&y, m, &m->p[i]);
-	return sb_detach(&y);
+	return smi_mig_yaml_origins(m, gpu_id, "", NULL);
 }

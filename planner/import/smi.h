@@ -23,6 +23,7 @@
 
 #include "catalog.h"
 #include "diag.h"
+#include "origin.h"
 
 #define SMI_MAX_STARTS 16
 
@@ -39,6 +40,7 @@ struct smi_profile {
 	int starts[SMI_MAX_STARTS];
 	int media_ext;		/* a +me profile */
 	long line;		/* in the -lgip file */
+	long pline;		/* in the -lgipp file; 0 when the placements are the catalog's */
 };
 
 struct smi_mig {
@@ -65,6 +67,11 @@ int smi_mig_catalog_placements(struct smi_mig *m, const struct catalog *cat, str
 void smi_mig_release(struct smi_mig *m);
 /* The models YAML fragment (schema gpuplan-gpus/1) with one GPU, id gpu_id.  Caller frees. */
 char *smi_mig_yaml(const struct smi_mig *m, const char *gpu_id);
+/*
+ * The same, recording in o (when not NULL) the -lgip or -lgipp line of
+ * each row and field, the text being written as out (e.g. "gpus-ID.yaml").
+ */
+char *smi_mig_yaml_origins(const struct smi_mig *m, const char *gpu_id, const char *out, struct origins *o);
 
 /*
  * `nvidia-smi --query-gpu=name,memory.total,... --format=csv` of hosts,

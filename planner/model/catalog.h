@@ -31,7 +31,12 @@ int mode_parse(const char *s);
 /* NULL-terminated list of mode names, for hints. */
 extern const char *const mode_names[];
 
-#define MIG_MAX_SLICES 8	/* memory slices on every MIG GPU so far */
+/*
+ * The most memory slices of a MIG GPU: 12 on the RTX PRO 6000 Blackwell
+ * (nvidia-smi mig -lgipp: {0,3,6,9}:3, {0,6}:6, {0}:12), 8 on A100/H100/
+ * H200/B200, 4 on A30.  mig.c keeps a GPU's slices as bits of an unsigned.
+ */
+#define MIG_MAX_SLICES 12
 #define MIG_MAX_PROFILES 16
 #define MIG_MAX_READS 4		/* real reads of one GPU's MIG memory (the profile rows and 3 more) */
 
@@ -66,8 +71,8 @@ struct mig_read {
 };
 
 struct mig_info {
-	int compute_slices;	/* 7 on A100/H100/H200/B200, 4 on A30 */
-	int memory_slices;	/* 8, or 4 on A30 */
+	int compute_slices;	/* 7 on A100/H100/H200/B200, 4 on A30 and RTX PRO 6000 */
+	int memory_slices;	/* 8, 4 on A30, 12 on RTX PRO 6000 Blackwell */
 	int max_instances;
 	size_t nprofiles;
 	struct mig_profile *profiles; /* in file order (gpus.yaml: smallest first) */

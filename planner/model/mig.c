@@ -1,7 +1,7 @@
 /*
  * mig.c - MIG geometry enumeration, placement and checks.
  *
- * Design: the search space is tiny (at most 8 instances over at most 8
+ * Design: the search space is tiny (at most 8 instances over at most 12
  * memory slices), so everything is exhaustive and exact; no heuristics.
  *
  *  - A placement search takes the instances largest first and tries each
@@ -96,6 +96,10 @@ static int plain_order(const struct gpu_type *gpu, int *order)
 
 /* ======================= placement ======================= */
 
+/* A set of memory slices is the bits of an unsigned: slice s is bit s. */
+_Static_assert(MIG_MAX_SLICES < (int)(sizeof(unsigned) * 8), "memory slices must fit an unsigned's bits");
+
+/* The slices an instance of p at start occupies (the loader keeps start + size within the GPU's). */
 static unsigned slice_mask(const struct mig_profile *p, int start)
 {
 	return ((1u << p->memory_slices) - 1u) << start;

@@ -3,7 +3,8 @@
  * together, and where.
  *
  * The model (docs/formulation.md, "MIG geometry rules"): a GPU has C compute slices
- * and M memory slices (7 and 8 on A100/H100/H200/B200, 4 and 4 on A30).
+ * and M memory slices (7 and 8 on A100/H100/H200/B200, 4 and 4 on A30, 4
+ * and 12 on RTX PRO 6000 Blackwell).
  * An instance of profile P placed at start s occupies the memory slices
  * [s, s + P.memory_slices); s must be one of P.starts.  A set of
  * instances is valid when no two occupy the same memory slice, the sum

@@ -1,15 +1,79 @@
 /*
  * test_import_kube.c - Kubernetes quantities (kquantity.c) in every form
  * of the k8s.io/apimachinery resource.Quantity grammar, and the GPU
- * product table (gfd.c) with its -MIG-<profile> and -SHARED suffixes.
+ * product table (gfd.c) with its -MIG-<profile> and -SHARED suffixes;
+ * the start line of each item of a list (kjson_item_lines) and the
+ * origins an import records for what it writes (origin.c).
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "diag.h"
 #include "gfd.h"
 #include "kquantity.h"
+#include "kube.h"
+#include "origin.h"
+#include "tempfile.h"
 #include "banned.h"
+
+/* Items start where their '{' is, whatever brackets, braces, quotes and escapes their strings hold. */
+static void test_item_lines(void)
+{
+	static const char text[] = "{\n  \"kind\": \"List\", \"note\": \"[{\\\"}]\",\n  \"items\": [\n"
+				   "    {\"kind\": \"Pod\", \"x\": [1, {\"a\": \"}\"}]},\n"
+				   "    {\n      \"kind\": \"Pod\"\n    },\n\n    {\"kind\": \"Pod\"}\n  ]\n}\n";
+	char *path = write_temp(text);
+	struct kjson j;
+	struct diag d = DIAG_INIT;
+	long *lines;
+
+	CHECK(path && !kjson_load(&j, path, "Pod", "pod list", &d), "item lines: load: %s", d.msg ? d.msg : "");
+	if (!path || d.msg) {
+		free(path);
+		diag_release(&d);
+		return;
+	}
+	lines = kjson_item_lines(&j);
+	CHECK(j.nitems == 3, "item lines: %ld items", j.nitems);
+	CHECK(lines[0] == 4 && lines[1] == 5 && lines[2] == 9, "item lines: %ld %ld %ld, want 4 5 9", lines[0], lines[1],
+	      lines[2]);
+	free(lines);
+	kjson_release(&j);
+	unlink(path);
+	free(path);
+}
+
+/* origins_find: the last place at or before the column, else the line's first; lines counted across appends. */
+static void test_origins(void)
+{
+	struct origins o = ORIGINS_INIT;
+	struct sb t;
+	const struct origin *x;
+
+	sb_init(&t);
+	sb_adds(&t, "header\n");
+	origins_add(&o, "f", &t, "a.txt", 10);
+	sb_adds(&t, "row, ");
+	origins_add(&o, "f", &t, "b.txt", 20);
+	sb_adds(&t, "field\n");
+	origins_add(&o, "g", &t, "c.txt", 30);
+	sb_adds(&t, "other\n");
+	x = origins_find(&o, "f", 2, 0);
+	CHECK(x && x->in_line == 10, "origins: line 2 col 0");
+	x = origins_find(&o, "f", 2, 5);
+	CHECK(x && x->in_line == 10, "origins: line 2 col 5");
+	x = origins_find(&o, "f", 2, 6);
+	CHECK(x && x->in_line == 20 && !strcmp(x->in, "b.txt"), "origins: line 2 col 6");
+	CHECK(origins_find(&o, "f", 1, 0) == NULL && origins_find(&o, "f", 3, 0) == NULL, "origins: unrecorded lines");
+	x = origins_find(&o, "g", 3, 1);
+	CHECK(x && x->in_line == 30, "origins: another name");
+	origins_add(NULL, "f", &t, "a.txt", 1);	/* no table: nothing */
+	origins_release(&o);
+	sb_release(&t);
+}
 
 static void test_quantities(void)
 {
@@ -86,5 +150,7 @@ int main(void)
 {
 	test_quantities();
 	test_products();
+	test_item_lines();
+	test_origins();
 	return check_done();
 }

@@ -102,6 +102,58 @@ static const char *const a30_maximal[] = {
 	NULL,
 };
 
+/*
+ * RTX PRO 6000 Blackwell as its real nvidia-smi mig -lgipp gives it: 12
+ * memory slices, 1g {0,3,6,9}:3, 2g {0,6}:6, 4g {0}:12, 4 compute slices
+ * (tests/cases/plan-mig-twelve-slices/gpus-rtx.yaml, imported from
+ * tests/cases/import-smi-rtx-pro-6000): 41 rows, from the same kind of
+ * script over its 8 non-+me profiles (+gfx and -me are plain profiles).
+ */
+static const char *const rtx_maximal[] = {
+	"4g.96gb",
+	"4g.96gb+gfx",
+	"2g.48gb*2",
+	"2g.48gb+2g.48gb+gfx",
+	"2g.48gb+2g.48gb-me",
+	"2g.48gb+1g.24gb*2",
+	"2g.48gb+1g.24gb+1g.24gb+gfx",
+	"2g.48gb+1g.24gb+1g.24gb-me",
+	"2g.48gb+1g.24gb+gfx*2",
+	"2g.48gb+1g.24gb+gfx+1g.24gb-me",
+	"2g.48gb+1g.24gb-me*2",
+	"2g.48gb+gfx*2",
+	"2g.48gb+gfx+2g.48gb-me",
+	"2g.48gb+gfx+1g.24gb*2",
+	"2g.48gb+gfx+1g.24gb+1g.24gb+gfx",
+	"2g.48gb+gfx+1g.24gb+1g.24gb-me",
+	"2g.48gb+gfx+1g.24gb+gfx*2",
+	"2g.48gb+gfx+1g.24gb+gfx+1g.24gb-me",
+	"2g.48gb+gfx+1g.24gb-me*2",
+	"2g.48gb-me*2",
+	"2g.48gb-me+1g.24gb*2",
+	"2g.48gb-me+1g.24gb+1g.24gb+gfx",
+	"2g.48gb-me+1g.24gb+1g.24gb-me",
+	"2g.48gb-me+1g.24gb+gfx*2",
+	"2g.48gb-me+1g.24gb+gfx+1g.24gb-me",
+	"2g.48gb-me+1g.24gb-me*2",
+	"1g.24gb*4",
+	"1g.24gb*3+1g.24gb+gfx",
+	"1g.24gb*3+1g.24gb-me",
+	"1g.24gb*2+1g.24gb+gfx*2",
+	"1g.24gb*2+1g.24gb+gfx+1g.24gb-me",
+	"1g.24gb*2+1g.24gb-me*2",
+	"1g.24gb+1g.24gb+gfx*3",
+	"1g.24gb+1g.24gb+gfx*2+1g.24gb-me",
+	"1g.24gb+1g.24gb+gfx+1g.24gb-me*2",
+	"1g.24gb+1g.24gb-me*3",
+	"1g.24gb+gfx*4",
+	"1g.24gb+gfx*3+1g.24gb-me",
+	"1g.24gb+gfx*2+1g.24gb-me*2",
+	"1g.24gb+gfx+1g.24gb-me*3",
+	"1g.24gb-me*4",
+	NULL,
+};
+
 static const struct {
 	const char *gpu;
 	const char *const *maximal;
@@ -112,6 +164,7 @@ static const struct {
 	{ "A30", a30_maximal, 9 },
 	{ "A100-PCIE-80GB", h100_maximal, 77 },
 	{ "H100-PCIE-80GB", h100_maximal, 77 },
+	{ "RTX-PRO-6000-LGIPP", rtx_maximal, 72 },
 };
 
 /* Canonical placements (starts in geometry order). */
@@ -130,6 +183,9 @@ static const struct {
 	{ "H100-SXM5-80GB", "1g.20gb*3+1g.10gb*2", 5, { 0, 2, 6, 4, 5 } },
 	{ "H100-SXM5-80GB", "1g.10gb*7", 7, { 0, 1, 2, 3, 4, 5, 6 } },
 	{ "A30", "2g.12gb+1g.6gb*2", 3, { 0, 2, 3 } },
+	{ "RTX-PRO-6000-LGIPP", "1g.24gb*4", 4, { 0, 3, 6, 9 } },
+	{ "RTX-PRO-6000-LGIPP", "1g.24gb-me+2g.48gb+1g.24gb", 3, { 0, 6, 9 } },
+	{ "RTX-PRO-6000-LGIPP", "2g.48gb+gfx*2", 2, { 0, 6 } },
 };
 
 /* mig_geometry_parse: want is the canonical name (rc 0) or the reason. */
@@ -167,6 +223,9 @@ static const struct {
 	{ "A30", "2g.12gb+1g.6gb+me+1g.6gb", 0, "2g.12gb+1g.6gb+1g.6gb+me" },
 	{ "A30", "2g.12gb+me+1g.6gb+me", -1, "more than one +me instance" },
 	{ "A30", "2g.12gb*2+1g.6gb", -1, "compute slices 5 > 4" },
+	{ "RTX-PRO-6000-LGIPP", "4g.96gb+1g.24gb", -1, "compute slices 5 > 4" },
+	{ "RTX-PRO-6000-LGIPP", "1g.24gb*5", -1, "5 x 1g.24gb > max 4" },
+	{ "RTX-PRO-6000-LGIPP", "1g.24gb+me+1g.24gb+me.all", -1, "more than one +me instance" },
 	{ "T4", "1g.10gb", -1, "GPU type 'T4' has no MIG" },
 };
 
@@ -200,6 +259,10 @@ static const struct {
 	{ "A30", 3, { "2g.12gb", "2g.12gb", "1g.6gb" }, { 0, 2, 0 }, "1g.6gb at slice 0 overlaps 2g.12gb at 0" },
 	{ "A30", 4, { "1g.6gb", "1g.6gb", "1g.6gb", "1g.6gb" }, { 0, 1, 2, 3 }, NULL },
 	{ "A30", 1, { "4g.24gb" }, { 2 }, "start 2 not allowed for 4g.24gb (starts {0})" },
+	{ "RTX-PRO-6000-LGIPP", 4, { "1g.24gb", "1g.24gb+gfx", "1g.24gb-me", "1g.24gb+me.all" }, { 9, 6, 3, 0 }, NULL },
+	{ "RTX-PRO-6000-LGIPP", 2, { "2g.48gb", "1g.24gb" }, { 6, 9 }, "1g.24gb at slice 9 overlaps 2g.48gb at 6" },
+	{ "RTX-PRO-6000-LGIPP", 1, { "1g.24gb" }, { 4 }, "start 4 not allowed for 1g.24gb (starts {0,3,6,9})" },
+	{ "RTX-PRO-6000-LGIPP", 1, { "2g.48gb" }, { 3 }, "start 3 not allowed for 2g.48gb (starts {0,6})" },
 };
 
 /*
@@ -284,6 +347,14 @@ int main(void)
 		fprintf(stderr, "cannot load the catalog: %s\n", msg);
 		free(msg);
 		diag_release(&d);
+		return 1;
+	}
+	if (catalog_load(&cat, TEST_SRC_DIR "/tests/cases/plan-mig-twelve-slices/gpus-rtx.yaml", 1, &d)) {
+		char *msg = diag_format(&d);
+		fprintf(stderr, "cannot load the 12-slice GPU: %s\n", msg);
+		free(msg);
+		diag_release(&d);
+		catalog_release(&cat);
 		return 1;
 	}
 
