@@ -60,7 +60,7 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
  * budget) replaces it.  cli_warn_read_overrun warns, once the inputs are
  * read, when reading alone used the limit up (nothing is planned in it);
  * cli_warn_overrun, once the reports are written, when the run ended more
- * than max(1 s, 10 %) past it, with where the time went (read: seconds
+ * than a second or a tenth of the limit past it, with where the time went (read: seconds
  * the reading took, planned: when planning ended, both from the run's
  * start).  Wall-clock only: the test
  * hook of deadline.h never makes either warn.

@@ -13,12 +13,10 @@
 
 /*
  * The reports' share of the reserve after the solver, in greedy passes
- * of this run: writing them took 1.4 to 1.7 times as long as the greedy
- * pass at bench XL (100,000 replicas, 1.47 s) and at XL times 8 (800,000
- * replicas, 6.7 s), both measured on the same loaded 2-core machine
- * (docs/benchmarks.md, Time limit overrun).  Both scale with the
- * replicas placed and with the machine's load, which is why the reserve
- * is measured this way and not in fixed seconds.
+ * of this run: writing the reports takes somewhat longer than one greedy
+ * pass at large sizes (docs/benchmarks.md, Time limit overrun).  Both
+ * scale with the replicas placed and with the machine's load, which is
+ * why the reserve is measured this way and not in fixed seconds.
  */
 #define PLAN_WRITE_GREEDIES 2
 
