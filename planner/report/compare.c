@@ -9,14 +9,9 @@
 #include <string.h>
 
 #include "compare.h"
+#include "report_docs.h"
 #include "util.h"
 #include "banned.h"
-
-static double r2(double v, int decimals)
-{
-	double f = pow(10, decimals), x = round(v * f) / f;
-	return x == 0 ? 0 : x;
-}
 
 /* Unplaced rows: priority, highest first, then workload order (stable). */
 static void sort_unplaced(struct compare_unplaced *u, size_t n)
@@ -195,7 +190,7 @@ char *compare_unplaced_text(const struct compare_row *row)
 		return xstrdup("every replica placed");
 	sb_init(&sb);
 	sb_addf(&sb, "%ld replica%s unplaced (%s GPU-equivalents):", row->unplaced, row->unplaced == 1 ? "" : "s",
-		fmt_fixed(b, sizeof(b), r2(row->gpu_eq_unplaced, 2), 2));
+		fmt_fixed(b, sizeof(b), report_round(row->gpu_eq_unplaced, 2), 2));
 	for (i = 0; i < row->nunpl && i < UNPLACED_NAMED; i++)
 		sb_addf(&sb, "%s %s %ld (priority %d)", i ? "," : "", row->unpl[i].workload, row->unpl[i].replicas,
 			row->unpl[i].priority);
@@ -225,7 +220,7 @@ static void verdict_cheaper(struct sb *sb, const struct compare_row *rows, size_
 			continue;
 		what = compare_unplaced_text(r);
 		sb_addf(sb, "; %s costs %s USD/year less but leaves %s", r->scenario,
-			fmt_fixed(b, sizeof(b), r2(best->per_year - r->per_year, 2), 2), what);
+			fmt_fixed(b, sizeof(b), report_round(best->per_year - r->per_year, 2), 2), what);
 		free(what);
 		to_place_all(sb, r);
 	}
@@ -245,21 +240,21 @@ char *compare_verdict(const struct compare_row *rows, size_t n, const size_t *or
 	if (best->unplaced) {
 		what = compare_unplaced_text(best);
 		sb_addf(&sb, "no option places every replica; %s leaves the least demand unplaced (by priority), at %s "
-			"USD/year: %s", best->scenario, fmt_fixed(b, sizeof(b), r2(best->per_year, 2), 2), what);
+			"USD/year: %s", best->scenario, fmt_fixed(b, sizeof(b), report_round(best->per_year, 2), 2), what);
 		free(what);
 		to_place_all(&sb, best);
 		verdict_cheaper(&sb, rows, n, order);
 		return sb_detach(&sb);
 	}
 	sb_addf(&sb, "%s places every replica at the least cost, %s USD/year", best->scenario,
-		fmt_fixed(b, sizeof(b), r2(best->per_year, 2), 2));
+		fmt_fixed(b, sizeof(b), report_round(best->per_year, 2), 2));
 	if (n > 1 && !rows[order[1]].unplaced) {
 		const struct compare_row *next = &rows[order[1]];
 		if (cents(next->per_year) == cents(best->per_year))
 			verdict_tie(&sb, best, next);
 		else
 			sb_addf(&sb, " (%s USD/year less than %s, the next that places every replica)",
-				fmt_fixed(b, sizeof(b), r2(next->per_year - best->per_year, 2), 2), next->scenario);
+				fmt_fixed(b, sizeof(b), report_round(next->per_year - best->per_year, 2), 2), next->scenario);
 	}
 	verdict_cheaper(&sb, rows, n, order);
 	return sb_detach(&sb);

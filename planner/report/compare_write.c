@@ -10,22 +10,17 @@
 
 #include "html_pages.h"
 #include "compare.h"
+#include "report_docs.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
-
-static double r2(double v, int decimals)
-{
-	double f = pow(10, decimals), x = round(v * f) / f;
-	return x == 0 ? 0 : x;
-}
 
 /* One numeric column: CSV text and the JSON member. */
 static void col(struct sb *sb, cJSON *o, const char *key, double v, int decimals)
 {
 	char b[64];
-	sb_addf(sb, ",%s", fmt_fixed(b, sizeof(b), r2(v, decimals), decimals));
-	cJSON_AddNumberToObject(o, key, r2(v, decimals));
+	sb_addf(sb, ",%s", fmt_fixed(b, sizeof(b), report_round(v, decimals), decimals));
+	cJSON_AddNumberToObject(o, key, report_round(v, decimals));
 }
 
 static void csv_header(struct sb *csv)
@@ -55,7 +50,7 @@ static cJSON *unplaced_json(const struct compare_row *r)
 		cJSON_AddStringToObject(o, "workload", u->workload);
 		cJSON_AddStringToObject(o, "tenant", u->tenant);
 		cJSON_AddNumberToObject(o, "replicas", (double)u->replicas);
-		cJSON_AddNumberToObject(o, "gpu_equivalents", r2(u->gpu_eq, 4));
+		cJSON_AddNumberToObject(o, "gpu_equivalents", report_round(u->gpu_eq, 4));
 		cJSON_AddNumberToObject(o, "priority", u->priority);
 		cJSON_AddStringToObject(o, "reason", u->reason);
 		cJSON_AddItemToArray(a, o);
@@ -123,7 +118,7 @@ static void ranking_json(cJSON *root, const struct compare_row *rows, size_t n, 
 		cJSON *o = cJSON_CreateObject(), *bp;
 		cJSON_AddNumberToObject(o, "rank", (double)(i + 1));
 		cJSON_AddStringToObject(o, "scenario", r->scenario);
-		cJSON_AddNumberToObject(o, "gpu_equivalents_unplaced", r2(r->gpu_eq_unplaced, 4));
+		cJSON_AddNumberToObject(o, "gpu_equivalents_unplaced", report_round(r->gpu_eq_unplaced, 4));
 		bp = cJSON_AddArrayToObject(o, "unplaced_by_priority");
 		for (j = 0; j < r->nunpl; j = k) {	/* unpl is sorted by priority */
 			cJSON *e = cJSON_CreateObject();
@@ -135,10 +130,10 @@ static void ranking_json(cJSON *root, const struct compare_row *rows, size_t n, 
 			}
 			cJSON_AddNumberToObject(e, "priority", r->unpl[j].priority);
 			cJSON_AddNumberToObject(e, "replicas", (double)reps);
-			cJSON_AddNumberToObject(e, "gpu_equivalents", r2(eq, 4));
+			cJSON_AddNumberToObject(e, "gpu_equivalents", report_round(eq, 4));
 			cJSON_AddItemToArray(bp, e);
 		}
-		cJSON_AddNumberToObject(o, "cost_per_year_usd", r2(r->per_year, 2));
+		cJSON_AddNumberToObject(o, "cost_per_year_usd", report_round(r->per_year, 2));
 		cJSON_AddItemToArray(arr, o);
 	}
 }
