@@ -2,7 +2,7 @@
  * test_ilp.c - the solver's deterministic node limit: on the generated S
  * fleet (whose search runs long), a node limit that binds stops the
  * search there, and two runs give the same objective and the same counts,
- * on one thread and on three;
+ * on one thread and on three (each check is a part: check.h);
  * without a limit (and with a gap it cannot reach at once) the time limit
  * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
  * the objective is that of the plan its counts make over real nodes,
@@ -204,7 +204,7 @@ static int solve_s_seed(const struct catalog *cat, unsigned seed, double *obj, d
  * plan the search found before it deals to under 5.86e9, and every new
  * plan is now made concrete (ilp_search.c, deal_bingo).
  */
-static void test_search_concrete(const struct catalog *cat)
+static void test_seed11(const struct catalog *cat)
 {
 	double obj, bound;
 
@@ -212,104 +212,169 @@ static void test_search_concrete(const struct catalog *cat)
 		CHECK(bound > 2.4e8 && bound <= obj, "S seed 11: bound %.2f (the model's optimum 243,507,455)", bound);
 		CHECK(obj < 3e8, "S seed 11: objective %.2f, want under 3e8 (3.03e9 without the search again)", obj);
 	}
+}
+
+static void test_seed16(const struct catalog *cat)
+{
+	double obj, bound;
+
 	if (solve_s_seed(cat, 16, &obj, &bound) == 0)
 		CHECK(obj < 6e9, "S seed 16: objective %.2f, want under 6e9 (8.47e9: the rounded plan)", obj);
-	/*
-	 * Seed 12: the polished plan leaves replicas unplaced, so the search
-	 * runs on the model with the node key sets' CPU and RAM rows; without
-	 * them its plans dealt over real nodes lose replicas (38,282,670).
-	 * The model's optimum is 3,028,510 (HiGHS 1.15, benchmarks.md).
-	 */
+}
+
+/*
+ * Seed 12: the polished plan leaves replicas unplaced, so the search
+ * runs on the model with the node key sets' CPU and RAM rows; without
+ * them its plans dealt over real nodes lose replicas (38,282,670).
+ * The model's optimum is 3,028,510 (HiGHS 1.15, benchmarks.md).
+ */
+static void test_seed12(const struct catalog *cat)
+{
+	double obj, bound;
+
 	if (solve_s_seed(cat, 12, &obj, &bound) == 0) {
 		CHECK(obj < 4e6, "S seed 12: objective %.2f, want under 4e6 (38,282,670 without the keyed search)", obj);
 		CHECK(bound > 3.0e6 && bound <= 3028509.73, "S seed 12: bound %.2f, the optimum 3,028,509.72", bound);
 	}
-	/*
-	 * Seed 8: the search's plan is 4,547,902; the bound search's tree
-	 * (ilp_prove.c) ends in 897 nodes on the model's optimum, 4,484,451.25
-	 * (HiGHS 1.15 proves the same), and that plan made concrete loses
-	 * nothing, so it is the plan and the run is proven optimal.
-	 */
+}
+
+/*
+ * Seed 8: the search's plan is 4,547,902; the bound search's tree
+ * (ilp_prove.c) ends in 897 nodes on the model's optimum, 4,484,451.25
+ * (HiGHS 1.15 proves the same), and that plan made concrete loses
+ * nothing, so it is the plan and the run is proven optimal.
+ */
+static void test_seed8(const struct catalog *cat)
+{
+	double obj, bound;
+
 	if (solve_s_seed(cat, 8, &obj, &bound) == 0) {
 		CHECK(obj < 4484451.26, "S seed 8: objective %.2f, want the optimum 4,484,451.25 (4,547,902 without the bound search's plan)", obj);
 		CHECK(bound >= obj - 1e-4 * obj, "S seed 8: bound %.2f, want within the gap of %.2f", bound, obj);
 	}
 }
 
-int main(void)
+/* The plan of a node-limited run, dealt over real nodes as plan.c deals it, costs the ILP's objective. */
+static void check_dealt(struct fixture *fx, const struct ilp_result *a, long limit)
 {
-	struct catalog cat = CATALOG_INIT;
+	struct cplan cp;
+	struct cplan_cost c;
+
+	cplan_init(&cp, &fx->p);
+	cplan_from_counts(&cp, a->nmode, a->ncfg, a->arc);
+	cplan_cost(&cp, &c);
+	CHECK(fabs(c.objective - a->objective) <= 1e-9 * fabs(a->objective),
+	      "limit %ld: ILP objective %.2f, its plan dealt %.2f", limit, a->objective, c.objective);
+	cplan_release(&cp);
+}
+
+/* Bench S seed 1 stopped by a node limit: one thread and three give the same plan. */
+static void test_node_limit(struct fixture *fx, long limit)
+{
+	struct diag d = DIAG_INIT;
+	struct ilp_opts o;
+	struct ilp_result a, b;
+
+	memset(&o, 0, sizeof(o));
+	o.time_limit_s = 0.001; /* ignored: a node limit turns the clock off */
+	o.mip_gap = 0;
+	o.node_limit = limit;
+	o.warm = &fx->cp;
+	o.threads = 1;
+	CHECK(ilp_solve(&fx->p, &o, &a, &d) == 0, "limit %ld: first run", limit);
+	o.threads = 3; /* the rounding and the polish in parallel: the same plan */
+	CHECK(ilp_solve(&fx->p, &o, &b, &d) == 0, "limit %ld: second run", limit);
+	CHECK(a.status == ILP_FEASIBLE && b.status == ILP_FEASIBLE, "limit %ld: status %s / %s", limit,
+	      ilp_status_name(a.status), ilp_status_name(b.status));
+	CHECK(a.nodes == limit && b.nodes == limit, "limit %ld: stopped by it (%ld, %ld)", limit, a.nodes, b.nodes);
+	CHECK(a.objective == b.objective && a.bound == b.bound, "limit %ld: objective %.6f vs %.6f", limit,
+	      a.objective, b.objective);
+	CHECK(same_counts(&fx->p, &a, &b), "limit %ld: same counts twice", limit);
+	CHECK(a.round_objective > 0 && a.objective <= a.round_objective + 1e-6, "limit %ld: rounded plan %.2f, result %.2f",
+	      limit, a.round_objective, a.objective);
+	CHECK(a.lp_bound <= a.objective + 1e-6, "limit %ld: LP bound below the plan", limit);
+	/* the polish's deep pass: 3,824,134 without it; the model's optimum is 3,729,501 */
+	CHECK(a.objective < 3.75e6, "limit %ld: plan %.2f, not polished deep", limit, a.objective);
+	check_dealt(fx, &a, limit);
+	ilp_result_release(&fx->p, &a);
+	ilp_result_release(&fx->p, &b);
+	diag_release(&d);
+}
+
+/*
+ * A short time limit, no node limit: the search stops on time, with the
+ * ILP's plan (feasible, stopped before branching) or, on a machine too
+ * busy to reach one in 0.5 s, the warm start's (time-limit).  Which of the
+ * two depends on the machine's speed, so both pass; no plan at all, or a
+ * proof, would not.
+ */
+static void test_time_limit(struct fixture *fx)
+{
+	struct diag d = DIAG_INIT;
+	struct ilp_opts o;
+	struct ilp_result a;
+
+	memset(&o, 0, sizeof(o));
+	o.time_limit_s = 0.5;
+	o.mip_gap = 0;
+	o.warm = &fx->cp;
+	CHECK(ilp_solve(&fx->p, &o, &a, &d) == 0, "time limit run");
+	CHECK((a.status == ILP_FEASIBLE && a.nodes == 0) || a.status == ILP_TIME_LIMIT, "time limit: status %s, node stop %ld",
+	      ilp_status_name(a.status), a.nodes);
+	ilp_result_release(&fx->p, &a);
+	diag_release(&d);
+}
+
+/* Bench S seed 1 built from its greedy plan; `part` runs one of the checks above on it. */
+static void test_s1(const struct catalog *cat, const char *part)
+{
 	struct diag d = DIAG_INIT;
 	struct gen_out g;
 	struct fixture fx;
-	struct ilp_opts o;
-	struct ilp_result a, b;
-	static const long limits[] = { 1, 3 }; /* S is solved within 5 nodes */
-	size_t t;
 
-	if (fixture_setup("test_ilp"))
-		return 1;
-	test_alone();
-	test_key_cpu();
-	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
-	test_search_concrete(&cat);
-	CHECK(gen_generate(GEN_S, 1, 0, &cat, &g, &d) == 0, "generate S");
+	CHECK(gen_generate(GEN_S, 1, 0, cat, &g, &d) == 0, "generate S");
 	if (fixture_build(&fx, g.scenario, g.inventory, g.workloads, FIXTURE_GREEDY) == 0) {
-		for (t = 0; t < sizeof(limits) / sizeof(limits[0]); t++) {
-			memset(&o, 0, sizeof(o));
-			o.time_limit_s = 0.001; /* ignored: a node limit turns the clock off */
-			o.mip_gap = 0;
-			o.node_limit = limits[t];
-			o.warm = &fx.cp;
-			o.threads = 1;
-			CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "limit %ld: first run", limits[t]);
-			o.threads = 3; /* the rounding and the polish in parallel: the same plan */
-			CHECK(ilp_solve(&fx.p, &o, &b, &d) == 0, "limit %ld: second run", limits[t]);
-			CHECK(a.status == ILP_FEASIBLE && b.status == ILP_FEASIBLE, "limit %ld: status %s / %s", limits[t],
-			      ilp_status_name(a.status), ilp_status_name(b.status));
-			CHECK(a.nodes == limits[t] && b.nodes == limits[t], "limit %ld: stopped by it (%ld, %ld)", limits[t],
-			      a.nodes, b.nodes);
-			CHECK(a.objective == b.objective && a.bound == b.bound, "limit %ld: objective %.6f vs %.6f",
-			      limits[t], a.objective, b.objective);
-			CHECK(same_counts(&fx.p, &a, &b), "limit %ld: same counts twice", limits[t]);
-			CHECK(a.round_objective > 0 && a.objective <= a.round_objective + 1e-6,
-			      "limit %ld: rounded plan %.2f, result %.2f", limits[t], a.round_objective, a.objective);
-			CHECK(a.lp_bound <= a.objective + 1e-6, "limit %ld: LP bound below the plan", limits[t]);
-			/* the polish's deep pass: 3,824,134 without it; the model's optimum is 3,729,501 */
-			CHECK(a.objective < 3.75e6, "limit %ld: plan %.2f, not polished deep", limits[t], a.objective);
-			{
-				/* the objective is the plan's once dealt over real nodes, as plan.c deals it */
-				struct cplan cp;
-				struct cplan_cost c;
-				cplan_init(&cp, &fx.p);
-				cplan_from_counts(&cp, a.nmode, a.ncfg, a.arc);
-				cplan_cost(&cp, &c);
-				CHECK(fabs(c.objective - a.objective) <= 1e-9 * fabs(a.objective),
-				      "limit %ld: ILP objective %.2f, its plan dealt %.2f", limits[t], a.objective,
-				      c.objective);
-				cplan_release(&cp);
-			}
-			ilp_result_release(&fx.p, &a);
-			ilp_result_release(&fx.p, &b);
-		}
-		/*
-		 * A short time limit, no node limit: the search stops on time,
-		 * with the ILP's plan (feasible, stopped before branching) or,
-		 * on a machine too busy to reach one in 0.5 s, the warm start's
-		 * (time-limit).  Which of the two depends on the machine's
-		 * speed, so both pass; no plan at all, or a proof, would not.
-		 */
-		memset(&o, 0, sizeof(o));
-		o.time_limit_s = 0.5;
-		o.mip_gap = 0;
-		o.warm = &fx.cp;
-		CHECK(ilp_solve(&fx.p, &o, &a, &d) == 0, "time limit run");
-		CHECK((a.status == ILP_FEASIBLE && a.nodes == 0) || a.status == ILP_TIME_LIMIT,
-		      "time limit: status %s, node stop %ld", ilp_status_name(a.status), a.nodes);
-		ilp_result_release(&fx.p, &a);
+		if (!strcmp(part, "limit1"))
+			test_node_limit(&fx, 1);
+		else if (!strcmp(part, "limit3"))
+			test_node_limit(&fx, 3); /* S is solved within 5 nodes */
+		else
+			test_time_limit(&fx);
 		fixture_release(&fx);
 	}
 	gen_out_release(&g);
+	diag_release(&d);
+}
+
+int main(int argc, char **argv)
+{
+	struct catalog cat = CATALOG_INIT;
+	struct diag d = DIAG_INIT;
+	char prefix[48];
+
+	check_part = argc > 1 ? argv[1] : NULL;
+	snprintf(prefix, sizeof(prefix), "test_ilp%s%.20s", check_part ? "-" : "", check_part ? check_part : "");
+	if (fixture_setup(prefix))
+		return 1;
+	if (CHECK_PART("alone"))
+		test_alone();
+	if (CHECK_PART("keycpu"))
+		test_key_cpu();
+	CHECK(catalog_load(&cat, FIXTURE_MODELS "/gpus.yaml", 0, &d) == 0, "catalog");
+	if (CHECK_PART("seed11"))
+		test_seed11(&cat);
+	if (CHECK_PART("seed16"))
+		test_seed16(&cat);
+	if (CHECK_PART("seed12"))
+		test_seed12(&cat);
+	if (CHECK_PART("seed8"))
+		test_seed8(&cat);
+	if (CHECK_PART("limit1"))
+		test_s1(&cat, "limit1");
+	if (CHECK_PART("limit3"))
+		test_s1(&cat, "limit3");
+	if (CHECK_PART("timelimit"))
+		test_s1(&cat, "timelimit");
 	catalog_release(&cat);
 	diag_release(&d);
 	ilp_cleanup();
