@@ -111,6 +111,18 @@ void cli_warn_compute_hints(const struct scenario *sc)
 	}
 }
 
+void cli_warn_implausible(const struct scenario *sc)
+{
+	char **msgs = NULL;
+	size_t i, n = scenario_implausible(sc, &msgs);
+
+	for (i = 0; i < n; i++) {
+		cli_printf(stderr, "gpuplan: warning: %s\n", msgs[i]);
+		free(msgs[i]);
+	}
+	free(msgs);
+}
+
 /* cli_printf's body: s formatted from fmt, escaped but for fmt's leading and trailing line breaks. */
 static void put_escaped(FILE *f, const char *fmt, const char *s)
 {

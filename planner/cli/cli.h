@@ -75,6 +75,8 @@ void cli_warn_overrun(const struct deadline *run, double limit, double read, dou
  * share, a rounded fraction (scenario_compute_hint, SCENARIO_HINT_WARN).
  */
 void cli_warn_compute_hints(const struct scenario *sc);
+/* Each value of sc far outside what real deployments use (scenario_implausible) as a warning on stderr. */
+void cli_warn_implausible(const struct scenario *sc);
 /*
  * fprintf for text people read (summaries, warnings, errors): a control
  * character the arguments bring (a line break or an escape in a name) is

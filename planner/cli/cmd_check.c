@@ -217,6 +217,7 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	cli_warn_implausible(&sc);
 	t_read = deadline_elapsed(g->run);
 	a.po.verbose = g->verbose;
 	a.po.deadline = g->run;

@@ -215,6 +215,7 @@ static int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		bad = scenario_load(&sc, a.files.v[i], g->models_dir, &d);
 		if (!bad) {
 			struct plan_opts po = a.po;
+			cli_warn_implausible(&sc);
 			/*
 			 * --time-limit bounds the whole comparison: each scenario gets
 			 * an equal share of what is left.  Without it each plans

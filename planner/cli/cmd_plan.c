@@ -303,6 +303,7 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	cli_warn_implausible(&sc);
 	t_read = deadline_elapsed(g->run);
 	limit = cli_run_limit(&a.po, &sc);
 	cli_warn_read_overrun(g->run, limit);

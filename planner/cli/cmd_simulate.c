@@ -191,6 +191,7 @@ static int cmd_simulate(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	have_sc = 1;
+	cli_warn_implausible(&sc);
 	if (a.trace ? trace_load(&tr, a.trace, &sc.workloads, &d)
 		    : trace_generate(&tr, a.generate, &sc.workloads, (long)floor(sc.horizon_years * HOURS_PER_YEAR + 0.5), &d)) {
 		rc = cli_diag(&d);

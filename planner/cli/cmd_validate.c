@@ -183,6 +183,7 @@ static int cmd_validate(int argc, char **argv, const struct cli_global *g)
 		ret = cli_diag(&d);
 		goto out;
 	}
+	cli_warn_implausible(&sc);
 	/* validate: each workload must fit some node class */
 	for (i = 0; i < sc.workloads.n; i++) {
 		const struct workload *w = &sc.workloads.w[i];

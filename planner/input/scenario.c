@@ -293,6 +293,8 @@ static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag
 		  num_field(&y, "gpu_idle_factor", (struct num_range){ 0, 1, RANGE_CLOSED }, &sc->gpu_idle_factor) ||
 		  opt_str(&y, "source", &sc->energy_source)))
 		return -1;
+	if (m && ymap_get(m, "usd_per_kwh"))
+		sc->energy_line = ymap_get(m, "usd_per_kwh")->line;
 	if (sc->gpu_idle_factor > sc->gpu_load_factor)
 		return ydoc_error(doc, ymap_get(m, "gpu_idle_factor"), d,
 				  "field 'gpu_idle_factor' must not exceed gpu_load_factor");

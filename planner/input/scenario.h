@@ -84,6 +84,7 @@ struct scenario {
 	double gpu_load_factor;	/* share of TDP an active GPU draws; default 1 */
 	double gpu_idle_factor;	/* share of TDP an idle GPU of a node in use draws; default 0 */
 	char *energy_source;	/* where the energy figures come from */
+	long energy_line;	/* of energy.usd_per_kwh's value; 0 when not given */
 
 	struct scenario_licensing licensing;
 	struct hypervisor_cost hv_cost[HV_COUNT];
@@ -157,5 +158,13 @@ size_t scenario_overasked(const struct scenario *sc, char ***msgs);
 #define SCENARIO_HINT_WARN 0.01
 #define SCENARIO_HINT_NEAR 0.20
 char *scenario_compute_hint(const struct scenario *sc, const struct workload *w, double within);
+/*
+ * The values of sc far outside what real deployments use (docs/formats.md,
+ * "Plausible ranges"): a tariff, or a price per GPU-hour of a rented row or
+ * of a user's cloud offer.  Each is a message "FILE:LINE: what, the range and
+ * where it comes from", into *out (caller frees each and the array); the
+ * count.  A warning, never an error: a value may be odd and right.
+ */
+size_t scenario_implausible(const struct scenario *sc, char ***out);
 
 #endif

@@ -447,6 +447,69 @@ static void test_unhostable(const struct catalog *cat)
 	}
 }
 
+/*
+ * Plausible ranges: a tariff at the band's ends passes, just outside warns
+ * (with its line); no tariff, no warning; a rented row is judged per GPU.
+ */
+static size_t implausible_with(const char *energy, const char *inv, char **first)
+{
+	struct scenario sc;
+	struct diag d = DIAG_INIT;
+	char *path = xasprintf("%s/scenario.yaml", dir), *text = xasprintf(SC_HEAD "%s", energy);
+	char **msgs = NULL;
+	size_t i, n = 0;
+
+	write_file("scenario.yaml", text);
+	write_file("inventory.csv", inv);
+	write_file("workloads.csv", WL_OK);
+	*first = NULL;
+	if (scenario_load(&sc, path, MODELS, &d) == 0) {
+		n = scenario_implausible(&sc, &msgs);
+		for (i = 0; i < n; i++) {
+			if (i == 0)
+				*first = msgs[0];
+			else
+				free(msgs[i]);
+		}
+		free(msgs);
+		scenario_release(&sc);
+	} else {
+		CHECK(0, "implausible: load %s", energy);
+	}
+	diag_release(&d);
+	free(text);
+	free(path);
+	return n;
+}
+
+static void test_implausible(void)
+{
+	static const char rent[] = "name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,"
+				   "capex_usd,amortization_years,hourly_usd,base_power_w\n"
+				   "r,1,H100-SXM5-80GB,8,baremetal,dc1,100,1000,rent,,,%s,\n";
+	char *m, *inv;
+
+	CHECK(implausible_with("", INV_OK, &m) == 0, "no energy block: no warning");
+	CHECK(implausible_with("energy: {usd_per_kwh: 0.02}\n", INV_OK, &m) == 0, "0.02 is inside");
+	CHECK(implausible_with("energy: {usd_per_kwh: 1}\n", INV_OK, &m) == 0, "1 is inside");
+	CHECK(implausible_with("energy:\n  usd_per_kwh: 1.5\n", INV_OK, &m) == 1 && m && strstr(m, "scenario.yaml:") &&
+		      strstr(m, ":6: energy.usd_per_kwh 1.5") && strstr(m, "EIA"),
+	      "1.5 warns at its line with the source: %s", m ? m : "(none)");
+	free(m);
+	CHECK(implausible_with("energy: {usd_per_kwh: 0.019}\n", INV_OK, &m) == 1 && m && !strstr(m, "cents"),
+	      "0.019 warns, without the cents hint: %s", m ? m : "(none)");
+	free(m);
+	inv = xasprintf(rent, "40");
+	CHECK(implausible_with("", inv, &m) == 0, "40 USD for 8 GPUs an hour: plausible (%s)", m ? m : "");
+	free(inv);
+	inv = xasprintf(rent, "29000");
+	CHECK(implausible_with("", inv, &m) == 1 && m && strstr(m, "inventory.csv:2: node class 'r'") &&
+		      strstr(m, "3625 USD per GPU-hour"),
+	      "29,000 an hour for 8 GPUs warns per GPU: %s", m ? m : "(none)");
+	free(m);
+	free(inv);
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -459,6 +522,7 @@ int main(void)
 	test_load_rows();
 	test_defaults_and_fields();
 	test_models_precedence();
+	test_implausible();
 	if (catalog_load(&cat, MODELS "/gpus.yaml", 0, &d) == 0)
 		test_unhostable(&cat);
 	else
