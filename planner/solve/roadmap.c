@@ -455,6 +455,45 @@ static void totals(struct rm_ctx *c)
 	r->gap = r->objective > EPS ? fmax(0, (r->objective - r->bound) / r->objective) : 0;
 }
 
+/* The roadmap's own assumptions, as docs/formats.md (Growth) states them. */
+static void own_assumptions(struct rm_ctx *c)
+{
+	const struct scenario_roadmap *R = &c->sc->roadmap;
+	struct roadmap_result *r = c->r;
+	const char *const fixed[] = {
+		"roadmap: capex is paid in the period a node arrives (invoice on delivery: assumed)",
+		"roadmap: a bought node stays to the end and is depreciated straight-line over its row's amortization_years",
+		"roadmap: licences are priced per GPU and period at the shortest subscription's yearly rate, prorated; "
+		"terms are not chosen yet",
+		"roadmap: a bundled licence counts as covering every period (its years are not yet run out period by period)",
+		"roadmap: spot interruptions are not modelled",
+		NULL,
+	};
+	size_t i;
+
+	for (i = 0; fixed[i]; i++) {
+		r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 1) * sizeof(*r->assumptions));
+		r->assumptions[r->nassumptions++] = xstrdup(fixed[i]);
+	}
+	r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 3) * sizeof(*r->assumptions));
+	r->assumptions[r->nassumptions++] =
+		R->present && R->lead_time_given
+			? xasprintf("roadmap: lead time %s weeks, %d period%s (%s)",
+				    fmt_num_short((char[64]){ 0 }, 64, R->lead_time_weeks, 2), r->lead, r->lead == 1 ? "" : "s",
+				    R->source)
+			: xasprintf("roadmap: lead time 12 weeks, %d period%s (default: Dell H100 servers 8-12 weeks, "
+				    "docs/formats.md Growth)", r->lead, r->lead == 1 ? "" : "s");
+	r->assumptions[r->nassumptions++] =
+		R->present && R->residual_none ? xstrdup("roadmap: residual none: bought nodes are written off at the end")
+					       : xstrdup("roadmap: residual book: each bought node is credited its book value "
+							 "at the end (assumed: no resale price is sourced)");
+	r->assumptions[r->nassumptions++] =
+		R->present && R->discount_rate > 0
+			? xasprintf("roadmap: discount rate %s a year (%s)",
+				    fmt_num_short((char[64]){ 0 }, 64, R->discount_rate, 6), R->source)
+			: xstrdup("roadmap: discount rate 0 (assumed: no discounting)");
+}
+
 static int compare_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -511,6 +550,7 @@ int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struc
 		period_fleet(&c, t);
 	list_buys(&c);
 	totals(&c);
+	own_assumptions(&c);
 	qsort(r->assumptions, r->nassumptions, sizeof(*r->assumptions), compare_str);
 	rc = 0;
 out:
