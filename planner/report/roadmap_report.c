@@ -18,6 +18,8 @@
 #define MONEY(v) fmt_fixed((char[64]){ 0 }, 64, (v), 2)
 #define LABEL(r, i) period_format((char[16]){ 0 }, 16, (r)->fc->kind, (i))
 
+static cJSON *json_money(double v);
+
 static const char *const pricing_cols[PRICING_COUNT] = { "rented_gpus_on_demand", "rented_gpus_reserved",
 							 "rented_gpus_spot", "rented_gpus_savings_plan" };
 
@@ -131,6 +133,65 @@ static void periods_csv(const struct roadmap_result *r, struct outset *os)
 	outset_add_sb(os, "periods.csv", &sb);
 }
 
+/* The periods a GPU must be in use over the horizon for buying to cost less; "" when never. */
+static char *breakeven_periods(const struct roadmap_result *r, const struct roadmap_breakeven *e)
+{
+	double n = ceil(e->share * (double)r->nperiods - 1e-9);
+	return e->share < 0 || e->share > 1 ? xstrdup("") : xasprintf("%.0f", n);
+}
+
+/* breakeven.csv: per buy row and rent row of one GPU type. */
+static void breakeven_csv(const struct roadmap_result *r, struct outset *os)
+{
+	const struct inventory *inv = &r->sc->inventory;
+	struct sb sb;
+	size_t i, k;
+
+	sb_init(&sb);
+	sb_adds(&sb, "gpu_type,class,offer,buy_usd_per_gpu_period,buy_fixed_usd_per_gpu_period,rent_usd_per_gpu_period,"
+		     "breakeven_share,breakeven_periods\n");
+	for (i = 0; i < r->nbreakeven; i++) {
+		const struct roadmap_breakeven *e = &r->breakeven[i];
+		const struct node_class *rc = &inv->classes[e->rent];
+		char *cells[8];
+		cells[0] = xstrdup(inv->classes[e->buy].gpu->id);
+		cells[1] = xstrdup(inv->classes[e->buy].name);
+		cells[2] = xstrdup(rc->offer ? rc->offer->id : rc->name);
+		cells[3] = xstrdup(MONEY(e->buy_fixed + e->buy_in_use));
+		cells[4] = xstrdup(MONEY(e->buy_fixed));
+		cells[5] = xstrdup(MONEY(e->rent_in_use));
+		cells[6] = e->share < 0 ? xstrdup("") : xstrdup(fmt_fixed((char[64]){ 0 }, 64, e->share, 4));
+		cells[7] = breakeven_periods(r, e);
+		csv_row(&sb, (const char *const *)cells, 8);
+		for (k = 0; k < 8; k++)
+			free(cells[k]);
+	}
+	outset_add_sb(os, "breakeven.csv", &sb);
+}
+
+static cJSON *json_breakeven(const struct roadmap_result *r, const struct roadmap_breakeven *e)
+{
+	const struct inventory *inv = &r->sc->inventory;
+	const struct node_class *rc = &inv->classes[e->rent];
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "gpu_type", inv->classes[e->buy].gpu->id);
+	cJSON_AddStringToObject(o, "class", inv->classes[e->buy].name);
+	cJSON_AddStringToObject(o, "offer", rc->offer ? rc->offer->id : rc->name);
+	cJSON_AddItemToObject(o, "buy_usd_per_gpu_period", json_money(e->buy_fixed + e->buy_in_use));
+	cJSON_AddItemToObject(o, "buy_fixed_usd_per_gpu_period", json_money(e->buy_fixed));
+	cJSON_AddItemToObject(o, "rent_usd_per_gpu_period", json_money(e->rent_in_use));
+	if (e->share < 0)
+		cJSON_AddNullToObject(o, "breakeven_share");
+	else
+		cJSON_AddItemToObject(o, "breakeven_share", cJSON_CreateRaw(fmt_fixed((char[64]){ 0 }, 64, e->share, 4)));
+	if (e->share < 0 || e->share > 1)
+		cJSON_AddNullToObject(o, "breakeven_periods");
+	else
+		cJSON_AddNumberToObject(o, "breakeven_periods", ceil(e->share * (double)r->nperiods - 1e-9));
+	return o;
+}
+
 /* summary.csv: metric,value. */
 static void summary_csv(const struct roadmap_result *r, struct outset *os)
 {
@@ -242,6 +303,9 @@ static void roadmap_json(const struct roadmap_result *r, struct outset *os)
 	arr = cJSON_AddArrayToObject(root, "periods");
 	for (i = 0; i < r->nperiods; i++)
 		cJSON_AddItemToArray(arr, json_period(r, &r->per[i]));
+	arr = cJSON_AddArrayToObject(root, "breakeven");
+	for (i = 0; i < r->nbreakeven; i++)
+		cJSON_AddItemToArray(arr, json_breakeven(r, &r->breakeven[i]));
 	arr = cJSON_AddArrayToObject(root, "assumptions");
 	for (i = 0; i < r->nassumptions; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(r->assumptions[i]));
@@ -259,6 +323,7 @@ int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct
 	schedule_csv(r, &os);
 	periods_csv(r, &os);
 	summary_csv(r, &os);
+	breakeven_csv(r, &os);
 	roadmap_json(r, &os);
 	rc = outset_commit(&os, d);
 	outset_release(&os);

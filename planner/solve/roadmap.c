@@ -494,6 +494,48 @@ static void own_assumptions(struct rm_ctx *c)
 			: xstrdup("roadmap: discount rate 0 (assumed: no discounting)");
 }
 
+/* The break-even of every buy row against every rent row of its GPU type, priced for one period. */
+static int breakeven(struct rm_ctx *c, struct diag *d)
+{
+	const struct inventory *inv = &c->sc->inventory;
+	struct roadmap_result *r = c->r;
+	struct scenario s = *c->sc;
+	struct pricing pr;
+	size_t b, j;
+	int p;
+
+	s.horizon_years = 1.0 / r->ppy;
+	for (p = 0; p < LIC_COUNT; p++)
+		s.licensing.usd_per_gpu_year[p] = c->lic_up[p];
+	if (!c->sc->licensing.source)
+		s.licensing.source = c->lic_source;
+	memset(&pr, 0, sizeof(pr));
+	if (pricing_build(&pr, &s, d)) {
+		pricing_release(&pr);
+		return -1;
+	}
+	r->breakeven = xcalloc(inv->n * inv->n + 1, sizeof(*r->breakeven));
+	for (b = 0; b < inv->n; b++)
+		for (j = 0; j < inv->n && inv->classes[b].own == OWN_BUY; j++) {
+			const struct class_price *cb = pr.cls[b], *cr = pr.cls[j];
+			struct roadmap_breakeven *e = &r->breakeven[r->nbreakeven];
+			double gb = inv->classes[b].gpus_per_node, gr = inv->classes[j].gpus_per_node, margin;
+			if (inv->classes[j].own != OWN_RENT || inv->classes[j].gpu != inv->classes[b].gpu)
+				continue;
+			e->buy = b;
+			e->rent = j;
+			e->buy_fixed = cb->node_year[CAT_HARDWARE][0] / gb;
+			e->buy_in_use = (cb->node_year[CAT_ENERGY][0] + cb->node_year[CAT_HYPERVISOR][0]) / gb +
+					cb->gpu_active_total;
+			e->rent_in_use = cr->node_total / gr + cr->gpu_active_total;
+			margin = e->rent_in_use - e->buy_in_use;
+			e->share = margin > EPS ? e->buy_fixed / margin : -1;
+			r->nbreakeven++;
+		}
+	pricing_release(&pr);
+	return 0;
+}
+
 static int compare_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -551,6 +593,8 @@ int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struc
 	list_buys(&c);
 	totals(&c);
 	own_assumptions(&c);
+	if (breakeven(&c, d))
+		goto out;
 	qsort(r->assumptions, r->nassumptions, sizeof(*r->assumptions), compare_str);
 	rc = 0;
 out:
@@ -569,5 +613,6 @@ void roadmap_release(struct roadmap_result *r)
 	free(r->assumptions);
 	free(r->per);
 	free(r->buys);
+	free(r->breakeven);
 	memset(r, 0, sizeof(*r));
 }

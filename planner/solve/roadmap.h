@@ -70,6 +70,21 @@ struct roadmap_buy {
 	double capex_usd;		/* per node */
 };
 
+/*
+ * Where buying beats renting, per buy row and rent row of one GPU type:
+ * a bought GPU costs its depreciation every period and its energy and
+ * hypervisor share when in use; a rented one its rent when in use.
+ * Buying is cheaper when a GPU is in use more than share of the periods.
+ * Licences are left out (both pay one where the mode needs it).
+ */
+struct roadmap_breakeven {
+	size_t buy, rent;		/* inventory classes */
+	double buy_fixed;		/* per GPU-period, in use or not: depreciation */
+	double buy_in_use;		/* per GPU-period in use: energy, hypervisor */
+	double rent_in_use;		/* per GPU-period rented */
+	double share;			/* buy_fixed / (rent_in_use - buy_in_use); < 0: renting is never dearer */
+};
+
 struct roadmap_result {
 	const struct scenario *sc;
 	const struct forecast *fc;
@@ -86,6 +101,8 @@ struct roadmap_result {
 	double residual_credit;		/* discounted residual credited (0 under residual: none) */
 	double objective, bound, gap;	/* gap: (objective - bound) / objective, proven */
 	double saving_vs_rent;		/* not computed yet: -1 */
+	size_t nbreakeven;
+	struct roadmap_breakeven *breakeven;	/* by buy row, then rent row (inventory order) */
 	size_t nassumptions;
 	char **assumptions;		/* "what (source)", sorted, unique */
 };
