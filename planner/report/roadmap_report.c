@@ -282,7 +282,7 @@ static void roadmap_json(const struct roadmap_result *r, struct outset *os)
 	cJSON_AddStringToObject(root, "scenario", r->sc->name);
 	cJSON_AddStringToObject(root, "period", period_kind_name(r->fc->kind));
 	cJSON_AddStringToObject(root, "start", LABEL(r, r->fc->start));
-	cJSON_AddNumberToObject(root, "periods", (double)r->nperiods);
+	cJSON_AddNumberToObject(root, "period_count", (double)r->nperiods);
 	cJSON_AddNumberToObject(root, "lead_time_periods", r->lead);
 	cJSON_AddItemToObject(root, "discount_rate",
 			      cJSON_CreateRaw(fmt_num_short((char[64]){ 0 }, 64, R->present ? R->discount_rate : 0, 6)));
