@@ -206,7 +206,7 @@ static void summary_csv(const struct roadmap_result *r, struct outset *os)
 	sb_add_csv(&sb, r->sc->name);
 	sb_addf(&sb, "\nperiods,%zu\nstart,%s\nperiod,%s\n", r->nperiods, LABEL(r, r->fc->start),
 		period_kind_name(r->fc->kind));
-	sb_addf(&sb, "status,%s\n", r->gap <= r->sc->mip_gap ? "optimal" : "feasible");
+	sb_addf(&sb, "status,%s\n", r->gap <= r->mip_gap + 1e-12 ? "optimal" : "feasible");
 	sb_addf(&sb, "objective_usd,%s\nbound_usd,%s\ngap,%s\n", MONEY(r->objective), MONEY(r->bound),
 		fmt_fixed((char[64]){ 0 }, 64, r->gap, 6));
 	sb_addf(&sb, "cost_usd,%s\ncash_usd,%s\nnpv_usd,%s\n", MONEY(r->cost_total), MONEY(r->cash_total), MONEY(r->npv));
@@ -287,7 +287,7 @@ static void roadmap_json(const struct roadmap_result *r, struct outset *os)
 	cJSON_AddItemToObject(root, "discount_rate",
 			      cJSON_CreateRaw(fmt_num_short((char[64]){ 0 }, 64, R->present ? R->discount_rate : 0, 6)));
 	cJSON_AddStringToObject(root, "residual", R->present && R->residual_none ? "none" : "book");
-	cJSON_AddStringToObject(tot, "status", r->gap <= r->sc->mip_gap ? "optimal" : "feasible");
+	cJSON_AddStringToObject(tot, "status", r->gap <= r->mip_gap + 1e-12 ? "optimal" : "feasible");
 	cJSON_AddItemToObject(tot, "objective_usd", json_money(r->objective));
 	cJSON_AddItemToObject(tot, "bound_usd", json_money(r->bound));
 	cJSON_AddItemToObject(tot, "gap", cJSON_CreateRaw(fmt_fixed((char[64]){ 0 }, 64, r->gap, 6)));

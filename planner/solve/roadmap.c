@@ -565,6 +565,7 @@ static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct ro
 	r->nperiods = c->T;
 	r->per = xcalloc(c->T + 1, sizeof(*r->per));
 	r->saving_vs_rent = -1;
+	r->mip_gap = o->po.mip_gap >= 0 ? o->po.mip_gap : c->sc->mip_gap;
 	licence_rates(c);
 }
 

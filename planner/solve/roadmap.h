@@ -100,6 +100,7 @@ struct roadmap_result {
 	double residual_book;		/* book value of the bought nodes at the end (undiscounted) */
 	double residual_credit;		/* discounted residual credited (0 under residual: none) */
 	double objective, bound, gap;	/* gap: (objective - bound) / objective, proven */
+	double mip_gap;			/* the gap each plan aimed at: within it the roadmap reads optimal */
 	double saving_vs_rent;		/* not computed yet: -1 */
 	size_t nbreakeven;
 	struct roadmap_breakeven *breakeven;	/* by buy row, then rent row (inventory order) */
