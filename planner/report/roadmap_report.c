@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html_pages.h"
 #include "outfile.h"
 #include "roadmap_report.h"
 #include "util.h"
@@ -325,6 +326,10 @@ int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct
 	summary_csv(r, &os);
 	breakeven_csv(r, &os);
 	roadmap_json(r, &os);
+	{
+		char *html = html_roadmap_page(r);
+		outset_add(&os, "report.html", html, strlen(html));
+	}
 	rc = outset_commit(&os, d);
 	outset_release(&os);
 	return rc;
