@@ -61,7 +61,7 @@ static int parse_args(int argc, char **argv, struct roadmap_args *a)
 static void print_summary(const struct roadmap_result *r, const char *dir)
 {
 	char b1[16], b2[16], m1[64], m2[64], m3[64];
-	long gpus = 0, peak_rent = 0;
+	long gpus = 0, peak_rent = 0, unplaced = 0;
 	size_t i, t;
 	int q;
 
@@ -83,6 +83,11 @@ static void print_summary(const struct roadmap_result *r, const char *dir)
 	cli_printf(stdout, "  cost:       %s USD over the horizon; cash %s USD; NPV %s USD\n",
 		   fmt_fixed(m1, sizeof(m1), r->cost_total, 2), fmt_fixed(m2, sizeof(m2), r->cash_total, 2),
 		   fmt_fixed(m3, sizeof(m3), r->npv, 2));
+	for (t = 0; t < r->nperiods; t++)
+		unplaced += r->per[t].unplaced;
+	if (unplaced)	/* the bound is on the objective, which prices them: say so, or it reads above the cost */
+		cli_printf(stdout, "  unplaced:   %ld replica-periods; objective with their penalties %s USD\n", unplaced,
+			   fmt_fixed(m1, sizeof(m1), r->objective, 2));
 	cli_printf(stdout, "  bound:      %s USD (gap %s%%, proven)\n", fmt_fixed(m1, sizeof(m1), r->bound, 2),
 		   fmt_fixed(m2, sizeof(m2), 100 * r->gap, 2));
 	cli_printf(stdout, "  reports:    %s\n", dir);
