@@ -25,7 +25,7 @@ struct cli_global {
 
 /* The rows of the command table, each in its cmd_<name>.c (cli_commands[] lists them). */
 extern const struct cli_command cmd_plan_entry, cmd_compare_entry, cmd_check_entry, cmd_diff_entry,
-	cmd_simulate_entry, cmd_validate_entry, cmd_profiles_entry, cmd_bench_entry, cmd_import_entry,
+	cmd_simulate_entry, cmd_roadmap_entry, cmd_validate_entry, cmd_profiles_entry, cmd_bench_entry, cmd_import_entry,
 	cmd_models_entry, cmd_sweep_entry, cmd_help_entry;
 
 /*

@@ -43,6 +43,7 @@ const struct cli_command *const cli_commands[] = {
 	&cmd_check_entry,
 	&cmd_diff_entry,
 	&cmd_simulate_entry,
+	&cmd_roadmap_entry,
 	&cmd_validate_entry,
 	&cmd_profiles_entry,
 	&cmd_bench_entry,

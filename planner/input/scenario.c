@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "scenario.h"
+#include "scenario_roadmap.h"
 #include "models.h"
 #include "mig.h"
 #include "util.h"
@@ -307,7 +308,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
 					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", "gpu_memory",
-					    "driver", NULL };
+					    "driver", "roadmap", NULL };
 	static const char *const unplaced[] = { "replicas", "gpus", NULL };
 	static const char *const memory[] = { "usable", "nominal", NULL };
 	const struct ynode *root = doc->root;
@@ -353,7 +354,10 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 		return ydoc_error(doc, ymap_get(root, "driver"), d,
 				  "field 'driver': '%s' is not an NVIDIA driver branch or version (580, 580.95.05)",
 				  sc->driver);
-	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ? -1 : 0;
+	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ||
+			       scenario_roadmap_load(sc, doc, dir, d)
+		       ? -1
+		       : 0;
 }
 
 /* Each workload site must be a site of some node class. */
@@ -529,6 +533,8 @@ void scenario_release(struct scenario *sc)
 	free(sc->licensing.term);
 	free(sc->licensing.cloud_term);
 	free(sc->licensing.source);
+	free(sc->roadmap.forecast);
+	free(sc->roadmap.source);
 	for (i = 0; i < HV_COUNT; i++)
 		free(sc->hv_cost[i].source);
 	licenses_release(&sc->licenses);

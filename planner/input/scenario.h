@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "inventory.h"
 #include "license.h"
+#include "period.h"
 #include "workload.h"
 
 /* The scenario's licensing choices (the `licensing:` block). */
@@ -87,6 +88,7 @@ struct scenario {
 	long energy_line;	/* of energy.usd_per_kwh's value; 0 when not given */
 
 	struct scenario_licensing licensing;
+	struct scenario_roadmap roadmap;	/* the roadmap: block (roadmap only; plan ignores it) */
 	struct hypervisor_cost hv_cost[HV_COUNT];
 
 	struct catalog catalog;

@@ -1,8 +1,8 @@
 /*
  * html_pages.h - the report.html pages: a plan (html_plan.c, its GPU
  * layouts and utilisation in html_layout.c), a comparison
- * (html_compare.c), a simulation (html_sim.c) and a check against a
- * baseline (html_check.c); a sweep's page is the sweep layer's
+ * (html_compare.c), a simulation (html_sim.c), a check against a
+ * baseline (html_check.c) and a roadmap (html_roadmap.c); a sweep's page is the sweep layer's
  * (sweep/html_sweep.c), drawn with html.h.  Each returns the whole page;
  * caller frees.
  */
@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "plan.h"
 #include "reportdiff.h"
+#include "roadmap.h"
 #include "simulate.h"
 #include "util.h"
 
@@ -32,6 +33,8 @@ void html_utilisation(struct sb *sb, const struct cplan *cp);
 char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *order, const char *verdict);
 /* The simulation page. */
 char *html_sim_page(const struct sim_result *r);
+/* The roadmap page. */
+char *html_roadmap_page(const struct roadmap_result *r);
 /* A comparison with a baseline (command "check" or "diff"). */
 char *html_check_page(const struct rd_diff *df, const char *command);
 

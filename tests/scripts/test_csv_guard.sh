@@ -4,7 +4,7 @@
 # "CSV cells a spreadsheet would evaluate").  The scenario of
 # tests/cases/plan-csv-formula names everything that way (scenario,
 # workloads, tenants, node classes, sites); from it: plan (every format,
-# --deploy's requests.csv), compare, simulate, sweep run/merge (option
+# --deploy's requests.csv), compare, simulate, roadmap, sweep run/merge (option
 # files named "=..."), sweep expand (the derived inventory and workloads),
 # and import kubectl (namespaces "=lab", "-research", "@inference"; import
 # openb and nvidia-smi refuse such names where they read them).  Each guarded cell reads back as it
@@ -30,6 +30,8 @@ mkdir -p deploy-in && sed -e '2s/^"[^"]*"/cls-a/' -e '3s/^+cls/cls-b/' inventory
 run deploy "$exe" plan deploy-in/scenario.yaml -o deploy-out --deploy plan/deploy
 run compare "$exe" compare scenario.yaml copy.yaml -o compare --format all
 run simulate "$exe" simulate scenario.yaml --generate flat:hours=24 -o simulate --format all
+printf 'period,workload,replicas\n2027-Q1,+1+1,3\n2027-Q2,+1+1,2\n' >forecast.csv
+run roadmap "$exe" roadmap scenario.yaml --forecast forecast.csv -o roadmap
 
 mkdir sweep && cp scenario.yaml sweep/=buy.yaml && cp copy.yaml sweep/+rent.yaml \
 	&& cp inventory.csv workloads.csv sweep/ || bad "sweep fixture"
@@ -52,7 +54,7 @@ run kubectl "$exe" import kubectl "$kin/nodes.json" pods.json -o kubectl
 
 # every CSV: no cell a spreadsheet evaluates, and each command but simulate (its CSVs hold no
 # name) wrote guarded cells (a test of something)
-python3 - plan compare +simulate sweep/out expand kubectl >guard.out <<'PY' && ok || bad "$(head -5 guard.out)"
+python3 - plan compare +simulate roadmap sweep/out expand kubectl >guard.out <<'PY' && ok || bad "$(head -5 guard.out)"
 import csv, os, re, sys
 num = re.compile(r'^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$')
 bad = 0

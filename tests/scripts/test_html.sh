@@ -1,6 +1,6 @@
 #!/bin/bash
 # test_html.sh - report.html is one self-contained, well-formed file: the
-# pages of plan, compare, simulate, check and sweep merge parse as XML (xmllint, from
+# pages of plan, compare, simulate, check, roadmap and sweep merge parse as XML (xmllint, from
 # Debian's libxml2-utils), hold no script, link, image, iframe or
 # src/href attribute and no CSS @import or url(); names with markup in
 # them stay text; the bytes are the same on every run (a sweep: -j 1 and -j 2) and in every
@@ -32,7 +32,8 @@ run sim2 simulate "$scenario" --trace "$src/data/example/trace.csv" --hours 720 
 [ $? -eq 1 ] && ok || bad "check did not exit 1"
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	&& ok || bad "hostile plan exited $?"
-pages="plan/report.html compare/report.html sim/report.html check.html hostile/report.html"
+run roadmap roadmap "$src/data/example/roadmap/scenario.yaml" -o roadmap && ok || bad "roadmap exited $?: $(cat roadmap.err)"
+pages="plan/report.html compare/report.html sim/report.html check.html hostile/report.html roadmap/report.html"
 # sweeps: one-at-a-time (tornado) and Monte Carlo (distributions), the same bytes from -j 1 and -j 2
 for spec in oat mc; do
 	"$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" -j 1 >/dev/null \

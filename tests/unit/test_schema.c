@@ -5,7 +5,8 @@
  * golden compare.json against reports/compare.schema.json and every
  * golden `check`/`diff --format json` output (expected/stdout of the
  * cases check-* and diff-* that print JSON) against
- * reports/check.schema.json.
+ * reports/check.schema.json, and every golden roadmap.json against
+ * reports/roadmap.schema.json.
  *
  * The validator covers the JSON Schema keywords the schemas use: type (a
  * name or a list of names),
@@ -146,11 +147,11 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 	return 0;
 }
 
-static int nfound, nfound_compare, nfound_check, nfound_baseline, nfound_stdout;
+static int nfound, nfound_compare, nfound_check, nfound_baseline, nfound_stdout, nfound_roadmap;
 
-/* The schemas: plan.json, compare.json, check/diff JSON output. */
+/* The schemas: plan.json, compare.json, check/diff JSON output, roadmap.json. */
 struct schemas {
-	const cJSON *plan, *compare, *check;
+	const cJSON *plan, *compare, *check, *roadmap;
 };
 
 static void validate_file(const char *p, const cJSON *schema, int *count)
@@ -200,6 +201,8 @@ static void walk(const char *dir, const struct schemas *sc)
 			walk(p, sc);
 		else if (!strcmp(e->d_name, "plan.json") && strstr(p, "/expected/"))
 			validate_file(p, sc->plan, &nfound);
+		else if (!strcmp(e->d_name, "roadmap.json") && strstr(p, "/expected/") && sc->roadmap)
+			validate_file(p, sc->roadmap, &nfound_roadmap);
 		else if (!strcmp(e->d_name, "compare.json") && strstr(p, "/expected/") && sc->compare)
 			validate_file(p, sc->compare, &nfound_compare);
 		else if (sc->check && (is_stdout_json(p, "check-") || is_stdout_json(p, "diff-")))
@@ -241,22 +244,28 @@ int main(void)
 		return check_done();
 	{
 		char *ctext = slurp("reports/compare.schema.json"), *ktext = slurp("reports/check.schema.json");
+		char *rtext = slurp("reports/roadmap.schema.json");
 		cJSON *cs = ctext ? cJSON_Parse(ctext) : NULL, *ks = ktext ? cJSON_Parse(ktext) : NULL;
-		struct schemas sc = { schema, cs, ks };
+		cJSON *rs = rtext ? cJSON_Parse(rtext) : NULL;
+		struct schemas sc = { schema, cs, ks, rs };
 		CHECK(cs != NULL, "reports/compare.schema.json parses");
 		CHECK(ks != NULL, "reports/check.schema.json parses");
+		CHECK(rs != NULL, "reports/roadmap.schema.json parses");
 		walk("tests/cases", &sc);
 		CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
 		CHECK(nfound_compare > 0, "found golden compare.json files (%d)", nfound_compare);
 		CHECK(nfound_check > 0, "found golden check/diff JSON outputs (%d)", nfound_check);
+		CHECK(nfound_roadmap > 0, "found golden roadmap.json files (%d)", nfound_roadmap);
 		CHECK(nfound_stdout >= 2, "found golden plan/compare JSON on stdout (-o -) (%d)", nfound_stdout);
 		/* the baselines the project checks itself against are reports too */
 		walk("reports/baseline", &sc);
 		CHECK(nfound_baseline > 0, "found baselines in reports/baseline (%d)", nfound_baseline);
 		cJSON_Delete(cs);
 		cJSON_Delete(ks);
+		cJSON_Delete(rs);
 		free(ctext);
 		free(ktext);
+		free(rtext);
 	}
 	{
 		char *ex = slurp("tests/cases/plan-example/expected/out/plan.json");

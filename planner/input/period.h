@@ -1,0 +1,52 @@
+/*
+ * period.h - the periods a roadmap plans in (quarters or months) and the
+ * scenario's `roadmap:` block (docs/formats.md, "Scenario roadmap:").
+ *
+ * A period is an index: a quarter is year * 4 + (quarter - 1), a month
+ * year * 12 + (month - 1), so consecutive periods differ by one and a
+ * label ("2027-Q1", "2027-03") converts both ways.
+ */
+#ifndef PLANNER_PERIOD_H
+#define PLANNER_PERIOD_H
+
+#include <stddef.h>
+
+enum period_kind { PERIOD_QUARTER, PERIOD_MONTH };
+
+#define ROADMAP_MAX_YEARS 30	/* the horizon_years limit */
+
+/* 4 or 12. */
+int period_per_year(enum period_kind k);
+/* "quarter" or "month". */
+const char *period_kind_name(enum period_kind k);
+/*
+ * Reads a label of kind k into *index: 0; 1 when s is a label of the
+ * other kind (a month where quarters are planned); -1 when s is neither.
+ * Years 1000..9999.
+ */
+int period_parse(const char *s, enum period_kind k, long *index);
+/* The label of index ("2027-Q1", "2027-03") into buf (size >= 16). */
+const char *period_format(char *buf, size_t size, enum period_kind k, long index);
+/* What a label of kind k looks like, for messages: "a quarter (YYYY-Qn, e.g. 2027-Q1)". */
+const char *period_expected(enum period_kind k);
+
+/* The scenario's roadmap: block; present 0 when the scenario has none. */
+struct scenario_roadmap {
+	int present;
+	long line;			/* of the block */
+	enum period_kind period;	/* default quarter */
+	int have_start;
+	long start;			/* period index */
+	int periods;			/* 0: through the forecast's last period */
+	char *forecast;			/* resolved path, or NULL */
+	long forecast_line, forecast_col;
+	double growth_per_year;		/* default 0 */
+	double lead_time_weeks;		/* default 12 */
+	int lead_time_given;
+	int buy_before_start;		/* default 1 */
+	double discount_rate;		/* per year; default 0 */
+	int residual_none;		/* residual: none (default book) */
+	char *source;
+};
+
+#endif

@@ -1,0 +1,619 @@
+/*
+ * roadmap.c - the rolling-horizon roadmap (roadmap.h): per period a
+ * purchase plan for the base load, the period's plan on what is owned,
+ * arrived and rentable, and the relaxation whose proven bound the gap is
+ * measured against.
+ *
+ * Each plan is an ordinary plan_run of a scenario derived from the
+ * loaded one: a copy that shares its strings and tables, with its own
+ * node classes (the buy rows split into nodes already arrived, whose
+ * capex is sunk, and new ones), its own workloads (the period's
+ * replicas; workloads asking none left out) and one period as horizon.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roadmap.h"
+#include "util.h"
+#include "banned.h"
+
+#define EPS 1e-9
+
+/* The three plans of a period. */
+enum ps_kind { PS_BUY, PS_PERIOD, PS_BOUND };
+/* What a class of a derived scenario stands for. */
+enum ps_role { ROLE_AS_IS, ROLE_ARRIVED, ROLE_NEW };
+
+/* A derived scenario and where its classes and workloads come from. */
+struct pscen {
+	struct scenario s;
+	size_t *cls_src;	/* inventory class of each class */
+	int *cls_role;		/* enum ps_role */
+	size_t *w_src;		/* workload of each workload */
+};
+
+struct rm_ctx {
+	const struct scenario *sc;
+	const struct forecast *fc;
+	struct roadmap_result *r;
+	struct plan_opts po;	/* each plan's */
+	size_t nk, nw, T;
+	long *arrived;		/* per class: nodes arrived so far */
+	long *arrive_at;	/* [t * nk + k]: nodes arriving in period t */
+	double lic_up[LIC_COUNT], lic_lb[LIC_COUNT];	/* licence price per GPU-year; < 0: the scenario's */
+	char *lic_source;
+	long *demand;		/* this plan's demand per workload */
+};
+
+/* ================= prices ================= */
+
+/*
+ * Per GPU-year: the period plans renew the shortest subscription every
+ * year (prorated, as commitment_tail: prorated counts it); the bound
+ * takes the cheapest yearly rate of any term, which no licence held for
+ * a year undercuts.
+ */
+static void licence_rates(struct rm_ctx *c)
+{
+	const struct licenses *L = &c->sc->licenses;
+	int p;
+	size_t t;
+
+	for (p = 0; p < LIC_COUNT; p++) {
+		const struct lic_product_def *pd = &L->product[p];
+		double up = -1, lb = -1;
+		int up_years = 0;
+		c->lic_up[p] = c->lic_lb[p] = c->sc->licensing.usd_per_gpu_year[p];
+		if (p == LIC_NONE || c->sc->licensing.usd_per_gpu_year[p] >= 0 || !pd->present)
+			continue;
+		for (t = 0; t < pd->nterms; t++) {
+			const struct lic_term *lt = &pd->terms[t];
+			double rate = lt->kind == TERM_HOURLY ? lt->usd_per_gpu_hour * HOURS_PER_YEAR
+				      : lt->years > 0	     ? lt->usd_per_gpu / lt->years
+							     : -1;
+			if (rate < 0)
+				continue;
+			if (lb < 0 || rate < lb)
+				lb = rate;
+			if (lt->kind == TERM_SUBSCRIPTION && (up < 0 || lt->years < up_years ||
+							      (lt->years == up_years && rate < up))) {
+				up = rate;
+				up_years = lt->years;
+			}
+		}
+		c->lic_up[p] = up >= 0 ? up : lb;
+		c->lic_lb[p] = lb;
+	}
+	c->lic_source = xstrdup("roadmap: per period, the period plans renew the shortest subscription (prorated) "
+				"and the bound takes the cheapest yearly rate of any licence term");
+}
+
+/* One period's depreciation of a node of class nc arrived at period a, in period t. */
+static double depreciation(const struct rm_ctx *c, const struct node_class *nc, size_t a, size_t t)
+{
+	double life = nc->amortization_years * c->r->ppy, held = (double)(t - a);
+	double share = fmin(1.0, life - held);
+	return share > 0 ? nc->capex_usd / life * share : 0;
+}
+
+/* ================= derived scenarios ================= */
+
+static void pscen_release(struct pscen *ps)
+{
+	free(ps->s.inventory.classes);
+	free(ps->s.workloads.w);
+	free(ps->cls_src);
+	free(ps->cls_role);
+	free(ps->w_src);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static void add_class(struct pscen *ps, size_t k, const struct node_class *nc, int role)
+{
+	size_t n = ps->s.inventory.n++;
+	ps->s.inventory.classes[n] = *nc;
+	ps->cls_src[n] = k;
+	ps->cls_role[n] = role;
+}
+
+/* Whether a node of a buy row may arrive in period t: ordered lead periods before, before the start only if allowed. */
+static int can_arrive(const struct rm_ctx *c, size_t t)
+{
+	return (long)t >= c->r->lead || c->sc->roadmap.buy_before_start || !c->sc->roadmap.present;
+}
+
+/* The classes of kind's scenario for period t. */
+static void pscen_classes(const struct rm_ctx *c, enum ps_kind kind, size_t t, struct pscen *ps)
+{
+	const struct inventory *inv = &c->sc->inventory;
+	double years = (double)c->T / c->r->ppy;
+	size_t k;
+
+	ps->s.inventory.classes = xcalloc(2 * inv->n + 1, sizeof(struct node_class));
+	ps->cls_src = xcalloc(2 * inv->n + 1, sizeof(size_t));
+	ps->cls_role = xcalloc(2 * inv->n + 1, sizeof(int));
+	ps->s.inventory.n = 0;
+	for (k = 0; k < inv->n; k++) {
+		struct node_class nc = inv->classes[k];
+		if (nc.own != OWN_BUY) {
+			add_class(ps, k, &nc, ROLE_AS_IS);
+		} else if (kind == PS_BOUND) {
+			if (years > nc.amortization_years + EPS)
+				nc.capex_usd = 0; /* past its life a node costs nothing: the bound must not charge it */
+			add_class(ps, k, &nc, ROLE_NEW);
+		} else {
+			long left = nc.count - c->arrived[k];
+			if (c->arrived[k] > 0) {
+				struct node_class own = nc;
+				own.count = c->arrived[k];
+				own.capex_usd = 0;
+				add_class(ps, k, &own, ROLE_ARRIVED);
+			}
+			if (left > 0 && can_arrive(c, t)) {
+				nc.count = left;
+				if (kind == PS_PERIOD) /* held to the end: all its depreciation left, in this period */
+					nc.capex_usd *= fmin((double)(c->T - t), nc.amortization_years * c->r->ppy);
+				add_class(ps, k, &nc, ROLE_NEW);
+			}
+		}
+	}
+}
+
+/* kind's scenario for period t with demand c->demand. */
+static void pscen_build(const struct rm_ctx *c, enum ps_kind kind, size_t t, struct pscen *ps)
+{
+	const struct workloads *wl = &c->sc->workloads;
+	const double *lic = kind == PS_BOUND ? c->lic_lb : c->lic_up;
+	size_t w;
+	int p;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->s = *c->sc;
+	ps->s.horizon_years = 1.0 / c->r->ppy;
+	for (p = 0; p < LIC_COUNT; p++)
+		ps->s.licensing.usd_per_gpu_year[p] = lic[p];
+	if (!c->sc->licensing.source)
+		ps->s.licensing.source = c->lic_source;
+	pscen_classes(c, kind, t, ps);
+	ps->s.workloads.w = xcalloc(wl->n + 1, sizeof(struct workload));
+	ps->w_src = xcalloc(wl->n + 1, sizeof(size_t));
+	ps->s.workloads.n = 0;
+	for (w = 0; w < wl->n; w++) {
+		if (c->demand[w] <= 0)
+			continue;
+		ps->s.workloads.w[ps->s.workloads.n] = wl->w[w];
+		ps->s.workloads.w[ps->s.workloads.n].replicas = c->demand[w];
+		ps->w_src[ps->s.workloads.n++] = w;
+	}
+}
+
+/* ================= one period ================= */
+
+/* Nodes of the final plan per derived class into used (size ps classes). */
+static void nodes_used(const struct plan_result *pr, long *used)
+{
+	size_t i;
+	for (i = 0; i < pr->final->nnodes; i++)
+		used[pr->p.classes[pr->final->nodes[i].k].index]++;
+}
+
+/* Plans ps into pr; 0, or -1 with d set.  A scenario with no demand is not planned (*planned 0). */
+static int plan_pscen(const struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
+		      struct diag *d)
+{
+	*planned = 0;
+	memset(pr, 0, sizeof(*pr));
+	if (!ps->s.workloads.n)
+		return 0;
+	if (plan_run(pr, &ps->s, &c->po, d)) {
+		plan_release(pr);
+		return -1;
+	}
+	*planned = 1;
+	return 0;
+}
+
+/* Keeps the plan's assumptions (unique, "what (source)"). */
+static void keep_assumptions(struct rm_ctx *c, const struct pricing *pr)
+{
+	struct roadmap_result *r = c->r;
+	size_t i, j;
+
+	for (i = 0; i < pr->nassumptions; i++) {
+		char *s = xasprintf("%s (%s)", pr->assumptions[i].what, pr->assumptions[i].source);
+		for (j = 0; j < r->nassumptions && strcmp(r->assumptions[j], s); j++)
+			;
+		if (j < r->nassumptions) {
+			free(s);
+			continue;
+		}
+		r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 1) * sizeof(*r->assumptions));
+		r->assumptions[r->nassumptions++] = s;
+	}
+}
+
+/* The new nodes pr uses arrive in period t. */
+static void arrivals(struct rm_ctx *c, const struct pscen *ps, const struct plan_result *pr, size_t t)
+{
+	long *used = xcalloc(ps->s.inventory.n + 1, sizeof(*used));
+	size_t k;
+
+	nodes_used(pr, used);
+	for (k = 0; k < ps->s.inventory.n; k++) {
+		if (ps->cls_role[k] != ROLE_NEW || !used[k])
+			continue;
+		c->arrive_at[t * c->nk + ps->cls_src[k]] += used[k];
+		c->arrived[ps->cls_src[k]] += used[k];
+	}
+	free(used);
+}
+
+/* The purchases for arrival in period t: the base load's plan; the new nodes it uses are ordered. */
+static int buy_for(struct rm_ctx *c, size_t t, struct diag *d)
+{
+	struct pscen ps;
+	struct plan_result pr;
+	size_t w, s;
+	int planned;
+
+	for (w = 0; w < c->nw; w++) {
+		c->demand[w] = forecast_at(c->fc, t, w);
+		for (s = t + 1; s < c->T; s++)
+			if (forecast_at(c->fc, s, w) < c->demand[w])
+				c->demand[w] = forecast_at(c->fc, s, w);
+	}
+	pscen_build(c, PS_BUY, t, &ps);
+	if (plan_pscen(c, &ps, &pr, &planned, d)) {
+		pscen_release(&ps);
+		return -1;
+	}
+	if (planned) {
+		arrivals(c, &ps, &pr, t);
+		plan_release(&pr);
+	}
+	pscen_release(&ps);
+	return 0;
+}
+
+/* The period plan's figures into rp (costs before depreciation). */
+static void period_figures(const struct plan_result *pr, struct roadmap_period *rp, double *x)
+{
+	struct cplan_cost cc;
+	size_t i;
+	int q;
+
+	cplan_cost(pr->final, &cc);
+	for (q = 0; q < CAT_COUNT; q++)
+		if (q != CAT_HARDWARE) /* depreciation is counted per node from its arrival (period_fleet) */
+			rp->cat[q] += cc.cat[q];
+	rp->placed = cc.placed;
+	rp->unplaced = cc.unplaced;
+	rp->licensed_gpus = cc.gpus_licensed;
+	rp->status = ilp_status_name(pr->status);
+	for (i = 0; i < pr->final->nnodes; i++) {
+		const struct pclass *pc = &pr->p.classes[pr->final->nodes[i].k];
+		const struct node_class *nc = pc->nc;
+		if (nc->own == OWN_RENT)
+			rp->rented_gpus[nc->offer ? nc->offer->pricing : PRICING_ON_DEMAND] += nc->gpus_per_node;
+		else
+			rp->used_owned_gpus += nc->gpus_per_node;
+	}
+	*x = (double)(cc.nodes + cc.gpus_active); /* what the tie-break counts (cplan_bill.c) */
+}
+
+/* The bound's problem: its proven bound into rp, and the roadmap's period priced by its penalties and tie-break. */
+static void bound_figures(const struct plan_result *bp, const struct plan_result *pp, double x,
+			  struct roadmap_period *rp)
+{
+	size_t i, j;
+	double pen = 0;
+
+	for (i = 0; pp && i < pp->p.ndemands; i++) {
+		long un = pp->final->unplaced[i];
+		if (!un)
+			continue;
+		for (j = 0; j < bp->p.ndemands && bp->p.demands[j].index != pp->p.demands[i].index; j++)
+			;
+		pen += (double)un * (j < bp->p.ndemands ? bp->p.demands[j].penalty : 0);
+	}
+	rp->bound = fmax(0, bp->bound);
+	rp->objective = x * bp->p.tiebreak + pen;
+}
+
+/* Period t: the plan of its demand and the relaxation's bound. */
+static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
+{
+	struct roadmap_period *rp = &c->r->per[t];
+	struct pscen ps, bs;
+	struct plan_result pr, br;
+	int planned = 0, bplanned = 0, rc = -1;
+	double x = 0;
+	size_t w;
+
+	for (w = 0; w < c->nw; w++)
+		c->demand[w] = forecast_at(c->fc, t, w);
+	pscen_build(c, PS_PERIOD, t, &ps);
+	pscen_build(c, PS_BOUND, t, &bs);
+	if (plan_pscen(c, &ps, &pr, &planned, d) || plan_pscen(c, &bs, &br, &bplanned, d))
+		goto out;
+	rp->status = "empty";
+	if (planned) {
+		period_figures(&pr, rp, &x);
+		keep_assumptions(c, &pr.pr);
+		arrivals(c, &ps, &pr, t);
+	}
+	if (bplanned)
+		bound_figures(&br, planned ? &pr : NULL, x, rp);
+	rc = 0;
+out:
+	if (planned)
+		plan_release(&pr);
+	if (bplanned)
+		plan_release(&br);
+	pscen_release(&ps);
+	pscen_release(&bs);
+	return rc;
+}
+
+/* Period t's capacity and depreciation from what has arrived and is on order. */
+static void period_fleet(struct rm_ctx *c, size_t t)
+{
+	const struct inventory *inv = &c->sc->inventory;
+	struct roadmap_period *rp = &c->r->per[t];
+	size_t k, a;
+
+	for (k = 0; k < c->nk; k++) {
+		const struct node_class *nc = &inv->classes[k];
+		if (nc->own == OWN_OWNED)
+			rp->owned_gpus += nc->count * nc->gpus_per_node;
+		if (nc->own != OWN_BUY)
+			continue;
+		for (a = 0; a <= t; a++) {
+			long n = c->arrive_at[a * c->nk + k];
+			rp->bought_gpus += n * nc->gpus_per_node;
+			rp->cat[CAT_HARDWARE] += (double)n * depreciation(c, nc, a, t);
+			if (a == t)
+				rp->cash += (double)n * nc->capex_usd;
+		}
+		for (a = t + 1; a < c->T && a <= t + (size_t)c->r->lead; a++)
+			rp->on_order_gpus += c->arrive_at[a * c->nk + k] * nc->gpus_per_node;
+	}
+}
+
+/* ================= the run ================= */
+
+static void demand_totals(const struct rm_ctx *c, size_t t, struct roadmap_period *rp)
+{
+	size_t w;
+	for (w = 0; w < c->nw; w++) {
+		long n = forecast_at(c->fc, t, w);
+		rp->demand_replicas += n;
+		rp->demand_gpu_equivalents += (double)n * workload_gpu_equivalents(&c->sc->workloads.w[w]);
+	}
+}
+
+/* The purchases as a list, by order period then class. */
+static void list_buys(struct rm_ctx *c)
+{
+	struct roadmap_result *r = c->r;
+	size_t t, k;
+
+	r->buys = xcalloc(c->T * c->nk + 1, sizeof(*r->buys));
+	for (t = 0; t < c->T; t++)
+		for (k = 0; k < c->nk; k++) {
+			long n = c->arrive_at[t * c->nk + k];
+			struct roadmap_buy *b = &r->buys[r->nbuys];
+			if (!n)
+				continue;
+			b->cls = k;
+			b->units = n;
+			b->arrive = c->fc->start + (long)t;
+			b->order = b->arrive - r->lead;
+			b->capex_usd = c->sc->inventory.classes[k].capex_usd;
+			r->nbuys++;
+		}
+}
+
+/* Totals over the horizon: cost, cash, NPV with the residual, objective, bound and gap. */
+static void totals(struct rm_ctx *c)
+{
+	struct roadmap_result *r = c->r;
+	const struct scenario_roadmap *R = &c->sc->roadmap;
+	double rate = R->present ? R->discount_rate : 0;
+	size_t t, k;
+	int q;
+
+	for (t = 0; t < c->T; t++) {
+		struct roadmap_period *rp = &r->per[t];
+		for (q = 0; q < CAT_COUNT; q++)
+			rp->cost += rp->cat[q];
+		rp->cash += rp->cost - rp->cat[CAT_HARDWARE];
+		rp->discounted_cash = rp->cash * pow(1 + rate, -(double)t / r->ppy);
+		rp->objective += rp->cost;
+		r->cost_total += rp->cost;
+		r->cash_total += rp->cash;
+		r->npv += rp->discounted_cash;
+		r->objective += rp->objective;
+		r->bound += rp->bound;
+	}
+	for (k = 0; k < c->nk; k++) {
+		const struct node_class *nc = &c->sc->inventory.classes[k];
+		for (t = 0; t < c->T && nc->own == OWN_BUY; t++) {
+			double life = nc->amortization_years * r->ppy, left = life - (double)(c->T - t);
+			if (left > 0)
+				r->residual_book += (double)c->arrive_at[t * c->nk + k] * nc->capex_usd * left / life;
+		}
+	}
+	if (R->present && R->residual_none) {
+		r->cost_total += r->residual_book;
+		r->objective += r->residual_book;
+	} else {
+		r->residual_credit = r->residual_book * pow(1 + rate, -(double)c->T / r->ppy);
+		r->npv -= r->residual_credit;
+	}
+	r->gap = r->objective > EPS ? fmax(0, (r->objective - r->bound) / r->objective) : 0;
+}
+
+/* The roadmap's own assumptions, as docs/formats.md (Growth) states them. */
+static void own_assumptions(struct rm_ctx *c)
+{
+	const struct scenario_roadmap *R = &c->sc->roadmap;
+	struct roadmap_result *r = c->r;
+	const char *const fixed[] = {
+		"roadmap: capex is paid in the period a node arrives (invoice on delivery: assumed)",
+		"roadmap: a bought node stays to the end and is depreciated straight-line over its row's amortization_years",
+		"roadmap: licences are priced per GPU and period at the shortest subscription's yearly rate, prorated; "
+		"terms are not chosen yet",
+		"roadmap: a bundled licence counts as covering every period (its years are not yet run out period by period)",
+		"roadmap: spot interruptions are not modelled",
+		NULL,
+	};
+	size_t i;
+
+	for (i = 0; fixed[i]; i++) {
+		r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 1) * sizeof(*r->assumptions));
+		r->assumptions[r->nassumptions++] = xstrdup(fixed[i]);
+	}
+	r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 3) * sizeof(*r->assumptions));
+	r->assumptions[r->nassumptions++] =
+		R->present && R->lead_time_given
+			? xasprintf("roadmap: lead time %s weeks, %d period%s (%s)",
+				    fmt_num_short((char[64]){ 0 }, 64, R->lead_time_weeks, 2), r->lead, r->lead == 1 ? "" : "s",
+				    R->source)
+			: xasprintf("roadmap: lead time 12 weeks, %d period%s (default: Dell H100 servers 8-12 weeks, "
+				    "docs/formats.md Growth)", r->lead, r->lead == 1 ? "" : "s");
+	r->assumptions[r->nassumptions++] =
+		R->present && R->residual_none ? xstrdup("roadmap: residual none: bought nodes are written off at the end")
+					       : xstrdup("roadmap: residual book: each bought node is credited its book value "
+							 "at the end (assumed: no resale price is sourced)");
+	r->assumptions[r->nassumptions++] =
+		R->present && R->discount_rate > 0
+			? xasprintf("roadmap: discount rate %s a year (%s)",
+				    fmt_num_short((char[64]){ 0 }, 64, R->discount_rate, 6), R->source)
+			: xstrdup("roadmap: discount rate 0 (assumed: no discounting)");
+}
+
+/* The break-even of every buy row against every rent row of its GPU type, priced for one period. */
+static int breakeven(struct rm_ctx *c, struct diag *d)
+{
+	const struct inventory *inv = &c->sc->inventory;
+	struct roadmap_result *r = c->r;
+	struct scenario s = *c->sc;
+	struct pricing pr;
+	size_t b, j;
+	int p;
+
+	s.horizon_years = 1.0 / r->ppy;
+	for (p = 0; p < LIC_COUNT; p++)
+		s.licensing.usd_per_gpu_year[p] = c->lic_up[p];
+	if (!c->sc->licensing.source)
+		s.licensing.source = c->lic_source;
+	memset(&pr, 0, sizeof(pr));
+	if (pricing_build(&pr, &s, d)) {
+		pricing_release(&pr);
+		return -1;
+	}
+	r->breakeven = xcalloc(inv->n * inv->n + 1, sizeof(*r->breakeven));
+	for (b = 0; b < inv->n; b++)
+		for (j = 0; j < inv->n && inv->classes[b].own == OWN_BUY; j++) {
+			const struct class_price *cb = pr.cls[b], *cr = pr.cls[j];
+			struct roadmap_breakeven *e = &r->breakeven[r->nbreakeven];
+			double gb = inv->classes[b].gpus_per_node, gr = inv->classes[j].gpus_per_node, margin;
+			if (inv->classes[j].own != OWN_RENT || inv->classes[j].gpu != inv->classes[b].gpu)
+				continue;
+			e->buy = b;
+			e->rent = j;
+			e->buy_fixed = cb->node_year[CAT_HARDWARE][0] / gb;
+			e->buy_in_use = (cb->node_year[CAT_ENERGY][0] + cb->node_year[CAT_HYPERVISOR][0]) / gb +
+					cb->gpu_active_total;
+			e->rent_in_use = cr->node_total / gr + cr->gpu_active_total;
+			margin = e->rent_in_use - e->buy_in_use;
+			e->share = margin > EPS ? e->buy_fixed / margin : -1;
+			r->nbreakeven++;
+		}
+	pricing_release(&pr);
+	return 0;
+}
+
+static int compare_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The context's arrays, the lead time and the shared-out time limit. */
+static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct roadmap_opts *o)
+{
+	const struct scenario_roadmap *R = &c->sc->roadmap;
+	double weeks = R->present ? R->lead_time_weeks : 12;
+
+	c->r = r;
+	c->nk = c->sc->inventory.n;
+	c->nw = c->sc->workloads.n;
+	c->T = c->fc->nperiods;
+	c->po = o->po;
+	if (c->po.time_limit_s < 0)
+		c->po.time_limit_s = c->sc->time_limit_s;
+	c->po.time_limit_s /= (double)(3 * c->T); /* three plans a period share the run's limit */
+	c->po.deadline = NULL;
+	c->po.export_path = NULL;
+	c->arrived = xcalloc(c->nk + 1, sizeof(long));
+	c->arrive_at = xcalloc(c->T * c->nk + 1, sizeof(long));
+	c->demand = xcalloc(c->nw + 1, sizeof(long));
+	r->ppy = period_per_year(c->fc->kind);
+	r->lead = (int)ceil(weeks / (52.0 / r->ppy) - EPS);
+	r->nperiods = c->T;
+	r->per = xcalloc(c->T + 1, sizeof(*r->per));
+	r->saving_vs_rent = -1;
+	r->mip_gap = o->po.mip_gap >= 0 ? o->po.mip_gap : c->sc->mip_gap;
+	licence_rates(c);
+}
+
+int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struct forecast *fc,
+		const struct roadmap_opts *o, struct diag *d)
+{
+	struct rm_ctx c;
+	size_t t;
+	int rc = -1;
+
+	memset(r, 0, sizeof(*r));
+	memset(&c, 0, sizeof(c));
+	r->sc = sc;
+	r->fc = fc;
+	c.sc = sc;
+	c.fc = fc;
+	ctx_init(&c, r, o);
+	for (t = 0; t < c.T; t++) {
+		r->per[t].index = fc->start + (long)t;
+		demand_totals(&c, t, &r->per[t]);
+		if (buy_for(&c, t, d) || plan_period(&c, t, d))
+			goto out;
+	}
+	for (t = 0; t < c.T; t++)
+		period_fleet(&c, t);
+	list_buys(&c);
+	totals(&c);
+	own_assumptions(&c);
+	if (breakeven(&c, d))
+		goto out;
+	qsort(r->assumptions, r->nassumptions, sizeof(*r->assumptions), compare_str);
+	rc = 0;
+out:
+	free(c.arrived);
+	free(c.arrive_at);
+	free(c.demand);
+	free(c.lic_source);
+	return rc;
+}
+
+void roadmap_release(struct roadmap_result *r)
+{
+	size_t i;
+	for (i = 0; i < r->nassumptions; i++)
+		free(r->assumptions[i]);
+	free(r->assumptions);
+	free(r->per);
+	free(r->buys);
+	free(r->breakeven);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,161 @@
+/*
+ * test_roadmap.c - the roadmap on hand-worked cases: steady demand is
+ * bought once at the start, a one-quarter peak is rented when holding a
+ * node to the end costs more, growth past the lead time is ordered one
+ * period ahead; the bound never exceeds the objective.
+ *
+ * The fleet: H100 8-GPU nodes to buy at 80,000 USD over 5 years (4,000
+ * a quarter) and to rent at 2 USD an hour (4,380 a quarter); one-GPU
+ * replicas; no energy, no licence (passthrough without NVAIE).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "forecast.h"
+#include "roadmap.h"
+#include "scenario.h"
+#include "util.h"
+
+static char dir[64];
+
+static void put(const char *name, const char *text)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(p, "wb");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(p);
+}
+
+struct run {
+	struct scenario sc;
+	struct forecast fc;
+	struct roadmap_result r;
+	int ok;
+};
+
+/* Loads dir's scenario with the roadmap block and forecast given, and runs the roadmap. */
+static void run(struct run *x, const char *block, const char *owned, const char *forecast)
+{
+	struct diag d = DIAG_INIT;
+	struct roadmap_opts o = { PLAN_OPTS_INIT };
+	char *sc = xasprintf("schema: gpuplan-scenario/1\nname: t\ninventory: inventory.csv\nworkloads: workloads.csv\n"
+			     "roadmap: {start: 2027-Q1, forecast: forecast.csv, source: test, %s}\n", block);
+	char *inv = xasprintf("name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
+			      "amortization_years,hourly_usd,base_power_w\n%s"
+			      "buy,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,buy,80000,5,,\n"
+			      "rent,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,rent,,,2,\n", owned);
+	char *path = xasprintf("%s/scenario.yaml", dir);
+
+	put("scenario.yaml", sc);
+	put("inventory.csv", inv);
+	put("workloads.csv", "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
+			     "sites,needs_nvaie,priority\nchat,a,8,1,,,exclusive,false,,,,passthrough,,false,1\n");
+	put("forecast.csv", forecast);
+	o.po.node_limit = 1000;
+	memset(x, 0, sizeof(*x));
+	x->ok = !scenario_load(&x->sc, path, TEST_SRC_DIR "/models", &d) && !forecast_build(&x->fc, &x->sc, NULL, &d) &&
+		!roadmap_run(&x->r, &x->sc, &x->fc, &o, &d);
+	CHECK(x->ok, "roadmap: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(sc);
+	free(inv);
+	free(path);
+}
+
+static void done(struct run *x)
+{
+	if (x->ok)
+		roadmap_release(&x->r);
+	forecast_release(&x->fc);
+	scenario_release(&x->sc);
+}
+
+#define NEAR(a, b) (fabs((a) - (b)) < 0.005)
+
+static void test_steady(void)
+{
+	struct run x;
+	run(&x, "periods: 4, lead_time_weeks: 0", "", "period,workload,replicas\n2027-Q1,chat,8\n");
+	if (!x.ok) {
+		done(&x);
+		return;
+	}
+	CHECK(x.r.nbuys == 1 && x.r.buys[0].units == 1 && x.r.buys[0].arrive == 2027 * 4, "one node bought at the start");
+	CHECK(NEAR(x.r.cost_total, 16000), "cost %f: 4 quarters x 4,000", x.r.cost_total);
+	CHECK(NEAR(x.r.residual_book, 64000), "book %f: 80,000 x 16/20", x.r.residual_book);
+	CHECK(x.r.bound <= x.r.objective + 1e-6 && x.r.gap < 1e-4, "bound %f objective %f", x.r.bound, x.r.objective);
+	done(&x);
+}
+
+static void test_peak_rented(void)
+{
+	struct run x;
+	/* the peak in 2027-Q3 (t = 2): a node held to the end costs 2 x 4,000 > 4,380 rented */
+	run(&x, "periods: 4, lead_time_weeks: 0", "",
+	    "period,workload,replicas\n2027-Q1,chat,8\n2027-Q3,chat,16\n2027-Q4,chat,8\n");
+	if (!x.ok) {
+		done(&x);
+		return;
+	}
+	CHECK(x.r.nbuys == 1 && x.r.buys[0].units == 1, "only the base load bought");
+	CHECK(x.r.per[2].rented_gpus[PRICING_ON_DEMAND] == 8 && x.r.per[1].rented_gpus[PRICING_ON_DEMAND] == 0,
+	      "the peak rented");
+	CHECK(NEAR(x.r.cost_total, 16000 + 4380), "cost %f", x.r.cost_total);
+	CHECK(x.r.bound <= x.r.objective + 1e-6, "bound %f objective %f", x.r.bound, x.r.objective);
+	done(&x);
+	run(&x, "periods: 2, lead_time_weeks: 0", "", "period,workload,replicas\n2027-Q1,chat,8\n2027-Q2,chat,16\n");
+	if (!x.ok) {
+		done(&x);
+		return;
+	}
+	/* the last period's peak: one quarter's depreciation, 4,000 < 4,380: bought */
+	CHECK(x.r.nbuys == 2 && x.r.per[1].rented_gpus[PRICING_ON_DEMAND] == 0, "a last-period peak is bought");
+	done(&x);
+}
+
+static void test_lead_time(void)
+{
+	struct run x;
+	/* 13 weeks is one quarter: 16 replicas from 2027-Q2 need a second node, ordered in 2027-Q1 */
+	run(&x, "periods: 4, lead_time_weeks: 13, buy_before_start: false",
+	    "owned,1,H100-SXM5-80GB,8,baremetal,dc1,112,2048,owned,,,,\n",
+	    "period,workload,replicas\n2027-Q1,chat,8\n2027-Q2,chat,16\n");
+	if (!x.ok) {
+		done(&x);
+		return;
+	}
+	CHECK(x.r.lead == 1, "lead %d", x.r.lead);
+	CHECK(x.r.nbuys == 1 && x.r.buys[0].order == 2027 * 4 && x.r.buys[0].arrive == 2027 * 4 + 1,
+	      "ordered in 2027-Q1 for 2027-Q2");
+	CHECK(x.r.per[0].on_order_gpus == 8 && x.r.per[1].bought_gpus == 8, "on order, then arrived");
+	CHECK(NEAR(x.r.cost_total, 3 * 4000), "cost %f", x.r.cost_total);
+	done(&x);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/gpuplan-roadmap-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	test_steady();
+	test_peak_rented();
+	test_lead_time();
+	{
+		const char *files[] = { "scenario.yaml", "inventory.csv", "workloads.csv", "forecast.csv", NULL };
+		size_t i;
+		for (i = 0; files[i]; i++) {
+			char *p = xasprintf("%s/%s", dir, files[i]);
+			unlink(p);
+			free(p);
+		}
+		rmdir(dir);
+	}
+	return check_done();
+}
