@@ -285,7 +285,7 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
  * Without it a one-CPU run reports the LP bound, far under the optimum
  * on small fleets, for a plan two threads prove close to optimal;
  * the plan loses less to it than the proof gains (docs/benchmarks.md,
- * "One thread").
+ * "One thread, and starved runs").
  */
 #define PROVE_SHARE 0.25
 
