@@ -280,13 +280,34 @@ static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_resu
 #define PROVE_NODES 2000
 
 /*
+ * The time limit's share kept for the bound search after the search for
+ * plans when it has no thread of its own (one thread, a time limit).
+ * Without it a one-CPU run reports the LP bound, far under the optimum
+ * on small fleets, for a plan two threads prove close to optimal;
+ * the plan loses less to it than the proof gains (docs/benchmarks.md,
+ * "One thread, and starved runs").
+ */
+#define PROVE_SHARE 0.25
+
+/*
+ * Whether the bound search runs after the search for plans, on this
+ * thread, under the clock: not on a model too large to branch on, whose
+ * bound search is one more LP by sifting (ilp_prove.c) that the plan
+ * needs the time for more.
+ */
+static int prove_after(const struct ilp_ctx *c, const struct ilp_opts *o)
+{
+	return o->node_limit <= 0 && c->threads < 2 && !ilp_root_sifts(c->p);
+}
+
+/*
  * The proven bound (ilp_prove.c) beside the search for plans (on a
  * sifted model its LP with the node key rows and cuts, no tree): on a
  * thread of its own from the start under a time limit with two threads
- * or more (*pv started), else
- * after the search, on this thread, within PROVE_NODES (deterministic;
- * not under a time limit on one thread: no time is left).  Not needed
- * when the search proved its plan.
+ * or more (*pv started), else after the search, on this thread: within
+ * PROVE_NODES under a node limit (deterministic), in the PROVE_SHARE of
+ * the time limit kept for it under a time limit (prove_after).  Not
+ * needed when the search proved its plan.
  */
 static void solve_prove_start(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_prove *pv,
 			      const double *warm)
@@ -349,6 +370,14 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 		ilp_prove_free(pv);
 		ilp_prove_init(pv, c, x, o->node_limit < PROVE_NODES ? o->node_limit : PROVE_NODES, HUGE_VAL);
 		ilp_prove_run(pv);
+	} else if (!pv->have_bound && prove_after(c, o) && ilp_ms_left(by) > 0) {
+		double t = util_now_s();
+		ilp_prove_free(pv);
+		ilp_prove_init(pv, c, x, 0, by);
+		ilp_prove_until(pv, r->objective - o->mip_gap * fabs(r->objective) - 1e-9, by);
+		glp_printf("gpuplan-ilp: bound search after the search: %ld nodes, %.2f s\n", pv->nodes, util_now_s() - t);
+		if (ilp_ms_left(by) <= 0)
+			r->cut = 1;
 	}
 	solve_prove_plan(c, pv, x, r);
 	if (pv->have_bound && pv->bound > r->bound) {
@@ -382,6 +411,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	struct ilp_plans pl;
 	struct ilp_prove pv;
 	struct ilp_pack *pack = xcalloc(1, sizeof(*pack));
+	double end;
 	int rc = -1;
 
 	memset(&c, 0, sizeof(c));
@@ -389,10 +419,13 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	c.t0 = util_now_s();
 	/* a node limit: no deadline at all (ilp_ms_left gives GLPK its largest tm_lim) */
 	c.limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
-	c.deadline = c.t0 + c.limit_s;
 	c.threads = o->threads > 0 ? o->threads : par_processors();
-	c.verbose = o->verbose;
 	c.p = p;
+	end = c.t0 + c.limit_s;
+	if (prove_after(&c, o))
+		c.limit_s *= 1 - PROVE_SHARE;	/* the rest is the bound search's (solve_prove_take) */
+	c.deadline = c.t0 + c.limit_s;
+	c.verbose = o->verbose;
 	memset(r, 0, sizeof(*r));
 	ilp_result_alloc(p, r);
 	ilp_glpk_thread_hook(o->verbose);
@@ -428,7 +461,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		r->objective = pl.start_obj;
 		rc = 1;
 	}
-	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, c.deadline - 2 * pl.t_deal_max, r);
+	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, end - 2 * pl.t_deal_max, r);
 	ilp_prove_free(&pv);
 	if (rc == 1) {
 		solve_done(&c, pl.x, r);

@@ -535,3 +535,13 @@ void ilp_prove_finish(struct ilp_prove *pv, double enough, double by)
 	par_wait(pv->task);
 	pv->task = NULL;
 }
+
+void ilp_prove_until(struct ilp_prove *pv, double enough, double by)
+{
+	pv->enough = enough;
+	pv->finish_by = by;
+	if (by < pv->deadline)
+		pv->deadline = by;
+	atomic_store(&pv->finish, 1);
+	ilp_prove_run(pv);
+}

@@ -76,6 +76,14 @@ void ilp_prove_wait(struct ilp_prove *pv);
  * (or its deadline), and waits for it.
  */
 void ilp_prove_finish(struct ilp_prove *pv, double enough, double by);
+/*
+ * ilp_prove_run on the caller's thread until its bound reaches enough
+ * (the bound that proves the plan in hand), its tree ends, the node
+ * limit or util_now_s() reaches by: where there is no thread to spare,
+ * the bound search runs after the search for plans, in the time kept
+ * for it (ilp.c).
+ */
+void ilp_prove_until(struct ilp_prove *pv, double enough, double by);
 /* Frees what a run left in pv (its plan). */
 void ilp_prove_free(struct ilp_prove *pv);
 

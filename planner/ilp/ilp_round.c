@@ -67,6 +67,7 @@ struct class_jobs {
 	size_t *ks;		/* [job]: the class */
 	struct fixes *fx;	/* [job]: its counts */
 	int *rc;		/* [job]: class_mip's */
+	size_t done;		/* classes rounded and fixed in Q, the first of the order (round_batches; for the log) */
 };
 
 /*
@@ -223,6 +224,7 @@ static const char *round_batches(struct class_jobs *cj, const size_t *order, siz
 			ilp_fix_col(Q, fx->f[f].col, fx->f[f].val);
 		if (fx->n && ilp_simplex(Q, 0, cj->c->verbose, cj->c->deadline, &code) != LP_OPTIMAL)
 			return "the LP with a batch of classes fixed was not solved";
+		cj->done = g0 + batch < p->nclasses ? g0 + batch : p->nclasses;
 	}
 	return NULL;
 }
@@ -327,7 +329,8 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
 		*obj = glp_get_obj_val(Q);
 		rc = 0;
 	} else {
-		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left)\n", why, ilp_ms_left(c->deadline) / 1000.0);
+		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left; %zu of %zu classes rounded)\n", why,
+			   ilp_ms_left(c->deadline) / 1000.0, cj.done, p->nclasses);
 	}
 	for (t = 0; t < batch; t++)
 		free(cj.fx[t].f);

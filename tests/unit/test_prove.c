@@ -66,6 +66,33 @@ static void prove_finish(struct ilp_ctx *c, const double *start, double enough)
 }
 
 /*
+ * ilp_prove_until, on this thread as a one-thread run does after its
+ * search for plans: under a node limit and no clock (by: HUGE_VAL) it
+ * reaches what ilp_prove_run does within that limit, the same twice;
+ * with `enough` at or under that bound it stops there, within no more
+ * nodes.
+ */
+static void prove_until(struct ilp_ctx *c, const double *start, long nodes, double bound, long n)
+{
+	struct ilp_prove pv, again;
+
+	ilp_prove_init(&pv, c, start, nodes, HUGE_VAL);
+	ilp_prove_until(&pv, HUGE_VAL, HUGE_VAL);
+	ilp_prove_init(&again, c, start, nodes, HUGE_VAL);
+	ilp_prove_until(&again, HUGE_VAL, HUGE_VAL);
+	CHECK(pv.have_bound && pv.bound == bound && pv.nodes == n && again.bound == pv.bound &&
+	      again.nodes == pv.nodes, "until: bound %.2f (%ld nodes), then %.2f (%ld); ilp_prove_run: %.2f (%ld)",
+	      pv.bound, pv.nodes, again.bound, again.nodes, bound, n);
+	ilp_prove_free(&pv);
+	ilp_prove_free(&again);
+	ilp_prove_init(&pv, c, start, nodes, HUGE_VAL);
+	ilp_prove_until(&pv, bound, HUGE_VAL);
+	CHECK(pv.have_bound && pv.bound >= bound && pv.nodes <= n, "until enough: bound %.2f (%ld nodes), want %.2f "
+	      "within %ld", pv.bound, pv.nodes, bound, n);
+	ilp_prove_free(&pv);
+}
+
+/*
  * The bound search on bench `size` seed `seed` from its greedy plan, with
  * at most `nodes` nodes (0: no limit) and no clock, into *pv (the caller frees it with
  * ilp_prove_free); *greedy: the greedy plan's cost on the model.  The
@@ -232,6 +259,7 @@ static void test_patterns(void)
 			      "patterns: bound %.2f, want 4 nodes (%.2f) and at most the greedy plan %.2f", b, 4 * node,
 			      greedy);
 			prove_finish(&c, start, 4 * node - 1e-6);
+			prove_until(&c, start, 1000, b, n);
 			free(start);
 			fixture_ilp_release(&c, &fx);
 		}
