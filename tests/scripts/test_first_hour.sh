@@ -24,4 +24,14 @@ grep -q -- '--time-limit S *bound the whole run' plan.help && ok || bad "plan --
 "$exe" compare "$scenario" "$scenario" --greedy --time-limit 0.000001 -o cmp-nl >cmp-nl.out 2>cmp-nl.err \
 	&& ok || bad "compare of node-limited scenarios exited $?"
 ! grep -q 'warning: reading' cmp-nl.err && ok || bad "a node-limited compare warned: $(cat cmp-nl.err)"
+
+# gpuplan's own options after the command, as before it
+"$exe" plan bs/scenario.yaml --greedy -o v-after --verbose >v-after.out 2>v-after.err && ok || bad "plan ... --verbose exited $?: $(cat v-after.err)"
+grep -q '^gpuplan: class .* config 0: ' v-after.err && ok || bad "--verbose after the command: not verbose: $(head -2 v-after.err)"
+"$exe" plan bs/scenario.yaml -v --greedy -o v-short >/dev/null 2>v-short.err && grep -q ' config 0: ' v-short.err \
+	&& ok || bad "-v after the command: $(head -2 v-short.err)"
+"$exe" profiles --models=nowhere >/dev/null 2>m.err; rc=$?
+[ $rc -eq 3 ] && grep -q 'nowhere/gpus.yaml' m.err && ok || bad "profiles --models=nowhere: exit $rc: $(cat m.err)"
+"$exe" plan bs/scenario.yaml --version >/dev/null 2>ver.err; rc=$?
+[ $rc -eq 2 ] && ok || bad "--version after a command is not gpuplan's option there: exit $rc"
 finish
