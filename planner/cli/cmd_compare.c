@@ -28,7 +28,7 @@ struct compare_args {
 
 #define OFF(f) offsetof(struct compare_args, f)
 static const struct cli_option compare_options[] = {
-	{ "output", 'o', "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out);\n- writes compare.json to stdout and the table to stderr",
+	{ "output", 'o', "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-compare);\n- writes compare.json to stdout and the table to stderr",
 	  .kind = CLI_STRING, .offset = OFF(out_dir) },
 	{ "format", 0, "csv|json|both|html|all", "the reports' format (default both; html: report.html)",
 	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
@@ -48,7 +48,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	const struct cli_command *c = &cmd_compare_entry;
 	int rc;
 
-	a->out_dir = "gpuplan-out";
+	a->out_dir = "gpuplan-compare";
 	a->fmt = REPORT_BOTH;
 	rc = cli_parse(c, argc, argv, a);
 	if (rc)

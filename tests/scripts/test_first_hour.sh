@@ -34,4 +34,15 @@ grep -q '^gpuplan: class .* config 0: ' v-after.err && ok || bad "--verbose afte
 [ $rc -eq 3 ] && grep -q 'nowhere/gpus.yaml' m.err && ok || bad "profiles --models=nowhere: exit $rc: $(cat m.err)"
 "$exe" plan bs/scenario.yaml --version >/dev/null 2>ver.err; rc=$?
 [ $rc -eq 2 ] && ok || bad "--version after a command is not gpuplan's option there: exit $rc"
+
+# one default output folder per command: plan, compare and simulate never write into one another's
+mkdir -p dflt && cd dflt || exit 1
+"$exe" plan ../bs/scenario.yaml --greedy >/dev/null 2>&1 || bad "plan without -o exited $?"
+"$exe" compare ../bs/scenario.yaml --greedy >/dev/null 2>&1 || bad "compare without -o exited $?"
+"$exe" simulate ../bs/scenario.yaml --generate flat:hours=2 >/dev/null 2>sim.err || bad "simulate without -o exited $?: $(cat sim.err)"
+[ -f gpuplan-out/plan.json ] && ok || bad "plan: no gpuplan-out/plan.json"
+[ -f gpuplan-compare/compare.json ] && ok || bad "compare: no gpuplan-compare/compare.json"
+ls gpuplan-simulate/*.json >/dev/null 2>&1 && ok || bad "simulate: nothing in gpuplan-simulate/"
+[ ! -e gpuplan-out/compare.json ] && ! ls gpuplan-out/simulat* >/dev/null 2>&1 && ok || bad "another command wrote into plan's gpuplan-out: $(ls gpuplan-out)"
+cd .. || exit 1
 finish
