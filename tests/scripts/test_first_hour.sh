@@ -45,4 +45,9 @@ mkdir -p dflt && cd dflt || exit 1
 ls gpuplan-simulate/*.json >/dev/null 2>&1 && ok || bad "simulate: nothing in gpuplan-simulate/"
 [ ! -e gpuplan-out/compare.json ] && ! ls gpuplan-out/simulat* >/dev/null 2>&1 && ok || bad "another command wrote into plan's gpuplan-out: $(ls gpuplan-out)"
 cd .. || exit 1
+
+# suggestions: the family and the memory before names a few edits away (GH200-96GB, alias H100-96GB)
+"$exe" profiles H100-80GB >/dev/null 2>sug.err; rc=$?
+[ $rc -eq 3 ] && grep -q "unknown GPU type 'H100-80GB' (did you mean 'H100-PCIE-80GB' or 'H100-SXM5-80GB'?)" sug.err \
+	&& ok || bad "profiles H100-80GB: exit $rc: $(cat sug.err)"
 finish
