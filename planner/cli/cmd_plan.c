@@ -51,7 +51,7 @@ static const struct cli_option plan_options[] = {
 	{ "format", 0, "csv|json|both|html|all", "the reports' format (default both; html: report.html)",
 	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
 	CLI_OPT_TIME_LIMIT(struct plan_args, "bound the whole run (reading, planning, writing) to S seconds\n(default: the scenario's solver.time_limit_s, else 30)"),
-	CLI_OPT_GAP(struct plan_args, "stop when proven within PCT percent of optimal (default: the scenario's, else 0.01)"),
+	CLI_OPT_GAP(struct plan_args, "stop when proven within PCT percent of optimal\n(default: the scenario's solver.gap_pct, else 0.01)"),
 	CLI_OPT_NODE_LIMIT(struct plan_args, "stop after N branch-and-bound nodes: a limit that gives the same plan on any machine"),
 	CLI_OPT_THREADS(struct plan_args, "solver threads (default: one per processor); the plan is the same on any number"),
 	{ "export-model", 0, "FILE", "write the ILP (with the node key CPU/RAM rows), as free MPS (.mps) or CPLEX LP (.lp)",

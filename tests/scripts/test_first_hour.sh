@@ -50,4 +50,15 @@ cd .. || exit 1
 "$exe" profiles H100-80GB >/dev/null 2>sug.err; rc=$?
 [ $rc -eq 3 ] && grep -q "unknown GPU type 'H100-80GB' (did you mean 'H100-PCIE-80GB' or 'H100-SXM5-80GB'?)" sug.err \
 	&& ok || bad "profiles H100-80GB: exit $rc: $(cat sug.err)"
+
+# one unit for the gap: percent, as --gap PCT, in the scenario's solver.gap_pct too (what bench gen
+# writes; tests/unit/test_scenario.c checks the reading); the older mip_gap, a fraction, still reads
+# as one; both at once is refused
+grep -q '^solver: {time_limit_s: 10, gap_pct: 0.01}$' bs/scenario.yaml && ok || bad "bench gen: $(grep solver: bs/scenario.yaml)"
+sed 's/gap_pct: 0.01/mip_gap: 0.0001/' bs/scenario.yaml >bs/gap-frac.yaml
+sed 's/gap_pct: 0.01/gap_pct: 1, mip_gap: 0.01/' bs/scenario.yaml >bs/gap-both.yaml
+"$exe" validate bs/gap-frac.yaml >/dev/null 2>frac.err && ok || bad "mip_gap: 0.0001 refused: $(cat frac.err)"
+"$exe" validate bs/gap-both.yaml >/dev/null 2>both.err; rc=$?
+[ $rc -eq 3 ] && grep -q "gap-both.yaml:8:[0-9]*: field 'mip_gap': give gap_pct (percent) or mip_gap (a fraction), not both" both.err \
+	&& ok || bad "gap_pct and mip_gap both: exit $rc: $(cat both.err)"
 finish
