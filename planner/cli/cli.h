@@ -38,6 +38,11 @@ extern const struct cli_command cmd_plan_entry, cmd_compare_entry, cmd_check_ent
  * own options (operands CLI_STOP) optind is then the command's index.
  */
 int cli_parse(const struct cli_command *c, int argc, char **argv, void *args);
+/*
+ * Where cli_parse stores gpuplan's own options given after a command's
+ * name (main sets it before running the command).
+ */
+void cli_set_global(struct cli_global *g);
 /* The exit code for cli_parse's or a setter's rc != 0: EXIT_OK for CLI_DONE. */
 #define cli_exit_code(rc) ((rc) == CLI_DONE ? EXIT_OK : (rc))
 /* "unknown command 'S'" with the nearest command names; EXIT_USAGE. */

@@ -73,7 +73,7 @@ static const struct cli_option check_options[] = {
 	FORMAT,
 	{ "output", 'o', "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr",
 	  .kind = CLI_STRING, .offset = offsetof(struct check_args, out_dir) },
-	CLI_OPT_TIME_LIMIT(struct check_args, "solver time limit in seconds, as for gpuplan plan"),
+	CLI_OPT_TIME_LIMIT(struct check_args, "bound the whole run to S seconds, as for gpuplan plan"),
 	CLI_OPT_GAP(struct check_args, "stop within PCT percent of optimal, as for gpuplan plan"),
 	CLI_OPT_NODE_LIMIT(struct check_args, "branch-and-bound node limit, as for gpuplan plan"),
 	CLI_OPT_THREADS(struct check_args, "solver threads, as for gpuplan plan"),

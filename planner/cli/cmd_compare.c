@@ -28,11 +28,11 @@ struct compare_args {
 
 #define OFF(f) offsetof(struct compare_args, f)
 static const struct cli_option compare_options[] = {
-	{ "output", 'o', "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-out);\n- writes compare.json to stdout and the table to stderr",
+	{ "output", 'o', "DIR", "write compare.csv and compare.json into DIR (default ./gpuplan-compare);\n- writes compare.json to stdout and the table to stderr",
 	  .kind = CLI_STRING, .offset = OFF(out_dir) },
 	{ "format", 0, "csv|json|both|html|all", "the reports' format (default both; html: report.html)",
 	  .kind = CLI_WORDS, .offset = OFF(fmt), .words = cli_report_formats },
-	CLI_OPT_TIME_LIMIT(struct compare_args, "solver time limit per scenario (default: each scenario's own)"),
+	CLI_OPT_TIME_LIMIT(struct compare_args, "bound the whole comparison to S seconds, shared among the scenarios\n(default: each scenario plans within its own)"),
 	CLI_OPT_GAP(struct compare_args, "stop when proven within PCT percent of optimal (default: each scenario's own)"),
 	CLI_OPT_NODE_LIMIT(struct compare_args, "branch-and-bound node limit per scenario (reproducible on any machine)"),
 	CLI_OPT_THREADS(struct compare_args, "solver threads (default: one per processor)"),
@@ -48,7 +48,7 @@ static int parse_args(int argc, char **argv, struct compare_args *a)
 	const struct cli_command *c = &cmd_compare_entry;
 	int rc;
 
-	a->out_dir = "gpuplan-out";
+	a->out_dir = "gpuplan-compare";
 	a->fmt = REPORT_BOTH;
 	rc = cli_parse(c, argc, argv, a);
 	if (rc)
@@ -183,13 +183,70 @@ static void print_ranking(FILE *out, const struct compare_row *rows, size_t n)
 	free(order);
 }
 
+/* One comparison's run: what every scenario shares, and where the time went (for the overrun warnings). */
+struct compare_run {
+	struct compare_args *a;
+	const struct cli_global *g;
+	struct cli_progress pg;
+	double limit;		/* --time-limit when it bounds a scenario (no node limit replaces it), else -1 */
+	double t_read, t_plan;	/* seconds spent reading the scenarios, planning them */
+	int warned;		/* the reading-used-the-limit-up warning was given */
+};
+
+/*
+ * Reads and plans the i-th scenario into *row: 0, or nonzero with d set.
+ * --time-limit bounds the whole comparison: each scenario gets an equal
+ * share of what is left.  Without it each plans within its own
+ * solver.time_limit_s, from its own start.
+ */
+static int plan_one(struct compare_run *cr, size_t i, struct compare_row *row, struct diag *d)
+{
+	struct compare_args *a = cr->a;
+	struct scenario sc;
+	struct plan_result r;
+	struct plan_whatif w;
+	double t0 = deadline_elapsed(cr->g->run), t1;
+	int bad;
+
+	memset(&r, 0, sizeof(r));
+	memset(&w, 0, sizeof(w));
+	bad = scenario_load(&sc, a->files.v[i], cr->g->models_dir, d);
+	t1 = deadline_elapsed(cr->g->run);
+	cr->t_read += t1 - t0;
+	if (!bad) {
+		struct plan_opts po = a->po;
+		cli_warn_implausible(&sc);
+		if (a->po.time_limit_s >= 0) {
+			po.deadline = cr->g->run;
+			po.time_limit_s = t1 + fmax(0, a->po.time_limit_s - t1) / (double)(a->files.n - i);
+			if (cli_run_limit(&a->po, &sc) >= 0)
+				cr->limit = a->po.time_limit_s;
+			if (cr->limit >= 0 && cr->t_plan == 0 && !cr->warned && t1 >= cr->limit) {
+				cli_warn_read_overrun(cr->g->run, cr->limit);
+				cr->warned = 1;
+			}
+		}
+		cli_progress_plan(&cr->pg, &po, sc.name);
+		bad = plan_run(&r, &sc, &po, d) || plan_whatif_run(&w, &r, &po, d);
+		cli_progress_end(&cr->pg);
+		cr->t_plan += deadline_elapsed(cr->g->run) - t1;
+	}
+	r.whatif = &w;
+	if (!bad)
+		compare_row_fill(row, a->files.v[i], &r);
+	plan_whatif_release(&w);
+	plan_release(&r);
+	scenario_release(&sc);
+	return bad;
+}
+
 static int cmd_compare(int argc, char **argv, const struct cli_global *g)
 {
 	struct compare_args a;
+	struct compare_run cr;
 	struct compare_row *rows;
 	struct diag d = DIAG_INIT;
 	size_t i, nrows = 0;
-	struct cli_progress pg;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
@@ -203,43 +260,18 @@ static int cmd_compare(int argc, char **argv, const struct cli_global *g)
 		return cli_exit_code(rc);
 	}
 	a.po.verbose = g->verbose;
-	cli_progress_init(&pg, a.progress, a.quiet);
+	memset(&cr, 0, sizeof(cr));
+	cr.a = &a;
+	cr.g = g;
+	cr.limit = -1;
+	cli_progress_init(&cr.pg, a.progress, a.quiet);
 	rows = xcalloc(a.files.n, sizeof(*rows));
 	for (i = 0; i < a.files.n; i++) {
-		struct scenario sc;
-		struct plan_result r;
-		struct plan_whatif w;
-		int bad;
-		memset(&r, 0, sizeof(r));
-		memset(&w, 0, sizeof(w));
-		bad = scenario_load(&sc, a.files.v[i], g->models_dir, &d);
-		if (!bad) {
-			struct plan_opts po = a.po;
-			cli_warn_implausible(&sc);
-			/*
-			 * --time-limit bounds the whole comparison: each scenario gets
-			 * an equal share of what is left.  Without it each plans
-			 * within its own solver.time_limit_s, from its own start.
-			 */
-			if (a.po.time_limit_s >= 0) {
-				double now = deadline_elapsed(g->run);
-				po.deadline = g->run;
-				po.time_limit_s = now + fmax(0, a.po.time_limit_s - now) / (double)(a.files.n - i);
-			}
-			cli_progress_plan(&pg, &po, sc.name);
-			bad = plan_run(&r, &sc, &po, &d) || plan_whatif_run(&w, &r, &po, &d);
-			cli_progress_end(&pg);
-		}
-		r.whatif = &w;
-		if (!bad)
-			compare_row_fill(&rows[nrows++], a.files.v[i], &r);
-		plan_whatif_release(&w);
-		plan_release(&r);
-		scenario_release(&sc);
-		if (bad) {
+		if (plan_one(&cr, i, &rows[nrows], &d)) {
 			rc = cli_diag(&d);
 			goto out;
 		}
+		nrows++;
 	}
 	if (compare_write(a.out_dir, a.fmt, rows, nrows, &d)) {
 		rc = cli_diag(&d);
@@ -248,6 +280,7 @@ static int cmd_compare(int argc, char **argv, const struct cli_global *g)
 	print_table(a.summary, rows, nrows);
 	print_ranking(a.summary, rows, nrows);
 	fprintf(a.summary, "reports: %s\n", strcmp(a.out_dir, OUTSET_STDOUT) ? a.out_dir : "standard output (compare.json)");
+	cli_warn_overrun(g->run, cr.limit, cr.t_read, cr.t_read + cr.t_plan);
 	rc = EXIT_OK;
 out:
 	for (i = 0; i < nrows; i++)

@@ -49,7 +49,7 @@ static const struct cli_option simulate_options[] = {
 	  "a generated trace: flat[:growth=G,hours=N] or\n"
 	  "daily[:hours_per_day=H,start_hour=S,base=B,weekend=W,workloads=A|B,growth=G,hours=N]",
 	  .kind = CLI_STRING, .offset = OFF(generate) },
-	{ "output", 'o', "DIR", "write the reports into DIR (default ./gpuplan-out)", .kind = CLI_STRING,
+	{ "output", 'o', "DIR", "write the reports into DIR (default ./gpuplan-simulate)", .kind = CLI_STRING,
 	  .offset = OFF(out_dir) },
 	{ "format", 0, "both|html|all", "both: the CSV and JSON reports (default); html: report.html; all: both and report.html",
 	  .kind = CLI_SET, .set = set_format },
@@ -73,7 +73,7 @@ static int parse_args(int argc, char **argv, struct sim_args *a)
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	a->out_dir = "gpuplan-out";
+	a->out_dir = "gpuplan-simulate";
 	a->fmt = REPORT_BOTH;
 	a->o = init;
 	rc = cli_parse(c, argc, argv, a);

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 	}
 	signal(SIGXFSZ, SIG_IGN);
 	cli_set_command(c);
+	cli_set_global(&g);	/* --verbose and --models after the command's name too */
 	rc = c->run(argc - i, argv + i, &g);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "gpuplan: cannot write to standard output\n");

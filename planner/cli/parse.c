@@ -9,6 +9,11 @@
  * operands (`plan SCENARIO -o DIR`) and the first error met is the one
  * reported; "--" ends the options.  For gpuplan's own options (operands
  * CLI_STOP) parsing stops at the first operand, the command.
+ *
+ * gpuplan's own options but --version are also taken after the command
+ * (`gpuplan plan s.yaml --verbose`), into the struct cli_set_global
+ * named, unless the command has an option of that name or letter (its
+ * own then wins: `models check --models DIR`).
  */
 #include <getopt.h>
 #include <math.h>
@@ -19,7 +24,7 @@
 #include "util.h"
 #include "banned.h"
 
-#define CLI_MAX_OPTIONS 24	/* options of one command, -h/--help included */
+#define CLI_MAX_OPTIONS 28	/* options of one command, -h/--help and gpuplan's own included */
 #define CLI_MAX_SUBCOMMANDS 8
 
 /* CLI_WORDS values and sub-command indexes are stored as int, into enum fields too. */
@@ -53,6 +58,13 @@ struct operand_state {
 
 enum { GOT_END, GOT_OPTION, GOT_OPERAND, GOT_ERROR };
 
+static struct cli_global *global_args;	/* where gpuplan's own options after the command go */
+
+void cli_set_global(struct cli_global *g)
+{
+	global_args = g;
+}
+
 static void add_option(struct getopt_state *go, size_t *n, size_t *k, const struct cli_option *o)
 {
 	struct option *lo = &go->longopts[*n];
@@ -66,6 +78,16 @@ static void add_option(struct getopt_state *go, size_t *n, size_t *k, const stru
 		if (o->arg)
 			go->optstring[(*k)++] = ':';
 	}
+}
+
+/* True when one of the first n rows already has o's name or letter. */
+static int taken(const struct getopt_state *go, size_t n, const struct cli_option *o)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (!strcmp(go->rows[i]->name, o->name) || (o->letter && go->rows[i]->letter == o->letter))
+			return 1;
+	return 0;
 }
 
 static void getopt_begin(struct getopt_state *go, const struct cli_command *c, int argc, char **argv)
@@ -82,6 +104,10 @@ static void getopt_begin(struct getopt_state *go, const struct cli_command *c, i
 	for (o = c->options; o->name && n < CLI_MAX_OPTIONS - 1; o++)
 		add_option(go, &n, &k, o);
 	add_option(go, &n, &k, &cli_help_option);
+	if (c != &cli_gpuplan && global_args)
+		for (o = cli_gpuplan.options; o->name && n < CLI_MAX_OPTIONS; o++)
+			if (o->kind != CLI_SET && !taken(go, n, o))
+				add_option(go, &n, &k, o);
 	optind = 0;	/* a full reset: another table than the last call's */
 	opterr = 0;	/* the messages are ours */
 }
@@ -330,6 +356,16 @@ static int take_operand(const struct cli_command *c, struct operand_state *st, v
 	return 0;
 }
 
+/* True when o is a row of gpuplan's own options. */
+static int global_row(const struct cli_option *o)
+{
+	const struct cli_option *g;
+	for (g = cli_gpuplan.options; g->name; g++)
+		if (g == o)
+			return 1;
+	return 0;
+}
+
 int cli_parse(const struct cli_command *c, int argc, char **argv, void *args)
 {
 	struct getopt_state go;
@@ -342,7 +378,10 @@ int cli_parse(const struct cli_command *c, int argc, char **argv, void *args)
 	while (!rc && (got = next(&go, &o, &v)) != GOT_END) {
 		if (got == GOT_ERROR)
 			return EXIT_USAGE;
-		rc = got == GOT_OPTION ? take_option(c, o, args, v) : take_operand(c, &st, args, v);
+		if (got == GOT_OPTION && c != &cli_gpuplan && global_row(o))
+			rc = take_option(c, o, global_args, v);
+		else
+			rc = got == GOT_OPTION ? take_option(c, o, args, v) : take_operand(c, &st, args, v);
 	}
 	if (!rc && c->sub.rows && !st.sub)
 		return cli_misuse(c, "%s", c->sub.missing);

@@ -350,7 +350,7 @@ static void write_scenario(struct sb *sc, long kmax)
 		    "# Every GPU pod is offered at once; the nodes are owned, so the plan maximises what it places.\n"
 		    "schema: gpuplan-scenario/1\nname: openb\n");
 	sb_adds(sc, "gpu_types: [gpus-openb.yaml]\ninventory: inventory.csv\nworkloads: workloads.csv\n"
-		    "horizon_years: 1\nsolver: {time_limit_s: 60, mip_gap: 0.0001}\nunplaced_weight: gpus\n");
+		    "horizon_years: 1\nsolver: {time_limit_s: 60, gap_pct: 0.01}\nunplaced_weight: gpus\n");
 	/* pods ask any share of a GPU and the trace's scheduler packs mixed shares: time-slice with shares */
 	sb_addf(sc, "sharing: {timeslice_max_replicas: %ld, mps_max_clients: 2, timeslice_shares: true}\n", kmax);
 }

@@ -586,7 +586,7 @@ static void write_scenario(struct sb *sc, const struct gen_spec *sp, unsigned lo
 	sb_adds(sc, "inventory: inventory.csv\nworkloads: workloads.csv\nhorizon_years: 3\n");
 	/* the seeds' recorded results (docs/benchmarks.md, the solver's unit tests) were measured on it */
 	sb_adds(sc, "gpu_memory: nominal   # data-sheet GPU memory, as the recorded bench results used\n");
-	sb_addf(sc, "solver: {time_limit_s: %d, mip_gap: 0.0001}\n", (int)sp->time_limit_s);
+	sb_addf(sc, "solver: {time_limit_s: %d, gap_pct: 0.01}\n", (int)sp->time_limit_s);
 	sb_adds(sc, "sharing: {timeslice_max_replicas: 8, mps_max_clients: 8}\n"
 		    "energy:\n"
 		    "  usd_per_kwh: 0.12             # illustrative assumption, not a quoted tariff\n"

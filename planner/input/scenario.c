@@ -251,7 +251,7 @@ static int load_hypervisors(struct scenario *sc, const struct ydoc *doc, struct 
 /* The solver, sharing and energy mappings. */
 static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag *d)
 {
-	static const char *const solver_keys[] = { "time_limit_s", "mip_gap", "node_limit", NULL };
+	static const char *const solver_keys[] = { "time_limit_s", "gap_pct", "mip_gap", "node_limit", NULL };
 	static const char *const sharing_keys[] = { "timeslice_max_replicas", "mps_max_clients",
 						    "timeslice_shares", "mig_strategy", "rename_by_default",
 						    "operator_mig_strategy", NULL };
@@ -268,7 +268,7 @@ static int load_options(struct scenario *sc, const struct ydoc *doc, struct diag
 		long long nl = 0;
 		y = (struct yread){ doc, m, d };
 		if (num_field(&y, "time_limit_s", (struct num_range){ 0, 86400, RANGE_LO_OPEN }, &sc->time_limit_s) ||
-		    num_field(&y, "mip_gap", (struct num_range){ 0, 1, RANGE_HI_OPEN }, &sc->mip_gap) ||
+		    yread_gap(&y, &sc->mip_gap) < 0 ||
 		    yread_int(&y, "node_limit", 0, 1, 1000000000, &nl) < 0)
 			return -1;
 		sc->node_limit = (long)nl;

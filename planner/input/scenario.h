@@ -62,7 +62,7 @@ struct scenario {
 
 	double horizon_years;	/* planning horizon; default 1 */
 	double time_limit_s;	/* solver limit; default 30 */
-	double mip_gap;		/* relative; default 1e-4 */
+	double mip_gap;		/* relative, a fraction: solver.gap_pct / 100 (or the older mip_gap); default 1e-4 */
 	long node_limit;	/* branch-and-bound nodes; 0 = none (a deterministic limit) */
 	int timeslice_max;	/* largest time-slice replica count k; default 8 */
 	int mps_max;		/* largest MPS client count; default 8 */

@@ -536,6 +536,21 @@ int yread_num(const struct yread *y, const char *key, int required, struct num_r
 	return 0;
 }
 
+int yread_gap(const struct yread *y, double *out)
+{
+	double pct = -1;
+
+	if (ymap_get(y->map, "gap_pct") && ymap_get(y->map, "mip_gap"))
+		return ydoc_error(y->doc, ymap_get(y->map, "mip_gap"), y->d,
+				  "field 'mip_gap': give gap_pct (percent) or mip_gap (a fraction), not both");
+	if (yread_num(y, "gap_pct", 0, (struct num_range){ 0, 100, RANGE_HI_OPEN }, &pct) < 0 ||
+	    yread_num(y, "mip_gap", 0, (struct num_range){ 0, 1, RANGE_HI_OPEN }, out) < 0)
+		return -1;
+	if (pct >= 0)
+		*out = pct / 100.0;
+	return 0;
+}
+
 int yread_int(const struct yread *y, const char *key, int required, long long min, long long max,
 	      long long *out)
 {

@@ -89,6 +89,15 @@ int yread_nonblank(const struct yread *y, const char *key, int required, const c
  * "field 'pue': '0.9' must be in [1, 3]", "... must be greater than 0".
  */
 int yread_num(const struct yread *y, const char *key, int required, struct num_range range, double *out);
+/*
+ * The relative optimality gap of a solver mapping, into *out as a
+ * fraction: gap_pct, in percent as --gap PCT ([0, 100)), the one
+ * documented unit; or mip_gap, a fraction ([0, 1), GLPK's unit), the
+ * older key, still read as such.  Both given: "field 'mip_gap': give
+ * gap_pct (percent) or mip_gap (a fraction), not both".  Keeps *out when
+ * neither is there.
+ */
+int yread_gap(const struct yread *y, double *out);
 /* An integer in [min, max] (LLONG_MAX: no upper end). */
 int yread_int(const struct yread *y, const char *key, int required, long long min, long long max,
 	      long long *out);

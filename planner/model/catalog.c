@@ -108,6 +108,86 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 	return NULL;
 }
 
+/* Token k (0-based) of a '-'-separated GPU name into buf, upper-cased; 0 when there is none. */
+static int name_token(const char *name, int k, char *buf, size_t n)
+{
+	size_t len;
+
+	for (; k > 0 && name; k--) {
+		name = strchr(name, '-');
+		if (name)
+			name++;
+	}
+	if (!name || !*name)
+		return 0;
+	len = strcspn(name, "-");
+	if (len >= n)
+		len = n - 1;
+	for (n = 0; n < len; n++)
+		buf[n] = (char)(name[n] >= 'a' && name[n] <= 'z' ? name[n] - 'a' + 'A' : name[n]);
+	buf[len] = '\0';
+	return 1;
+}
+
+/* True when token a begins token b, or is b with two neighbouring characters swapped ("SMX5", "SXM5"). */
+static int token_like(const char *a, const char *b)
+{
+	size_t n = strlen(a), i;
+
+	if (!strncmp(a, b, n))
+		return 1;
+	if (n != strlen(b))
+		return 0;
+	for (i = 0; a[i] == b[i]; i++)
+		;
+	return i + 1 < n && a[i] == b[i + 1] && a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
+}
+
+/*
+ * How a GPU name s the catalog lacks resembles name by its '-'-separated
+ * tokens: 1 when every token of s begins a token of name, in order, or
+ * is one with two characters swapped ("H100-80GB", "H100-SXM-80GB" or
+ * "H100-SMX5-80GB", "H100-SXM5-80GB": the form or its generation left
+ * out, a typo), 2
+ * when only the family, the first token, is the same ("H100-40GB",
+ * "H100-NVL-94GB"), -1 otherwise.
+ */
+static int token_rank(const char *s, const char *name)
+{
+	char a[64], b[64], f[64];
+	int i, j = 0;
+
+	if (!name_token(s, 0, a, sizeof(a)) || !name_token(name, 0, f, sizeof(f)) || strcmp(a, f))
+		return -1;
+	for (i = 1; name_token(s, i, a, sizeof(a)); i++) {
+		for (j++; name_token(name, j, b, sizeof(b)) && !token_like(a, b); j++)
+			;
+		if (!name_token(name, j, b, sizeof(b)))
+			return 2;
+	}
+	return 1;
+}
+
+/*
+ * A name's rank for s: str_nearness's prefix (0) and contains (1), the
+ * tokens of token_rank (1), one edit (2), the family of token_rank (3),
+ * then more edits (3 + edits): the family before names merely a few
+ * edits away, so that "H100-40GB" suggests the H100s, not GH200-96GB
+ * (alias H100-96GB, 2 edits).
+ */
+static int suggest_rank(const char *s, const char *name)
+{
+	int r = str_nearness(s, name), t = token_rank(s, name);
+
+	if (r >= 4)
+		r++;
+	else if (r == 3)
+		r = 2;
+	if (t == 2)
+		t = 3;
+	return t >= 0 && (r < 0 || t < r) ? t : r;
+}
+
 size_t catalog_suggest(const struct catalog *cat, const char *name, const char **out)
 {
 	int *rank = xcalloc(cat->n + 1, sizeof(*rank));
@@ -115,9 +195,9 @@ size_t catalog_suggest(const struct catalog *cat, const char *name, const char *
 
 	for (i = 0; i < cat->n; i++) {
 		const struct gpu_type *g = &cat->gpus[i];
-		rank[i] = str_nearness(name, g->id);
+		rank[i] = suggest_rank(name, g->id);
 		for (j = 0; j < g->naliases; j++) {
-			int r = str_nearness(name, g->aliases[j]);
+			int r = suggest_rank(name, g->aliases[j]);
 			if (r >= 0 && (rank[i] < 0 || r < rank[i]))
 				rank[i] = r;
 		}

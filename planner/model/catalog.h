@@ -155,8 +155,11 @@ const struct gpu_type *catalog_find(const struct catalog *cat, const char *name)
 /*
  * For an unknown name, the ids of the types it most likely means, as
  * str_closest (util.h) over every id and alias, a type ranked by its
- * nearest name: into out[0..HINT_MAX-1], the count returned.  The strings
- * are the types' ids (never an alias), owned by the catalog.
+ * nearest name, with GPU names' tokens on top: a prefix; a name holding
+ * the name's '-'-tokens in order ("H100-80GB": H100-SXM5-80GB); the same
+ * family (first token); only then the fewest edits.  Into
+ * out[0..HINT_MAX-1], the count returned.  The strings are the types' ids
+ * (never an alias), owned by the catalog.
  */
 size_t catalog_suggest(const struct catalog *cat, const char *name, const char **out);
 /* catalog_suggest as the hint after "unknown GPU type 'X'" (str_hint_text); caller frees. */

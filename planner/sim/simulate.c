@@ -101,8 +101,10 @@ static void note_assumptions(struct sim_result *r, const struct sim_opts *o)
 			       "hourly price; mix = a multi-year base plus one-year top-ups)",
 			       "models/licenses.yaml: term hosting");
 	{
-		char *what = xasprintf("simulate: every term is priced over the %d simulated year%s, bought whole "
-				       "(a perpetual licence or a longer term counts in full, with no value left after)",
+		char *what = xasprintf("simulate: subscriptions are priced over the %d simulated year%s, bought whole "
+				       "(a longer term counts in full); a perpetual licence is judged over its whole "
+				       "term: the share of its included support years the simulation uses, the rest "
+				       "being value left after",
 				       r->nyears, r->nyears == 1 ? "" : "s");
 		pricing_assume(&r->pr, -1, -1, what, "gpuplan simulate");
 		free(what);

@@ -24,7 +24,9 @@
  * makes the strategy unavailable, with the reason):
  *   subscription-peak    peak x the cheapest subscription terms covering the years
  *   subscription-yearly  each year's peak x a one-year subscription
- *   perpetual            perpetual licences bought as the yearly peak grows, plus
+ *   perpetual            perpetual licences bought as the yearly peak grows, judged
+ *                        over their whole term (price x years used / years of
+ *                        support included, the rest being value left after), plus
  *                        support beyond the years included
  *   cloud-hourly         licence-hours x the hourly price
  *   mix                  per year, a subscribed base B (1-year terms) plus the hours

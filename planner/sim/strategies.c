@@ -247,11 +247,30 @@ static void strat_subscription(struct sim_result *r, int q, const struct prod_pr
 	add_how(&r->strat[STRAT_SUB_YEARLY], sb_detach(&sb));
 }
 
-/* Perpetual licences, bought as the yearly peak grows, plus support beyond the included years. */
+/*
+ * What one perpetual licence counts for when it is used n whole years of
+ * the simulation: judged over its whole term (the years of support it
+ * includes, T), so the share n / T of its price while n <= T, the rest
+ * being value left after the simulation; past T, all of it plus support
+ * for the years beyond (support must be priced: the caller checks).
+ * Without this a one-year simulation set a 5-year perpetual licence's
+ * full price against one year of subscription.
+ */
+static double perpetual_cost(const struct prod_price *P, int n)
+{
+	int T = P->perp->years;
+
+	if (T <= 0 || n >= T)
+		return P->perp->usd_per_gpu + (T > 0 && n > T ? (double)(n - T) * (P->support > 0 ? P->support : 0) : 0);
+	return P->perp->usd_per_gpu * (double)n / (double)T;
+}
+
+/* Perpetual licences, bought as the yearly peak grows, judged over their term (perpetual_cost). */
 static void strat_perpetual(struct sim_result *r, int q, const struct prod_price *P)
 {
 	const char *pid = lic_product_id((enum lic_product)q);
 	long owned = 0, bought = 0, support_years = 0;
+	double total = 0;
 	struct sb sb;
 	char *part;
 	int y;
@@ -270,6 +289,7 @@ static void strat_perpetual(struct sim_result *r, int q, const struct prod_price
 		bought += need;
 		if (left > 0)
 			support_years += need * left;
+		total += (double)need * perpetual_cost(P, r->nyears - y);
 	}
 	if (support_years > 0 && P->support < 0) {
 		sb_release(&sb);
@@ -278,9 +298,13 @@ static void strat_perpetual(struct sim_result *r, int q, const struct prod_price
 				      "more: set licensing.support_usd_per_gpu_year", pid, P->perp->years));
 		return;
 	}
-	r->strat[STRAT_PERPETUAL].total += (double)bought * P->perp->usd_per_gpu +
-					   (double)support_years * (P->support > 0 ? P->support : 0);
+	r->strat[STRAT_PERPETUAL].total += total;
 	part = xasprintf("%s %ld x %s (%s; %s)", pid, bought, SIM_MONEY(P->perp->usd_per_gpu), P->perp->id, sb.buf);
+	if (r->nyears < P->perp->years) {
+		char *p2 = xasprintf("%s, the share of its %d-year term used: %s", part, P->perp->years, SIM_MONEY(total));
+		free(part);
+		part = p2;
+	}
 	if (support_years > 0) {
 		char *p2 = xasprintf("%s + %ld support GPU-years x %s", part, support_years, SIM_MONEY(P->support));
 		free(part);
@@ -418,7 +442,7 @@ static void rank_strategies(struct sim_result *r)
 
 /*
  * What one licence costs under a fixed strategy (subscription or
- * perpetual) over n years, into *c; -1 when a perpetual licence would
+ * perpetual, judged over its term as perpetual_cost) over n years, into *c; -1 when a perpetual licence would
  * need support past its included years and none is priced.
  */
 static int fixed_cost(const struct prod_price *P, enum sim_strategy x, int n, double *c)
@@ -433,7 +457,7 @@ static int fixed_cost(const struct prod_price *P, enum sim_strategy x, int n, do
 	default:
 		if (n > P->perp->years && P->support < 0)
 			return -1;
-		*c = P->perp->usd_per_gpu + (n > P->perp->years ? P->support * (n - P->perp->years) : 0);
+		*c = perpetual_cost(P, n);
 		return 0;
 	}
 }

@@ -84,7 +84,7 @@ struct sweep_spec {
 	struct sweep_param *params;	/* in the spec's order, each id at most once */
 	int greedy;		/* solver.greedy: plan each case greedily (the default) */
 	double time_limit_s;	/* solver.time_limit_s; < 0: each scenario's */
-	double mip_gap;		/* solver.mip_gap; < 0: each scenario's */
+	double mip_gap;		/* a fraction: solver.gap_pct / 100 (or mip_gap); < 0: each scenario's */
 	long node_limit;	/* solver.node_limit; < 0: each scenario's */
 	unsigned long long digest;	/* FNV-1a of the spec's bytes: results of another spec are not mixed in */
 };

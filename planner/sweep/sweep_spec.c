@@ -280,7 +280,7 @@ static int read_options(const struct ydoc *doc, struct sweep_spec *s, struct dia
 
 static int read_solver(const struct ydoc *doc, struct sweep_spec *s, struct diag *d)
 {
-	static const char *const keys[] = { "greedy", "time_limit_s", "mip_gap", "node_limit", NULL };
+	static const char *const keys[] = { "greedy", "time_limit_s", "gap_pct", "mip_gap", "node_limit", NULL };
 	const struct ynode *m = ymap_get(doc->root, "solver");
 	const struct yread y = { doc, m, d };
 	long long nl;
@@ -294,7 +294,7 @@ static int read_solver(const struct ydoc *doc, struct sweep_spec *s, struct diag
 	if (ynode_expect(doc, m, YN_MAP, "solver", d) || ymap_check_keys(doc, m, keys, "solver", d) ||
 	    yread_bool(&y, "greedy", 0, &s->greedy) < 0 ||
 	    yread_num(&y, "time_limit_s", 0, (struct num_range){ 0, 86400, RANGE_LO_OPEN }, &s->time_limit_s) < 0 ||
-	    yread_num(&y, "mip_gap", 0, (struct num_range){ 0, 1, RANGE_HI_OPEN }, &s->mip_gap) < 0)
+	    yread_gap(&y, &s->mip_gap) < 0)
 		return -1;
 	rc = yread_int(&y, "node_limit", 0, 1, 1000000000, &nl);
 	if (rc < 0)

@@ -232,6 +232,10 @@ static const struct {
 	{ "H101-PCIE-80", "H100-PCIE-80GB", 1 },	/* 3 edits at 12 characters */
 	{ "RTX-PRO-6000", "RTX-PRO-6000-BSE|RTX-PRO-6000-MAXQ", 2 },	/* prefix of two types */
 	{ "MI300X-192GB", "", 0 },			/* nothing near */
+	{ "H100-80GB", "H100-PCIE-80GB|H100-SXM5-80GB", 2 },	/* family and memory: not GH200 (alias H100-96GB, 2 edits) */
+	{ "a100-80gb", "A100-PCIE-80GB|A100-SXM4-80GB", 2 },	/* the same, any case */
+	{ "H100-SXM-80GB", "H100-SXM5-80GB", 1 },	/* a token that begins one of the type's */
+	{ "H100-40GB", "H100-PCIE-80GB|H100-SXM5-80GB|H100-NVL-94GB", 6 },	/* no such memory: the family */
 };
 
 static void check_spots(const struct catalog *cat)

@@ -70,6 +70,9 @@ static const struct {
 	{ SC_HEAD "solver: {time_limit_s: 0}\n", NULL, NULL, "scenario.yaml:5:24: field 'time_limit_s': '0' must be in (0, 86400]" },
 	{ SC_HEAD "solver: {mip_gap: 1}\n", NULL, NULL, "scenario.yaml:5:19: field 'mip_gap': '1' must be in [0, 1)" },
 	{ SC_HEAD "solver: {mip_gpa: 1}\n", NULL, NULL, "scenario.yaml:5:10: unknown field 'mip_gpa' in solver (did you mean 'mip_gap'?)" },
+	{ SC_HEAD "solver: {gap_pct: 100}\n", NULL, NULL, "scenario.yaml:5:19: field 'gap_pct': '100' must be in [0, 100)" },
+	{ SC_HEAD "solver: {gap_pct: 1, mip_gap: 0.01}\n", NULL, NULL,
+	  "scenario.yaml:5:31: field 'mip_gap': give gap_pct (percent) or mip_gap (a fraction), not both" },
 	{ SC_HEAD "solver: [1]\n", NULL, NULL, "scenario.yaml:5:9: 'solver' must be a mapping, not a list" },
 	{ SC_HEAD "sharing: {mps_max_clients: 49}\n", NULL, NULL, "scenario.yaml:5:28: field 'mps_max_clients': 49 must be in [2, 48]" },
 	{ SC_HEAD "sharing: {timeslice_max_replicas: 4.5}\n", NULL, NULL,
@@ -203,6 +206,10 @@ static void test_defaults_and_fields(void)
 	CHECK(sc.ngpu_files == 1 && catalog_find(&sc.catalog, "LAB-24") &&
 		      catalog_find(&sc.catalog, "LAB-24")->user,
 	      "user GPU file loaded as user");
+	scenario_release(&sc);
+	/* the documented unit: gap_pct in percent, as --gap PCT; stored as the fraction mip_gap was */
+	write_file("scenario.yaml", SC_HEAD "solver: {gap_pct: 0.5}\n");
+	CHECK(scenario_load(&sc, path, MODELS, &d) == 0 && sc.mip_gap == 0.005, "gap_pct 0.5 is a gap of 0.005");
 	scenario_release(&sc);
 	remove_file("my-gpus.yaml");
 	free(path);

@@ -126,52 +126,146 @@ static void write_man(FILE *f, const char *version)
 		     "$GPUPLAN_MODELS, this directory, then the source tree's models directory");
 }
 
-/* The options of c, space-separated, for the completion. */
-static void bash_words(FILE *f, const struct cli_command *c)
+/* True when c has an option of o's name or letter (gpuplan's own are then not c's). */
+static int has_option(const struct cli_command *c, const struct cli_option *o)
 {
-	const struct cli_option *o;
-	for (o = c->options; o->name; o++) {
-		if (o->letter)
-			fprintf(f, "-%c ", o->letter);
-		fprintf(f, "--%s ", o->name);
-	}
-	fputs("-h --help", f);
+	const struct cli_option *x;
+	for (x = c->options; x->name; x++)
+		if (!strcmp(x->name, o->name) || (o->letter && x->letter == o->letter))
+			return 1;
+	return 0;
+}
+
+/* The option words of one row ("-o --output "). */
+static void bash_row_words(FILE *f, const struct cli_option *o)
+{
+	if (o->letter)
+		fprintf(f, "-%c ", o->letter);
+	fprintf(f, "--%s ", o->name);
 }
 
 /*
- * case patterns for the options of c that take a value: its choices
- * (an argument name like csv|json|both), files (FILE, DIR), or nothing.
+ * The options of c, space-separated, for the completion; for a command,
+ * gpuplan's own too (but --version), which it takes after its name.
  */
+static void bash_words(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+	for (o = c->options; o->name; o++)
+		bash_row_words(f, o);
+	if (c != &cli_gpuplan)
+		for (o = cli_gpuplan.options; o->name; o++)
+			if (o->kind != CLI_SET && !has_option(c, o))
+				bash_row_words(f, o);
+	fputs("-h --help", f);
+}
+
+/* The options of c that take a value, space-separated, so that the completion skips their values. */
+static void bash_value_words(FILE *f, const struct cli_command *c)
+{
+	const struct cli_option *o;
+	for (o = c->options; o->name; o++)
+		if (o->arg)
+			bash_row_words(f, o);
+	fputs("--models", f);
+}
+
+/* One case pattern of the values of o: its choices (csv|json|both), files (FILE, DIR), or nothing. */
+static void bash_value(FILE *f, const struct cli_option *o)
+{
+	const char *choices = o->arg && strchr(o->arg, '|') ? o->arg : NULL;
+
+	if (o->letter)
+		fprintf(f, "\t\t-%c|--%s)\n\t\t\t", o->letter, o->name);
+	else
+		fprintf(f, "\t\t--%s)\n\t\t\t", o->name);
+	if (choices) {
+		fputs("COMPREPLY=($(compgen -W '", f);
+		for (; *choices; choices++)
+			fputc(*choices == '|' ? ' ' : *choices, f);
+		fputs("' -- \"$cur\"))\n", f);
+	} else if (strstr(o->arg, "DIR") && !strstr(o->arg, "FILE")) {
+		fputs("COMPREPLY=($(compgen -d -- \"$cur\"))\n", f);
+	} else if (strstr(o->arg, "FILE") || strstr(o->arg, "DIR")) {
+		fputs("COMPREPLY=($(compgen -f -- \"$cur\"))\n", f);
+	} else {
+		fputs("COMPREPLY=()\n", f);	/* a number or a name: nothing to offer */
+	}
+	fputs("\t\t\treturn ;;\n", f);
+}
+
+/* case patterns for the options of c that take a value, gpuplan's --models included. */
 static void bash_values(FILE *f, const struct cli_command *c)
 {
 	const struct cli_option *o;
-	for (o = c->options; o->name; o++) {
-		const char *choices = o->arg && strchr(o->arg, '|') ? o->arg : NULL;
-		if (!o->arg)
-			continue;
-		fprintf(f, "\t\t--%s)\n\t\t\t", o->name);
-		if (choices) {
-			fputs("COMPREPLY=($(compgen -W '", f);
-			for (; *choices; choices++)
-				fputc(*choices == '|' ? ' ' : *choices, f);
-			fputs("' -- \"$cur\"))\n", f);
-		} else if (strstr(o->arg, "FILE") || strstr(o->arg, "DIR")) {
-			fputs("COMPREPLY=($(compgen -f -- \"$cur\"))\n", f);
-		} else {
-			fputs("COMPREPLY=()\n", f);	/* a number: nothing to offer */
-		}
-		fputs("\t\t\treturn ;;\n", f);
-		if (o->letter)
-			fprintf(f, "\t\t-%c)\n\t\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n\t\t\treturn ;;\n", o->letter);
+	for (o = c->options; o->name; o++)
+		if (o->arg)
+			bash_value(f, o);
+	if (!has_option(c, &cli_gpuplan.options[0]))
+		fputs("\t\t--models)\n\t\t\tCOMPREPLY=($(compgen -d -- \"$cur\"))\n\t\t\treturn ;;\n", f);
+}
+
+/* True when bash_first_operand has words for c. */
+static int has_first_operand(const struct cli_command *c)
+{
+	return c->sub.rows || !strcmp(c->name, "models") || !strcmp(c->name, "profiles") || !strcmp(c->name, "help");
+}
+
+/*
+ * What the first operand of c completes to: its sub-command words
+ * (sweep run, import kubectl), and for the commands whose first operand
+ * is a word without a sub-command table, that word (models check), a
+ * GPU type the installed gpuplan lists (profiles), a command (help).
+ * Only for c with has_first_operand.
+ */
+static void bash_first_operand(FILE *f, const struct cli_command *c)
+{
+	size_t k;
+
+	if (c->sub.rows) {
+		fputs("COMPREPLY=($(compgen -W '", f);
+		for (k = 0; c->sub.rows[k].name; k++)
+			fprintf(f, "%s%s", k ? " " : "", c->sub.rows[k].name);
+		fputs("' -- \"$cur\"))", f);
+	} else if (!strcmp(c->name, "models")) {
+		fputs("COMPREPLY=($(compgen -W 'check' -- \"$cur\"))", f);
+	} else if (!strcmp(c->name, "profiles")) {
+		fputs("COMPREPLY=($(compgen -W \"$(\"${COMP_WORDS[0]}\" profiles 2>/dev/null | "
+		      "awk 'NR > 1 { print $1 }')\" -- \"$cur\"))", f);
+	} else if (!strcmp(c->name, "help")) {
+		fputs("COMPREPLY=($(compgen -W '", f);
+		for (k = 0; cli_commands[k]; k++)
+			fprintf(f, "%s%s", k ? " " : "", cli_commands[k]->name);
+		fputs("' -- \"$cur\"))", f);
 	}
 }
+
+/*
+ * _gpuplan_operands START VALUE_OPTIONS: how many operands come after
+ * the command at START and before the word being completed, the value of
+ * an option that takes one skipped.
+ */
+static const char bash_operands_fn[] =
+	"_gpuplan_operands()\n{\n"
+	"\tlocal i n=0 skip=\n"
+	"\tfor ((i = $1 + 1; i < COMP_CWORD; i++)); do\n"
+	"\t\tif [[ -n $skip ]]; then skip=; continue; fi\n"
+	"\t\tcase ${COMP_WORDS[i]} in\n"
+	"\t\t--*=*) ;;\n"
+	"\t\t-*) [[ \" $2 \" == *\" ${COMP_WORDS[i]} \"* ]] && skip=1 ;;\n"
+	"\t\t*) ((n++)) ;;\n"
+	"\t\tesac\n"
+	"\tdone\n"
+	"\techo $n\n"
+	"}\n";
 
 static void write_bash(FILE *f)
 {
 	size_t k;
 
-	fputs("# bash completion for gpuplan, written by gpuplan-doc from the command table\n"
-	      "_gpuplan()\n{\n"
+	fputs("# bash completion for gpuplan, written by gpuplan-doc from the command table\n", f);
+	fputs(bash_operands_fn, f);
+	fputs("_gpuplan()\n{\n"
 	      "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= i\n"
 	      "\tfor ((i = 1; i < COMP_CWORD; i++)); do\n"
 	      "\t\tcase ${COMP_WORDS[i]} in\n"
@@ -195,7 +289,15 @@ static void write_bash(FILE *f)
 		bash_values(f, c);
 		fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '", f);
 		bash_words(f, c);
-		fputs("' -- \"$cur\")); return; fi ;;\n", f);
+		fputs("' -- \"$cur\")); return; fi", f);
+		if (has_first_operand(c)) {
+			fputs("\n\t\tif [[ $(_gpuplan_operands $i '", f);
+			bash_value_words(f, c);
+			fputs("') == 0 ]]; then\n\t\t\t", f);
+			bash_first_operand(f, c);
+			fputs("\n\t\t\treturn\n\t\tfi", f);
+		}
+		fputs(" ;;\n", f);
 	}
 	fputs("\tesac\n\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n}\ncomplete -o filenames -F _gpuplan gpuplan\n", f);
 }
