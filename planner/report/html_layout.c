@@ -8,7 +8,10 @@
  * a plan of 10,000 nodes stays a page.  A MIG GPU is drawn on its memory
  * slices (the instance at its start slice) and its compute slices; a
  * vGPU, time-sliced or MPS GPU as its slots side by side; passthrough as
- * the GPUs each replica takes.
+ * the GPUs each replica takes.  Each workload with a replica placed has a
+ * colour and an entry in the legend above the layouts; a box and its text
+ * share a tooltip with the whole "profile: workload", as the text inside
+ * may be cut.
  *
  * Stranded capacity, per node class, in GPU memory: what the placed
  * replicas ask (used); what their slots give beyond the ask (inside
