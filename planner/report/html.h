@@ -30,6 +30,11 @@ void svg_close(struct sb *sb);
 void svg_rect(struct sb *sb, const double box[4], const char *cls, const char *tip);
 /* Text at (x, y); anchor "start", "middle" or "end"; cls may be NULL. */
 void svg_text(struct sb *sb, double x, double y, const char *anchor, const char *cls, const char *text);
+/*
+ * Text at xy cut to at most max bytes (svg_fit); when cut, the whole
+ * text is its tooltip (a <title> inside the <text>), so no name is lost.
+ */
+void svg_text_fit(struct sb *sb, const double xy[2], const char *anchor, const char *cls, const char *text, size_t max);
 /* A straight line of class cls. */
 void svg_line(struct sb *sb, double x1, double y1, double x2, double y2, const char *cls);
 /* A polyline through n points xy[2i], xy[2i+1]. */
@@ -40,6 +45,9 @@ char *svg_fit(const char *s, size_t max);
 double svg_nice(double v);
 
 /* ================= the page (html.c) ================= */
+
+/* Workload colours: classes wc0 .. wc15 of the style sheet, for boxes (fill) and swatches (background). */
+#define HTML_WORKLOAD_COLOURS 16
 
 /* <!DOCTYPE html> ... <body><h1>: the style sheet inline, no script, no outside reference. */
 void html_begin(struct sb *sb, const char *title);
@@ -53,15 +61,22 @@ void html_p(struct sb *sb, const char *text);
 void html_kv(struct sb *sb, const char *key, const char *val);
 /*
  * A table from rows of cells; row 0 is the header.  ncols cells per row,
- * cells[r * ncols + c], each escaped; a cell starting with a digit, '-',
- * '+' or '.' is right-aligned.  caption may be NULL.
+ * cells[r * ncols + c] (NULL for empty), each escaped; a cell starting
+ * with a digit, '-', '+' or '.' is right-aligned and kept on one line;
+ * in other cells a long run without a space or hyphen (a name, a path)
+ * gets places to break, so that the table fits the page (its <div
+ * class="wide"> scrolls if even that is not enough).  A column whose
+ * every body cell is empty is left out.  caption may be NULL.
  */
 void html_table(struct sb *sb, const char *caption, const char *const *cells, size_t nrows, size_t ncols);
 
 /*
  * A bar chart: one horizontal bar per label, its series stacked (stacked
  * 1) or side by side (0), an axis with ticks in unit, a legend, and the
- * numbers again as a table under <details> (the data fallback).
+ * numbers again as a table under <details> (the data fallback).  A
+ * series that is zero on every bar is left out (legend and table); a
+ * label longer than the space beside the bars is cut, the whole of it
+ * its tooltip, as is every bar's.
  */
 struct html_bars {
 	const char *title;
@@ -72,13 +87,15 @@ struct html_bars {
 	const double *v;		/* [bar * nseries + series] */
 	int stacked;
 	int decimals;			/* in the table */
+	int counts;			/* the axis counts things (GPUs, nodes): whole-number ticks */
 };
 void html_bars(struct sb *sb, const struct html_bars *b);
 
 /*
  * A line chart: nseries step lines over the same x values, axes with
  * units, an optional marker (a vertical line at marker_x with its label),
- * a legend and the data table under <details>.
+ * a legend and the data table under <details>.  A series that is zero at
+ * every point is left out, as in html_bars.
  */
 struct html_lines {
 	const char *title;
@@ -90,6 +107,7 @@ struct html_lines {
 	const char *marker;		/* NULL: none */
 	double marker_x;
 	int decimals;
+	int ycounts;			/* the y axis counts things: whole-number ticks */
 };
 void html_lines(struct sb *sb, const struct html_lines *l);
 

@@ -69,7 +69,8 @@ static void use(struct sb *sb, const struct rd_diff *df)
 		v[2 * n++ + 1] = (double)df->cur->gpus_by_mode[m];
 	}
 	pair_chart(sb, (struct html_bars){ .title = "Replicas and GPUs per mode: baseline and current",
-				       .unit = "count (replicas, GPUs)", .nbars = n, .labels = labels, .v = v });
+				       .unit = "count (replicas, GPUs)", .nbars = n, .labels = labels, .v = v,
+				       .counts = 1 });
 }
 
 /* A 5-column table: head, then nrows rows filled by the caller at cells + 5 (owned, freed by table_end). */

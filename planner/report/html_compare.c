@@ -175,6 +175,7 @@ char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *
 	b.series = modes;
 	b.stacked = 1;
 	b.decimals = 0;
+	b.counts = 1;
 	chart(&sb, &b, &rk, get_mode);
 	html_section_end(&sb);
 	html_section(&sb, "figures", "Figures");

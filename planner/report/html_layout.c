@@ -8,7 +8,10 @@
  * a plan of 10,000 nodes stays a page.  A MIG GPU is drawn on its memory
  * slices (the instance at its start slice) and its compute slices; a
  * vGPU, time-sliced or MPS GPU as its slots side by side; passthrough as
- * the GPUs each replica takes.
+ * the GPUs each replica takes.  Each workload with a replica placed has a
+ * colour and an entry in the legend above the layouts; a box and its text
+ * share a tooltip with the whole "profile: workload", as the text inside
+ * may be cut.
  *
  * Stranded capacity, per node class, in GPU memory: what the placed
  * replicas ask (used); what their slots give beyond the ask (inside
@@ -37,6 +40,7 @@ struct by_node {
 	size_t *slot;		/* slot ids */
 	size_t *first;		/* [node]: first position in slot; [nnodes]: nslots */
 	char **sig;		/* [node]: what makes two nodes draw the same */
+	int *colour;		/* [demand]: its place in the workload legend, -1 when nothing of it is placed */
 };
 
 static const struct cplan *sort_cp;
@@ -77,6 +81,7 @@ static void by_node_init(struct by_node *bn, const struct cplan *cp)
 	bn->slot = xmalloc((cp->nslots + 1) * sizeof(*bn->slot));
 	bn->first = xmalloc((cp->nnodes + 1) * sizeof(*bn->first));
 	bn->sig = xcalloc(cp->nnodes + 1, sizeof(*bn->sig));
+	bn->colour = xmalloc((cp->p->ndemands + 1) * sizeof(*bn->colour));
 	for (i = 0; i < cp->nslots; i++)
 		bn->slot[i] = i;
 	sort_cp = cp;
@@ -104,6 +109,7 @@ static void by_node_release(struct by_node *bn)
 	for (i = 0; i < bn->cp->nnodes; i++)
 		free(bn->sig[i]);
 	free(bn->sig);
+	free(bn->colour);
 	free(bn->slot);
 	free(bn->first);
 }
@@ -142,20 +148,45 @@ static int group_cmp(const void *a, const void *b)
 	return (nx->ordinal > ny->ordinal) - (nx->ordinal < ny->ordinal);
 }
 
-/* A box with its text inside (cut to fit) and the whole text as its tooltip. */
-static void cell(struct sb *sb, const double box[4], const char *cls, const char *text)
+/*
+ * A box of class cls with text inside: the whole text when it fits, else
+ * the short one (the workload's name), cut if it must be; box and text
+ * grouped under the whole text as their tooltip, so that hovering
+ * either shows it.
+ */
+static void cell(struct sb *sb, const double box[4], const char *cls, const char *text, const char *shorter)
 {
-	char *t = svg_fit(text, (size_t)fmax(0, box[2] / 7.5));
-	svg_rect(sb, box, cls, text);
+	size_t fit = (size_t)fmax(0, box[2] / 7.5);
+	char *t = svg_fit(strlen(text) <= fit || !shorter ? text : shorter, fit);
+
+	sb_adds(sb, "<g><title>");
+	html_esc(sb, text);
+	sb_adds(sb, "</title>\n");
+	svg_rect(sb, box, cls, NULL);
 	if (*t)
-		svg_text(sb, box[0] + box[2] / 2, box[1] + box[3] / 2 + 4, "middle", !strcmp(cls, "used") ? "in" : NULL, t);
+		svg_text(sb, box[0] + box[2] / 2, box[1] + box[3] / 2 + 4, "middle", NULL, t);
+	sb_adds(sb, "</g>\n");
 	free(t);
 }
 
-static char *slot_text(const struct cplan *cp, const struct cslot *s)
+/* A slot's box: its text ("profile: workload" or "profile: free"), class and short text (caller frees). */
+struct slot_box {
+	char *text;
+	const char *shorter;
+	char cls[24];
+};
+
+static void slot_box(const struct by_node *bn, const struct cslot *s, struct slot_box *b)
 {
+	const struct cplan *cp = bn->cp;
 	const struct slot_type *st = &cp->p->classes[cp->nodes[s->node].k].slot_types[s->type];
-	return xasprintf("%s: %s", st->name, s->d >= 0 ? cp->p->demands[s->d].w->name : "free");
+
+	b->shorter = s->d >= 0 ? cp->p->demands[s->d].w->name : NULL;
+	b->text = xasprintf("%s: %s", st->name, b->shorter ? b->shorter : "free");
+	if (s->d >= 0)
+		snprintf(b->cls, sizeof(b->cls), "used wc%d", bn->colour[s->d] % HTML_WORKLOAD_COLOURS);
+	else
+		snprintf(b->cls, sizeof(b->cls), "free");
 }
 
 /* A MIG GPU: its memory slices row and its compute slices row, at y; returns the height used. */
@@ -181,20 +212,20 @@ static double draw_mig(struct sb *sb, const struct by_node *bn, size_t ni, int g
 		const struct cslot *s = &cp->slots[bn->slot[j]];
 		const struct slot_type *st = &cp->p->classes[cp->nodes[ni].k].slot_types[s->type];
 		const struct mig_profile *mp;
-		char *t;
+		struct slot_box sbx;
 		int c0;
 		if (s->gpu != g || s->mig_start < 0 || st->mig_profile < 0)
 			continue;
 		mp = &gt->mig.profiles[st->mig_profile];
 		c0 = s->mig_start < cs - mp->compute_slices ? s->mig_start : cs - mp->compute_slices;
-		t = slot_text(cp, s);
+		slot_box(bn, s, &sbx);
 		{
 			double mbox[4] = { LAB_W + s->mig_start * mw, y, mp->memory_slices * mw, ROW_H - 2 };
 			double cbox[4] = { LAB_W + c0 * cw, y + ROW_H, mp->compute_slices * cw, ROW_H - 2 };
-			cell(sb, mbox, s->d >= 0 ? "used" : "free", t);
-			cell(sb, cbox, s->d >= 0 ? "used" : "free", t);
+			cell(sb, mbox, sbx.cls, sbx.text, sbx.shorter);
+			cell(sb, cbox, sbx.cls, sbx.text, sbx.shorter);
 		}
-		free(t);
+		free(sbx.text);
 	}
 	return 2 * ROW_H + 6;
 }
@@ -209,19 +240,19 @@ static double draw_slots(struct sb *sb, const struct by_node *bn, size_t ni, int
 	for (j = bn->first[ni]; j < bn->first[ni + 1]; j++)
 		n += cp->slots[bn->slot[j]].gpu == g;
 	if (!n) {
-		cell(sb, box, "idle", cp->nodes[ni].gpu_config[g] >= 0 ? "partitioned, no slot used" : "idle");
+		cell(sb, box, "idle", cp->nodes[ni].gpu_config[g] >= 0 ? "partitioned, no slot used" : "idle", NULL);
 		return ROW_H + 4;
 	}
 	for (j = bn->first[ni]; j < bn->first[ni + 1]; j++) {
 		const struct cslot *s = &cp->slots[bn->slot[j]];
-		char *t;
+		struct slot_box sbx;
 		if (s->gpu != g)
 			continue;
 		box[0] = LAB_W + DRAW_W * (double)k++ / (double)n;
 		box[2] = DRAW_W / (double)n;
-		t = slot_text(cp, s);
-		cell(sb, box, s->d >= 0 ? "used" : "free", t);
-		free(t);
+		slot_box(bn, s, &sbx);
+		cell(sb, box, sbx.cls, sbx.text, sbx.shorter);
+		free(sbx.text);
 	}
 	return ROW_H + 4;
 }
@@ -328,6 +359,41 @@ static void draw_group(struct sb *sb, const struct by_node *bn, const size_t *or
 	free(first);
 }
 
+/*
+ * The workload legend: each workload with a replica placed gets its
+ * colour, in the order of the workloads file, so that the same input
+ * colours the same; the legend names each in full with its swatch.
+ */
+static void workload_legend(struct sb *sb, struct by_node *bn)
+{
+	const struct cplan *cp = bn->cp;
+	size_t d, i;
+	int n = 0;
+
+	for (d = 0; d < cp->p->ndemands; d++)
+		bn->colour[d] = -1;
+	for (i = 0; i < cp->nslots; i++)
+		if (cp->slots[i].d >= 0)
+			bn->colour[cp->slots[i].d] = 0;
+	for (d = 0; d < cp->p->ndemands; d++)
+		if (!bn->colour[d])
+			bn->colour[d] = n++;
+	if (!n)
+		return;
+	sb_adds(sb, "<ul class=\"legend\">\n");
+	for (d = 0; d < cp->p->ndemands; d++) {
+		const char *name = cp->p->demands[d].w->name;
+		if (bn->colour[d] < 0)
+			continue;
+		sb_adds(sb, "<li title=\"");
+		html_esc(sb, name);
+		sb_addf(sb, "\"><span class=\"sw wc%d\"></span>", bn->colour[d] % HTML_WORKLOAD_COLOURS);
+		html_esc(sb, name);
+		sb_adds(sb, "</li>\n");
+	}
+	sb_adds(sb, "</ul>\n");
+}
+
 void html_layouts(struct sb *sb, const struct cplan *cp)
 {
 	struct by_node bn;
@@ -338,8 +404,10 @@ void html_layouts(struct sb *sb, const struct cplan *cp)
 	html_section(sb, "layouts", "GPU layouts");
 	html_p(sb, "Per node class: each used node's GPUs, identical nodes drawn once. MIG instances sit on the "
 		   "GPU's memory slices from their start slice and take compute slices; vGPU, time-slicing and "
-		   "MPS slots share the GPU side by side. Filled: a workload's replica; dashed: a free slot.");
+		   "MPS slots share the GPU side by side. Filled: a workload's replica, in the workload's colour; "
+		   "dashed: a free slot. Hover over a box for its profile and workload in full.");
 	by_node_init(&bn, cp);
+	workload_legend(sb, &bn);
 	for (i = 0; i < cp->nnodes; i++)
 		ord[i] = i;
 	sort_bn = &bn;

@@ -106,6 +106,7 @@ static void mode_mix(struct sb *sb, const cJSON *s)
 		.labels = labels,
 		.series = series,
 		.v = v,
+		.counts = 1,
 	};
 	html_bars(sb, &b);
 	html_section_end(sb);

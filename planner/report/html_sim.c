@@ -88,6 +88,7 @@ static void timeline(struct sb *sb, const struct sim_result *r, size_t nsteps, s
 		.x = x,
 		.series = names,
 		.y = y,
+		.ycounts = 1,
 	};
 	html_lines(sb, &l);
 	for (s = 1; s < (int)ns; s++)

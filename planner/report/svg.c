@@ -8,6 +8,7 @@
  * byte-identical output (docs/decisions.md).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "html.h"
@@ -89,7 +90,8 @@ void svg_rect(struct sb *sb, const double box[4], const char *cls, const char *t
 	sb_adds(sb, "</title></rect>\n");
 }
 
-void svg_text(struct sb *sb, double x, double y, const char *anchor, const char *cls, const char *text)
+/* <text x y text-anchor class>, left open for its content. */
+static void text_open(struct sb *sb, double x, double y, const char *anchor, const char *cls)
 {
 	sb_adds(sb, "<text x=\"");
 	svg_num(sb, x);
@@ -99,8 +101,29 @@ void svg_text(struct sb *sb, double x, double y, const char *anchor, const char 
 	if (cls)
 		sb_addf(sb, " class=\"%s\"", cls);
 	sb_adds(sb, ">");
+}
+
+void svg_text(struct sb *sb, double x, double y, const char *anchor, const char *cls, const char *text)
+{
+	text_open(sb, x, y, anchor, cls);
 	html_esc(sb, text);
 	sb_adds(sb, "</text>\n");
+}
+
+void svg_text_fit(struct sb *sb, const double xy[2], const char *anchor, const char *cls, const char *text, size_t max)
+{
+	char *t = svg_fit(text, max);
+
+	text_open(sb, xy[0], xy[1], anchor, cls);
+	if (strcmp(t, text)) {
+		/* the whole name on hover: a <title> inside the text is its tooltip */
+		sb_adds(sb, "<title>");
+		html_esc(sb, text);
+		sb_adds(sb, "</title>");
+	}
+	html_esc(sb, t);
+	sb_adds(sb, "</text>\n");
+	free(t);
 }
 
 void svg_line(struct sb *sb, double x1, double y1, double x2, double y2, const char *cls)

@@ -55,10 +55,10 @@ static void axis(struct sb *sb, double lo, double hi, double top, double y, cons
 	for (i = 0; i <= 4; i++) {
 		double v = lo + (hi - lo) * i / 4, x = xat(v, lo, hi);
 		svg_line(sb, x, top, x, y, "grid");
-		svg_text(sb, x, y + 14, "middle", "small", fmt_num_short(b, sizeof(b), v, 0));
+		svg_text(sb, x, y + 14, "middle", "small tick xt", fmt_num_short(b, sizeof(b), v, 0));
 	}
 	svg_line(sb, LEFT, y, RIGHT, y, "ax");
-	svg_text(sb, (LEFT + RIGHT) / 2, y + 34, "middle", NULL, unit);
+	svg_text(sb, (LEFT + RIGHT) / 2, y + 34, "middle", "unit xu", unit);
 }
 
 /* A table's header row: n new strings into cells[0..n). */
@@ -97,13 +97,13 @@ static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed,
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parameters"))
 		sb_addf(&params, "%s%s (%s)", params.len ? ", " : "", str(p, "name"), str(p, "given_as"));
 	html_section(sb, "summary", "Summary");
-	sb_adds(sb, "<table>\n");
+	sb_adds(sb, "<div class=\"wide\"><table>\n");
 	html_kv(sb, "design", str(doc, "design"));
 	snprintf(b[0], sizeof(b[0]), "%.0f: %zu done, %zu failed, %zu missing", num(doc, "cases_total"), done, failed,
 		 missing);
 	html_kv(sb, "cases", b[0]);
 	html_kv(sb, "parameters", params.len ? params.buf : "");
-	sb_adds(sb, "</table>\n");
+	sb_adds(sb, "</table></div>\n");
 	sb_release(&params);
 	o = cJSON_GetObjectItemCaseSensitive(doc, "options");
 	n = (size_t)cJSON_GetArraySize(o);
@@ -136,8 +136,8 @@ static void best(struct sb *sb, const cJSON *doc)
 	const char **labels = xcalloc(n + 1, sizeof(*labels));
 	double *v = xcalloc(n + 1, sizeof(*v));
 	static const char *const series[] = { "cases where it is cheapest, %" };
-	struct html_bars b = { "Probability that each option is the cheapest", "% of the cases done", 0, 1, NULL,
-			       series, NULL, 0, 2 };
+	struct html_bars b = { .title = "Probability that each option is the cheapest", .unit = "% of the cases done",
+			       .nseries = 1, .series = series, .decimals = 2 };
 
 	cJSON_ArrayForEach(p, o) {
 		labels[i] = str(p, "option");
@@ -173,7 +173,7 @@ static int by_swing(const void *a, const void *b)
 static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t n, double base, const char *base_what)
 {
 	double lo = base, hi = base, top = 62, rowh = 26, y;
-	char title[300], b[3][64];
+	char *title, b[3][64];
 	char **cells = xcalloc(6 * (n + 1), sizeof(*cells));
 	static const char *const legend[] = { "at the parameter's low value", "at its high value" };
 	static const char *const head[] = { "parameter", "low value", "high value", "cost at low, USD",
@@ -187,7 +187,7 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 	}
 	if (hi <= lo)
 		hi = lo + 1;
-	snprintf(title, sizeof(title), "Tornado: the cost of %.200s at each parameter's low and high value", opt);
+	title = xasprintf("Tornado: the cost of %s at each parameter's low and high value", opt);
 	sb_adds(sb, "<figure>\n");
 	svg_open(sb, W, top + rowh * (double)n + 44, title);
 	svg_text(sb, 10, 20, "start", "t", title);
@@ -200,14 +200,17 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 		double xb = xat(base, lo, hi), xl = xat(t[i].clo, lo, hi), xh = xat(t[i].chi, lo, hi);
 		double bl[4] = { fmin(xb, xl), y + 4, fabs(xl - xb), rowh - 8 };
 		double bh[4] = { fmin(xb, xh), y + 4, fabs(xh - xb), rowh - 8 };
-		char tip[400], lab[200];
-		snprintf(lab, sizeof(lab), "%.60s %s..%s", t[i].param, fmt_num_short(b[0], sizeof(b[0]), t[i].vlo, 4),
-			 fmt_num_short(b[1], sizeof(b[1]), t[i].vhi, 4));
-		svg_text(sb, LEFT - 6, y + rowh / 2 + 4, "end", NULL, lab);
-		snprintf(tip, sizeof(tip), "%.60s = %s: %s USD", t[i].param, b[0], money(b[2], sizeof(b[2]), t[i].clo));
+		char *tip, *lab;
+		lab = xasprintf("%s %s..%s", t[i].param, fmt_num_short(b[0], sizeof(b[0]), t[i].vlo, 4),
+				fmt_num_short(b[1], sizeof(b[1]), t[i].vhi, 4));
+		svg_text_fit(sb, (double[2]){ LEFT - 6, y + rowh / 2 + 4 }, "end", NULL, lab, 30);
+		free(lab);
+		tip = xasprintf("%s = %s: %s USD", t[i].param, b[0], money(b[2], sizeof(b[2]), t[i].clo));
 		svg_rect(sb, bl, "s0", tip);
-		snprintf(tip, sizeof(tip), "%.60s = %s: %s USD", t[i].param, b[1], money(b[2], sizeof(b[2]), t[i].chi));
+		free(tip);
+		tip = xasprintf("%s = %s: %s USD", t[i].param, b[1], money(b[2], sizeof(b[2]), t[i].chi));
 		svg_rect(sb, bh, "s1", tip);
+		free(tip);
 		cells[6 * (i + 1)] = xstrdup(t[i].param);
 		cells[6 * (i + 1) + 1] = xstrdup(b[0]);
 		cells[6 * (i + 1) + 2] = xstrdup(b[1]);
@@ -221,6 +224,7 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 	svg_text(sb, xat(base, lo, hi) + 4, top - 6, "start", "small", base_what);
 	svg_close(sb);
 	sb_adds(sb, "</figure>\n");
+	free(title);
 	header(cells, head, 6);
 	numbers(sb, cells, n + 1, 6);
 }
@@ -313,15 +317,14 @@ static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, d
 		size_t count[BINS] = { 0 }, most = 1;
 		static const char *const q[3] = { "P5", "P50", "P95" };
 		static const char *const key[3] = { "p5_usd", "p50_usd", "p95_usd" };
-		char cls[8], *lab = svg_fit(str(o, "option"), 30);
+		char cls[8];
 		y = top + strip * (double)k;
 		for (i = 0; i < n; i++) {
 			bin = width > 0 ? (size_t)((x[k][i] - lo) / width) : 0;
 			count[bin < BINS ? bin : BINS - 1]++;
 		}
 		snprintf(cls, sizeof(cls), "s%zu", k % 8);
-		svg_text(sb, LEFT - 6, y + strip / 2 + 4, "end", NULL, lab);
-		free(lab);
+		svg_text_fit(sb, (double[2]){ LEFT - 6, y + strip / 2 + 4 }, "end", NULL, str(o, "option"), 30);
 		for (bin = 0; bin < BINS; bin++)
 			most = count[bin] > most ? count[bin] : most;
 		for (bin = 0; bin < BINS; bin++) {
