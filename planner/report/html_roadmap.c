@@ -51,7 +51,7 @@ static void capacity_chart(struct sb *sb, const struct roadmap_result *r, char *
 		v[t * 4 + 3] = rp->demand_gpu_equivalents;
 	}
 	b = (struct html_bars){ "GPUs per period: owned, bought (arrived) and rented, against demand", "GPUs",
-				r->nperiods, 4, (const char *const *)labels, series, v, 0, 1 };
+				r->nperiods, 4, (const char *const *)labels, series, v, 0, 1, 1 };
 	html_bars(sb, &b);
 	free(v);
 }
@@ -70,7 +70,7 @@ static void cost_chart(struct sb *sb, const struct roadmap_result *r, char **lab
 		for (q = 0; q < CAT_COUNT; q++)
 			v[t * CAT_COUNT + q] = r->per[t].cat[q];
 	b = (struct html_bars){ "Cost per period by category (hardware as depreciation)", "USD per period",
-				r->nperiods, CAT_COUNT, (const char *const *)labels, series, v, 1, 2 };
+				r->nperiods, CAT_COUNT, (const char *const *)labels, series, v, 1, 2, 0 };
 	html_bars(sb, &b);
 	free(v);
 }
