@@ -5,14 +5,37 @@
  */
 #include <cJSON.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "report_docs.h"
 #include "failures.h"
+#include "workload.h"
 #include "util.h"
 #include "banned.h"
 
 #define FAILURES_HEADER \
 	"kind,failure,workload,tenant,priority,lost,replaced,stranded,stranded_gpu_equivalents,pending_by_spread,reason\n"
+
+/*
+ * The row's reason: why replicas are stranded, and whether the loss
+ * breaks the workload's min_available or max_unavailable (a loss of its
+ * rule's domain kind that leaves fewer running than it asks: replicas
+ * placed again count as not running, they wait to be scheduled).  Caller
+ * frees.
+ */
+static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
+{
+	const struct cplan *cp = r->final;
+	const struct workload *w = cp->p->demands[fr->d].w;
+	long need = workload_need(w, cp->p->demands[fr->d].replicas), running = cp->placed[fr->d] - fr->lost;
+	int kind_ok = (fr->kind == FAIL_NODE) == (workload_avail_domain(w) == SPREAD_NODE);
+
+	if (need < 0 || !kind_ok || running >= need)
+		return xstrdup(fr->reason ? fr->reason : "");
+	return xasprintf("%s%s%s by %s broken: %ld of the %ld it asks keep running", fr->reason ? fr->reason : "",
+			 fr->reason ? "; " : "", w->avail == AVAIL_MIN ? "min_available" : "max_unavailable",
+			 spread_name(workload_avail_domain(w)), running, need);
+}
 
 /* One row of failures.csv and its object in the kind's JSON array. */
 static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r, const struct fail_row *fr)
@@ -22,8 +45,7 @@ static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r,
 	const char *name = f->names[fr->kind][fr->failure];
 	double eq = fail_row_gpu_eq(r->final, fr);
 	cJSON *o = cJSON_CreateObject();
-	const char *reason = fr->reason ? fr->reason : "";
-	char buf[64];
+	char buf[64], *reason = row_reason(r, fr);
 
 	sb_addf(&dc->failures, "%s,", fail_kind_name(fr->kind));
 	sb_add_csv(&dc->failures, name);
@@ -46,6 +68,7 @@ static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r,
 	cJSON_AddNumberToObject(o, "pending_by_spread", (double)fr->pending_by_spread);
 	cJSON_AddStringToObject(o, "reason", reason);
 	cJSON_AddItemToArray(ja, o);
+	free(reason);
 }
 
 void report_build_failures(struct docs *dc, const struct plan_result *r)
