@@ -170,6 +170,42 @@ static void print_assumptions(FILE *out, const struct plan_result *r, const stru
 	report_notes_release(&notes);
 }
 
+/* One kind's part of the failures line: its worst loss and what it strands. */
+static void print_worst(FILE *out, const struct plan_result *r, enum fail_kind k)
+{
+	const struct fail_worst *w = &r->fail.worst[k];
+
+	if (!w->have) {
+		cli_printf(out, "losing any one %s strands nothing", fail_kind_name(k));
+		return;
+	}
+	cli_printf(out, "losing %s %s strands %ld replica%s", fail_kind_name(k), r->fail.names[k][w->failure],
+		   w->stranded, w->stranded == 1 ? "" : "s");
+	if (w->top_stranded < w->stranded)
+		cli_printf(out, " (%ld of priority %d, the highest)", w->top_stranded, w->top_priority);
+	else
+		cli_printf(out, " of priority %d", w->top_priority);
+}
+
+/*
+ * "  failures:   losing node a100x4-001 strands 3 replicas (2 of priority
+ * 8, the highest); losing site dc1 ...": the worst single loss of each
+ * kind after re-placing into free capacity (the site only when the plan
+ * uses two sites or more: losing the only one strands everything).
+ */
+static void print_failures(FILE *out, const struct plan_result *r)
+{
+	if (!r->have_fail)
+		return;
+	cli_printf(out, "  failures:   ");
+	print_worst(out, r, FAIL_NODE);
+	if (r->fail.nnames[FAIL_SITE] > 1) {
+		cli_printf(out, "; ");
+		print_worst(out, r, FAIL_SITE);
+	}
+	cli_printf(out, "\n");
+}
+
 /* start: plan --start's file (shown when r made it concrete), or NULL */
 static void print_summary(FILE *out, const struct plan_result *r, const struct solfile *start, const char *dir)
 {
@@ -236,6 +272,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	cli_print_compute_hints(out, p->sc);
 	cli_printf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
+	print_failures(out, r);
 	if (start && r->res.have_start)
 		cli_printf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", start->path,
 			start->solver, start->status,
@@ -327,6 +364,7 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 	r.whatif = &w;
 	cli_warn_compute_hints(&sc);
+	cli_warn_resilience(&sc);
 	if (g->verbose)
 		print_configs(&r);
 	t_planned = deadline_elapsed(g->run);

@@ -145,6 +145,49 @@ static void queue_push(struct cplan *cp, int k, int s, size_t slot)
 	cp->fq[k][s][cp->fqn[k][s]++] = slot;
 }
 
+/* A copy of n bytes at src (n may be 0); caller frees. */
+static void *dup_bytes(const void *src, size_t n)
+{
+	void *d = xmalloc(n ? n : 1);
+	if (n)
+		memcpy(d, src, n);
+	return d;
+}
+
+/* The deep copy of cplan_engine.h: the free slot queues rebuilt in slot (creation) order. */
+void cplan_copy(struct cplan *dst, const struct cplan *src)
+{
+	const struct problem *p = src->p;
+	size_t i, k;
+
+	cplan_init(dst, p);
+	dst->nnodes = dst->nodecap = src->nnodes;
+	dst->nodes = xcalloc(src->nnodes + 1, sizeof(*dst->nodes));
+	for (i = 0; i < src->nnodes; i++) {
+		size_t g = (size_t)p->classes[src->nodes[i].k].nc->gpus_per_node;
+		dst->nodes[i] = src->nodes[i];
+		dst->nodes[i].gpu_config = dup_bytes(src->nodes[i].gpu_config, g * sizeof(int));
+		dst->nodes[i].gpu_used = dup_bytes(src->nodes[i].gpu_used, g * sizeof(int));
+		dst->nodes[i].gpu_nvaie = dup_bytes(src->nodes[i].gpu_nvaie, g * sizeof(int));
+	}
+	dst->nslots = dst->slotcap = src->nslots;
+	dst->slots = dup_bytes(src->slots, src->nslots * sizeof(*dst->slots));
+	memcpy(dst->placed, src->placed, p->ndemands * sizeof(*dst->placed));
+	memcpy(dst->unplaced, src->unplaced, p->ndemands * sizeof(*dst->unplaced));
+	memcpy(dst->opened, src->opened, p->nclasses * sizeof(*dst->opened));
+	XGROW(dst->memo->alive_next, dst->memo->alive_cap, dst->nnodes + 1);
+	for (i = 0; i <= dst->nnodes; i++)
+		dst->memo->alive_next[i] = i;
+	for (k = 0; k < p->nclasses; k++)
+		dst->memo->nfull += dst->opened[k] == p->classes[k].nc->count;
+	for (i = 0; i < src->nslots; i++)
+		if (src->slots[i].d < 0) {
+			const struct cslot *s = &src->slots[i];
+			int nk = src->nodes[s->node].k;
+			queue_push(dst, nk, p->classes[nk].slot_types[s->type].rep, i);
+		}
+}
+
 /*
  * Drops the taken slots from the part of queue (k, s) still ahead of its
  * head, keeping the order of the free ones.  A slot freed later is queued

@@ -57,6 +57,14 @@ struct cplan_memo {
 	long nd_full;
 };
 
+/*
+ * A deep copy of src into dst (not initialised; cplan_release frees it):
+ * nodes, slots and counts as they are, the free slot queues rebuilt in
+ * slot order (the order they were created in), the engine's cursors
+ * fresh, no reasons.  For analyses that place into a plan and undo it.
+ */
+void cplan_copy(struct cplan *dst, const struct cplan *src);
+
 /* A keyed index (a slot, or an arc) to sort by key, then index. */
 struct cplan_cand {
 	double key;		/* smaller first */

@@ -24,6 +24,40 @@ const char *isolation_name(enum isolation i)
 	return (unsigned)i < ISO_COUNT ? iso_names[i] : "?";
 }
 
+static const char *const spread_names[] = { "none", "node", "site", NULL };
+static const char *const when_names[] = { "DoNotSchedule", "ScheduleAnyway", NULL };
+
+const char *spread_name(enum spread_kind k)
+{
+	return (unsigned)k <= SPREAD_SITE ? spread_names[k] : "?";
+}
+
+/* ceil(p * total / 100), as intstr.GetScaledValueFromIntOrPercent with roundUp */
+static long percent_up(long p, long total)
+{
+	return (p * total + 99) / 100;
+}
+
+long workload_need(const struct workload *w, long replicas)
+{
+	long v = w->avail_percent ? percent_up(w->avail_value, replicas) : w->avail_value;
+
+	switch (w->avail) {
+	case AVAIL_MIN:
+		return v;
+	case AVAIL_MAX:
+		return replicas - v > 0 ? replicas - v : 0;
+	case AVAIL_NONE:
+		break;
+	}
+	return -1;
+}
+
+enum spread_kind workload_avail_domain(const struct workload *w)
+{
+	return w->spread == SPREAD_SITE ? SPREAD_SITE : SPREAD_NODE;
+}
+
 double workload_gpu_equivalents(const struct workload *w)
 {
 	return w->gpus >= 1 ? (double)w->gpus : w->compute;
@@ -63,6 +97,12 @@ enum {
 	C_SITES,
 	C_NVAIE,
 	C_PRIORITY,
+	C_SPREAD,
+	C_MAX_SKEW,
+	C_WHEN,
+	C_MIN_DOMAINS,
+	C_MIN_AVAILABLE,
+	C_MAX_UNAVAILABLE,
 	C_NCOLS
 };
 
@@ -82,6 +122,12 @@ static const struct csvcol cols[] = {
 	{ "sites", 0 },
 	{ "needs_nvaie", 0 },
 	{ "priority", 0 },
+	{ "spread", 0 },
+	{ "max_skew", 0 },
+	{ "when_unsatisfiable", 0 },
+	{ "min_domains", 0 },
+	{ "min_available", 0 },
+	{ "max_unavailable", 0 },
 	{ NULL, 0 },
 };
 
@@ -214,6 +260,94 @@ static int check_consistency(const struct csvread *rd, const struct workload *w)
 	return 0;
 }
 
+/* spread, max_skew, when_unsatisfiable and min_domains: a topologySpreadConstraint. */
+static int load_spread(const struct csvread *rd, struct workload *w)
+{
+	static const char *const need_spread = "column '%s' needs spread (node or site)";
+	const char *s = csvread_text(rd, C_SPREAD);
+	long long v;
+	int c, when = 0;
+
+	w->spread = SPREAD_NONE;
+	if (!*s) {
+		for (c = C_MAX_SKEW; c <= C_MIN_DOMAINS; c++)
+			if (*csvread_text(rd, c))
+				return csvread_error(rd, c, need_spread, rd->cols[c].name);
+		return 0;
+	}
+	if (!str_casecmp(s, "node") || !str_casecmp(s, "site"))
+		w->spread = !str_casecmp(s, "node") ? SPREAD_NODE : SPREAD_SITE;
+	else
+		return csvread_error(rd, C_SPREAD, "unknown spread '%s' (expected node or site)", s);
+	v = 1;
+	if (csvread_int(rd, C_MAX_SKEW, 0, 1, 1000000, &v) < 0)
+		return -1;
+	w->max_skew = (int)v;
+	if (*csvread_text(rd, C_WHEN)) {
+		for (when = 0; when_names[when] && str_casecmp(csvread_text(rd, C_WHEN), when_names[when]); when++)
+			;
+		if (!when_names[when])
+			return csvread_error(rd, C_WHEN, "unknown when_unsatisfiable '%s' (expected DoNotSchedule or "
+					     "ScheduleAnyway)", csvread_text(rd, C_WHEN));
+	}
+	w->schedule_anyway = when == 1;
+	if (*csvread_text(rd, C_MIN_DOMAINS) && w->schedule_anyway)
+		return csvread_error(rd, C_MIN_DOMAINS, "column 'min_domains' needs when_unsatisfiable DoNotSchedule "
+				     "(Kubernetes: \"can only use minDomains if whenUnsatisfiable=DoNotSchedule\")");
+	v = 1;
+	if (csvread_int(rd, C_MIN_DOMAINS, 0, 1, 1000000, &v) < 0)
+		return -1;
+	w->min_domains = (int)v;
+	return 0;
+}
+
+/* One availability column: a count 0..replicas, or a whole percent 0%..100%. */
+static int load_avail_field(const struct csvread *rd, int c, struct workload *w)
+{
+	const char *s = csvread_text(rd, c), *name = rd->cols[c].name;
+	size_t n = strlen(s);
+	long long v;
+	double x;
+
+	if (n > 1 && s[n - 1] == '%') {
+		char num[32];
+		if (n - 1 >= sizeof(num) || (memcpy(num, s, n - 1), num[n - 1] = '\0', parse_double(num, &x)))
+			return csvread_error(rd, c, "column '%s': '%s' is not a count or a percent (2 or 50%%)", name, s);
+		if (x != floor(x) || parse_llong(num, &v))
+			return csvread_error(rd, c, "column '%s': '%s' is not a whole percent", name, s);
+		if (v < 0 || v > 100)
+			return csvread_error(rd, c, "column '%s': '%s' must be in [0%%, 100%%]", name, s);
+		w->avail_percent = 1;
+	} else {
+		if (parse_llong(s, &v))
+			return csvread_error(rd, c, "column '%s': '%s' is not a count or a percent (2 or 50%%)", name, s);
+		if (v < 0)
+			return csvread_error(rd, c, "column '%s': %lld must be in [0, %ld]", name, v, w->replicas);
+		if (v > w->replicas)
+			return csvread_error(rd, c, "column '%s': %lld is more than the workload's %ld replicas", name, v,
+					     w->replicas);
+	}
+	w->avail_value = (long)v;
+	return 0;
+}
+
+/* min_available or max_unavailable (one at most, as a PodDisruptionBudget). */
+static int load_avail(const struct csvread *rd, struct workload *w)
+{
+	int has_min = *csvread_text(rd, C_MIN_AVAILABLE) != '\0', has_max = *csvread_text(rd, C_MAX_UNAVAILABLE) != '\0';
+
+	w->avail = AVAIL_NONE;
+	if (has_min && load_avail_field(rd, C_MIN_AVAILABLE, w))
+		return -1;
+	if (has_min && has_max)
+		return csvread_error(rd, C_MAX_UNAVAILABLE, "give min_available or max_unavailable, not both (a "
+				     "PodDisruptionBudget has one)");
+	if (has_max && load_avail_field(rd, C_MAX_UNAVAILABLE, w))
+		return -1;
+	w->avail = has_min ? AVAIL_MIN : has_max ? AVAIL_MAX : AVAIL_NONE;
+	return 0;
+}
+
 /* name (unique in the file), tenant, replicas and gpus. */
 static int load_counts(const struct workloads *wl, struct strmap *names, const struct csvread *rd,
 		       struct workload *w)
@@ -324,6 +458,8 @@ static int load_row(const struct workloads *wl, struct strmap *names, const stru
 	if (csvread_int(rd, C_PRIORITY, 0, 1, 1000, &v) < 0)
 		return -1;
 	w->priority = (int)v;
+	if (load_spread(rd, w) || load_avail(rd, w))
+		return -1;
 	return check_consistency(rd, w);
 }
 

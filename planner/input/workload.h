@@ -17,6 +17,13 @@ const char *isolation_name(enum isolation i);
 /* The isolation a slot of this mode gives. */
 enum isolation mode_isolation(enum gpu_mode m);
 
+/* A spread rule's domain (Kubernetes topologyKey): none, kubernetes.io/hostname, topology.kubernetes.io/zone. */
+enum spread_kind { SPREAD_NONE, SPREAD_NODE, SPREAD_SITE };
+const char *spread_name(enum spread_kind k);
+
+/* Which PodDisruptionBudget field a workload gives: none, min_available, max_unavailable. */
+enum avail_kind { AVAIL_NONE, AVAIL_MIN, AVAIL_MAX };
+
 struct workload {
 	char *name;		/* unique */
 	char *tenant;
@@ -35,6 +42,15 @@ struct workload {
 	char **sites;
 	int needs_nvaie;
 	int priority;		/* >= 1; weights the penalty for leaving it unplaced */
+	/* spread (docs/formats.md, "Workload columns" of resilience): a topologySpreadConstraint */
+	enum spread_kind spread;
+	int max_skew;		/* >= 1 with a spread; 0 without */
+	int schedule_anyway;	/* whenUnsatisfiable ScheduleAnyway (a preference); 0: DoNotSchedule */
+	int min_domains;	/* >= 1; 1 when not given (as Kubernetes treats an unset minDomains) */
+	/* availability: the replicas that keep running when any one domain is lost */
+	enum avail_kind avail;
+	long avail_value;	/* the count, or the percent */
+	int avail_percent;	/* avail_value is a percent */
 	long line;
 };
 
@@ -55,6 +71,15 @@ struct workloads {
  * GPU-hour count.
  */
 double workload_gpu_equivalents(const struct workload *w);
+
+/*
+ * The replicas that must keep running when one failure domain is lost
+ * (min_available or max_unavailable of `replicas`, percentages rounded
+ * up as the disruption controller does); -1 when w gives neither.
+ */
+long workload_need(const struct workload *w, long replicas);
+/* The failure domain of w's availability rule: its spread's, else node. */
+enum spread_kind workload_avail_domain(const struct workload *w);
 
 int workloads_load(struct workloads *wl, const char *path, const struct catalog *cat,
 		   struct diag *d);

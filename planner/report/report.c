@@ -469,9 +469,9 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	struct docs dc;
 	struct outset os = OUTSET_INIT;
 	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.unplaced, &dc.additions,
-				     &dc.nodes, &dc.gpus, &dc.placements };
+				     &dc.failures, &dc.nodes, &dc.gpus, &dc.placements };
 	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "unplaced.csv",
-					     "additions.csv" };
+					     "additions.csv", "failures.csv" };
 	size_t i;
 	int rc = -1;
 
@@ -491,6 +491,7 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	dc.jp = cJSON_AddArrayToObject(dc.json, "placements");
 	build_unplaced(&dc, cp);
 	report_additions(&dc.additions, dc.json, r);
+	report_build_failures(&dc, r);
 
 	outset_init(&os, dir);
 	if (open_streams(&dc, &os, fmt, d))

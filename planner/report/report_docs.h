@@ -13,7 +13,7 @@
 #include "util.h"
 
 struct docs {
-	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions;
+	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions, failures;
 	cJSON *json;		/* plan.json's tree, less the elements of the big arrays below */
 	cJSON *jn, *jg, *jp;	/* its "nodes", "gpus" and "placements": empty, streamed */
 	FILE *fn, *fg, *fp;	/* nodes.csv, gpus.csv and placements.csv, streamed (NULL: not written) */
@@ -29,5 +29,9 @@ double report_round(double v, int decimals);
 void report_build_summary(struct docs *dc, const struct plan_result *r);
 void report_build_costs(struct docs *dc, const struct plan_result *r);
 void report_build_licenses(struct docs *dc, const struct plan_result *r);
+
+/* failures.csv and plan.json's "failures" (report_failures.c); the summary's failure_* rows into s. */
+void report_build_failures(struct docs *dc, const struct plan_result *r);
+void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
 
 #endif

@@ -203,7 +203,11 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		r->bound = r->res.lp_bound;
 	r->gap = fabs(fc.objective) > 1e-9 ? fmax(0, (fc.objective - r->bound) / fabs(fc.objective)) : 0;
 	ilp_progress_report(&sink, "done", fc.objective, fc.objective * (1 - r->gap));
-	return verify_plan(r->final, d);
+	if (verify_plan(r->final, d))
+		return -1;
+	failures_analyse(&r->fail, r->final);
+	r->have_fail = 1;
+	return 0;
 }
 
 int plan_commit_export(struct plan_result *r, struct diag *d)
@@ -213,6 +217,8 @@ int plan_commit_export(struct plan_result *r, struct diag *d)
 
 void plan_release(struct plan_result *r)
 {
+	if (r->have_fail)
+		failures_release(&r->fail);
 	if (r->have_ilp)
 		cplan_release(&r->ilp);
 	if (r->have_p) {

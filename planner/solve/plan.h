@@ -16,6 +16,7 @@
 #include "cplan.h"
 #include "deadline.h"
 #include "diag.h"
+#include "failures.h"
 #include "ilp.h"
 #include "pricing.h"
 #include "problem.h"
@@ -63,6 +64,8 @@ struct plan_result {
 	struct deadline dl;		/* the run's deadline, its limit set (none under a node limit) */
 	int stopped;			/* the time limit cut the greedy pass or the solve: the best verified plan so far */
 	double limit_s;			/* the time limit it ran under, seconds */
+	struct failures fail;		/* the failure analysis of final (failures.h), once verified */
+	int have_fail;
 };
 
 /*

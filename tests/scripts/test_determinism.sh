@@ -14,7 +14,7 @@
 # "N passed, N failed" and exits 1 on any failure.  A small case is also
 # planned on 1, 2 and 4 threads: the same plan.json and summary.
 . "$(dirname "$0")/lib.sh"
-files="summary.csv costs.csv licenses.csv tenants.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json"
+files="summary.csv costs.csv licenses.csv tenants.csv nodes.csv gpus.csv placements.csv unplaced.csv failures.csv plan.json"
 
 plan() { # plan LOCALE DIR [ARGS...]
 	local loc=$1 dir=$2

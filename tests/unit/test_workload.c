@@ -147,6 +147,70 @@ static void test_values(const struct catalog *cat)
 	workloads_release(&wl);
 }
 
+/* The resilience columns (issue 62): what each row reads, and need as the disruption controller computes it. */
+#define RHEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,spread,max_skew,when_unsatisfiable," \
+		"min_domains,min_available,max_unavailable\n"
+
+static const struct {
+	const char *row;	/* after RHEADER */
+	const char *err;	/* after "FILE"; NULL: loads */
+	enum spread_kind spread;
+	int skew, anyway, min_domains;
+	long need;		/* workload_need(w, replicas) */
+} rrows[] = {
+	{ "a,t,7,0,20,0.25,none,,,,,,", NULL, SPREAD_NONE, 0, 0, 0, -1 },
+	{ "a,t,7,0,20,0.25,none,site,,,,50%,", NULL, SPREAD_SITE, 1, 0, 1, 4 },
+	{ "a,t,7,0,20,0.25,none,NODE,3,scheduleanyway,,,50%", NULL, SPREAD_NODE, 3, 1, 1, 3 },
+	{ "a,t,7,0,20,0.25,none,node,1,DoNotSchedule,2,7,", NULL, SPREAD_NODE, 1, 0, 2, 7 },
+	{ "a,t,7,0,20,0.25,none,,,,,,2", NULL, SPREAD_NONE, 0, 0, 0, 5 },
+	{ "a,t,7,0,20,0.25,none,,,,,,9%", NULL, SPREAD_NONE, 0, 0, 0, 6 },
+	{ "a,t,7,0,20,0.25,none,,,,,0%,", NULL, SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,,,,100%", NULL, SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,DoNotSchedule,,,", ":2:10: column 'when_unsatisfiable' needs spread (node or site)" , SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,,2,,", ":2:11: column 'min_domains' needs spread (node or site)" , SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,node,,,0,,", ":2:11: column 'min_domains': 0 must be in [1, 1000000]" , SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,,,%,", ":2:12: column 'min_available': '%' is not a count or a percent (2 or 50%)" , SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,,,1.5,", ":2:12: column 'min_available': '1.5' is not a count or a percent (2 or 50%)" , SPREAD_NONE, 0, 0, 0, 0 },
+	{ "a,t,7,0,20,0.25,none,,,,,,8", ":2:13: column 'max_unavailable': 8 is more than the workload's 7 replicas" , SPREAD_NONE, 0, 0, 0, 0 },
+};
+
+static void test_resilience(const struct catalog *cat)
+{
+	size_t i;
+	for (i = 0; i < sizeof(rrows) / sizeof(rrows[0]); i++) {
+		char path[] = "/tmp/test_workload_XXXXXX";
+		int fd = mkstemp(path);
+		FILE *f = fdopen(fd, "wb");
+		struct workloads wl = WORKLOADS_INIT;
+		struct diag d = DIAG_INIT;
+		char *got;
+		int rc;
+
+		fprintf(f, "%s%s\n", RHEADER, rrows[i].row);
+		fclose(f);
+		rc = workloads_load(&wl, path, cat, &d);
+		got = d.kind ? diag_format(&d) : NULL;
+		if (rrows[i].err) {
+			char *want = xasprintf("%s%s", path, rrows[i].err);
+			CHECK_STR(got, want, "resilience row %zu", i);
+			free(want);
+		} else if (rc == 0 && wl.n == 1) {
+			const struct workload *w = &wl.w[0];
+			CHECK(w->spread == rrows[i].spread && w->max_skew == rrows[i].skew &&
+				      w->schedule_anyway == rrows[i].anyway && w->min_domains == rrows[i].min_domains &&
+				      workload_need(w, w->replicas) == rrows[i].need,
+			      "resilience row %zu: spread %d skew %d anyway %d min_domains %d need %ld", i, (int)w->spread,
+			      w->max_skew, w->schedule_anyway, w->min_domains, workload_need(w, w->replicas));
+		} else {
+			CHECK(0, "resilience row %zu: rc %d (%s)", i, rc, got ? got : "");
+		}
+		free(got);
+		unlink(path);
+		diag_release(&d);
+		workloads_release(&wl);
+	}
+}
+
 static void test_isolation(void)
 {
 	CHECK(mode_isolation(MODE_PASSTHROUGH) == ISO_EXCLUSIVE, "passthrough");
@@ -172,6 +236,7 @@ int main(void)
 	test_rows(&cat);
 	test_values(&cat);
 	test_isolation();
+	test_resilience(&cat);
 	catalog_release(&cat);
 	return check_done();
 }

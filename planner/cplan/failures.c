@@ -1,0 +1,476 @@
+/*
+ * failures.c - the failure analysis (failures.h): every node and every
+ * site of a plan lost in turn, its replicas placed again into a copy of
+ * the plan by the placement engine, and the copy put back exactly as it
+ * was before the next failure.
+ *
+ * Putting it back: a failed node is made full (its CPU taken), so the
+ * engine passes its free slots; each replica placed again is undone in
+ * reverse order, the CPU and RAM of every node touched restored from
+ * what was saved (so no rounding creeps in), and the free slot queues
+ * searched cut back to their saved head and length (a slot emptied is
+ * queued again at the end: the cut drops that).  The engine's cursors
+ * restart (a new epoch).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "failures.h"
+#include "cplan_engine.h"
+#include "util.h"
+#include "banned.h"
+
+const char *fail_kind_name(enum fail_kind k)
+{
+	return k == FAIL_NODE ? "node" : "site";
+}
+
+/* A replica of a failed domain: placed again by its workload's rank (failures.c's order), then slot. */
+struct lost_ref {
+	size_t rank;
+	int d;
+	size_t slot;
+};
+
+struct qsave {
+	int k, s;
+	size_t head, n;
+};
+
+struct nsave {
+	size_t node;
+	double cpu, ram;
+};
+
+/* A failure's name and its nodes, for sorting: by key, then node. */
+struct named {
+	const char *key;
+	size_t node;
+};
+
+struct fctx {
+	struct cplan cp;		/* the copy replicas are placed again into */
+	struct failures *f;
+	size_t *sfirst, *sby;		/* the occupied slots by node */
+	size_t *qoff;			/* per class: where its queues' marks start */
+	unsigned char *qmark;		/* per (class, slot type): saved this failure */
+	struct qsave *qs;
+	size_t nqs, qscap;
+	struct nsave *ns;
+	size_t nns, nscap;
+	size_t *filled;
+	size_t nfilled, filledcap;
+	struct lost_ref *lost;
+	size_t nlost, lostcap;
+	long *repl;			/* per demand: placed again, this failure */
+	size_t *rank;			/* per demand: by priority (highest first), workload name, index */
+	unsigned char *never;		/* per demand: no free slot of the plan takes it, whatever fails */
+	int full_d;			/* the demand the last search found no slot for, this failure */
+	size_t rowcap;
+};
+
+double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r)
+{
+	const struct workload *w = cp->p->demands[r->d].w;
+	/* as workload_gpu_equivalents: whole GPUs, or the compute share of one */
+	return (double)r->stranded * (w->gpus >= 1 ? (double)w->gpus : w->compute);
+}
+
+static int lost_order(const void *a, const void *b)
+{
+	const struct lost_ref *x = a, *y = b;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+static int named_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+static int site_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = str_casecmp(x->key, y->key);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+static void save_node(struct fctx *c, size_t node)
+{
+	XGROW(c->ns, c->nscap, c->nns + 1);
+	c->ns[c->nns].node = node;
+	c->ns[c->nns].cpu = c->cp.nodes[node].cpu_used;
+	c->ns[c->nns].ram = c->cp.nodes[node].ram_used;
+	c->nns++;
+}
+
+/* Saves the head and length of every queue a search for d may move. */
+static void save_queues(struct fctx *c, int d)
+{
+	const struct problem *p = c->cp.p;
+	size_t lo, hi, i;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		int k = p->arcs[i].k, s = p->arcs[i].s;
+		size_t m = c->qoff[k] + (size_t)s;
+		if (c->qmark[m])
+			continue;
+		c->qmark[m] = 1;
+		XGROW(c->qs, c->qscap, c->nqs + 1);
+		c->qs[c->nqs].k = k;
+		c->qs[c->nqs].s = s;
+		c->qs[c->nqs].head = c->cp.fqhead[k][s];
+		c->qs[c->nqs].n = c->cp.fqn[k][s];
+		c->nqs++;
+	}
+}
+
+/* Undoes the failure: the replicas placed again, the nodes' loads, the queues. */
+static void undo(struct fctx *c)
+{
+	struct cplan *cp = &c->cp;
+	size_t i;
+
+	while (c->nfilled > 0) {
+		size_t s = c->filled[--c->nfilled];
+		c->repl[cp->slots[s].d] = 0;
+		cplan_slot_clear(cp, s);
+	}
+	while (c->nns > 0) {
+		const struct nsave *n = &c->ns[--c->nns];
+		cp->nodes[n->node].cpu_used = n->cpu;
+		cp->nodes[n->node].ram_used = n->ram;
+	}
+	for (i = 0; i < c->nqs; i++) {
+		const struct qsave *q = &c->qs[i];
+		cp->fqhead[q->k][q->s] = q->head;
+		cp->fqn[q->k][q->s] = q->n;
+		c->qmark[c->qoff[q->k] + (size_t)q->s] = 0;
+	}
+	c->nqs = 0;
+	c->nlost = 0;
+	cp->memo->epoch++;
+}
+
+/* Adds node's replicas to the lost ones and takes its CPU, so nothing lands on it. */
+static void fail_node(struct fctx *c, size_t node)
+{
+	struct cplan *cp = &c->cp;
+	size_t j;
+
+	for (j = c->sfirst[node]; j < c->sfirst[node + 1]; j++) {
+		size_t s = c->sby[j];
+		int d = cp->slots[s].d;
+		XGROW(c->lost, c->lostcap, c->nlost + 1);
+		c->lost[c->nlost].rank = c->rank[d];
+		c->lost[c->nlost].d = d;
+		c->lost[c->nlost].slot = s;
+		c->nlost++;
+	}
+	save_node(c, node);
+	cp->nodes[node].cpu_used = HUGE_VAL;
+}
+
+/* True when every site w may use is `site` (w cannot leave the failed site). */
+static int held_by_site(const struct workload *w, const char *site)
+{
+	size_t i;
+
+	if (!site || !w->nsites)
+		return 0;
+	for (i = 0; i < w->nsites; i++)
+		if (str_casecmp(w->sites[i], site))
+			return 0;
+	return 1;
+}
+
+static const char *stranded_reason(const struct workload *w, const char *site)
+{
+	if (held_by_site(w, site))
+		return "its sites allow no node outside the lost site";
+	return "no free slot it fits, with the CPU and RAM it asks, on the nodes left";
+}
+
+/* Demand order: priority (highest first), then workload name, then index. */
+static int demand_order(const void *a, const void *b)
+{
+	const struct pdemand *x = *(const struct pdemand *const *)a, *y = *(const struct pdemand *const *)b;
+	int c;
+
+	if (x->w->priority != y->w->priority)
+		return x->w->priority > y->w->priority ? -1 : 1;
+	c = strcmp(x->w->name, y->w->name);
+	if (c)
+		return c;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Places the lost replicas again (in rank order), adds a row per
+ * workload that had some, then undoes it all.  site: the failed site, or
+ * NULL for a node.
+ */
+static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const char *site)
+{
+	struct cplan *cp = &c->cp;
+	struct failures *f = c->f;
+	size_t i, j;
+
+	qsort(c->lost, c->nlost, sizeof(*c->lost), lost_order);
+	c->full_d = -1;
+	for (i = 0; i < c->nlost; i++) {
+		int d = c->lost[i].d;
+		size_t s;
+		if (i > 0 && c->lost[i - 1].d == d && c->full_d == d)
+			continue;	/* nothing is freed during a failure: d's next replicas find no slot either */
+		if (i == 0 || c->lost[i - 1].d != d) {
+			if (c->never[d]) {
+				c->full_d = d;
+				continue;
+			}
+			save_queues(c, d);
+		}
+		s = cplan_find_free(cp, d);
+		if (s == (size_t)-1) {
+			c->full_d = d;
+			continue;
+		}
+		save_node(c, (size_t)cp->slots[s].node);
+		cplan_slot_fill(cp, s, d, 0);
+		XGROW(c->filled, c->filledcap, c->nfilled + 1);
+		c->filled[c->nfilled++] = s;
+		c->repl[d]++;
+	}
+	if (c->nlost)
+		f->nwith[kind]++;
+	for (i = 0; i < c->nlost; i = j) {
+		struct fail_row *r;
+		for (j = i; j < c->nlost && c->lost[j].d == c->lost[i].d; j++)
+			;
+		XGROW(f->rows, c->rowcap, f->nrows + 1);
+		r = &f->rows[f->nrows++];
+		memset(r, 0, sizeof(*r));
+		r->kind = kind;
+		r->failure = failure;
+		r->d = c->lost[i].d;
+		r->lost = (long)(j - i);
+		r->replaced = c->repl[r->d];
+		r->stranded = r->lost - r->replaced;
+		if (r->stranded)
+			r->reason = stranded_reason(cp->p->demands[r->d].w, site);
+	}
+	undo(c);
+}
+
+static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
+{
+	const struct problem *p = cp->p;
+	const struct pdemand **by = xmalloc((p->ndemands + 1) * sizeof(*by));
+	size_t *node = xmalloc((cp->nslots + 1) * sizeof(*node)), *occ = xmalloc((cp->nslots + 1) * sizeof(*occ));
+	size_t i, nocc = 0, nq = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	cplan_copy(&c->cp, cp);
+	/* the occupied slots, grouped by node */
+	for (i = 0; i < cp->nslots; i++)
+		if (cp->slots[i].d >= 0) {
+			occ[nocc] = i;
+			node[nocc++] = (size_t)cp->slots[i].node;
+		}
+	cplan_group_by(node, nocc, cp->nnodes, &c->sfirst, &c->sby);
+	for (i = 0; i < nocc; i++)
+		c->sby[i] = occ[c->sby[i]];
+	free(node);
+	free(occ);
+	c->qoff = xcalloc(p->nclasses + 1, sizeof(*c->qoff));
+	for (i = 0; i < p->nclasses; i++) {
+		c->qoff[i] = nq;
+		nq += p->classes[i].nslot_types;
+	}
+	c->qmark = xcalloc(nq + 1, 1);
+	c->repl = xcalloc(p->ndemands + 1, sizeof(*c->repl));
+	c->rank = xcalloc(p->ndemands + 1, sizeof(*c->rank));
+	for (i = 0; i < p->ndemands; i++)
+		by[i] = &p->demands[i];
+	qsort(by, p->ndemands, sizeof(*by), demand_order);
+	for (i = 0; i < p->ndemands; i++)
+		c->rank[by[i] - p->demands] = i;
+	free(by);
+	/*
+	 * A failure only takes free slots away: a demand no free slot of the
+	 * whole plan takes strands every replica it loses, without a search.
+	 * A search moves no queue head here (every queued slot is free).
+	 */
+	c->never = xcalloc(p->ndemands + 1, 1);
+	for (i = 0; i < p->ndemands; i++)
+		c->never[i] = cplan_find_free(&c->cp, (int)i) == (size_t)-1;
+	c->cp.memo->epoch++;
+}
+
+static void ctx_release(struct fctx *c)
+{
+	cplan_release(&c->cp);
+	free(c->sfirst);
+	free(c->sby);
+	free(c->qoff);
+	free(c->qmark);
+	free(c->qs);
+	free(c->ns);
+	free(c->filled);
+	free(c->lost);
+	free(c->repl);
+	free(c->rank);
+	free(c->never);
+}
+
+/* Every node lost in turn, in name order. */
+static void analyse_nodes(struct fctx *c, const struct cplan *cp)
+{
+	struct failures *f = c->f;
+	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
+	char **names = xmalloc((cp->nnodes + 1) * sizeof(*names));
+	size_t i;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		names[i] = cplan_node_name(cp, &cp->nodes[i]);
+		nm[i].key = names[i];
+		nm[i].node = i;
+	}
+	qsort(nm, cp->nnodes, sizeof(*nm), named_order);
+	f->names[FAIL_NODE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
+	f->nnames[FAIL_NODE] = cp->nnodes;
+	for (i = 0; i < cp->nnodes; i++) {
+		f->names[FAIL_NODE][i] = names[nm[i].node];
+		fail_node(c, nm[i].node);
+		settle(c, FAIL_NODE, i, NULL);
+	}
+	free(names);
+	free(nm);
+}
+
+/* Every site lost in turn (all its nodes at once), in name order (sites differing in case are one). */
+static void analyse_sites(struct fctx *c, const struct cplan *cp)
+{
+	struct failures *f = c->f;
+	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
+	size_t i, j;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		nm[i].key = cp->p->classes[cp->nodes[i].k].nc->site;
+		nm[i].node = i;
+	}
+	qsort(nm, cp->nnodes, sizeof(*nm), site_order);
+	f->names[FAIL_SITE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
+	for (i = 0; i < cp->nnodes; i = j) {
+		size_t site = f->nnames[FAIL_SITE]++;
+		f->names[FAIL_SITE][site] = xstrdup(nm[i].key);
+		for (j = i; j < cp->nnodes && !str_casecmp(nm[j].key, nm[i].key); j++)
+			fail_node(c, nm[j].node);
+		settle(c, FAIL_SITE, site, nm[i].key);
+	}
+	free(nm);
+}
+
+/*
+ * Compares what rows a[0..na) and b[0..nb) (one failure each, by rank)
+ * strand by the priority rule: weighted stranded replicas at the highest
+ * priority where they differ; > 0 when a strands more.
+ */
+static int strand_cmp(const struct problem *p, const struct fail_row *a, size_t na, const struct fail_row *b,
+		      size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	for (;;) {
+		double sa = 0, sb = 0;
+		int pa, pb, top;
+		while (i < na && !a[i].stranded)
+			i++;
+		while (j < nb && !b[j].stranded)
+			j++;
+		if (i >= na || j >= nb)
+			return (i < na) - (j < nb);
+		pa = p->demands[a[i].d].w->priority;
+		pb = p->demands[b[j].d].w->priority;
+		if (pa != pb)
+			return pa > pb ? 1 : -1;
+		top = pa;
+		for (; i < na && p->demands[a[i].d].w->priority == top; i++)
+			sa += (double)a[i].stranded * p->demands[a[i].d].weight;
+		for (; j < nb && p->demands[b[j].d].w->priority == top; j++)
+			sb += (double)b[j].stranded * p->demands[b[j].d].weight;
+		if (fabs(sa - sb) > 1e-9)
+			return sa > sb ? 1 : -1;
+	}
+}
+
+/* Sets w from the rows r[0..n) of one failure. */
+static void worst_set(struct fail_worst *w, const struct cplan *cp, const struct fail_row *r, size_t n)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	w->have = 1;
+	w->failure = r[0].failure;
+	for (i = 0; i < n; i++) {
+		int prio = cp->p->demands[r[i].d].w->priority;
+		w->stranded += r[i].stranded;
+		w->stranded_gpu_eq += fail_row_gpu_eq(cp, &r[i]);
+		if (r[i].stranded && !w->top_stranded)
+			w->top_priority = prio;
+		if (r[i].stranded && prio == w->top_priority)
+			w->top_stranded += r[i].stranded;
+	}
+}
+
+/* The worst failure of each kind (the first in name order among equals), with its figures. */
+static void find_worst(struct failures *f, const struct cplan *cp)
+{
+	size_t i, j, wi[FAIL_KIND_COUNT] = { 0 }, wn[FAIL_KIND_COUNT] = { 0 };
+
+	for (i = 0; i < f->nrows; i = j) {
+		enum fail_kind k = f->rows[i].kind;
+		for (j = i; j < f->nrows && f->rows[j].kind == k && f->rows[j].failure == f->rows[i].failure; j++)
+			;
+		if (strand_cmp(cp->p, &f->rows[i], j - i, wn[k] ? &f->rows[wi[k]] : NULL, wn[k]) <= 0)
+			continue;
+		wi[k] = i;
+		wn[k] = j - i;
+		worst_set(&f->worst[k], cp, &f->rows[i], j - i);
+	}
+}
+
+void failures_analyse(struct failures *f, const struct cplan *cp)
+{
+	struct fctx c;
+
+	memset(f, 0, sizeof(*f));
+	ctx_init(&c, f, cp);
+	analyse_nodes(&c, cp);
+	analyse_sites(&c, cp);
+	ctx_release(&c);
+	find_worst(f, cp);
+}
+
+void failures_release(struct failures *f)
+{
+	size_t k, i;
+
+	for (k = 0; k < FAIL_KIND_COUNT; k++) {
+		for (i = 0; i < f->nnames[k]; i++)
+			free(f->names[k][i]);
+		free(f->names[k]);
+	}
+	free(f->rows);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,69 @@
+/*
+ * failures.h - the failure analysis of a concrete plan: for each node and
+ * each site, what its loss would strand once the replicas it held are
+ * placed again into the plan's free capacity (docs/formats.md,
+ * "failures.csv").
+ *
+ * The re-placement is the placement engine's own (cplan_find_free): a
+ * free slot of a slot type the workload may use (its modes, isolation,
+ * memory, compute, MIG profile, sites, GPU types, licence), on a
+ * surviving node with the CPU and RAM it asks.  It reconfigures nothing
+ * (idle GPUs stay idle, nodes the plan leaves closed stay closed) and
+ * moves no replica that did not fail; replicas of higher priority go
+ * first, then by workload order.  Each failure is looked at on its own,
+ * from the plan as made; the plan itself is not changed.
+ *
+ * Cost: one copy of the plan, then per failure work in the replicas it
+ * held (and the free slots scanned for them), so linear-ish in replicas.
+ */
+#ifndef PLANNER_FAILURES_H
+#define PLANNER_FAILURES_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+
+enum fail_kind { FAIL_NODE, FAIL_SITE, FAIL_KIND_COUNT };
+
+/* "node" or "site". */
+const char *fail_kind_name(enum fail_kind k);
+
+/* One failure and one workload that had replicas on it. */
+struct fail_row {
+	enum fail_kind kind;
+	size_t failure;		/* index in failures.names[kind] */
+	int d;			/* the demand (its workload) */
+	long lost;		/* replicas on the failed domain */
+	long replaced;		/* placed again into free capacity */
+	long stranded;		/* lost - replaced */
+	long pending_by_spread;	/* of the stranded, those a spread rule holds back */
+	const char *reason;	/* why some are stranded (static text); NULL when none is */
+};
+
+/* The worst failure of a kind: by the priority rule on what it strands, then by name. */
+struct fail_worst {
+	int have;		/* 0: no failure of the kind strands a replica */
+	size_t failure;		/* index in failures.names[kind] */
+	long stranded;		/* its stranded replicas */
+	double stranded_gpu_eq;	/* and their GPU-equivalents */
+	int top_priority;	/* the highest priority it strands */
+	long top_stranded;	/* replicas of that priority it strands */
+};
+
+struct failures {
+	size_t nrows;
+	struct fail_row *rows;	/* by kind, failure name, priority (highest first), workload name */
+	size_t nnames[FAIL_KIND_COUNT];
+	char **names[FAIL_KIND_COUNT];	/* failure names by kind, sorted: node names, sites */
+	size_t nwith[FAIL_KIND_COUNT];	/* failures of each kind that held a replica */
+	struct fail_worst worst[FAIL_KIND_COUNT];
+};
+
+/* The analysis of plan cp into f (released by failures_release). */
+void failures_analyse(struct failures *f, const struct cplan *cp);
+void failures_release(struct failures *f);
+
+/* The GPU-equivalents row r strands. */
+double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r);
+
+#endif

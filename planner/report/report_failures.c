@@ -1,0 +1,115 @@
+/*
+ * report_failures.c - failures.csv and plan.json's "failures": the
+ * failure analysis of the plan (failures.h), one row per failure and
+ * workload that had replicas on it; and its summary rows.
+ */
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report_docs.h"
+#include "failures.h"
+#include "workload.h"
+#include "util.h"
+#include "banned.h"
+
+#define FAILURES_HEADER \
+	"kind,failure,workload,tenant,priority,lost,replaced,stranded,stranded_gpu_equivalents,pending_by_spread,reason\n"
+
+/*
+ * The row's reason: why replicas are stranded, and whether the loss
+ * breaks the workload's min_available or max_unavailable (a loss of its
+ * rule's domain kind that leaves fewer running than it asks: replicas
+ * placed again count as not running, they wait to be scheduled).  Caller
+ * frees.
+ */
+static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
+{
+	const struct cplan *cp = r->final;
+	const struct workload *w = cp->p->demands[fr->d].w;
+	long need = workload_need(w, cp->p->demands[fr->d].replicas), running = cp->placed[fr->d] - fr->lost;
+	int kind_ok = (fr->kind == FAIL_NODE) == (workload_avail_domain(w) == SPREAD_NODE);
+
+	if (need < 0 || !kind_ok || running >= need)
+		return xstrdup(fr->reason ? fr->reason : "");
+	return xasprintf("%s%s%s by %s broken: %ld of the %ld it asks keep running", fr->reason ? fr->reason : "",
+			 fr->reason ? "; " : "", w->avail == AVAIL_MIN ? "min_available" : "max_unavailable",
+			 spread_name(workload_avail_domain(w)), running, need);
+}
+
+/* One row of failures.csv and its object in the kind's JSON array. */
+static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r, const struct fail_row *fr)
+{
+	const struct failures *f = &r->fail;
+	const struct workload *w = r->final->p->demands[fr->d].w;
+	const char *name = f->names[fr->kind][fr->failure];
+	double eq = fail_row_gpu_eq(r->final, fr);
+	cJSON *o = cJSON_CreateObject();
+	char buf[64], *reason = row_reason(r, fr);
+
+	sb_addf(&dc->failures, "%s,", fail_kind_name(fr->kind));
+	sb_add_csv(&dc->failures, name);
+	sb_addn(&dc->failures, ",", 1);
+	sb_add_csv(&dc->failures, w->name);
+	sb_addn(&dc->failures, ",", 1);
+	sb_add_csv(&dc->failures, w->tenant);
+	sb_addf(&dc->failures, ",%d,%ld,%ld,%ld,%s,%ld,", w->priority, fr->lost, fr->replaced, fr->stranded,
+		fmt_fixed(buf, sizeof(buf), eq, 4), fr->pending_by_spread);
+	sb_add_csv(&dc->failures, reason);
+	sb_addn(&dc->failures, "\n", 1);
+	cJSON_AddStringToObject(o, "failure", name);
+	cJSON_AddStringToObject(o, "workload", w->name);
+	cJSON_AddStringToObject(o, "tenant", w->tenant);
+	cJSON_AddNumberToObject(o, "priority", w->priority);
+	cJSON_AddNumberToObject(o, "lost", (double)fr->lost);
+	cJSON_AddNumberToObject(o, "replaced", (double)fr->replaced);
+	cJSON_AddNumberToObject(o, "stranded", (double)fr->stranded);
+	cJSON_AddNumberToObject(o, "stranded_gpu_equivalents", report_round(eq, 4));
+	cJSON_AddNumberToObject(o, "pending_by_spread", (double)fr->pending_by_spread);
+	cJSON_AddStringToObject(o, "reason", reason);
+	cJSON_AddItemToArray(ja, o);
+	free(reason);
+}
+
+void report_build_failures(struct docs *dc, const struct plan_result *r)
+{
+	cJSON *jf = cJSON_AddObjectToObject(dc->json, "failures");
+	cJSON *ja[FAIL_KIND_COUNT];
+	size_t i;
+
+	sb_adds(&dc->failures, FAILURES_HEADER);
+	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
+	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
+	cJSON_AddArrayToObject(jf, "by_gpu");
+	cJSON_AddNullToObject(jf, "resilience");
+	if (!r->have_fail)
+		return;
+	for (i = 0; i < r->fail.nrows; i++)
+		failure_row(dc, ja[r->fail.rows[i].kind], r, &r->fail.rows[i]);
+}
+
+/* The summary rows of one kind: failure_worst_<kind>, _stranded, _stranded_gpu_equivalents. */
+static void worst_rows(struct docs *dc, cJSON *s, const struct plan_result *r, enum fail_kind k)
+{
+	const struct fail_worst *w = r->have_fail ? &r->fail.worst[k] : NULL;
+	const char *name = w && w->have ? r->fail.names[k][w->failure] : "";
+	char key[64], buf[64];
+
+	snprintf(key, sizeof(key), "failure_worst_%s", fail_kind_name(k));
+	sb_addf(&dc->summary, "%s,", key);
+	sb_add_csv(&dc->summary, name);
+	sb_addn(&dc->summary, "\n", 1);
+	cJSON_AddStringToObject(s, key, name);
+	snprintf(key, sizeof(key), "failure_worst_%s_stranded", fail_kind_name(k));
+	sb_addf(&dc->summary, "%s,%ld\n", key, w && w->have ? w->stranded : 0);
+	cJSON_AddNumberToObject(s, key, w && w->have ? (double)w->stranded : 0);
+	snprintf(key, sizeof(key), "failure_worst_%s_stranded_gpu_equivalents", fail_kind_name(k));
+	sb_addf(&dc->summary, "%s,%s\n", key, fmt_fixed(buf, sizeof(buf), w && w->have ? w->stranded_gpu_eq : 0, 4));
+	cJSON_AddNumberToObject(s, key, report_round(w && w->have ? w->stranded_gpu_eq : 0, 4));
+}
+
+void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result *r)
+{
+	worst_rows(dc, s, r, FAIL_NODE);
+	worst_rows(dc, s, r, FAIL_SITE);
+}

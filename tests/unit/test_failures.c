@@ -1,0 +1,186 @@
+/*
+ * test_failures.c - the failure analysis (failures.h) on a plan built by
+ * hand: three one-GPU H100 nodes in MIG mode (7 x 1g.10gb each), a-000
+ * and b-000 at site dc1, c-000 at dc2; workload hi (priority 5) and lo
+ * (priority 1), one slot each replica:
+ *
+ *   a-000: 5 hi (2 free)   b-000: 3 lo (4 free)   c-000: 4 hi, 3 lo (full)
+ *
+ * Losing a-000 places 4 hi on b-000 and strands 1; losing b-000 places 2
+ * lo on a-000 and strands 1; losing c-000 places its 4 hi first, then 2
+ * lo into the 6 free slots, and strands 1 lo.  That last one holds only
+ * when the two losses before it were undone (a-000's re-placement filled
+ * b-000).  Losing dc1 strands all 8 (c-000 is full), dc2 as c-000.  The
+ * worst node is a-000 (it strands priority 5), the worst site dc1.  A
+ * second case gives c-000 no CPU left for lo: its free slots do not count.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cplan.h"
+#include "failures.h"
+#include "fixture.h"
+#include "verify.h"
+
+static const char inv_text[] = INV_HEADER
+	"a,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+	"b,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+	"c,1,H100-SXM5-80GB,1,baremetal,dc2,64,512,owned,,,,\n";
+
+#define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
+
+static int demand_named(const struct problem *p, const char *name)
+{
+	size_t i;
+	for (i = 0; i < p->ndemands; i++)
+		if (!strcmp(p->demands[i].w->name, name))
+			return (int)i;
+	return -1;
+}
+
+static int mig7(const struct pclass *c)
+{
+	size_t i;
+	for (i = 0; i < c->nconfigs; i++)
+		if (c->configs[i].mode == MODE_MIG && !strcmp(c->configs[i].name, "1g.10gb*7"))
+			return (int)i;
+	return -1;
+}
+
+/* Opens class k's node with its GPU as 7 x 1g.10gb, then nhi replicas of hi and nlo of lo. */
+static void fill_node(struct cplan *cp, int k, int hi, int nhi, int lo, int nlo)
+{
+	int node = cplan_open_node(cp, k, MODE_MIG, -1);
+	size_t s = cp->nslots;
+	int i;
+
+	cplan_configure_gpu(cp, node, 0, mig7(&cp->p->classes[k]));
+	for (i = 0; i < nhi; i++)
+		cplan_place_at(cp, s++, hi);
+	for (i = 0; i < nlo; i++)
+		cplan_place_at(cp, s++, lo);
+}
+
+/* The row of (kind, failure name, workload), or NULL. */
+static const struct fail_row *row_of(const struct failures *f, const struct problem *p, enum fail_kind k,
+				     const char *failure, const char *wl)
+{
+	size_t i;
+	for (i = 0; i < f->nrows; i++)
+		if (f->rows[i].kind == k && !strcmp(f->names[k][f->rows[i].failure], failure) &&
+		    !strcmp(p->demands[f->rows[i].d].w->name, wl))
+			return &f->rows[i];
+	return NULL;
+}
+
+static void expect(const struct failures *f, const struct problem *p, enum fail_kind k, const char *failure,
+		   const char *wl, long lost, long replaced)
+{
+	const struct fail_row *r = row_of(f, p, k, failure, wl);
+	CHECK(r && r->lost == lost && r->replaced == replaced && r->stranded == lost - replaced &&
+		      (r->stranded > 0) == (r->reason != NULL),
+	      "%s %s, %s: lost %ld replaced %ld, want %ld and %ld", fail_kind_name(k), failure, wl, r ? r->lost : -1,
+	      r ? r->replaced : -1, lost, replaced);
+}
+
+/* Builds the plan of the header (lo_cpu: cores per lo replica); 0, or -1 after a failed check. */
+static int build(struct fixture *fx, struct cplan *cp, int lo_cpu, int *hi, int *lo)
+{
+	char *wl = xasprintf(WL_HEADER "hi,t,9,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+				       "lo,t,6,0,9.5,0.12,hardware,false,%d,8,H100-SXM5-80GB,mig,1\n", lo_cpu);
+	int rc = fixture_build(fx, FIXTURE_SC_TEXT("failures"), inv_text, wl, 0);
+	struct diag d = DIAG_INIT;
+
+	free(wl);
+	if (rc)
+		return -1;
+	*hi = demand_named(&fx->p, "hi");
+	*lo = demand_named(&fx->p, "lo");
+	CHECK(*hi >= 0 && *lo >= 0 && mig7(&fx->p.classes[0]) >= 0, "hi %d, lo %d", *hi, *lo);
+	if (*hi < 0 || *lo < 0 || mig7(&fx->p.classes[0]) < 0) {
+		fixture_release(fx);
+		return -1;
+	}
+	cplan_init(cp, &fx->p);
+	fill_node(cp, 0, *hi, 5, *lo, 0);
+	fill_node(cp, 1, *hi, 0, *lo, 3);
+	fill_node(cp, 2, *hi, 4, *lo, 3);
+	rc = verify_plan(cp, &d);
+	CHECK(rc == 0, "the hand-built plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	return 0;
+}
+
+static void test_replace(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct failures f;
+	int hi, lo, used[3];
+	size_t i;
+
+	if (build(&fx, &cp, 1, &hi, &lo))
+		return;
+	for (i = 0; i < 3; i++)
+		used[i] = cp.nodes[i].gpu_used[0];
+	failures_analyse(&f, &cp);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
+	expect(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 0);
+	expect(&f, &fx.p, FAIL_SITE, "dc1", "lo", 3, 0);
+	expect(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
+	expect(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
+	CHECK(f.nrows == 8, "%zu rows", f.nrows);
+	CHECK(f.nrows >= 4 && f.rows[2].d == hi && f.rows[3].d == lo, "c-000's rows: priority first");
+	CHECK(f.worst[FAIL_NODE].have && !strcmp(f.names[FAIL_NODE][f.worst[FAIL_NODE].failure], "a-000") &&
+		      f.worst[FAIL_NODE].stranded == 1 && f.worst[FAIL_NODE].top_priority == 5,
+	      "worst node: a-000, 1 replica of priority 5");
+	CHECK(f.worst[FAIL_SITE].have && !strcmp(f.names[FAIL_SITE][f.worst[FAIL_SITE].failure], "dc1") &&
+		      f.worst[FAIL_SITE].stranded == 8 && f.worst[FAIL_SITE].top_stranded == 5,
+	      "worst site: dc1, 8 replicas, 5 of the top priority");
+	CHECK(fabs(f.worst[FAIL_SITE].stranded_gpu_eq - 8 * 0.12) < 1e-9, "GPU-equivalents %g",
+	      f.worst[FAIL_SITE].stranded_gpu_eq);
+	for (i = 0; i < 3; i++)
+		CHECK(cp.nodes[i].gpu_used[0] == used[i] && cp.nodes[i].cpu_used < 64, "node %zu unchanged", i);
+	failures_release(&f);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+/* Free slots on a node without the CPU a replica asks do not take it. */
+static void test_cpu_room(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct failures f;
+	int hi, lo;
+
+	/* lo asks 20 cores: b-000 holds 3 (60 of 64), so losing a-000 places hi on b-000 (1 core) 4 times */
+	if (build(&fx, &cp, 20, &hi, &lo))
+		return;
+	failures_analyse(&f, &cp);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	/* losing b-000: 3 lo of 20 cores onto a-000 (5 cores used): 2 free slots, room for both */
+	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	/* losing c-000: 4 hi onto a-000 (2) and b-000 (2, 62 cores); lo finds no core left: 3 stranded */
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 0);
+	failures_release(&f);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+int main(void)
+{
+	if (fixture_setup("test_failures"))
+		return 1;
+	test_replace();
+	test_cpu_room();
+	fixture_teardown();
+	return check_done();
+}
