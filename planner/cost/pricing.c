@@ -284,8 +284,8 @@ static int price_licence(struct pricing *pr, const struct node_class *nc, enum l
 				  : nc->own == OWN_BUY ? licenses_bundle_years(L, LIC_NVAIE, nc->gpu, &bundle) : 0;
 	lp->bundled_years = B;
 	if (B > 0) {
-		char *what = xasprintf("%s: %d year%s of NVAIE bundled with each %s", nc->name, B, B == 1 ? "" : "s",
-				       nc->gpu->id);
+		char *what = xasprintf("%s: %d year%s of NVAIE bundled with each %s%s", nc->name, B, B == 1 ? "" : "s",
+				       nc->gpu->id, bundle && bundle->assumed ? " (assumed)" : "");
 		char *src = bundle ? xasprintf("%s:%ld: %s", model_file(L->file), bundle->line, bundle->source)
 				   : xasprintf("%s:%ld: column nvaie_bundle_years", sc->inventory.file, nc->line);
 		pr->named = 1;

@@ -192,7 +192,7 @@ static int load_rule(struct licenses *L, const struct ydoc *doc, const struct yn
 static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct ynode *b,
 		       const struct catalog *cat, struct diag *d)
 {
-	static const char *const keys[] = { "gpu_types", "product", "years", "source", NULL };
+	static const char *const keys[] = { "gpu_types", "product", "years", "assumed", "source", NULL };
 	const struct yread y = { doc, b, d };
 	struct lic_bundle *lb = &L->bundles[L->nbundles];
 	const struct ynode *types, *pn;
@@ -224,7 +224,7 @@ static int load_bundle(struct licenses *L, const struct ydoc *doc, const struct 
 		}
 		lb->types[lb->ntypes++] = g;
 	}
-	return load_source(doc, b, "a bundle", &lb->source, NULL, d);
+	return load_source(doc, b, "a bundle", &lb->source, &lb->assumed, d);
 }
 
 int licenses_load(struct licenses *L, const char *path, const struct catalog *cat, struct diag *d)

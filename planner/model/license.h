@@ -74,6 +74,7 @@ struct lic_bundle {
 	const struct gpu_type **types;
 	enum lic_product product;
 	int years;
+	int assumed;		/* no NVIDIA document read confirms it for these GPUs */
 	char *source;
 	long line;
 };

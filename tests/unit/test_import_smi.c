@@ -1,8 +1,9 @@
 /*
- * test_import_smi.c - `import nvidia-smi` (smi.c): the H100 80GB -lgip and
- * -lgipp captures of tests/cases/import-smi-h100 (SOURCES.txt there) give
- * a GPU entry that the catalog loader reads back exactly as the bundled
- * catalog's H100-SXM5-80GB MIG entry; broken listings fail at their line.
+ * test_import_smi.c - `import nvidia-smi` (smi.c): the real -lgip and -lgipp
+ * captures of tests/cases/import-smi-h100 and import-smi-rtx-pro-6000
+ * (SOURCES.txt there) give GPU entries that the catalog loader reads back
+ * exactly as the bundled catalog's MIG entries; broken listings fail at
+ * their line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,44 +58,91 @@ static void same_profile(const struct mig_profile *got, const struct mig_profile
 		CHECK(got->starts[i] == want->starts[i], "profile %s start %d", want->name, i);
 }
 
-static void test_h100(void)
+/* The import's profile named name, or NULL. */
+static const struct mig_profile *find_profile(const struct gpu_type *g, const char *name)
+{
+	size_t i;
+	for (i = 0; i < g->mig.nprofiles; i++)
+		if (!strcmp(g->mig.profiles[i].name, name))
+			return &g->mig.profiles[i];
+	return NULL;
+}
+
+/* A variant the catalog leaves out on purpose (graphics, all or no media engines). */
+static int unmodelled_variant(const char *name)
+{
+	return strstr(name, "+gfx") || strstr(name, "+me.all") || strstr(name, "-me");
+}
+
+/*
+ * Every real -lgip / -lgipp capture in the tests of a GPU the catalog has
+ * with MIG (issue 61): the import equals the catalog's entry field for
+ * field.  The import may hold more profiles only where they are variants
+ * the catalog's comment says it does not model.
+ */
+static const struct {
+	const char *dir;	/* tests/cases/<dir>/lgip.txt and lgipp.txt */
+	const char *gpu;	/* the catalog's type */
+	size_t nprofiles;	/* the import's profiles */
+	int sms_whole;		/* SMs of the largest profile */
+} captures[] = {
+	{ "import-smi-h100", "H100-SXM5-80GB", 7, 132 },
+	{ "import-smi-rtx-pro-6000", "RTX-PRO-6000-BSE", 11, 188 },
+};
+
+static void test_capture(size_t c)
 {
 	struct catalog bundled = CATALOG_INIT, frag = CATALOG_INIT;
 	struct diag d = DIAG_INIT;
 	struct smi_mig m;
 	const struct gpu_type *want, *got;
-	char *yaml, *path;
+	char *yaml, *path, *lgip, *lgipp;
 	size_t i;
 
+	lgip = xasprintf(TEST_SRC_DIR "/tests/cases/%s/lgip.txt", captures[c].dir);
+	lgipp = xasprintf(TEST_SRC_DIR "/tests/cases/%s/lgipp.txt", captures[c].dir);
 	CHECK(!catalog_load(&bundled, TEST_SRC_DIR "/models/gpus.yaml", 0, &d), "bundled catalog");
-	CHECK(!smi_mig_read(&m, CASE "lgip.txt", CASE "lgipp.txt", &d), "read the listings");
+	CHECK(!smi_mig_read(&m, lgip, lgipp, &d), "%s: read the listings", captures[c].dir);
 	if (d.kind) {
 		diag_release(&d);
 		catalog_release(&bundled);
+		free(lgip);
+		free(lgipp);
 		return;
 	}
-	CHECK(m.n == 7 && m.gpu == 0 && m.p[6].sms == 132 && m.p[0].sms == 16, "7 profiles of GPU 0, SMs kept");
-	yaml = smi_mig_yaml(&m, "H100-FROM-SMI");
+	CHECK(m.n == captures[c].nprofiles && m.gpu == 0 && m.p[m.n - 1].sms == captures[c].sms_whole,
+	      "%s: %zu profiles of GPU 0, SMs kept", captures[c].dir, m.n);
+	yaml = smi_mig_yaml(&m, "GPU-FROM-SMI");
 	path = write_temp(yaml);
-	CHECK(path && !catalog_load(&frag, path, 1, &d), "the fragment loads");
-	want = catalog_find(&bundled, "H100-SXM5-80GB");
-	got = catalog_find(&frag, "H100-FROM-SMI");
-	CHECK(want && got, "both types");
+	CHECK(path && !catalog_load(&frag, path, 1, &d), "%s: the fragment loads", captures[c].dir);
+	want = catalog_find(&bundled, captures[c].gpu);
+	got = catalog_find(&frag, "GPU-FROM-SMI");
+	CHECK(want && got, "%s: both types", captures[c].gpu);
 	if (want && got) {
 		CHECK(got->memory_mib == want->nominal_mib && got->memory_assumed && got->has_mig &&
-			      got->mig.compute_slices == 7 &&
+			      got->mig.compute_slices == want->mig.compute_slices &&
 			      got->mig.memory_slices == want->mig.memory_slices &&
-			      got->mig.max_instances == want->mig.max_instances &&
-			      got->mig.nprofiles == want->mig.nprofiles,
-		      "GPU-level MIG figures");
-		for (i = 0; i < want->mig.nprofiles && i < got->mig.nprofiles; i++)
-			same_profile(&got->mig.profiles[i], &want->mig.profiles[i]);
+			      got->mig.max_instances == want->mig.max_instances,
+		      "%s: GPU-level MIG figures (slices %d,%d / %d,%d)", captures[c].gpu, got->mig.compute_slices,
+		      got->mig.memory_slices, want->mig.compute_slices, want->mig.memory_slices);
+		for (i = 0; i < want->mig.nprofiles; i++) {
+			const struct mig_profile *g = find_profile(got, want->mig.profiles[i].name);
+			CHECK(g != NULL, "%s: the capture has no %s", captures[c].gpu, want->mig.profiles[i].name);
+			if (g)
+				same_profile(g, &want->mig.profiles[i]);
+		}
+		for (i = 0; i < got->mig.nprofiles; i++)
+			CHECK(find_profile(want, got->mig.profiles[i].name) ||
+				      unmodelled_variant(got->mig.profiles[i].name),
+			      "%s: the catalog lacks %s", captures[c].gpu, got->mig.profiles[i].name);
 	}
 	if (path)
 		unlink(path);
 	free(path);
 	free(yaml);
 	smi_mig_release(&m);
+	free(lgip);
+	free(lgipp);
 	catalog_release(&frag);
 	catalog_release(&bundled);
 	diag_release(&d);
@@ -172,7 +220,10 @@ static void test_bad(void)
 
 int main(void)
 {
-	test_h100();
+	size_t c;
+
+	for (c = 0; c < sizeof(captures) / sizeof(captures[0]); c++)
+		test_capture(c);
 	test_lgip_alone();
 	test_bad();
 	return check_done();

@@ -191,6 +191,17 @@ static char *expected(const char *path, const struct row *r)
 	return s;
 }
 
+/* The bundle NVIDIA's H100 PCIe product brief states is sourced; the NVL ones are assumed. */
+static void bundle_marks(const struct licenses *L)
+{
+	const struct lic_bundle *b = NULL;
+
+	CHECK(licenses_bundle_years(L, LIC_NVAIE, catalog_find(&cat, "H100-PCIE-80GB"), &b) == 5 && b && !b->assumed,
+	      "models: H100 PCIe's 5 bundled years, not assumed");
+	CHECK(licenses_bundle_years(L, LIC_NVAIE, catalog_find(&cat, "H200-NVL-141GB"), &b) == 5 && b && b->assumed,
+	      "models: H200 NVL's 5 bundled years, assumed");
+}
+
 static void test_bundled_files(void)
 {
 	struct licenses L;
@@ -213,6 +224,11 @@ static void test_bundled_files(void)
 		CHECK(t && t->as_of == date_from_civil(2020, 6, 25), "models: the vCS price is as of 2020-06-25");
 		t = licenses_term(&L, LIC_NVAIE, "subscription-1y");
 		CHECK(t && t->as_of == date_from_civil(2026, 9, 2), "models: NVAIE prices are as of 2026-09-02");
+		/* issue 61 item 6: only what an NVIDIA document read states goes unmarked */
+		CHECK(t && !t->assumed, "models: NVAIE 1 year, NVIDIA's own figure, not assumed");
+		t = licenses_term(&L, LIC_NVAIE, "perpetual");
+		CHECK(t && t->assumed, "models: NVAIE perpetual, as third parties quote it, assumed");
+		bundle_marks(&L);
 	}
 	licenses_release(&L);
 	diag_release(&d);
