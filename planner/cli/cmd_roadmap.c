@@ -111,6 +111,7 @@ static int cmd_roadmap(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	have_sc = 1;
+	cli_warn_implausible(&sc);
 	if (forecast_build(&fc, &sc, a.forecast, &d)) {
 		rc = cli_diag(&d);
 		goto out;
