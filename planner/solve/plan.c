@@ -40,16 +40,17 @@ static void note_priority_cap(struct plan_result *r)
 }
 
 /*
- * The greedy pass on r's problem into r->greedy, costed into gc; *t_greedy:
+ * The greedy pass on r's problem into r->greedy (to its end when whole,
+ * else until the deadline), costed into gc; *t_greedy:
  * how long it took, *t_check: what costing and checking the whole plan
  * takes here (measured only without a node limit).
  */
-static void plan_greedy(struct plan_result *r, int node_limited, struct cplan_cost *gc, double *t_greedy,
-			double *t_check)
+static void plan_greedy(struct plan_result *r, int node_limited, int whole, struct cplan_cost *gc,
+			double *t_greedy, double *t_check)
 {
 	*t_greedy = util_now_s();
 	cplan_init(&r->greedy, &r->p);
-	r->greedy.deadline = &r->dl;
+	r->greedy.deadline = whole ? NULL : &r->dl;
 	cplan_greedy(&r->greedy);
 	r->greedy.deadline = NULL;
 	*t_greedy = util_now_s() - *t_greedy;
@@ -174,7 +175,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		return -1;
 	r->have_p = 1;
 	ilp_progress_report(&sink, "greedy", -1, -1);
-	plan_greedy(r, node_limited, &gc, &t_greedy, &t_check);
+	plan_greedy(r, node_limited, o->greedy_whole, &gc, &t_greedy, &t_check);
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps

@@ -39,8 +39,15 @@ struct plan_opts {
 	 */
 	const struct deadline *deadline;
 	const struct solfile *start; /* another solver's plan of the exported model (ilp_opts.start), or NULL */
+	/*
+	 * The greedy pass runs to its end whatever the time limit (the ILP
+	 * gets what is left, maybe nothing): a caller that shares one limit
+	 * out over many small plans (roadmap) keeps every replica the greedy
+	 * pass can place.
+	 */
+	int greedy_whole;
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
 
 struct plan_whatif;
 

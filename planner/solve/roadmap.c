@@ -44,6 +44,15 @@ struct rm_ctx {
 	double lic_up[LIC_COUNT], lic_lb[LIC_COUNT];	/* licence price per GPU-year; < 0: the scenario's */
 	char *lic_source;
 	long *demand;		/* this plan's demand per workload */
+	int has_buy;		/* the inventory has a buy row */
+	/*
+	 * The shared-out budgets (budget_split): the run's time limit from
+	 * t0, the weight of the plans not run yet; the node limit in all and
+	 * the weight of all plans.
+	 */
+	double time_s, t0, weight_left, weight_all;
+	long nodes;
+	const struct deadline *dl;	/* the run's, or NULL: from t0 */
 };
 
 /* ================= prices ================= */
@@ -198,15 +207,47 @@ static void nodes_used(const struct plan_result *pr, long *used)
 		used[pr->p.classes[pr->final->nodes[i].k].index]++;
 }
 
+/* A plan's weight in the shared budgets: the replicas it places, plus one. */
+static double plan_weight(const struct rm_ctx *c, const long *demand)
+{
+	double w = 1;
+	size_t i;
+	for (i = 0; i < c->nw; i++)
+		w += (double)demand[i];
+	return w;
+}
+
+/*
+ * The options of the next plan, of weight w: its share of the time left
+ * (by weight among the plans not run yet, so time one plan leaves
+ * unspent goes to the later ones) and of the node limit (by weight among
+ * all plans: a fixed share, so the run is the same on any machine, at
+ * least one node).  The greedy pass runs whole whatever the share.
+ */
+static void budget_split(struct rm_ctx *c, double w, struct plan_opts *po)
+{
+	double spent = c->dl ? deadline_elapsed(c->dl) : util_now_s() - c->t0;
+
+	*po = c->po;
+	po->greedy_whole = 1;
+	po->time_limit_s = c->weight_left > 0 ? fmax(0, c->time_s - spent) * fmin(1, w / c->weight_left) : 0;
+	c->weight_left = fmax(0, c->weight_left - w);
+	if (c->nodes > 0)
+		po->node_limit = (long)fmax(1, floor((double)c->nodes * w / c->weight_all));
+}
+
 /* Plans ps into pr; 0, or -1 with d set.  A scenario with no demand is not planned (*planned 0). */
-static int plan_pscen(const struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
+static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
 		      struct diag *d)
 {
+	struct plan_opts po;
+
 	*planned = 0;
 	memset(pr, 0, sizeof(*pr));
 	if (!ps->s.workloads.n)
 		return 0;
-	if (plan_run(pr, &ps->s, &c->po, d)) {
+	budget_split(c, plan_weight(c, c->demand), &po);
+	if (plan_run(pr, &ps->s, &po, d)) {
 		plan_release(pr);
 		return -1;
 	}
@@ -249,19 +290,46 @@ static void arrivals(struct rm_ctx *c, const struct pscen *ps, const struct plan
 	free(used);
 }
 
-/* The purchases for arrival in period t: the base load's plan; the new nodes it uses are ordered. */
-static int buy_for(struct rm_ctx *c, size_t t, struct diag *d)
+/* The base load of period t (each workload's least demand from t on) into c->demand. */
+static void base_load(struct rm_ctx *c, size_t t)
 {
-	struct pscen ps;
-	struct plan_result pr;
 	size_t w, s;
-	int planned;
 
 	for (w = 0; w < c->nw; w++) {
 		c->demand[w] = forecast_at(c->fc, t, w);
 		for (s = t + 1; s < c->T; s++)
 			if (forecast_at(c->fc, s, w) < c->demand[w])
 				c->demand[w] = forecast_at(c->fc, s, w);
+	}
+}
+
+/* Whether a node of a buy row can still arrive in period t. */
+static int can_buy(const struct rm_ctx *c, size_t t)
+{
+	size_t k;
+
+	for (k = 0; k < c->nk && can_arrive(c, t); k++)
+		if (c->sc->inventory.classes[k].own == OWN_BUY && c->sc->inventory.classes[k].count > c->arrived[k])
+			return 1;
+	return 0;
+}
+
+/*
+ * The purchases for arrival in period t: the base load's plan; the new
+ * nodes it uses are ordered.  Not planned when no node can be bought (it
+ * would order nothing).
+ */
+static int buy_for(struct rm_ctx *c, size_t t, struct diag *d)
+{
+	struct pscen ps;
+	struct plan_result pr;
+	int planned;
+
+	base_load(c, t);
+	if (!can_buy(c, t)) {
+		if (c->has_buy)
+			c->weight_left = fmax(0, c->weight_left - plan_weight(c, c->demand));
+		return 0;
 	}
 	pscen_build(c, PS_BUY, t, &ps);
 	if (plan_pscen(c, &ps, &pr, &planned, d)) {
@@ -321,7 +389,56 @@ static void bound_figures(const struct plan_result *bp, const struct plan_result
 	rp->objective = x * bp->p.tiebreak + pen;
 }
 
-/* Period t: the plan of its demand and the relaxation's bound. */
+/*
+ * Whether period t may keep period t - 1's plan and bound: the same
+ * demand, and no node arrives for it.  That plan is still a plan of t
+ * (every node it uses is there, the new ones arrived, their capex sunk);
+ * the relaxation of t is the relaxation of t - 1 (it does not depend on
+ * the period), and so is the period's problem without buy rows.
+ */
+static int same_as_before(const struct rm_ctx *c, size_t t)
+{
+	size_t w, k;
+
+	if (t == 0)
+		return 0;
+	for (w = 0; w < c->nw; w++)
+		if (forecast_at(c->fc, t, w) != forecast_at(c->fc, t - 1, w))
+			return 0;
+	for (k = 0; k < c->nk; k++)
+		if (c->arrive_at[t * c->nk + k])
+			return 0;
+	return 1;
+}
+
+/* Period t keeps period t - 1's figures (same_as_before); its plans' weights are spent. */
+static void keep_before(struct rm_ctx *c, size_t t)
+{
+	struct roadmap_period *rp = &c->r->per[t];
+	const struct roadmap_period *prev = &c->r->per[t - 1];
+	int q, f;
+
+	rp->placed = prev->placed;
+	rp->unplaced = prev->unplaced;
+	rp->licensed_gpus = prev->licensed_gpus;
+	rp->used_owned_gpus = prev->used_owned_gpus;
+	for (f = 0; f < PRICING_COUNT; f++)
+		rp->rented_gpus[f] = prev->rented_gpus[f];
+	for (q = 0; q < CAT_COUNT; q++)
+		if (q != CAT_HARDWARE)
+			rp->cat[q] = prev->cat[q];
+	rp->objective = prev->objective;
+	rp->bound = prev->bound;
+	rp->status = prev->status;
+	c->weight_left = fmax(0, c->weight_left - (c->has_buy ? 2 : 1) * plan_weight(c, c->demand));
+}
+
+/*
+ * Period t: the plan of its demand and the relaxation's bound.  Without
+ * buy rows every roadmap's period t is a plan of the period's problem at
+ * the very cost the roadmap charges, so that plan's own proven bound is
+ * the bound and no relaxation is solved.
+ */
 static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 {
 	struct roadmap_period *rp = &c->r->per[t];
@@ -333,9 +450,13 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 
 	for (w = 0; w < c->nw; w++)
 		c->demand[w] = forecast_at(c->fc, t, w);
+	if (same_as_before(c, t)) {
+		keep_before(c, t);
+		return 0;
+	}
 	pscen_build(c, PS_PERIOD, t, &ps);
 	pscen_build(c, PS_BOUND, t, &bs);
-	if (plan_pscen(c, &ps, &pr, &planned, d) || plan_pscen(c, &bs, &br, &bplanned, d))
+	if (plan_pscen(c, &ps, &pr, &planned, d) || (c->has_buy && plan_pscen(c, &bs, &br, &bplanned, d)))
 		goto out;
 	rp->status = "empty";
 	if (planned) {
@@ -345,6 +466,8 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	}
 	if (bplanned)
 		bound_figures(&br, planned ? &pr : NULL, x, rp);
+	else if (planned && !c->has_buy)
+		bound_figures(&pr, &pr, x, rp);
 	rc = 0;
 out:
 	if (planned)
@@ -541,7 +664,30 @@ static int compare_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The context's arrays, the lead time and the shared-out time limit. */
+/*
+ * The weight of every plan the run may make (budget_split): each
+ * period's base load when there are buy rows, its demand for its plan,
+ * and again for the relaxation when there are buy rows.
+ */
+static void budget_weights(struct rm_ctx *c)
+{
+	size_t k, t, w;
+
+	for (k = 0; k < c->nk; k++)
+		c->has_buy |= c->sc->inventory.classes[k].own == OWN_BUY;
+	for (t = 0; t < c->T; t++) {
+		if (c->has_buy) {
+			base_load(c, t);
+			c->weight_all += plan_weight(c, c->demand);
+		}
+		for (w = 0; w < c->nw; w++)
+			c->demand[w] = forecast_at(c->fc, t, w);
+		c->weight_all += (c->has_buy ? 2 : 1) * plan_weight(c, c->demand);
+	}
+	c->weight_left = c->weight_all;
+}
+
+/* The context's arrays, the lead time and the shared-out budgets. */
 static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct roadmap_opts *o)
 {
 	const struct scenario_roadmap *R = &c->sc->roadmap;
@@ -554,7 +700,10 @@ static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct ro
 	c->po = o->po;
 	if (c->po.time_limit_s < 0)
 		c->po.time_limit_s = c->sc->time_limit_s;
-	c->po.time_limit_s /= (double)(3 * c->T); /* three plans a period share the run's limit */
+	c->time_s = c->po.time_limit_s;
+	c->nodes = c->po.node_limit >= 0 ? c->po.node_limit : c->sc->node_limit;
+	c->dl = o->po.deadline;
+	c->t0 = util_now_s();
 	c->po.deadline = NULL;
 	c->po.export_path = NULL;
 	c->arrived = xcalloc(c->nk + 1, sizeof(long));
@@ -567,6 +716,7 @@ static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct ro
 	r->saving_vs_rent = -1;
 	r->mip_gap = o->po.mip_gap >= 0 ? o->po.mip_gap : c->sc->mip_gap;
 	licence_rates(c);
+	budget_weights(c);
 }
 
 int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struct forecast *fc,

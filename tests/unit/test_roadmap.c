@@ -2,7 +2,8 @@
  * test_roadmap.c - the roadmap on hand-worked cases: steady demand is
  * bought once at the start, a one-quarter peak is rented when holding a
  * node to the end costs more, growth past the lead time is ordered one
- * period ahead; the bound never exceeds the objective.
+ * period ahead; the bound never exceeds the objective, also without buy
+ * rows, where the period plans give it.
  *
  * The fleet: H100 8-GPU nodes to buy at 80,000 USD over 5 years (4,000
  * a quarter) and to rent at 2 USD an hour (4,380 a quarter); one-GPU
@@ -40,8 +41,11 @@ struct run {
 	int ok;
 };
 
-/* Loads dir's scenario with the roadmap block and forecast given, and runs the roadmap. */
-static void run(struct run *x, const char *block, const char *owned, const char *forecast)
+/*
+ * Loads dir's scenario with the roadmap block and forecast given, and runs
+ * the roadmap; buy: the buy row (NULL: the fleet's).
+ */
+static void run_with(struct run *x, const char *block, const char *owned, const char *buy, const char *forecast)
 {
 	struct diag d = DIAG_INIT;
 	struct roadmap_opts o = { PLAN_OPTS_INIT };
@@ -49,8 +53,9 @@ static void run(struct run *x, const char *block, const char *owned, const char 
 			     "roadmap: {start: 2027-Q1, forecast: forecast.csv, source: test, %s}\n", block);
 	char *inv = xasprintf("name,count,gpu_type,gpus_per_node,hypervisor,site,cpu_cores,ram_gib,ownership,capex_usd,"
 			      "amortization_years,hourly_usd,base_power_w\n%s"
-			      "buy,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,buy,80000,5,,\n"
-			      "rent,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,rent,,,2,\n", owned);
+			      "%s"
+			      "rent,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,rent,,,2,\n", owned,
+			      buy ? buy : "buy,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,buy,80000,5,,\n");
 	char *path = xasprintf("%s/scenario.yaml", dir);
 
 	put("scenario.yaml", sc);
@@ -67,6 +72,11 @@ static void run(struct run *x, const char *block, const char *owned, const char 
 	free(sc);
 	free(inv);
 	free(path);
+}
+
+static void run(struct run *x, const char *block, const char *owned, const char *forecast)
+{
+	run_with(x, block, owned, NULL, forecast);
 }
 
 static void done(struct run *x)
@@ -120,6 +130,28 @@ static void test_peak_rented(void)
 	done(&x);
 }
 
+/*
+ * Without buy rows the period's own plan gives the bound (no relaxation
+ * solved), and a period whose demand is the one before keeps its plan.
+ */
+static void test_no_buy_rows(void)
+{
+	struct run x;
+	run_with(&x, "periods: 4, lead_time_weeks: 0", "owned,1,H100-SXM5-80GB,8,baremetal,dc1,112,2048,owned,,,,\n", "",
+		 "period,workload,replicas\n2027-Q1,chat,8\n2027-Q2,chat,16\n");
+	if (!x.ok) {
+		done(&x);
+		return;
+	}
+	CHECK(x.r.nbuys == 0 && x.r.per[1].rented_gpus[PRICING_ON_DEMAND] == 8, "the growth rented");
+	CHECK(NEAR(x.r.cost_total, 3 * 4380), "cost %f", x.r.cost_total);
+	CHECK(x.r.bound <= x.r.objective + 1e-6 && x.r.gap < 1e-4, "bound %f objective %f", x.r.bound, x.r.objective);
+	CHECK(x.r.per[3].rented_gpus[PRICING_ON_DEMAND] == 8 && NEAR(x.r.per[3].bound, x.r.per[1].bound) &&
+		      !strcmp(x.r.per[3].status, x.r.per[1].status),
+	      "an unchanged period keeps the plan before");
+	done(&x);
+}
+
 static void test_lead_time(void)
 {
 	struct run x;
@@ -147,6 +179,7 @@ int main(void)
 	test_steady();
 	test_peak_rented();
 	test_lead_time();
+	test_no_buy_rows();
 	{
 		const char *files[] = { "scenario.yaml", "inventory.csv", "workloads.csv", "forecast.csv", NULL };
 		size_t i;
