@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "scenario.h"
+#include "scenario_path.h"
 #include "scenario_roadmap.h"
 #include "models.h"
 #include "mig.h"
@@ -30,38 +31,6 @@
 #endif
 
 #define SCENARIO_SCHEMA "gpuplan-scenario/1"
-
-/* ================= paths ================= */
-
-/* The directory part of path ("" when there is none; "/" for "/x"). */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return xstrdup("");
-	if (slash == path)
-		return xstrdup("/");
-	return xstrndup(path, (size_t)(slash - path));
-}
-
-/* name relative to dir, unless name is absolute or dir is empty. */
-static char *path_join(const char *dir, const char *name)
-{
-	size_t n = strlen(dir);
-	if (name[0] == '/' || n == 0)
-		return xstrdup(name);
-	if (dir[n - 1] == '/')
-		return xasprintf("%s%s", dir, name);
-	return xasprintf("%s/%s", dir, name);
-}
-
-char *scenario_path_resolve(const char *file, const char *name)
-{
-	char *dir = dir_of(file);
-	char *p = path_join(dir, name);
-	free(dir);
-	return p;
-}
 
 /* ================= numbers ================= */
 
@@ -145,7 +114,7 @@ static int file_list(const struct yread *y, const char *key, const char *what, c
 		const struct ynode *it = list->items[i];
 		if (it->type != YN_SCALAR || str_blank(it->scalar))
 			return ydoc_error(y->doc, it, y->d, "a '%s' entry must be a file name", key);
-		(*files)[(*n)++] = path_join(dir, it->scalar);
+		(*files)[(*n)++] = scenario_path_join(dir, it->scalar);
 		if (check_readable(y->doc, it, what, (*files)[i], y->d))
 			return -1;
 	}
@@ -326,7 +295,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	} else if (yread_nonblank(&y, "models", 0, &s) < 0) {
 		return -1;
 	} else if (ymap_get(root, "models")) {
-		sc->models_dir = path_join(dir, s);
+		sc->models_dir = scenario_path_join(dir, s);
 	} else {
 		sc->models_dir = xstrdup(models_dir_or_default(NULL));
 	}
@@ -337,12 +306,12 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 
 	if (yread_nonblank(&y, "inventory", 1, &s))
 		return -1;
-	sc->inventory_path = path_join(dir, s);
+	sc->inventory_path = scenario_path_join(dir, s);
 	if (check_readable(doc, ymap_get(root, "inventory"), "inventory", sc->inventory_path, d))
 		return -1;
 	if (yread_nonblank(&y, "workloads", 1, &s))
 		return -1;
-	sc->workloads_path = path_join(dir, s);
+	sc->workloads_path = scenario_path_join(dir, s);
 	if (check_readable(doc, ymap_get(root, "workloads"), "workloads", sc->workloads_path, d))
 		return -1;
 
@@ -453,7 +422,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	struct inventory inv0 = INVENTORY_INIT;
 	struct workloads wl0 = WORKLOADS_INIT;
 	struct catalog cat0 = CATALOG_INIT;
-	char *dir = dir_of(path), *gpus = NULL, *lic = NULL, *offers = NULL;
+	char *dir = scenario_dir_of(path), *gpus = NULL, *lic = NULL, *offers = NULL;
 	size_t i;
 	int rc = -1;
 
@@ -481,7 +450,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 
 	if (ydoc_load(&doc, path, d) || load_fields(sc, &doc, dir, models_dir, d))
 		goto out;
-	gpus = path_join(sc->models_dir, "gpus.yaml");
+	gpus = scenario_path_join(sc->models_dir, "gpus.yaml");
 	if (catalog_load(&sc->catalog, gpus, 0, d))
 		goto out;
 	for (i = 0; i < sc->ngpu_files; i++)
@@ -491,10 +460,10 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 	if (sc->gpu_memory_nominal)
 		for (i = 0; i < sc->catalog.n; i++)
 			sc->catalog.gpus[i].memory_mib = sc->catalog.gpus[i].nominal_mib;
-	lic = path_join(sc->models_dir, "licenses.yaml");
+	lic = scenario_path_join(sc->models_dir, "licenses.yaml");
 	if (licenses_load(&sc->licenses, lic, &sc->catalog, d))
 		goto out;
-	offers = path_join(sc->models_dir, "clouds.yaml");
+	offers = scenario_path_join(sc->models_dir, "clouds.yaml");
 	if (clouds_load(&sc->clouds, offers, &sc->catalog, d))
 		goto out;
 	for (i = 0; i < sc->noffer_files; i++)

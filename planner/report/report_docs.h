@@ -1,6 +1,6 @@
 /*
  * report_docs.h - the documents a plan's reports are built in (report.c), shared with the
- * summary, costs and licences builders (report_summary.c).
+ * summary, costs and licences builders (report_summary.c), and how reports round (report_num.c).
  */
 #ifndef PLANNER_REPORT_DOCS_H
 #define PLANNER_REPORT_DOCS_H

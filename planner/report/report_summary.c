@@ -15,18 +15,6 @@
 #include "util.h"
 #include "banned.h"
 
-const char *report_money(char *buf, size_t n, double v)
-{
-	return fmt_fixed(buf, n, round(v * 100.0) / 100.0, 2);
-}
-
-double report_round(double v, int decimals)
-{
-	double f = pow(10, decimals);
-	double r = round(v * f) / f;
-	return r == 0 ? 0 : r;
-}
-
 static void kv(struct sb *sb, cJSON *obj, const char *key, const char *val)
 {
 	sb_adds(sb, key);
