@@ -37,6 +37,7 @@
 struct notes {
 	char **v;
 	size_t n;
+	double lo, hi;	/* the bundled offers' cheapest and dearest price per GPU-hour */
 };
 
 static void note(struct notes *ns, char *msg)
@@ -72,9 +73,10 @@ static int gpu_hour_band(const struct scenario *sc, double *lo, double *hi)
 	return have;
 }
 
-static void check_gpu_hour(struct notes *ns, const char *file, long line, const char *what, double usd, double lo,
-			   double hi)
+static void check_gpu_hour(struct notes *ns, const char *file, long line, const char *what, double usd)
 {
+	double lo = ns->lo, hi = ns->hi;
+
 	if (usd <= 0 || (usd >= lo / GPU_HOUR_MARGIN && usd <= hi * GPU_HOUR_MARGIN))
 		return;
 	note(ns, xasprintf("%s:%ld: %s costs %.4g USD per GPU-hour, outside %.3g to %.3g USD, a tenth of the cheapest to "
@@ -85,10 +87,9 @@ static void check_gpu_hour(struct notes *ns, const char *file, long line, const 
 
 static void check_prices(const struct scenario *sc, struct notes *ns)
 {
-	double lo = 0, hi = 0;
 	size_t i;
 
-	if (!gpu_hour_band(sc, &lo, &hi))
+	if (!gpu_hour_band(sc, &ns->lo, &ns->hi))
 		return;
 	for (i = 0; i < sc->inventory.n; i++) {
 		const struct node_class *nc = &sc->inventory.classes[i];
@@ -97,7 +98,7 @@ static void check_prices(const struct scenario *sc, struct notes *ns)
 			continue;
 		what = xasprintf("node class '%s' (hourly_usd %.10g for %d GPUs)", nc->name, nc->hourly_usd,
 				 nc->gpus_per_node);
-		check_gpu_hour(ns, sc->inventory.file, nc->line, what, nc->hourly_usd / nc->gpus_per_node, lo, hi);
+		check_gpu_hour(ns, sc->inventory.file, nc->line, what, nc->hourly_usd / nc->gpus_per_node);
 		free(what);
 	}
 	for (i = 0; i < sc->clouds.n; i++) {
@@ -106,14 +107,14 @@ static void check_prices(const struct scenario *sc, struct notes *ns)
 		if (!user_offer(sc, of) || of->gpus <= 0)
 			continue;
 		what = xasprintf("cloud offer '%s'", of->id);
-		check_gpu_hour(ns, of->file, of->line, what, cloud_offer_hourly(of) / of->gpus, lo, hi);
+		check_gpu_hour(ns, of->file, of->line, what, cloud_offer_hourly(of) / of->gpus);
 		free(what);
 	}
 }
 
 size_t scenario_implausible(const struct scenario *sc, char ***out)
 {
-	struct notes ns = { NULL, 0 };
+	struct notes ns = { NULL, 0, 0, 0 };
 	double kwh = sc->energy_usd_per_kwh;
 
 	if (kwh > 0 && (kwh < KWH_LO || kwh > KWH_HI))
