@@ -492,8 +492,10 @@ const struct cli_command cmd_sweep_entry = {
 	.description = "SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
 		       "the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
 		       "$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
-		       "workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
-		       "option is best, sensitivity and break-even per parameter; submit writes a Slurm array job,\n"
+		       "workers) and skips those done, merge writes the report with the figures the design\n"
+		       "supports (one-at-a-time: base case, range and tornado; grid: range over its points;\n"
+		       "Monte Carlo: percentiles and the chance each option is best) and break-even per\n"
+		       "parameter; submit writes a Slurm array job,\n"
 		       "the mpirun line or a Kubernetes Indexed Job (docs/sweep.md)",
 	.options = sweep_options,
 	.operands = { CLI_STRING, offsetof(struct sweep_args, spec), 1, NULL, NULL },
