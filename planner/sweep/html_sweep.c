@@ -85,13 +85,13 @@ static void numbers(struct sb *sb, char **cells, size_t nrows, size_t ncols)
 
 /* ================= summary and options ================= */
 
-/* The design's name in doc, and whether it is d. */
+/* Whether doc's design is d ("one-at-a-time", "grid", "monte-carlo"). */
 static int design_is(const cJSON *doc, const char *d)
 {
 	return !strcmp(str(doc, "design"), d);
 }
 
-/* A cell of option p: its money field key, or (decimals 4) its share; "" when null. */
+/* A table cell: option p's figure key with decimals places; "" when it is null. */
 static char *cell(const cJSON *p, const char *key, int decimals)
 {
 	char b[64];
@@ -178,7 +178,8 @@ static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed,
 	html_kv(sb, "cases", b);
 	html_kv(sb, "parameters", params.len ? params.buf : "");
 	if (design_is(doc, "one-at-a-time"))
-		html_kv(sb, "cheapest at the base case", str(doc, "cheapest_at_base"));
+		html_kv(sb, "cheapest at the base case",
+			*str(doc, "cheapest_at_base") ? str(doc, "cheapest_at_base") : "unknown: the base case is not done");
 	sb_adds(sb, "</table></div>\n");
 	sb_release(&params);
 	options_table(sb, doc);
