@@ -196,6 +196,13 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
 	plan_pick(r, &gc);
+	if (sc->resilience.present) {	/* headroom on the plan picked: nothing that runs moves */
+		plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl);
+		r->have_resil = 1;
+		/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
+		if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
+			r->status = ILP_FEASIBLE;
+	}
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)
 		note_priority_cap(r);
@@ -220,6 +227,8 @@ void plan_release(struct plan_result *r)
 {
 	if (r->have_fail)
 		failures_release(&r->fail);
+	if (r->have_resil)
+		plan_resilience_release(&r->resil);
 	if (r->have_ilp)
 		cplan_release(&r->ilp);
 	if (r->have_p) {

@@ -1,0 +1,52 @@
+/*
+ * reserve.h - headroom for failures in a concrete plan: free capacity
+ * added so that losing a set of nodes leaves a free slot for every
+ * replica of a given priority or more they held (the resilience: block,
+ * docs/formulation.md "Resilience").
+ *
+ * A cover places the lost replicas, highest priority first (the failure
+ * analysis's order, failures.h), into free slots of the surviving nodes;
+ * when none is left it configures an idle GPU or opens a node (the
+ * greedy engine's cheapest choice for the replicas still to cover) and
+ * places there.  Then every replica it placed is taken out again: the
+ * slots stay free, the GPUs configured, the nodes open.  Nothing that
+ * runs moves, so what any failure loses never changes; only the free
+ * capacity grows.
+ *
+ * Ownership: a reserve_index points into no plan; reserve_index_release
+ * frees it.
+ */
+#ifndef PLANNER_RESERVE_H
+#define PLANNER_RESERVE_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+
+/* The occupied slots of a plan grouped by node (valid while no replica moves). */
+struct reserve_index {
+	size_t nnodes;
+	size_t *first;		/* [nnodes + 1]: node i's slots are by[first[i]] .. by[first[i + 1] - 1] */
+	size_t *by;		/* slot ids */
+};
+
+void reserve_index_build(struct reserve_index *ix, const struct cplan *cp);
+void reserve_index_release(struct reserve_index *ix);
+
+/* What a cover of one failure did. */
+struct reserve_cover {
+	long lost;		/* replicas of priority >= the floor on the failed nodes */
+	long stranded;		/* of them, those left without a slot (0: covered) */
+	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
+};
+
+/*
+ * Covers the loss of the nodes fail[0 .. nfail) for the replicas of
+ * priority >= prio (index ix, built on cp): with add 0 it only checks (no
+ * GPU is configured, no node opened); with add 1 it adds what is
+ * missing.  cp's placements are as they were on return.
+ */
+void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail, int prio,
+		   int add, struct reserve_cover *out);
+
+#endif
