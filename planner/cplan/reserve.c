@@ -89,6 +89,61 @@ static size_t collect(const struct cplan *cp, const struct reserve_index *ix, co
 	return n;
 }
 
+/* Node n has room for d once the replica of e leaves it. */
+static int room_after(const struct cplan *cp, const struct cnode *n, int e, int d)
+{
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	const struct workload *we = cp->p->demands[e].w, *wd = cp->p->demands[d].w;
+
+	return n->cpu_used - we->cpu_cores + wd->cpu_cores <= nc->cpu_cores + 1e-9 &&
+	       n->ram_used - we->ram_gib + wd->ram_gib <= nc->ram_gib + 1e-9;
+}
+
+/*
+ * No free slot takes d and no new GPU or node can: a slot of d's arcs on
+ * a surviving node that a replica of priority < prio holds, that replica
+ * moved to a slot elsewhere (not on that node), and the slot emptied for
+ * d; (size_t)-1 when none.  Replicas below the floor are not guaranteed,
+ * so moving one asks nothing of any failure; it still runs.  stuck[e]:
+ * e found no slot elsewhere in this cover (nothing is freed meanwhile).
+ */
+static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
+{
+	const struct problem *p = cp->p;
+	size_t lo, hi, a, sl;
+
+	cplan_arcs_of(p, d, &lo, &hi);
+	for (a = lo; a < hi; a++) {
+		for (sl = 0; sl < cp->nslots; sl++) {
+			struct cslot *c = &cp->slots[sl];
+			struct cnode *n = &cp->nodes[c->node];
+			size_t to;
+			double cpu;
+			long replica;
+			int e = c->d;
+			if (e < 0 || e == d || stuck[e] || n->k != p->arcs[a].k ||
+			    p->classes[n->k].slot_types[c->type].rep != p->arcs[a].s || p->demands[e].w->priority >= prio ||
+			    !room_after(cp, n, e, d))
+				continue;
+			cpu = n->cpu_used;
+			n->cpu_used = HUGE_VAL;	/* e goes elsewhere */
+			cp->memo->epoch++;
+			to = cplan_place_one(cp, e, 1);
+			n->cpu_used = cpu;
+			cp->memo->epoch++;
+			if (to == (size_t)-1) {
+				stuck[e] = 1;
+				continue;
+			}
+			replica = c->replica;
+			cplan_slot_clear(cp, sl);
+			cplan_slot_fill(cp, to, e, replica);
+			return sl;
+		}
+	}
+	return (size_t)-1;
+}
+
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail, int prio,
 		   int add, struct reserve_cover *out)
 {
@@ -96,6 +151,7 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_
 	size_t n = collect(cp, ix, fail, nfail, prio, &l), i, nfill = 0, nslots0 = cp->nslots;
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));
 	double *cpu = xmalloc((nfail + 1) * sizeof(*cpu));
+	unsigned char *stuck = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->lost = (long)n;
@@ -113,6 +169,10 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_
 			for (j = i; j < n && l[j].d == d; j++)
 				left++;
 			s = cplan_place_one(cp, d, left);
+			if (s == (size_t)-1) {
+				s = make_room(cp, d, prio, stuck);
+				out->moved += s != (size_t)-1;
+			}
 		}
 		if (s == (size_t)-1) {
 			out->stranded++;
@@ -129,5 +189,6 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_
 	out->added = (long)(cp->nslots - nslots0);
 	free(filled);
 	free(cpu);
+	free(stuck);
 	free(l);
 }

@@ -8,10 +8,12 @@
  * analysis's order, failures.h), into free slots of the surviving nodes;
  * when none is left it configures an idle GPU or opens a node (the
  * greedy engine's cheapest choice for the replicas still to cover) and
- * places there.  Then every replica it placed is taken out again: the
- * slots stay free, the GPUs configured, the nodes open.  Nothing that
- * runs moves, so what any failure loses never changes; only the free
- * capacity grows.
+ * places there; when neither can be had (the classes it may use are all
+ * open and full), it moves a replica below the floor off a slot it could
+ * use to a slot elsewhere.  Then every replica it placed is taken out
+ * again: the slots stay free, the GPUs configured, the nodes open.  No
+ * replica of the floor or above moves, so what any failure loses of
+ * them never changes; only the free capacity grows.
  *
  * Ownership: a reserve_index points into no plan; reserve_index_release
  * frees it.
@@ -38,13 +40,15 @@ struct reserve_cover {
 	long lost;		/* replicas of priority >= the floor on the failed nodes */
 	long stranded;		/* of them, those left without a slot (0: covered) */
 	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
+	long moved;		/* replicas below the floor moved to make room (they still run) */
 };
 
 /*
  * Covers the loss of the nodes fail[0 .. nfail) for the replicas of
  * priority >= prio (index ix, built on cp): with add 0 it only checks (no
  * GPU is configured, no node opened); with add 1 it adds what is
- * missing.  cp's placements are as they were on return.
+ * missing.  cp's placements are as they were on return, but for the
+ * replicas below the floor moved (out->moved).
  */
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail, int prio,
 		   int add, struct reserve_cover *out);
