@@ -19,6 +19,13 @@
  * why the reserve is measured this way and not in fixed seconds.
  */
 #define PLAN_WRITE_GREEDIES 2
+/*
+ * With a resilience: block, the headroom loop's share of the reserve, in
+ * greedy passes: each round analyses every failure (about one greedy
+ * pass of work) and covers those that strand (placing their replicas,
+ * less); a few rounds are the rule (resilience.h).
+ */
+#define PLAN_RESIL_GREEDIES 4
 
 /*
  * When replicas stay unplaced and the priority weights were capped
@@ -183,10 +190,14 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * after that is measured on the greedy plan: one greedy pass (the
 	 * deal of the ILP's counts is as long), three times what costing and
 	 * checking the greedy plan took (the check, the costing again, the
-	 * what-if's start), and PLAN_WRITE_GREEDIES greedy passes for the
-	 * reports.
+	 * what-if's start), PLAN_WRITE_GREEDIES greedy passes for the
+	 * reports, and PLAN_RESIL_GREEDIES more for a resilience: block.
 	 */
-	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - (1 + PLAN_WRITE_GREEDIES) * t_greedy - 3 * t_check),
+	plan_ilp_opts(r, sc, o,
+		      fmax(0, deadline_left(&r->dl) -
+				      (1 + PLAN_WRITE_GREEDIES + (sc->resilience.present ? PLAN_RESIL_GREEDIES : 0)) *
+					      t_greedy -
+				      3 * t_check),
 		      &sink, &opts);
 	if (plan_solve(r, o, &opts, d))
 		return -1;
