@@ -94,6 +94,9 @@ void report_resilience_json(cJSON *jf, const struct plan_result *r)
 	cJSON_AddNumberToObject(o, "failures_checked", (double)x->failures);
 	cJSON_AddNumberToObject(o, "failures_of_the_kind", x->sets_total);
 	cJSON_AddNumberToObject(o, "stranded", (double)x->stranded);
+	cJSON_AddNumberToObject(o, "failures_stranding", (double)x->failing);
+	cJSON_AddNumberToObject(o, "stranded_without", (double)x->stranded_without);
+	cJSON_AddNumberToObject(o, "failures_stranding_without", (double)x->failing_without);
 	if (x->worst)
 		cJSON_AddStringToObject(o, "worst", x->worst);
 	else

@@ -418,6 +418,11 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			check_sets(&c);
 		else
 			check_single(&c);
+		r->failing = c.nsets;
+		if (r->rounds == 0) {
+			r->stranded_without = r->stranded;
+			r->failing_without = c.nsets;
+		}
 		if (!c.nsets) {
 			r->met = 1;
 			break;

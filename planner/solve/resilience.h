@@ -37,6 +37,9 @@ struct plan_resilience {
 	size_t failures;	/* failures (sets) checked in the last round */
 	double sets_total;	/* the failures of the kind there are (C(nodes, count) for count > 1) */
 	long stranded;		/* replicas of priority >= P the worst failure checked still strands */
+	size_t failing;		/* failures checked that still strand one */
+	long stranded_without;	/* the worst failure's stranded replicas before the headroom */
+	size_t failing_without;	/* failures that stranded one before the headroom */
 	char *worst;		/* that failure's name (nodes joined by '+'), or NULL */
 	double cost_without, cost_with;	/* over the horizon: the plan before the headroom and after */
 	long gpus_without, gpus_with;
