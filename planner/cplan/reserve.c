@@ -144,9 +144,11 @@ static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
 	return (size_t)-1;
 }
 
-void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail, int prio,
-		   int add, struct reserve_cover *out)
+void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
+		   struct reserve_cover *out)
 {
+	const size_t *fail = ls->nodes, nfail = ls->n;
+	int prio = ls->prio, add = ls->add;
 	struct lost *l;
 	size_t n = collect(cp, ix, fail, nfail, prio, &l), i, nfill = 0, nslots0 = cp->nslots;
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));

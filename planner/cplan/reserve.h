@@ -43,14 +43,20 @@ struct reserve_cover {
 	long moved;		/* replicas below the floor moved to make room (they still run) */
 };
 
+/* A failure to cover: the nodes lost at once, the floor, and whether to add capacity. */
+struct reserve_loss {
+	const size_t *nodes;
+	size_t n;
+	int prio;		/* the replicas of priority >= prio are covered */
+	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
+};
+
 /*
- * Covers the loss of the nodes fail[0 .. nfail) for the replicas of
- * priority >= prio (index ix, built on cp): with add 0 it only checks (no
- * GPU is configured, no node opened); with add 1 it adds what is
- * missing.  cp's placements are as they were on return, but for the
+ * Covers the loss of ls->nodes for the replicas of priority >= ls->prio
+ * (index ix, built on cp).  cp's placements are as they were on return, but for the
  * replicas below the floor moved (out->moved).
  */
-void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail, int prio,
-		   int add, struct reserve_cover *out);
+void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
+		   struct reserve_cover *out);
 
 #endif

@@ -145,6 +145,18 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 	return ilp_solve(&r->p, opts, &r->res, d);
 }
 
+/* The headroom sc's resilience: block asks, added to the plan picked (resilience.h); none without one. */
+static void plan_headroom(struct plan_result *r, const struct scenario *sc)
+{
+	if (!sc->resilience.present)
+		return;
+	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl);
+	r->have_resil = 1;
+	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
+	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
+		r->status = ILP_FEASIBLE;
+}
+
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
 	struct ilp_opts opts;
@@ -207,13 +219,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
 	plan_pick(r, &gc);
-	if (sc->resilience.present) {	/* headroom on the plan picked: nothing that runs moves */
-		plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl);
-		r->have_resil = 1;
-		/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
-		if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
-			r->status = ILP_FEASIBLE;
-	}
+	plan_headroom(r, sc);
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)
 		note_priority_cap(r);

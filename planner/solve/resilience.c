@@ -239,7 +239,7 @@ static void check_set(struct rctx *c, const struct reserve_index *ix, const stru
 	size_t *nodes = xmalloc((c->cp->nnodes + 1) * sizeof(*nodes)), n = set_nodes(dm, set, k, nodes);
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, nodes, n, c->prio, 0, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0 }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
 		set_add(c, nodes, n);
@@ -378,7 +378,7 @@ static long cover_all(struct rctx *c)
 	reserve_index_build(&ix, c->cp);
 	for (i = 0; i < c->nsets; i++) {
 		struct reserve_cover rc;
-		reserve_cover(c->cp, &ix, c->sets[i].nodes, c->sets[i].n, c->prio, 1, &rc);
+		reserve_cover(c->cp, &ix, &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1 }, &rc);
 		added += rc.added;
 	}
 	reserve_index_release(&ix);
