@@ -13,7 +13,8 @@
  * use to a slot elsewhere.  Then every replica it placed is taken out
  * again: the slots stay free, the GPUs configured, the nodes open.  No
  * replica of the floor or above moves, so what any failure loses of
- * them never changes; only the free capacity grows.
+ * them never changes; a moved replica takes a free slot elsewhere, so
+ * the caller checks every failure again (resilience.h).
  *
  * Ownership: a reserve_index points into no plan; reserve_index_release
  * frees it.

@@ -368,7 +368,7 @@ static void check_sets(struct rctx *c)
 	reserve_index_release(&ix);
 }
 
-/* Covers every failing set; the slots added. */
+/* Covers every failing set; the slots added plus the replicas moved (0: the plan is unchanged). */
 static long cover_all(struct rctx *c)
 {
 	struct reserve_index ix;
@@ -379,7 +379,7 @@ static long cover_all(struct rctx *c)
 	for (i = 0; i < c->nsets; i++) {
 		struct reserve_cover rc;
 		reserve_cover(c->cp, &ix, &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1 }, &rc);
-		added += rc.added;
+		added += rc.added + rc.moved;
 	}
 	reserve_index_release(&ix);
 	return added;

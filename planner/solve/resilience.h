@@ -7,10 +7,11 @@
  * The loop (resilience.c): analyse the plan's failures, cover each one
  * that strands a replica of priority >= P by adding capacity outside it
  * (reserve.h), analyse again; stop when none strands (met), when a round
- * adds nothing (the inventory has no more to give: not met), after
- * RESIL_ROUNDS rounds, or at the run's deadline.  Nothing that runs
- * moves, so each failure loses the same replicas every round and the
- * free capacity only grows.
+ * changes nothing (the inventory has no more to give: not met), after
+ * RESIL_ROUNDS rounds, or at the run's deadline.  Every stop comes right
+ * after a check of the plan as it is, so the verdict is of the plan
+ * written.  No replica of the floor or above moves, so each failure
+ * loses the same such replicas every round.
  */
 #ifndef PLANNER_RESILIENCE_H
 #define PLANNER_RESILIENCE_H
