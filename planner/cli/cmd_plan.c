@@ -206,6 +206,35 @@ static void print_failures(FILE *out, const struct plan_result *r)
 	cli_printf(out, "\n");
 }
 
+/*
+ * "  resilience: node x1, priority >= 5: met over 12 failures; headroom 1
+ * GPU, 876.00 USD per year (876.00 per headroom GPU-year)", or the
+ * failure still stranding and why (docs/formulation.md, "Resilience").
+ */
+static void print_resilience(FILE *out, const struct plan_result *r)
+{
+	const struct plan_resilience *x = &r->resil;
+	long gpus = x->gpus_with - x->gpus_without;
+	char b1[64], b2[64];
+
+	if (!r->have_resil)
+		return;
+	cli_printf(out, "  resilience: %s x%d%s, priority >= %d: ", resil_kind_name(x->ask.survive), x->ask.count,
+		   x->ask.survive == RESIL_GPU && x->ask.gpu_as_node ? " as node" : "", x->ask.priority_at_least);
+	if (x->met)
+		cli_printf(out, "met over %zu failure%s%s", x->failures, x->failures == 1 ? "" : "s",
+			   x->proven ? "" : " (chosen sets, not every one)");
+	else
+		cli_printf(out, "NOT met: losing %s strands %ld replica%s (%s)", x->worst ? x->worst : "?", x->stranded,
+			   x->stranded == 1 ? "" : "s", x->why ? x->why : "");
+	cli_printf(out, "; headroom %ld GPU%s, %s USD per year", gpus, gpus == 1 ? "" : "s",
+		   fmt_fixed(b1, sizeof(b1), round(x->usd_per_year * 100) / 100, 2));
+	if (gpus > 0)
+		cli_printf(out, " (%s per headroom GPU-year)",
+			   fmt_fixed(b2, sizeof(b2), round(x->usd_per_year_per_gpu * 100) / 100, 2));
+	cli_printf(out, "\n");
+}
+
 /* start: plan --start's file (shown when r made it concrete), or NULL */
 static void print_summary(FILE *out, const struct plan_result *r, const struct solfile *start, const char *dir)
 {
@@ -273,6 +302,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	cli_printf(out, "  use:        memory %s%%, compute %s%% of the GPUs in used nodes\n",
 	       fmt_fixed(b1, sizeof(b1), st.mem_util * 100, 1), fmt_fixed(b2, sizeof(b2), st.compute_util * 100, 1));
 	print_failures(out, r);
+	print_resilience(out, r);
 	if (start && r->res.have_start)
 		cli_printf(out, "  start:      %s (%s, %s): %s on the model, %s made concrete\n", start->path,
 			start->solver, start->status,

@@ -20,6 +20,7 @@
 #include "scenario.h"
 #include "scenario_path.h"
 #include "scenario_roadmap.h"
+#include "scenario_resilience.h"
 #include "models.h"
 #include "mig.h"
 #include "util.h"
@@ -277,7 +278,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 	static const char *const keys[] = { "schema", "name", "models", "gpu_types", "inventory",
 					    "workloads", "horizon_years", "solver", "sharing", "energy",
 					    "licensing", "hypervisors", "cloud_offers", "unplaced_weight", "gpu_memory",
-					    "driver", "roadmap", NULL };
+					    "driver", "roadmap", "resilience", NULL };
 	static const char *const unplaced[] = { "replicas", "gpus", NULL };
 	static const char *const memory[] = { "usable", "nominal", NULL };
 	const struct ynode *root = doc->root;
@@ -324,7 +325,7 @@ static int load_fields(struct scenario *sc, const struct ydoc *doc, const char *
 				  "field 'driver': '%s' is not an NVIDIA driver branch or version (580, 580.95.05)",
 				  sc->driver);
 	return load_options(sc, doc, d) || load_licensing(sc, doc, d) || load_hypervisors(sc, doc, d) ||
-			       scenario_roadmap_load(sc, doc, dir, d)
+			       scenario_roadmap_load(sc, doc, dir, d) || scenario_resilience_load(sc, doc, d)
 		       ? -1
 		       : 0;
 }
@@ -470,7 +471,8 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 		if (clouds_load(&sc->clouds, sc->offer_files[i], &sc->catalog, d))
 			goto out;
 	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, &sc->clouds, d) ||
-	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d))
+	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d) ||
+	    scenario_resilience_check(sc, d))
 		goto out;
 	models_digest(sc, (const char *const[]){ gpus, lic, offers });
 	rc = 0;

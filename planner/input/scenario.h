@@ -36,6 +36,28 @@ struct scenario_licensing {
 	double lease_hours;	/* simulate: a seat stays leased this long after its last use; default 0 */
 };
 
+/* What a resilience: block asks to survive (docs/formats.md, "Scenario resilience:"). */
+enum resil_kind { RESIL_GPU, RESIL_NODE, RESIL_SITE };
+
+/*
+ * The resilience: block: the plan keeps enough free capacity that after
+ * losing any `count` domains of kind `survive` every replica of priority
+ * >= priority_at_least can be placed again on what is left.
+ */
+struct scenario_resilience {
+	int present;		/* the block is there */
+	enum resil_kind survive;
+	int count;		/* domains lost at once; default 1 (site: 1 only) */
+	int priority_at_least;	/* default 1: every replica */
+	int gpu_as_node;	/* survive gpu: a failed GPU takes its node out (drained) */
+	long line;		/* of the block, for messages */
+	long count_line, count_col;	/* of count's value (or the block's key when absent) */
+	long prio_line, prio_col;	/* of priority_at_least's value (or the block's key) */
+};
+
+/* "gpu", "node" or "site". */
+const char *resil_kind_name(enum resil_kind k);
+
 /* What a hypervisor costs per node in use (the `hypervisors:` block). */
 struct hypervisor_cost {
 	double usd_per_node_year;
@@ -89,6 +111,7 @@ struct scenario {
 
 	struct scenario_licensing licensing;
 	struct scenario_roadmap roadmap;	/* the roadmap: block (roadmap only; plan ignores it) */
+	struct scenario_resilience resilience;	/* the resilience: block (plan) */
 	struct hypervisor_cost hv_cost[HV_COUNT];
 
 	struct catalog catalog;
@@ -165,8 +188,15 @@ char *scenario_compute_hint(const struct scenario *sc, const struct workload *w,
  * "Plausible ranges"): a tariff, or a price per GPU-hour of a rented row or
  * of a user's cloud offer.  Each is a message "FILE:LINE: what, the range and
  * where it comes from", into *out (caller frees each and the array); the
- * count.  A warning, never an error: a value may be odd and right.
+ * count.  A warning, never an error: a value may be odd and right.  Also
+ * scenario_resilience_warning's, first.
  */
 size_t scenario_implausible(const struct scenario *sc, char ***out);
+
+/*
+ * The warning about the resilience: block, "FILE:LINE:COL: resilience
+ * covers no workload: the highest priority is 3", or NULL.  Caller frees.
+ */
+char *scenario_resilience_warning(const struct scenario *sc);
 
 #endif

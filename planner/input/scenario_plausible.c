@@ -116,7 +116,10 @@ size_t scenario_implausible(const struct scenario *sc, char ***out)
 {
 	struct notes ns = { NULL, 0, 0, 0 };
 	double kwh = sc->energy_usd_per_kwh;
+	char *resil = scenario_resilience_warning(sc);
 
+	if (resil)	/* a floor no workload reaches: the headroom guards nothing */
+		note(&ns, resil);
 	if (kwh > 0 && (kwh < KWH_LO || kwh > KWH_HI))
 		note(&ns, xasprintf("%s:%ld: energy.usd_per_kwh %g is outside %g to %g USD/kWh (%s)%s", sc->file,
 				    sc->energy_line, kwh, KWH_LO, KWH_HI, KWH_SOURCE,

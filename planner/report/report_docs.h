@@ -33,5 +33,8 @@ void report_build_licenses(struct docs *dc, const struct plan_result *r);
 /* failures.csv and plan.json's "failures" (report_failures.c); the summary's failure_* rows into s. */
 void report_build_failures(struct docs *dc, const struct plan_result *r);
 void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
+/* The resilience rows of summary.csv (none without resilience:), and failures.resilience (null without). */
+void report_resilience_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
+void report_resilience_json(cJSON *jf, const struct plan_result *r);
 
 #endif

@@ -81,7 +81,7 @@ void report_build_failures(struct docs *dc, const struct plan_result *r)
 	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
 	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
 	cJSON_AddArrayToObject(jf, "by_gpu");
-	cJSON_AddNullToObject(jf, "resilience");
+	report_resilience_json(jf, r);
 	if (!r->have_fail)
 		return;
 	for (i = 0; i < r->fail.nrows; i++)
@@ -112,4 +112,5 @@ void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result 
 {
 	worst_rows(dc, s, r, FAIL_NODE);
 	worst_rows(dc, s, r, FAIL_SITE);
+	report_resilience_summary(dc, s, r);
 }

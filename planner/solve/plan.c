@@ -19,6 +19,13 @@
  * why the reserve is measured this way and not in fixed seconds.
  */
 #define PLAN_WRITE_GREEDIES 2
+/*
+ * With a resilience: block, the headroom loop's share of the reserve, in
+ * greedy passes: each round analyses every failure (about one greedy
+ * pass of work) and covers those that strand (placing their replicas,
+ * less); a few rounds are the rule (resilience.h).
+ */
+#define PLAN_RESIL_GREEDIES 4
 
 /*
  * When replicas stay unplaced and the priority weights were capped
@@ -138,6 +145,18 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 	return ilp_solve(&r->p, opts, &r->res, d);
 }
 
+/* The headroom sc's resilience: block asks, added to the plan picked (resilience.h); none without one. */
+static void plan_headroom(struct plan_result *r, const struct scenario *sc)
+{
+	if (!sc->resilience.present)
+		return;
+	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl);
+	r->have_resil = 1;
+	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
+	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
+		r->status = ILP_FEASIBLE;
+}
+
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
 {
 	struct ilp_opts opts;
@@ -183,10 +202,14 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * after that is measured on the greedy plan: one greedy pass (the
 	 * deal of the ILP's counts is as long), three times what costing and
 	 * checking the greedy plan took (the check, the costing again, the
-	 * what-if's start), and PLAN_WRITE_GREEDIES greedy passes for the
-	 * reports.
+	 * what-if's start), PLAN_WRITE_GREEDIES greedy passes for the
+	 * reports, and PLAN_RESIL_GREEDIES more for a resilience: block.
 	 */
-	plan_ilp_opts(r, sc, o, fmax(0, deadline_left(&r->dl) - (1 + PLAN_WRITE_GREEDIES) * t_greedy - 3 * t_check),
+	plan_ilp_opts(r, sc, o,
+		      fmax(0, deadline_left(&r->dl) -
+				      (1 + PLAN_WRITE_GREEDIES + (sc->resilience.present ? PLAN_RESIL_GREEDIES : 0)) *
+					      t_greedy -
+				      3 * t_check),
 		      &sink, &opts);
 	if (plan_solve(r, o, &opts, d))
 		return -1;
@@ -196,6 +219,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
 	plan_pick(r, &gc);
+	plan_headroom(r, sc);
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)
 		note_priority_cap(r);
@@ -220,6 +244,8 @@ void plan_release(struct plan_result *r)
 {
 	if (r->have_fail)
 		failures_release(&r->fail);
+	if (r->have_resil)
+		plan_resilience_release(&r->resil);
 	if (r->have_ilp)
 		cplan_release(&r->ilp);
 	if (r->have_p) {

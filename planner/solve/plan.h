@@ -20,6 +20,7 @@
 #include "ilp.h"
 #include "pricing.h"
 #include "problem.h"
+#include "resilience.h"
 #include "scenario.h"
 
 struct plan_opts {
@@ -73,6 +74,8 @@ struct plan_result {
 	double limit_s;			/* the time limit it ran under, seconds */
 	struct failures fail;		/* the failure analysis of final (failures.h), once verified */
 	int have_fail;
+	struct plan_resilience resil;	/* the headroom the scenario's resilience: block added (resilience.h) */
+	int have_resil;
 };
 
 /*

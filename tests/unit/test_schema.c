@@ -10,8 +10,9 @@
  *
  * The validator covers the JSON Schema keywords the schemas use: type (a
  * name or a list of names),
- * required, properties, additionalProperties (false), items, enum,
- * minimum, pattern (POSIX extended regex).
+ * required, properties, patternProperties (POSIX extended regexes),
+ * additionalProperties (false), items, enum, minimum, pattern (POSIX
+ * extended regex).
  */
 #include <cJSON.h>
 #include <dirent.h>
@@ -59,6 +60,21 @@ static int type_ok(const cJSON *v, const char *t)
 	if (!strcmp(t, "integer"))
 		return cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble;
 	return 0;
+}
+
+/* The subschema of patternProperties pp whose regex matches key, or NULL. */
+static const cJSON *pattern_prop(const cJSON *pp, const char *key)
+{
+	const cJSON *e;
+
+	cJSON_ArrayForEach(e, pp) {
+		regex_t re;
+		int hit = !regcomp(&re, e->string, REG_EXTENDED | REG_NOSUB) && !regexec(&re, key, 0, NULL, 0);
+		regfree(&re);
+		if (hit)
+			return e;
+	}
+	return NULL;
 }
 
 /* 0 when v is valid against s; else -1 with the JSON path of the fault in *where. */
@@ -117,6 +133,8 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 			const cJSON *ps = props ? cJSON_GetObjectItemCaseSensitive(props, e->string) : NULL;
 			char *sub;
 			int rc;
+			if (!ps)
+				ps = pattern_prop(cJSON_GetObjectItemCaseSensitive(s, "patternProperties"), e->string);
 			if (!ps) {
 				if (addl && cJSON_IsFalse(addl)) {
 					*where = xasprintf("%s: unexpected '%s'", path, e->string);

@@ -1,0 +1,63 @@
+/*
+ * reserve.h - headroom for failures in a concrete plan: free capacity
+ * added so that losing a set of nodes leaves a free slot for every
+ * replica of a given priority or more they held (the resilience: block,
+ * docs/formulation.md "Resilience").
+ *
+ * A cover places the lost replicas, highest priority first (the failure
+ * analysis's order, failures.h), into free slots of the surviving nodes;
+ * when none is left it configures an idle GPU or opens a node (the
+ * greedy engine's cheapest choice for the replicas still to cover) and
+ * places there; when neither can be had (the classes it may use are all
+ * open and full), it moves a replica below the floor off a slot it could
+ * use to a slot elsewhere.  Then every replica it placed is taken out
+ * again: the slots stay free, the GPUs configured, the nodes open.  No
+ * replica of the floor or above moves, so what any failure loses of
+ * them never changes; a moved replica takes a free slot elsewhere, so
+ * the caller checks every failure again (resilience.h).
+ *
+ * Ownership: a reserve_index points into no plan; reserve_index_release
+ * frees it.
+ */
+#ifndef PLANNER_RESERVE_H
+#define PLANNER_RESERVE_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+
+/* The occupied slots of a plan grouped by node (valid while no replica moves). */
+struct reserve_index {
+	size_t nnodes;
+	size_t *first;		/* [nnodes + 1]: node i's slots are by[first[i]] .. by[first[i + 1] - 1] */
+	size_t *by;		/* slot ids */
+};
+
+void reserve_index_build(struct reserve_index *ix, const struct cplan *cp);
+void reserve_index_release(struct reserve_index *ix);
+
+/* What a cover of one failure did. */
+struct reserve_cover {
+	long lost;		/* replicas of priority >= the floor on the failed nodes */
+	long stranded;		/* of them, those left without a slot (0: covered) */
+	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
+	long moved;		/* replicas below the floor moved to make room (they still run) */
+};
+
+/* A failure to cover: the nodes lost at once, the floor, and whether to add capacity. */
+struct reserve_loss {
+	const size_t *nodes;
+	size_t n;
+	int prio;		/* the replicas of priority >= prio are covered */
+	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
+};
+
+/*
+ * Covers the loss of ls->nodes for the replicas of priority >= ls->prio
+ * (index ix, built on cp).  cp's placements are as they were on return, but for the
+ * replicas below the floor moved (out->moved).
+ */
+void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
+		   struct reserve_cover *out);
+
+#endif

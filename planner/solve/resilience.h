@@ -1,0 +1,61 @@
+/*
+ * resilience.h - the scenario's resilience: block applied to a plan:
+ * free capacity added until every failure of the asked kind leaves room
+ * for every replica of the asked priority (docs/formulation.md,
+ * "Resilience"), and what that headroom costs.
+ *
+ * The loop (resilience.c): analyse the plan's failures, cover each one
+ * that strands a replica of priority >= P by adding capacity outside it
+ * (reserve.h), analyse again; stop when none strands (met), when a round
+ * changes nothing (the inventory has no more to give: not met), after
+ * RESIL_ROUNDS rounds, or at the run's deadline.  Every stop comes right
+ * after a check of the plan as it is, so the verdict is of the plan
+ * written.  No replica of the floor or above moves, so each failure
+ * loses the same such replicas every round.
+ */
+#ifndef PLANNER_RESILIENCE_H
+#define PLANNER_RESILIENCE_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+#include "deadline.h"
+#include "scenario.h"
+
+/* The most rounds of the loop: each round covers every failure still stranding at once. */
+#define RESIL_ROUNDS 8
+/* The most sets of `count` nodes checked one by one; above it, the sets are chosen (not every one). */
+#define RESIL_SETS_MAX 20000
+
+/* What the headroom did and costs. */
+struct plan_resilience {
+	struct scenario_resilience ask;	/* the block, as read */
+	int met;		/* every failure checked leaves room for every replica of priority >= P */
+	int proven;		/* every failure of the kind was checked (not a chosen subset of the sets) */
+	const char *why;	/* not met or not proven: why (static text); NULL otherwise */
+	int rounds;		/* rounds of the loop run */
+	int stopped;		/* the run's deadline stopped the loop */
+	size_t failures;	/* failures (sets) checked in the last round */
+	double sets_total;	/* the failures of the kind there are (C(nodes, count) for count > 1) */
+	long stranded;		/* replicas of priority >= P the worst failure checked still strands */
+	size_t failing;		/* failures checked that still strand one */
+	long stranded_without;	/* the worst failure's stranded replicas before the headroom */
+	size_t failing_without;	/* failures that stranded one before the headroom */
+	char *worst;		/* that failure's name (nodes joined by '+'), or NULL */
+	double cost_without, cost_with;	/* over the horizon: the plan before the headroom and after */
+	long gpus_without, gpus_with;
+	long nodes_without, nodes_with;
+	double usd_per_year;		/* (cost_with - cost_without) / horizon */
+	double usd_per_year_per_gpu;	/* that per GPU added; 0 when none was */
+};
+
+/*
+ * Adds the headroom sc->resilience asks to cp (the plan to report), with
+ * dl the run's deadline; the figures into r (released by
+ * plan_resilience_release).
+ */
+void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
+			 struct deadline *dl);
+void plan_resilience_release(struct plan_resilience *r);
+
+#endif
