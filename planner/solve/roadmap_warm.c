@@ -278,12 +278,59 @@ static void seed_maps(const struct cplan *cp, const struct rm_seed *sd, int *kma
 		wmap[sd->w_src[p->demands[i].index]] = (int)i;
 }
 
+/*
+ * The three ways a carried plan is rebuilt (rm_seed_plan keeps the best):
+ * every carried node and GPU opened first, then replicas priority by
+ * priority (SEED_EAGER) or every carried replica back first and the rest
+ * greedily (SEED_KEEP); or nodes and GPUs opened as the replicas priority
+ * by priority come back to them (SEED_LAZY), so a GPU that no replica of
+ * a higher priority asks for is free for the greedy pass to configure
+ * for one that does.
+ */
+enum seed_way { SEED_EAGER, SEED_KEEP, SEED_LAZY, SEED_WAYS };
+
+/* Opens every carried node and GPU that holds a replica some demand of cp still has. */
+static void open_all(struct cplan *cp, struct seed_state *st)
+{
+	const struct rm_carry *cy = st->sd->cy;
+	size_t n, i;
+
+	for (n = 0; n < cy->nnodes; n++)
+		for (i = cy->nodes[n].first; i < cy->nodes[n].first + cy->nodes[n].nslots && st->node[n] != -2; i++)
+			if (st->wmap[cy->slots[i].w] >= 0)
+				gpu_slots(cp, st, n, cy->slots[i].gpu);
+}
+
+/* The carried plan rebuilt the way way into the empty cp, st's maps set. */
+static void seed_way(struct cplan *cp, struct seed_state *st, enum seed_way way)
+{
+	const struct problem *p = cp->p;
+	size_t n, d;
+	int prio;
+
+	for (n = 0; n < st->sd->cy->nnodes; n++)
+		st->node[n] = -1;
+	for (d = 0; d < p->ndemands; d++)
+		st->left[d] = p->demands[d].replicas;
+	if (way != SEED_LAZY)
+		open_all(cp, st);
+	if (way != SEED_KEEP) {
+		refill_by_priority(cp, st);
+		return;
+	}
+	for (prio = next_priority(p, CPLAN_PRIO_MAX + 1); prio > 0; prio = next_priority(p, prio))
+		refill(cp, st, prio);
+	cplan_place_more(cp, st->left);
+}
+
 void rm_seed_plan(struct cplan *cp, void *ctx)
 {
 	const struct rm_seed *sd = ctx;
 	const struct problem *p = cp->p;
-	size_t nn = sd->cy->nnodes + 1, ng = 1, n, d;
+	size_t nn = sd->cy->nnodes + 1, ng = 1, n;
 	struct seed_state st;
+	struct cplan_cost best, c;
+	int way;
 
 	st.sd = sd;
 	st.kmap = xcalloc(sd->nsrc_cls + 1, sizeof(*st.kmap));
@@ -291,7 +338,6 @@ void rm_seed_plan(struct cplan *cp, void *ctx)
 	st.node = xcalloc(nn, sizeof(*st.node));
 	st.gbase = xcalloc(nn, sizeof(*st.gbase));
 	for (n = 0; n < sd->cy->nnodes; n++) {
-		st.node[n] = -1;
 		st.gbase[n] = ng;
 		ng += (size_t)sd->cy->nodes[n].ngpus;
 	}
@@ -299,9 +345,21 @@ void rm_seed_plan(struct cplan *cp, void *ctx)
 	st.end = xcalloc(ng, sizeof(*st.end));
 	st.left = xcalloc(p->ndemands + 1, sizeof(*st.left));
 	seed_maps(cp, sd, st.kmap, st.wmap);
-	for (d = 0; d < p->ndemands; d++)
-		st.left[d] = p->demands[d].replicas;
-	refill_by_priority(cp, &st);
+	seed_way(cp, &st, SEED_EAGER);
+	cplan_cost(cp, &best);
+	for (way = SEED_EAGER + 1; way < SEED_WAYS; way++) {
+		struct cplan alt;
+		cplan_init(&alt, p);
+		seed_way(&alt, &st, (enum seed_way)way);
+		cplan_cost(&alt, &c);
+		if (cplan_better(&alt, &c, cp, &best)) {
+			struct cplan x = *cp;
+			*cp = alt;
+			alt = x;
+			best = c;
+		}
+		cplan_release(&alt);
+	}
 	free(st.kmap);
 	free(st.wmap);
 	free(st.node);
