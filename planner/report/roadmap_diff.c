@@ -269,7 +269,7 @@ static long rmd_unplaced_at(const struct rmd_report *r, const char *label)
 	return 0;
 }
 
-/* Units of r's orders of class cls in period order. */
+/* The units r orders of class cls in order period order. */
 static long rmd_units(const struct rmd_report *r, const char *cls, const char *order)
 {
 	long n = 0;

@@ -211,7 +211,7 @@ static void nodes_used(const struct plan_result *pr, long *used)
 		used[pr->p.classes[pr->final->nodes[i].k].index]++;
 }
 
-/* A fresh plan's weight in the shared budgets: the replicas it places, plus one. */
+/* A plan's weight in the shared budgets: the replicas it places, plus one. */
 static double plan_weight(const struct rm_ctx *c, const long *demand)
 {
 	double w = 1;
@@ -241,10 +241,10 @@ static void budget_split(struct rm_ctx *c, double w, struct plan_opts *po)
 }
 
 /*
- * Plans ps, of weight w, into pr, from c->seed when set; 0, or -1 with d
- * set.  A scenario with no demand is not planned (*planned 0).
+ * Plans ps into pr, from c->seed when set; 0, or -1 with d set.  A
+ * scenario with no demand is not planned (*planned 0).
  */
-static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, double w, struct plan_result *pr, int *planned,
+static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
 		      struct diag *d)
 {
 	struct plan_opts po;
@@ -253,7 +253,7 @@ static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, double w, struct
 	memset(pr, 0, sizeof(*pr));
 	if (!ps->s.workloads.n)
 		return 0;
-	budget_split(c, w, &po);
+	budget_split(c, plan_weight(c, c->demand), &po);
 	if (c->seed) {
 		po.seed = rm_seed_plan;
 		po.seed_ctx = c->seed;
@@ -343,7 +343,7 @@ static int buy_for(struct rm_ctx *c, size_t t, struct diag *d)
 		return 0;
 	}
 	pscen_build(c, PS_BUY, t, &ps);
-	if (plan_pscen(c, &ps, plan_weight(c, c->demand), &pr, &planned, d)) {
+	if (plan_pscen(c, &ps, &pr, &planned, d)) {
 		pscen_release(&ps);
 		return -1;
 	}
@@ -498,10 +498,10 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	pscen_build(c, PS_PERIOD, t, &ps);
 	pscen_build(c, PS_BOUND, t, &bs);
 	warm_seed(c, &ps, &sd, &cls_carry);
-	rc = plan_pscen(c, &ps, plan_weight(c, c->demand), &pr, &planned, d);
+	rc = plan_pscen(c, &ps, &pr, &planned, d);
 	c->seed = NULL;
 	free(cls_carry);
-	if (rc || (c->has_buy && plan_pscen(c, &bs, plan_weight(c, c->demand), &br, &bplanned, d))) {
+	if (rc || (c->has_buy && plan_pscen(c, &bs, &br, &bplanned, d))) {
 		rc = -1;
 		goto out;
 	}
