@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_check.h"
 #include "outfile.h"
 #include "plan.h"
 #include "report.h"
@@ -24,18 +25,6 @@
 #include "scenario.h"
 #include "util.h"
 #include "banned.h"
-
-struct check_args {
-	const char *pos[2];	/* check: scenario; diff: baseline, current */
-	const char *baseline;
-	const char *out_dir;
-	enum rd_format fmt;
-	struct rd_limits lim;	/* each < 0 until its option is given */
-	struct cli_list names;	/* --fail-unplaced, pointing into argv */
-	struct plan_opts po;
-	int progress, quiet;	/* check: --progress, --quiet */
-	FILE *summary;		/* where the comparison goes: stdout, or stderr under -o - */
-};
 
 static const struct cli_word rd_formats[] = {
 	{ "text", RD_TEXT, 0 },
@@ -71,6 +60,8 @@ static const struct cli_option check_options[] = {
 	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
 	FORMAT,
+	{ "forecast", 0, "FILE", "with a roadmap.json baseline: the demand forecast (default: the scenario's roadmap.forecast)",
+	  .kind = CLI_STRING, .offset = offsetof(struct check_args, forecast) },
 	{ "output", 'o', "DIR", "also write the new plan's reports into DIR, as gpuplan plan does;\n- writes plan.json to stdout and the comparison to stderr",
 	  .kind = CLI_STRING, .offset = offsetof(struct check_args, out_dir) },
 	CLI_OPT_TIME_LIMIT(struct check_args, "bound the whole run to S seconds, as for gpuplan plan"),
@@ -140,13 +131,6 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 }
 
 /*
- * check's default budget: without --node-limit, --time-limit or the
- * scenario's solver.node_limit, the search stops after this many
- * branch-and-bound nodes, so the verdict is the same on any machine.
- */
-#define CHECK_NODE_LIMIT 5000
-
-/*
  * When a side was not proven optimal (the budget ended first), one note:
  * the range the cheapest plans' costs lie in (a report's cost less its
  * gap is its lower bound) and so the range of the true change; the
@@ -207,6 +191,10 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 	}
 	memset(&r, 0, sizeof(r));
 	memset(&cur, 0, sizeof(cur));
+	memset(&base, 0, sizeof(base));
+	/* a roadmap.json baseline gates a roadmap (cmd_check_roadmap.c) */
+	if ((rc = check_roadmap(&a, g)) != CHECK_NOT_ROADMAP)
+		goto out;
 	/* the baseline first: a bad one fails before any solver time is spent */
 	if (rd_report_read(&base, a.baseline, "baseline", &d)) {
 		rc = cli_diag(&d);
@@ -289,13 +277,14 @@ const struct cli_command cmd_check_entry = {
 	.name = "check",
 	.run = cmd_check,
 	.summary = "plan a scenario and check it against a baseline plan.json (CI gate)",
-	.synopsis = "SCENARIO --baseline FILE.json [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
+	.synopsis = "SCENARIO --baseline FILE.json [--forecast FILE] [--max-cost-increase PCT] [--max-cost-increase-abs USD] "
 		    "[--max-unplaced-increase N] [--max-util-drop PTS] [--max-weighted-unplaced-increase N] "
 		    "[--fail-unplaced-priority P] [--fail-unplaced WORKLOAD] [--format text|markdown|json|html] [-o DIR] "
 		    "[--time-limit S] [--gap PCT] [--node-limit N] [--threads N] [--greedy] [--progress | --quiet]",
 	.description = "plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
 		       "licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
-		       "threshold is exceeded",
+		       "threshold is exceeded; with a roadmap.json baseline, plans the scenario's roadmap and compares\n"
+		       "its total cost, purchases and unplaced replicas period by period",
 	.options = check_options,
 	.operands = { CLI_STRING, offsetof(struct check_args, pos), 1, "more than one scenario given", NULL },
 };

@@ -272,7 +272,7 @@ static cJSON *json_buy(const struct roadmap_result *r, const struct roadmap_buy 
 	return o;
 }
 
-static void roadmap_json(const struct roadmap_result *r, struct outset *os)
+char *report_roadmap_json(const struct roadmap_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *tot = cJSON_CreateObject();
 	const struct scenario_roadmap *R = &r->sc->roadmap;
@@ -312,7 +312,7 @@ static void roadmap_json(const struct roadmap_result *r, struct outset *os)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(r->assumptions[i]));
 	text = cJSON_Print(root);
 	cJSON_Delete(root);
-	outset_add(os, "roadmap.json", text, strlen(text));
+	return text;
 }
 
 int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct diag *d)
@@ -325,7 +325,10 @@ int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct
 	periods_csv(r, &os);
 	summary_csv(r, &os);
 	breakeven_csv(r, &os);
-	roadmap_json(r, &os);
+	{
+		char *json = report_roadmap_json(r);
+		outset_add(&os, "roadmap.json", json, strlen(json));
+	}
 	{
 		char *html = html_roadmap_page(r);
 		outset_add(&os, "report.html", html, strlen(html));

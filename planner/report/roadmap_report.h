@@ -11,6 +11,11 @@
 
 #define ROADMAP_SCHEMA_VERSION "1.0.0"
 
+/*
+ * roadmap.json's text (what report_roadmap_write writes), NUL-terminated;
+ * caller frees.
+ */
+char *report_roadmap_json(const struct roadmap_result *r);
 /* Writes the reports into dir; 0, or -1 with d set (DIAG_IO). */
 int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct diag *d);
 

@@ -72,6 +72,35 @@ static void plan_greedy(struct plan_result *r, int node_limited, int whole, stru
 	*t_check = util_now_s() - *t_check;
 }
 
+/*
+ * The plan o->seed builds, when it is better than the greedy plan (gc:
+ * its cost) by the priority rule, then by cost, replaces it (gc then its
+ * cost): a plan carried over is never worse than a fresh greedy one.
+ */
+static void plan_seed(struct plan_result *r, const struct plan_opts *o, struct cplan_cost *gc)
+{
+	struct cplan seeded;
+	struct cplan_cost sc;
+
+	if (o->seed_kept)
+		*o->seed_kept = 0;
+	if (!o->seed || r->greedy.stopped)
+		return;
+	cplan_init(&seeded, &r->p);
+	o->seed(&seeded, o->seed_ctx);
+	cplan_cost(&seeded, &sc);
+	if (!cplan_better(&seeded, &sc, &r->greedy, gc)) {
+		cplan_release(&seeded);
+		return;
+	}
+	cplan_release(&r->greedy);
+	r->greedy = seeded;
+	*gc = sc;
+	r->greedy_objective = sc.objective;
+	if (o->seed_kept)
+		*o->seed_kept = 1;
+}
+
 /* The solver's options for r (sc, o) within time_limit_s seconds (none under a node limit). */
 static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o,
 			  double time_limit_s, struct ilp_progress_sink *sink, struct ilp_opts *opts)
@@ -195,6 +224,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->have_p = 1;
 	ilp_progress_report(&sink, "greedy", -1, -1);
 	plan_greedy(r, node_limited, o->greedy_whole, &gc, &t_greedy, &t_check);
+	plan_seed(r, o, &gc);
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps

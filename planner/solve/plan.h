@@ -47,8 +47,22 @@ struct plan_opts {
 	 * pass can place.
 	 */
 	int greedy_whole;
+	/*
+	 * A plan to start from (roadmap: the previous period's plan carried
+	 * over): seed fills the empty plan it is given, of this run's problem,
+	 * and the greedy pass's plan (the ILP's warm start and fallback) is
+	 * the better of it and the greedy plan by the priority rule, then
+	 * cost.  NULL: none.
+	 */
+	void (*seed)(struct cplan *cp, void *ctx);
+	void *seed_ctx;		/* seed's */
+	/*
+	 * Set by plan_run: the seeded plan was kept as the greedy pass's plan.
+	 * Written through a pointer so the options stay const; NULL: not told.
+	 */
+	int *seed_kept;
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0 }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL }
 
 struct plan_whatif;
 

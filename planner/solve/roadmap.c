@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "roadmap.h"
+#include "roadmap_breakeven.h"
+#include "roadmap_warm.h"
 #include "util.h"
 #include "banned.h"
 
@@ -53,6 +55,8 @@ struct rm_ctx {
 	double time_s, t0, weight_left, weight_all;
 	long nodes;
 	const struct deadline *dl;	/* the run's, or NULL: from t0 */
+	struct rm_carry carry;		/* the last period plan (roadmap_warm.h) */
+	struct rm_seed *seed;		/* the next plan's warm start, or NULL */
 };
 
 /* ================= prices ================= */
@@ -236,7 +240,10 @@ static void budget_split(struct rm_ctx *c, double w, struct plan_opts *po)
 		po->node_limit = (long)fmax(1, floor((double)c->nodes * w / c->weight_all));
 }
 
-/* Plans ps into pr; 0, or -1 with d set.  A scenario with no demand is not planned (*planned 0). */
+/*
+ * Plans ps into pr, from c->seed when set; 0, or -1 with d set.  A
+ * scenario with no demand is not planned (*planned 0).
+ */
 static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
 		      struct diag *d)
 {
@@ -247,6 +254,10 @@ static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_resu
 	if (!ps->s.workloads.n)
 		return 0;
 	budget_split(c, plan_weight(c, c->demand), &po);
+	if (c->seed) {
+		po.seed = rm_seed_plan;
+		po.seed_ctx = c->seed;
+	}
 	if (plan_run(pr, &ps->s, &po, d)) {
 		plan_release(pr);
 		return -1;
@@ -434,6 +445,34 @@ static void keep_before(struct rm_ctx *c, size_t t)
 }
 
 /*
+ * Period t's plan starts from the last period plan (roadmap_warm.h):
+ * its nodes go to the classes of ps that are not new nodes of a buy row
+ * (cls_carry, caller frees).
+ */
+static void warm_seed(struct rm_ctx *c, const struct pscen *ps, struct rm_seed *sd, unsigned char **cls_carry)
+{
+	size_t k;
+
+	*cls_carry = xcalloc(ps->s.inventory.n + 1, 1);
+	for (k = 0; k < ps->s.inventory.n; k++)
+		(*cls_carry)[k] = ps->cls_role[k] != ROLE_NEW;
+	sd->cy = &c->carry;
+	sd->nsrc_cls = c->nk;
+	sd->nsrc_w = c->nw;
+	sd->cls_src = ps->cls_src;
+	sd->cls_carry = *cls_carry;
+	sd->w_src = ps->w_src;
+	c->seed = c->carry.nnodes ? sd : NULL;
+}
+
+/* The period plan pr (of ps) is the next period plan's start. */
+static void warm_keep(struct rm_ctx *c, const struct pscen *ps, const struct plan_result *pr)
+{
+	rm_carry_release(&c->carry);
+	rm_carry_take(&c->carry, pr->final, ps->cls_src, ps->w_src);
+}
+
+/*
  * Period t: the plan of its demand and the relaxation's bound.  Without
  * buy rows every roadmap's period t is a plan of the period's problem at
  * the very cost the roadmap charges, so that plan's own proven bound is
@@ -444,6 +483,8 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	struct roadmap_period *rp = &c->r->per[t];
 	struct pscen ps, bs;
 	struct plan_result pr, br;
+	struct rm_seed sd;
+	unsigned char *cls_carry;
 	int planned = 0, bplanned = 0, rc = -1;
 	double x = 0;
 	size_t w;
@@ -456,13 +497,20 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	}
 	pscen_build(c, PS_PERIOD, t, &ps);
 	pscen_build(c, PS_BOUND, t, &bs);
-	if (plan_pscen(c, &ps, &pr, &planned, d) || (c->has_buy && plan_pscen(c, &bs, &br, &bplanned, d)))
+	warm_seed(c, &ps, &sd, &cls_carry);
+	rc = plan_pscen(c, &ps, &pr, &planned, d);
+	c->seed = NULL;
+	free(cls_carry);
+	if (rc || (c->has_buy && plan_pscen(c, &bs, &br, &bplanned, d))) {
+		rc = -1;
 		goto out;
+	}
 	rp->status = "empty";
 	if (planned) {
 		period_figures(&pr, rp, &x);
 		keep_assumptions(c, &pr.pr);
 		arrivals(c, &ps, &pr, t);
+		warm_keep(c, &ps, &pr);
 	}
 	if (bplanned)
 		bound_figures(&br, planned ? &pr : NULL, x, rp);
@@ -617,48 +665,6 @@ static void own_assumptions(struct rm_ctx *c)
 			: xstrdup("roadmap: discount rate 0 (assumed: no discounting)");
 }
 
-/* The break-even of every buy row against every rent row of its GPU type, priced for one period. */
-static int breakeven(struct rm_ctx *c, struct diag *d)
-{
-	const struct inventory *inv = &c->sc->inventory;
-	struct roadmap_result *r = c->r;
-	struct scenario s = *c->sc;
-	struct pricing pr;
-	size_t b, j;
-	int p;
-
-	s.horizon_years = 1.0 / r->ppy;
-	for (p = 0; p < LIC_COUNT; p++)
-		s.licensing.usd_per_gpu_year[p] = c->lic_up[p];
-	if (!c->sc->licensing.source)
-		s.licensing.source = c->lic_source;
-	memset(&pr, 0, sizeof(pr));
-	if (pricing_build(&pr, &s, d)) {
-		pricing_release(&pr);
-		return -1;
-	}
-	r->breakeven = xcalloc(inv->n * inv->n + 1, sizeof(*r->breakeven));
-	for (b = 0; b < inv->n; b++)
-		for (j = 0; j < inv->n && inv->classes[b].own == OWN_BUY; j++) {
-			const struct class_price *cb = pr.cls[b], *cr = pr.cls[j];
-			struct roadmap_breakeven *e = &r->breakeven[r->nbreakeven];
-			double gb = inv->classes[b].gpus_per_node, gr = inv->classes[j].gpus_per_node, margin;
-			if (inv->classes[j].own != OWN_RENT || inv->classes[j].gpu != inv->classes[b].gpu)
-				continue;
-			e->buy = b;
-			e->rent = j;
-			e->buy_fixed = cb->node_year[CAT_HARDWARE][0] / gb;
-			e->buy_in_use = (cb->node_year[CAT_ENERGY][0] + cb->node_year[CAT_HYPERVISOR][0]) / gb +
-					cb->gpu_active_total;
-			e->rent_in_use = cr->node_total / gr + cr->gpu_active_total;
-			margin = e->rent_in_use - e->buy_in_use;
-			e->share = margin > EPS ? e->buy_fixed / margin : -1;
-			r->nbreakeven++;
-		}
-	pricing_release(&pr);
-	return 0;
-}
-
 static int compare_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -744,7 +750,7 @@ int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struc
 	list_buys(&c);
 	totals(&c);
 	own_assumptions(&c);
-	if (breakeven(&c, d))
+	if (roadmap_breakeven(r, c.lic_up, c.lic_source, d))
 		goto out;
 	qsort(r->assumptions, r->nassumptions, sizeof(*r->assumptions), compare_str);
 	rc = 0;
@@ -753,6 +759,7 @@ out:
 	free(c.arrive_at);
 	free(c.demand);
 	free(c.lic_source);
+	rm_carry_release(&c.carry);
 	return rc;
 }
 
