@@ -176,6 +176,39 @@ static const char *workload_label(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * The PodDisruptionBudget's name for a workload of label value `label`
+ * (buf of 64 bytes): an object name must be a lower-case RFC 1123
+ * subdomain (apimachinery IsDNS1123Subdomain), which a label value with
+ * capitals, '_' or a '.' beside another sign is not; such a label is
+ * lowered, '_' and '.' as '-', and, when
+ * it had no hash yet, given one of the workload's name, so that "Chat_A"
+ * and "chat-a" stay two names.
+ */
+static const char *workload_object_name(const char *name, const char *label, char *buf, size_t size)
+{
+	size_t i, n = strlen(label);
+	int changed = 0;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (i = 0; i < n && i + 1 < size; i++) {
+		char c = label[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		else if (c == '_' || c == '.')
+			c = '-';
+		changed |= c != label[i];
+		buf[i] = c;
+	}
+	buf[i] = '\0';
+	if (!changed || strcmp(label, name))
+		return buf;	/* already a name, or a label made from the name with its hash */
+	for (i = 0; name[i]; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+	snprintf(buf + (n > 46 ? 46 : n), size - (n > 46 ? 46 : n), "-%016llx", (unsigned long long)h);
+	return buf;
+}
+
 /* selector: {matchLabels: {gpuplan/workload: label}} */
 static void label_selector(struct dyaml *y, const char *key, const char *label)
 {
@@ -222,7 +255,7 @@ static void request_spread(struct dyaml *y, const struct workload *w)
 /* A policy/v1 PodDisruptionBudget for w (with an availability rule), named and selecting by its label. */
 static void request_pdb(struct dyaml *y, const struct workload *w)
 {
-	char label[64], v[32];
+	char label[64], obj[64], v[32];
 
 	workload_label(w->name, label, sizeof(label));
 	dyaml_map(y, 0);
@@ -230,7 +263,7 @@ static void request_pdb(struct dyaml *y, const struct workload *w)
 	dyaml_kv(y, "kind", "PodDisruptionBudget");
 	dyaml_str(y, "metadata");
 	dyaml_map(y, 0);
-	dyaml_kv(y, "name", label);
+	dyaml_kv(y, "name", workload_object_name(w->name, label, obj, sizeof(obj)));
 	dyaml_end(y, 0);
 	dyaml_str(y, "spec");
 	dyaml_map(y, 0);

@@ -4,11 +4,12 @@ are well-formed Kubernetes: each request's labels are valid label values (apimac
 IsValidLabelValue), each topologySpreadConstraint has only core/v1 TopologySpreadConstraint fields
 with a topologyKey gpuplan plans, a whenUnsatisfiable Kubernetes knows, minDomains only with
 DoNotSchedule, and a labelSelector that selects the request's own pods; each PodDisruptionBudget
-is policy/v1 with one of minAvailable/maxUnavailable and a selector that selects some request's
+is policy/v1, named with a Kubernetes object name, with one of minAvailable/maxUnavailable and a selector that selects some request's
 pods.  Exit 1 with one line per fault."""
 import os, re, sys
 import yaml
 
+NAME = re.compile(r'^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')
 LABEL = re.compile(r'^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$')
 TSC = {"maxSkew", "topologyKey", "whenUnsatisfiable", "labelSelector", "minDomains", "matchLabelKeys",
        "nodeAffinityPolicy", "nodeTaintsPolicy"}
@@ -46,6 +47,8 @@ for b in doc.get("podDisruptionBudgets") or []:
     name = (b.get("metadata") or {}).get("name", "")
     if b.get("apiVersion") != "policy/v1" or b.get("kind") != "PodDisruptionBudget":
         faults.append(f"PDB {name}: {b.get('apiVersion')}/{b.get('kind')}")
+    if len(name) > 253 or not NAME.match(name):
+        faults.append(f"PDB {name!r}: not a Kubernetes object name (RFC 1123 subdomain)")
     if ("minAvailable" in spec) == ("maxUnavailable" in spec):
         faults.append(f"PDB {name}: give one of minAvailable, maxUnavailable")
     if not any(selects(spec.get("selector"), l) for l in all_labels):
