@@ -59,6 +59,8 @@ static const struct cli_option check_options[] = {
 	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
 	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
+	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
+	      "fail when the worst node or site loss strands more replicas of priority P\nor above than the baseline's (default 1; 0: not checked)"),
 	FORMAT,
 	{ "forecast", 0, "FILE", "with a roadmap.json baseline: the demand forecast (default: the scenario's roadmap.forecast)",
 	  .kind = CLI_STRING, .offset = offsetof(struct check_args, forecast) },
@@ -83,6 +85,8 @@ static const struct cli_option diff_options[] = {
 	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
 	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
+	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
+	      "fail when the worst node or site loss strands more replicas of priority P\nor above than the baseline's (0: not checked)"),
 	FORMAT,
 	{ .name = NULL },
 };
@@ -124,6 +128,8 @@ static int parse_args(int argc, char **argv, struct check_args *a, int is_check)
 			l->limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
 		if (l->limit[RD_PRIORITY] < 0 && l->limit[RD_NAMED] < 0)
 			l->limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
+		if (l->limit[RD_STRANDED] < 0)
+			l->limit[RD_STRANDED] = RD_DEFAULT_STRANDED;
 	} else if (!a->pos[1]) {
 		return cli_misuse(c, "needs two plan.json reports: the baseline and the current one");
 	}

@@ -41,6 +41,7 @@ struct import_args {
 	const char *gpu_id;		/* nvidia-smi --gpu-id */
 	const char *node;		/* nvidia-smi --node: a single host's node name */
 	const char *region, *accelerator, *as_of;	/* skypilot filters and date */
+	const char *pdb;		/* kubectl --pdb: the PodDisruptionBudget list */
 };
 
 /* What an import format's function works with (its ctx). */
@@ -85,6 +86,8 @@ static const struct cli_option import_options[] = {
 	  .offset = OFF(ram_gib), .set = set_positive },
 	{ "node", 0, "NAME", "nvidia-smi: the node name of one HOST.csv whose hostname is [N/A] or absent\n"
 			     "(default: its file name, made a valid node name)", .kind = CLI_STRING, .offset = OFF(node) },
+	{ "pdb", 0, "PDB.json", "kubectl: the PodDisruptionBudgets (kubectl get pdb -A -o json), into\n"
+				"the workloads' min_available / max_unavailable", .kind = CLI_STRING, .offset = OFF(pdb) },
 	{ "region", 0, "REGION", "skypilot: only offers in REGION (e.g. us-east-1)", .kind = CLI_STRING,
 	  .offset = OFF(region) },
 	{ "accelerator", 0, "NAME", "skypilot: only offers of accelerator NAME (e.g. H100)", .kind = CLI_STRING,
@@ -125,6 +128,8 @@ static int parse_args(int argc, char **argv, struct import_args *a)
 		return cli_misuse(c, "NODES.csv and PODS.csv are both needed");
 	if (a->fmt == IMP_KUBECTL && a->files.n < 1)
 		return cli_misuse(c, "NODES.json is needed (kubectl get nodes -o json)");
+	if (a->pdb && (a->fmt != IMP_KUBECTL || a->files.n < 2))
+		return cli_misuse(c, "--pdb PDB.json goes with import kubectl NODES.json PODS.json");
 	if (smi_args_bad(c, a))
 		return EXIT_USAGE;
 	if (a->fmt == IMP_SKY && a->files.n != 1)
@@ -564,7 +569,7 @@ static int import_kubectl(void *ctx)
 	const struct vcheck vi = { VK_INVENTORY, r->cat, r->models_dir, a->out_dir, a->files.v[0], &ko.origins, NULL };
 	int rc = -1;
 
-	if (kubectl_import(a->files.v[0], a->files.n > 1 ? a->files.v[1] : NULL, r->cat, &ko, d))
+	if (kubectl_import(a->files.v[0], a->files.n > 1 ? a->files.v[1] : NULL, a->pdb, r->cat, &ko, d))
 		return -1;
 	sb_init(&warn);
 	add_str(os, "inventory.csv", ko.inventory);
@@ -588,6 +593,10 @@ static int import_kubectl(void *ctx)
 	if (ko.workloads) {
 		cli_printf(stdout, "  pods:       %ld read, %ld with GPUs in %d workloads, %ld finished skipped\n", ko.pods,
 		       ko.pods_gpu, ko.nworkloads, ko.pods_done);
+		if (ko.pods_spread || ko.pods_pdb || ko.rules_dropped || a->pdb)
+			cli_printf(stdout, "  resilience: %ld GPU pods spread, %ld under one of %ld PDBs; %ld spread or "
+					   "anti-affinity rules not carried\n", ko.pods_spread, ko.pods_pdb, ko.pdbs,
+				   ko.rules_dropped);
 		cli_printf(stdout, "  written:    %s/{inventory.csv,workloads.csv,scenario.yaml,workloads-as-is.csv,as-is.yaml}\n",
 		       a->out_dir);
 		cli_printf(stdout, "  compare:    gpuplan compare %s/as-is.yaml %s/scenario.yaml\n", a->out_dir, a->out_dir);
@@ -644,7 +653,7 @@ static int cmd_import(int argc, char **argv, const struct cli_global *g)
 
 static const struct cli_subcommand import_formats[] = {
 	[IMP_OPENB] = { "openb", import_openb, "NODES.csv PODS.csv -o DIR", 2, "more than two files given" },
-	[IMP_KUBECTL] = { "kubectl", import_kubectl, "NODES.json [PODS.json] -o DIR", 2, "more than two files given" },
+	[IMP_KUBECTL] = { "kubectl", import_kubectl, "NODES.json [PODS.json [--pdb PDB.json]] -o DIR", 2, "more than two files given" },
 	[IMP_SMI] = { "nvidia-smi", import_nvidia_smi,
 		      "LGIP.txt [LGIPP.txt] --gpu-id ID -o DIR\nHOST.csv... --cpu-cores N --ram-gib N [--node NAME] -o DIR",
 		      -1, NULL },
@@ -660,7 +669,8 @@ const struct cli_command cmd_import_entry = {
 	.description = "openb: NODES.csv  openb_node_list_gpu_node.csv (sn,cpu_milli,memory_mib,gpu,model)\n"
 		       "       PODS.csv   openb_pod_list_*.csv (name,cpu_milli,memory_mib,num_gpu,gpu_milli,...)\n"
 		       "       writes inventory.csv, workloads.csv, gpus-openb.yaml, scenario.yaml\n"
-		       "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json\n"
+		       "kubectl: NODES.json  kubectl get nodes -o json;  PODS.json  kubectl get pods -A -o json;\n"
+		       "       --pdb PDB.json  kubectl get pdb -A -o json (spread and PDBs into the workloads)\n"
 		       "       writes inventory.csv and, with the pods, workloads.csv, scenario.yaml (planned),\n"
 		       "       workloads-as-is.csv, as-is.yaml (today's modes): gpuplan compare as-is.yaml scenario.yaml\n"
 		       "nvidia-smi: LGIP.txt  nvidia-smi mig -lgip;  LGIPP.txt  nvidia-smi mig -lgipp (one GPU model;\n"

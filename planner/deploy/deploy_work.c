@@ -129,6 +129,179 @@ static void requests_csv(const struct dplan *dp, const struct req *r, size_t n, 
 	outset_add_sb(os, "requests.csv", &sb);
 }
 
+/* ---- the workloads' spread and disruption budget (issue #62) ---- */
+
+/* The label key that ties a workload's pods together, for its spread's and PDB's selectors. */
+#define WORKLOAD_LABEL "gpuplan/workload"
+
+static int label_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+	       c == '.';
+}
+
+static int label_alnum(char c)
+{
+	return label_char(c) && c != '-' && c != '_' && c != '.';
+}
+
+/*
+ * The label value naming workload `name` (buf of 64 bytes): the name
+ * itself when it is a Kubernetes label value (at most 63 characters of
+ * [A-Za-z0-9-_.], beginning and ending alphanumeric:
+ * apimachinery validation.IsValidLabelValue), else its label characters
+ * ('-' for the others, at most 46) and "-" with 16 hex digits of its
+ * FNV-1a hash, so that two names never share a value by being cut alike.
+ */
+static const char *workload_label(const char *name, char *buf, size_t size)
+{
+	size_t n = strlen(name), i, o = 0;
+	uint64_t h = 1469598103934665603ULL;
+	int ok = n > 0 && n <= 63 && label_alnum(name[0]) && label_alnum(name[n - 1]);
+
+	for (i = 0; i < n; i++)
+		ok = ok && label_char(name[i]);
+	if (ok) {
+		snprintf(buf, size, "%s", name);
+		return buf;
+	}
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+	for (i = 0; i < n && o < 46; i++) {
+		char c = label_char(name[i]) ? name[i] : '-';
+		if (o || label_alnum(c))
+			buf[o++] = c;
+	}
+	snprintf(buf + o, size - o, "%s%016llx", o ? "-" : "w", (unsigned long long)h);
+	return buf;
+}
+
+/*
+ * The PodDisruptionBudget's name for a workload of label value `label`
+ * (buf of 64 bytes): an object name must be a lower-case RFC 1123
+ * subdomain (apimachinery IsDNS1123Subdomain), which a label value with
+ * capitals, '_' or a '.' beside another sign is not; such a label is
+ * lowered, '_' and '.' as '-', and, when
+ * it had no hash yet, given one of the workload's name, so that "Chat_A"
+ * and "chat-a" stay two names.
+ */
+static const char *workload_object_name(const char *name, const char *label, char *buf, size_t size)
+{
+	size_t i, n = strlen(label);
+	int changed = 0;
+	uint64_t h = 1469598103934665603ULL;
+
+	for (i = 0; i < n && i + 1 < size; i++) {
+		char c = label[i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		else if (c == '_' || c == '.')
+			c = '-';
+		changed |= c != label[i];
+		buf[i] = c;
+	}
+	buf[i] = '\0';
+	if (!changed || strcmp(label, name))
+		return buf;	/* already a name, or a label made from the name with its hash */
+	for (i = 0; name[i]; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+	snprintf(buf + (n > 46 ? 46 : n), size - (n > 46 ? 46 : n), "-%016llx", (unsigned long long)h);
+	return buf;
+}
+
+/* selector: {matchLabels: {gpuplan/workload: label}} */
+static void label_selector(struct dyaml *y, const char *key, const char *label)
+{
+	dyaml_str(y, key);
+	dyaml_map(y, 0);
+	dyaml_str(y, "matchLabels");
+	dyaml_map(y, 0);
+	dyaml_kv(y, WORKLOAD_LABEL, label);
+	dyaml_end(y, 0);
+	dyaml_end(y, 0);
+}
+
+/*
+ * The pod-template fields of w's requests: the label its selectors
+ * match and, with a spread, the core/v1 topologySpreadConstraints the
+ * plan kept (Kubernetes 1.31 field names; minDomains only when given).
+ */
+static void request_spread(struct dyaml *y, const struct workload *w)
+{
+	char label[64];
+
+	if (w->spread == SPREAD_NONE && w->avail == AVAIL_NONE)
+		return;
+	workload_label(w->name, label, sizeof(label));
+	dyaml_str(y, "labels");
+	dyaml_map(y, 0);
+	dyaml_kv(y, WORKLOAD_LABEL, label);
+	dyaml_end(y, 0);
+	if (w->spread == SPREAD_NONE)
+		return;
+	dyaml_str(y, "topologySpreadConstraints");
+	dyaml_seq(y, 0);
+	dyaml_map(y, 0);
+	dyaml_ki(y, "maxSkew", w->max_skew);
+	dyaml_kv(y, "topologyKey", w->spread == SPREAD_SITE ? "topology.kubernetes.io/zone" : "kubernetes.io/hostname");
+	dyaml_kv(y, "whenUnsatisfiable", w->schedule_anyway ? "ScheduleAnyway" : "DoNotSchedule");
+	if (!w->schedule_anyway && w->min_domains > 1)
+		dyaml_ki(y, "minDomains", w->min_domains);
+	label_selector(y, "labelSelector", label);
+	dyaml_end(y, 0);
+	dyaml_end(y, 1);
+}
+
+/* A policy/v1 PodDisruptionBudget for w (with an availability rule), named and selecting by its label. */
+static void request_pdb(struct dyaml *y, const struct workload *w)
+{
+	char label[64], obj[64], v[32];
+
+	workload_label(w->name, label, sizeof(label));
+	dyaml_map(y, 0);
+	dyaml_kv(y, "apiVersion", "policy/v1");
+	dyaml_kv(y, "kind", "PodDisruptionBudget");
+	dyaml_str(y, "metadata");
+	dyaml_map(y, 0);
+	dyaml_kv(y, "name", workload_object_name(w->name, label, obj, sizeof(obj)));
+	dyaml_end(y, 0);
+	dyaml_str(y, "spec");
+	dyaml_map(y, 0);
+	if (w->avail_percent) {
+		snprintf(v, sizeof(v), "%ld%%", w->avail_value);
+		dyaml_kv(y, w->avail == AVAIL_MIN ? "minAvailable" : "maxUnavailable", v);
+	} else {
+		dyaml_ki(y, w->avail == AVAIL_MIN ? "minAvailable" : "maxUnavailable", w->avail_value);
+	}
+	label_selector(y, "selector", label);
+	dyaml_end(y, 0);
+	dyaml_end(y, 0);
+}
+
+/* podDisruptionBudgets: one per workload of the requests with an availability rule. */
+static void request_pdbs(struct dyaml *y, const struct dplan *dp, const struct req *r, size_t n)
+{
+	const struct problem *p = dp->cp->p;
+	const struct workloads *wl = &p->sc->workloads;
+	char *seen = xcalloc(wl->n + 1, 1);
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct workload *w = p->demands[r[i].d].w;
+		if (w->avail == AVAIL_NONE || seen[w - wl->w])
+			continue;
+		seen[w - wl->w] = 1;
+		if (!k++) {
+			dyaml_str(y, "podDisruptionBudgets");
+			dyaml_seq(y, 0);
+		}
+		request_pdb(y, w);
+	}
+	if (k)
+		dyaml_end(y, 1);
+	free(seen);
+}
+
 /* requests.yaml: per workload and request, the replicas and on which nodes. */
 static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, char **res, struct outset *os)
 {
@@ -158,6 +331,7 @@ static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, 
 		dyaml_ki(&y, res[r[i].res], r[i].count);
 		dyaml_end(&y, 0);
 		dyaml_end(&y, 0);
+		request_spread(&y, w);
 		dyaml_ki(&y, "replicas", total);
 		dyaml_str(&y, "nodes");
 		dyaml_map(&y, 0);
@@ -167,6 +341,7 @@ static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, 
 		dyaml_end(&y, 0);
 	}
 	dyaml_end(&y, 1);
+	request_pdbs(&y, dp, r, n);
 	dyaml_end(&y, 0);
 	if (dyaml_finish(&y, &text, &len))
 		return -1;

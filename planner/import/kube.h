@@ -98,8 +98,36 @@ void knodes_free(struct knode *nodes, size_t n);
 /* The node called name (bsearch over the sorted nodes), or NULL. */
 const struct knode *knodes_find(const struct knode *nodes, size_t n, const char *name);
 
+/*
+ * The spread a pod's workload row carries (kubectl_spread.c): the
+ * strongest of its topology spread constraints and required
+ * anti-affinity terms that select the pod itself over a domain gpuplan
+ * plans.
+ */
+struct kspread {
+	int key;		/* 0 none, 1 node (kubernetes.io/hostname), 2 site (topology.kubernetes.io/zone) */
+	int max_skew;
+	int anyway;		/* whenUnsatisfiable ScheduleAnyway */
+	int min_domains;	/* 0: unset */
+	int anti;		/* a required podAntiAffinity: one replica per domain */
+};
+
+/* One PodDisruptionBudget of a `kubectl get pdb -A -o json` list (policy/v1). */
+struct kpdb {
+	const char *ns, *name;		/* point into the JSON */
+	const struct cJSON *selector;	/* spec.selector; NULL selects no pod */
+	int max;			/* maxUnavailable; 0: minAvailable */
+	long value;			/* the count, or the percent */
+	int percent;
+	long line;			/* where the item starts */
+};
+
 /* One pod with GPUs, as a workload row asks it. */
 struct kpod {
+	const char *name;		/* metadata.name */
+	const struct cJSON *labels;	/* metadata.labels, NULL when none */
+	struct kspread spread;
+	int pdb;			/* index of the PDB that selects it, -1 when none */
 	const char *ns;			/* metadata.namespace ("default" when absent) */
 	char *owner;			/* controlling owner's name (ReplicaSet -> Deployment), else the pod's */
 	const char *owner_kind;		/* "Deployment", "StatefulSet", "Job", ... or "Pod" */
@@ -119,6 +147,7 @@ struct kpods {
 	size_t n;
 	long done;		/* pods skipped as finished (Succeeded, Failed) */
 	long no_gpu;		/* pods that ask for no GPU */
+	long dropped;		/* spread and anti-affinity rules not carried (kspread_read) */
 };
 
 /*
@@ -129,5 +158,22 @@ struct kpods {
 int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, const struct catalog *cat,
 	       struct kpods *out, struct diag *d);
 void kpods_free(struct kpod *pods, size_t n);
+
+/* Whether the meta/v1 LabelSelector sel selects labels (NULL or not an object: no). */
+int kselector_match(const struct cJSON *sel, const struct cJSON *labels);
+/*
+ * The pod's spread (of item it, in namespace ns) into out; each rule
+ * found but not carried (another domain, a weaker rule, a selector that
+ * does not select the pod) counted in *dropped.  0, or -1 with d set.
+ */
+int kspread_read(const struct kitem *it, const char *ns, struct kspread *out, long *dropped);
+/* The PDBs of a PDB list (the array in *out, caller frees); 0, or -1 with d set. */
+int kpdbs_read(const struct kjson *j, struct kpdb **out, size_t *n, struct diag *d);
+/*
+ * The index in v of the PDB that selects pod p (same namespace, its
+ * selector matching the pod's labels), -1 when none, -2 with d set when
+ * two do (at the second, in the PDB list j).
+ */
+int kpdb_of(const struct kjson *j, const struct kpdb *v, size_t n, const struct kpod *p, struct diag *d);
 
 #endif

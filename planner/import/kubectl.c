@@ -199,9 +199,11 @@ static int kpod_cmp(const void *a, const void *b)
 		return c;
 	if ((c = strcmp(x->gpu ? x->gpu->id : "", y->gpu ? y->gpu->id : "")))
 		return c;
-	if ((c = cmp_d(x->share, y->share)) || (c = cmp_d(x->cpu, y->cpu)))
+	if ((c = cmp_d(x->share, y->share)) || (c = cmp_d(x->cpu, y->cpu)) || (c = cmp_d(x->ram_gib, y->ram_gib)))
 		return c;
-	return cmp_d(x->ram_gib, y->ram_gib);
+	if (x->pdb != y->pdb)
+		return x->pdb < y->pdb ? -1 : 1;
+	return memcmp(&x->spread, &y->spread, sizeof(x->spread));
 }
 
 /* A share written so that it never rounds above the value (a slot must give at least what is asked). */
@@ -242,8 +244,43 @@ static void write_ask(struct sb *wl, const struct kpod *q)
 	}
 }
 
-/* One workload row of cnt pods like q; asis pins its mode and GPU type. */
-static void write_workload(struct sb *wl, const struct kpod *q, long cnt, const char *name, int asis)
+/* How the workload rows are written. */
+struct kwl {
+	int asis;		/* pin each row to its mode and GPU type today */
+	int rules;		/* write the resilience columns (some pod has a spread or a PDB) */
+	const struct kpdb *pdbs;
+};
+
+/*
+ * spread,max_skew,when_unsatisfiable,min_domains,min_available,
+ * max_unavailable of cnt pods like q.  An anti-affinity is one replica
+ * per domain (kubectl_spread.c); a PDB's count is capped at the
+ * workload's replicas (a PDB over several workloads counts them all).
+ */
+static void write_rules(struct sb *wl, const struct kpod *q, long cnt, const struct kpdb *pdbs)
+{
+	const struct kspread *s = &q->spread;
+	const struct kpdb *b = q->pdb >= 0 ? &pdbs[q->pdb] : NULL;
+	char v[32] = "";
+
+	if (s->key)
+		sb_addf(wl, ",%s,%d,%s,", s->key == 1 ? "node" : "site", s->max_skew,
+			s->anyway ? "ScheduleAnyway" : "DoNotSchedule");
+	else
+		sb_adds(wl, ",,,,");
+	if (s->anti)
+		sb_addf(wl, "%ld", cnt);
+	else if (s->min_domains)
+		sb_addf(wl, "%d", s->min_domains);
+	if (b && b->percent)
+		snprintf(v, sizeof(v), "%ld%%", b->value);
+	else if (b)
+		snprintf(v, sizeof(v), "%ld", b->value < cnt ? b->value : cnt);
+	sb_addf(wl, ",%s,%s", b && !b->max ? v : "", b && b->max ? v : "");
+}
+
+/* One workload row of cnt pods like q. */
+static void write_workload(struct sb *wl, const struct kpod *q, long cnt, const char *name, const struct kwl *k)
 {
 	sb_add_csv(wl, name);
 	sb_adds(wl, ",");
@@ -254,29 +291,43 @@ static void write_workload(struct sb *wl, const struct kpod *q, long cnt, const 
 	add_num(wl, q->cpu, 3);
 	sb_adds(wl, ",");
 	add_num(wl, q->ram_gib, 6);
-	if (asis) {
+	if (k->asis) {
 		sb_adds(wl, ",");
 		sb_add_csv(wl, q->gpu ? q->gpu->id : "");
-		sb_addf(wl, ",%s,,false,1\n", kmode_name(q->mode));
+		sb_addf(wl, ",%s,,false,1", kmode_name(q->mode));
 	} else
-		sb_adds(wl, ",,,,false,1\n");
+		sb_adds(wl, ",,,,false,1");
+	if (k->rules)
+		write_rules(wl, q, cnt, k->pdbs);
+	sb_adds(wl, "\n");
 }
 
 #define WL_HEADER                                                                                                  \
 	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,sites,"     \
-	"needs_nvaie,priority\n"
+	"needs_nvaie,priority"
+#define WL_RULES ",spread,max_skew,when_unsatisfiable,min_domains,min_available,max_unavailable"
 
 /* Both workloads files; returns the most replicas a node time-slices or shares by MPS (at least 8). */
-static int write_workloads(struct sb *wl, struct sb *wa, struct kpod *pods, size_t np, struct kubectl_out *out)
+static int write_workloads(struct sb *wl, struct sb *wa, struct kpod *pods, size_t np, const struct kpdb *pdbs,
+			   struct kubectl_out *out)
 {
+	struct kwl kw = { 0, 0, pdbs }, ka = { 1, 0, pdbs };
 	size_t i, j;
 	int kmax = 8, dup = 1;
+
+	for (i = 0; i < np; i++) {
+		out->pods_spread += pods[i].spread.key != 0;
+		out->pods_pdb += pods[i].pdb >= 0;
+	}
+	kw.rules = ka.rules = out->pods_spread || out->pods_pdb;
 
 	qsort(pods, np, sizeof(*pods), kpod_cmp);
 	sb_adds(wl, "# Kubernetes GPU pods (gpuplan import kubectl), grouped by namespace and owner; each may take\n"
 		    "# any mode its isolation allows.\n" WL_HEADER);
+	sb_adds(wl, kw.rules ? WL_RULES "\n" : "\n");
 	sb_adds(wa, "# The same workloads pinned to the mode and GPU type they use today (gpuplan import kubectl).\n"
 		    WL_HEADER);
+	sb_adds(wa, ka.rules ? WL_RULES "\n" : "\n");
 	for (i = 0; i < np; i = j) {
 		const struct kpod *q = &pods[i];
 		long line = q->line;
@@ -290,9 +341,9 @@ static int write_workloads(struct sb *wl, struct sb *wa, struct kpod *pods, size
 			dup = 1;
 		name = dup > 1 ? xasprintf("%s.%s-%d", q->ns, q->owner, dup) : xasprintf("%s.%s", q->ns, q->owner);
 		origins_add(&out->origins, "workloads.csv", wl, out->pods_file, line);
-		write_workload(wl, q, (long)(j - i), name, 0);
+		write_workload(wl, q, (long)(j - i), name, &kw);
 		origins_add(&out->origins, "workloads-as-is.csv", wa, out->pods_file, line);
-		write_workload(wa, q, (long)(j - i), name, 1);
+		write_workload(wa, q, (long)(j - i), name, &ka);
 		free(name);
 		if (q->replicas > kmax)
 			kmax = q->replicas;
@@ -312,9 +363,30 @@ static char *scenario_text(const char *name, const char *workloads, int kmax, co
 			 what, name, workloads, kmax, kmax);
 }
 
-int kubectl_import(const char *nodes_path, const char *pods_path, const struct catalog *cat,
+/* The PDB list read and matched to the pods (each pod's pdb). */
+struct kpdbset {
+	struct kjson j;
+	struct kpdb *v;
+	size_t n;
+};
+
+static int match_pdbs(const char *path, struct kpdbset *b, struct kpod *pods, size_t np, struct diag *d)
+{
+	size_t i;
+
+	if (kjson_load(&b->j, path, "PodDisruptionBudget", "PodDisruptionBudget list", d) ||
+	    kpdbs_read(&b->j, &b->v, &b->n, d))
+		return -1;
+	for (i = 0; i < np; i++)
+		if ((pods[i].pdb = kpdb_of(&b->j, b->v, b->n, &pods[i], d)) == -2)
+			return -1;
+	return 0;
+}
+
+int kubectl_import(const char *nodes_path, const char *pods_path, const char *pdb_path, const struct catalog *cat,
 		   struct kubectl_out *out, struct diag *d)
 {
+	struct kpdbset pdb;
 	struct kjson jn, jp;
 	struct knode *nodes = NULL;
 	struct kpod *pods = NULL;
@@ -326,6 +398,7 @@ int kubectl_import(const char *nodes_path, const char *pods_path, const struct c
 	out->nodes_file = nodes_path;
 	out->pods_file = pods_path;
 	memset(&jp, 0, sizeof(jp));
+	memset(&pdb, 0, sizeof(pdb));
 	sb_init(&inv);
 	sb_init(&wl);
 	sb_init(&wa);
@@ -340,12 +413,16 @@ int kubectl_import(const char *nodes_path, const char *pods_path, const struct c
 		np = kp.n;
 		out->pods_done = kp.done;
 		out->pods = kp.no_gpu;
+		out->rules_dropped = kp.dropped;
+		if (pdb_path && match_pdbs(pdb_path, &pdb, pods, np, d))
+			goto out;
+		out->pdbs = (long)pdb.n;
 	}
 	group_nodes(&inv, nodes, nn, out);
 	out->inventory = sb_detach(&inv);
 	if (pods_path) {
 		out->pods += (long)np + out->pods_done;	/* pods without GPUs were counted in out->pods */
-		kmax = write_workloads(&wl, &wa, pods, np, out);
+		kmax = write_workloads(&wl, &wa, pods, np, pdb.v, out);
 		out->workloads = sb_detach(&wl);
 		out->workloads_asis = sb_detach(&wa);
 		out->scenario = scenario_text("planned", "workloads.csv", kmax,
@@ -362,6 +439,8 @@ out:
 	kpods_free(pods, np);
 	kjson_release(&jn);
 	kjson_release(&jp);
+	free(pdb.v);
+	kjson_release(&pdb.j);
 	if (rc)
 		kubectl_out_release(out);
 	return rc;

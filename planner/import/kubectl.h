@@ -18,6 +18,13 @@
  * isolation hardware), or a share of a time-sliced (isolation none) or
  * MPS (memory) GPU.
  *
+ * Resilience (kubectl_spread.c): each pod's topology spread constraints
+ * and required anti-affinity over kubernetes.io/hostname or
+ * topology.kubernetes.io/zone give its row's spread columns, and the
+ * PodDisruptionBudget (policy/v1) of an optional PDB list that selects
+ * its pods its min_available or max_unavailable; the columns are written
+ * only when some pod has either.
+ *
  * Two scenarios share the inventory: scenario.yaml ("planned": each
  * workload may take any mode its isolation allows) and as-is.yaml
  * (workloads-as-is.csv: the same workloads pinned to the mode and GPU
@@ -45,15 +52,19 @@ struct kubectl_out {
 	long mode_nodes[4];	/* GPU nodes per current mode (passthrough, mig, timeslice, mps) */
 	long pods, pods_gpu, pods_done;	/* pods read, GPU pods kept, finished pods skipped */
 	int nworkloads;
+	long pods_spread, pods_pdb;	/* GPU pods with a spread carried, with a PDB */
+	long pdbs;		/* PDBs read */
+	long rules_dropped;	/* spread and anti-affinity rules not carried (another key, a weaker rule) */
 	const char *nodes_file, *pods_file;	/* the paths read (kubectl_import's) */
 	struct origins origins;	/* the node or pod item of each row written (the first of a group) */
 };
 
 /*
- * Reads the node list and, when pods_path is not NULL, the pod list.
- * Errors point at FILE:LINE:COL (DIAG_INPUT).
+ * Reads the node list and, when pods_path is not NULL, the pod list and
+ * (when pdb_path is not NULL) the PDB list.  Errors point at
+ * FILE:LINE:COL (DIAG_INPUT).
  */
-int kubectl_import(const char *nodes_path, const char *pods_path, const struct catalog *cat,
+int kubectl_import(const char *nodes_path, const char *pods_path, const char *pdb_path, const struct catalog *cat,
 		   struct kubectl_out *out, struct diag *d);
 void kubectl_out_release(struct kubectl_out *out);
 

@@ -228,9 +228,9 @@ static int check_names(const struct kitem *it, const struct kpod *p)
 	return 0;
 }
 
-/* One item; 1 when skipped (finished, or no GPU). */
+/* One item; 1 when skipped as finished, 2 as asking no GPU (counted in out). */
 static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn, const struct catalog *cat,
-		    struct kpod *p, long *done)
+		    struct kpod *p, struct kpods *out)
 {
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(it->obj, "metadata");
 	const cJSON *spec = cJSON_GetObjectItemCaseSensitive(it->obj, "spec"), *c;
@@ -246,7 +246,7 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 		return kitem_error(it, k_name, "items[%ld] has no metadata.name", it->index);
 	}
 	if (phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"))) {
-		++*done;
+		out->done++;
 		return 1;
 	}
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(spec, "containers"))
@@ -262,6 +262,11 @@ static int read_pod(const struct kitem *it, const struct knode *nodes, size_t nn
 	if (classify(it, &a, node ? knodes_find(nodes, nn, node) : NULL, &fleet, p))
 		return -1;
 	read_owner(md, name, p);
+	p->name = name;
+	p->labels = cJSON_GetObjectItemCaseSensitive(md, "labels");
+	p->pdb = -1;
+	if (kspread_read(it, p->ns, &p->spread, &out->dropped))
+		return -1;
 	return check_names(it, p);
 }
 
@@ -275,7 +280,7 @@ int kpods_read(const struct kjson *j, const struct knode *nodes, size_t nn, cons
 
 	memset(out, 0, sizeof(*out));
 	cJSON_ArrayForEach(it.obj, j->items) {
-		int rc = read_pod(&it, nodes, nn, cat, &pods[np], &out->done);
+		int rc = read_pod(&it, nodes, nn, cat, &pods[np], out);
 		if (rc < 0) {
 			free(lines);
 			kpods_free(pods, np + 1);

@@ -82,6 +82,11 @@ void compare_row_fill(struct compare_row *row, const char *file, const struct pl
 	memcpy(row->nodes_by_mode, st.nodes_by_mode, sizeof(row->nodes_by_mode));
 	memcpy(row->gpus_by_mode, st.gpus_by_mode, sizeof(row->gpus_by_mode));
 	row->to_place_all = report_whatif_text(r);
+	for (q = 0; q < 2; q++) {
+		const struct fail_worst *w = r->have_fail ? &r->fail.worst[q] : NULL;
+		row->worst[q] = xstrdup(w && w->have ? r->fail.names[q][w->failure] : "");
+		row->worst_stranded[q] = w && w->have ? w->stranded : 0;
+	}
 }
 
 void compare_row_release(struct compare_row *row)
@@ -94,6 +99,8 @@ void compare_row_release(struct compare_row *row)
 	}
 	free(row->unpl);
 	free(row->to_place_all);
+	free(row->worst[0]);
+	free(row->worst[1]);
 	free(row->scenario);
 	free(row->file);
 	memset(row, 0, sizeof(*row));

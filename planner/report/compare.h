@@ -5,7 +5,8 @@
  * A row holds the figures an architect compares: total over the horizon
  * and per year, cost by category, cost per provisioned and per used
  * GPU-hour, utilisation, licences, placed and unplaced replicas (which,
- * in GPU-equivalents and at what priority), mode mix, solver status.
+ * in GPU-equivalents and at what priority), mode mix, solver status, and
+ * the worst single node and site loss of the failure analysis.
  * The rows are ranked by unplaced demand, then cost (compare_rank), and
  * a verdict line says what the ranking means (compare_verdict).
  * Every figure is the plan report's own (gpuplan plan on the same
@@ -22,7 +23,7 @@
 #include "plan.h"
 #include "report.h"
 
-#define COMPARE_SCHEMA_VERSION "2.1.0"
+#define COMPARE_SCHEMA_VERSION "2.2.0"
 /* How compare_rank orders the options, as compare.json and the table say it. */
 #define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year; then fewest GPUs and nodes in use"
 
@@ -55,6 +56,8 @@ struct compare_row {
 	long nodes, gpus;
 	long nodes_by_mode[MODE_COUNT], gpus_by_mode[MODE_COUNT];
 	char *to_place_all;	/* what would place the unplaced (report_whatif_text), or NULL */
+	char *worst[2];		/* the failure analysis: the worst node and site loss ("" when none strands) */
+	long worst_stranded[2];	/* and the replicas each strands */
 };
 
 /* Fills row from a planning run of the scenario in file. */

@@ -37,7 +37,8 @@ static void csv_header(struct sb *csv)
 	sb_adds(csv, ",replicas_placed,replicas_unplaced,gpu_equivalents_unplaced,nodes_used,gpus_in_used_nodes");
 	for (m = 0; m < MODE_COUNT; m++)
 		sb_addf(csv, ",gpus_%s", mode_name((enum gpu_mode)m));
-	sb_adds(csv, ",rank\n");
+	sb_adds(csv, ",failure_worst_node,failure_worst_node_stranded,failure_worst_site,failure_worst_site_stranded"
+		     ",rank\n");
 }
 
 static cJSON *unplaced_json(const struct compare_row *r)
@@ -96,6 +97,14 @@ static cJSON *scenario_row(struct sb *csv, const struct compare_row *r, size_t r
 	for (m = 0; m < MODE_COUNT; m++) {
 		sb_addf(csv, ",%ld", r->gpus_by_mode[m]);
 		cJSON_AddNumberToObject(modes, mode_name((enum gpu_mode)m), (double)r->gpus_by_mode[m]);
+	}
+	for (q = 0; q < 2; q++) {
+		snprintf(key, sizeof(key), "failure_worst_%s", q ? "site" : "node");
+		sb_adds(csv, ",");
+		sb_add_csv(csv, r->worst[q]);
+		cJSON_AddStringToObject(o, key, r->worst[q]);
+		snprintf(key, sizeof(key), "failure_worst_%s_stranded", q ? "site" : "node");
+		col(csv, o, key, (double)r->worst_stranded[q], 0);
 	}
 	sb_addf(csv, ",%zu\n", rank);
 	cJSON_AddNumberToObject(o, "rank", (double)rank);

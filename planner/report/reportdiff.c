@@ -27,7 +27,7 @@ const char *rd_limit_option(enum rd_limit l)
 	static const char *const names[] = { "--max-cost-increase", "--max-cost-increase-abs",
 					     "--max-unplaced-increase", "--max-util-drop",
 					     "--max-weighted-unplaced-increase", "--fail-unplaced-priority",
-					     "--fail-unplaced" };
+					     "--fail-unplaced", "--fail-stranded-priority" };
 	return (unsigned)l < RD_LIMIT_COUNT ? names[l] : "?";
 }
 
@@ -47,6 +47,7 @@ void rd_limits_check_defaults(struct rd_limits *l)
 	l->limit[RD_UNPLACED] = RD_DEFAULT_UNPLACED;
 	l->limit[RD_WEIGHTED] = RD_DEFAULT_WEIGHTED;
 	l->limit[RD_PRIORITY] = RD_DEFAULT_PRIORITY;
+	l->limit[RD_STRANDED] = RD_DEFAULT_STRANDED;
 }
 
 static int reports_differ(const struct rd_report *a, const struct rd_report *b)
@@ -211,9 +212,35 @@ static void judge_priorities(const struct rd_diff *df, enum rd_limit l, struct r
 	v->exceeded = l == RD_WEIGHTED ? v->value > df->limits.limit[l] : v->value > 0;
 }
 
+/*
+ * The worst node and site losses on both sides, counting replicas of
+ * priority >= the threshold's P (1 when not checked); and the verdict:
+ * value the largest increase, what its kind, exceeded when a kind's
+ * worst loss strands more than the baseline's.
+ */
+static void judge_failures(struct rd_diff *df, struct rd_verdict *v)
+{
+	static const char *const kinds[] = { "node", "site" };
+	int k;
+
+	df->fail_prio = df->limits.limit[RD_STRANDED] >= 1 ? (int)df->limits.limit[RD_STRANDED] : 1;
+	for (k = 0; k < 2; k++) {
+		struct rd_fail_change *x = &df->fail[k];
+		x->base = rd_fail_worst(df->base, k, df->fail_prio, &x->base_name);
+		x->cur = rd_fail_worst(df->cur, k, df->fail_prio, &x->cur_name);
+		if (!k || x->cur - x->base > v->value) {
+			v->value = (double)(x->cur - x->base);
+			v->what = kinds[k];
+		}
+		if (x->cur > x->base)
+			v->exceeded = 1;
+	}
+}
+
 void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const struct rd_report *cur,
 		     const struct rd_limits *lim)
 {
+	struct rd_verdict fv;
 	long long dcost = cur->total_cents - base->total_cents;
 	int l;
 
@@ -224,10 +251,14 @@ void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const str
 	df->changed = reports_differ(base, cur);
 	merge_unplaced(df);
 	workload_changes(df);
+	df->fail_known = base->have_fail && cur->have_fail;
+	memset(&fv, 0, sizeof(fv));
+	if (df->fail_known)
+		judge_failures(df, &fv);
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
 		struct rd_verdict *v = &df->verdict[l];
 		double limit = lim->limit[l];
-		if (limit < 0)
+		if (limit < 0 || (l == RD_STRANDED && (limit < 1 || !df->fail_known)))
 			continue;
 		v->checked = 1;
 		df->nchecked++;
@@ -261,6 +292,10 @@ void rd_diff_compute(struct rd_diff *df, const struct rd_report *base, const str
 		case RD_PRIORITY:
 		case RD_NAMED:
 			judge_priorities(df, (enum rd_limit)l, v);
+			break;
+		case RD_STRANDED:
+			*v = fv;
+			v->checked = 1;
 			break;
 		case RD_LIMIT_COUNT:
 			break;

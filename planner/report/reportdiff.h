@@ -39,7 +39,7 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_SCHEMA_VERSION "1.3.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.4.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */
@@ -56,6 +56,14 @@ struct rd_placed {
 	char *tenant;
 	long replicas;
 	int priority;		/* from the scenario planned or plan.json's "workloads"; 0: not known */
+};
+
+/* One row of a plan's failure analysis: what losing a node or a site strands of one workload. */
+struct rd_fail_row {
+	int kind;		/* 0 node, 1 site (enum fail_kind) */
+	char *failure;		/* the node's name or the site */
+	int priority;		/* the workload's */
+	long stranded;		/* its replicas stranded */
 };
 
 /* The figures of one plan report. */
@@ -85,6 +93,10 @@ struct rd_report {
 	size_t nprio;
 	struct rd_placed *prio;		/* every workload planned with its priority (a plan run, or a
 					 * plan.json of 3.2.0 or later), by name */
+	int have_fail;			/* it carries the failure analysis (a plan run, or plan.json's
+					 * "failures" with its rows) */
+	size_t nfail;
+	struct rd_fail_row *fail;	/* rows with stranded replicas, by kind and failure name */
 };
 
 /*
@@ -99,6 +111,22 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 void rd_report_from_plan(struct rd_report *r, const char *file, const struct plan_result *pr);
 void rd_report_release(struct rd_report *r);
 
+/*
+ * The failure analysis into r (reportdiff_fail.c): from plan.json's
+ * "failures" (by_node, by_site; absent or malformed: r->have_fail stays
+ * 0), or from a planning run.
+ */
+struct cJSON;
+void rd_fail_read(const struct cJSON *root, struct rd_report *r);
+void rd_fail_from_plan(struct rd_report *r, const struct plan_result *pr);
+void rd_fail_release(struct rd_report *r);
+/*
+ * The worst loss of a kind (0 node, 1 site): the most replicas of
+ * priority >= prio one failure strands; *name the failure (the first by
+ * name among equals), "" when none strands any.
+ */
+long rd_fail_worst(const struct rd_report *r, int kind, int prio, const char **name);
+
 /* Thresholds; a negative value means "not checked". */
 enum rd_limit {
 	RD_COST_PCT,		/* --max-cost-increase PCT: total cost increase in percent */
@@ -108,6 +136,8 @@ enum rd_limit {
 	RD_WEIGHTED,		/* --max-weighted-unplaced-increase N: sum of priority x unplaced replicas */
 	RD_PRIORITY,		/* --fail-unplaced-priority P: a workload of priority >= P loses replicas */
 	RD_NAMED,		/* --fail-unplaced WORKLOAD: a named workload loses replicas (limit 0 when named) */
+	RD_STRANDED,		/* --fail-stranded-priority P: the worst node or site loss strands more replicas
+				 * of priority >= P than the baseline's (0: not checked) */
 	RD_LIMIT_COUNT
 };
 const char *rd_limit_option(enum rd_limit l);	/* "--max-cost-increase", ... */
@@ -127,6 +157,7 @@ void rd_limits_none(struct rd_limits *l);
 #define RD_DEFAULT_UNPLACED 0
 #define RD_DEFAULT_WEIGHTED 0	/* and no more priority-weighted unplaced replicas */
 #define RD_DEFAULT_PRIORITY 1	/* and no workload (priority >= 1: all) with more unplaced replicas */
+#define RD_DEFAULT_STRANDED 1	/* and no worst node or site loss that strands more replicas (all priorities) */
 void rd_limits_check_defaults(struct rd_limits *l);
 
 /* One threshold checked. */
@@ -152,8 +183,17 @@ struct rd_workload_change {
 	long unplaced_base, unplaced_cur;
 };
 
+/* The worst loss of one kind on both sides (replicas of priority >= the threshold's P, else 1). */
+struct rd_fail_change {
+	long base, cur;
+	const char *base_name, *cur_name;	/* "" when none strands any */
+};
+
 struct rd_diff {
 	const struct rd_report *base, *cur;
+	int fail_known;		/* both sides carry the failure analysis */
+	int fail_prio;		/* the priority the worst losses count from */
+	struct rd_fail_change fail[2];	/* node, site */
 	struct rd_limits limits;
 	struct rd_verdict verdict[RD_LIMIT_COUNT];
 	int nchecked;		/* thresholds checked */

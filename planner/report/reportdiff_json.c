@@ -135,6 +135,28 @@ static void j_workloads(cJSON *root, const struct rd_diff *df)
 	}
 }
 
+/*
+ * "failures" (when both sides carry the failure analysis): the worst
+ * node and site loss on each side, counting replicas of priority >= P.
+ */
+static void j_failures(cJSON *root, const struct rd_diff *df)
+{
+	static const char *const keys[] = { "worst_node", "worst_site" };
+	cJSON *o;
+	int k;
+
+	if (!df->fail_known)
+		return;
+	o = cJSON_AddObjectToObject(root, "failures");
+	cJSON_AddNumberToObject(o, "priority_at_least", df->fail_prio);
+	for (k = 0; k < 2; k++) {
+		cJSON *e = j_change_count(df->fail[k].base, df->fail[k].cur);
+		cJSON_AddStringToObject(e, "baseline_failure", df->fail[k].base_name);
+		cJSON_AddStringToObject(e, "current_failure", df->fail[k].cur_name);
+		cJSON_AddItemToObject(o, keys[k], e);
+	}
+}
+
 /* Each checked threshold: its option, unit, limit, value and whether it was exceeded. */
 static void j_thresholds(cJSON *root, const struct rd_diff *df)
 {
@@ -144,7 +166,7 @@ static void j_thresholds(cJSON *root, const struct rd_diff *df)
 	a = cJSON_AddArrayToObject(root, "thresholds");
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
 		static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",
-						    "workloads", "workloads" };
+						    "workloads", "workloads", "replicas" };
 		const struct rd_verdict *v = &df->verdict[l];
 		cJSON *e;
 		if (!v->checked)
@@ -183,6 +205,7 @@ char *rd_json_format(const struct rd_diff *df, const char *command)
 
 	j_figures(root, b, c);
 	j_workloads(root, df);
+	j_failures(root, df);
 	j_thresholds(root, df);
 	text = cJSON_Print(root);
 	out = xasprintf("%s\n", text);

@@ -452,6 +452,7 @@ int rd_report_parse(struct rd_report *r, const char *file, const char *text, siz
 	unplaced_normalise(r);
 	read_placements(root, r);
 	read_priorities(root, r);
+	rd_fail_read(root, r);
 	rc = 0;
 out:
 	cJSON_Delete(root);
@@ -540,6 +541,7 @@ void rd_report_from_plan(struct rd_report *r, const char *file, const struct pla
 	}
 	placed_normalise(r->placed, &r->nplaced);
 	placed_normalise(r->prio, &r->nprio);
+	rd_fail_from_plan(r, pr);
 }
 
 void rd_report_release(struct rd_report *r)
@@ -563,6 +565,7 @@ void rd_report_release(struct rd_report *r)
 		free(r->prio[i].tenant);
 	}
 	free(r->prio);
+	rd_fail_release(r);
 	free(r->file);
 	free(r->schema_version);
 	free(r->gpuplan_version);

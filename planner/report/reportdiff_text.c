@@ -67,7 +67,7 @@ static const char *pct_text(char *buf, size_t n, long long base, long long cur)
 static const char *limit_text(char *buf, size_t n, enum rd_limit l, double v)
 {
 	char t[64];
-	static const char *const unit[] = { "%", " USD", "", " pts", "", "", "" };
+	static const char *const unit[] = { "%", " USD", "", " pts", "", "", "", "" };
 	fmt_num_short(t, sizeof(t), v, 6);
 	snprintf(buf, n, "%s%s", t, unit[l]);
 	return buf;
@@ -104,6 +104,9 @@ static const char *measured_text(char *buf, size_t n, const struct rd_diff *df, 
 	case RD_NAMED:
 		snprintf(buf, n, "%ld workload%s", (long)v->value, v->value == 1 ? "" : "s");
 		break;
+	case RD_STRANDED:
+		snprintf(buf, n, "%s (%s)", count_change(t, sizeof(t), (long)v->value), v->what);
+		break;
 	case RD_LIMIT_COUNT:
 		buf[0] = '\0';
 		break;
@@ -114,7 +117,7 @@ static const char *measured_text(char *buf, size_t n, const struct rd_diff *df, 
 static const char *const limit_label[] = { "total cost increase", "total cost increase (USD)",
 					   "unplaced replicas increase", "utilisation drop",
 					   "priority x unplaced increase", "newly unplaced at priority",
-					   "newly unplaced, named" };
+					   "newly unplaced, named", "worst loss strands more" };
 
 /*
  * The workloads with more unplaced replicas than in the baseline that a
@@ -169,6 +172,23 @@ static void newly_unplaced(struct sb *sb, const struct rd_diff *df, enum rd_limi
 	}
 }
 
+/* "worst node loss strands 7 replicas of priority 1 or above (gpu-a2), the baseline's 3 (gpu-a1)", per kind worse. */
+static void stranded_more(struct sb *sb, const struct rd_diff *df)
+{
+	static const char *const kinds[] = { "node", "site" };
+	int k, any = 0;
+
+	for (k = 0; k < 2; k++) {
+		const struct rd_fail_change *x = &df->fail[k];
+		if (x->cur <= x->base)
+			continue;
+		sb_addf(sb, "%sworst %s loss strands %ld replica%s of priority %d or above (%s), the baseline's %ld%s%s%s",
+			any ? ", " : "", kinds[k], x->cur, x->cur == 1 ? "" : "s", df->fail_prio, x->cur_name, x->base,
+			*x->base_name ? " (" : "", x->base_name, *x->base_name ? ")" : "");
+		any = 1;
+	}
+}
+
 char *rd_diff_failure(const struct rd_diff *df)
 {
 	struct sb sb;
@@ -213,6 +233,10 @@ char *rd_diff_failure(const struct rd_diff *df)
 		case RD_NAMED:
 			sb_addf(&sb, "newly unplaced (%s): ", rd_limit_option((enum rd_limit)l));
 			newly_unplaced(&sb, df, (enum rd_limit)l);
+			break;
+		case RD_STRANDED:
+			sb_addf(&sb, "a failure strands more (%s %s): ", rd_limit_option((enum rd_limit)l), lim);
+			stranded_more(&sb, df);
 			break;
 		case RD_LIMIT_COUNT:
 			break;
@@ -318,6 +342,13 @@ static void build_rows(const struct rd_diff *df, struct rows *rs)
 	row_count(rs, NULL, xstrdup("replicas unplaced"), b->replicas_unplaced, c->replicas_unplaced);
 	row_util(rs, xstrdup("memory utilisation"), b->mem_util_bp, c->mem_util_bp);
 	row_util(rs, xstrdup("compute utilisation"), b->compute_util_bp, c->compute_util_bp);
+	if (df->fail_known) {
+		static const char *const g = "replicas a failure strands";
+		row_count(rs, g, xasprintf("worst node, priority >= %d", df->fail_prio), df->fail[0].base, df->fail[0].cur);
+		rs->v[rs->n - 1].note = df->fail[0].cur_name;
+		row_count(rs, g, xasprintf("worst site, priority >= %d", df->fail_prio), df->fail[1].base, df->fail[1].cur);
+		rs->v[rs->n - 1].note = df->fail[1].cur_name;
+	}
 	for (i = 0; i < df->nunplaced; i++) {
 		const struct rd_unplaced_change *u = &df->unplaced[i];
 		row_count(rs, "unplaced by workload", xasprintf("%s (%s)", u->workload, u->tenant), u->base, u->cur);

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_split(data, size, names, 2);
 	memset(&out, 0, sizeof(out));
-	if (kubectl_import(fuzz_paths[0], fuzz_paths[1], fuzz_catalog(), &out, &d)) {
+	if (kubectl_import(fuzz_paths[0], fuzz_paths[1], NULL, fuzz_catalog(), &out, &d)) {
 		fuzz_check_diag(&d);
 	} else {
 		reads_back(out.inventory, 0);

@@ -9,7 +9,8 @@
 # file given is the deploy's k8s-nodes.csv: the Kubernetes nodes, which on vSphere and KVM are
 # worker VMs, not the hosts of nodes.csv.
 # Then, on each output and on the bench L plan (greedy), tests/scripts/deploy_replicas.py: per
-# workload, pod requests plus VM workloads = replicas placed; no request names a hypervisor host.
+# workload, pod requests plus VM workloads = replicas placed; no request names a hypervisor host;
+# and tests/scripts/deploy_spread.py: requests.yaml's spread and PDBs are well-formed (issue #62).
 # Prints SKIP and exits 77 (ctest: skipped, not passed) where ../shared/conformance is absent
 # (GPUPLAN_CONFORMANCE_DIR: another copy).
 # usage: test_deploy_conformance.sh GPUPLAN SRC_DIR WORK_DIR
@@ -47,6 +48,11 @@ replicas() {
 	if ! python3 "$src/tests/scripts/deploy_replicas.py" "$1/r" "$1/d" >"$1/replicas.txt" 2>&1; then
 		echo "FAIL: replicas in $1's deploy files:"
 		head -20 "$1/replicas.txt"
+		fail=1
+	fi
+	if ! python3 "$src/tests/scripts/deploy_spread.py" "$1/d" >"$1/spread.txt" 2>&1; then
+		echo "FAIL: spread or disruption budgets in $1's requests.yaml:"
+		head -20 "$1/spread.txt"
 		fail=1
 	fi
 }

@@ -172,10 +172,15 @@ if look plan plan/report.html; then
 	nlay=$(grep -o 'class="layout"' plan/report.html | wc -l)
 	[ "$nlay" -ge 8 ] && ok || bad "plan: $nlay GPU layouts in the page, expected 8 or more"
 	expect plan "section summary" "section modes" "section cost" "section layouts" "section utilisation" \
-		"section unplaced" "section assumptions" "h1 gpuplan plan: example-onprem" \
+		"section failures" "section unplaced" "section assumptions" "h1 gpuplan plan: example-onprem" \
 		"chart 6 Cost by year and category" "chart 2 Licences by product and term" \
-		"chart 12 Mode mix: nodes and GPUs per mode" "layouts $nlay" "count axes 1 bad ticks 0"
-	[ "$(grep -c '^chart ' probe.plan)" = 6 ] && ok || bad "plan: $(grep -c '^chart ' probe.plan) charts, not 6"
+		"chart 12 Mode mix: nodes and GPUs per mode" "layouts $nlay" "count axes 3 bad ticks 0"
+	# the failure charts (issue #62): the example's plan strands replicas on some node and site losses
+	for k in node site; do
+		grep -Eqx "chart [1-9][0-9]* Replicas stranded by losing one $k, by priority" probe.plan && ok ||
+			bad "plan: no failure chart for losing one $k"
+	done
+	[ "$(grep -c '^chart ' probe.plan)" = 8 ] && ok || bad "plan: $(grep -c '^chart ' probe.plan) charts, not 8"
 	# every workload of the example is placed; some MIG slices are too narrow for their names
 	legend plan "$src/data/example/workloads.csv" 14
 	grep -Eqx 'cut labels [1-9][0-9]* without their full text 0' probe.plan && ok || bad "plan: no label is cut"

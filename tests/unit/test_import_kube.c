@@ -3,8 +3,10 @@
  * of the k8s.io/apimachinery resource.Quantity grammar, and the GPU
  * product table (gfd.c) with its -MIG-<profile> and -SHARED suffixes;
  * the start line of each item of a list (kjson_item_lines) and the
- * origins an import records for what it writes (origin.c).
+ * origins an import records for what it writes (origin.c); meta/v1 label
+ * selectors as the spread and PDB rules match pods (kubectl_spread.c).
  */
+#include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +148,45 @@ static void test_products(void)
 	free(hint);
 }
 
+/* meta/v1 LabelSelector: matchLabels and matchExpressions ANDed; {} selects all, null none. */
+static void test_selectors(void)
+{
+	static const struct {
+		const char *sel, *labels;
+		int match;
+	} rows[] = {
+		{ "{}", "{\"app\": \"a\"}", 1 },
+		{ "{}", "{}", 1 },
+		{ "null", "{\"app\": \"a\"}", 0 },
+		{ "{\"matchLabels\": {\"app\": \"a\"}}", "{\"app\": \"a\", \"x\": \"y\"}", 1 },
+		{ "{\"matchLabels\": {\"app\": \"a\"}}", "{\"app\": \"b\"}", 0 },
+		{ "{\"matchLabels\": {\"app\": \"a\"}}", "{}", 0 },
+		{ "{\"matchExpressions\": [{\"key\": \"app\", \"operator\": \"In\", \"values\": [\"b\", \"a\"]}]}",
+		  "{\"app\": \"a\"}", 1 },
+		{ "{\"matchExpressions\": [{\"key\": \"app\", \"operator\": \"NotIn\", \"values\": [\"a\"]}]}",
+		  "{\"app\": \"a\"}", 0 },
+		{ "{\"matchExpressions\": [{\"key\": \"app\", \"operator\": \"NotIn\", \"values\": [\"a\"]}]}", "{}", 1 },
+		{ "{\"matchExpressions\": [{\"key\": \"tier\", \"operator\": \"Exists\"}]}", "{\"tier\": \"\"}", 1 },
+		{ "{\"matchExpressions\": [{\"key\": \"tier\", \"operator\": \"DoesNotExist\"}]}", "{\"tier\": \"x\"}", 0 },
+		{ "{\"matchLabels\": {\"app\": \"a\"}, \"matchExpressions\": [{\"key\": \"tier\", \"operator\": \"Exists\"}]}",
+		  "{\"app\": \"a\"}", 0 },
+		{ "{\"matchExpressions\": [{\"key\": \"app\", \"operator\": \"Gt\", \"values\": [\"1\"]}]}", "{\"app\": \"2\"}",
+		  0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		cJSON *sel = cJSON_Parse(rows[i].sel), *labels = cJSON_Parse(rows[i].labels);
+		int got = kselector_match(cJSON_IsNull(sel) ? NULL : sel, labels);
+		CHECK(got == rows[i].match, "selector row %zu %s on %s: %d", i, rows[i].sel, rows[i].labels, got);
+		cJSON_Delete(sel);
+		cJSON_Delete(labels);
+	}
+}
+
 int main(void)
 {
+	test_selectors();
 	test_quantities();
 	test_products();
 	test_item_lines();

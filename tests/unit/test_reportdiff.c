@@ -428,11 +428,90 @@ out:
 	diag_release(&d);
 }
 
+/* A report with a failure analysis: the rows of by_node and by_site (failure, priority, stranded). */
+static char *with_failures(const char *by_node, const char *by_site)
+{
+	char *doc = make_doc("2.0.0", "1000", "1000", 0, "0.5", "0.5"), *out;
+
+	doc[strlen(doc) - 2] = '\0';	/* the closing "}\n" */
+	out = xasprintf("%s,\n\"failures\": {\"by_node\": [%s], \"by_site\": [%s], \"by_gpu\": [], \"resilience\": null}\n}\n",
+			doc, by_node, by_site);
+	free(doc);
+	return out;
+}
+
+#define FR(f, p, s) "{\"failure\": \"" f "\", \"workload\": \"w\", \"priority\": " #p ", \"stranded\": " #s "}"
+
+/* --fail-stranded-priority: the worst node and site loss, at or above a priority, against the baseline's. */
+static const struct {
+	const char *what;
+	const char *base_node, *base_site, *cur_node, *cur_site;	/* NULL: no failure analysis */
+	double prio;			/* the threshold; -1 not checked */
+	int checked, exceeded;
+	long cur_worst_node;		/* at the threshold's priority (1 when not checked) */
+	const char *cur_node_name;
+} strands[] = {
+	{ "same", FR("a", 5, 2) "," FR("a", 1, 3) "," FR("b", 5, 4), "", FR("a", 5, 2) "," FR("a", 1, 3) "," FR("b", 5, 4), "",
+	  1, 1, 0, 5, "a" },
+	{ "b strands one more of priority 5", FR("a", 5, 2) "," FR("a", 1, 3) "," FR("b", 5, 4), "",
+	  FR("a", 5, 2) "," FR("a", 1, 3) "," FR("b", 5, 5), "", 5, 1, 1, 5, "b" },
+	{ "a strands more of priority 1 only, judged at 5", FR("a", 5, 2) "," FR("b", 5, 4), "",
+	  FR("a", 5, 2) "," FR("a", 1, 9) "," FR("b", 5, 4), "", 5, 1, 0, 4, "b" },
+	{ "the same at 1", FR("a", 5, 2) "," FR("b", 5, 4), "", FR("a", 5, 2) "," FR("a", 1, 9) "," FR("b", 5, 4), "",
+	  1, 1, 1, 11, "a" },
+	{ "a site loss strands more", "", FR("dc1", 3, 1), "", FR("dc2", 3, 2), 1, 1, 1, 0, "" },
+	{ "equal worst, first by name", "", "", FR("b", 1, 2) "," FR("a", 1, 2), "", 1, 1, 1, 2, "a" },
+	{ "baseline without the analysis", NULL, NULL, FR("a", 1, 7), "", 1, 0, 0, 7, "a" },
+	{ "not asked", "", "", FR("a", 1, 7), "", -1, 0, 0, 7, "a" },
+};
+
+static void test_strands(void)
+{
+	size_t i;
+	for (i = 0; i < sizeof(strands) / sizeof(strands[0]); i++) {
+		char *b = strands[i].base_node ? with_failures(strands[i].base_node, strands[i].base_site)
+					       : make_doc("2.0.0", "1000", "1000", 0, "0.5", "0.5");
+		char *c = with_failures(strands[i].cur_node, strands[i].cur_site);
+		struct rd_report rb, rc;
+		struct rd_limits lim;
+		struct rd_diff df;
+		struct diag d = DIAG_INIT;
+		const struct rd_verdict *v;
+		const char *name;
+		CHECK(!rd_report_parse(&rb, "b.json", b, strlen(b), "baseline", &d) &&
+			      !rd_report_parse(&rc, "c.json", c, strlen(c), "report", &d),
+		      "strands row %zu (%s) parses: %s", i, strands[i].what, d.msg ? d.msg : "");
+		rd_limits_none(&lim);
+		lim.limit[RD_STRANDED] = strands[i].prio;
+		rd_diff_compute(&df, &rb, &rc, &lim);
+		v = &df.verdict[RD_STRANDED];
+		CHECK(v->checked == strands[i].checked && v->exceeded == strands[i].exceeded && df.failed == v->exceeded,
+		      "strands row %zu (%s): checked %d exceeded %d", i, strands[i].what, v->checked, v->exceeded);
+		CHECK(rd_fail_worst(&rc, 0, strands[i].prio > 0 ? (int)strands[i].prio : 1, &name) ==
+				      strands[i].cur_worst_node && !strcmp(name, strands[i].cur_node_name),
+		      "strands row %zu (%s): worst node %ld '%s'", i, strands[i].what,
+		      rd_fail_worst(&rc, 0, strands[i].prio > 0 ? (int)strands[i].prio : 1, &name), name);
+		if (v->exceeded) {
+			char *why = rd_diff_failure(&df);
+			CHECK(why && strstr(why, "--fail-stranded-priority") && strstr(why, "loss strands"),
+			      "strands row %zu (%s): the finding is named: %s", i, strands[i].what, why ? why : "");
+			free(why);
+		}
+		rd_diff_release(&df);
+		rd_report_release(&rb);
+		rd_report_release(&rc);
+		diag_release(&d);
+		free(b);
+		free(c);
+	}
+}
+
 int main(void)
 {
 	test_bad_docs();
 	test_minor_version();
 	test_verdicts();
+	test_strands();
 	test_format();
 	test_plan_roundtrip("data/example/scenario.yaml");
 	test_plan_roundtrip("tests/cases/plan-unhostable-warn/scenario.yaml");
