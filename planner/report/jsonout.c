@@ -11,8 +11,9 @@
  * The flat objects (jsonout_obj_*) are an array's elements: their members
  * at depth 3, their closing brace at depth 2.  A string with nothing to
  * escape is copied as it is, any other printed by cJSON; an integer that
- * fits an int is printed as cJSON prints it ("%d"), any other number by
- * cJSON itself, so the bytes cannot drift from cJSON's.
+ * fits an int is printed in decimal (as cJSON prints it), any other number,
+ * negative zero included, by cJSON itself, so the bytes cannot drift from
+ * cJSON's (tests/unit/test_jsonout.c compares the two).
  */
 #include <limits.h>
 #include <math.h>
@@ -125,7 +126,7 @@ static void put_number(struct jsonout *jo, double v)
 	char b[24], *e = b + sizeof(b), *p = e;
 	long x;
 
-	if (!(v >= INT_MIN && v <= INT_MAX && v == floor(v))) {
+	if (!(v >= INT_MIN && v <= INT_MAX && v == floor(v)) || (v == 0 && signbit(v))) {	/* cJSON: "-0" */
 		if (!jo->num && !(jo->num = cJSON_CreateNumber(0)))
 			abort();
 		cJSON_SetNumberHelper(jo->num, v);
