@@ -198,8 +198,8 @@ struct node_walk {
 	const struct slot_order *so;
 	size_t *ord;		/* node ids by class and ordinal */
 	size_t *first;		/* [node]: its first position in so->sorted (nslots: none) */
-	char **names;		/* [node]: its name (cplan_node_name), made once for every report */
 	struct sb label;	/* scratch for a slot's label */
+	struct sb name;		/* scratch for a node's name */
 };
 
 /* Node ni's row of nodes.csv and "nodes". */
@@ -361,22 +361,33 @@ static void node_walk_init(struct node_walk *w, const struct cplan *cp, const st
 		w->first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
 		w->first[cp->slots[so->sorted[i]].node] = i;
-	w->names = xmalloc((cp->nnodes + 1) * sizeof(*w->names));
-	for (i = 0; i < cp->nnodes; i++)
-		w->names[i] = cplan_node_name(cp, &cp->nodes[i]);
 	sb_init(&w->label);
+	sb_init(&w->name);
+}
+
+/*
+ * Node ni's name, as cplan_node_name gives it: its inventory name, or its
+ * class's name and its ordinal; valid until the next call.  Without a copy
+ * or printf for a named node: one name per placement.
+ */
+static const char *node_name(struct node_walk *w, size_t ni)
+{
+	const struct cnode *n = &w->cp->nodes[ni];
+	const struct node_class *nc = w->cp->p->classes[n->k].nc;
+
+	if (n->ordinal >= 0 && (size_t)n->ordinal < nc->nnodes)
+		return nc->nodes[n->ordinal];
+	w->name.len = 0;
+	sb_addf(&w->name, "%s-%03d", nc->name, n->ordinal);
+	return w->name.buf;
 }
 
 static void node_walk_release(struct node_walk *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->cp->nnodes; i++)
-		free(w->names[i]);
-	free(w->names);
 	free(w->ord);
 	free(w->first);
 	sb_release(&w->label);
+	sb_release(&w->name);
 }
 
 /*
@@ -396,7 +407,7 @@ static void write_nodes(struct docs *dc, struct node_walk *w, int gpus)
 				    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[w->ord[i]];
-		const char *name = w->names[w->ord[i]];
+		const char *name = node_name(w, w->ord[i]);
 		int g;
 		if (!gpus)
 			node_row(dc, w, w->ord[i], name);
@@ -425,7 +436,7 @@ static void write_placements(struct docs *dc, struct node_walk *nw)
 	for (i = 0; i < n; i++) {
 		const struct cslot *s = &cp->slots[pl[i]];
 		const struct workload *w = p->demands[s->d].w;
-		const char *node = nw->names[s->node];
+		const char *node = node_name(nw, (size_t)s->node);
 		const char *lab = slot_label(&nw->label, cp, s, nw->so->index[pl[i]]);
 		sb_add_csv(&dc->placements, w->name);
 		sb_addn(&dc->placements, ",", 1);

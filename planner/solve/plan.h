@@ -106,9 +106,10 @@ int plan_commit_export(struct plan_result *r, struct diag *d);
  * (left HUGE_VAL) leaves it HUGE_VAL.
  *
  * plan_overrun_msg: the warning for a run that ended t s after its start
- * under a limit of `limit` s, more than max(1 s, 10 %) past it (read: the
- * seconds reading took, planned: the seconds at the end of planning); NULL
- * when it did not, or without a limit (limit < 0).  Caller frees.
+ * under a limit of `limit` s, more than the larger of a second and a tenth
+ * of the limit past it (read: the seconds reading took, planned: the
+ * seconds at the end of planning); NULL when it did not, or without a
+ * limit (limit < 0).  Caller frees.
  */
 double plan_reserve_s(double replicas, double gpus);
 double plan_search_s(double left, double t_greedy, double t_check, double reserve);
