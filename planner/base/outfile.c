@@ -320,9 +320,17 @@ static int stream_finish(struct outfile *f, const char *final, struct diag *d)
 	int e = 0;
 
 	errno = 0;
-	if (fflush(f->fp) || ferror(f->fp))
-		e = errno ? errno : EIO;
-	else if (fsync(fileno(f->fp)) && errno != EINVAL && errno != EROFS)
+	if (fflush(f->fp) || ferror(f->fp)) {
+		e = errno;
+		/*
+		 * An earlier write failed and stdio dropped its bytes, so this
+		 * fflush had none to fail on and the write's errno is gone: one
+		 * more byte at the end says why (EFBIG, ENOSPC) rather than a
+		 * vague EIO; the file is removed anyway.
+		 */
+		if (!e)
+			e = write(fileno(f->fp), "", 1) < 0 ? errno : EIO;
+	} else if (fsync(fileno(f->fp)) && errno != EINVAL && errno != EROFS)
 		e = errno;
 	if (fclose(f->fp) && !e)
 		e = errno;

@@ -72,16 +72,11 @@ void cli_warn_read_overrun(const struct deadline *run, double limit)
 
 void cli_warn_overrun(const struct deadline *run, double limit, double read, double planned)
 {
-	char b[5][64];
-	double t = deadline_elapsed(run);
+	char *msg = plan_overrun_msg(deadline_elapsed(run), limit, read, planned);
 
-	if (limit < 0 || t <= limit + fmax(1, 0.1 * limit))
-		return;
-	cli_printf(stderr, "gpuplan: warning: the run took %s s, past --time-limit %s s by more than max(1 s, 10%%): "
-		   "reading %s s, planning %s s, writing %s s (docs/benchmarks.md, Time limit overrun)\n",
-		   fmt_fixed(b[0], sizeof(b[0]), t, 2), fmt_num_short(b[1], sizeof(b[1]), limit, 6),
-		   fmt_fixed(b[2], sizeof(b[2]), read, 2), fmt_fixed(b[3], sizeof(b[3]), planned - read, 2),
-		   fmt_fixed(b[4], sizeof(b[4]), t - planned, 2));
+	if (msg)
+		cli_printf(stderr, "gpuplan: warning: %s\n", msg);
+	free(msg);
 }
 
 void cli_print_compute_hints(FILE *out, const struct scenario *sc)

@@ -2,8 +2,12 @@
  * jsonout.h - a JSON document written as it is made (jsonout.c), in
  * exactly the bytes cJSON_Print gives for the whole tree: the top-level
  * object's members are printed one by one, and a big array's elements
- * one by one, each a small cJSON tree printed by cJSON and freed, so a
- * report of a million placements never holds them all (plan.json).
+ * one by one, so a report of a million placements never holds them all
+ * (plan.json).  An element is either a small cJSON tree, printed by cJSON
+ * and freed, or a flat object written member by member (jsonout_obj_*)
+ * in cJSON's format without building a tree: the big arrays' rows are
+ * written that way, as building and printing a tree per row took most of
+ * the time of writing a large plan.
  */
 #ifndef PLANNER_REPORT_JSONOUT_H
 #define PLANNER_REPORT_JSONOUT_H
@@ -17,6 +21,11 @@ struct jsonout {
 	int elems;		/* elements of the open array written so far */
 	char *buf;		/* scratch for printing one element */
 	int cap;		/* its size */
+	int obj_members;	/* members of the open flat object written so far */
+	int obj_elems;		/* strings of its open array of strings written so far */
+	char *out;		/* bytes not yet handed to f */
+	size_t len;		/* how many */
+	cJSON *num;		/* a number item reused to print non-integers as cJSON does */
 };
 
 /* Starts the document ("{") on f (NULL: writes nothing). */
@@ -28,6 +37,20 @@ void jsonout_array_begin(struct jsonout *jo, const char *key);
 /* Writes item as the open array's next element, and frees it. */
 void jsonout_elem(struct jsonout *jo, cJSON *item);
 void jsonout_array_end(struct jsonout *jo);
+/*
+ * A flat object as the open array's next element: jsonout_obj_begin, then
+ * its members in order (a string, a number, or an array of strings), then
+ * jsonout_obj_end; the bytes are those cJSON_Print gives for the same
+ * object in the same place.
+ */
+void jsonout_obj_begin(struct jsonout *jo);
+void jsonout_obj_str(struct jsonout *jo, const char *key, const char *value);
+void jsonout_obj_num(struct jsonout *jo, const char *key, double value);
+/* A member holding an array of strings: begin, each string, end. */
+void jsonout_obj_strs_begin(struct jsonout *jo, const char *key);
+void jsonout_obj_strs_add(struct jsonout *jo, const char *value);
+void jsonout_obj_strs_end(struct jsonout *jo);
+void jsonout_obj_end(struct jsonout *jo);
 /* Ends the document ("}", no line break after it, as cJSON_Print) and frees the scratch. */
 void jsonout_end(struct jsonout *jo);
 

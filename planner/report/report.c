@@ -60,20 +60,54 @@ static int placement_cmp(const void *a, const void *b)
 
 /* ================= numbers and CSV ================= */
 
+/* n in decimal after sb's text. */
+static void sb_add_int(struct sb *sb, long n)
+{
+	char b[24], *e = b + sizeof(b), *p = e;
+	unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (n < 0)
+		*--p = '-';
+	sb_addn(sb, p, (size_t)(e - p));
+}
+
 /*
- * The label of a slot within its GPU: "3g.40gb@4", "H100XM-20C#2", "ts4#1", "gpus 0-3", a
- * multi-vGPU VM "H100XM-80Cx4 gpus 0-3".
+ * The label of a slot within its GPU into out (emptied first): "3g.40gb@4", "H100XM-20C#2",
+ * "ts4#1", "gpus 0-3", a multi-vGPU VM "H100XM-80Cx4 gpus 0-3".  Written without printf:
+ * one label per placement.
  */
-static char *slot_label(const struct cplan *cp, const struct cslot *s, int index_in_gpu)
+static const char *slot_label(struct sb *out, const struct cplan *cp, const struct cslot *s, int index_in_gpu)
 {
 	const struct slot_type *st = &cp->p->classes[cp->nodes[s->node].k].slot_types[s->type];
-	if (s->mig_start >= 0)
-		return xasprintf("%s@%d", st->name, s->mig_start);
-	if (st->mode == MODE_PASSTHROUGH)
-		return s->ngpus > 1 ? xasprintf("gpus %d-%d", s->gpu, s->gpu + s->ngpus - 1) : xasprintf("gpu %d", s->gpu);
-	if (s->ngpus > 1)	/* a multi-vGPU VM: one full-size vGPU on each of its GPUs */
-		return xasprintf("%s gpus %d-%d", st->name, s->gpu, s->gpu + s->ngpus - 1);
-	return xasprintf("%s#%d", st->name, index_in_gpu);
+
+	out->len = 0;
+	if (s->mig_start >= 0) {
+		sb_adds(out, st->name);
+		sb_addn(out, "@", 1);
+		sb_add_int(out, s->mig_start);
+		return out->buf;
+	}
+	if (st->mode != MODE_PASSTHROUGH && s->ngpus <= 1) {
+		sb_adds(out, st->name);
+		sb_addn(out, "#", 1);
+		sb_add_int(out, index_in_gpu);
+		return out->buf;
+	}
+	if (st->mode != MODE_PASSTHROUGH) {	/* a multi-vGPU VM: one full-size vGPU on each of its GPUs */
+		sb_adds(out, st->name);
+		sb_addn(out, " ", 1);
+	}
+	sb_adds(out, s->ngpus > 1 ? "gpus " : "gpu ");
+	sb_add_int(out, s->gpu);
+	if (s->ngpus > 1) {
+		sb_addn(out, "-", 1);
+		sb_add_int(out, s->gpu + s->ngpus - 1);
+	}
+	return out->buf;
 }
 
 /*
@@ -148,12 +182,24 @@ static void build_tenants(struct docs *dc, const struct plan_result *r)
 	report_chargeback_release(&cb);
 }
 
+/* Rows a streamed CSV gathers before they are handed to its file. */
+#define REPORT_DRAIN (64 * 1024)
+
+/* drain, once sb holds REPORT_DRAIN bytes or more. */
+static void drain_some(struct sb *sb, FILE *f)
+{
+	if (sb->len >= REPORT_DRAIN)
+		drain(sb, f);
+}
+
 /* Where a walk of the nodes is: the plan, its slot order and its nodes' order. */
 struct node_walk {
 	const struct cplan *cp;
 	const struct slot_order *so;
 	size_t *ord;		/* node ids by class and ordinal */
 	size_t *first;		/* [node]: its first position in so->sorted (nslots: none) */
+	struct sb label;	/* scratch for a slot's label */
+	struct sb name;		/* scratch for a node's name */
 };
 
 /* Node ni's row of nodes.csv and "nodes". */
@@ -166,7 +212,6 @@ static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, cons
 	const struct node_class *nc = p->classes[n->k].nc;
 	double mem = 0, comp = 0;
 	struct node_bill bill;
-	cJSON *o = cJSON_CreateObject();
 	char b1[64], b2[64], b3[64], b4[64], b5[64];
 	size_t j;
 
@@ -192,26 +237,27 @@ static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, cons
 		fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
 		fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
 		report_money(b5, sizeof(b5), bill.total));
-	cJSON_AddStringToObject(o, "node", name);
-	cJSON_AddStringToObject(o, "class", nc->name);
-	cJSON_AddStringToObject(o, "site", nc->site);
-	cJSON_AddStringToObject(o, "hypervisor", hypervisor_name(nc->hv));
-	cJSON_AddStringToObject(o, "gpu_type", nc->gpu->id);
-	cJSON_AddStringToObject(o, "mode", mode_name(n->mode));
-	cJSON_AddNumberToObject(o, "gpus", nc->gpus_per_node);
-	cJSON_AddNumberToObject(o, "gpus_active", (double)bill.active);
-	cJSON_AddNumberToObject(o, "gpus_licensed", (double)bill.gpus_licensed);
-	cJSON_AddNumberToObject(o, "memory_utilisation", report_round(mem, 4));
-	cJSON_AddNumberToObject(o, "compute_utilisation", report_round(comp, 4));
-	cJSON_AddNumberToObject(o, "cpu_cores_used", report_round(n->cpu_used, 2));
-	cJSON_AddNumberToObject(o, "ram_gib_used", report_round(n->ram_used, 2));
-	cJSON_AddNumberToObject(o, "cost_usd", report_round(bill.total, 2));
-	jsonout_elem(&dc->jo, o);
-	drain(&dc->nodes, dc->fn);
+	jsonout_obj_begin(&dc->jo);
+	jsonout_obj_str(&dc->jo, "node", name);
+	jsonout_obj_str(&dc->jo, "class", nc->name);
+	jsonout_obj_str(&dc->jo, "site", nc->site);
+	jsonout_obj_str(&dc->jo, "hypervisor", hypervisor_name(nc->hv));
+	jsonout_obj_str(&dc->jo, "gpu_type", nc->gpu->id);
+	jsonout_obj_str(&dc->jo, "mode", mode_name(n->mode));
+	jsonout_obj_num(&dc->jo, "gpus", nc->gpus_per_node);
+	jsonout_obj_num(&dc->jo, "gpus_active", (double)bill.active);
+	jsonout_obj_num(&dc->jo, "gpus_licensed", (double)bill.gpus_licensed);
+	jsonout_obj_num(&dc->jo, "memory_utilisation", report_round(mem, 4));
+	jsonout_obj_num(&dc->jo, "compute_utilisation", report_round(comp, 4));
+	jsonout_obj_num(&dc->jo, "cpu_cores_used", report_round(n->cpu_used, 2));
+	jsonout_obj_num(&dc->jo, "ram_gib_used", report_round(n->ram_used, 2));
+	jsonout_obj_num(&dc->jo, "cost_usd", report_round(bill.total, 2));
+	jsonout_obj_end(&dc->jo);
+	drain_some(&dc->nodes, dc->fn);
 }
 
 /* GPU g of node ni: its row of gpus.csv and "gpus" (partition, slot labels, slots used). */
-static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const char *name, int g)
+static void gpu_row(struct docs *dc, struct node_walk *w, size_t ni, const char *name, int g)
 {
 	const struct cplan *cp = w->cp;
 	const size_t *sl = w->so->sorted;
@@ -220,7 +266,6 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	struct sb place;
 	const char *part;
 	int nsl = 0, used = 0;
-	cJSON *go = cJSON_CreateObject(), *ja = cJSON_CreateArray();
 	size_t si, j;
 
 	sb_init(&place);
@@ -231,12 +276,19 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	si = w->first[ni];
 	while (si < cp->nslots && (size_t)cp->slots[sl[si]].node == ni && cp->slots[sl[si]].gpu < g)
 		si++;
+	jsonout_obj_begin(&dc->jo);
+	jsonout_obj_str(&dc->jo, "node", name);
+	jsonout_obj_num(&dc->jo, "gpu", g);
+	jsonout_obj_str(&dc->jo, "mode", mode_name(n->mode));
+	jsonout_obj_str(&dc->jo, "partition", part);
+	jsonout_obj_strs_begin(&dc->jo, "placement");
 	for (j = si; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni && cp->slots[sl[j]].gpu == g; j++) {
 		const struct cslot *s = &cp->slots[sl[j]];
-		char *lab = slot_label(cp, s, w->so->index[sl[j]]);
-		sb_addf(&place, "%s%s", place.len ? " " : "", lab);
-		cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
-		free(lab);
+		const char *lab = slot_label(&w->label, cp, s, w->so->index[sl[j]]);
+		if (place.len)
+			sb_addn(&place, " ", 1);
+		sb_adds(&place, lab);
+		jsonout_obj_strs_add(&dc->jo, lab);
 		nsl++;
 		used += s->d >= 0;
 	}
@@ -246,10 +298,9 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 		for (q = w->first[ni]; q < cp->nslots && (size_t)cp->slots[sl[q]].node == ni; q++) {
 			const struct cslot *s = &cp->slots[sl[q]];
 			if (g > s->gpu && g < s->gpu + s->ngpus) {
-				char *lab = slot_label(cp, s, 0);
-				sb_addf(&place, "%s", lab);
-				cJSON_AddItemToArray(ja, cJSON_CreateString(lab));
-				free(lab);
+				const char *lab = slot_label(&w->label, cp, s, 0);
+				sb_adds(&place, lab);
+				jsonout_obj_strs_add(&dc->jo, lab);
 				used = s->d >= 0;
 				nsl = 1;
 			}
@@ -261,15 +312,11 @@ static void gpu_row(struct docs *dc, const struct node_walk *w, size_t ni, const
 	sb_addn(&dc->gpus, ",", 1);
 	sb_add_csv(&dc->gpus, place.buf);
 	sb_addf(&dc->gpus, ",%d,%d\n", nsl, used);
-	cJSON_AddStringToObject(go, "node", name);
-	cJSON_AddNumberToObject(go, "gpu", g);
-	cJSON_AddStringToObject(go, "mode", mode_name(n->mode));
-	cJSON_AddStringToObject(go, "partition", part);
-	cJSON_AddItemToObject(go, "placement", ja);
-	cJSON_AddNumberToObject(go, "slots", nsl);
-	cJSON_AddNumberToObject(go, "slots_used", used);
-	jsonout_elem(&dc->jo, go);
-	drain(&dc->gpus, dc->fg);
+	jsonout_obj_strs_end(&dc->jo);
+	jsonout_obj_num(&dc->jo, "slots", nsl);
+	jsonout_obj_num(&dc->jo, "slots_used", used);
+	jsonout_obj_end(&dc->jo);
+	drain_some(&dc->gpus, dc->fg);
 	sb_release(&place);
 }
 
@@ -314,13 +361,40 @@ static void node_walk_init(struct node_walk *w, const struct cplan *cp, const st
 		w->first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
 		w->first[cp->slots[so->sorted[i]].node] = i;
+	sb_init(&w->label);
+	sb_init(&w->name);
+}
+
+/*
+ * Node ni's name, as cplan_node_name gives it: its inventory name, or its
+ * class's name and its ordinal; valid until the next call.  Without a copy
+ * or printf for a named node: one name per placement.
+ */
+static const char *node_name(struct node_walk *w, size_t ni)
+{
+	const struct cnode *n = &w->cp->nodes[ni];
+	const struct node_class *nc = w->cp->p->classes[n->k].nc;
+
+	if (n->ordinal >= 0 && (size_t)n->ordinal < nc->nnodes)
+		return nc->nodes[n->ordinal];
+	w->name.len = 0;
+	sb_addf(&w->name, "%s-%03d", nc->name, n->ordinal);
+	return w->name.buf;
+}
+
+static void node_walk_release(struct node_walk *w)
+{
+	free(w->ord);
+	free(w->first);
+	sb_release(&w->label);
+	sb_release(&w->name);
 }
 
 /*
  * nodes.csv and "nodes" (gpus 0), or gpus.csv and "gpus" (gpus 1): nodes
  * by class and ordinal, each node's GPUs in order, streamed.
  */
-static void write_nodes(struct docs *dc, const struct node_walk *w, int gpus)
+static void write_nodes(struct docs *dc, struct node_walk *w, int gpus)
 {
 	const struct cplan *cp = w->cp;
 	size_t i;
@@ -333,21 +407,21 @@ static void write_nodes(struct docs *dc, const struct node_walk *w, int gpus)
 				    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[w->ord[i]];
-		char *name = cplan_node_name(cp, n);
+		const char *name = node_name(w, w->ord[i]);
 		int g;
 		if (!gpus)
 			node_row(dc, w, w->ord[i], name);
 		for (g = 0; gpus && g < cp->p->classes[n->k].nc->gpus_per_node; g++)
 			gpu_row(dc, w, w->ord[i], name, g);
-		free(name);
 	}
 	drain(gpus ? &dc->gpus : &dc->nodes, gpus ? dc->fg : dc->fn);
 	jsonout_array_end(&dc->jo);
 }
 
 /* placements.csv and "placements": by workload and replica, streamed. */
-static void write_placements(struct docs *dc, const struct cplan *cp, const struct slot_order *so)
+static void write_placements(struct docs *dc, struct node_walk *nw)
 {
+	const struct cplan *cp = nw->cp;
 	const struct problem *p = cp->p;
 	size_t *pl = xmalloc((cp->nslots + 1) * sizeof(*pl));
 	size_t n = 0, i;
@@ -362,27 +436,29 @@ static void write_placements(struct docs *dc, const struct cplan *cp, const stru
 	for (i = 0; i < n; i++) {
 		const struct cslot *s = &cp->slots[pl[i]];
 		const struct workload *w = p->demands[s->d].w;
-		char *node = cplan_node_name(cp, &cp->nodes[s->node]);
-		char *lab = slot_label(cp, s, so->index[pl[i]]);
-		cJSON *o = cJSON_CreateObject();
+		const char *node = node_name(nw, (size_t)s->node);
+		const char *lab = slot_label(&nw->label, cp, s, nw->so->index[pl[i]]);
 		sb_add_csv(&dc->placements, w->name);
 		sb_addn(&dc->placements, ",", 1);
 		sb_add_csv(&dc->placements, w->tenant);
-		sb_addf(&dc->placements, ",%ld,", s->replica);
+		sb_addn(&dc->placements, ",", 1);
+		sb_add_int(&dc->placements, s->replica);
+		sb_addn(&dc->placements, ",", 1);
 		sb_add_csv(&dc->placements, node);
-		sb_addf(&dc->placements, ",%d,", s->gpu);
+		sb_addn(&dc->placements, ",", 1);
+		sb_add_int(&dc->placements, s->gpu);
+		sb_addn(&dc->placements, ",", 1);
 		sb_add_csv(&dc->placements, lab);
 		sb_addn(&dc->placements, "\n", 1);
-		cJSON_AddStringToObject(o, "workload", w->name);
-		cJSON_AddStringToObject(o, "tenant", w->tenant);
-		cJSON_AddNumberToObject(o, "replica", (double)s->replica);
-		cJSON_AddStringToObject(o, "node", node);
-		cJSON_AddNumberToObject(o, "gpu", s->gpu);
-		cJSON_AddStringToObject(o, "slot", lab);
-		jsonout_elem(&dc->jo, o);
-		drain(&dc->placements, dc->fp);
-		free(node);
-		free(lab);
+		jsonout_obj_begin(&dc->jo);
+		jsonout_obj_str(&dc->jo, "workload", w->name);
+		jsonout_obj_str(&dc->jo, "tenant", w->tenant);
+		jsonout_obj_num(&dc->jo, "replica", (double)s->replica);
+		jsonout_obj_str(&dc->jo, "node", node);
+		jsonout_obj_num(&dc->jo, "gpu", s->gpu);
+		jsonout_obj_str(&dc->jo, "slot", lab);
+		jsonout_obj_end(&dc->jo);
+		drain_some(&dc->placements, dc->fp);
 	}
 	drain(&dc->placements, dc->fp);
 	jsonout_array_end(&dc->jo);
@@ -453,13 +529,12 @@ static void write_streams(struct docs *dc, const struct cplan *cp)
 		else if (m == dc->jg)
 			write_nodes(dc, &w, 1);
 		else if (m == dc->jp)
-			write_placements(dc, cp, &so);
+			write_placements(dc, &w);
 		else
 			jsonout_member(&dc->jo, m);
 	}
 	jsonout_end(&dc->jo);
-	free(w.ord);
-	free(w.first);
+	node_walk_release(&w);
 	slot_order_release(&so);
 }
 

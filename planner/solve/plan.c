@@ -12,13 +12,18 @@
 #include "banned.h"
 
 /*
- * The reports' share of the reserve after the solver, in greedy passes
- * of this run: writing the reports takes somewhat longer than one greedy
- * pass at large sizes (docs/benchmarks.md, Time limit overrun).  Both
- * scale with the replicas placed and with the machine's load, which is
- * why the reserve is measured this way and not in fixed seconds.
+ * The reserve for the failure analysis and the reports, per replica and
+ * per GPU of the plan, and a floor for the small files and the fsyncs.
+ * Both terms scale with the rows written (placements.csv and plan.json's
+ * placements per replica; gpus.csv and its array per GPU) and with the
+ * failure analysis, which walks every node and replica.  Set from runs
+ * on a loaded 2-core machine (docs/benchmarks.md, Time limit overrun): an
+ * estimate too low lets the run end past the limit, one too high only
+ * shortens the search.
  */
-#define PLAN_WRITE_GREEDIES 2
+#define PLAN_RESERVE_REPLICA_S 6e-6
+#define PLAN_RESERVE_GPU_S 4e-6
+#define PLAN_RESERVE_FLOOR_S 0.05
 /*
  * With a resilience: block, the headroom loop's share of the reserve, in
  * greedy passes: each round analyses every failure (about one greedy
@@ -26,6 +31,44 @@
  * less); a few rounds are the rule (resilience.h).
  */
 #define PLAN_RESIL_GREEDIES 4
+
+double plan_reserve_s(double replicas, double gpus)
+{
+	return PLAN_RESERVE_FLOOR_S + PLAN_RESERVE_REPLICA_S * fmax(0, replicas) + PLAN_RESERVE_GPU_S * fmax(0, gpus);
+}
+
+double plan_search_s(double left, double t_greedy, double t_check, double reserve)
+{
+	if (isinf(left))
+		return left;
+	return fmax(0, left - t_greedy - 3 * t_check - reserve);
+}
+
+char *plan_overrun_msg(double t, double limit, double read, double planned)
+{
+	char b[6][64];
+
+	if (limit < 0 || t <= limit + fmax(1, 0.1 * limit))
+		return NULL;
+	return xasprintf("the run took %s s, past --time-limit %s s by %s s (more than max(1 s, 10%%)): reading %s s, "
+			 "planning %s s, writing %s s (docs/benchmarks.md, Time limit overrun)",
+			 fmt_fixed(b[0], sizeof(b[0]), t, 2), fmt_num_short(b[1], sizeof(b[1]), limit, 6),
+			 fmt_fixed(b[2], sizeof(b[2]), t - limit, 2), fmt_fixed(b[3], sizeof(b[3]), read, 2),
+			 fmt_fixed(b[4], sizeof(b[4]), planned - read, 2), fmt_fixed(b[5], sizeof(b[5]), t - planned, 2));
+}
+
+/* The reserve for r's greedy plan (plan_reserve_s): its problem's replicas, the GPUs of its nodes. */
+static double plan_reserve_of(const struct plan_result *r)
+{
+	double replicas = 0, gpus = 0;
+	size_t i;
+
+	for (i = 0; i < r->p.ndemands; i++)
+		replicas += (double)r->p.demands[i].replicas;
+	for (i = 0; i < r->greedy.nnodes; i++)
+		gpus += r->p.classes[r->greedy.nodes[i].k].nc->gpus_per_node;
+	return plan_reserve_s(replicas, gpus);
+}
 
 /*
  * When replicas stay unplaced and the priority weights were capped
@@ -190,7 +233,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 {
 	struct ilp_opts opts;
 	struct cplan_cost gc, fc;
-	double t_greedy, t_check, limit;
+	double t_greedy, t_check, limit, reserve;
 	struct ilp_progress_sink sink;
 	int node_limited = (o->node_limit >= 0 ? o->node_limit : sc->node_limit) > 0;
 
@@ -228,19 +271,14 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
-	 * room for the deal after it (twice its longest deal); the reserve
-	 * after that is measured on the greedy plan: one greedy pass (the
-	 * deal of the ILP's counts is as long), three times what costing and
-	 * checking the greedy plan took (the check, the costing again, the
-	 * what-if's start), PLAN_WRITE_GREEDIES greedy passes for the
-	 * reports, and PLAN_RESIL_GREEDIES more for a resilience: block.
+	 * room for the deal after it (twice its longest deal); what it gets is
+	 * what is left less the reserve after it (plan_search_s): the deal of
+	 * its counts, the check and costing, measured on the greedy plan, and
+	 * the failure analysis and the reports, estimated from its size, and
+	 * PLAN_RESIL_GREEDIES greedy passes more for a resilience: block.
 	 */
-	plan_ilp_opts(r, sc, o,
-		      fmax(0, deadline_left(&r->dl) -
-				      (1 + PLAN_WRITE_GREEDIES + (sc->resilience.present ? PLAN_RESIL_GREEDIES : 0)) *
-					      t_greedy -
-				      3 * t_check),
-		      &sink, &opts);
+	reserve = plan_reserve_of(r) + (sc->resilience.present ? PLAN_RESIL_GREEDIES * t_greedy : 0);
+	plan_ilp_opts(r, sc, o, plan_search_s(deadline_left(&r->dl), t_greedy, t_check, reserve), &sink, &opts);
 	if (plan_solve(r, o, &opts, d))
 		return -1;
 	r->status = r->res.status;

@@ -107,4 +107,29 @@ void plan_release(struct plan_result *r);
  */
 int plan_commit_export(struct plan_result *r, struct diag *d);
 
+/*
+ * The time limit's budget (docs/commands.md, Signals and time limits).
+ *
+ * plan_reserve_s: seconds a run keeps after the solver for the failure
+ * analysis and the reports of a plan of `replicas` replicas on `gpus`
+ * GPUs, estimated from the plan's size alone, so it is the same on every
+ * machine: it changes only how long the solver may search, never a report.
+ *
+ * plan_search_s: what the solver gets when `left` seconds of the limit
+ * remain once the greedy pass is done: left less the reserve, less one
+ * greedy pass (t_greedy, the deal of the solver's counts is as long) and
+ * three times t_check (costing and checking the greedy plan: the check,
+ * the costing again, the what-if's start); never below 0.  No limit
+ * (left HUGE_VAL) leaves it HUGE_VAL.
+ *
+ * plan_overrun_msg: the warning for a run that ended t s after its start
+ * under a limit of `limit` s, more than the larger of a second and a tenth
+ * of the limit past it (read: the seconds reading took, planned: the
+ * seconds at the end of planning); NULL when it did not, or without a
+ * limit (limit < 0).  Caller frees.
+ */
+double plan_reserve_s(double replicas, double gpus);
+double plan_search_s(double left, double t_greedy, double t_check, double reserve);
+char *plan_overrun_msg(double t, double limit, double read, double planned);
+
 #endif

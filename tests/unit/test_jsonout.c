@@ -1,0 +1,120 @@
+/*
+ * test_jsonout.c - plan.json's streamed writer (report/jsonout.h): a
+ * document written member by member, its arrays' flat objects member by
+ * member, must be the bytes cJSON_Print gives for the same tree.  Rows
+ * of awkward values: strings to escape, control characters, UTF-8,
+ * integers at int's edges, fractions, negative zero, NaN.
+ */
+#include <cJSON.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "jsonout.h"
+
+static const char *const strs[] = {
+	"plain", "", "quote\"d", "back\\slash", "tab\there", "line\nbreak", "cr\rx", "\b\f", "\x01\x1f ctl",
+	"caf\xc3\xa9 \xe2\x82\xac", "del\x7f", "=HYPERLINK(\"x\")", "/slash/",
+};
+static const double nums[] = {
+	0, 1, -1, 42, INT_MAX, INT_MIN, (double)INT_MAX + 1, (double)INT_MIN - 1, 1e15, -1e300, 0.5, 0.1234, -2.75,
+	1.0 / 3, 123456.78, 1e-7, DBL_MIN, DBL_MAX, -0.0,
+};
+#define NSTR (sizeof(strs) / sizeof(strs[0]))
+#define NNUM (sizeof(nums) / sizeof(nums[0]))
+
+/* The file's bytes; caller frees. */
+static char *slurp(FILE *f)
+{
+	long n;
+	char *b;
+
+	fflush(f);
+	n = ftell(f);
+	b = calloc((size_t)n + 1, 1);
+	rewind(f);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
+		b[0] = '\0';
+	return b;
+}
+
+/* Element i of the array: two strings, two numbers and a string array of i strings. */
+static void add_tree_elem(cJSON *arr, size_t i)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+	size_t j;
+
+	cJSON_AddStringToObject(o, strs[i % NSTR], strs[(i + 3) % NSTR]);
+	cJSON_AddNumberToObject(o, "n", nums[i % NNUM]);
+	cJSON_AddStringToObject(o, "s", strs[i % NSTR]);
+	for (j = 0; j < i % 4; j++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(strs[(i + j) % NSTR]));
+	cJSON_AddItemToObject(o, "list", a);
+	cJSON_AddNumberToObject(o, "m", nums[(i * 7) % NNUM]);
+	cJSON_AddItemToArray(arr, o);
+}
+
+static void put_stream_elem(struct jsonout *jo, size_t i)
+{
+	size_t j;
+
+	jsonout_obj_begin(jo);
+	jsonout_obj_str(jo, strs[i % NSTR], strs[(i + 3) % NSTR]);
+	jsonout_obj_num(jo, "n", nums[i % NNUM]);
+	jsonout_obj_str(jo, "s", strs[i % NSTR]);
+	jsonout_obj_strs_begin(jo, "list");
+	for (j = 0; j < i % 4; j++)
+		jsonout_obj_strs_add(jo, strs[(i + j) % NSTR]);
+	jsonout_obj_strs_end(jo);
+	jsonout_obj_num(jo, "m", nums[(i * 7) % NNUM]);
+	jsonout_obj_end(jo);
+}
+
+/* A document of a member, an array of n flat objects, an empty array and a member after them. */
+static void test_doc(size_t n)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr, *m;
+	struct jsonout jo;
+	FILE *f = tmpfile();
+	char *want, *got;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "schema_version", "1.2.3");
+	arr = cJSON_AddArrayToObject(doc, "rows");
+	for (i = 0; i < n; i++)
+		add_tree_elem(arr, i);
+	cJSON_AddArrayToObject(doc, "empty");
+	cJSON_AddNumberToObject(doc, "after", 0.25);
+	want = cJSON_Print(doc);
+
+	jsonout_begin(&jo, f);
+	cJSON_ArrayForEach(m, doc) {
+		if (m == arr) {
+			jsonout_array_begin(&jo, "rows");
+			for (i = 0; i < n; i++)
+				put_stream_elem(&jo, i);
+			jsonout_array_end(&jo);
+		} else {
+			jsonout_member(&jo, m);
+		}
+	}
+	jsonout_end(&jo);
+	got = slurp(f);
+	CHECK(want && got && !strcmp(want, got), "%zu rows: streamed and cJSON_Print differ:\n%s\n---\n%s", n,
+	      got ? got : "(null)", want ? want : "(null)");
+	free(got);
+	cJSON_free(want);
+	cJSON_Delete(doc);
+	fclose(f);
+}
+
+int main(void)
+{
+	test_doc(0);
+	test_doc(1);
+	test_doc(3 * NSTR * NNUM);
+	return check_done();
+}
