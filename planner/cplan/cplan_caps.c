@@ -232,8 +232,9 @@ static void trim_demand(struct cplan *cp, int d, struct trim *t)
 		return;
 	free(cp->reason[d]);
 	cp->reason[d] = xasprintf("spread %s max_skew %d (DoNotSchedule): the emptiest of its eligible %ss holds %ld "
-				  "replicas, so no %s may hold more than %ld", spread_name(w->spread), w->max_skew,
-				  spread_name(w->spread), m, spread_name(w->spread), m + w->max_skew);
+				  "replicas, so no %s may hold more than %ld%s", spread_name(w->spread), w->max_skew,
+				  spread_name(w->spread), m, spread_name(w->spread), m + w->max_skew,
+				  m ? "" : " (an eligible one it cannot use counts too: its sites and gpu_types say which)");
 }
 
 void cplan_caps_trim(struct cplan *cp)
