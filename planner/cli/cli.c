@@ -94,23 +94,6 @@ void cli_print_compute_hints(FILE *out, const struct scenario *sc)
 	}
 }
 
-void cli_warn_resilience(const struct scenario *sc)
-{
-	size_t i;
-
-	for (i = 0; i < sc->workloads.n; i++) {
-		const struct workload *w = &sc->workloads.w[i];
-		if (w->spread != SPREAD_NONE && !w->schedule_anyway)
-			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s': spread %s (DoNotSchedule) is read but "
-				   "not kept by the solver yet (issue #62)\n", sc->workloads.file, w->line, w->name,
-				   spread_name(w->spread));
-		if (w->avail != AVAIL_NONE)
-			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s': %s is read but not kept by the "
-				   "solver yet (issue #62): failures.csv says which losses break it\n", sc->workloads.file,
-				   w->line, w->name, w->avail == AVAIL_MIN ? "min_available" : "max_unavailable");
-	}
-}
-
 void cli_warn_compute_hints(const struct scenario *sc)
 {
 	size_t i;

@@ -83,12 +83,6 @@ void cli_warn_compute_hints(const struct scenario *sc);
 /* Each value of sc far outside what real deployments use (scenario_implausible) as a warning on stderr. */
 void cli_warn_implausible(const struct scenario *sc);
 /*
- * Prints on stderr, as "gpuplan: warning: FILE:LINE: ...", each workload
- * whose DoNotSchedule spread or availability rule the solver does not
- * keep yet (issue #62; the failure analysis reports availability).
- */
-void cli_warn_resilience(const struct scenario *sc);
-/*
  * fprintf for text people read (summaries, warnings, errors): a control
  * character the arguments bring (a line break or an escape in a name) is
  * written "\xNN" (str_escape_ctl), so no name can forge or split a line;

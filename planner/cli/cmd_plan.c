@@ -394,7 +394,6 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 	r.whatif = &w;
 	cli_warn_compute_hints(&sc);
-	cli_warn_resilience(&sc);
 	if (g->verbose)
 		print_configs(&r);
 	t_planned = deadline_elapsed(g->run);

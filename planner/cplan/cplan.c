@@ -74,6 +74,7 @@ void cplan_init(struct cplan *cp, const struct problem *p)
 		cp->fqhead[k] = xcalloc(ns, sizeof(**cp->fqhead));
 	}
 	memo_init(cp);
+	cplan_caps_init(cp);
 }
 
 void cplan_release(struct cplan *cp)
@@ -110,6 +111,8 @@ void cplan_release(struct cplan *cp)
 	free(cp->fqcap);
 	free(cp->fqhead);
 	memo_release(cp);
+	free(cp->capn);
+	free(cp->caps);
 	memset(cp, 0, sizeof(*cp));
 }
 
@@ -186,6 +189,11 @@ void cplan_copy(struct cplan *dst, const struct cplan *src)
 			int nk = src->nodes[s->node].k;
 			queue_push(dst, nk, p->classes[nk].slot_types[s->type].rep, i);
 		}
+	cplan_caps_grow(dst, src->nnodes);
+	if (src->capncap)
+		memcpy(dst->capn, src->capn, src->nnodes * p->ncapped * sizeof(*dst->capn));
+	memcpy(dst->caps, src->caps, p->nsites * p->ncapped * sizeof(*dst->caps));
+	dst->no_avail_caps = src->no_avail_caps;
 }
 
 /*
@@ -248,6 +256,7 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	XGROW(cp->memo->alive_next, cp->memo->alive_cap, cp->nnodes + 1);
 	cp->memo->alive_next[node] = (size_t)node;
 	cp->memo->alive_next[node + 1] = (size_t)node + 1;
+	cplan_caps_grow(cp, cp->nnodes);
 	n->mode = m;
 	n->pattern = pattern;
 	n->gpu_config = xmalloc((size_t)g * sizeof(*n->gpu_config));
@@ -347,6 +356,8 @@ void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b)
 			nx->ram_used += to_y ? -w->ram_gib : w->ram_gib;
 			ny->cpu_used += to_y ? w->cpu_cores : -w->cpu_cores;
 			ny->ram_used += to_y ? w->ram_gib : -w->ram_gib;
+			cplan_caps_count(cp, s->d, s->node, -1);
+			cplan_caps_count(cp, s->d, to_y ? y : x, 1);
 		}
 		s->node = to_y ? y : x;
 		s->gpu = to_y ? b : a;
@@ -362,8 +373,13 @@ void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b)
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w)
 {
 	const struct node_class *nc = cp->p->classes[n->k].nc;
-	return n->cpu_used + w->cpu_cores <= nc->cpu_cores + 1e-9 &&
-	       n->ram_used + w->ram_gib <= nc->ram_gib + 1e-9;
+	int d;
+
+	if (n->cpu_used + w->cpu_cores > nc->cpu_cores + 1e-9 || n->ram_used + w->ram_gib > nc->ram_gib + 1e-9)
+		return 0;
+	if (!cp->p->ncapped || (d = cplan_demand_of(cp, w)) < 0)
+		return 1;
+	return cplan_caps_allow(cp, d, (int)(n - cp->nodes));
 }
 
 /*
@@ -397,6 +413,7 @@ void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 
 	s->d = d;
 	s->replica = replica;
+	cplan_caps_count(cp, d, s->node, 1);
 	n->cpu_used += w->cpu_cores;
 	n->ram_used += w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {
@@ -418,6 +435,7 @@ void cplan_slot_clear(struct cplan *cp, size_t slot)
 	const struct workload *w = cp->p->demands[s->d].w;
 	int i;
 
+	cplan_caps_count(cp, s->d, s->node, -1);
 	n->cpu_used -= w->cpu_cores;
 	n->ram_used -= w->ram_gib;
 	for (i = 0; i < s->ngpus; i++) {

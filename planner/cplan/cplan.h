@@ -62,6 +62,11 @@ struct cplan {
 	struct cplan_memo *memo;	/* the engine's cursors and caches (cplan_engine.h) */
 	struct deadline *deadline;	/* polled once a replica by the greedy pass; NULL: none */
 	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
+	/* spread and availability caps (cplan_caps.c): replicas of each capped demand */
+	long *capn;			/* per node: [node * p->ncapped + cap] */
+	size_t capncap;
+	long *caps;			/* per site: [site * p->ncapped + cap] */
+	int no_avail_caps;		/* availability caps off: re-placing after a loss, as a scheduler does */
 };
 
 /* What a plan costs; costs exclude the tie-break and penalties. */
@@ -89,6 +94,31 @@ struct node_bill {
 
 void cplan_init(struct cplan *cp, const struct problem *p);
 void cplan_release(struct cplan *cp);
+
+/*
+ * The spread and availability caps (problem_dom_cap) in a plan: the
+ * replicas of d on node `node` and on site `site` (problem.class_site),
+ * and whether one more may go on node `node` (every placement path asks
+ * it through cplan_node_has_room).
+ */
+long cplan_caps_node(const struct cplan *cp, int d, int node);
+long cplan_caps_site(const struct cplan *cp, int d, int site);
+int cplan_caps_allow(const struct cplan *cp, int d, int node);
+/* True when a new node of class k may take a replica of d (its site below d's site cap). */
+int cplan_caps_class(const struct cplan *cp, int d, int k);
+/*
+ * Keeps every rule exactly on the finished plan: replicas above an
+ * availability cap come out (a plan kept from a simulation step with more
+ * replicas can pass it), and where the emptiest eligible domain of a
+ * DoNotSchedule spread (PodTopologySpread's global minimum, with
+ * min_domains; an owned node left closed counts 0) holds less than the
+ * level the caps assumed, replicas above it + max_skew come out; all
+ * counted unplaced with the rule as their reason.  The greedy pass (and
+ * cplan_place_more) and the deal end with it.
+ */
+void cplan_caps_trim(struct cplan *cp);
+/* True when d's caps hold it back somewhere: some node or site of the plan at its cap, or a cap of 0. */
+int cplan_caps_bind(const struct cplan *cp, int d);
 
 /* The replicas cp leaves unplaced, over every demand. */
 long cplan_unplaced_count(const struct cplan *cp);

@@ -199,6 +199,7 @@ static void complete_counts(struct cplan *cp)
 	repair_all(cp);
 	place_leftover(cp, 1);
 	repair_all(cp);
+	cplan_caps_trim(cp);
 }
 
 /*

@@ -97,7 +97,17 @@ void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b);
  */
 void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by);
 
-/* True when node n has the CPU and RAM a replica of w asks left. */
+/* The caps' counts (cplan_caps.c): set up, grown to nnodes nodes, d's count on node moved by delta. */
+void cplan_caps_init(struct cplan *cp);
+void cplan_caps_grow(struct cplan *cp, size_t nnodes);
+void cplan_caps_count(struct cplan *cp, int d, int node, long delta);
+/* The demand of workload w in cp's problem; -1 when none. */
+int cplan_demand_of(const struct cplan *cp, const struct workload *w);
+
+/*
+ * True when node n has the CPU and RAM a replica of w asks left, and w's
+ * spread and availability caps let one more on it (cplan_caps_allow).
+ */
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w);
 
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */

@@ -215,12 +215,13 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 	int bk = -1, bc = -1;
 	double bcost = 0;
 	size_t k, ci;
+	long ncap = problem_dom_cap(p, d, SPREAD_NODE, !cp->no_avail_caps);
 
 	for (k = 0; k < p->nclasses; k++) {
 		const struct pclass *c = &p->classes[k];
 		int g = c->nc->gpus_per_node;
 		if (cp->opened[k] >= c->nc->count || w->cpu_cores > c->nc->cpu_cores ||
-		    w->ram_gib > c->nc->ram_gib)
+		    w->ram_gib > c->nc->ram_gib || !cplan_caps_class(cp, d, (int)k))
 			continue;
 		for (ci = 0; ci < c->nconfigs; ci++) {
 			const struct config *cf = &c->configs[ci];
@@ -239,6 +240,8 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 					long take = cf->node_pattern ? fit : (long)fit * g, used;
 					if (take > left)
 						take = left;
+					if (take > ncap)	/* d's node cap: the rest goes elsewhere */
+						take = ncap;
 					used = cf->node_pattern ? 1 : (take + fit - 1) / fit; /* patterns: per node */
 					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
 				} else if (cf->node_pattern) {
@@ -272,7 +275,7 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 	if (left > 0) {
 		cheapest_node(cp, d, left, &bk, &bc);
 	} else {
-		if (mo->nd != d || mo->nd_full != mo->nfull) {
+		if (mo->nd != d || mo->nd_full != mo->nfull || (mo->bk >= 0 && !cplan_caps_class(cp, d, mo->bk))) {
 			cheapest_node(cp, d, 0, &mo->bk, &mo->bc);
 			mo->nd = d;
 			mo->nd_full = mo->nfull;
@@ -474,6 +477,10 @@ void cplan_set_reason(struct cplan *cp, int d)
 		cp->reason[d] = xstrdup(p->demands[d].unhostable);
 		return;
 	}
+	if (cplan_caps_bind(cp, d)) {
+		cp->reason[d] = problem_cap_reason(p, d);
+		return;
+	}
 	cplan_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi && !slot_left; i++) {
 		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s), j;
@@ -640,4 +647,5 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		}
 	}
 	free(order);
+	cplan_caps_trim(cp);
 }

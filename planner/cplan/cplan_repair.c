@@ -274,7 +274,7 @@ static size_t home_taken(struct repair *rp, int e, int depth, const struct repai
 			int node = (int)rp->bynode[j];
 			const struct cnode *n = &cp->nodes[node];
 			size_t q, x;
-			if (forbidden(f, node))
+			if (forbidden(f, node) || !cplan_caps_allow(cp, e, node))
 				continue;
 			for (q = rp->first[node]; q < rp->first[node + 1]; q++) {
 				const struct cslot *sl = &cp->slots[rp->byslot[q]];
@@ -340,7 +340,8 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 			if (!repair_charge(rp))
 				return (size_t)-1;
 			if (sl->d >= 0 || forbidden(f, sl->node) || rp->seen[sl->node] == id ||
-			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9)
+			    w->cpu_cores > ncl->cpu_cores + 1e-9 || w->ram_gib > ncl->ram_gib + 1e-9 ||
+			    !cplan_caps_allow(cp, e, sl->node))
 				continue;
 			rp->seen[sl->node] = id;
 			/* how short the node is: minus the share it would keep free */
@@ -386,6 +387,8 @@ void cplan_repair_unplaced(struct cplan *cp)
 			rp.steps = REPAIR_STEPS;
 			rp.nlog = 0;
 			t = find_home(&rp, d, REPAIR_DEPTH, &none, 1);
+			if (t != (size_t)-1 && !cplan_caps_allow(cp, d, cp->slots[t].node))
+				t = (size_t)-1;	/* the moves filled the node d's caps allow no more on */
 			if (t == (size_t)-1) {
 				repair_undo(&rp, 0);
 				break; /* the next replica would fail the same way */

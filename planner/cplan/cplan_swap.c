@@ -38,6 +38,7 @@ struct swap {
 	struct cplan *cp;
 	size_t *gfirst;		/* GPU g of node i: load[gfirst[i] + g] */
 	double *cpu, *ram;	/* per GPU: what its replicas ask */
+	long *pinned;		/* per GPU: replicas of demands with a cap (problem_dom_cap): it stays */
 	size_t *kfirst;		/* nodes of class k: bynode[kfirst[k]] .. bynode[kfirst[k + 1] - 1] */
 	size_t *bynode;
 	unsigned *seen;		/* per GPU: the search that last tried it as the one to move */
@@ -53,6 +54,7 @@ static void load_add(struct swap *sw, size_t slot, int d)
 
 	sw->cpu[sw->gfirst[s->node] + (size_t)s->gpu] += w->cpu_cores;
 	sw->ram[sw->gfirst[s->node] + (size_t)s->gpu] += w->ram_gib;
+	sw->pinned[sw->gfirst[s->node] + (size_t)s->gpu] += sw->cp->p->demands[d].cap >= 0;
 }
 
 static void swap_init(struct swap *sw, struct cplan *cp)
@@ -70,6 +72,7 @@ static void swap_init(struct swap *sw, struct cplan *cp)
 	sw->cpu = xcalloc(n + 1, sizeof(*sw->cpu));
 	sw->ram = xcalloc(n + 1, sizeof(*sw->ram));
 	sw->seen = xcalloc(n + 1, sizeof(*sw->seen));
+	sw->pinned = xcalloc(n + 1, sizeof(*sw->pinned));
 	for (i = 0; i < cp->nslots; i++)
 		if (cp->slots[i].d >= 0)
 			load_add(sw, i, cp->slots[i].d);
@@ -88,6 +91,7 @@ static void swap_release(struct swap *sw)
 	free(sw->cpu);
 	free(sw->ram);
 	free(sw->seen);
+	free(sw->pinned);
 	free(sw->kfirst);
 	free(sw->bynode);
 }
@@ -139,8 +143,8 @@ static int swap_for(struct swap *sw, int x, int c, int moving, const struct work
 			size_t gb = sw->gfirst[y] + (size_t)b;
 			if (--sw->steps < 0 || --sw->total < 0)
 				return 0;
-			if (nx->gpu_config[c] < 0 && ny->gpu_config[b] < 0)
-				continue;
+			if ((nx->gpu_config[c] < 0 && ny->gpu_config[b] < 0) || sw->pinned[gc] || sw->pinned[gb])
+				continue;	/* a capped replica would change node: its caps count by node */
 			if (!fits_after(sw, ny, gb, sw->cpu[gc] + wc, sw->ram[gc] + wr) ||
 			    !fits_after(sw, nx, gc, sw->cpu[gb] + w->cpu_cores - wc, sw->ram[gb] + w->ram_gib - wr))
 				continue;
@@ -170,6 +174,7 @@ static size_t swap_home(struct swap *sw, int d)
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
 	size_t lo, hi, i, j;
+	int capped = p->demands[d].cap >= 0; /* its slot stays on its node: the other GPU moves */
 
 	sw->search++;
 	cplan_arcs_of(p, d, &lo, &hi);
@@ -186,8 +191,10 @@ static size_t swap_home(struct swap *sw, int d)
 				continue;
 			if (cplan_node_has_room(cp, n, w))
 				return sl;
+			if (!cplan_caps_allow(cp, d, x))
+				continue;	/* no swap makes room the caps allow: the slot's node is at d's cap */
 			sw->seen[ga] = sw->search;
-			if (swap_for(sw, x, t->gpu, 1, w))
+			if (!capped && swap_for(sw, x, t->gpu, 1, w))
 				return sl;
 			for (c = 0; c < g; c++) /* an idle one: what comes in only adds to the node */
 				if (c != t->gpu && n->gpu_config[c] >= 0 && swap_for(sw, x, c, 0, w))

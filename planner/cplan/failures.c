@@ -157,6 +157,8 @@ static void undo(struct fctx *c)
 		c->qmark[c->qoff[q->k] + (size_t)q->s] = 0;
 	}
 	c->nqs = 0;
+	for (i = 0; i < c->nlost; i++)	/* the lost replicas count on their domains again */
+		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
 	c->nlost = 0;
 	cp->memo->epoch++;
 }
@@ -175,6 +177,7 @@ static void fail_node(struct fctx *c, size_t node)
 		c->lost[c->nlost].d = d;
 		c->lost[c->nlost].slot = s;
 		c->nlost++;
+		cplan_caps_count(cp, d, (int)node, -1);	/* a lost pod counts on no domain */
 	}
 	save_node(c, node);
 	cp->nodes[node].cpu_used = HUGE_VAL;
@@ -267,6 +270,11 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 		r->stranded = r->lost - r->replaced;
 		if (r->stranded)
 			r->reason = stranded_reason(cp->p->demands[r->d].w, site);
+		if (r->stranded && !held_by_site(cp->p->demands[r->d].w, site) && cplan_caps_bind(cp, r->d)) {
+			/* a domain left is at the spread's cap: the scheduler keeps them pending */
+			r->pending_by_spread = r->stranded;
+			r->reason = "its spread (DoNotSchedule) allows no more on the nodes left with a free slot it fits";
+		}
 	}
 	undo(c);
 }
@@ -281,6 +289,7 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	cplan_copy(&c->cp, cp);
+	c->cp.no_avail_caps = 1;	/* a scheduler re-places under the spread rules, not the availability rule */
 	/* the occupied slots, grouped by node */
 	for (i = 0; i < cp->nslots; i++)
 		if (cp->slots[i].d >= 0) {
@@ -309,11 +318,13 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	/*
 	 * A failure only takes free slots away: a demand no free slot of the
 	 * whole plan takes strands every replica it loses, without a search.
-	 * A search moves no queue head here (every queued slot is free).
+	 * A search moves no queue head here (every queued slot is free).  A
+	 * demand with a spread cap may find room once its lost replicas no
+	 * longer count: it is always searched.
 	 */
 	c->never = xcalloc(p->ndemands + 1, 1);
 	for (i = 0; i < p->ndemands; i++)
-		c->never[i] = cplan_find_free(&c->cp, (int)i) == (size_t)-1;
+		c->never[i] = cplan_find_free(&c->cp, (int)i) == (size_t)-1 && p->demands[i].cap < 0;
 	c->cp.memo->epoch++;
 }
 

@@ -7,7 +7,9 @@
  * The re-placement is the placement engine's own (cplan_find_free): a
  * free slot of a slot type the workload may use (its modes, isolation,
  * memory, compute, MIG profile, sites, GPU types, licence), on a
- * surviving node with the CPU and RAM it asks.  It reconfigures nothing
+ * surviving node with the CPU and RAM it asks, within its DoNotSchedule
+ * spread's cap (the lost replicas no longer counted; the availability
+ * rule constrains the plan, not a scheduler).  It reconfigures nothing
  * (idle GPUs stay idle, nodes the plan leaves closed stay closed) and
  * moves no replica that did not fail; replicas of higher priority go
  * first, then by workload order.  Each failure is looked at on its own,

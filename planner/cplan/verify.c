@@ -469,6 +469,8 @@ int verify_plan(const struct cplan *cp, struct diag *d)
 		rc = check_gpus(cp, d);
 	for (i = 0; i < cp->nnodes && !rc; i++)
 		rc = check_node_rule(cp, &cp->nodes[i], d);
+	if (!rc)
+		rc = verify_spread(cp, d);
 	free(ld.placed);
 	free(ld.cpu);
 	free(ld.ram);

@@ -11,7 +11,18 @@
 #include "cplan.h"
 #include "diag.h"
 
-/* 0 when the plan is sound; -1 with d (DIAG_IO) naming the first fault. */
+/*
+ * 0 when the plan is sound; -1 with d (DIAG_IO) naming the first fault.
+ * Includes verify_spread.
+ */
 int verify_plan(const struct cplan *cp, struct diag *d);
+
+/*
+ * The workloads' DoNotSchedule spreads (max_skew over the eligible
+ * domains, with min_domains) and availability rules (at most replicas -
+ * need a domain), recounted from the slots (verify_spread.c).  0 when
+ * every rule holds; -1 with d (DIAG_IO) naming the first broken one.
+ */
+int verify_spread(const struct cplan *cp, struct diag *d);
 
 #endif

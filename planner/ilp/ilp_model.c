@@ -311,6 +311,7 @@ void ilp_build(glp_prob *P, const struct problem *p, const struct arcidx *ix, st
 		snprintf(name, sizeof(name), "dem_%zu", i);
 		ilp_add_row(P, &rb, name, GLP_FX, (double)p->demands[i].replicas, (double)p->demands[i].replicas);
 	}
+	ilp_cap_rows(&w);
 	ilp_rb_free(&rb);
 }
 

@@ -72,6 +72,13 @@ void ilp_agg_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t 
 void ilp_class_rows(const struct ilp_rows *w, size_t k, const struct shrink *sh);
 
 /*
+ * Adds the spread and availability cap rows (ilp_caps.c) of every
+ * demand with a cap, over the arcs and classes w->cl has: per class
+ * replicas <= node cap x NODES_k, per site replicas <= site cap.
+ */
+void ilp_cap_rows(const struct ilp_rows *w);
+
+/*
  * Builds the whole model of p into P (empty), its columns into cl
  * (allocated here).  Without the node key sets' CPU and RAM rows: the
  * exported model (ilp_write_model) and the keyed rounding chain's copies

@@ -141,6 +141,7 @@ static void sub_build(const struct ilp_ctx *c, const struct sub_mip_args *sa, st
 		snprintf(name, sizeof(name), "dem_%d", d);
 		ilp_add_row(S, &rb, name, GLP_FX, q[d], q[d]);
 	}
+	ilp_cap_rows(&rw);	/* the site rows over these classes only: a relaxation the deal tightens */
 	ilp_rb_free(&rb);
 	s->da = da;
 	s->nda = nda;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "problem.h"
+#include "problem_caps.h"
 #include "problem_config.h"
 #include "problem_match.h"
 #include "problem_near.h"
@@ -332,6 +333,7 @@ int problem_build(struct problem *p, const struct scenario *sc, const struct pri
 	/* Prune slots, configurations and modes nobody can use. */
 	problem_prune(p);
 	mark_unhostable(p);
+	problem_caps_build(p);
 	return 0;
 }
 
@@ -352,5 +354,6 @@ void problem_release(struct problem *p)
 		free(p->demands[i].unhostable);
 	free(p->demands);
 	free(p->arcs);
+	free(p->class_site);
 	memset(p, 0, sizeof(*p));
 }

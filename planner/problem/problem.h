@@ -92,6 +92,9 @@ struct pdemand {
 	double weight;		/* what one unplaced replica counts within its priority: 1, or with
 				 * unplaced_weight: gpus its GPU-equivalents over the smallest's (>= 1) */
 	char *unhostable;	/* why no node could ever host it, or NULL */
+	int cap;		/* index among the demands with a domain cap (problem_dom_cap), -1: none */
+	long dom_fixed;		/* its spread's eligible domains every plan has (owned nodes, their sites) */
+	long dom_max;		/* and the most any plan can have (with every buyable and rentable node) */
 };
 
 /* A (demand, class, slot type) pair: replicas of d may go into slots s of class k. */
@@ -114,6 +117,9 @@ struct problem {
 	int any_cpu, any_ram;	/* some demand asks CPU / RAM */
 	double prio_exact_u;	/* the top priority weight the exact rule needs; above
 				 * PROBLEM_PRIO_WEIGHT_MAX the penalties only approximate it */
+	size_t ncapped;		/* demands with a domain cap (pdemand.cap) */
+	size_t nsites;		/* the inventory's sites (case-insensitive) */
+	int *class_site;	/* per class: its site's index */
 };
 
 /* The largest priority weight the penalties use (problem.c, docs/formulation.md "Priority"). */
@@ -133,6 +139,29 @@ int problem_passthrough_nvaie(const struct problem *p, int k, const struct workl
  */
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d);
 void problem_release(struct problem *p);
+
+/* True when a node of class nc matches w's node selector: its sites and GPU types (a spread's eligible nodes). */
+int problem_class_selects(const struct node_class *nc, const struct workload *w);
+
+/*
+ * The replicas of demand d one failure domain of kind `kind` (SPREAD_NODE:
+ * a node, SPREAD_SITE: a site) may hold (docs/formulation.md, "Spread and
+ * availability"); PROBLEM_NO_CAP when no rule caps it.  The tighter of:
+ *  - a DoNotSchedule spread of that kind: max_skew + m, m the level the
+ *    emptiest eligible domain can hold: max(0, ceil(replicas / E) -
+ *    max_skew) when the E eligible domains are the same in every plan
+ *    (owned nodes only) and E >= min_domains, else 0; no cap when at most
+ *    one domain can ever be eligible and min_domains is 1 (the skew of
+ *    one domain is 0).  The plan's real minimum is checked afterwards
+ *    (cplan_caps_trim);
+ *  - with `avail`, an availability rule of that domain kind: replicas -
+ *    need (workload_need, the demand's replicas as they are now).
+ * A ScheduleAnyway spread caps nothing (a preference in Kubernetes).
+ */
+#define PROBLEM_NO_CAP 0x7fffffffL
+long problem_dom_cap(const struct problem *p, int d, enum spread_kind kind, int avail);
+/* Why replicas of d stay unplaced when its caps hold them back: the rules and their caps; caller frees. */
+char *problem_cap_reason(const struct problem *p, int d);
 
 /*
  * True when configuration cf may go on a node whose GPUs already carry
