@@ -9,7 +9,7 @@
 #include "diag.h"
 #include "roadmap.h"
 
-#define ROADMAP_SCHEMA_VERSION "1.0.0"
+#define ROADMAP_SCHEMA_VERSION "1.1.0"
 
 /* Writes the reports into dir; 0, or -1 with d set (DIAG_IO). */
 int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct diag *d);
