@@ -22,7 +22,16 @@
 static cJSON *json_money(double v);
 
 static const char *const pricing_cols[PRICING_COUNT] = { "rented_gpus_on_demand", "rented_gpus_reserved",
-							 "rented_gpus_spot", "rented_gpus_savings_plan" };
+							 "rented_gpus_spot", "rented_gpus_savings_plan",
+							 "rented_gpus_block" };
+
+/* A commitment's action in the schedule: reserve, block or licence. */
+static const char *commit_action(const struct roadmap_commit *cm)
+{
+	if (cm->kind == RCOMMIT_LICENCE)
+		return "licence";
+	return cm->offer->pricing == PRICING_CAPACITY_BLOCK ? "block" : "reserve";
+}
 
 /* A row of cells: each through sb_add_csv, then the line break. */
 static void csv_row(struct sb *sb, const char *const *cells, size_t n)
@@ -77,7 +86,7 @@ static void commit_row(const struct roadmap_result *r, const struct roadmap_comm
 	size_t i;
 
 	cells[0] = xstrdup(LABEL(r, cm->start));
-	cells[1] = xstrdup(cm->kind == RCOMMIT_RESERVE ? "reserve" : "licence");
+	cells[1] = xstrdup(commit_action(cm));
 	cells[2] = xstrdup(cm->kind == RCOMMIT_RESERVE ? r->sc->inventory.classes[cm->cls].name : "");
 	cells[3] = xasprintf("%ld", cm->units);
 	cells[4] = xstrdup(cells[0]);
@@ -332,7 +341,7 @@ static cJSON *json_commit(const struct roadmap_result *r, const struct roadmap_c
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(o, "action", cm->kind == RCOMMIT_RESERVE ? "reserve" : "licence");
+	cJSON_AddStringToObject(o, "action", commit_action(cm));
 	if (cm->kind == RCOMMIT_RESERVE) {
 		cJSON_AddStringToObject(o, "class", r->sc->inventory.classes[cm->cls].name);
 		cJSON_AddStringToObject(o, "offer", cm->offer->id);

@@ -150,7 +150,7 @@ static void pscen_classes(const struct rm_ctx *c, enum ps_kind kind, size_t t, s
 		struct node_class nc = inv->classes[k];
 		if (nc.own != OWN_BUY) {
 			if (kind == PS_BOUND) /* a reservation may cover the node: its cheapest rate */
-				nc.hourly_usd = roadmap_commit_floor(c->sc, &nc);
+				nc.hourly_usd = roadmap_commit_floor(c->sc, &nc, c->r->ppy);
 			add_class(ps, k, &nc, ROLE_AS_IS);
 		} else if (kind == PS_BOUND) {
 			if (years > nc.amortization_years + EPS)
@@ -685,7 +685,7 @@ static void budget_weights(struct rm_ctx *c)
 
 	for (k = 0; k < c->nk; k++)
 		c->has_buy |= c->sc->inventory.classes[k].own == OWN_BUY;
-	c->relax = c->has_buy || roadmap_commit_undercut(c->sc, c->lic_up, c->lic_lb);
+	c->relax = c->has_buy || roadmap_commit_undercut(c->sc, c->r->ppy, c->lic_up, c->lic_lb);
 	for (t = 0; t < c->T; t++) {
 		if (c->has_buy) {
 			base_load(c, t);

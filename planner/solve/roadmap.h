@@ -52,7 +52,7 @@ struct roadmap_period {
 	long rented_gpus[PRICING_COUNT]; /* by the rent offer's pricing (on-demand without an offer) */
 	long used_owned_gpus;		/* GPUs of owned and bought nodes in use */
 	long licensed_gpus;
-	long committed_gpus;		/* GPUs of rented nodes in use that a reservation covers */
+	long committed_gpus;		/* GPUs of rented nodes in use that a reservation or block covers */
 	long licences_held;		/* licence units (GPUs, seats) the chosen terms cover */
 	double cat[CAT_COUNT];		/* cost by category; hardware is depreciation */
 	double cost;			/* sum of cat */
@@ -74,7 +74,8 @@ struct roadmap_buy {
 
 /*
  * One commitment the roadmap takes besides purchases: a reservation of a
- * committed cloud offer for a rent row's nodes, or a licence term.
+ * committed cloud offer (reserved, savings plan, or a capacity block:
+ * offer->pricing says which) for a rent row's nodes, or a licence term.
  */
 enum roadmap_commit_kind { RCOMMIT_RESERVE, RCOMMIT_LICENCE };
 struct roadmap_commit {
@@ -125,7 +126,7 @@ struct roadmap_result {
 	double mip_gap;			/* the gap each plan aimed at: within it the roadmap reads optimal */
 	double saving_vs_rent;		/* not computed yet: -1 */
 	size_t ncommits;
-	struct roadmap_commit *commits;	/* reservations, then licences; by start period, then row or product */
+	struct roadmap_commit *commits;	/* by start period, reservations and blocks before licences, then row or product */
 	double cloud_uncommitted_usd;	/* the rented nodes in use at their rows' own rates */
 	double saving_vs_on_demand;	/* that less what the cloud costs with the reservations */
 	size_t nbreakeven;

@@ -5,7 +5,8 @@
  * A reservation of a committed offer (reserved or savings plan, 1 or 3
  * years in models/clouds.yaml or the scenario's offer files) covers one
  * node of the same instance type in the same cloud and region for every
- * period of its term, used or not; the nodes in use beyond what the
+ * period of its term, used or not; a capacity block (paid upfront for
+ * its days) likewise for the whole periods its days span, if any; the nodes in use beyond what the
  * reservations cover are paid at their rows' own rates (on-demand, or
  * spot where the period's plan rented spot).  Which reservations, started
  * when, is a minimum-cost cover (roadmap_cover.h) over the periods, so
@@ -116,33 +117,48 @@ static int same_instance(const struct cloud_offer *a, const struct cloud_offer *
 	       a->gpus == b->gpus && a->gpu == b->gpu;
 }
 
-/* Whether o is a committed offer that covers the nodes of the rent row nc. */
-static int commits_for(const struct cloud_offer *o, const struct node_class *nc)
+/*
+ * The whole periods a commitment of o covers (periods a year ppy): its
+ * term's, or the periods a capacity block's days span (a quarter is
+ * 91.25 days, a month 30.42: a 63-day block serves 2 months, no quarter).
+ */
+static size_t commit_len(const struct cloud_offer *o, int ppy)
 {
-	return (o->pricing == PRICING_RESERVED || o->pricing == PRICING_SAVINGS_PLAN) && o->term_years > 0 &&
-	       same_instance(o, nc->offer);
+	if (o->pricing == PRICING_CAPACITY_BLOCK)
+		return (size_t)floor(o->block_days * ppy / 365.0 + 1e-9);
+	return (size_t)o->term_years * (size_t)ppy;
 }
 
-double roadmap_commit_floor(const struct scenario *sc, const struct node_class *nc)
+/* Whether o is a commitment that covers the nodes of the rent row nc for a whole period at least. */
+static int commits_for(const struct cloud_offer *o, const struct node_class *nc, int ppy)
 {
-	double best = nc->hourly_usd;
+	return (o->pricing == PRICING_RESERVED || o->pricing == PRICING_SAVINGS_PLAN ||
+		o->pricing == PRICING_CAPACITY_BLOCK) &&
+	       commit_len(o, ppy) > 0 && same_instance(o, nc->offer);
+}
+
+double roadmap_commit_floor(const struct scenario *sc, const struct node_class *nc, int ppy)
+{
+	double best = nc->hourly_usd, hours = HOURS_PER_YEAR / ppy;
 	size_t i;
 
 	if (!coverable(nc))
 		return best;
-	for (i = 0; i < sc->clouds.n; i++)
-		if (commits_for(&sc->clouds.offers[i], nc))
-			best = fmin(best, cloud_offer_hourly(&sc->clouds.offers[i]));
+	for (i = 0; i < sc->clouds.n; i++) {
+		const struct cloud_offer *o = &sc->clouds.offers[i];
+		if (commits_for(o, nc, ppy)) /* its whole price over the hours of the periods it serves */
+			best = fmin(best, o->usd_per_hour + o->upfront_usd / ((double)commit_len(o, ppy) * hours));
+	}
 	return best;
 }
 
-int roadmap_commit_undercut(const struct scenario *sc, const double *up, const double *lb)
+int roadmap_commit_undercut(const struct scenario *sc, int ppy, const double *up, const double *lb)
 {
 	size_t k;
 	int p;
 
 	for (k = 0; k < sc->inventory.n; k++)
-		if (roadmap_commit_floor(sc, &sc->inventory.classes[k]) < sc->inventory.classes[k].hourly_usd)
+		if (roadmap_commit_floor(sc, &sc->inventory.classes[k], ppy) < sc->inventory.classes[k].hourly_usd)
 			return 1;
 	for (p = 1; p < LIC_COUNT; p++)
 		if (lb[p] >= 0 && lb[p] < up[p])
@@ -189,9 +205,9 @@ static void group_options(struct group *g)
 
 	for (i = 0; i < sc->clouds.n; i++) {
 		const struct cloud_offer *o = &sc->clouds.offers[i];
-		size_t len = (size_t)o->term_years * (size_t)g->r->ppy;
+		size_t len = commit_len(o, g->r->ppy);
 		double whole = o->upfront_usd + o->usd_per_hour * g->hours * (double)len;
-		if (!commits_for(o, nc))
+		if (!commits_for(o, nc, g->r->ppy))
 			continue;
 		g->opt = xrealloc(g->opt, (g->nopt + T) * sizeof(*g->opt));
 		g->opt_offer = xrealloc(g->opt_offer, (g->nopt + T) * sizeof(*g->opt_offer));
@@ -214,7 +230,8 @@ static struct roadmap_commit reservation(const struct group *g, size_t j, long x
 	cm.kind = RCOMMIT_RESERVE;
 	cm.cls = g->k0;
 	cm.offer = o;
-	cm.item = xasprintf("%s-%dy", offer_pricing_name(o->pricing), o->term_years);
+	cm.item = o->pricing == PRICING_CAPACITY_BLOCK ? xasprintf("block-%dd", o->block_days)
+						       : xasprintf("%s-%dy", offer_pricing_name(o->pricing), o->term_years);
 	cm.units = x;
 	cm.start = g->r->fc->start + (long)g->opt[j].start;
 	cm.end = cm.start + len - 1;
@@ -224,6 +241,40 @@ static struct roadmap_commit reservation(const struct group *g, size_t j, long x
 	return cm;
 }
 
+/*
+ * The GPUs in use that the commitments x cover, per period: committed
+ * GPUs, and moved in rented_gpus from the rows' pricing (what each row's
+ * fallback y leaves of its nodes cap) to the commitments' (blocks first,
+ * then reserved, then savings plans, up to what each covers).
+ */
+static void group_gpus(const struct group *g, struct roadmap_result *r, const long *x, const long *y, const long *cap)
+{
+	static const enum offer_pricing order[] = { PRICING_CAPACITY_BLOCK, PRICING_RESERVED, PRICING_SAVINGS_PLAN };
+	const struct inventory *inv = &r->sc->inventory;
+	size_t T = r->nperiods, t, q, j, i;
+	long gpus = inv->classes[g->k0].gpus_per_node;
+
+	for (t = 0; t < T; t++) {
+		struct roadmap_period *rp = &r->per[t];
+		long covered = 0, n;
+		for (q = 0; q < g->nrows; q++) {
+			const struct node_class *nc = &inv->classes[g->rows[q]];
+			covered += cap[q * T + t] - y[q * T + t];
+			rp->rented_gpus[nc->offer->pricing] -= (cap[q * T + t] - y[q * T + t]) * gpus;
+		}
+		rp->committed_gpus += covered * gpus;
+		for (i = 0; i < 3; i++) {
+			for (j = 0, n = 0; j < g->nopt; j++)
+				if (g->opt_offer[j]->pricing == order[i] && g->opt[j].start <= t &&
+				    t < g->opt[j].start + g->opt[j].len)
+					n += x[j];
+			n = n < covered ? n : covered;
+			rp->rented_gpus[order[i]] += n * gpus;
+			covered -= n;
+		}
+	}
+}
+
 /* Solves the group's cover and charges it to r: rows' rent replaced by fallback use plus reservations. */
 static int group_charge(struct group *g, struct roadmap_result *r, const struct rm_usage *u)
 {
@@ -231,7 +282,7 @@ static int group_charge(struct group *g, struct roadmap_result *r, const struct 
 	size_t T = r->nperiods, q, t, j;
 	struct cover_tier *tier = xcalloc(g->nrows, sizeof(*tier));
 	long *cap = xcalloc(g->nrows * T + 1, sizeof(long)), *x = xcalloc(g->nopt + 1, sizeof(long));
-	long *y = xcalloc(g->nrows * T + 1, sizeof(long)), *cover = xcalloc(T + 1, sizeof(long));
+	long *y = xcalloc(g->nrows * T + 1, sizeof(long));
 	double *cost = xcalloc(g->nrows * T + 1, sizeof(double)), before = 0, after = 0;
 	int rc;
 
@@ -255,16 +306,13 @@ static int group_charge(struct group *g, struct roadmap_result *r, const struct 
 		cm = reservation(g, j, x[j]);
 		cm.charged_usd = rm_commit_charge(r, &cm, CAT_CLOUD, g->opt[j].len);
 		after += cm.charged_usd;
-		for (t = g->opt[j].start; t < T && t < g->opt[j].start + g->opt[j].len; t++)
-			cover[t] += x[j];
 		rm_commit_add(r, &cm);
 	}
-	for (t = 0; rc == 0 && t < T; t++)
-		r->per[t].committed_gpus += (cover[t] < g->need[t] ? cover[t] : g->need[t]) *
-					    inv->classes[g->k0].gpus_per_node;
+	if (rc == 0)
+		group_gpus(g, r, x, y, cap);
 	r->cloud_uncommitted_usd += before;
 	r->saving_vs_on_demand += before - after;
-	free(tier), free(cap), free(x), free(y), free(cover), free(cost);
+	free(tier), free(cap), free(x), free(y), free(cost);
 	return rc;
 }
 

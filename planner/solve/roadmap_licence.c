@@ -193,10 +193,10 @@ static int product_charge(struct lic_opts *o, struct roadmap_result *r, const st
 static int commit_cmp(const void *a, const void *b)
 {
 	const struct roadmap_commit *x = a, *y = b;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
 	if (x->kind == RCOMMIT_RESERVE && x->cls != y->cls)
 		return x->cls < y->cls ? -1 : 1;
 	if (x->product != y->product)

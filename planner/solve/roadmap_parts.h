@@ -61,9 +61,9 @@ int roadmap_commit_choose(struct roadmap_result *r, const struct rm_usage *u, st
  * GPU-year) is below the plans' rate (up).  Then the period plan's own
  * bound is no bound on the roadmap's period, and the relaxation is solved.
  */
-int roadmap_commit_undercut(const struct scenario *sc, const double *up, const double *lb);
-/* The cheapest rate per node-hour a rent row can be had at, committed or not (for the bound). */
-double roadmap_commit_floor(const struct scenario *sc, const struct node_class *nc);
+int roadmap_commit_undercut(const struct scenario *sc, int ppy, const double *up, const double *lb);
+/* The cheapest rate per node-hour a rent row can be had at, committed or not, periods a year ppy (for the bound). */
+double roadmap_commit_floor(const struct scenario *sc, const struct node_class *nc, int ppy);
 
 /*
  * The licence pass: per product, the cheapest licence terms held over
