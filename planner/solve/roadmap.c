@@ -598,7 +598,8 @@ static void own_assumptions(struct rm_ctx *c)
 		"allowed)",
 		"roadmap: reservations are chosen over the rented nodes the period plans use (the plans price rent at "
 		"each row's own rate and are not revisited)",
-		"roadmap: a bundled licence counts as covering every period (its years are not yet run out period by period)",
+		"roadmap: a bundle's licence years run from a bought node's arrival (activation at arrival), an owned "
+		"node's from the start; the GPUs a bundle still covers are taken to be the ones in use",
 		"roadmap: spot interruptions are not modelled",
 		NULL,
 	};
@@ -727,6 +728,7 @@ static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct ro
 	r->saving_vs_rent = -1;
 	r->mip_gap = o->po.mip_gap >= 0 ? o->po.mip_gap : c->sc->mip_gap;
 	rm_usage_init(&c->use, c->T, c->nk);
+	c->use.arrive_at = c->arrive_at;
 	licence_rates(c);
 	budget_weights(c);
 }

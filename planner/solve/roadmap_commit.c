@@ -31,12 +31,16 @@ void rm_usage_init(struct rm_usage *u, size_t T, size_t nk)
 	u->nk = nk;
 	u->rent_nodes = xcalloc(T * nk + 1, sizeof(long));
 	u->lic = xcalloc(T * LIC_HOST_COUNT * LIC_COUNT + 1, sizeof(long));
+	u->bundled = xcalloc(T * nk * LIC_COUNT + 1, sizeof(long));
+	u->bundle_years = xcalloc(nk * LIC_COUNT + 1, sizeof(int));
 }
 
 void rm_usage_release(struct rm_usage *u)
 {
 	free(u->rent_nodes);
 	free(u->lic);
+	free(u->bundled);
+	free(u->bundle_years);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -62,16 +66,45 @@ void rm_usage_record(struct rm_usage *u, size_t t, const size_t *cls_src, const 
 		if (pc->nc->own == OWN_RENT)
 			u->rent_nodes[t * u->nk + cls_src[pc->index]]++;
 		cplan_node_bill(pr->final, i, &b);
-		for (p = 1; p < LIC_COUNT; p++)
-			if (price->lic[p].total > 0) /* a bundle that covers the period leaves nothing to hold */
+		for (p = 1; p < LIC_COUNT; p++) {
+			size_t k = cls_src[pc->index];
+			if (price->lic[p].total > 0) {
 				*lic_at(u, t, lic_hosting_of(pc->nc->hv), p) += b.lic_gpus[p] + b.seats[p];
+			} else if (price->lic[p].bundled_years > 0) { /* the bundle covers one period: for now */
+				u->bundled[(t * u->nk + k) * LIC_COUNT + (size_t)p] += b.lic_gpus[p] + b.seats[p];
+				u->bundle_years[k * LIC_COUNT + (size_t)p] = price->lic[p].bundled_years;
+			}
+		}
 	}
+}
+
+long rm_usage_bundle_expired(const struct rm_usage *u, const struct scenario *sc, size_t t, int p, int ppy)
+{
+	long expired = 0;
+	size_t k, a;
+
+	for (k = 0; k < u->nk; k++) {
+		const struct node_class *nc = &sc->inventory.classes[k];
+		long used = u->bundled[(t * u->nk + k) * LIC_COUNT + (size_t)p], covered = 0;
+		size_t life = (size_t)u->bundle_years[k * LIC_COUNT + (size_t)p] * (size_t)ppy;
+		if (!used)
+			continue;
+		if (nc->own != OWN_BUY)
+			covered = t < life ? nc->count * nc->gpus_per_node : 0;
+		for (a = 0; a <= t && nc->own == OWN_BUY; a++)
+			if (t - a < life)
+				covered += u->arrive_at[a * u->nk + k] * nc->gpus_per_node;
+		expired += used > covered ? used - covered : 0;
+	}
+	return expired;
 }
 
 void rm_usage_keep(struct rm_usage *u, size_t t)
 {
 	memcpy(&u->rent_nodes[t * u->nk], &u->rent_nodes[(t - 1) * u->nk], u->nk * sizeof(long));
 	memcpy(lic_at(u, t, 0, 0), lic_at(u, t - 1, 0, 0), LIC_HOST_COUNT * LIC_COUNT * sizeof(long));
+	memcpy(&u->bundled[t * u->nk * LIC_COUNT], &u->bundled[(t - 1) * u->nk * LIC_COUNT],
+	       u->nk * LIC_COUNT * sizeof(long));
 }
 
 /* ================= commitments ================= */

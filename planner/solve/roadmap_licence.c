@@ -5,7 +5,7 @@
  * a period covers that many GPUs of the fleet for its years wherever they
  * run (the move between GPUs is assumed allowed, and listed).  Per
  * product, the GPUs that need a paid licence each period (the period
- * plans' count; a bundle that covers the period leaves none) are covered
+ * plans' count, and those of a bundle whose years have run out) are covered
  * by the cheapest set of terms, a minimum-cost cover (roadmap_cover.h):
  * subscriptions of N years and perpetual licences (their included
  * support years, and with licensing.support_usd_per_gpu_year longer, in
@@ -167,7 +167,8 @@ static int product_charge(struct lic_opts *o, struct roadmap_result *r, const st
 	struct cover_tier tier = { cap, cost };
 
 	for (t = 0; t < T; t++) {
-		need[t] = rm_usage_lic(u, t, LIC_HOST_ONPREM, o->p) + rm_usage_lic(u, t, LIC_HOST_CLOUD, o->p);
+		need[t] = rm_usage_lic(u, t, LIC_HOST_ONPREM, o->p) + rm_usage_lic(u, t, LIC_HOST_CLOUD, o->p) +
+			  rm_usage_bundle_expired(u, r->sc, t, o->p, r->ppy);
 		cap[t] = o->hourly ? rm_usage_lic(u, t, LIC_HOST_CLOUD, o->p) : 0;
 		cost[t] = o->hourly ? o->hourly->usd_per_gpu_hour * hours : 0;
 	}
@@ -216,7 +217,8 @@ int roadmap_licence_choose(struct roadmap_result *r, const struct rm_usage *u, s
 		if (!sc->licenses.product[p].present || sc->licensing.usd_per_gpu_year[p] >= 0)
 			continue;
 		for (t = 0; t < r->nperiods; t++)
-			any += rm_usage_lic(u, t, LIC_HOST_ONPREM, p) + rm_usage_lic(u, t, LIC_HOST_CLOUD, p);
+			any += rm_usage_lic(u, t, LIC_HOST_ONPREM, p) + rm_usage_lic(u, t, LIC_HOST_CLOUD, p) +
+			       rm_usage_bundle_expired(u, sc, t, p, r->ppy);
 		if (!any)
 			continue;
 		memset(&o, 0, sizeof(o));

@@ -24,6 +24,9 @@ struct rm_usage {
 	size_t T, nk;
 	long *rent_nodes;		/* [t * nk + k]: rented nodes of inventory class k in use */
 	long *lic;			/* [(t * LIC_HOST_COUNT + h) * LIC_COUNT + p]: units (GPUs, seats) of a paid licence */
+	long *bundled;			/* [(t * nk + k) * LIC_COUNT + p]: units a bundle covers in the period plan */
+	int *bundle_years;		/* [k * LIC_COUNT + p]: the bundle's years of class k (0: none seen) */
+	const long *arrive_at;		/* [t * nk + k]: nodes of buy row k arriving in period t (the loop's) */
 };
 
 void rm_usage_init(struct rm_usage *u, size_t T, size_t nk);
@@ -34,6 +37,13 @@ void rm_usage_record(struct rm_usage *u, size_t t, const size_t *cls_src, const 
 void rm_usage_keep(struct rm_usage *u, size_t t);
 /* Units of product p under hosting h in period t. */
 long rm_usage_lic(const struct rm_usage *u, size_t t, int h, int p);
+/*
+ * Units of product p in period t that the period plan took as covered by
+ * a bundle whose years have run out (a bought node's from its arrival,
+ * an owned node's from the start; the GPUs still covered taken to be the
+ * ones in use), periods a year ppy.
+ */
+long rm_usage_bundle_expired(const struct rm_usage *u, const struct scenario *sc, size_t t, int p, int ppy);
 
 /* Appends a commitment to r (the item string is taken over). */
 void rm_commit_add(struct roadmap_result *r, const struct roadmap_commit *cm);

@@ -42,8 +42,8 @@ static void roadmap_row(struct compare_row *row, const char *file, const struct 
 	row->cat[CAT_HARDWARE] += r->cost_total - sum; /* the write-off under residual: none */
 }
 
-int sweep_roadmap_row(struct compare_row *row, const char *file, const struct scenario *sc,
-		      const struct sweep_spec *s, const double *v, const struct plan_opts *po, struct diag *d)
+int sweep_roadmap_row(struct compare_row *row, const struct scenario *sc, const struct sweep_spec *s, const double *v,
+		      const struct plan_opts *po, struct diag *d)
 {
 	struct forecast fc = FORECAST_INIT;
 	struct roadmap_result r;
@@ -56,7 +56,7 @@ int sweep_roadmap_row(struct compare_row *row, const char *file, const struct sc
 		roadmap_release(&r);
 		goto out;
 	}
-	roadmap_row(row, file, &r);
+	roadmap_row(row, sc->file, &r);
 	roadmap_release(&r);
 	rc = 0;
 out:

@@ -14,12 +14,12 @@
 
 /*
  * Runs the roadmap of sc (already changed by sweep_apply) for the case
- * values v, the options po, into row (file: the option as given): total
+ * values v, the options po, into row (file: sc's, as loaded): total
  * the horizon's cost, per_year over its years, cat the categories summed
  * over the periods, placed and unplaced in replica-periods, nodes and
  * GPUs at the peak period.  0, or -1 with d set.
  */
-int sweep_roadmap_row(struct compare_row *row, const char *file, const struct scenario *sc,
-		      const struct sweep_spec *s, const double *v, const struct plan_opts *po, struct diag *d);
+int sweep_roadmap_row(struct compare_row *row, const struct scenario *sc, const struct sweep_spec *s, const double *v,
+		      const struct plan_opts *po, struct diag *d);
 
 #endif

@@ -123,7 +123,7 @@ static void run_case(const struct sweep_runner *r, size_t i, const struct plan_o
 		memset(&pr, 0, sizeof(pr));
 		bad = scenario_load(&sc, s->options[o], models_dir, &d) || sweep_apply(&sc, s, v, &d);
 		if (!bad && s->roadmap) /* a roadmap over the option's forecast (sweep_roadmap.h) */
-			bad = sweep_roadmap_row(&rows[nrows], s->options[o], &sc, s, v, po, &d);
+			bad = sweep_roadmap_row(&rows[nrows], &sc, s, v, po, &d);
 		else if (!bad)
 			bad = plan_run(&pr, &sc, po, &d);
 		if (!bad && !s->roadmap)
