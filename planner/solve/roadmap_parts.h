@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "license.h"
 #include "plan.h"
 #include "roadmap.h"
 
@@ -51,9 +50,10 @@ void rm_commit_add(struct roadmap_result *r, const struct roadmap_commit *cm);
  * Charges a commitment's cost to r's periods: per covered period in the
  * horizon its share of the whole (upfront / len + usd_per_period) into
  * cat (a cost category), and under commitment_tail: charged the part past
- * the horizon in the last period; the cash (upfront at the start) into
- * the periods' cash as the difference from the cost.  Returns what it
- * charged.
+ * the horizon in the last period's cost (not its cash: that is paid at
+ * the start or after the horizon); the cash (upfront at the start, the
+ * hourly part per period) into the periods' cash as the difference from
+ * the cost.  Returns what it charged.
  */
 double rm_commit_charge(struct roadmap_result *r, const struct roadmap_commit *cm, int cat, size_t len);
 
