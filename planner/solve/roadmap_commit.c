@@ -345,7 +345,11 @@ static int group_charge(struct group *g, struct roadmap_result *r, const struct 
 		group_gpus(g, r, x, y, cap);
 	r->cloud_uncommitted_usd += before;
 	r->saving_vs_on_demand += before - after;
-	free(tier), free(cap), free(x), free(y), free(cost);
+	free(tier);
+	free(cap);
+	free(x);
+	free(y);
+	free(cost);
 	return rc;
 }
 
@@ -371,7 +375,10 @@ int roadmap_commit_choose(struct roadmap_result *r, const struct rm_usage *u, st
 		if (group_charge(&g, r, u))
 			rc = diag_set(d, DIAG_IO, NULL, 0, 0, "roadmap: the rented nodes of '%s' cannot be covered",
 				      inv->classes[k].name);
-		free(g.rows), free(g.need), free(g.opt), free(g.opt_offer);
+		free(g.rows);
+		free(g.need);
+		free(g.opt);
+		free(g.opt_offer);
 	}
 	free(done);
 	return rc;

@@ -37,8 +37,14 @@ static size_t arc_add(struct flow *f, size_t u, size_t v, long cap, double cost)
 		f->cap = xrealloc(f->cap, f->cap_arcs * sizeof(*f->cap));
 		f->cost = xrealloc(f->cost, f->cap_arcs * sizeof(*f->cost));
 	}
-	f->from[e] = u, f->to[e] = v, f->cap[e] = cap, f->cost[e] = cost;
-	f->from[e + 1] = v, f->to[e + 1] = u, f->cap[e + 1] = 0, f->cost[e + 1] = -cost;
+	f->from[e] = u;
+	f->to[e] = v;
+	f->cap[e] = cap;
+	f->cost[e] = cost;
+	f->from[e + 1] = v;
+	f->to[e + 1] = u;
+	f->cap[e + 1] = 0;
+	f->cost[e + 1] = -cost;
 	f->na += 2;
 	return e;
 }
@@ -49,8 +55,10 @@ static int shortest(const struct flow *f, size_t s, size_t k, double *dist, size
 	size_t i, e;
 	int changed = 1;
 
-	for (i = 0; i < f->nv; i++)
-		dist[i] = HUGE_VAL, pred[i] = SIZE_MAX;
+	for (i = 0; i < f->nv; i++) {
+		dist[i] = HUGE_VAL;
+		pred[i] = SIZE_MAX;
+	}
 	dist[s] = 0;
 	for (i = 0; i < f->nv && changed; i++) {
 		changed = 0;

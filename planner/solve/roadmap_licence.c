@@ -187,7 +187,11 @@ static int product_charge(struct lic_opts *o, struct roadmap_result *r, const st
 			r->per[t].licences_held += x[j];
 		rm_commit_add(r, &cm);
 	}
-	free(need), free(cap), free(x), free(y), free(cost);
+	free(need);
+	free(cap);
+	free(x);
+	free(y);
+	free(cost);
 	return rc;
 }
 
@@ -229,7 +233,9 @@ int roadmap_licence_choose(struct roadmap_result *r, const struct rm_usage *u, s
 			rc = diag_set(d, DIAG_INPUT, sc->file, sc->roadmap.line, 0,
 				      "roadmap: licence_terms leave %s no term that covers its GPUs (an hourly term serves cloud "
 				      "nodes only)", lic_product_id((enum lic_product)p));
-		free(o.opt), free(o.term), free(o.support);
+		free(o.opt);
+		free(o.term);
+		free(o.support);
 	}
 	qsort(r->commits, r->ncommits, sizeof(*r->commits), commit_cmp);
 	return rc;
