@@ -20,9 +20,13 @@
 # objective, proven bound, gap (objective - bound) / objective, LP bound (gpuplan's),
 # the objective over the first gpuplan's and the plan made concrete over it (the
 # solvers' objectives are of the model: their plans dealt over real nodes may cost
-# more, or leave replicas unplaced); then per size the instance, the greedy
-# plan's objective, the best plan and best bound of all runs and how far gpuplan's
-# plan is above that bound.  gpuplan's bound and gap are the `lower_bound` and `gap`
+# more, or leave replicas unplaced), and the plan made concrete over the instance's
+# best known concrete plan (bench/best-known.csv, when its row still fits the
+# instance and the models: the same bytes, the same greedy plan's cost); then per
+# size the instance, the greedy plan's objective, the best plan and best bound of all
+# runs, how far gpuplan's plan is above that bound and above the best known plan,
+# and "new best known" when a run's concrete plan is cheaper than the file's.
+# gpuplan's bound and gap are the `lower_bound` and `gap`
 # of its summary.csv, what it reports; the solvers' are their own best bounds.
 # Then the greedy path at a million replicas, one row: bench XL with node counts and
 # replicas times 10, `plan --greedy`, 60 s.
@@ -111,7 +115,7 @@ run_gpuplan() {
 	[ ! -f "out-$tag/summary.csv" ] || [ $rc -gt 1 ] || res=$(bench_gpuplan "out-$tag/summary.csv")
 	echo "$res" >"res-$tag"
 	# shellcheck disable=SC2046
-	bench_row "$s" "$run" "$tl" $(bench_time "time-$tag") "$res" "$ref"
+	bench_row "$s" "$run" "$tl" $(bench_time "time-$tag") "$res" "$ref" "${known%% *}"
 }
 
 # run_solver cbc|highs SIZE LIMIT: CBC or HiGHS on model-SIZE.mps with LIMIT seconds;
@@ -141,9 +145,9 @@ run_solver() {
 		res="$res -"
 	fi
 	# shellcheck disable=SC2046
-	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref"
-	read -r _ obj lb _ <<<"$res"
-	echo "$name-${tl}s $obj $lb" >>"best-$s"
+	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref" "${known%% *}"
+	read -r _ obj lb _ _ concrete <<<"$res"
+	echo "$name-${tl}s $obj $lb $concrete" >>"best-$s"
 }
 
 for s in $sizes; do
@@ -153,6 +157,11 @@ for s in $sizes; do
 		echo "| $s | generator failed: $(head -1 "gen-$s.log") |"
 		continue
 	fi
+	# the best known concrete plan of this instance (bench/best-known.csv), if its row still fits:
+	# the same instance bytes and the same greedy plan's cost (plan --greedy, not timed)
+	"$gpuplan" plan "gen-$s/scenario.yaml" --greedy -o "greedy-$s" --format csv >/dev/null 2>&1
+	greedy=$(field greedy_objective "greedy-$s/summary.csv" 2>/dev/null)
+	known=$(bench_known "$src/bench/best-known.csv" "$s$seed" "$(bench_digest "gen-$s")" "${greedy:--}")
 	ref=-
 	run_gpuplan gpuplan "$gpuplan" "$s" "$tl" "$s"
 	read -r _ ref lb _ lp <"res-$s"
@@ -177,7 +186,7 @@ for s in $sizes; do
 	if [ -f "$sum" ]; then
 		echo "$s: $gpus GPUs, $reps replicas, $ncl node classes, $nwl workloads; model $(field model_rows "$sum") x $(field model_columns "$sum") ($(field model_integer_columns "$sum") integer); greedy plan $(field greedy_objective "$sum")" >>instances
 	fi
-	bench_best "$s" "$ref" <"best-$s" >>instances
+	bench_best "$s" "$ref" "$known" <"best-$s" >>instances
 done
 # The greedy path at a million replicas: bench XL with every node count and every
 # workload's replicas times 10 (200,000 GPUs, 1,000,000 replicas), `plan --greedy`, 60 s.
@@ -185,7 +194,7 @@ if [ $big -eq 1 ] && { [ -d gen-XL ] || "$gpuplan" bench gen --size XL --seed "$
 	mkdir -p gen-1M && cp gen-XL/scenario.yaml gen-1M/
 	awk -F, -v OFS=, '/^#/ || $1 == "name" { print; next } { $2 *= 10; print }' gen-XL/inventory.csv >gen-1M/inventory.csv
 	awk -F, -v OFS=, '/^#/ || $1 == "name" { print; next } { $3 *= 10; print }' gen-XL/workloads.csv >gen-1M/workloads.csv
-	ref=-
+	ref=- known=-
 	run_gpuplan greedy "$gpuplan" 1M 60 1M --greedy
 	echo "1M: bench XL seed $seed with node counts and replicas times 10: $(awk -F, '!/^#/ && $1 != "name" {n += $2 * $4} END {print n}' gen-1M/inventory.csv) GPUs, $(awk -F, '!/^#/ && $1 != "name" {n += $3} END {print n}' gen-1M/workloads.csv) replicas; plan --greedy" >>instances
 fi

@@ -16,8 +16,10 @@
 # nothing else running; the objective and proven gap are read from each plan's
 # summary.csv (bench/lib/parse.sh).  A built gpuplan reads models/ from its own source
 # tree: build the base in a worktree of the base commit.
-# Prints a row per instance (the base's and the new plan, the change, and the base's
-# second run against its first) and per size a line: the geometric mean of new / base
+# Prints a row per instance (the base's and the new plan, the change, the base's
+# second run against its first, and the new plan against the instance's best known
+# concrete plan in bench/best-known.csv, while its row fits the instance: the same
+# bytes and the same greedy plan's cost) and per size a line: the geometric mean of new / base
 # and how many seeds are cheaper or dearer by more than the base's own spread (the
 # widest change between its two runs; without --repeat every change counts).
 # Exit 2 on bad arguments or a missing build.
@@ -78,9 +80,10 @@ plan() {
 
 echo "new: $new ($("$new" --version)); base: $base ($("$base" --version)); $(nproc) cores; load average $(cut -d' ' -f1 /proc/loadavg) at the start; $(date -u '+%Y-%m-%d %H:%M') UTC"
 echo
-echo "| size | seed | base | gap | new | gap | new / base | base again / base |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| size | seed | base | gap | new | gap | new / base | base again / base | new / best known |"
+echo "|---|---|---|---|---|---|---|---|---|"
 : >objectives
+rm -f newbest
 for s in $sizes; do
 	case $s in XL) tl=60 list=1 ;; L) tl=10 list="1 2 3 4" ;; M) tl=10 list=$(seq 1 12) ;; S) tl=10 list=$(seq 1 17) ;; esac
 	[ -z "$limit" ] || tl=$limit
@@ -97,7 +100,14 @@ for s in $sizes; do
 		if [ $repeat -eq 1 ]; then
 			read -r _ again _ <<<"$(plan "$s$n-again" "$base" "$g" "$tl")"
 		fi
-		bench_pair_row "$s" "$n" "$rb" "$rn" "$again"
+		# the best known concrete plan (bench/best-known.csv) while its row fits this instance
+		greedy=$(sed -n 's/^greedy_objective,//p' "out-$s$n-base/summary.csv" 2>/dev/null)
+		known=$(bench_known "$here/best-known.csv" "$s$n" "$(bench_digest "$g")" "${greedy:--}")
+		bench_pair_row "$s" "$n" "$rb" "$rn" "$again" "${known%% *}"
+		case $known in -*) ;; *) read -r _ on _ <<<"$rn"
+			awk -v a="$on" -v k="${known%% *}" 'BEGIN { exit !(a != "-" && a + 0 < k - 0.005) }' \
+				&& echo "$s$n: new best known: $on (the new build): update bench/best-known.csv" >>newbest ;;
+		esac
 		read -r _ ob _ <<<"$rb"
 		read -r _ on _ <<<"$rn"
 		echo "$s $ob $on $again" >>objectives
@@ -105,3 +115,4 @@ for s in $sizes; do
 done
 echo
 bench_pair_summary <objectives
+[ ! -f newbest ] || cat newbest

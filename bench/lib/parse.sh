@@ -80,59 +80,109 @@ bench_start() {
 		END { print y == "" ? "-" : y }' "$1" 2>/dev/null || echo "-"
 }
 
-# bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF: one row of the results table
-# (bench_header); RESULT a result line, REF gpuplan's objective for the last two
-# columns (the run's objective / gpuplan's, and its plan made concrete / gpuplan's:
-# a solver's CONCRETE, gpuplan's own objective, which is concrete; "-" for none).
+# bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF [KNOWN]: one row of the results table
+# (bench_header); RESULT a result line, REF gpuplan's objective for the next two columns
+# (the run's objective / gpuplan's, and its plan made concrete / gpuplan's: a solver's
+# CONCRETE, gpuplan's own objective, which is concrete; "-" for none), KNOWN the
+# instance's best known concrete plan (bench_known; "-" or absent: none) for the last:
+# the run's concrete plan / the best known.
 bench_row() {
-	awk -v s="$1" -v run="$2" -v tl="$3" -v wall="$4" -v rss="$5" -v res="$6" -v ref="$7" 'BEGIN {
+	awk -v s="$1" -v run="$2" -v tl="$3" -v wall="$4" -v rss="$5" -v res="$6" -v ref="$7" -v known="${8:--}" 'BEGIN {
 		split(res, f, " ")
 		over = wall == "-" ? "" : sprintf("%+.2f s", wall - tl)
 		c = 6 in f ? f[6] : f[2]
-		printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, run, tl,
+		printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, run, tl,
 			wall == "-" ? "" : sprintf("%.2f s", wall), over,
 			rss == "-" ? "" : sprintf("%.0f MiB", rss / 1024), f[1], num(f[2]), num(f[3]),
 			f[4] == "-" ? "" : sprintf("%.3f%%", 100 * f[4]), num(f[5]),
-			ratio(f[2], ref), ratio(c, ref)
+			ratio(f[2], ref), ratio(c, ref), ratio(c, known)
 	}
 	function ratio(x, r) { return (x == "-" || r == "-" || r + 0 == 0) ? "" : sprintf("%.4f", x / r) }
 	function num(x) { return x == "-" ? "" : sprintf("%.2f", x) }'
 }
 
 bench_header() {
-	printf '| size | run | limit | wall | overrun | peak RSS | status | objective | bound | gap | LP bound | objective / gpuplan'"'"'s | made concrete / gpuplan'"'"'s |\n'
-	printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+	printf '| size | run | limit | wall | overrun | peak RSS | status | objective | bound | gap | LP bound | objective / gpuplan'"'"'s | made concrete / gpuplan'"'"'s | made concrete / best known |\n'
+	printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 }
 
-# bench_best SIZE GPUPLAN_OBJECTIVE < "RUN OBJECTIVE BOUND" lines: the best plan and
-# the best proven bound over a size's runs (RUN one word), and how far gpuplan's plan
-# is above that bound: "best plan X (RUN); best bound Y (RUN); gpuplan Z% above it".
+# bench_best SIZE GPUPLAN_OBJECTIVE [KNOWN] < "RUN OBJECTIVE BOUND [CONCRETE]" lines: the
+# best plan and the best proven bound over a size's runs (RUN one word; OBJECTIVE a
+# solver's on the model, CONCRETE its plan made concrete, gpuplan's own objective when
+# absent), how far gpuplan's plan is above that bound, and with KNOWN (bench_known's
+# line) how far above the best known concrete plan, and whether a run's concrete plan
+# is cheaper than that (then bench/best-known.csv wants the new row):
+#   "best plan X (RUN); best bound Y (RUN); gpuplan Z% above it; best known K (HOW);
+#    gpuplan W% above it[; new best known: C (RUN)]"
 bench_best() {
-	awk -v s="$1" -v ours="$2" '
+	awk -v s="$1" -v ours="$2" -v known="${3:--}" '
 		$2 != "-" && (bo == "" || $2 + 0 < bo + 0) { bo = $2; bor = $1 }
 		$3 != "-" && (bb == "" || $3 + 0 > bb + 0) { bb = $3; bbr = $1 }
+		{ c = NF >= 4 ? $4 : $2 }
+		c != "-" && (bc == "" || c + 0 < bc + 0) { bc = c; bcr = $1 }
 		END {
 			printf "%s: best plan %s; best bound %s", s,
 				bo == "" ? "none" : sprintf("%.2f (%s)", bo, bor), bb == "" ? "none" : sprintf("%.2f (%s)", bb, bbr)
 			if (bb != "" && ours != "-" && ours + 0 != 0)
 				printf "; gpuplan %.3f%% above it", 100 * (ours - bb) / ours
+			split(known, k, " ")
+			if (known == "-") {
+				# no best known asked for
+			} else if (k[1] == "-") {
+				sub(/^- */, "", known)
+				printf "; best known: %s", known
+			} else if (k[1] != "") {
+				how = known
+				sub(/^[^ ]* /, "", how)
+				printf "; best known %.2f %s", k[1], how
+				if (ours != "-")
+					printf "; gpuplan %+.3f%% over it", 100 * (ours / k[1] - 1)
+				if (bc != "" && bc + 0 < k[1] - 0.005)
+					printf "; new best known: %.2f (%s): update bench/best-known.csv", bc, bcr
+			}
 			printf "\n"
 		}'
 }
 
-# bench_pair_row SIZE SEED BASE_RESULT NEW_RESULT [BASE_AGAIN_OBJECTIVE]: one row of
-# bench/seeds.sh's table from two result lines (bench_gpuplan): each objective and
-# proven gap, the change of the new objective over the base's, and, when the base ran
-# a second time, the change of that run's objective over its first ("-": none).
+# bench_digest DIR: the SHA-256 of a generated instance's scenario.yaml, inventory.csv and
+# workloads.csv, in that order (bench/best-known.csv's instance_sha256).
+bench_digest() {
+	cat "$1/scenario.yaml" "$1/inventory.csv" "$1/workloads.csv" 2>/dev/null | sha256sum | cut -d' ' -f1
+}
+
+# bench_known FILE INSTANCE SHA GREEDY: the best known concrete plan of INSTANCE (S1,
+# M12, ...) from bench/best-known.csv when the row still fits the instance (its
+# instance_sha256 is SHA and its greedy_usd GREEDY, the greedy plan's objective; "-"
+# skips either check): "OBJECTIVE (ENGINE BUILD, TIME s, MEASURED)"; else
+# "- none" or "- stale (...)".
+bench_known() {
+	awk -F, -v inst="$2" -v sha="$3" -v greedy="$4" '
+		/^#/ || $1 != inst { next }
+		{ found = 1 }
+		sha != "-" && $12 != sha { stale = "the instance differs from the one measured" }
+		greedy != "-" && sprintf("%.2f", $11) != sprintf("%.2f", greedy) {
+			stale = sprintf("the greedy plan costs %.2f, not %.2f: the models or the generator changed", greedy, $11)
+		}
+		found && !stale { printf "%.2f (%s, build %s, %s s, %s)\n", $4, $5, $6, $8, $9 }
+		found && stale { printf "- stale (%s)\n", stale }
+		{ exit }
+		END { if (!found) print "- none" }' "$1" 2>/dev/null || echo "- none"
+}
+
+# bench_pair_row SIZE SEED BASE_RESULT NEW_RESULT [BASE_AGAIN_OBJECTIVE [KNOWN]]: one row
+# of bench/seeds.sh's table from two result lines (bench_gpuplan): each objective and
+# proven gap, the change of the new objective over the base's, when the base ran a
+# second time the change of that run's objective over its first ("-": none), and the
+# new objective over the best known concrete plan (KNOWN, bench_known's line; "-": none).
 bench_pair_row() {
-	awk -v s="$1" -v seed="$2" -v b="$3" -v n="$4" -v again="${5:--}" 'BEGIN {
-		split(b, fb, " "); split(n, fn, " ")
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s, seed, num(fb[2]), pct(fb[4]), num(fn[2]),
-			pct(fn[4]), change(fn[2], fb[2]), change(again, fb[2])
+	awk -v s="$1" -v seed="$2" -v b="$3" -v n="$4" -v again="${5:--}" -v known="${6:--}" 'BEGIN {
+		split(b, fb, " "); split(n, fn, " "); split(known, k, " ")
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, seed, num(fb[2]), pct(fb[4]), num(fn[2]),
+			pct(fn[4]), change(fn[2], fb[2]), change(again, fb[2]), change(fn[2], k[1])
 	}
 	function num(x) { return x == "-" ? "" : sprintf("%.2f", x) }
 	function pct(x) { return x == "-" ? "" : sprintf("%.3f%%", 100 * x) }
-	function change(x, r) { return (x == "-" || r == "-" || r + 0 <= 0) ? "" : sprintf("%+.2f%%", 100 * (x / r - 1)) }'
+	function change(x, r) { return (x == "-" || x == "" || r == "-" || r == "" || r + 0 <= 0) ? "" : sprintf("%+.2f%%", 100 * (x / r - 1)) }'
 }
 
 # bench_pair_summary < "SIZE BASE NEW [BASE_AGAIN]" objective lines ("-": no plan): per

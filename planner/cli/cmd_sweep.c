@@ -5,6 +5,7 @@
  * sweep_report.h, sweep_submit.h); this file reads the command line,
  * chooses the shard and the number of workers, and prints.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,29 +215,138 @@ out:
 
 /* ================= merge ================= */
 
-/* The summary: one line per option, then the cases missing and failed. */
+/* What the summary prints from: the spec, the options' names and the merge's figures. */
+struct merge_view {
+	const struct sweep_spec *s;
+	const char **opt;	/* [noptions]: the scenarios' names */
+	int w;			/* the width of the option column */
+	const struct sweep_merge_stats *st;
+};
+
+static const char *money(char *b, double v)
+{
+	return isnan(v) ? "-" : fmt_fixed(b, 64, v, 2);
+}
+
+/* One-at-a-time: per option its base-case cost and range; the cheapest at the base case. */
+static void print_oat(const struct merge_view *v)
+{
+	char b[3][64];
+	size_t k;
+
+	cli_printf(stdout, "  %-*s  %14s  %14s  %14s\n", v->w, "option", "base USD", "min USD", "max USD");
+	for (k = 0; k < v->s->noptions; k++)
+		cli_printf(stdout, "  %-*s  %14s  %14s  %14s\n", v->w, v->opt[k], money(b[0], v->st->opt[k].base),
+			   money(b[1], v->st->opt[k].min), money(b[2], v->st->opt[k].max));
+	if (v->st->best_at_base >= 0)
+		cli_printf(stdout, "  cheapest at the base case: %s (first in %zu of the %zu cases)\n",
+			   v->opt[v->st->best_at_base], v->st->opt[v->st->best_at_base].best, v->st->done);
+	else
+		cli_printf(stdout, "  cheapest at the base case: unknown, the base case is not done\n");
+}
+
+/* A grid: per option the range and median over its points and the points where it is cheapest. */
+static void print_grid(const struct merge_view *v)
+{
+	char b[3][64];
+	size_t k;
+
+	cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %s\n", v->w, "option", "min USD", "median USD", "max USD",
+		   "cheapest at");
+	for (k = 0; k < v->s->noptions; k++) {
+		const struct sweep_option_stats *o = &v->st->opt[k];
+		cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %zu of %zu grid points\n", v->w, v->opt[k],
+			   money(b[0], o->min), money(b[1], o->p50), money(b[2], o->max), o->best, o->cases);
+	}
+}
+
+/* Monte Carlo: per option the percentiles and P(best) with its 95 % interval, and the sample's size. */
+static void print_mc(const struct merge_view *v)
+{
+	char b[6][64];
+	size_t k;
+
+	cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s  %s\n", v->w, "option", "P5 USD", "P50 USD", "P95 USD",
+		   "P(best)", "95% interval");
+	for (k = 0; k < v->s->noptions; k++) {
+		const struct sweep_option_stats *o = &v->st->opt[k];
+		cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s  %s-%s\n", v->w, v->opt[k], money(b[0], o->p5),
+			   money(b[1], o->p50), money(b[2], o->p95), fmt_fixed(b[3], 64, o->share_best, 4),
+			   fmt_fixed(b[4], 64, o->best_lo, 2), fmt_fixed(b[5], 64, o->best_hi, 2));
+	}
+	cli_printf(stdout, "  a sample of %zu cases; P(best): the share where the option ranks first\n", v->st->done);
+}
+
+/* Where the cheapest option by cost changes (breakeven.csv). */
+static void print_flips(const struct merge_view *v)
+{
+	char b[64];
+	size_t i;
+
+	if (v->s->noptions < 2)
+		return;
+	if (!v->st->nflip)
+		cli_printf(stdout, "  the cheapest option by cost changes along no parameter\n");
+	for (i = 0; i < v->st->nflip; i++) {
+		const struct sweep_flip *f = &v->st->flip[i];
+		cli_printf(stdout, "  %-17s %s = %s: %s below, %s above\n", i ? "" : "cheapest flips at",
+			   sweep_param_name(v->s->params[f->param].id), fmt_num_short(b, sizeof(b), f->value, 6),
+			   v->opt[f->below], v->opt[f->above]);
+	}
+}
+
+/* The tornado: per option each parameter's cost at its low and high value, the largest swing first. */
+static void print_tornado(const struct merge_view *v)
+{
+	char b[5][64];
+	size_t i;
+	int pw = 4;
+
+	for (i = 0; i < v->st->nswing; i++)
+		if ((int)strlen(sweep_param_name(v->s->params[v->st->swing[i].param].id)) > pw)
+			pw = (int)strlen(sweep_param_name(v->s->params[v->st->swing[i].param].id));
+	if (v->st->nswing)
+		cli_printf(stdout, "  tornado: USD at the parameter's low .. high value, largest swing first\n");
+	for (i = 0; i < v->st->nswing; i++) {
+		const struct sweep_swing *w = &v->st->swing[i];
+		char range[140];
+		snprintf(range, sizeof(range), "%s..%s", fmt_num_short(b[0], 64, w->value_low, 4),
+			 fmt_num_short(b[1], 64, w->value_high, 4));
+		cli_printf(stdout, "  %-*s  %-*s  %-10s  %14s .. %-14s  swing %s\n", v->w,
+			   i && v->st->swing[i - 1].option == w->option ? "" : v->opt[w->option], pw,
+			   sweep_param_name(v->s->params[w->param].id), range, money(b[2], w->cost_low),
+			   money(b[3], w->cost_high), money(b[4], w->swing));
+	}
+}
+
+/* The summary: what the design supports per option, then the cases missing and failed. */
 static void print_merge(const struct sweep_spec *s, const struct sweep_case_result *cases,
 			const struct sweep_merge_stats *st, const char *dir)
 {
-	char b[4][64];
+	struct merge_view v = { s, xcalloc(s->noptions, sizeof(char *)), 6, st };
 	size_t i, k;
-	int w = 6;
 
 	cli_printf(stdout, "sweep %s: %zu cases (%s), %zu done, %zu failed, %zu missing\n", s->name, st->ncases,
 	       sweep_design_name(s->design), st->done, st->failed, st->missing);
-	for (i = 0; i < st->ncases; i++)
-		if (cases[i].state == SWEEP_CASE_DONE) {
+	for (k = 0; k < s->noptions; k++)
+		v.opt[k] = s->options[k];
+	for (i = st->ncases; i-- > 0;)	/* the names of the first case done */
+		if (cases[i].state == SWEEP_CASE_DONE)
 			for (k = 0; k < s->noptions; k++)
-				if ((int)strlen(cases[i].opt[k].scenario) > w)
-					w = (int)strlen(cases[i].opt[k].scenario);
-			break;
-		}
+				v.opt[k] = cases[i].opt[k].scenario;
+	for (k = 0; k < s->noptions; k++)
+		if ((int)strlen(v.opt[k]) > v.w)
+			v.w = (int)strlen(v.opt[k]);
 	if (st->done) {
-		cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, "option", "P5 USD", "P50 USD", "P95 USD", "P(best)");
-		for (k = 0; k < s->noptions; k++)
-			cli_printf(stdout, "  %-*s  %14s  %14s  %14s  %7s\n", w, cases[i].opt[k].scenario,
-			       fmt_fixed(b[0], sizeof(b[0]), st->p5[k], 2), fmt_fixed(b[1], sizeof(b[1]), st->p50[k], 2),
-			       fmt_fixed(b[2], sizeof(b[2]), st->p95[k], 2), fmt_fixed(b[3], sizeof(b[3]), st->p_best[k], 4));
+		if (s->design == SWEEP_ONE_AT_A_TIME)
+			print_oat(&v);
+		else if (s->design == SWEEP_GRID)
+			print_grid(&v);
+		else
+			print_mc(&v);
+		print_flips(&v);
+		if (s->design == SWEEP_ONE_AT_A_TIME)
+			print_tornado(&v);
 	}
 	for (i = 0; i < st->ncases; i++) {
 		if (cases[i].state == SWEEP_CASE_MISSING)
@@ -245,6 +355,7 @@ static void print_merge(const struct sweep_spec *s, const struct sweep_case_resu
 			cli_printf(stdout, "  failed:  %s: %s\n", cases[i].name, cases[i].error);
 	}
 	cli_printf(stdout, "  reports: %s\n", dir);
+	free(v.opt);
 }
 
 static int do_merge(const struct sweep_args *a, const struct sweep_spec *s)
@@ -381,8 +492,10 @@ const struct cli_command cmd_sweep_entry = {
 	.description = "SPEC (gpuplan-sweep/1) names the options (scenarios) and the parameters to vary; expand lists\n"
 		       "the cases, run plans the cases of one shard (from --shard, else $SLURM_ARRAY_TASK_ID,\n"
 		       "$SLURM_PROCID, $OMPI_COMM_WORLD_RANK, $PMI_RANK or $JOB_COMPLETION_INDEX; else all, on -j\n"
-		       "workers) and skips those done, merge writes the report: cost percentiles, the chance each\n"
-		       "option is best, sensitivity and break-even per parameter; submit writes a Slurm array job,\n"
+		       "workers) and skips those done, merge writes the report with the figures the design\n"
+		       "supports (one-at-a-time: base case, range and tornado; grid: range over its points;\n"
+		       "Monte Carlo: percentiles and the chance each option is best) and break-even per\n"
+		       "parameter; submit writes a Slurm array job,\n"
 		       "the mpirun line or a Kubernetes Indexed Job (docs/sweep.md)",
 	.options = sweep_options,
 	.operands = { CLI_STRING, offsetof(struct sweep_args, spec), 1, NULL, NULL },

@@ -1,12 +1,14 @@
 /*
- * html_sweep.c - report.html of a sweep, from sweep.json's tree: the
- * options (percentiles of their cost, the chance each is cheapest), a
- * tornado per option (the cost at each parameter's low and high value,
- * parameters sorted by swing, around the base case), the distribution of
- * each option's cost over the cases (a histogram with P5, P50 and P95
- * marked, and the cumulative share), the break-even values and the cases
- * missing or failed.  Drawn with svg.c's shapes; every chart is followed
- * by its numbers as a table.
+ * html_sweep.c - report.html of a sweep, from sweep.json's tree, with the
+ * figures its design supports (docs/sweep.md): the options (one-at-a-time:
+ * the base case's cost and the range; a grid: range, median and the share
+ * of its points where each is cheapest; Monte Carlo: percentiles and the
+ * chance each is cheapest), a tornado per option (the cost at each
+ * parameter's low and high value, parameters sorted by swing, around the
+ * base case or the mean), for a grid or a sample the distribution of each
+ * option's cost (a histogram and the cumulative share), the break-even
+ * values and the cases missing or failed.  Drawn with svg.c's shapes;
+ * every chart is followed by its numbers as a table.
  */
 #include <math.h>
 #include <stdio.h>
@@ -83,15 +85,87 @@ static void numbers(struct sb *sb, char **cells, size_t nrows, size_t ncols)
 
 /* ================= summary and options ================= */
 
+/* Whether doc's design is d ("one-at-a-time", "grid", "monte-carlo"). */
+static int design_is(const cJSON *doc, const char *d)
+{
+	return !strcmp(str(doc, "design"), d);
+}
+
+/* A table cell: option p's figure key with decimals places; "" when it is null. */
+static char *cell(const cJSON *p, const char *key, int decimals)
+{
+	char b[64];
+	double v = num(p, key);
+	return xstrdup(isnan(v) ? "" : fmt_fixed(b, sizeof(b), v, decimals));
+}
+
+/*
+ * The options' table, by design (docs/sweep.md): one-at-a-time the base
+ * case and the range; a grid the range, median and mean over its points
+ * and the points where each is cheapest; Monte Carlo the percentiles and
+ * P(cheapest) with its interval.
+ */
+static void options_table(struct sb *sb, const cJSON *doc)
+{
+	static const char *const h_oat[] = { "option", "cases done", "base case USD", "rank at base", "min USD",
+					     "max USD" };
+	static const char *const h_grid[] = { "option", "grid points done", "min USD", "median USD", "mean USD",
+					      "max USD", "cheapest at" };
+	static const char *const h_mc[] = { "option", "samples", "P5 USD", "P50 USD", "P95 USD", "mean USD",
+					    "P(cheapest)", "95% interval" };
+	int oat = design_is(doc, "one-at-a-time"), grid = design_is(doc, "grid");
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "options"), *p;
+	size_t n = (size_t)cJSON_GetArraySize(o), nc = oat ? 6 : grid ? 7 : 8, i = 1;
+	char **cells = xcalloc(nc * (n + 1), sizeof(*cells));
+
+	header(cells, oat ? h_oat : grid ? h_grid : h_mc, nc);
+	cJSON_ArrayForEach(p, o) {
+		char **r = cells + nc * i++;
+		r[0] = xstrdup(str(p, "option"));
+		r[1] = xasprintf("%.0f", num(p, oat || grid ? "cases" : "samples"));
+		if (oat) {
+			r[2] = cell(p, "base_usd", 2);
+			r[3] = cell(p, "rank_at_base", 0);
+			r[4] = cell(p, "min_usd", 2);
+			r[5] = cell(p, "max_usd", 2);
+		} else if (grid) {
+			r[2] = cell(p, "min_usd", 2);
+			r[3] = cell(p, "median_usd", 2);
+			r[4] = cell(p, "mean_usd", 2);
+			r[5] = cell(p, "max_usd", 2);
+			r[6] = xasprintf("%.0f of %.0f points", num(p, "cases_cheapest"), num(p, "cases"));
+		} else {
+			char *lo = cell(p, "p_best_low95", 2), *hi = cell(p, "p_best_high95", 2);
+			r[2] = cell(p, "p5_usd", 2);
+			r[3] = cell(p, "p50_usd", 2);
+			r[4] = cell(p, "p95_usd", 2);
+			r[5] = cell(p, "mean_usd", 2);
+			r[6] = cell(p, "p_best", 4);
+			r[7] = xasprintf("%s-%s", lo, hi);
+			free(lo);
+			free(hi);
+		}
+	}
+	html_table(sb,
+		   oat ? "cost over the horizon per option: at the base case (every parameter at its base), its rank "
+			 "there (unplaced demand first, then cost) and the range over the cases done; the cases are "
+			 "chosen one parameter at a time, not drawn, so no percentiles"
+		   : grid ? "cost over the horizon per option over the grid's points done, each point weighing the "
+			    "same: they describe the grid chosen, not a probability"
+			  : "cost over the horizon per option over the sample of cases drawn; P(cheapest): the share of "
+			    "the sample where it ranks first (unplaced demand first, then cost), with its 95% Wilson "
+			    "interval",
+		   (const char *const *)cells, n + 1, nc);
+	for (i = 0; i < nc * (n + 1); i++)
+		free(cells[i]);
+	free(cells);
+}
+
 static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed, size_t missing)
 {
-	static const char *const head[] = { "option", "cases done", "P5 USD", "P50 USD", "P95 USD", "mean USD",
-					    "P(cheapest)" };
-	const cJSON *p, *o;
-	char b[4][64];
+	const cJSON *p;
+	char b[64];
 	struct sb params;
-	size_t n, i;
-	char **cells;
 
 	sb_init(&params);
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "parameters"))
@@ -99,56 +173,64 @@ static void summary(struct sb *sb, const cJSON *doc, size_t done, size_t failed,
 	html_section(sb, "summary", "Summary");
 	sb_adds(sb, "<div class=\"wide\"><table>\n");
 	html_kv(sb, "design", str(doc, "design"));
-	snprintf(b[0], sizeof(b[0]), "%.0f: %zu done, %zu failed, %zu missing", num(doc, "cases_total"), done, failed,
+	snprintf(b, sizeof(b), "%.0f: %zu done, %zu failed, %zu missing", num(doc, "cases_total"), done, failed,
 		 missing);
-	html_kv(sb, "cases", b[0]);
+	html_kv(sb, "cases", b);
 	html_kv(sb, "parameters", params.len ? params.buf : "");
+	if (design_is(doc, "one-at-a-time"))
+		html_kv(sb, "cheapest at the base case",
+			*str(doc, "cheapest_at_base") ? str(doc, "cheapest_at_base") : "unknown: the base case is not done");
 	sb_adds(sb, "</table></div>\n");
 	sb_release(&params);
-	o = cJSON_GetObjectItemCaseSensitive(doc, "options");
-	n = (size_t)cJSON_GetArraySize(o);
-	cells = xcalloc(7 * (n + 1), sizeof(*cells));
-	header(cells, head, 7);
-	i = 1;
-	cJSON_ArrayForEach(p, o) {
-		char **r = cells + 7 * i++;
-		r[0] = xstrdup(str(p, "option"));
-		r[1] = xasprintf("%.0f", num(p, "cases"));
-		r[2] = xstrdup(money(b[0], sizeof(b[0]), num(p, "p5_usd")));
-		r[3] = xstrdup(money(b[1], sizeof(b[1]), num(p, "p50_usd")));
-		r[4] = xstrdup(money(b[2], sizeof(b[2]), num(p, "p95_usd")));
-		r[5] = xstrdup(money(b[3], sizeof(b[3]), num(p, "mean_usd")));
-		r[6] = xstrdup(fmt_fixed(b[0], sizeof(b[0]), num(p, "p_best"), 4));
-	}
-	html_table(sb, "cost over the horizon per option, over the cases done; P(cheapest): the share of cases "
-		       "where it ranks first (unplaced demand first, then cost)",
-		   (const char *const *)cells, n + 1, 7);
-	for (i = 0; i < 7 * (n + 1); i++)
-		free(cells[i]);
-	free(cells);
+	options_table(sb, doc);
 	html_section_end(sb);
 }
 
+/*
+ * Which option is cheapest: one-at-a-time the cost of each at the base
+ * case; a grid the share of its points where each is cheapest; Monte
+ * Carlo the share of the sample, an estimate of the probability.
+ */
 static void best(struct sb *sb, const cJSON *doc)
 {
 	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "options"), *p;
+	int oat = design_is(doc, "one-at-a-time"), grid = design_is(doc, "grid");
 	size_t n = (size_t)cJSON_GetArraySize(o), i = 0;
 	const char **labels = xcalloc(n + 1, sizeof(*labels));
 	double *v = xcalloc(n + 1, sizeof(*v));
-	static const char *const series[] = { "cases where it is cheapest, %" };
-	struct html_bars b = { .title = "Probability that each option is the cheapest", .unit = "% of the cases done",
-			       .nseries = 1, .series = series, .decimals = 2 };
+	static const char *const s_oat[] = { "cost at the base case, USD" };
+	static const char *const s_grid[] = { "grid points where it is cheapest, %" };
+	static const char *const s_mc[] = { "cases where it is cheapest, %" };
+	struct html_bars b = { .nseries = 1, .decimals = 2 };
+	char *text = NULL;
 
+	b.title = oat ? "Cost of each option at the base case"
+		: grid ? "Share of the grid's points where each option is cheapest"
+		       : "Probability that each option is the cheapest";
+	b.unit = oat ? "cost over the horizon, USD" : grid ? "% of the grid points done" : "% of the sample";
+	b.series = oat ? s_oat : grid ? s_grid : s_mc;
 	cJSON_ArrayForEach(p, o) {
 		labels[i] = str(p, "option");
-		v[i++] = 100 * num(p, "p_best");
+		v[i++] = oat ? num(p, "base_usd") : 100 * num(p, grid ? "share_cheapest" : "p_best");
 	}
 	b.nbars = n;
 	b.labels = labels;
 	b.v = v;
 	html_section(sb, "best", "Which option is cheapest");
-	html_bars(sb, &b);
+	if (oat && !*str(doc, "cheapest_at_base"))
+		text = xstrdup("The base case is not done: run it again (gpuplan sweep run).");
+	else if (oat)
+		text = xasprintf("At the base case %s is cheapest. Where the cheapest option by cost changes as one "
+				 "parameter moves: the break-even table below.", str(doc, "cheapest_at_base"));
+	else if (!grid)
+		text = xasprintf("Estimated from a sample of %.0f cases; the summary gives each share's 95%% interval.",
+				 num(cJSON_GetArrayItem(o, 0), "samples"));
+	if (text)
+		html_p(sb, text);
+	if (!oat || *str(doc, "cheapest_at_base"))
+		html_bars(sb, &b);
 	html_section_end(sb);
+	free(text);
 	free(labels);
 	free(v);
 }
@@ -230,15 +312,15 @@ static void tornado_chart(struct sb *sb, const char *opt, struct tbar *t, size_t
 }
 
 /*
- * The base of option k's tornado: one-at-a-time, case 0 (every parameter
- * at its base) when done; else the option's mean.
+ * The base of an option's tornado: one-at-a-time, the base case (every
+ * parameter at its base) when done; else the option's mean (over the
+ * grid's points, or over the sample).
  */
-static double tornado_base(const cJSON *doc, const cJSON *opt, size_t k, const char **what)
+static double tornado_base(const cJSON *doc, const cJSON *opt, const char **what)
 {
-	const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "cases"), 0);
-	if (!strcmp(str(doc, "design"), "one-at-a-time") && c0 && !strcmp(str(c0, "state"), "done")) {
+	if (design_is(doc, "one-at-a-time") && !isnan(num(opt, "base_usd"))) {
 		*what = "base case";
-		return cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c0, "cost_total_usd"), (int)k)->valuedouble;
+		return num(opt, "base_usd");
 	}
 	*what = "mean";
 	return num(opt, "mean_usd");
@@ -249,17 +331,21 @@ static void tornado(struct sb *sb, const cJSON *doc)
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "options");
 	const cJSON *sens = cJSON_GetObjectItemCaseSensitive(doc, "sensitivity"), *o, *r;
 	struct tbar *t = xcalloc((size_t)cJSON_GetArraySize(sens) + 1, sizeof(*t));
-	size_t k = 0;
 
 	html_section(sb, "tornado", "Sensitivity: tornado per option");
-	html_p(sb, !strcmp(str(doc, "design"), "monte-carlo")
+	html_p(sb, design_is(doc, "monte-carlo")
 			   ? "Each bar spans the option's cost at the parameter's 5th and 95th percentile, read off "
-			     "the least-squares line over the cases (sensitivity.csv)."
-			   : "Each bar spans the option's cost at the parameter's lowest and highest value (the "
-			     "mean over the other parameters' values in a grid), from sensitivity.csv.");
+			     "the least-squares line over the cases, around the option's mean (sensitivity.csv)."
+		   : design_is(doc, "grid")
+			   ? "Each bar spans the option's cost at the parameter's lowest and highest value, the mean "
+			     "over the other parameters' values, around the option's mean over the grid "
+			     "(sensitivity.csv)."
+			   : "Each bar spans the option's cost at the parameter's lowest and highest value, the other "
+			     "parameters at their base, around the base case's cost; the largest swing on top "
+			     "(sensitivity.csv).");
 	cJSON_ArrayForEach(o, opts) {
 		const char *what;
-		double base = tornado_base(doc, o, k++, &what);
+		double base = tornado_base(doc, o, &what);
 		size_t n = 0;
 		cJSON_ArrayForEach(r, sens) {
 			if (strcmp(str(r, "option"), str(o, "option")))
@@ -297,18 +383,23 @@ static size_t costs_of(const cJSON *doc, size_t k, double *x)
 	return n;
 }
 
-/* Histograms of every option on one cost axis, one strip each, P5, P50 and P95 marked. */
-static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, double lo, double hi)
+/*
+ * Histograms of every option on one cost axis, one strip each: a sample's
+ * P5, P50 and P95 marked, or (sample 0) a grid's median.
+ */
+static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, const double range[2], int sample)
 {
 	size_t no = (size_t)cJSON_GetArraySize(opts), k, i, bin;
-	const double top = 40, strip = 80;
+	const double top = 40, strip = 80, lo = range[0], hi = range[1];
 	double width = (hi - lo) / BINS, y;
 	char **cells = xcalloc((BINS + 1) * (no + 1), sizeof(*cells)), b[2][64];
+	const char *title = sample ? "Cost distribution per option, P5, P50 and P95 marked"
+				   : "Cost over the grid's points per option, the median marked";
 	const cJSON *o;
 
 	sb_adds(sb, "<figure>\n");
-	svg_open(sb, W, top + strip * (double)no + 44, "Cost distribution per option, P5, P50 and P95 marked");
-	svg_text(sb, 10, 20, "start", "t", "Cost distribution per option, P5, P50 and P95 marked");
+	svg_open(sb, W, top + strip * (double)no + 44, title);
+	svg_text(sb, 10, 20, "start", "t", title);
 	cells[0] = xstrdup("cost from, USD");
 	for (bin = 0; bin < BINS; bin++)
 		cells[(bin + 1) * (no + 1)] = xstrdup(fmt_fixed(b[0], sizeof(b[0]), lo + width * (double)bin, 2));
@@ -332,18 +423,19 @@ static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, d
 			double box[4] = { xat(lo + width * (double)bin, lo, hi) + 1, y + strip - 6 - h,
 					  (RIGHT - LEFT) / BINS - 2, h };
 			char tip[128];
-			snprintf(tip, sizeof(tip), "%zu cases from %s USD", count[bin], cells[(bin + 1) * (no + 1)]);
+			snprintf(tip, sizeof(tip), "%zu %s from %s USD", count[bin], sample ? "cases" : "grid points",
+				 cells[(bin + 1) * (no + 1)]);
 			if (count[bin])
 				svg_rect(sb, box, cls, tip);
 			cells[(bin + 1) * (no + 1) + k + 1] = xasprintf("%zu", count[bin]);
 		}
-		for (i = 0; i < 3; i++) {	/* P5 left of its line, P95 right, P50 below them: close lines stay readable */
-			double xv = xat(num(o, key[i]), lo, hi);
+		for (i = sample ? 0 : 1; i < (sample ? 3u : 2u); i++) {	/* P5 left of its line, P95 right, P50 below */
+			double xv = xat(num(o, sample ? key[i] : "median_usd"), lo, hi);
 			svg_line(sb, xv, y + 4, xv, y + strip - 6, i == 1 ? "mark" : "ax");
 			svg_text(sb, i == 0 ? xv - 3 : i == 2 ? xv + 3 : xv, y + (i == 1 ? 20 : 10),
-				 i == 0 ? "end" : i == 2 ? "start" : "middle", "small", q[i]);
+				 i == 0 ? "end" : i == 2 ? "start" : "middle", "small", sample ? q[i] : "median");
 		}
-		cells[k + 1] = xasprintf("%s, cases", str(o, "option"));
+		cells[k + 1] = xasprintf("%s, %s", str(o, "option"), sample ? "cases" : "grid points");
 		k++;
 	}
 	axis(sb, lo, hi, top, top + strip * (double)no, "cost over the horizon, USD");
@@ -352,9 +444,10 @@ static void histograms(struct sb *sb, const cJSON *opts, double **x, size_t n, d
 	numbers(sb, cells, BINS + 1, no + 1);
 }
 
-/* The cumulative share of the cases at or below each cost, every option on one chart. */
-static void cdf(struct sb *sb, const cJSON *opts, double **x, size_t n, double lo, double hi)
+/* The cumulative share of the cases (a grid's points) at or below each cost, every option on one chart. */
+static void cdf(struct sb *sb, const cJSON *opts, double **x, size_t n, const double range[2], int sample)
 {
+	const double lo = range[0], hi = range[1];
 	size_t no = (size_t)cJSON_GetArraySize(opts), k, i, j;
 	double *px = xcalloc(CDF_POINTS, sizeof(*px)), *py = xcalloc(CDF_POINTS * no + 1, sizeof(*py));
 	const char **names = xcalloc(no + 1, sizeof(*names));
@@ -374,9 +467,10 @@ static void cdf(struct sb *sb, const cJSON *opts, double **x, size_t n, double l
 		k++;
 	}
 	memset(&l, 0, sizeof(l));
-	l.title = "Cumulative distribution of the cost per option";
+	l.title = sample ? "Cumulative distribution of the cost per option"
+			 : "Cumulative share of the grid's points per option";
 	l.xunit = "cost over the horizon, USD";
-	l.yunit = "% of cases at or below";
+	l.yunit = sample ? "% of cases at or below" : "% of grid points at or below";
 	l.npoints = CDF_POINTS;
 	l.nseries = no;
 	l.x = px;
@@ -393,19 +487,21 @@ static void distribution(struct sb *sb, const cJSON *doc, size_t done)
 {
 	const cJSON *opts = cJSON_GetObjectItemCaseSensitive(doc, "options");
 	size_t no = (size_t)cJSON_GetArraySize(opts), k;
-	double **x = xcalloc(no + 1, sizeof(*x)), lo = HUGE_VAL, hi = -HUGE_VAL;
+	double **x = xcalloc(no + 1, sizeof(*x)), r[2] = { HUGE_VAL, -HUGE_VAL };
+	int sample = design_is(doc, "monte-carlo");
 
 	for (k = 0; k < no; k++) {
 		x[k] = xcalloc(done + 1, sizeof(**x));
 		costs_of(doc, k, x[k]);
-		lo = fmin(lo, x[k][0]);
-		hi = fmax(hi, x[k][done - 1]);
+		r[0] = fmin(r[0], x[k][0]);
+		r[1] = fmax(r[1], x[k][done - 1]);
 	}
-	if (hi <= lo)
-		hi = lo + 1;
-	html_section(sb, "distribution", "Distribution of the cost over the cases");
-	histograms(sb, opts, x, done, lo, hi);
-	cdf(sb, opts, x, done, lo, hi);
+	if (r[1] <= r[0])
+		r[1] = r[0] + 1;
+	html_section(sb, "distribution", sample ? "Distribution of the cost over the sample"
+						: "The cost over the grid's points");
+	histograms(sb, opts, x, done, r, sample);
+	cdf(sb, opts, x, done, r, sample);
 	html_section_end(sb);
 	for (k = 0; k < no; k++)
 		free(x[k]);
@@ -477,7 +573,8 @@ char *html_sweep_page(const cJSON *doc)
 		best(&sb, doc);
 		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "sensitivity")))
 			tornado(&sb, doc);
-		distribution(&sb, doc, done);
+		if (!design_is(doc, "one-at-a-time"))	/* chosen cases have no distribution to show */
+			distribution(&sb, doc, done);
 	}
 	breakeven(&sb, doc);
 	if (failed || missing)

@@ -23,7 +23,7 @@
 #include "sweep.h"
 
 #define SWEEP_CASE_SCHEMA "gpuplan-sweep-case/1"
-#define SWEEP_REPORT_SCHEMA_VERSION "1.0.0"
+#define SWEEP_REPORT_SCHEMA_VERSION "2.0.0"
 
 /* One option (scenario) planned in one case. */
 struct sweep_option_result {
@@ -67,11 +67,53 @@ int sweep_result_read(const char *dir, const struct sweep_spec *s, size_t index,
 		      struct diag *d);
 void sweep_case_result_release(struct sweep_case_result *cr);
 
-/* What the merge found, for the command's summary. */
+/*
+ * One option's figures over the cases done.  Which of them a report shows
+ * follows the design (docs/sweep.md): one-at-a-time the base case and the
+ * range; a grid the range, median and mean over its points and the share
+ * of points where the option is cheapest; Monte Carlo the percentiles and
+ * P(best), the cases being a random sample.
+ */
+struct sweep_option_stats {
+	size_t cases;		/* done */
+	size_t best;		/* cases where it ranks first (compare_rank) */
+	size_t with_unplaced;	/* cases where it leaves replicas unplaced */
+	double min, max, mean;	/* cost over the horizon, USD */
+	double p5, p50, p95;	/* percentiles (p50: the median of a grid's points too) */
+	double share_best;	/* best / cases */
+	double best_lo, best_hi;	/* Monte Carlo: the 95 % Wilson interval of share_best */
+	double base;		/* one-at-a-time: case 0's cost; NAN when case 0 is not done */
+	int rank_at_base;	/* one-at-a-time: case 0's rank; 0 when case 0 is not done */
+};
+
+/* What one parameter does to one option's cost: a row of sensitivity.csv, a bar of a tornado. */
+struct sweep_swing {
+	size_t option, param;	/* indices into the spec's options and parameters */
+	size_t cases;		/* the cases that tell about it */
+	double value_low, value_high;
+	double value_base;	/* one-at-a-time: the base value on the axis; NAN: each option's own */
+	double cost_low, cost_high;	/* USD at value_low and value_high */
+	double swing;		/* cost_high - cost_low, to the cent */
+	double slope;		/* USD per unit, least squares */
+	double correlation;	/* Pearson (grid, Monte Carlo) */
+};
+
+/* Where the cheapest option by cost changes along a parameter. */
+struct sweep_flip {
+	size_t param;
+	double value;
+	size_t below, above;	/* the options cheapest below and above it */
+};
+
+/* What the merge found, for the reports and the command's summary. */
 struct sweep_merge_stats {
 	size_t ncases, done, failed, missing;
-	double *p5, *p50, *p95;	/* [noptions]: the cost over the horizon, over the cases done */
-	double *p_best;		/* [noptions]: the share of the cases done where the option ranks first */
+	struct sweep_option_stats *opt;	/* [noptions] */
+	struct sweep_swing *swing;	/* option by option, the largest |swing| first */
+	size_t nswing;
+	struct sweep_flip *flip;	/* parameter by parameter, by value */
+	size_t nflip;
+	int best_at_base;	/* one-at-a-time: the option ranked first in case 0; -1 when not done */
 };
 
 /*

@@ -3,7 +3,9 @@
 # outputs of /usr/bin/time, gpuplan (summary.csv), CBC 2.10 and bench/lib/highs.js,
 # and the table rows it prints from them; bench/seeds.sh's rows and per-size summary
 # from fake objectives, its argument checks, and one run of it on S seed 4 (1 s a plan;
-# only the form of its output is checked, nothing that depends on the clock).
+# only the form of its output is checked, nothing that depends on the clock, the plan
+# set against S4's best known); bench/best-known.csv's format and the functions that
+# read it (a row that fits, a stale one, none; a new best known).
 #
 # usage: bash test_bench_parse.sh GPUPLAN_EXE SRC_DIR WORK_DIR
 # The CBC logs are cut from real CBC 2.10.8 logs (a time limit with a plan, one
@@ -87,21 +89,67 @@ echo "highs: out of memory" >highs-d.log
 expect "highs failed" "$(bench_highs highs-d.log)" "no-result - - - -"
 
 expect "gpuplan row" "$(bench_row S gpuplan 10 10.16 8028 "feasible 3822941.92 3400365.63 0.110538 1687799.69" -)" \
-	"| S | gpuplan | 10 s | 10.16 s | +0.16 s | 8 MiB | feasible | 3822941.92 | 3400365.63 | 11.054% | 1687799.69 |  |  |"
+	"| S | gpuplan | 10 s | 10.16 s | +0.16 s | 8 MiB | feasible | 3822941.92 | 3400365.63 | 11.054% | 1687799.69 |  |  |  |"
 expect "solver row" "$(bench_row S CBC 100 99.50 87040 "time-limit 43780665.27 2871782.365 0.934405 -" 3822941.92)" \
-	"| S | CBC | 100 s | 99.50 s | -0.50 s | 85 MiB | time-limit | 43780665.27 | 2871782.37 | 93.441% |  | 11.4521 | 11.4521 |"
+	"| S | CBC | 100 s | 99.50 s | -0.50 s | 85 MiB | time-limit | 43780665.27 | 2871782.37 | 93.441% |  | 11.4521 | 11.4521 |  |"
 expect "solver row made concrete" \
-	"$(bench_row M HiGHS 100 100.34 345088 "time-limit 14652108.14 14436840.77 0.014693 - 20733156.00" 18150519.34)" \
-	"| M | HiGHS | 100 s | 100.34 s | +0.34 s | 337 MiB | time-limit | 14652108.14 | 14436840.77 | 1.469% |  | 0.8073 | 1.1423 |"
+	"$(bench_row M HiGHS 100 100.34 345088 "time-limit 14652108.14 14436840.77 0.014693 - 20733156.00" 18150519.34 15110505.14)" \
+	"| M | HiGHS | 100 s | 100.34 s | +0.34 s | 337 MiB | time-limit | 14652108.14 | 14436840.77 | 1.469% |  | 0.8073 | 1.1423 | 1.3721 |"
 echo "gpuplan-ilp: start h.sol (HiGHS, 'Optimal', objective 604890.93): objective 604890.93 unplaced 0; made concrete 689491.62 unplaced 0" >start-a.log
 expect "start made concrete" "$(bench_start start-a.log)" "689491.62"
 echo "gpuplan: h.sol:9: no column 'x' in the model" >start-b.log
 expect "start refused" "$(bench_start start-b.log)" "-"
 expect "row of a killed run" "$(bench_row XL HiGHS 600 - - "killed - - - -" 55254957.76)" \
-	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |  |"
+	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |  |  |"
 expect "best" "$(printf 'gpuplan 100 90\ngpuplan-LP - 80\nCBC-10s 99 95\nHiGHS-10s - -\n' | bench_best S 100)" \
 	"S: best plan 99.00 (CBC-10s); best bound 95.00 (CBC-10s); gpuplan 5.000% above it"
 expect "best of nothing" "$(printf 'gpuplan - -\n' | bench_best M -)" "M: best plan none; best bound none"
+
+# bench/best-known.csv: a row per instance bench/run.sh and bench/seeds.sh plan (S 1-17, M 1-12,
+# L 1-4, XL 1), each in its format: the header as written, twelve cells (no comma inside one), the
+# instance its size and seed, the objective and the greedy plan's cost in cents, the objective at
+# most the greedy plan's, a build, a command, seconds, a date, a source and a SHA-256
+known=$src/bench/best-known.csv
+expect "best-known.csv header" "$(grep -v '^#' "$known" | head -1)" \
+	"instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,greedy_usd,instance_sha256"
+expect "best-known.csv rows" "$(awk -F, '!/^#/ && $1 != "instance" { print $1 }' "$known" | tr '\n' ' ')" \
+	"$(for s in S M L XL; do case $s in S) n=17 ;; M) n=12 ;; L) n=4 ;; XL) n=1 ;; esac
+		for i in $(seq 1 $n); do printf '%s%s ' $s "$i"; done; done)"
+awk -F, '/^#/ || $1 == "instance" { next }
+	NF != 12 { print "line " NR ": " NF " cells"; next }
+	$1 != $2 $3 || $2 !~ /^(S|M|L|XL)$/ || $3 !~ /^[1-9][0-9]*$/ { print "line " NR ": instance " $1 " is not size " $2 " seed " $3 }
+	$4 !~ /^[0-9]+\.[0-9][0-9]$/ || $11 !~ /^[0-9]+\.[0-9][0-9]$/ { print "line " NR ": objective or greedy not in cents" }
+	$4 + 0 > $11 + 0 { print "line " NR ": the best known plan costs more than the greedy one" }
+	$5 == "" || $6 !~ /^[0-9a-f]+$/ || length($6) < 7 || $7 !~ /^(gpuplan|bench\/|HiGHS|CBC)/ { print "line " NR ": engine, build or command" }
+	$8 !~ /^[0-9]+$/ || $9 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/ || $10 == "" { print "line " NR ": time, date or source" }
+	$12 !~ /^[0-9a-f]+$/ || length($12) != 64 { print "line " NR ": no SHA-256" }' "$known" >known.bad
+expect "best-known.csv rows in their format" "$(cat known.bad)" ""
+# bench_known: a row that fits, one whose instance or greedy plan changed (stale), none
+cat >known.csv <<'EOF'
+# a comment
+instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,greedy_usd,instance_sha256
+M1,M,1,15110505.14,HiGHS 1.15; polished by gpuplan,b4744f0,gpuplan plan SCENARIO --start SOL,110,2026-11-28,docs,5579350681.46,abc
+EOF
+how="(HiGHS 1.15; polished by gpuplan, build b4744f0, 110 s, 2026-11-28)"
+expect "known" "$(bench_known known.csv M1 abc 5579350681.46)" "15110505.14 $how"
+expect "known, checks skipped" "$(bench_known known.csv M1 - -)" "15110505.14 $how"
+expect "known, other instance" "$(bench_known known.csv M1 abd 5579350681.46)" "- stale (the instance differs from the one measured)"
+expect "known, other models" "$(bench_known known.csv M1 abc 5579350681.47)" \
+	"- stale (the greedy plan costs 5579350681.47, not 5579350681.46: the models or the generator changed)"
+expect "known, none" "$(bench_known known.csv M2 abc 1)" "- none"
+mkdir -p inst && printf 'a\n' >inst/scenario.yaml && printf 'b\n' >inst/inventory.csv && printf 'c\n' >inst/workloads.csv
+expect "digest" "$(bench_digest inst)" "$(printf 'a\nb\nc\n' | sha256sum | cut -d' ' -f1)"
+k=$(bench_known known.csv M1 - -)
+expect "best against the best known" \
+	"$(printf 'gpuplan 17919955.42 14447689.02\nHiGHS-100s 14652108.14 14455552.82 15151326.14\n' | bench_best M 17919955.42 "$k")" \
+	"M: best plan 14652108.14 (HiGHS-100s); best bound 14455552.82 (HiGHS-100s); gpuplan 19.333% above it; best known 15110505.14 $how; gpuplan +18.593% over it"
+expect "a new best known" "$(printf 'gpuplan 15000000.00 14447689.02\n' | bench_best M 15000000.00 "$k")" \
+	"M: best plan 15000000.00 (gpuplan); best bound 14447689.02 (gpuplan); gpuplan 3.682% above it; best known 15110505.14 $how; gpuplan -0.731% over it; new best known: 15000000.00 (gpuplan): update bench/best-known.csv"
+expect "best known stale" "$(printf 'gpuplan 10 9\n' | bench_best S 10 "- stale (x)")" \
+	"S: best plan 10.00 (gpuplan); best bound 9.00 (gpuplan); gpuplan 10.000% above it; best known: stale (x)"
+expect "pair row against the best known" \
+	"$(bench_pair_row M 1 "feasible 200.00 190.00 0.050000 100" "feasible 190.00 190.00 0.000000 100" - 180)" \
+	"| M | 1 | 200.00 | 5.000% | 190.00 | 0.000% | -5.00% |  | +5.56% |"
 
 # the real solvers on a MIP whose optimum is 8 (x = 0, y = 4)
 cat >tiny.mps <<'EOF'
@@ -140,9 +188,9 @@ fi
 
 # bench/seeds.sh's row and per-size summary (bench/lib/parse.sh)
 expect "pair row" "$(bench_pair_row M 3 "feasible 200.00 190.00 0.050000 100" "feasible 190.00 190.00 0.000000 100" 202)" \
-	"| M | 3 | 200.00 | 5.000% | 190.00 | 0.000% | -5.00% | +1.00% |"
+	"| M | 3 | 200.00 | 5.000% | 190.00 | 0.000% | -5.00% | +1.00% |  |"
 expect "pair row without a plan or a second run" "$(bench_pair_row S 1 "exit-3 - - - -" "feasible 10.00 9.00 0.100000 5")" \
-	"| S | 1 |  |  | 10.00 | 10.000% |  |  |"
+	"| S | 1 |  |  | 10.00 | 10.000% |  |  |  |"
 printf 'M 100 90 101\nM 100 100.5 99\nM 100 110 -\nL 50 50 -\nL - 40 -\n' >pairs
 bench_pair_summary <pairs >pairs.out
 expect "pair summary, M" "$(sed -n 1p pairs.out)" \
@@ -171,7 +219,7 @@ done
 # one seed of S, 1 s a run, the same build as base and new: a row and a summary of one seed
 bash "$src/bench/seeds.sh" -g "$exe" -b "$exe" -s S --seeds 4 --limit 1 --repeat -w seeds >seeds.out 2>seeds.err
 expect "bench/seeds.sh exit code" "$?" "0"
-if grep -Eq '^\| S \| 4 \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [-+][0-9.]+% \| [-+][0-9.]+% \|$' seeds.out; then
+if grep -Eq '^\| S \| 4 \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [0-9]+\.[0-9]{2} \| [0-9.]+% \| [-+][0-9.]+% \| [-+][0-9.]+% \| [-+][0-9.]+% \|$' seeds.out; then
 	ok
 else
 	bad "bench/seeds.sh: no row for S seed 4: $(cat seeds.out seeds.err)"

@@ -34,8 +34,8 @@ run sim2 simulate "$scenario" --trace "$src/data/example/trace.csv" --hours 720 
 	&& ok || bad "hostile plan exited $?"
 run roadmap roadmap "$src/data/example/roadmap/scenario.yaml" -o roadmap && ok || bad "roadmap exited $?: $(cat roadmap.err)"
 pages="plan/report.html compare/report.html sim/report.html check.html hostile/report.html roadmap/report.html"
-# sweeps: one-at-a-time (tornado) and Monte Carlo (distributions), the same bytes from -j 1 and -j 2
-for spec in oat mc; do
+# sweeps: one-at-a-time (tornado), grid and Monte Carlo (distributions), the same bytes from -j 1 and -j 2
+for spec in oat grid mc; do
 	"$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" -j 1 >/dev/null \
 		&& LC_ALL=de_DE.UTF-8 "$exe" sweep merge "$src/tests/sweep/$spec.yaml" -o "sw-$spec" --format html >/dev/null \
 		&& "$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw2-$spec" -j 2 >/dev/null \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # test_html_browser.sh - report.html opened in a real browser (Debian's
 # headless chromium), offline: the pages of plan, compare, simulate,
-# check and sweep merge (one-at-a-time and Monte Carlo) and the plan with markup in its names render with no console
+# check and sweep merge (one-at-a-time, grid and Monte Carlo; each with the
+# figures its design supports) and the plan with markup in its names render with no console
 # message, load nothing (no resource besides the page itself), have the
 # expected sections and charts (each chart's title and marks), no
 # horizontal scroll at 1280 px, names with <, & and quotes as text, and a
@@ -54,7 +55,7 @@ grep -qF "cloud-$long" compare/report.html && ok || bad "compare: the long optio
 	--format html >"$work/check.html" 2>/dev/null)
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	|| bad "hostile plan failed"
-for spec in oat mc; do
+for spec in oat grid mc; do
 	{ "$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" && "$exe" sweep merge "$src/tests/sweep/$spec.yaml" \
 		-o "sw-$spec" --format html; } >/dev/null || bad "sweep $spec failed"
 done
@@ -202,15 +203,29 @@ if look hostile hostile/report.html; then
 	legend hostile "$cases/plan-html-hostile/workloads.csv" 1
 fi
 
+# a sweep's figures follow its design (docs/sweep.md): one-at-a-time cases are chosen, so the
+# page shows the base case and a tornado and no distribution; a grid's points are counted, not
+# taken for chances; only Monte Carlo has percentiles and a probability of being cheapest
 if look oat sw-oat/report.html; then
-	expect oat "section summary" "section best" "section tornado" "section distribution" "section breakeven" \
-		"chart 3 Probability that each option is the cheapest" \
+	expect oat "section summary" "section best" "section tornado" "section breakeven" \
+		"chart 3 Cost of each option at the base case" \
 		"chart 10 Tornado: the cost of buy at each parameter's low and high value" \
 		"chart 10 Tornado: the cost of rent at each parameter's low and high value"
+	! grep -qE '^section distribution$|P5|Probability' probe.oat && ! grep -qE 'P5|P\(cheapest\)' dom.oat && ok \
+		|| bad "oat: percentiles or a distribution on a one-at-a-time page"
+fi
+if look grid sw-grid/report.html; then
+	expect grid "section summary" "section best" "section tornado" "section distribution" \
+		"chart 3 Share of the grid's points where each option is cheapest" \
+		"chart 18 Cost over the grid's points per option, the median marked" \
+		"chart 4 Cumulative share of the grid's points per option"
+	! grep -qE 'P5|P\(cheapest\)|Probability' dom.grid && ok || bad "grid: percentiles or a probability on a grid page"
 fi
 if look mc sw-mc/report.html; then
-	expect mc "section tornado" "section distribution" "chart 24 Cost distribution per option, P5, P50 and P95 marked" \
+	expect mc "section best" "section tornado" "section distribution" "chart 3 Probability that each option is the cheapest" \
+		"chart 24 Cost distribution per option, P5, P50 and P95 marked" \
 		"chart 4 Cumulative distribution of the cost per option"
+	grep -qF '95% interval' dom.mc && grep -qF 'a sample of 24 cases' dom.mc && ok || bad "mc: no interval or sample size"
 fi
 
 # what a person sees: the plan page drawn, not blank (a blank 1280x800 PNG is a few kB)

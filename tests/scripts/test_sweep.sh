@@ -6,7 +6,8 @@
 # result) is named missing by merge and run again by run, and then the
 # report is the same again; a failed case is named with its error; a
 # result of another spec is refused; Monte Carlo draws are reproducible
-# and within their bounds; the spec reader is strict.
+# and within their bounds; the figures are those the design supports; the
+# spec reader is strict.
 # Usage: test_sweep.sh GPUPLAN SRC_DIR WORK_DIR
 . "$(dirname "$0")/lib.sh"
 
@@ -42,6 +43,27 @@ done
 # cheapest option turns from rent to buy at a cloud price 4.7 % over the list price.
 grep -qx 'cloud_price_scale,1.04696,rent,buy' ref-grid/breakeven.csv && grep -q '^rent,.*,0.7500,[0-9]*$' ref-grid/options.csv \
 	&& ok || bad "grid figures: $(cat ref-grid/breakeven.csv ref-grid/options.csv)"
+
+# The figures follow the design (docs/sweep.md "Statistics by design").  One-at-a-time: no
+# percentiles, no P(best); the base case's cost and rank, the range; the tornado option by option,
+# largest swing first; the base case is a point of every parameter, so the cheapest option flips
+# between the base (3 years: rent) and 5 years (buy), at 3.1156, not between 1 and 5.
+head -1 ref-oat/options.csv | grep -qx 'option,file,cases,base_usd,rank_at_base,min_usd,max_usd,cases_with_unplaced' \
+	&& grep -q '^rent,.*,11,180144.00,1,60048.00,282240.00,0$' ref-oat/options.csv && ok \
+	|| bad "oat options: $(cat ref-oat/options.csv)"
+grep -qx 'horizon_years,3.115591,rent,buy' ref-oat/breakeven.csv && ok || bad "oat flip: $(cat ref-oat/breakeven.csv)"
+[ "$(cut -d, -f1,2,10 ref-oat/sensitivity.csv | sed -n '2,3p;6,7p' | tr '\n' ' ')" = \
+	"buy,horizon_years,148128.13 buy,capex_scale,48000.00 rent,horizon_years,222192.00 rent,cloud_price_scale,75686.40 " ] \
+	&& ok || bad "oat tornado order: $(cat ref-oat/sensitivity.csv)"
+grep -q 'cheapest at the base case: rent' ref-oat.merge.out && grep -q 'tornado: ' ref-oat.merge.out \
+	&& ! grep -qE 'P5|P\(best\)' ref-oat.merge.out && ! grep -q '"p_best"' ref-oat/sweep.json \
+	&& grep -q '"cheapest_at_base":	"rent"' ref-oat/sweep.json && ok || bad "oat summary: $(cat ref-oat.merge.out)"
+# a grid counts its points; Monte Carlo gives percentiles, P(best) and its 95 % Wilson interval
+# (14 of 24 cases: 0.3883-0.7553) with the sample's size
+grep -q '^  rent .*  12 of 16 grid points$' ref-grid.merge.out && ! grep -qE 'P5|P\(best\)' ref-grid.merge.out \
+	&& ok || bad "grid summary: $(cat ref-grid.merge.out)"
+grep -q '^buy,.*,24,.*,0.5833,0.3883,0.7553,[0-9]*$' ref-mc/options.csv && grep -q 'a sample of 24 cases' ref-mc.merge.out \
+	&& grep -q '"schema_version":	"2.0.0"' ref-mc/sweep.json && ok || bad "mc options: $(cat ref-mc/options.csv ref-mc.merge.out)"
 
 # Shards from the schedulers' variables (grid, 16 cases).
 for i in 0 1 2 3; do
