@@ -58,6 +58,21 @@ static int parse_args(int argc, char **argv, struct roadmap_args *a)
 	return 0;
 }
 
+/* The reservations and licence terms held, when there are any, with what the reservations save. */
+static void print_commits(const struct roadmap_result *r)
+{
+	size_t i, nres = 0, nlic = 0;
+	char m[64];
+
+	for (i = 0; i < r->ncommits; i++)
+		*(r->commits[i].kind == RCOMMIT_RESERVE ? &nres : &nlic) += 1;
+	if (nres)
+		cli_printf(stdout, "  reserve:    %zu commitment%s; saving %s USD against renting at the rows' own rates\n",
+			   nres, nres == 1 ? "" : "s", fmt_fixed(m, sizeof(m), r->saving_vs_on_demand, 2));
+	if (nlic)
+		cli_printf(stdout, "  licences:   %zu term%s bought (schedule.csv)\n", nlic, nlic == 1 ? "" : "s");
+}
+
 static void print_summary(const struct roadmap_result *r, const char *dir)
 {
 	char b1[16], b2[16], m1[64], m2[64], m3[64];
@@ -80,6 +95,7 @@ static void print_summary(const struct roadmap_result *r, const char *dir)
 	}
 	cli_printf(stdout, "  buys:       %zu order%s, %ld GPU%s; rented at peak: %ld GPU%s\n", r->nbuys,
 		   r->nbuys == 1 ? "" : "s", gpus, gpus == 1 ? "" : "s", peak_rent, peak_rent == 1 ? "" : "s");
+	print_commits(r);
 	cli_printf(stdout, "  cost:       %s USD over the horizon; cash %s USD; NPV %s USD\n",
 		   fmt_fixed(m1, sizeof(m1), r->cost_total, 2), fmt_fixed(m2, sizeof(m2), r->cash_total, 2),
 		   fmt_fixed(m3, sizeof(m3), r->npv, 2));

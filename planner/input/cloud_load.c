@@ -24,6 +24,34 @@ static int str_req(const struct yread *y, const char *key, char **out)
 }
 
 /*
+ * A capacity block: block_days (required; 1..14, or 21..182 in steps of
+ * 7, as AWS sells them), upfront_usd (required: the block's price per
+ * instance), usd_per_hour 0; no term_years or upfront.
+ */
+static int load_block(const struct yread *y, struct cloud_offer *of)
+{
+	const struct ynode *n = y->map;
+	long long days = 0;
+
+	if (ymap_get(n, "term_years") || ymap_get(n, "upfront"))
+		return ydoc_error(y->doc, ymap_get(n, ymap_get(n, "term_years") ? "term_years" : "upfront"), y->d,
+				  "'%s' is for reserved and savings-plan offers, not capacity-block",
+				  ymap_get(n, "term_years") ? "term_years" : "upfront");
+	if (yread_int(y, "block_days", 1, 1, 182, &days) ||
+	    yread_num(y, "upfront_usd", 1, (struct num_range){ 0, 1e9, RANGE_LO_OPEN }, &of->upfront_usd))
+		return -1;
+	if (days > 14 && days % 7)
+		return ydoc_error(y->doc, ymap_get(n, "block_days"), y->d,
+				  "offer '%s': block_days %lld is not 1..14 or a multiple of 7 up to 182", of->id, days);
+	if (of->usd_per_hour > 0)
+		return ydoc_error(y->doc, ymap_get(n, "usd_per_hour"), y->d,
+				  "offer '%s': a capacity block is paid upfront: usd_per_hour must be 0", of->id);
+	of->block_days = (int)days;
+	of->upfront = UPFRONT_ALL;
+	return 0;
+}
+
+/*
  * The committed term of a reserved or savings-plan offer: term_years
  * (required there, refused on on-demand and spot), upfront (none, partial,
  * all; default none) and upfront_usd (required unless none).
@@ -36,6 +64,11 @@ static int load_term(const struct yread *y, struct cloud_offer *of)
 	long long years = 0;
 	size_t i;
 
+	if (of->pricing == PRICING_CAPACITY_BLOCK)
+		return load_block(y, of);
+	if (ymap_get(n, "block_days"))
+		return ydoc_error(y->doc, ymap_get(n, "block_days"), y->d, "'block_days' is for capacity-block offers, not %s",
+				  offer_pricing_name(of->pricing));
 	if (!committed) {
 		static const char *const term_keys[] = { "term_years", "upfront", "upfront_usd", NULL };
 		for (i = 0; term_keys[i]; i++)
@@ -71,7 +104,7 @@ static int load_offer(struct clouds *c, const struct ydoc *doc, const struct yno
 {
 	static const char *const keys[] = { "id", "cloud", "instance", "region", "pricing", "gpu_type", "gpus",
 					    "vcpus", "ram_gib", "usd_per_hour", "as_of", "assumed", "source",
-					    "term_years", "upfront", "upfront_usd", NULL };
+					    "term_years", "upfront", "upfront_usd", "block_days", NULL };
 	const struct yread y = { doc, o, d };
 	struct cloud_offer *of = &c->offers[c->n];
 	const char *s;

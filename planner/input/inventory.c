@@ -134,6 +134,9 @@ static int load_offer(const struct csvread *rd, const struct clouds *clouds, str
 		free(hint);
 		return -1;
 	}
+	if (of->pricing == PRICING_CAPACITY_BLOCK)
+		return csvread_error(rd, C_OFFER, "offer '%s' is a capacity block: name its instance's on-demand offer "
+				     "(the roadmap reserves blocks for it)", s);
 	nc->offer = of;
 	return 0;
 }

@@ -30,6 +30,20 @@ const char *period_format(char *buf, size_t size, enum period_kind k, long index
 /* What a label of kind k looks like, for messages: "a quarter (YYYY-Qn, e.g. 2027-Q1)". */
 const char *period_expected(enum period_kind k);
 
+/* A licence term the roadmap may hold (roadmap.licence_terms), where the scenario names it. */
+struct roadmap_term_ref {
+	char *id;			/* "subscription-3y" */
+	long line, col;
+};
+
+/* A scenario's own price of one licence term (roadmap.licence_quotes), e.g. a negotiated quote. */
+struct roadmap_quote {
+	char *product;			/* "nvaie", "vcs" */
+	char *term;			/* a term id of that product */
+	double usd_per_gpu;		/* for the whole term, per GPU */
+	long line, col;
+};
+
 /* The scenario's roadmap: block; present 0 when the scenario has none. */
 struct scenario_roadmap {
 	int present;
@@ -46,6 +60,11 @@ struct scenario_roadmap {
 	int buy_before_start;		/* default 1 */
 	double discount_rate;		/* per year; default 0 */
 	int residual_none;		/* residual: none (default book) */
+	int tail_charged;		/* commitment_tail: charged (default prorated) */
+	size_t nterms;
+	struct roadmap_term_ref *terms;	/* licence_terms; NULL: every term the hosting allows */
+	size_t nquotes;
+	struct roadmap_quote *quotes;	/* licence_quotes */
 	char *source;
 };
 

@@ -472,7 +472,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 			goto out;
 	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, &sc->clouds, d) ||
 	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d) ||
-	    scenario_resilience_check(sc, d))
+	    scenario_resilience_check(sc, d) || scenario_roadmap_check(sc, d))
 		goto out;
 	models_digest(sc, (const char *const[]){ gpus, lic, offers });
 	rc = 0;
@@ -504,8 +504,7 @@ void scenario_release(struct scenario *sc)
 	free(sc->licensing.term);
 	free(sc->licensing.cloud_term);
 	free(sc->licensing.source);
-	free(sc->roadmap.forecast);
-	free(sc->roadmap.source);
+	scenario_roadmap_release(&sc->roadmap);
 	for (i = 0; i < HV_COUNT; i++)
 		free(sc->hv_cost[i].source);
 	licenses_release(&sc->licenses);

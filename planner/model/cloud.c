@@ -9,11 +9,14 @@
 #include "util.h"
 #include "banned.h"
 
-const char *const offer_pricing_names[] = { "on-demand", "reserved", "spot", "savings-plan", NULL };
+const char *const offer_pricing_names[] = { "on-demand", "reserved", "spot", "savings-plan",
+						     "capacity-block", NULL };
 const char *const offer_upfront_names[] = { "none", "partial", "all", NULL };
 
 double cloud_offer_hourly(const struct cloud_offer *of)
 {
+	if (of->block_days > 0)
+		return of->usd_per_hour + of->upfront_usd / (of->block_days * 24.0);
 	if (of->term_years <= 0)
 		return of->usd_per_hour;
 	return of->usd_per_hour + of->upfront_usd / (of->term_years * 8760.0);

@@ -18,7 +18,12 @@
 #include "catalog.h"
 #include "diag.h"
 
-enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_SAVINGS_PLAN, PRICING_COUNT };
+/*
+ * A capacity block is paid upfront for block_days and is no rent row of
+ * its own: the roadmap reserves blocks for the rent rows of its instance.
+ */
+enum offer_pricing { PRICING_ON_DEMAND, PRICING_RESERVED, PRICING_SPOT, PRICING_SAVINGS_PLAN, PRICING_CAPACITY_BLOCK,
+		     PRICING_COUNT };
 /* How a committed term (reserved, savings plan) is paid. */
 enum offer_upfront { UPFRONT_NONE, UPFRONT_PARTIAL, UPFRONT_ALL, UPFRONT_COUNT };
 extern const char *const offer_upfront_names[];	/* NULL-terminated, by enum */
@@ -42,7 +47,8 @@ struct cloud_offer {
 	double usd_per_hour;	/* the hourly rate billed (0 for an all-upfront term) */
 	int term_years;		/* reserved / savings-plan commitment in years; 0 on-demand, spot */
 	enum offer_upfront upfront;	/* how the term is paid */
-	double upfront_usd;	/* one-off payment per instance at the start of the term; 0 if none */
+	double upfront_usd;	/* one-off payment per instance at the start of the term (or block); 0 if none */
+	int block_days;		/* capacity block: its length in days (1..14, or 21..182 in steps of 7); else 0 */
 	long long as_of;	/* the date the price is valid at: days since 1970-01-01 (date.h) */
 	int assumed;		/* not confirmed by its source (the price or its date) */
 	char *source;
@@ -60,7 +66,8 @@ struct clouds {
 /*
  * What one instance of of costs per hour as the planner counts it: its
  * hourly rate plus its upfront payment amortised over the hours of its
- * term (upfront_usd / (term_years x 8760)).
+ * term (upfront_usd / (term_years x 8760)); a capacity block's upfront
+ * over its hours.
  */
 double cloud_offer_hourly(const struct cloud_offer *of);
 

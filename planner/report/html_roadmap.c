@@ -97,6 +97,34 @@ static void schedule_table(struct sb *sb, const struct roadmap_result *r)
 	free(cells);
 }
 
+/* The reservations, blocks and licence terms held (schedule.csv's other rows), when there are any. */
+static void commit_table(struct sb *sb, const struct roadmap_result *r)
+{
+	const char *head[] = { "start", "end", "commitment", "for", "units", "total USD", "counted USD" };
+	size_t i, n = 0, nc = 7;
+	char **cells;
+
+	if (!r->ncommits)
+		return;
+	cells = xcalloc((r->ncommits + 1) * nc, sizeof(*cells));
+	for (i = 0; i < nc; i++)
+		cells[n++] = xstrdup(head[i]);
+	for (i = 0; i < r->ncommits; i++) {
+		const struct roadmap_commit *cm = &r->commits[i];
+		cells[n++] = xstrdup(period_format((char[16]){ 0 }, 16, r->fc->kind, cm->start));
+		cells[n++] = xstrdup(period_format((char[16]){ 0 }, 16, r->fc->kind, cm->end));
+		cells[n++] = xstrdup(cm->item);
+		cells[n++] = xstrdup(cm->kind == RCOMMIT_RESERVE ? cm->offer->id : "the fleet's GPUs");
+		cells[n++] = xasprintf("%ld", cm->units);
+		cells[n++] = xstrdup(MONEY(cm->total_usd));
+		cells[n++] = xstrdup(MONEY(cm->charged_usd));
+	}
+	html_table(sb, "reservations and licence terms (schedule.csv)", (const char *const *)cells, r->ncommits + 1, nc);
+	for (i = 0; i < n; i++)
+		free(cells[i]);
+	free(cells);
+}
+
 static void breakeven_table(struct sb *sb, const struct roadmap_result *r)
 {
 	size_t i, n = 0, nc = 6;
@@ -163,6 +191,7 @@ char *html_roadmap_page(const struct roadmap_result *r)
 	html_section_end(&sb);
 	html_section(&sb, "schedule", "Purchases and break-even");
 	schedule_table(&sb, r);
+	commit_table(&sb, r);
 	breakeven_table(&sb, r);
 	html_section_end(&sb);
 	html_end(&sb);

@@ -22,7 +22,16 @@
 static cJSON *json_money(double v);
 
 static const char *const pricing_cols[PRICING_COUNT] = { "rented_gpus_on_demand", "rented_gpus_reserved",
-							 "rented_gpus_spot", "rented_gpus_savings_plan" };
+							 "rented_gpus_spot", "rented_gpus_savings_plan",
+							 "rented_gpus_block" };
+
+/* A commitment's action in the schedule: reserve, block or licence. */
+static const char *commit_action(const struct roadmap_commit *cm)
+{
+	if (cm->kind == RCOMMIT_LICENCE)
+		return "licence";
+	return cm->offer->pricing == PRICING_CAPACITY_BLOCK ? "block" : "reserve";
+}
 
 /* A row of cells: each through sb_add_csv, then the line break. */
 static void csv_row(struct sb *sb, const char *const *cells, size_t n)
@@ -36,32 +45,78 @@ static void csv_row(struct sb *sb, const char *const *cells, size_t n)
 	sb_adds(sb, "\n");
 }
 
+static void buy_row(const struct roadmap_result *r, const struct roadmap_buy *b, struct sb *sb)
+{
+	double rate = r->sc->roadmap.present ? r->sc->roadmap.discount_rate : 0;
+	double total = (double)b->units * b->capex_usd;
+	char units[32], order[16], start[16];
+	const char *cells[13];
+
+	snprintf(units, sizeof(units), "%ld", b->units);
+	period_format(order, sizeof(order), r->fc->kind, b->order);
+	period_format(start, sizeof(start), r->fc->kind, b->arrive);
+	cells[0] = order;
+	cells[1] = "buy";
+	cells[2] = r->sc->inventory.classes[b->cls].name;
+	cells[3] = units;
+	cells[4] = order;
+	cells[5] = start;
+	cells[6] = MONEY(total);
+	cells[7] = MONEY(total);
+	cells[8] = MONEY(total * pow(1 + rate, -(double)(b->arrive - r->fc->start) / r->ppy));
+	cells[9] = cells[10] = cells[11] = cells[12] = "";
+	csv_row(sb, cells, 13);
+}
+
+/* A commitment's cash inside the horizon, discounted: the upfront at its start, the rest period by period. */
+static double commit_discounted(const struct roadmap_result *r, const struct roadmap_commit *cm)
+{
+	double rate = r->sc->roadmap.present ? r->sc->roadmap.discount_rate : 0, v = 0;
+	long t, s = cm->start - r->fc->start;
+
+	for (t = s; t < (long)r->nperiods && t <= cm->end - r->fc->start; t++)
+		v += (double)cm->units * (cm->usd_per_period + (t == s ? cm->upfront_usd : 0)) *
+		     pow(1 + rate, -(double)t / r->ppy);
+	return v;
+}
+
+static void commit_row(const struct roadmap_result *r, const struct roadmap_commit *cm, struct sb *sb)
+{
+	char *cells[13];
+	size_t i;
+
+	cells[0] = xstrdup(LABEL(r, cm->start));
+	cells[1] = xstrdup(commit_action(cm));
+	cells[2] = xstrdup(cm->kind == RCOMMIT_RESERVE ? r->sc->inventory.classes[cm->cls].name : "");
+	cells[3] = xasprintf("%ld", cm->units);
+	cells[4] = xstrdup(cells[0]);
+	cells[5] = xstrdup(cells[0]);
+	cells[6] = xstrdup(MONEY((double)cm->units * cm->upfront_usd));
+	cells[7] = xstrdup(MONEY(cm->total_usd));
+	cells[8] = xstrdup(MONEY(commit_discounted(r, cm)));
+	cells[9] = xstrdup(cm->kind == RCOMMIT_RESERVE ? cm->offer->id : "");
+	cells[10] = xstrdup(cm->item);
+	cells[11] = xstrdup(LABEL(r, cm->end));
+	cells[12] = xstrdup(MONEY(cm->usd_per_period));
+	csv_row(sb, (const char *const *)cells, 13);
+	for (i = 0; i < 13; i++)
+		free(cells[i]);
+}
+
+/* Purchases by order period, then in each period the commitments started in it (reservations, then licences). */
 static void schedule_csv(const struct roadmap_result *r, struct outset *os)
 {
 	struct sb sb;
-	size_t i;
+	size_t i = 0, j = 0;
 
 	sb_init(&sb);
-	sb_adds(&sb, "period,action,class,units,order_period,start_period,upfront_usd,total_usd,discounted_usd\n");
-	for (i = 0; i < r->nbuys; i++) {
-		const struct roadmap_buy *b = &r->buys[i];
-		double rate = r->sc->roadmap.present ? r->sc->roadmap.discount_rate : 0;
-		double total = (double)b->units * b->capex_usd;
-		char units[32], order[16], start[16];
-		const char *cells[9];
-		snprintf(units, sizeof(units), "%ld", b->units);
-		period_format(order, sizeof(order), r->fc->kind, b->order);
-		period_format(start, sizeof(start), r->fc->kind, b->arrive);
-		cells[0] = order;
-		cells[1] = "buy";
-		cells[2] = r->sc->inventory.classes[b->cls].name;
-		cells[3] = units;
-		cells[4] = order;
-		cells[5] = start;
-		cells[6] = MONEY(total);
-		cells[7] = MONEY(total);
-		cells[8] = MONEY(total * pow(1 + rate, -(double)(b->arrive - r->fc->start) / r->ppy));
-		csv_row(&sb, cells, 9);
+	sb_adds(&sb, "period,action,class,units,order_period,start_period,upfront_usd,total_usd,discounted_usd,"
+		     "offer,item,end_period,usd_per_period\n");
+	while (i < r->nbuys || j < r->ncommits) {
+		if (j == r->ncommits || (i < r->nbuys && r->buys[i].order <= r->commits[j].start))
+			buy_row(r, &r->buys[i++], &sb);
+		else
+			commit_row(r, &r->commits[j++], &sb);
 	}
 	outset_add_sb(os, "schedule.csv", &sb);
 }
@@ -69,6 +124,8 @@ static void schedule_csv(const struct roadmap_result *r, struct outset *os)
 /* periods.csv's columns before the cost categories, and after them. */
 static const char *const period_head[] = { "period", "demand_replicas", "demand_gpu_equivalents", "placed",
 					   "unplaced", "owned_gpus", "bought_gpus", "on_order_gpus", NULL };
+/* After the rented GPUs by pricing. */
+static const char *const period_mid[] = { "committed_gpus", "licensed_gpus", "licences_held", NULL };
 static const char *const period_tail[] = { "cost_usd", "cash_usd", "discounted_cash_usd", "status", "objective_usd",
 					   "bound_usd", NULL };
 
@@ -84,7 +141,8 @@ static void periods_header(struct sb *sb)
 		cells[n++] = period_head[i];
 	for (q = 0; q < PRICING_COUNT; q++)
 		cells[n++] = pricing_cols[q];
-	cells[n++] = "licensed_gpus";
+	for (i = 0; period_mid[i]; i++)
+		cells[n++] = period_mid[i];
 	for (q = 0; q < CAT_COUNT; q++)
 		cells[n++] = cost_cat_name((enum cost_cat)q);
 	for (i = 0; period_tail[i]; i++)
@@ -108,7 +166,9 @@ static void periods_row(const struct roadmap_result *r, const struct roadmap_per
 	cells[n++] = xasprintf("%ld", rp->on_order_gpus);
 	for (q = 0; q < PRICING_COUNT; q++)
 		cells[n++] = xasprintf("%ld", rp->rented_gpus[q]);
+	cells[n++] = xasprintf("%ld", rp->committed_gpus);
 	cells[n++] = xasprintf("%ld", rp->licensed_gpus);
+	cells[n++] = xasprintf("%ld", rp->licences_held);
 	for (q = 0; q < CAT_COUNT; q++)
 		cells[n++] = xstrdup(MONEY(rp->cat[q]));
 	cells[n++] = xstrdup(MONEY(rp->cost));
@@ -212,6 +272,9 @@ static void summary_csv(const struct roadmap_result *r, struct outset *os)
 		fmt_fixed((char[64]){ 0 }, 64, r->gap, 6));
 	sb_addf(&sb, "cost_usd,%s\ncash_usd,%s\nnpv_usd,%s\n", MONEY(r->cost_total), MONEY(r->cash_total), MONEY(r->npv));
 	sb_addf(&sb, "residual_book_usd,%s\nresidual_credit_usd,%s\n", MONEY(r->residual_book), MONEY(r->residual_credit));
+	sb_addf(&sb, "cloud_uncommitted_usd,%s\nsaving_vs_on_demand_usd,%s\ncommitment_tail,%s\n",
+		 MONEY(r->cloud_uncommitted_usd), MONEY(r->saving_vs_on_demand),
+		 R->present && R->tail_charged ? "charged" : "prorated");
 	sb_addf(&sb, "residual,%s\ndiscount_rate,%s\nlead_time_periods,%d\n", R->present && R->residual_none ? "none" : "book",
 		fmt_num_short((char[64]){ 0 }, 64, R->present ? R->discount_rate : 0, 6), r->lead);
 	for (i = 0; i < r->nassumptions; i++) {
@@ -246,7 +309,9 @@ static cJSON *json_period(const struct roadmap_result *r, const struct roadmap_p
 	for (q = 0; q < PRICING_COUNT; q++)
 		cJSON_AddNumberToObject(rent, offer_pricing_name((enum offer_pricing)q), (double)rp->rented_gpus[q]);
 	cJSON_AddItemToObject(o, "rented_gpus", rent);
+	cJSON_AddNumberToObject(o, "committed_gpus", (double)rp->committed_gpus);
 	cJSON_AddNumberToObject(o, "licensed_gpus", (double)rp->licensed_gpus);
+	cJSON_AddNumberToObject(o, "licences_held", (double)rp->licences_held);
 	for (q = 0; q < CAT_COUNT; q++)
 		cJSON_AddItemToObject(cost, cost_cat_name((enum cost_cat)q), json_money(rp->cat[q]));
 	cJSON_AddItemToObject(o, "cost_by_category", cost);
@@ -269,6 +334,28 @@ static cJSON *json_buy(const struct roadmap_result *r, const struct roadmap_buy 
 	cJSON_AddStringToObject(o, "start_period", LABEL(r, b->arrive));
 	cJSON_AddItemToObject(o, "capex_usd_per_node", json_money(b->capex_usd));
 	cJSON_AddItemToObject(o, "upfront_usd", json_money((double)b->units * b->capex_usd));
+	return o;
+}
+
+static cJSON *json_commit(const struct roadmap_result *r, const struct roadmap_commit *cm)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "action", commit_action(cm));
+	if (cm->kind == RCOMMIT_RESERVE) {
+		cJSON_AddStringToObject(o, "class", r->sc->inventory.classes[cm->cls].name);
+		cJSON_AddStringToObject(o, "offer", cm->offer->id);
+	} else {
+		cJSON_AddStringToObject(o, "product", lic_product_id((enum lic_product)cm->product));
+	}
+	cJSON_AddStringToObject(o, "item", cm->item);
+	cJSON_AddNumberToObject(o, "units", (double)cm->units);
+	cJSON_AddStringToObject(o, "start_period", LABEL(r, cm->start));
+	cJSON_AddStringToObject(o, "end_period", LABEL(r, cm->end));
+	cJSON_AddItemToObject(o, "upfront_usd", json_money((double)cm->units * cm->upfront_usd));
+	cJSON_AddItemToObject(o, "usd_per_period", json_money(cm->usd_per_period));
+	cJSON_AddItemToObject(o, "total_usd", json_money(cm->total_usd));
+	cJSON_AddItemToObject(o, "charged_usd", json_money(cm->charged_usd));
 	return o;
 }
 
@@ -297,10 +384,16 @@ char *report_roadmap_json(const struct roadmap_result *r)
 	cJSON_AddItemToObject(tot, "npv_usd", json_money(r->npv));
 	cJSON_AddItemToObject(tot, "residual_book_usd", json_money(r->residual_book));
 	cJSON_AddItemToObject(tot, "residual_credit_usd", json_money(r->residual_credit));
+	cJSON_AddItemToObject(tot, "cloud_uncommitted_usd", json_money(r->cloud_uncommitted_usd));
+	cJSON_AddItemToObject(tot, "saving_vs_on_demand_usd", json_money(r->saving_vs_on_demand));
 	cJSON_AddItemToObject(root, "totals", tot);
 	arr = cJSON_AddArrayToObject(root, "schedule");
 	for (i = 0; i < r->nbuys; i++)
 		cJSON_AddItemToArray(arr, json_buy(r, &r->buys[i]));
+	arr = cJSON_AddArrayToObject(root, "commitments");
+	for (i = 0; i < r->ncommits; i++)
+		cJSON_AddItemToArray(arr, json_commit(r, &r->commits[i]));
+	cJSON_AddStringToObject(root, "commitment_tail", R->present && R->tail_charged ? "charged" : "prorated");
 	arr = cJSON_AddArrayToObject(root, "periods");
 	for (i = 0; i < r->nperiods; i++)
 		cJSON_AddItemToArray(arr, json_period(r, &r->per[i]));

@@ -17,6 +17,7 @@
 #include "roadmap.h"
 #include "roadmap_breakeven.h"
 #include "roadmap_warm.h"
+#include "roadmap_parts.h"
 #include "util.h"
 #include "banned.h"
 
@@ -47,6 +48,7 @@ struct rm_ctx {
 	char *lic_source;
 	long *demand;		/* this plan's demand per workload */
 	int has_buy;		/* the inventory has a buy row */
+	int relax;		/* the bound needs the relaxation: buy rows, or a rate a commitment undercuts */
 	/*
 	 * The shared-out budgets (budget_split): the run's time limit from
 	 * t0, the weight of the plans not run yet; the node limit in all and
@@ -57,6 +59,7 @@ struct rm_ctx {
 	const struct deadline *dl;	/* the run's, or NULL: from t0 */
 	struct rm_carry carry;		/* the last period plan (roadmap_warm.h) */
 	struct rm_seed *seed;		/* the next plan's warm start, or NULL */
+	struct rm_usage use;		/* the period plans' rent and licences, for the commitment passes */
 };
 
 /* ================= prices ================= */
@@ -96,7 +99,7 @@ static void licence_rates(struct rm_ctx *c)
 			}
 		}
 		c->lic_up[p] = up >= 0 ? up : lb;
-		c->lic_lb[p] = lb;
+		c->lic_lb[p] = roadmap_licence_floor(c->sc, p); /* the chosen terms, quotes and support included */
 	}
 	c->lic_source = xstrdup("roadmap: per period, the period plans renew the shortest subscription (prorated) "
 				"and the bound takes the cheapest yearly rate of any licence term");
@@ -150,6 +153,8 @@ static void pscen_classes(const struct rm_ctx *c, enum ps_kind kind, size_t t, s
 	for (k = 0; k < inv->n; k++) {
 		struct node_class nc = inv->classes[k];
 		if (nc.own != OWN_BUY) {
+			if (kind == PS_BOUND) /* a reservation may cover the node: its cheapest rate */
+				nc.hourly_usd = roadmap_commit_floor(c->sc, &nc, c->r->ppy);
 			add_class(ps, k, &nc, ROLE_AS_IS);
 		} else if (kind == PS_BOUND) {
 			if (years > nc.amortization_years + EPS)
@@ -441,7 +446,8 @@ static void keep_before(struct rm_ctx *c, size_t t)
 	rp->objective = prev->objective;
 	rp->bound = prev->bound;
 	rp->status = prev->status;
-	c->weight_left = fmax(0, c->weight_left - (c->has_buy ? 2 : 1) * plan_weight(c, c->demand));
+	rm_usage_keep(&c->use, t);
+	c->weight_left = fmax(0, c->weight_left - (c->relax ? 2 : 1) * plan_weight(c, c->demand));
 }
 
 /*
@@ -501,20 +507,21 @@ static int plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	rc = plan_pscen(c, &ps, &pr, &planned, d);
 	c->seed = NULL;
 	free(cls_carry);
-	if (rc || (c->has_buy && plan_pscen(c, &bs, &br, &bplanned, d))) {
+	if (rc || (c->relax && plan_pscen(c, &bs, &br, &bplanned, d))) {
 		rc = -1;
 		goto out;
 	}
 	rp->status = "empty";
 	if (planned) {
 		period_figures(&pr, rp, &x);
+		rm_usage_record(&c->use, t, ps.cls_src, &pr);
 		keep_assumptions(c, &pr.pr);
 		arrivals(c, &ps, &pr, t);
 		warm_keep(c, &ps, &pr);
 	}
 	if (bplanned)
 		bound_figures(&br, planned ? &pr : NULL, x, rp);
-	else if (planned && !c->has_buy)
+	else if (planned && !c->relax)
 		bound_figures(&pr, &pr, x, rp);
 	rc = 0;
 out:
@@ -634,9 +641,13 @@ static void own_assumptions(struct rm_ctx *c)
 	const char *const fixed[] = {
 		"roadmap: capex is paid in the period a node arrives (invoice on delivery: assumed)",
 		"roadmap: a bought node stays to the end and is depreciated straight-line over its row's amortization_years",
-		"roadmap: licences are priced per GPU and period at the shortest subscription's yearly rate, prorated; "
-		"terms are not chosen yet",
-		"roadmap: a bundled licence counts as covering every period (its years are not yet run out period by period)",
+		"roadmap: the period plans price licences at the shortest subscription's yearly rate; the terms held are "
+		"then chosen over the periods (a licence counts GPUs: moving it to another GPU of the fleet is assumed "
+		"allowed)",
+		"roadmap: reservations are chosen over the rented nodes the period plans use (the plans price rent at "
+		"each row's own rate and are not revisited)",
+		"roadmap: a bundle's licence years run from a bought node's arrival (activation at arrival), an owned "
+		"node's from the start; the GPUs a bundle still covers are taken to be the ones in use",
 		"roadmap: spot interruptions are not modelled",
 		NULL,
 	};
@@ -681,6 +692,7 @@ static void budget_weights(struct rm_ctx *c)
 
 	for (k = 0; k < c->nk; k++)
 		c->has_buy |= c->sc->inventory.classes[k].own == OWN_BUY;
+	c->relax = c->has_buy || roadmap_commit_undercut(c->sc, c->r->ppy, c->lic_up, c->lic_lb);
 	for (t = 0; t < c->T; t++) {
 		if (c->has_buy) {
 			base_load(c, t);
@@ -688,7 +700,7 @@ static void budget_weights(struct rm_ctx *c)
 		}
 		for (w = 0; w < c->nw; w++)
 			c->demand[w] = forecast_at(c->fc, t, w);
-		c->weight_all += (c->has_buy ? 2 : 1) * plan_weight(c, c->demand);
+		c->weight_all += (c->relax ? 2 : 1) * plan_weight(c, c->demand);
 	}
 	c->weight_left = c->weight_all;
 }
@@ -721,6 +733,8 @@ static void ctx_init(struct rm_ctx *c, struct roadmap_result *r, const struct ro
 	r->per = xcalloc(c->T + 1, sizeof(*r->per));
 	r->saving_vs_rent = -1;
 	r->mip_gap = o->po.mip_gap >= 0 ? o->po.mip_gap : c->sc->mip_gap;
+	rm_usage_init(&c->use, c->T, c->nk);
+	c->use.arrive_at = c->arrive_at;
 	licence_rates(c);
 	budget_weights(c);
 }
@@ -747,6 +761,8 @@ int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struc
 	}
 	for (t = 0; t < c.T; t++)
 		period_fleet(&c, t);
+	if (roadmap_commit_choose(r, &c.use, d) || roadmap_licence_choose(r, &c.use, d))
+		goto out;
 	list_buys(&c);
 	totals(&c);
 	own_assumptions(&c);
@@ -760,6 +776,7 @@ out:
 	free(c.demand);
 	free(c.lic_source);
 	rm_carry_release(&c.carry);
+	rm_usage_release(&c.use);
 	return rc;
 }
 
@@ -772,5 +789,8 @@ void roadmap_release(struct roadmap_result *r)
 	free(r->per);
 	free(r->buys);
 	free(r->breakeven);
+	for (i = 0; i < r->ncommits; i++)
+		free(r->commits[i].item);
+	free(r->commits);
 	memset(r, 0, sizeof(*r));
 }

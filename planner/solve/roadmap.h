@@ -52,6 +52,8 @@ struct roadmap_period {
 	long rented_gpus[PRICING_COUNT]; /* by the rent offer's pricing (on-demand without an offer) */
 	long used_owned_gpus;		/* GPUs of owned and bought nodes in use */
 	long licensed_gpus;
+	long committed_gpus;		/* GPUs of rented nodes in use that a reservation or block covers */
+	long licences_held;		/* licence units (GPUs, seats) the chosen terms cover */
 	double cat[CAT_COUNT];		/* cost by category; hardware is depreciation */
 	double cost;			/* sum of cat */
 	double cash;			/* capex of the arrivals + everything but depreciation */
@@ -68,6 +70,27 @@ struct roadmap_buy {
 	long order;			/* period index of the order (may be before the start) */
 	long arrive;			/* period index of the arrival */
 	double capex_usd;		/* per node */
+};
+
+/*
+ * One commitment the roadmap takes besides purchases: a reservation of a
+ * committed cloud offer (reserved, savings plan, or a capacity block:
+ * offer->pricing says which) for a rent row's nodes, or a licence term.
+ */
+enum roadmap_commit_kind { RCOMMIT_RESERVE, RCOMMIT_LICENCE };
+struct roadmap_commit {
+	enum roadmap_commit_kind kind;
+	size_t cls;			/* reserve: the rent row whose nodes it covers (inventory class) */
+	const struct cloud_offer *offer; /* reserve: the committed offer */
+	int product;			/* licence: enum lic_product */
+	const struct lic_term *term;	/* licence */
+	char *item;			/* "reserved-3y", "nvaie subscription-3y" (owned) */
+	long units;			/* nodes, or licence units */
+	long start, end;		/* period indexes: first and last covered (end may be past the horizon) */
+	double upfront_usd;		/* per unit, paid at the start */
+	double usd_per_period;		/* per unit and period of the term, besides the upfront */
+	double total_usd;		/* all units, the whole term */
+	double charged_usd;		/* all units, what the roadmap counts (commitment_tail) */
 };
 
 /*
@@ -102,6 +125,10 @@ struct roadmap_result {
 	double objective, bound, gap;	/* gap: (objective - bound) / objective, proven */
 	double mip_gap;			/* the gap each plan aimed at: within it the roadmap reads optimal */
 	double saving_vs_rent;		/* not computed yet: -1 */
+	size_t ncommits;
+	struct roadmap_commit *commits;	/* by start period, reservations and blocks before licences, then row or product */
+	double cloud_uncommitted_usd;	/* the rented nodes in use at their rows' own rates */
+	double saving_vs_on_demand;	/* that less what the cloud costs with the reservations */
 	size_t nbreakeven;
 	struct roadmap_breakeven *breakeven;	/* by buy row, then rent row (inventory order) */
 	size_t nassumptions;

@@ -96,7 +96,8 @@ static int helps(const struct plan_result *base, const struct node_class *nc)
 static int offer_class(const struct cloud_offer *of, long count, struct node_class *nc)
 {
 	memset(nc, 0, sizeof(*nc));
-	if (of->pricing == PRICING_SPOT || of->vcpus <= 0 || of->ram_gib <= 0 || !of->gpu)
+	if (of->pricing == PRICING_SPOT || of->pricing == PRICING_CAPACITY_BLOCK || of->vcpus <= 0 || of->ram_gib <= 0 ||
+	    !of->gpu)
 		return 0;
 	nc->name = of->id;
 	nc->count = count;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "forecast.h"
 #include "scenario.h"
 
 #define SWEEP_SCHEMA "gpuplan-sweep/1"
@@ -42,6 +43,8 @@ enum sweep_param_id {
 	SP_CLOUD_PRICE_SCALE,	/* hourly_usd of the rented rows, multiplied */
 	SP_LICENSE_PRICE_SCALE,	/* every licence price, multiplied */
 	SP_ENERGY_USD_PER_KWH,	/* energy.usd_per_kwh, set */
+	SP_FORECAST_SCALE,	/* run: roadmap: every period's replicas of the forecast, multiplied */
+	SP_FORECAST_GROWTH,	/* run: roadmap: growth g a year on top: period t's replicas x (1 + g)^(t / periods a year) */
 	SP_COUNT
 };
 /* The parameter's name in a spec ("demand_growth"). */
@@ -83,6 +86,7 @@ struct sweep_spec {
 	size_t nparams;
 	struct sweep_param *params;	/* in the spec's order, each id at most once */
 	int greedy;		/* solver.greedy: plan each case greedily (the default) */
+	int roadmap;		/* run: roadmap: each option of a case is a roadmap over its forecast, not a plan */
 	double time_limit_s;	/* solver.time_limit_s; < 0: each scenario's */
 	double mip_gap;		/* a fraction: solver.gap_pct / 100 (or mip_gap); < 0: each scenario's */
 	long node_limit;	/* solver.node_limit; < 0: each scenario's */
@@ -116,5 +120,12 @@ char *sweep_case_name(const struct sweep_spec *s, size_t i);
  * a scaled replica count is over the workloads file's limit.
  */
 int sweep_apply(struct scenario *sc, const struct sweep_spec *s, const double *values, struct diag *d);
+/*
+ * Changes a roadmap's forecast fc of sc by values: every period's
+ * replicas x forecast_scale x (1 + forecast_growth)^(t / periods a year),
+ * rounded half up (0 stays 0).  Fails (DIAG_INPUT, naming the spec) when
+ * a count is over the forecast's limit.
+ */
+int sweep_apply_forecast(struct forecast *fc, const struct sweep_spec *s, const double *values, struct diag *d);
 
 #endif

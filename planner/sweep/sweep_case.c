@@ -170,6 +170,31 @@ static int scale_demand(struct scenario *sc, const struct sweep_spec *s, double 
 	return 0;
 }
 
+int sweep_apply_forecast(struct forecast *fc, const struct sweep_spec *s, const double *values, struct diag *d)
+{
+	double scale = 1, growth = 0;
+	size_t k, t, w;
+	int ppy = period_per_year(fc->kind);
+
+	for (k = 0; k < s->nparams; k++) {
+		if (s->params[k].id == SP_FORECAST_SCALE && !isnan(values[k]))
+			scale = values[k];
+		if (s->params[k].id == SP_FORECAST_GROWTH && !isnan(values[k]))
+			growth = values[k];
+	}
+	for (t = 0; t < fc->nperiods && (scale != 1 || growth != 0); t++)
+		for (w = 0; w < fc->nw; w++) {
+			long *n = &fc->replicas[t * fc->nw + w];
+			double r = floor((double)*n * scale * pow(1 + growth, (double)t / ppy) + 0.5);
+			if (r > (double)FORECAST_MAX_REPLICAS)
+				return diag_set(d, DIAG_INPUT, s->file, 0, 0,
+						"the forecast would ask %.0f replicas of a workload in a period, more than %ld",
+						r, FORECAST_MAX_REPLICAS);
+			*n = (long)r;
+		}
+	return 0;
+}
+
 int sweep_apply(struct scenario *sc, const struct sweep_spec *s, const double *values, struct diag *d)
 {
 	double v[SP_COUNT], demand;

@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "scenario.h"
 #include "sweep_files.h"
+#include "sweep_roadmap.h"
 #include "sweep_run.h"
 #include "banned.h"
 
@@ -120,10 +121,14 @@ static void run_case(const struct sweep_runner *r, size_t i, const struct plan_o
 		struct plan_result pr;
 		int bad;
 		memset(&pr, 0, sizeof(pr));
-		bad = scenario_load(&sc, s->options[o], models_dir, &d) || sweep_apply(&sc, s, v, &d) ||
-		      plan_run(&pr, &sc, po, &d);
-		if (!bad)
-			compare_row_fill(&rows[nrows++], s->options[o], &pr);
+		bad = scenario_load(&sc, s->options[o], models_dir, &d) || sweep_apply(&sc, s, v, &d);
+		if (!bad && s->roadmap) /* a roadmap over the option's forecast (sweep_roadmap.h) */
+			bad = sweep_roadmap_row(&rows[nrows], &sc, s, v, po, &d);
+		else if (!bad)
+			bad = plan_run(&pr, &sc, po, &d);
+		if (!bad && !s->roadmap)
+			compare_row_fill(&rows[nrows], s->options[o], &pr);
+		nrows += !bad;
 		plan_release(&pr);
 		scenario_release(&sc);
 		if (bad)

@@ -22,6 +22,8 @@ static const char *const param_names[SP_COUNT + 1] = {
 	[SP_CLOUD_PRICE_SCALE] = "cloud_price_scale",
 	[SP_LICENSE_PRICE_SCALE] = "license_price_scale",
 	[SP_ENERGY_USD_PER_KWH] = "energy_usd_per_kwh",
+	[SP_FORECAST_SCALE] = "forecast_scale",
+	[SP_FORECAST_GROWTH] = "forecast_growth",
 	[SP_COUNT] = NULL,
 };
 
@@ -34,6 +36,8 @@ static const struct num_range param_range[SP_COUNT] = {
 	[SP_CLOUD_PRICE_SCALE] = { 0, 100, RANGE_CLOSED },
 	[SP_LICENSE_PRICE_SCALE] = { 0, 100, RANGE_CLOSED },
 	[SP_ENERGY_USD_PER_KWH] = { 0, 100, RANGE_CLOSED },
+	[SP_FORECAST_SCALE] = { 0, 1000, RANGE_LO_OPEN },
+	[SP_FORECAST_GROWTH] = { -1, 10, RANGE_LO_OPEN },
 };
 
 static const char *const design_names[] = { "grid", "one-at-a-time", "monte-carlo", NULL };
@@ -341,6 +345,34 @@ static int read_design(const struct ydoc *doc, struct sweep_spec *s, struct diag
 	return 0;
 }
 
+/* run: plan (the default) or roadmap; the forecast parameters need roadmap. */
+static int read_run(const struct ydoc *doc, struct sweep_spec *s, struct diag *d)
+{
+	static const char *const runs[] = { "plan", "roadmap", NULL };
+	const struct yread y = { doc, doc->root, d };
+	const char *v = NULL;
+	size_t i;
+	int rc = yread_str(&y, "run", 0, &v);
+
+	if (rc < 0)
+		return -1;
+	if (!rc && name_index(runs, v) < 0)
+		return ydoc_unknown(doc, ymap_get(doc->root, "run"), d, "run", v, runs);
+	s->roadmap = !rc && !strcmp(v, "roadmap");
+	for (i = 0; i < s->nparams; i++) {
+		enum sweep_param_id id = s->params[i].id;
+		int fc = id == SP_FORECAST_SCALE || id == SP_FORECAST_GROWTH;
+		if (fc && !s->roadmap)
+			return diag_set(d, DIAG_INPUT, s->file, s->params[i].line, 0,
+					"parameter '%s' varies a roadmap's forecast: it needs 'run: roadmap'", param_names[id]);
+		if (s->roadmap && (id == SP_HORIZON_YEARS || id == SP_DEMAND_SCALE || id == SP_DEMAND_GROWTH))
+			return diag_set(d, DIAG_INPUT, s->file, s->params[i].line, 0,
+					"parameter '%s' is for plans: a roadmap's demand and horizon are its forecast's "
+					"(vary forecast_scale, forecast_growth)", param_names[id]);
+	}
+	return 0;
+}
+
 /* The number of cases must stay under SWEEP_MAX_CASES (a grid multiplies). */
 static int check_size(const struct ydoc *doc, const struct sweep_spec *s, struct diag *d)
 {
@@ -360,7 +392,7 @@ static int check_size(const struct ydoc *doc, const struct sweep_spec *s, struct
 int sweep_spec_load(struct sweep_spec *s, const char *path, struct diag *d)
 {
 	static const char *const keys[] = { "schema", "name", "options", "design", "samples", "seed", "solver",
-					    "parameters", NULL };
+					    "parameters", "run", NULL };
 	struct ydoc doc = YDOC_INIT;
 	struct yread y = { &doc, NULL, d };
 	const char *name;
@@ -377,7 +409,7 @@ int sweep_spec_load(struct sweep_spec *s, const char *path, struct diag *d)
 		goto out;
 	s->name = xstrdup(name);
 	if (read_options(&doc, s, d) || read_design(&doc, s, d) || read_solver(&doc, s, d) ||
-	    read_params(&doc, s, d) || check_size(&doc, s, d))
+	    read_params(&doc, s, d) || read_run(&doc, s, d) || check_size(&doc, s, d))
 		goto out;
 	if (!file_read_all(path, YDOC_MAX_BYTES, &bytes, &len))
 		s->digest = fnv1a(bytes, len);
