@@ -237,6 +237,7 @@ int roadmap_licence_choose(struct roadmap_result *r, const struct rm_usage *u, s
 		free(o.term);
 		free(o.support);
 	}
-	qsort(r->commits, r->ncommits, sizeof(*r->commits), commit_cmp);
+	if (r->ncommits)
+		qsort(r->commits, r->ncommits, sizeof(*r->commits), commit_cmp);
 	return rc;
 }
