@@ -1,12 +1,8 @@
 /*
- * cplan_caps.c - the spread and availability caps of a concrete plan
- * (problem_dom_cap): each capped demand's replicas per node and per site,
- * kept as slots fill and empty, and the test every placement path makes
- * through cplan_node_has_room.
- *
- * The counts sit in two flat arrays, [node * ncapped + cap] and
- * [site * ncapped + cap]: only demands with a rule have a column, so a
- * plan without rules carries nothing.
+ * cplan_caps.c - the final recount of a concrete plan's spread and
+ * availability rules (cplan_caps_trim): Kubernetes' own skew rule over the
+ * eligible domains, which the caps cplan_node_has_room applies as slots
+ * fill (cplan.c) cannot force alone; replicas past it become unplaced.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,103 +11,6 @@
 #include "cplan_engine.h"
 #include "util.h"
 #include "banned.h"
-
-void cplan_caps_init(struct cplan *cp)
-{
-	const struct problem *p = cp->p;
-
-	cp->capn = NULL;
-	cp->capncap = 0;
-	cp->caps = xcalloc(p->nsites * p->ncapped + 1, sizeof(*cp->caps));
-}
-
-void cplan_caps_grow(struct cplan *cp, size_t nnodes)
-{
-	size_t need = nnodes * cp->p->ncapped, old = cp->capncap;
-
-	if (need <= old)
-		return;
-	XGROW(cp->capn, cp->capncap, need);
-	memset(cp->capn + old, 0, (cp->capncap - old) * sizeof(*cp->capn));
-}
-
-void cplan_caps_count(struct cplan *cp, int d, int node, long delta)
-{
-	const struct problem *p = cp->p;
-	int c = p->demands[d].cap;
-
-	if (c < 0)
-		return;
-	cplan_caps_grow(cp, (size_t)node + 1);
-	cp->capn[(size_t)node * p->ncapped + (size_t)c] += delta;
-	cp->caps[(size_t)p->class_site[cp->nodes[node].k] * p->ncapped + (size_t)c] += delta;
-}
-
-long cplan_caps_node(const struct cplan *cp, int d, int node)
-{
-	const struct problem *p = cp->p;
-	size_t i = (size_t)node * p->ncapped + (size_t)p->demands[d].cap;
-
-	return p->demands[d].cap < 0 || i >= cp->capncap ? 0 : cp->capn[i];
-}
-
-long cplan_caps_site(const struct cplan *cp, int d, int site)
-{
-	const struct problem *p = cp->p;
-
-	return p->demands[d].cap < 0 ? 0 : cp->caps[(size_t)site * p->ncapped + (size_t)p->demands[d].cap];
-}
-
-int cplan_caps_allow(const struct cplan *cp, int d, int node)
-{
-	const struct problem *p = cp->p;
-	int avail = !cp->no_avail_caps;
-
-	if (p->demands[d].cap < 0)
-		return 1;
-	return cplan_caps_node(cp, d, node) < problem_dom_cap(p, d, SPREAD_NODE, avail) &&
-	       cplan_caps_site(cp, d, p->class_site[cp->nodes[node].k]) < problem_dom_cap(p, d, SPREAD_SITE, avail);
-}
-
-int cplan_caps_class(const struct cplan *cp, int d, int k)
-{
-	const struct problem *p = cp->p;
-
-	if (p->demands[d].cap < 0)
-		return 1;
-	return problem_dom_cap(p, d, SPREAD_NODE, !cp->no_avail_caps) > 0 &&
-	       cplan_caps_site(cp, d, p->class_site[k]) < problem_dom_cap(p, d, SPREAD_SITE, !cp->no_avail_caps);
-}
-
-int cplan_demand_of(const struct cplan *cp, const struct workload *w)
-{
-	const struct problem *p = cp->p;
-	size_t i = (size_t)(w - p->sc->workloads.w);
-
-	return i < p->ndemands && p->demands[i].w == w ? (int)i : -1;
-}
-
-int cplan_caps_bind(const struct cplan *cp, int d)
-{
-	const struct problem *p = cp->p;
-	int avail = !cp->no_avail_caps;
-	long nc, sc;
-	size_t i;
-
-	if (p->demands[d].cap < 0)
-		return 0;
-	nc = problem_dom_cap(p, d, SPREAD_NODE, avail);
-	sc = problem_dom_cap(p, d, SPREAD_SITE, avail);
-	if (nc <= 0 || sc <= 0)
-		return 1;
-	for (i = 0; i < cp->nnodes && nc < PROBLEM_NO_CAP; i++)
-		if (cplan_caps_node(cp, d, (int)i) >= nc)
-			return 1;
-	for (i = 0; i < p->nsites && sc < PROBLEM_NO_CAP; i++)
-		if (cplan_caps_site(cp, d, (int)i) >= sc)
-			return 1;
-	return 0;
-}
 
 /* Demand d's replicas per domain of kind k (nodes or sites) and which domains are eligible. */
 struct trim {
