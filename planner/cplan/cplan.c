@@ -480,27 +480,10 @@ size_t cplan_take_free(struct cplan *cp, int k, int s, const struct workload *w)
 	return i < n ? q[i] : (size_t)-1;
 }
 
-/* Range of arcs of demand d. */
-void cplan_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi)
-{
-	size_t a = 0, b = p->narcs;
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-		if (p->arcs[mid].d < d)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	*lo = a;
-	while (a < p->narcs && p->arcs[a].d == d)
-		a++;
-	*hi = a;
-}
-
 size_t cplan_find_free(struct cplan *cp, int d)
 {
 	size_t lo, hi, i;
-	cplan_arcs_of(cp->p, d, &lo, &hi);
+	problem_arcs_of(cp->p, d, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		size_t s = cplan_take_free(cp, cp->p->arcs[i].k, cp->p->arcs[i].s, cp->p->demands[d].w);
 		if (s != (size_t)-1)
@@ -530,7 +513,7 @@ int cplan_fit_count(const struct problem *p, int d, int k, const struct config *
 {
 	size_t lo, hi, j;
 	int n = 0;
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (j = 0; j < cf->nslots; j++)
 		if (arc_find(p, lo, hi, k, cf->slot[j]) != (size_t)-1)
 			n += cf->count[j];
@@ -540,7 +523,7 @@ int cplan_fit_count(const struct problem *p, int d, int k, const struct config *
 double cplan_arc_cost(const struct problem *p, int d, int k, int s)
 {
 	size_t lo, hi, i;
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	i = arc_find(p, lo, hi, k, s);
 	return i != (size_t)-1 ? p->arcs[i].cost : 0;
 }

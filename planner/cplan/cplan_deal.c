@@ -215,7 +215,7 @@ long *cplan_round_arcs(const struct problem *p, const double *arc)
 	for (d = 0; d < p->ndemands; d++) {
 		double sum = 0;
 		long base = 0, extra;
-		cplan_arcs_of(p, (int)d, &lo, &hi);
+		problem_arcs_of(p, (int)d, &lo, &hi);
 		for (a = lo; a < hi; a++) {
 			t[a] = (long)floor(arc[a] + 1e-6);
 			base += t[a];
@@ -412,7 +412,7 @@ size_t cplan_slot_arc(const struct cplan *cp, size_t slot)
 	if (s->d < 0)
 		return (size_t)-1;
 	rep = p->classes[k].slot_types[s->type].rep;
-	cplan_arcs_of(p, s->d, &lo, &hi);
+	problem_arcs_of(p, s->d, &lo, &hi);
 	for (j = lo; j < hi; j++)
 		if (p->arcs[j].k == k && p->arcs[j].s == rep)
 			return j;

@@ -123,8 +123,6 @@ void cplan_slot_clear(struct cplan *cp, size_t slot);
 /* First free slot of (k, s) on a node with room for w; (size_t)-1 if none. */
 size_t cplan_take_free(struct cplan *cp, int k, int s, const struct workload *w);
 
-/* The arcs of demand d: p->arcs[*lo] .. p->arcs[*hi - 1]. */
-void cplan_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi);
 
 /* A free slot on one of d's arcs (arc order) on a node with room; (size_t)-1 if none. */
 size_t cplan_find_free(struct cplan *cp, int d);

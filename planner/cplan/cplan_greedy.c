@@ -341,7 +341,7 @@ static char *shared_limit(const struct problem *p, int d)
 	size_t lo, hi, i, j;
 	long long k = 0;
 
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		const struct pclass *c = &p->classes[p->arcs[i].k];
 		if (c->slot_types[p->arcs[i].s].mode != MODE_MPS && c->slot_types[p->arcs[i].s].mode != MODE_TIMESLICE)
@@ -379,7 +379,7 @@ static char *nearest_node(const struct cplan *cp, int d)
 
 	char *allowed = xcalloc(p->nclasses + 1, 1);
 
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi; i++)
 		allowed[p->arcs[i].k] = 1;
 	for (i = 0; i < cp->nnodes; i++) {
@@ -433,7 +433,7 @@ static char *nearest_cpu_ram(struct cplan *cp, int d)
 	char a[64], b[64], *name, *out;
 	size_t lo, hi, i, j;
 
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		const struct node_class *nc = p->classes[p->arcs[i].k].nc;
 		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s);
@@ -481,7 +481,7 @@ void cplan_set_reason(struct cplan *cp, int d)
 		cp->reason[d] = problem_cap_reason(p, d);
 		return;
 	}
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi && !slot_left; i++) {
 		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s), j;
 		/* a free slot behind the head is queued again after it (cplan_slot_clear) */
@@ -600,7 +600,7 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		size_t lo, hi, j;
 		int last = -1;
 		order[i] = (int)i;
-		cplan_arcs_of(p, (int)i, &lo, &hi);
+		problem_arcs_of(p, (int)i, &lo, &hi);
 		for (j = lo; j < hi; j++) {
 			if (p->arcs[j].k != last)
 				options[i]++;

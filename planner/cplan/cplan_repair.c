@@ -230,7 +230,7 @@ static size_t home_direct(struct repair *rp, int e, const struct repair_forbid *
 	const struct problem *p = cp->p;
 	size_t lo, hi, a, i;
 
-	cplan_arcs_of(p, e, &lo, &hi);
+	problem_arcs_of(p, e, &lo, &hi);
 	for (a = lo; a < hi; a++) {
 		int k = p->arcs[a].k, s = p->arcs[a].s;
 		const size_t *q;
@@ -262,7 +262,7 @@ static size_t home_taken(struct repair *rp, int e, int depth, const struct repai
 	int buf = 2 * depth;
 	struct repair_forbid g = *f;
 
-	cplan_arcs_of(p, e, &lo, &hi);
+	problem_arcs_of(p, e, &lo, &hi);
 	g.n = f->n + 1;
 	for (a = lo; a < hi; a = b) {
 		int k = p->arcs[a].k;
@@ -328,7 +328,7 @@ static size_t find_home(struct repair *rp, int e, int depth, const struct repair
 	if (t != (size_t)-1 || depth == 0 || f->n >= REPAIR_DEPTH)
 		return t;
 	id = ++rp->search;
-	cplan_arcs_of(p, e, &lo, &hi);
+	problem_arcs_of(p, e, &lo, &hi);
 	/* free slots it fits on nodes short of CPU or RAM, the least short first */
 	for (a = lo; a < hi; a++) {
 		int k = p->arcs[a].k, s = p->arcs[a].s;

@@ -177,7 +177,7 @@ static size_t swap_home(struct swap *sw, int d)
 	int capped = p->demands[d].cap >= 0; /* its slot stays on its node: the other GPU moves */
 
 	sw->search++;
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		int k = p->arcs[i].k, s = p->arcs[i].s;
 		size_t *q = cplan_queue(cp, k, s);

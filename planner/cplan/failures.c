@@ -118,7 +118,7 @@ static void save_queues(struct fctx *c, int d)
 	const struct problem *p = c->cp.p;
 	size_t lo, hi, i;
 
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (i = lo; i < hi; i++) {
 		int k = p->arcs[i].k, s = p->arcs[i].s;
 		size_t m = c->qoff[k] + (size_t)s;

@@ -112,7 +112,7 @@ static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
 	const struct problem *p = cp->p;
 	size_t lo, hi, a, sl;
 
-	cplan_arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (a = lo; a < hi; a++) {
 		for (sl = 0; sl < cp->nslots; sl++) {
 			struct cslot *c = &cp->slots[sl];

@@ -15,24 +15,6 @@
 #include "ilp_model.h"
 #include "banned.h"
 
-/* The arcs of demand d: p->arcs[*lo .. *hi) (sorted by demand, class, slot type). */
-static void arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi)
-{
-	size_t a = 0, b = p->narcs;
-
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (p->arcs[mid].d < d)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	*lo = a;
-	while (a < p->narcs && p->arcs[a].d == d)
-		a++;
-	*hi = a;
-}
-
 /* True when configuration cf offers a slot of one of the arcs p->arcs[a .. b) (one demand, one class). */
 static int offers(const struct problem *p, const struct config *cf, size_t a, size_t b)
 {
@@ -58,7 +40,7 @@ static void node_rows(const struct ilp_rows *rw, int d, long cap)
 	size_t lo, hi, a, b, i, ci;
 	char name[64];
 
-	arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (a = lo; a < hi; a = b) {
 		int k = p->arcs[a].k, any = 0, row;
 		const struct pclass *c = &p->classes[k];
@@ -88,7 +70,7 @@ static void site_rows(const struct ilp_rows *rw, int d, long cap)
 	size_t lo, hi, a, site;
 	char name[64];
 
-	arcs_of(p, d, &lo, &hi);
+	problem_arcs_of(p, d, &lo, &hi);
 	for (site = 0; site < p->nsites; site++) {
 		int any = 0;
 		for (a = lo; a < hi; a++)

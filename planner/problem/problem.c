@@ -357,3 +357,20 @@ void problem_release(struct problem *p)
 	free(p->class_site);
 	memset(p, 0, sizeof(*p));
 }
+
+void problem_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = p->narcs;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (p->arcs[mid].d < d)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (a < p->narcs && p->arcs[a].d == d)
+		a++;
+	*hi = a;
+}
