@@ -82,6 +82,8 @@ case $npm_dir in /*) ;; *) npm_dir=$PWD/$npm_dir ;; esac
 . "$here/lib/parse.sh"
 # shellcheck source=bench/lib/setup.sh
 . "$here/lib/setup.sh"
+# shellcheck source=bench/lib/solve.sh
+. "$here/lib/solve.sh"
 bench_setup
 export LC_ALL=C
 mkdir -p "$work" || exit 2
@@ -122,28 +124,11 @@ run_gpuplan() {
 # prints its row and adds "RUN OBJECTIVE BOUND" to best-SIZE.
 run_solver() {
 	local solver=$1 s=$2 tl=$3 tag=$1-$2-$3 res name obj lb
-	local t=$((tl * 2 + 60))
-	rm -f "$tag.sol"
-	case $solver in
-	cbc)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t cbc "model-$s.mps" timeMode elapsed \
-			ratio 1e-4 sec "$tl" solve solution "$tag.sol" >"$tag.log" 2>&1
-		res=$(bench_cbc "$tag.log") name=CBC ;;
-	highs)
-		/usr/bin/time -f "%e %M" -o "time-$tag" timeout -k 30 $t env NODE_PATH="$npm_dir/node_modules" \
-			node "$here/lib/highs.js" "model-$s.mps" "$tl" 1e-4 "$tag.sol" >"$tag.log" 2>&1
-		res=$(bench_highs "$tag.log") name=HiGHS ;;
-	esac
-	! grep -q -E 'status (124|137)$' "time-$tag" 2>/dev/null || res="killed ${res#* }"
+	case $solver in cbc) name=CBC ;; highs) name=HiGHS ;; esac
+	res=$(bench_solve "$solver" "model-$s.mps" "$tl" "$tag")
 	# its plan made concrete: gpuplan's deal of it (plan --start), outside the timed run; the
 	# deal comes first, so the size's own limit (base, not the solver's) is enough
-	if [ -s "$tag.sol" ]; then
-		"$gpuplan" --verbose plan "gen-$s/scenario.yaml" --start "$tag.sol" -o "out-$tag" --format csv \
-			--time-limit "$base" >"start-$tag.log" 2>&1
-		res="$res $(bench_start "start-$tag.log")"
-	else
-		res="$res -"
-	fi
+	res="$res $(bench_concrete "$gpuplan" "gen-$s/scenario.yaml" "$tag" "$base")"
 	# shellcheck disable=SC2046
 	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref" "${known%% *}"
 	read -r _ obj lb _ _ concrete <<<"$res"
