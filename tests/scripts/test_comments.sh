@@ -4,7 +4,8 @@
 # planner/ goes stale with the next change, and its place is
 # docs/benchmarks.md (the current section) or a commit message.  This
 # scans the comments (block and line) of every planner/**/*.[ch] and
-# names each line that quotes one, as FILE:LINE: text.
+# names each line that quotes one, as FILE:LINE: text.  And no file of
+# planner/, bench/ or tests/ cites docs/benchmarks-history.md.
 #
 # usage: test_comments.sh GPUPLAN SRC_DIR WORK_DIR
 # With SRC_DIR only it checks that tree; as a test it also checks that it
@@ -61,6 +62,19 @@ if ! out=$(check "$src"); then
 	exit 1
 fi
 echo "comments ok: no bench figure or run label in planner/"
+
+# docs/benchmarks-history.md is history: no source, test or bench script cites it (a figure
+# that something cites stays in benchmarks.md, "Figures other pages cite").
+cites() {
+	grep -rlF 'benchmarks-history' "$1/planner" "$1/bench" "$1/tests" 2>/dev/null |
+		grep -v '/tests/scripts/test_comments\.sh$'
+}
+if out=$(cites "$src"); then
+	echo "these cite docs/benchmarks-history.md (cite benchmarks.md's Figures other pages cite):"
+	echo "$out"
+	exit 1
+fi
+echo "no code cites docs/benchmarks-history.md"
 [ -n "$work" ] || exit 0
 
 # The check must be able to fail: plant a bench figure in a block comment
@@ -87,3 +101,7 @@ if grep -q "^planner/base/util.c:$((n - 1)):" <<<"$out"; then
 	exit 1
 fi
 echo "planted figures caught: $(wc -l <<<"$out") line(s)"
+printf '/* see docs/benchmarks-history.md */\n' >>"$work/planner/base/util.c"
+out=$(cites "$work")
+[ "$out" = "$work/planner/base/util.c" ] || { echo "planted citation of benchmarks-history.md not named: $out"; exit 1; }
+echo "planted citation caught"
