@@ -23,8 +23,8 @@
  * run end past the limit, one too high shortens the search and, when the
  * greedy pass is cut, leaves replicas unplaced that could have been placed.
  */
-#define PLAN_RESERVE_REPLICA_S 5e-6
-#define PLAN_RESERVE_GPU_S 3e-6
+#define PLAN_RESERVE_REPLICA_S 6e-6
+#define PLAN_RESERVE_GPU_S 4e-6
 #define PLAN_RESERVE_FLOOR_S 0.05
 /*
  * With a resilience: block, the headroom loop's share of the reserve, in
