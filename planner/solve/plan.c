@@ -77,10 +77,12 @@ char *plan_overrun_msg(double t, double limit, double read, double planned)
  * What the greedy pass keeps for the rest of the run (cplan.keep_s): the
  * reserve of the plan so far (plan_reserve_s: the replicas it placed, the
  * GPUs of its nodes) in wall seconds at the share of a processor the pass
- * has had.
+ * has had, and with a resilience: block the headroom loop's greedy passes
+ * (PLAN_RESIL_GREEDIES times the pass so far), as the solver keeps them.
  */
 struct plan_keep {
 	double w0, c0;		/* the wall and CPU clocks when the pass began */
+	double passes;		/* greedy passes more the run makes after this one */
 	double wall_per_cpu;	/* the last reading (plan_wall_per_cpu) */
 	double keep;		/* the last answer */
 	long asks;
@@ -101,7 +103,7 @@ static double plan_keep(const struct cplan *cp, void *ctx)
 	cpu = util_thread_cpu_s() - k->c0;
 	if (cpu >= PLAN_KEEP_MIN_CPU_S)
 		k->wall_per_cpu = plan_wall_per_cpu(deadline_now() - k->w0, cpu);
-	k->keep = k->wall_per_cpu * plan_reserve_s(placed, gpus);
+	k->keep = k->wall_per_cpu * plan_reserve_s(placed, gpus) + k->passes * (deadline_now() - k->w0);
 	return k->keep;
 }
 
@@ -164,6 +166,7 @@ static void plan_greedy(struct plan_result *r, int node_limited, int whole, stru
 	 * started late).
 	 */
 	keep.wall_per_cpu = 1;
+	keep.passes = r->sc->resilience.present ? PLAN_RESIL_GREEDIES : 0;
 	cplan_init(&r->greedy, &r->p);
 	r->greedy.deadline = whole ? NULL : &r->dl;
 	r->greedy.keep_s = plan_keep;
