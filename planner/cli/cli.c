@@ -52,6 +52,16 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 				r->p.demands[i].unhostable);
 }
 
+void cli_warn_cut(const struct plan_result *r)
+{
+	long n = r->final ? r->final->not_attempted : 0;
+
+	if (n)
+		cli_printf(stderr, "gpuplan: warning: --time-limit cut the greedy pass: %ld replica%s not attempted, reported "
+				   "unplaced (stopped by the time limit before it was placed); the plan depends on when "
+				   "the limit fell (docs/commands.md, Signals and time limits)\n", n, n == 1 ? "" : "s");
+}
+
 double cli_run_limit(const struct plan_opts *po, const struct scenario *sc)
 {
 	if ((po->node_limit >= 0 ? po->node_limit : sc->node_limit) > 0)

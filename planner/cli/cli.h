@@ -58,6 +58,11 @@ int cli_diag_code(const struct diag *d);
  * check, which report such workloads as unplaced instead of failing.
  */
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
+/*
+ * Warns on stderr when the time limit cut r's greedy pass: how many
+ * replicas it left unplaced without trying them (cplan.not_attempted).
+ */
+void cli_warn_cut(const struct plan_result *r);
 
 /*
  * The whole-run time limit (issue #57): the limit a plan of sc under po

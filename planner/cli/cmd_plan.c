@@ -252,9 +252,14 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 	if (r->status == ILP_FEASIBLE || r->status == ILP_OPTIMAL)
 		cli_printf(out, " (gap %s%%)", fmt_fixed(b1, sizeof(b1), r->gap * 100.0, 3));
 	cli_printf(out, ", from the %s plan\n", r->plan_source);
-	if (r->stopped)
-		cli_printf(out, "  stopped:    by --time-limit after %s s: best verified plan so far\n",
+	if (r->stopped) {
+		cli_printf(out, "  stopped:    by --time-limit after %s s: best verified plan so far",
 			fmt_num_short(b1, sizeof(b1), r->limit_s, 2));
+		if (cp->not_attempted)
+			cli_printf(out, "; the greedy pass was cut: %ld replica%s not attempted (unplaced)",
+				   cp->not_attempted, cp->not_attempted == 1 ? "" : "s");
+		cli_printf(out, "\n");
+	}
 	cli_printf(out, "  cost:       %s USD over %s years (", fmt_fixed(b1, sizeof(b1), round(cost.total * 100) / 100, 2),
 	       fmt_fixed(b2, sizeof(b2), p->horizon_years, 2));
 	for (q = 0; q < CAT_COUNT; q++) {
@@ -388,6 +393,7 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	cli_warn_unhostable(&r, &sc);
+	cli_warn_cut(&r);
 	if (plan_whatif_run(&w, &r, &po, &d)) {
 		rc = cli_diag(&d);
 		goto out;

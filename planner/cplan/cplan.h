@@ -61,7 +61,18 @@ struct cplan {
 	size_t **fqn, **fqcap, **fqhead;
 	struct cplan_memo *memo;	/* the engine's cursors and caches (cplan_engine.h) */
 	struct deadline *deadline;	/* polled once a replica by the greedy pass; NULL: none */
+	/*
+	 * Seconds the run needs after the greedy pass for a plan the size of
+	 * cp so far (the check, the failure analysis, the reports), asked at
+	 * each poll of the deadline: the pass stops once no more than that is
+	 * left, so that what follows it ends within the limit.  NULL: the
+	 * pass stops at the deadline itself.  Not asked under the deadline's
+	 * test hook, which alone decides there (deadline.h).
+	 */
+	double (*keep_s)(const struct cplan *cp, void *ctx);
+	void *keep_ctx;			/* keep_s's */
 	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
+	long not_attempted;		/* replicas the cut left unplaced before the pass tried them */
 	/* spread and availability caps (cplan_caps.c): replicas of each capped demand */
 	long *capn;			/* per node: [node * p->ncapped + cap] */
 	size_t capncap;
@@ -125,9 +136,10 @@ long cplan_unplaced_count(const struct cplan *cp);
 
 /*
  * Greedy first-fit decreasing from an empty plan: cplan_greedy_add of
- * every replica.  When cp->deadline passes, the replicas not yet placed
- * are counted unplaced ("stopped by the time limit"), cp->stopped is set,
- * and the plan so far stands: a plan the verifier accepts.
+ * every replica.  When cp->deadline passes (or leaves only cp->keep_s),
+ * the replicas not yet placed are counted unplaced ("stopped by the time
+ * limit") and in cp->not_attempted, cp->stopped is set, and the plan so
+ * far stands: a plan the verifier accepts.
  */
 void cplan_greedy(struct cplan *cp);
 /*

@@ -532,6 +532,8 @@ void cplan_greedy_add(struct cplan *cp, const long *add)
 		return;
 	cplan_init(&alt, p);
 	alt.deadline = cp->deadline;
+	alt.keep_s = cp->keep_s;
+	alt.keep_ctx = cp->keep_ctx;
 	place_ordered(&alt, add, 1);
 	if (alt.stopped) {	/* cut short: the first pass stands */
 		cplan_release(&alt);
@@ -588,6 +590,29 @@ void cplan_place_more(struct cplan *cp, const long *add)
 	place_ordered(cp, add, 0);
 }
 
+/*
+ * True when the greedy pass stops before its next replica: a signal, the
+ * deadline passed, or what is left of it is no more than what the run
+ * keeps for after the pass (cplan.keep_s; not under the test hook).
+ */
+static int greedy_must_stop(struct cplan *cp)
+{
+	if (deadline_passed(cp->deadline) || interrupt_pending())
+		return 1;
+	return cp->keep_s && cp->deadline && cp->deadline->expire_polls < 0 &&
+	       deadline_left(cp->deadline) <= cp->keep_s(cp, cp->keep_ctx);
+}
+
+/* The replicas of d a cut of the pass leaves: unplaced, not attempted. */
+static void greedy_cut(struct cplan *cp, int d, long n)
+{
+	cp->stopped = 1;
+	cp->unplaced[d] += n;
+	cp->not_attempted += n;
+	if (!cp->reason[d])
+		cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+}
+
 /* Places add[d] more replicas of every demand d, in demand_order. */
 static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 {
@@ -618,9 +643,7 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		if (add[d] <= 0)
 			continue;
 		if (cp->stopped) {
-			cp->unplaced[d] += add[d];
-			if (!cp->reason[d])
-				cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+			greedy_cut(cp, d, add[d]);
 			continue;
 		}
 		if (p->demands[d].unhostable) {
@@ -630,11 +653,8 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		}
 		for (r = 0; r < add[d]; r++) {
 			size_t s;
-			if (deadline_passed(cp->deadline) || interrupt_pending()) {
-				cp->stopped = 1;
-				cp->unplaced[d] += add[d] - r;
-				if (!cp->reason[d])
-					cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
+			if (greedy_must_stop(cp)) {
+				greedy_cut(cp, d, add[d] - r);
 				break;
 			}
 			s = cplan_place_one(cp, d, 0);

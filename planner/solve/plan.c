@@ -16,10 +16,12 @@
  * per GPU of the plan, and a floor for the small files and the fsyncs.
  * Both terms scale with the rows written (placements.csv and plan.json's
  * placements per replica; gpus.csv and its array per GPU) and with the
- * failure analysis, which walks every node and replica.  Set from runs
- * on a loaded 2-core machine (docs/benchmarks.md, Time limit overrun): an
- * estimate too low lets the run end past the limit, one too high only
- * shortens the search.
+ * failure analysis, which walks every node and replica.  In seconds of
+ * one processor's time (the run scales them by the share it has:
+ * plan_wall_per_cpu), set from measured runs with a margin
+ * (docs/benchmarks.md, Time limit overrun): an estimate too low lets the
+ * run end past the limit, one too high shortens the search and, when the
+ * greedy pass is cut, leaves replicas unplaced that could have been placed.
  */
 #define PLAN_RESERVE_REPLICA_S 6e-6
 #define PLAN_RESERVE_GPU_S 4e-6
@@ -31,10 +33,24 @@
  * less); a few rounds are the rule (resilience.h).
  */
 #define PLAN_RESIL_GREEDIES 4
+/*
+ * The greedy pass asks what to keep once a replica; the answer is worked
+ * out again every PLAN_KEEP_EVERY asks (the CPU clock is a system call,
+ * and the replicas placed a sum over the demands), the load's share only
+ * once the pass has had PLAN_KEEP_MIN_CPU_S (a ratio of two tiny figures
+ * says nothing about the load).
+ */
+#define PLAN_KEEP_EVERY 1024
+#define PLAN_KEEP_MIN_CPU_S 0.02
 
 double plan_reserve_s(double replicas, double gpus)
 {
 	return PLAN_RESERVE_FLOOR_S + PLAN_RESERVE_REPLICA_S * fmax(0, replicas) + PLAN_RESERVE_GPU_S * fmax(0, gpus);
+}
+
+double plan_wall_per_cpu(double wall, double cpu)
+{
+	return cpu > 0 && wall > cpu ? wall / cpu : 1;
 }
 
 double plan_search_s(double left, double t_greedy, double t_check, double reserve)
@@ -55,6 +71,40 @@ char *plan_overrun_msg(double t, double limit, double read, double planned)
 			 fmt_fixed(b[0], sizeof(b[0]), t, 2), fmt_num_short(b[1], sizeof(b[1]), limit, 6),
 			 fmt_fixed(b[2], sizeof(b[2]), t - limit, 2), fmt_fixed(b[3], sizeof(b[3]), read, 2),
 			 fmt_fixed(b[4], sizeof(b[4]), planned - read, 2), fmt_fixed(b[5], sizeof(b[5]), t - planned, 2));
+}
+
+/*
+ * What the greedy pass keeps for the rest of the run (cplan.keep_s): the
+ * reserve of the plan so far (plan_reserve_s: the replicas it placed, the
+ * GPUs of its nodes) in wall seconds at the share of a processor the pass
+ * has had, and with a resilience: block the headroom loop's greedy passes
+ * (PLAN_RESIL_GREEDIES times the pass so far), as the solver keeps them.
+ */
+struct plan_keep {
+	double w0, c0;		/* the wall and CPU clocks when the pass began */
+	double passes;		/* greedy passes more the run makes after this one */
+	double wall_per_cpu;	/* the last reading (plan_wall_per_cpu) */
+	double keep;		/* the last answer */
+	long asks;
+};
+
+static double plan_keep(const struct cplan *cp, void *ctx)
+{
+	struct plan_keep *k = ctx;
+	double placed = 0, gpus = 0, cpu;
+	size_t i;
+
+	if (k->asks++ % PLAN_KEEP_EVERY)
+		return k->keep;
+	for (i = 0; i < cp->p->ndemands; i++)
+		placed += (double)cp->placed[i];
+	for (i = 0; i < cp->nnodes; i++)
+		gpus += cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	cpu = util_thread_cpu_s() - k->c0;
+	if (cpu >= PLAN_KEEP_MIN_CPU_S)
+		k->wall_per_cpu = plan_wall_per_cpu(deadline_now() - k->w0, cpu);
+	k->keep = k->wall_per_cpu * plan_reserve_s(placed, gpus) + k->passes * (deadline_now() - k->w0);
+	return k->keep;
 }
 
 /* The reserve for r's greedy plan (plan_reserve_s): its problem's replicas, the GPUs of its nodes. */
@@ -89,22 +139,46 @@ static void note_priority_cap(struct plan_result *r)
 	free(what);
 }
 
+/* What plan_greedy measured. */
+struct greedy_times {
+	double t_greedy;	/* the pass, seconds */
+	double t_check;		/* costing and checking the whole plan here (measured only without a node limit) */
+	double wall_per_cpu;	/* wall seconds a CPU second of the pass took (plan_wall_per_cpu) */
+};
+
 /*
  * The greedy pass on r's problem into r->greedy (to its end when whole,
- * else until the deadline), costed into gc; *t_greedy:
- * how long it took, *t_check: what costing and checking the whole plan
- * takes here (measured only without a node limit).
+ * else until what is left of the deadline is what the rest of the run
+ * needs: plan_keep), costed into gc; what it measured into *t.
  */
 static void plan_greedy(struct plan_result *r, int node_limited, int whole, struct cplan_cost *gc,
-			double *t_greedy, double *t_check)
+			struct greedy_times *t)
 {
-	*t_greedy = util_now_s();
+	struct plan_keep keep;
+	double now = deadline_now(), cpu = util_thread_cpu_s();
+
+	memset(&keep, 0, sizeof(keep));
+	keep.w0 = now;
+	keep.c0 = cpu;
+	/*
+	 * Until the pass has run a while, a whole processor: the time before it
+	 * says nothing (this thread may have waited for the solver's, or
+	 * started late).
+	 */
+	keep.wall_per_cpu = 1;
+	keep.passes = r->sc->resilience.present ? PLAN_RESIL_GREEDIES : 0;
 	cplan_init(&r->greedy, &r->p);
 	r->greedy.deadline = whole ? NULL : &r->dl;
+	r->greedy.keep_s = plan_keep;
+	r->greedy.keep_ctx = &keep;
 	cplan_greedy(&r->greedy);
 	r->greedy.deadline = NULL;
-	*t_greedy = util_now_s() - *t_greedy;
-	*t_check = util_now_s();
+	r->greedy.keep_s = NULL;
+	r->greedy.keep_ctx = NULL;
+	t->t_greedy = deadline_now() - now;
+	cpu = util_thread_cpu_s() - cpu;
+	t->wall_per_cpu = cpu >= PLAN_KEEP_MIN_CPU_S ? plan_wall_per_cpu(t->t_greedy, cpu) : keep.wall_per_cpu;
+	t->t_check = deadline_now();
 	cplan_cost(&r->greedy, gc);
 	r->greedy_objective = gc->objective;
 	if (!node_limited) {	/* measured: what costing and checking a whole plan takes here */
@@ -112,7 +186,7 @@ static void plan_greedy(struct plan_result *r, int node_limited, int whole, stru
 		verify_plan(&r->greedy, &scratch);
 		diag_release(&scratch);
 	}
-	*t_check = util_now_s() - *t_check;
+	t->t_check = deadline_now() - t->t_check;
 }
 
 /*
@@ -233,7 +307,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 {
 	struct ilp_opts opts;
 	struct cplan_cost gc, fc;
-	double t_greedy, t_check, limit, reserve;
+	double limit, reserve;
+	struct greedy_times gt;
 	struct ilp_progress_sink sink;
 	int node_limited = (o->node_limit >= 0 ? o->node_limit : sc->node_limit) > 0;
 
@@ -266,7 +341,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 		return -1;
 	r->have_p = 1;
 	ilp_progress_report(&sink, "greedy", -1, -1);
-	plan_greedy(r, node_limited, o->greedy_whole, &gc, &t_greedy, &t_check);
+	plan_greedy(r, node_limited, o->greedy_whole, &gc, &gt);
 	plan_seed(r, o, &gc);
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
@@ -277,8 +352,9 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * the failure analysis and the reports, estimated from its size, and
 	 * PLAN_RESIL_GREEDIES greedy passes more for a resilience: block.
 	 */
-	reserve = plan_reserve_of(r) + (sc->resilience.present ? PLAN_RESIL_GREEDIES * t_greedy : 0);
-	plan_ilp_opts(r, sc, o, plan_search_s(deadline_left(&r->dl), t_greedy, t_check, reserve), &sink, &opts);
+	reserve = gt.wall_per_cpu * plan_reserve_of(r) + (sc->resilience.present ? PLAN_RESIL_GREEDIES * gt.t_greedy : 0);
+	plan_ilp_opts(r, sc, o, plan_search_s(deadline_left(&r->dl), gt.t_greedy, gt.t_check, reserve), &sink,
+		      &opts);
 	if (plan_solve(r, o, &opts, d))
 		return -1;
 	r->status = r->res.status;

@@ -110,10 +110,18 @@ int plan_commit_export(struct plan_result *r, struct diag *d);
 /*
  * The time limit's budget (docs/commands.md, Signals and time limits).
  *
- * plan_reserve_s: seconds a run keeps after the solver for the failure
+ * plan_reserve_s: seconds of one processor a run keeps after the solver
+ * (and after the greedy pass, when the limit cuts it) for the failure
  * analysis and the reports of a plan of `replicas` replicas on `gpus`
- * GPUs, estimated from the plan's size alone, so it is the same on every
- * machine: it changes only how long the solver may search, never a report.
+ * GPUs, estimated from the plan's size alone.  It decides how long the
+ * solver may search and, on inputs too large for the limit, where the
+ * greedy pass is cut: then the replicas it did not reach are unplaced.
+ *
+ * plan_wall_per_cpu: wall seconds per CPU second of a run that took
+ * `wall` s and `cpu` s of CPU (the share of a processor it had, on a
+ * loaded machine less than one), never below 1; 1 when cpu is 0.  The
+ * reserve the greedy pass and the solver keep is plan_reserve_s times
+ * this, taken while the greedy pass runs.
  *
  * plan_search_s: what the solver gets when `left` seconds of the limit
  * remain once the greedy pass is done: left less the reserve, less one
@@ -129,6 +137,7 @@ int plan_commit_export(struct plan_result *r, struct diag *d);
  * limit (limit < 0).  Caller frees.
  */
 double plan_reserve_s(double replicas, double gpus);
+double plan_wall_per_cpu(double wall, double cpu);
 double plan_search_s(double left, double t_greedy, double t_check, double reserve);
 char *plan_overrun_msg(double t, double limit, double read, double planned);
 

@@ -204,8 +204,11 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	memset(w, 0, sizeof(*w));
 	cplan_cost(base->final, &c);
 	w->base_total = c.total;
-	/* the second plan shares the run's deadline: none when the first used it up */
-	if (!c.unplaced || deadline_left(&dl) <= 0)
+	/*
+	 * The second plan shares the run's deadline: none when the first used
+	 * it up, or when its greedy pass was cut (what is left is the reports')
+	 */
+	if (!c.unplaced || base->greedy.stopped || deadline_left(&dl) <= 0)
 		return 0;
 	po.deadline = &dl;
 	/*

@@ -23,6 +23,14 @@ static void test_reserve(void)
 	CHECK(plan_reserve_s(3, 7) == plan_reserve_s(3, 7), "deterministic");
 }
 
+static void test_wall_per_cpu(void)
+{
+	CHECK(plan_wall_per_cpu(6, 2) == 3, "a third of a processor: 3 wall seconds a CPU second");
+	CHECK(plan_wall_per_cpu(2, 2) == 1, "a whole one: 1");
+	CHECK(plan_wall_per_cpu(1, 2) == 1, "never below 1 (threads, or a coarse clock)");
+	CHECK(plan_wall_per_cpu(5, 0) == 1, "no CPU time yet: 1");
+}
+
 static void test_search(void)
 {
 	CHECK(fabs(plan_search_s(10, 1, 0.5, 2) - 5.5) < 1e-12, "10 - 1 - 3 x 0.5 - 2: %g", plan_search_s(10, 1, 0.5, 2));
@@ -52,6 +60,7 @@ static void test_overrun(void)
 int main(void)
 {
 	test_reserve();
+	test_wall_per_cpu();
 	test_search();
 	test_overrun();
 	return check_done();

@@ -91,6 +91,86 @@ static void test_greedy_easy(void)
 	fixture_release(&fx);
 }
 
+/*
+ * The greedy pass stops once what is left of the deadline is what the run
+ * keeps for after it (cplan.keep_s): the clock is the test's (it never
+ * moves), the limit 10 s, and the run keeps 10 s once 5 replicas are
+ * placed, so the pass stops before its 6th; the rest is unplaced, not
+ * attempted, with the time limit's reason, and the plan verifies.
+ */
+static double frozen_now;
+
+static double frozen_clock(void)
+{
+	return frozen_now;
+}
+
+static double keep_after_five(const struct cplan *cp, void *ctx)
+{
+	long placed = 0;
+	size_t i;
+
+	++*(long *)ctx;
+	for (i = 0; i < cp->p->ndemands; i++)
+		placed += cp->placed[i];
+	return placed >= 5 ? 10 : 0;
+}
+
+static void test_greedy_keep(void)
+{
+	struct fixture fx;
+	struct deadline dl;
+	struct cplan_cost cost;
+	long asks = 0;
+	size_t i;
+	int cut = 0;
+
+	if (fixture_build(&fx, SC_TEXT, inv_easy, wl_easy, 0))
+		return;
+	deadline_set_clock(frozen_clock);
+	frozen_now = 50;
+	deadline_start(&dl);
+	dl.limit_s = 10;
+	cplan_init(&fx.cp, &fx.p);
+	fx.has_cp = 1;
+	fx.cp.deadline = &dl;
+	fx.cp.keep_s = keep_after_five;
+	fx.cp.keep_ctx = &asks;
+	cplan_greedy(&fx.cp);
+	deadline_set_clock(NULL);
+	cplan_cost(&fx.cp, &cost);
+	CHECK(fx.cp.stopped, "keep: the pass was cut");
+	CHECK(cost.placed == 5, "keep: %ld placed, 5 expected", cost.placed);
+	CHECK(fx.cp.not_attempted == 26 - 5 && cost.unplaced == 26 - 5, "keep: %ld not attempted, %ld unplaced",
+	      fx.cp.not_attempted, cost.unplaced);
+	CHECK(asks == 6 && dl.polls == 6, "keep: asked %ld times, %ld polls: once a replica up to the cut", asks, dl.polls);
+	for (i = 0; i < fx.p.ndemands; i++)
+		if (fx.cp.unplaced[i]) {
+			CHECK_STR(fx.cp.reason[i], "stopped by the time limit before it was placed", "keep: the reason");
+			cut++;
+		}
+	CHECK(cut > 0, "keep: some workload cut");
+	verifies(&fx.cp, "keep: the cut plan");
+	cplan_release(&fx.cp);
+	/* the same under the test hook: the hook alone decides, keep_s is not asked */
+	frozen_now = 50;
+	deadline_set_clock(frozen_clock);
+	deadline_start(&dl);
+	dl.limit_s = 10;
+	dl.expire_polls = 3;
+	asks = 0;
+	cplan_init(&fx.cp, &fx.p);
+	fx.cp.deadline = &dl;
+	fx.cp.keep_s = keep_after_five;
+	fx.cp.keep_ctx = &asks;
+	cplan_greedy(&fx.cp);
+	deadline_set_clock(NULL);
+	cplan_cost(&fx.cp, &cost);
+	CHECK(asks == 0 && cost.placed == 3 && fx.cp.not_attempted == 23, "hook: %ld asks, %ld placed, %ld not attempted",
+	      asks, cost.placed, fx.cp.not_attempted);
+	fixture_release(&fx);
+}
+
 /* ================= counts round trip ================= */
 
 static void round_trip(const char *what, const char *inv, const char *wl)
@@ -528,6 +608,7 @@ int main(void)
 	if (fixture_setup("test_cplan"))
 		return 1;
 	test_greedy_easy();
+	test_greedy_keep();
 	test_round_trip();
 	test_deal_cpu();
 	test_leftover_cheapest();
