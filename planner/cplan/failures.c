@@ -43,11 +43,6 @@ struct nsave {
 	double cpu, ram;
 };
 
-/* A failure's name and its nodes, for sorting: by key, then node. */
-struct named {
-	const char *key;
-	size_t node;
-};
 
 struct fctx {
 	struct cplan cp;		/* the copy replicas are placed again into */
@@ -83,24 +78,6 @@ static int lost_order(const void *a, const void *b)
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->slot > y->slot) - (x->slot < y->slot);
-}
-
-static int named_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-static int site_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = str_casecmp(x->key, y->key);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
 }
 
 static void save_node(struct fctx *c, size_t node)
@@ -344,52 +321,87 @@ static void ctx_release(struct fctx *c)
 	free(c->never);
 }
 
-/* Every node lost in turn, in name order. */
-static void analyse_nodes(struct fctx *c, const struct cplan *cp)
-{
-	struct failures *f = c->f;
-	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
-	char **names = xmalloc((cp->nnodes + 1) * sizeof(*names));
-	size_t i;
+/* A node or site by name, for sorting: by name, then node. */
+struct named {
+	char *name;
+	size_t node;
+};
 
-	for (i = 0; i < cp->nnodes; i++) {
-		names[i] = cplan_node_name(cp, &cp->nodes[i]);
-		nm[i].key = names[i];
-		nm[i].node = i;
-	}
-	qsort(nm, cp->nnodes, sizeof(*nm), named_order);
-	f->names[FAIL_NODE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
-	f->nnames[FAIL_NODE] = cp->nnodes;
-	for (i = 0; i < cp->nnodes; i++) {
-		f->names[FAIL_NODE][i] = names[nm[i].node];
-		fail_node(c, nm[i].node);
-		settle(c, FAIL_NODE, i, NULL);
-	}
-	free(names);
-	free(nm);
+static int named_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Every site lost in turn (all its nodes at once), in name order (sites differing in case are one). */
-static void analyse_sites(struct fctx *c, const struct cplan *cp)
+static int site_order(const void *a, const void *b)
 {
-	struct failures *f = c->f;
+	const struct named *x = a, *y = b;
+	int c = str_casecmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k)
+{
 	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
 	size_t i, j;
 
+	memset(dm, 0, sizeof(*dm));
+	dm->first = xmalloc((cp->nnodes + 2) * sizeof(*dm->first));
+	dm->by = xmalloc((cp->nnodes + 1) * sizeof(*dm->by));
+	dm->names = xmalloc((cp->nnodes + 1) * sizeof(*dm->names));
 	for (i = 0; i < cp->nnodes; i++) {
-		nm[i].key = cp->p->classes[cp->nodes[i].k].nc->site;
+		nm[i].name = k == FAIL_SITE ? xstrdup(cp->p->classes[cp->nodes[i].k].nc->site)
+					    : cplan_node_name(cp, &cp->nodes[i]);
 		nm[i].node = i;
 	}
-	qsort(nm, cp->nnodes, sizeof(*nm), site_order);
-	f->names[FAIL_SITE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
+	qsort(nm, cp->nnodes, sizeof(*nm), k == FAIL_SITE ? site_order : named_order);
 	for (i = 0; i < cp->nnodes; i = j) {
-		size_t site = f->nnames[FAIL_SITE]++;
-		f->names[FAIL_SITE][site] = xstrdup(nm[i].key);
-		for (j = i; j < cp->nnodes && !str_casecmp(nm[j].key, nm[i].key); j++)
-			fail_node(c, nm[j].node);
-		settle(c, FAIL_SITE, site, nm[i].key);
+		dm->first[dm->n] = i;
+		dm->names[dm->n++] = xstrdup(nm[i].name);
+		for (j = i; j < cp->nnodes && (k == FAIL_SITE ? !str_casecmp(nm[j].name, nm[i].name) : j == i); j++)
+			dm->by[j] = nm[j].node;
 	}
+	dm->first[dm->n] = cp->nnodes;
+	for (i = 0; i < cp->nnodes; i++)
+		free(nm[i].name);
 	free(nm);
+}
+
+void fail_domains_release(struct fail_domains *dm)
+{
+	size_t i;
+
+	if (dm->names)
+		for (i = 0; i < dm->n; i++)
+			free(dm->names[i]);
+	free(dm->names);
+	free(dm->first);
+	free(dm->by);
+	memset(dm, 0, sizeof(*dm));
+}
+
+/* Every domain of kind k lost in turn (all its nodes at once), in the domains' order. */
+static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind k)
+{
+	struct failures *f = c->f;
+	struct fail_domains dm;
+	size_t i, j;
+
+	fail_domains_build(&dm, cp, k);
+	for (i = 0; i < dm.n; i++) {
+		for (j = dm.first[i]; j < dm.first[i + 1]; j++)
+			fail_node(c, dm.by[j]);
+		settle(c, k, i, k == FAIL_SITE ? dm.names[i] : NULL);
+	}
+	f->nnames[k] = dm.n;
+	f->names[k] = dm.names;	/* the analysis keeps the names */
+	dm.names = NULL;
+	fail_domains_release(&dm);
 }
 
 /*
@@ -467,8 +479,8 @@ void failures_analyse(struct failures *f, const struct cplan *cp)
 
 	memset(f, 0, sizeof(*f));
 	ctx_init(&c, f, cp);
-	analyse_nodes(&c, cp);
-	analyse_sites(&c, cp);
+	analyse_kind(&c, cp, FAIL_NODE);
+	analyse_kind(&c, cp, FAIL_SITE);
 	ctx_release(&c);
 	find_worst(f, cp);
 }

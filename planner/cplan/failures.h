@@ -61,6 +61,23 @@ struct failures {
 	struct fail_worst worst[FAIL_KIND_COUNT];
 };
 
+/*
+ * The failure domains of a kind, in the analysis's order (one place for
+ * what a domain is, shared by the analysis and the resilience loop): each
+ * node, by name; each site, by name compared case-insensitively (named
+ * as its first node's class spells it), its nodes by index.  Domain i is
+ * names[i]; its nodes are by[first[i]] .. by[first[i + 1] - 1].
+ */
+struct fail_domains {
+	size_t n;
+	size_t *first;		/* [n + 1] */
+	size_t *by;		/* node indices */
+	char **names;		/* [n]; owned (fail_domains_release) */
+};
+
+void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k);
+void fail_domains_release(struct fail_domains *dm);
+
 /* The analysis of plan cp into f (released by failures_release). */
 void failures_analyse(struct failures *f, const struct cplan *cp);
 void failures_release(struct failures *f);

@@ -21,44 +21,6 @@
 #include "util.h"
 #include "banned.h"
 
-/* A node by name, for the failure analysis's order. */
-struct named {
-	char *name;
-	size_t node;
-};
-
-static int named_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-/* cp's nodes in the failure analysis's order (failures.names[FAIL_NODE]); caller frees with names_free. */
-static struct named *names_sorted(const struct cplan *cp)
-{
-	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
-	size_t i;
-
-	for (i = 0; i < cp->nnodes; i++) {
-		nm[i].name = cplan_node_name(cp, &cp->nodes[i]);
-		nm[i].node = i;
-	}
-	qsort(nm, cp->nnodes, sizeof(*nm), named_order);
-	return nm;
-}
-
-static void names_free(struct named *nm, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(nm[i].name);
-	free(nm);
-}
-
 /* A failure to cover: its nodes. */
 struct fset {
 	size_t n;
@@ -105,33 +67,17 @@ static void note_worst(struct plan_resilience *r, long stranded, char *name)
 	}
 }
 
-/* The nodes of failure i of kind k of the analysis f, into *nodes (caller frees); their count. */
-static size_t failure_nodes(const struct cplan *cp, const struct failures *f, enum fail_kind k, size_t i,
-			    const struct named *nm, size_t **nodes)
-{
-	size_t n = 0, j;
-
-	*nodes = xmalloc((cp->nnodes + 1) * sizeof(**nodes));
-	if (k == FAIL_NODE) {
-		(*nodes)[n++] = nm[i].node;
-		return n;
-	}
-	for (j = 0; j < cp->nnodes; j++)
-		if (!str_casecmp(cp->p->classes[cp->nodes[j].k].nc->site, f->names[FAIL_SITE][i]))
-			(*nodes)[n++] = j;
-	return n;
-}
-
 /* Count 1: the failure analysis of the plan; the failures that strand a replica of priority >= P. */
 static void check_single(struct rctx *c)
 {
 	struct plan_resilience *r = c->r;
 	enum fail_kind k = r->ask.survive == RESIL_SITE ? FAIL_SITE : FAIL_NODE;
-	struct named *nm = names_sorted(c->cp);
+	struct fail_domains dm;
 	struct failures f;
 	size_t i, j;
 
 	failures_analyse(&f, c->cp);
+	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nnames[k];
 	r->sets_total = (double)f.nnames[k];
 	for (i = 0; i < f.nrows; i = j) {
@@ -142,72 +88,17 @@ static void check_single(struct rctx *c)
 		if (f.rows[i].kind != k || !stranded)
 			continue;
 		{
-			size_t *nodes, n = failure_nodes(c->cp, &f, k, f.rows[i].failure, nm, &nodes);
-			set_add(c, nodes, n);
-			free(nodes);
+			size_t at = f.rows[i].failure;
+			set_add(c, &dm.by[dm.first[at]], dm.first[at + 1] - dm.first[at]);
 		}
 		note_worst(r, stranded, xstrdup(f.names[k][f.rows[i].failure]));
 	}
 	failures_release(&f);
-	names_free(nm, c->cp->nnodes);
-}
-
-/* The failure domains of the kind asked: each node (by name), or each site (by name, case-insensitive). */
-struct domains {
-	size_t n;
-	size_t *first;		/* [n + 1]: domain i's nodes are by[first[i]] .. by[first[i + 1] - 1] */
-	size_t *by;
-	char **names;
-};
-
-static int site_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = str_casecmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-static void domains_build(struct domains *dm, const struct cplan *cp, int by_site)
-{
-	struct named *nm = by_site ? xmalloc((cp->nnodes + 1) * sizeof(*nm)) : names_sorted(cp);
-	size_t i, j;
-
-	memset(dm, 0, sizeof(*dm));
-	dm->first = xmalloc((cp->nnodes + 2) * sizeof(*dm->first));
-	dm->by = xmalloc((cp->nnodes + 1) * sizeof(*dm->by));
-	dm->names = xmalloc((cp->nnodes + 1) * sizeof(*dm->names));
-	if (by_site) {
-		for (i = 0; i < cp->nnodes; i++) {
-			nm[i].name = xstrdup(cp->p->classes[cp->nodes[i].k].nc->site);
-			nm[i].node = i;
-		}
-		qsort(nm, cp->nnodes, sizeof(*nm), site_order);
-	}
-	for (i = 0; i < cp->nnodes; i = j) {
-		dm->first[dm->n] = i;
-		dm->names[dm->n++] = xstrdup(nm[i].name);
-		for (j = i; j < cp->nnodes && (by_site ? !str_casecmp(nm[j].name, nm[i].name) : j == i); j++)
-			dm->by[j] = nm[j].node;
-	}
-	dm->first[dm->n] = cp->nnodes;
-	names_free(nm, cp->nnodes);
-}
-
-static void domains_release(struct domains *dm)
-{
-	size_t i;
-
-	for (i = 0; i < dm->n; i++)
-		free(dm->names[i]);
-	free(dm->names);
-	free(dm->first);
-	free(dm->by);
+	fail_domains_release(&dm);
 }
 
 /* The nodes of the domains set[0 .. k) into nodes; their count. */
-static size_t set_nodes(const struct domains *dm, const size_t *set, size_t k, size_t *nodes)
+static size_t set_nodes(const struct fail_domains *dm, const size_t *set, size_t k, size_t *nodes)
 {
 	size_t n = 0, i, j;
 
@@ -218,7 +109,7 @@ static size_t set_nodes(const struct domains *dm, const size_t *set, size_t k, s
 }
 
 /* The name of a set of domains: their names joined by '+'. */
-static char *set_name(const struct domains *dm, const size_t *set, size_t k)
+static char *set_name(const struct fail_domains *dm, const size_t *set, size_t k)
 {
 	struct sb sb;
 	size_t i;
@@ -233,7 +124,7 @@ static char *set_name(const struct domains *dm, const size_t *set, size_t k)
 }
 
 /* Checks the loss of the domains set[0 .. k) (no capacity added); a failing set is kept. */
-static void check_set(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, const size_t *set,
+static void check_set(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, const size_t *set,
 		      size_t k)
 {
 	size_t *nodes = xmalloc((c->cp->nnodes + 1) * sizeof(*nodes)), n = set_nodes(dm, set, k, nodes);
@@ -262,7 +153,7 @@ static double choose(size_t n, size_t k)
 }
 
 /* Replicas of priority >= prio on domain i (index ix). */
-static long held(const struct cplan *cp, const struct reserve_index *ix, const struct domains *dm, size_t i,
+static long held(const struct cplan *cp, const struct reserve_index *ix, const struct fail_domains *dm, size_t i,
 		 int prio)
 {
 	long n = 0;
@@ -292,7 +183,7 @@ static int heavy_order(const void *a, const void *b)
  * Too many sets to check each: for every domain holding a replica of
  * priority >= P, the set of it and the count - 1 heaviest other domains.
  */
-static void check_chosen(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, size_t k)
+static void check_chosen(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, size_t k)
 {
 	size_t n = dm->n, i, j, m;
 	long *load = xmalloc((n + 1) * sizeof(*load));
@@ -319,7 +210,7 @@ static void check_chosen(struct rctx *c, const struct reserve_index *ix, const s
 }
 
 /* Every k-subset of the n domains, in lexicographic order (k < n). */
-static void check_every(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, size_t k)
+static void check_every(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, size_t k)
 {
 	size_t *set = xmalloc((k + 1) * sizeof(*set)), n = dm->n, i, j;
 
@@ -344,10 +235,10 @@ static void check_sets(struct rctx *c)
 	struct plan_resilience *r = c->r;
 	size_t k = (size_t)r->ask.count;
 	struct reserve_index ix;
-	struct domains dm;
+	struct fail_domains dm;
 
 	reserve_index_build(&ix, c->cp);
-	domains_build(&dm, c->cp, r->ask.survive == RESIL_SITE);
+	fail_domains_build(&dm, c->cp, r->ask.survive == RESIL_SITE ? FAIL_SITE : FAIL_NODE);
 	r->sets_total = choose(dm.n, k);
 	r->proven = 1;
 	if (dm.n <= k) {	/* the plan uses no more domains than may fail: all of them at once */
@@ -364,7 +255,7 @@ static void check_sets(struct rctx *c)
 		r->proven = 0;
 		check_chosen(c, &ix, &dm, k);
 	}
-	domains_release(&dm);
+	fail_domains_release(&dm);
 	reserve_index_release(&ix);
 }
 

@@ -24,42 +24,11 @@
 #include "cplan.h"
 #include "failures.h"
 #include "fixture.h"
+#include "fixture_mig.h"
 #include "reserve.h"
 #include "verify.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,sites,priority\n"
-
-static int demand_named(const struct problem *p, const char *name)
-{
-	size_t i;
-	for (i = 0; i < p->ndemands; i++)
-		if (!strcmp(p->demands[i].w->name, name))
-			return (int)i;
-	return -1;
-}
-
-static int mig7(const struct pclass *c)
-{
-	size_t i;
-	for (i = 0; i < c->nconfigs; i++)
-		if (c->configs[i].mode == MODE_MIG && !strcmp(c->configs[i].name, "1g.10gb*7"))
-			return (int)i;
-	return -1;
-}
-
-/* Opens class k's node with its GPU as 7 x 1g.10gb, then nhi replicas of hi and nlo of lo. */
-static void fill_node(struct cplan *cp, int k, int hi, int nhi, int lo, int nlo)
-{
-	int node = cplan_open_node(cp, k, MODE_MIG, -1);
-	size_t s = cp->nslots;
-	int i;
-
-	cplan_configure_gpu(cp, node, 0, mig7(&cp->p->classes[k]));
-	for (i = 0; i < nhi; i++)
-		cplan_place_at(cp, s++, hi);
-	for (i = 0; i < nlo; i++)
-		cplan_place_at(cp, s++, lo);
-}
 
 /* The fixture and plan of one case: b_count nodes of class b, hi's sites; layout as the header says. */
 static int build(struct fixture *fx, struct cplan *cp, int b_count, const char *hi_sites, const int layout[3][2])
