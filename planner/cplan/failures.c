@@ -23,7 +23,13 @@
 
 const char *fail_kind_name(enum fail_kind k)
 {
-	return k == FAIL_NODE ? "node" : "site";
+	return k == FAIL_NODE ? "node" : k == FAIL_SITE ? "site" : "gpu";
+}
+
+int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu)
+{
+	const struct cslot *sl = &cp->slots[s];
+	return (size_t)sl->node == node && (gpu < 0 || (sl->gpu <= gpu && gpu < sl->gpu + sl->ngpus));
 }
 
 /* A replica of a failed domain: placed again by its workload's rank (failures.c's order), then slot. */
@@ -47,7 +53,9 @@ struct nsave {
 struct fctx {
 	struct cplan cp;		/* the copy replicas are placed again into */
 	struct failures *f;
-	size_t *sfirst, *sby;		/* the occupied slots by node */
+	size_t *sfirst, *sby;		/* the slots by node */
+	size_t *off;			/* the free slots of a failed GPU, marked taken this failure */
+	size_t noff, offcap;
 	size_t *qoff;			/* per class: where its queues' marks start */
 	unsigned char *qmark;		/* per (class, slot type): saved this failure */
 	struct qsave *qs;
@@ -137,18 +145,43 @@ static void undo(struct fctx *c)
 	for (i = 0; i < c->nlost; i++)	/* the lost replicas count on their domains again */
 		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
 	c->nlost = 0;
+	while (c->noff > 0)	/* a failed GPU's free slots are free again */
+		cp->slots[c->off[--c->noff]].d = -1;
 	cp->memo->epoch++;
 }
 
-/* Adds node's replicas to the lost ones and takes its CPU, so nothing lands on it. */
-static void fail_node(struct fctx *c, size_t node)
+/*
+ * Adds the replicas on GPU gpu of node (gpu < 0: the whole node) to the
+ * lost ones.  A lost node takes nothing: its CPU is all taken.  A lost
+ * GPU's free slots are marked taken (FAIL_SLOT_OFF) and the CPU and RAM
+ * of the replicas it held go back to its node, which still runs: they may
+ * land on its other GPUs.
+ */
+static void fail_unit(struct fctx *c, size_t node, int gpu)
 {
 	struct cplan *cp = &c->cp;
+	struct cnode *n = &cp->nodes[node];
 	size_t j;
 
+	save_node(c, node);
 	for (j = c->sfirst[node]; j < c->sfirst[node + 1]; j++) {
 		size_t s = c->sby[j];
 		int d = cp->slots[s].d;
+		if (!fail_slot_on(cp, s, node, gpu))
+			continue;
+		if (d < 0 && gpu >= 0) {
+			cp->slots[s].d = FAIL_SLOT_OFF;
+			XGROW(c->off, c->offcap, c->noff + 1);
+			c->off[c->noff++] = s;
+		}
+		if (d < 0)
+			continue;
+		if (d == FAIL_SLOT_OFF)
+			continue;	/* another failed GPU's, this failure */
+		if (gpu >= 0) {
+			n->cpu_used -= cp->p->demands[d].w->cpu_cores;
+			n->ram_used -= cp->p->demands[d].w->ram_gib;
+		}
 		XGROW(c->lost, c->lostcap, c->nlost + 1);
 		c->lost[c->nlost].rank = c->rank[d];
 		c->lost[c->nlost].d = d;
@@ -156,8 +189,8 @@ static void fail_node(struct fctx *c, size_t node)
 		c->nlost++;
 		cplan_caps_count(cp, d, (int)node, -1);	/* a lost pod counts on no domain */
 	}
-	save_node(c, node);
-	cp->nodes[node].cpu_used = HUGE_VAL;
+	if (gpu < 0)
+		n->cpu_used = HUGE_VAL;
 }
 
 /* True when every site w may use is `site` (w cannot leave the failed site). */
@@ -267,12 +300,11 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	c->f = f;
 	cplan_copy(&c->cp, cp);
 	c->cp.no_avail_caps = 1;	/* a scheduler re-places under the spread rules, not the availability rule */
-	/* the occupied slots, grouped by node */
-	for (i = 0; i < cp->nslots; i++)
-		if (cp->slots[i].d >= 0) {
-			occ[nocc] = i;
-			node[nocc++] = (size_t)cp->slots[i].node;
-		}
+	/* the slots, grouped by node (a failed node loses the occupied ones, a failed GPU also its free ones) */
+	for (i = 0; i < cp->nslots; i++) {
+		occ[nocc] = i;
+		node[nocc++] = (size_t)cp->slots[i].node;
+	}
 	cplan_group_by(node, nocc, cp->nnodes, &c->sfirst, &c->sby);
 	for (i = 0; i < nocc; i++)
 		c->sby[i] = occ[c->sby[i]];
@@ -310,6 +342,7 @@ static void ctx_release(struct fctx *c)
 	cplan_release(&c->cp);
 	free(c->sfirst);
 	free(c->sby);
+	free(c->off);
 	free(c->qoff);
 	free(c->qmark);
 	free(c->qs);
@@ -345,6 +378,41 @@ static int site_order(const void *a, const void *b)
 	return (x->node > y->node) - (x->node < y->node);
 }
 
+/* Domains of kind gpu: each GPU of each node of dm's node domains, by node then GPU index. */
+static void gpu_domains(struct fail_domains *dm, const struct cplan *cp)
+{
+	size_t n = 0, i, node;
+	char **names;
+	int g, ng;
+
+	for (i = 0; i < cp->nnodes; i++)
+		n += (size_t)cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	names = xmalloc((n + 1) * sizeof(*names));
+	free(dm->first);
+	dm->first = xmalloc((n + 2) * sizeof(*dm->first));
+	dm->gpu = xmalloc((n + 1) * sizeof(*dm->gpu));
+	{
+		size_t *by = xmalloc((n + 1) * sizeof(*by));
+		for (n = 0, i = 0; i < dm->n; i++) {
+			node = dm->by[i];
+			ng = cp->p->classes[cp->nodes[node].k].nc->gpus_per_node;
+			for (g = 0; g < ng; g++, n++) {
+				dm->first[n] = n;
+				by[n] = node;
+				dm->gpu[n] = g;
+				names[n] = xasprintf("%s/gpu %d", dm->names[i], g);
+			}
+			free(dm->names[i]);
+		}
+		free(dm->by);
+		dm->by = by;
+	}
+	free(dm->names);
+	dm->names = names;
+	dm->first[n] = n;
+	dm->n = n;
+}
+
 void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k)
 {
 	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
@@ -370,6 +438,8 @@ void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fa
 	for (i = 0; i < cp->nnodes; i++)
 		free(nm[i].name);
 	free(nm);
+	if (k == FAIL_GPU)
+		gpu_domains(dm, cp);
 }
 
 void fail_domains_release(struct fail_domains *dm)
@@ -382,6 +452,7 @@ void fail_domains_release(struct fail_domains *dm)
 	free(dm->names);
 	free(dm->first);
 	free(dm->by);
+	free(dm->gpu);
 	memset(dm, 0, sizeof(*dm));
 }
 
@@ -395,7 +466,7 @@ static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind 
 	fail_domains_build(&dm, cp, k);
 	for (i = 0; i < dm.n; i++) {
 		for (j = dm.first[i]; j < dm.first[i + 1]; j++)
-			fail_node(c, dm.by[j]);
+			fail_unit(c, dm.by[j], dm.gpu ? dm.gpu[j] : -1);
 		settle(c, k, i, k == FAIL_SITE ? dm.names[i] : NULL);
 	}
 	f->nnames[k] = dm.n;
@@ -473,7 +544,7 @@ static void find_worst(struct failures *f, const struct cplan *cp)
 	}
 }
 
-void failures_analyse(struct failures *f, const struct cplan *cp)
+void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
 {
 	struct fctx c;
 
@@ -481,6 +552,9 @@ void failures_analyse(struct failures *f, const struct cplan *cp)
 	ctx_init(&c, f, cp);
 	analyse_kind(&c, cp, FAIL_NODE);
 	analyse_kind(&c, cp, FAIL_SITE);
+	if (by_gpu)
+		analyse_kind(&c, cp, FAIL_GPU);
+	f->by_gpu = by_gpu;
 	ctx_release(&c);
 	find_worst(f, cp);
 }

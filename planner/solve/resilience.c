@@ -3,10 +3,10 @@
  *
  * One failure at a time (count 1): the failure analysis (failures.h) is
  * the check, so what the loop stops on is exactly what the reports show.
- * A GPU's loss is covered as its node's: the node's replicas are a
- * superset of the GPU's, and the node's other free slots are lost with
- * it, so a plan that survives every node survives every GPU (a
- * sufficient condition, docs/formulation.md).  Sets of `count` nodes:
+ * survive: gpu is checked and covered per GPU (failures.h loses a GPU:
+ * its replicas, its free slots; its node runs on), so headroom on the
+ * node's other GPUs counts; with gpu_counts_as_node a failed GPU drains
+ * its node and the domains are nodes.  Sets of `count` domains:
  * each set is checked by placing its replicas again (reserve.h, the same
  * engine and order); every set when there are few enough, else a chosen
  * subset, and the verdict says so.
@@ -21,10 +21,11 @@
 #include "util.h"
 #include "banned.h"
 
-/* A failure to cover: its nodes. */
+/* A failure to cover: its nodes (and GPUs, for kind gpu). */
 struct fset {
 	size_t n;
 	size_t *nodes;
+	int *gpus;		/* per node: the GPU lost; NULL: the whole nodes */
 };
 
 struct rctx {
@@ -35,7 +36,7 @@ struct rctx {
 	size_t nsets, setcap;
 };
 
-static void set_add(struct rctx *c, const size_t *nodes, size_t n)
+static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
 {
 	struct fset *s;
 
@@ -44,14 +45,21 @@ static void set_add(struct rctx *c, const size_t *nodes, size_t n)
 	s->n = n;
 	s->nodes = xmalloc((n + 1) * sizeof(*s->nodes));
 	memcpy(s->nodes, nodes, n * sizeof(*nodes));
+	s->gpus = NULL;
+	if (gpus) {
+		s->gpus = xmalloc((n + 1) * sizeof(*s->gpus));
+		memcpy(s->gpus, gpus, n * sizeof(*gpus));
+	}
 }
 
 static void sets_clear(struct rctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nsets; i++)
+	for (i = 0; i < c->nsets; i++) {
 		free(c->sets[i].nodes);
+		free(c->sets[i].gpus);
+	}
 	c->nsets = 0;
 }
 
@@ -71,12 +79,12 @@ static void note_worst(struct plan_resilience *r, long stranded, char *name)
 static void check_single(struct rctx *c)
 {
 	struct plan_resilience *r = c->r;
-	enum fail_kind k = r->ask.survive == RESIL_SITE ? FAIL_SITE : FAIL_NODE;
+	enum fail_kind k = resilience_kind(&r->ask);
 	struct fail_domains dm;
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse(&f, c->cp);
+	failures_analyse(&f, c->cp, k == FAIL_GPU);
 	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nnames[k];
 	r->sets_total = (double)f.nnames[k];
@@ -89,7 +97,7 @@ static void check_single(struct rctx *c)
 			continue;
 		{
 			size_t at = f.rows[i].failure;
-			set_add(c, &dm.by[dm.first[at]], dm.first[at + 1] - dm.first[at]);
+			set_add(c, &dm.by[dm.first[at]], dm.gpu ? &dm.gpu[dm.first[at]] : NULL, dm.first[at + 1] - dm.first[at]);
 		}
 		note_worst(r, stranded, xstrdup(f.names[k][f.rows[i].failure]));
 	}
@@ -97,14 +105,16 @@ static void check_single(struct rctx *c)
 	fail_domains_release(&dm);
 }
 
-/* The nodes of the domains set[0 .. k) into nodes; their count. */
-static size_t set_nodes(const struct fail_domains *dm, const size_t *set, size_t k, size_t *nodes)
+/* The nodes of the domains set[0 .. k) into nodes, their GPUs into gpus (kind gpu); their count. */
+static size_t set_nodes(const struct fail_domains *dm, const size_t *set, size_t k, size_t *nodes, int *gpus)
 {
 	size_t n = 0, i, j;
 
 	for (i = 0; i < k; i++)
-		for (j = dm->first[set[i]]; j < dm->first[set[i] + 1]; j++)
+		for (j = dm->first[set[i]]; j < dm->first[set[i] + 1]; j++) {
+			gpus[n] = dm->gpu ? dm->gpu[j] : -1;
 			nodes[n++] = dm->by[j];
+		}
 	return n;
 }
 
@@ -127,16 +137,20 @@ static char *set_name(const struct fail_domains *dm, const size_t *set, size_t k
 static void check_set(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, const size_t *set,
 		      size_t k)
 {
-	size_t *nodes = xmalloc((c->cp->nnodes + 1) * sizeof(*nodes)), n = set_nodes(dm, set, k, nodes);
+	size_t nmax = dm->first[dm->n] + 1, *nodes = xmalloc(nmax * sizeof(*nodes));
+	int *gpus = xmalloc(nmax * sizeof(*gpus));
+	size_t n = set_nodes(dm, set, k, nodes, gpus);
+	const int *g = dm->gpu ? gpus : NULL;
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0 }, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
-		set_add(c, nodes, n);
+		set_add(c, nodes, g, n);
 		note_worst(c->r, rc.stranded, set_name(dm, set, k));
 	}
 	free(nodes);
+	free(gpus);
 }
 
 /* C(n, k) as a double (large values are only compared with RESIL_SETS_MAX). */
@@ -164,7 +178,8 @@ static long held(const struct cplan *cp, const struct reserve_index *ix, const s
 		if (node >= ix->nnodes)
 			continue;
 		for (s = ix->first[node]; s < ix->first[node + 1]; s++)
-			n += cp->p->demands[cp->slots[ix->by[s]].d].w->priority >= prio;
+			n += cp->p->demands[cp->slots[ix->by[s]].d].w->priority >= prio &&
+			     fail_slot_on(cp, ix->by[s], node, dm->gpu ? dm->gpu[j] : -1);
 	}
 	return n;
 }
@@ -238,7 +253,7 @@ static void check_sets(struct rctx *c)
 	struct fail_domains dm;
 
 	reserve_index_build(&ix, c->cp);
-	fail_domains_build(&dm, c->cp, r->ask.survive == RESIL_SITE ? FAIL_SITE : FAIL_NODE);
+	fail_domains_build(&dm, c->cp, resilience_kind(&r->ask));
 	r->sets_total = choose(dm.n, k);
 	r->proven = 1;
 	if (dm.n <= k) {	/* the plan uses no more domains than may fail: all of them at once */
@@ -269,7 +284,8 @@ static long cover_all(struct rctx *c)
 	reserve_index_build(&ix, c->cp);
 	for (i = 0; i < c->nsets; i++) {
 		struct reserve_cover rc;
-		reserve_cover(c->cp, &ix, &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1 }, &rc);
+		reserve_cover(c->cp, &ix,
+			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus }, &rc);
 		added += rc.added + rc.moved;
 	}
 	reserve_index_release(&ix);
@@ -343,6 +359,13 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	r->usd_per_year = (r->cost_with - r->cost_without) / sc->horizon_years;
 	if (r->gpus_with > r->gpus_without)
 		r->usd_per_year_per_gpu = r->usd_per_year / (double)(r->gpus_with - r->gpus_without);
+}
+
+enum fail_kind resilience_kind(const struct scenario_resilience *a)
+{
+	if (a->survive == RESIL_SITE)
+		return FAIL_SITE;
+	return a->survive == RESIL_GPU && !a->gpu_as_node ? FAIL_GPU : FAIL_NODE;
 }
 
 void plan_resilience_release(struct plan_resilience *r)
