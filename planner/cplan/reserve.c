@@ -109,9 +109,11 @@ static int on_lost(const struct cplan *cp, const struct reserve_loss *ls, size_t
 /*
  * Takes the failed nodes and GPUs out, as the failure analysis does: a
  * node takes nothing (its CPU all taken); a GPU's free slots are marked
- * taken (FAIL_SLOT_OFF, their ids into *off) and the CPU and RAM of the
- * replicas it held go back to its node.  cpu, ram: each entry's node
- * loads before, for put_back.  The number of slots marked.
+ * taken (FAIL_SLOT_OFF, their ids into *off, each followed by the head
+ * of its free slot queue then, which a search may move past it) and the
+ * CPU and RAM of the replicas it held go back to its node.  cpu, ram:
+ * each entry's node loads before, for put_back.  The number of slots
+ * marked.
  */
 static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *cpu, double *ram, size_t **off)
 {
@@ -131,8 +133,10 @@ static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *
 			continue;
 		if (c->d < 0) {
 			c->d = FAIL_SLOT_OFF;
-			XGROW(*off, cap, noff + 1);
-			(*off)[noff++] = s;
+			XGROW(*off, cap, 2 * noff + 2);
+			(*off)[2 * noff] = s;
+			(*off)[2 * noff + 1] = cp->fqhead[nd->k][cp->p->classes[nd->k].slot_types[c->type].rep];
+			noff++;
 		} else if (c->d != FAIL_SLOT_OFF && nd->cpu_used < HUGE_VAL) {
 			nd->cpu_used -= cp->p->demands[c->d].w->cpu_cores;
 			nd->ram_used -= cp->p->demands[c->d].w->ram_gib;
@@ -142,14 +146,22 @@ static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *
 	return noff;
 }
 
-/* Undoes take_out. */
+/*
+ * Undoes take_out.  A marked slot is free again where it was in its
+ * queue: the head goes back before it (the first saved of a queue is
+ * restored last); the slots the head so passes again are free or checked.
+ */
 static void put_back(struct cplan *cp, const struct reserve_loss *ls, const double *cpu, const double *ram,
 		     size_t *off, size_t noff)
 {
 	size_t i;
 
-	while (noff > 0)
-		cp->slots[off[--noff]].d = -1;
+	while (noff > 0) {
+		struct cslot *c = &cp->slots[off[2 * --noff]];
+		int k = cp->nodes[c->node].k;
+		c->d = -1;
+		cp->fqhead[k][cp->p->classes[k].slot_types[c->type].rep] = off[2 * noff + 1];
+	}
 	for (i = ls->n; i > 0; i--) {
 		cp->nodes[ls->nodes[i - 1]].cpu_used = cpu[i - 1];
 		cp->nodes[ls->nodes[i - 1]].ram_used = ram[i - 1];
