@@ -23,7 +23,13 @@
 
 const char *fail_kind_name(enum fail_kind k)
 {
-	return k == FAIL_NODE ? "node" : "site";
+	return k == FAIL_NODE ? "node" : k == FAIL_SITE ? "site" : "gpu";
+}
+
+int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu)
+{
+	const struct cslot *sl = &cp->slots[s];
+	return (size_t)sl->node == node && (gpu < 0 || (sl->gpu <= gpu && gpu < sl->gpu + sl->ngpus));
 }
 
 /* A replica of a failed domain: placed again by its workload's rank (failures.c's order), then slot. */
@@ -43,16 +49,13 @@ struct nsave {
 	double cpu, ram;
 };
 
-/* A failure's name and its nodes, for sorting: by key, then node. */
-struct named {
-	const char *key;
-	size_t node;
-};
 
 struct fctx {
 	struct cplan cp;		/* the copy replicas are placed again into */
 	struct failures *f;
-	size_t *sfirst, *sby;		/* the occupied slots by node */
+	size_t *sfirst, *sby;		/* the slots by node */
+	size_t *off;			/* the free slots of a failed GPU, marked taken this failure */
+	size_t noff, offcap;
 	size_t *qoff;			/* per class: where its queues' marks start */
 	unsigned char *qmark;		/* per (class, slot type): saved this failure */
 	struct qsave *qs;
@@ -83,24 +86,6 @@ static int lost_order(const void *a, const void *b)
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->slot > y->slot) - (x->slot < y->slot);
-}
-
-static int named_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-static int site_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = str_casecmp(x->key, y->key);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
 }
 
 static void save_node(struct fctx *c, size_t node)
@@ -160,18 +145,43 @@ static void undo(struct fctx *c)
 	for (i = 0; i < c->nlost; i++)	/* the lost replicas count on their domains again */
 		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
 	c->nlost = 0;
+	while (c->noff > 0)	/* a failed GPU's free slots are free again */
+		cp->slots[c->off[--c->noff]].d = -1;
 	cp->memo->epoch++;
 }
 
-/* Adds node's replicas to the lost ones and takes its CPU, so nothing lands on it. */
-static void fail_node(struct fctx *c, size_t node)
+/*
+ * Adds the replicas on GPU gpu of node (gpu < 0: the whole node) to the
+ * lost ones.  A lost node takes nothing: its CPU is all taken.  A lost
+ * GPU's free slots are marked taken (FAIL_SLOT_OFF) and the CPU and RAM
+ * of the replicas it held go back to its node, which still runs: they may
+ * land on its other GPUs.
+ */
+static void fail_unit(struct fctx *c, size_t node, int gpu)
 {
 	struct cplan *cp = &c->cp;
+	struct cnode *n = &cp->nodes[node];
 	size_t j;
 
+	save_node(c, node);
 	for (j = c->sfirst[node]; j < c->sfirst[node + 1]; j++) {
 		size_t s = c->sby[j];
 		int d = cp->slots[s].d;
+		if (!fail_slot_on(cp, s, node, gpu))
+			continue;
+		if (d < 0 && gpu >= 0) {
+			cp->slots[s].d = FAIL_SLOT_OFF;
+			XGROW(c->off, c->offcap, c->noff + 1);
+			c->off[c->noff++] = s;
+		}
+		if (d < 0)
+			continue;
+		if (d == FAIL_SLOT_OFF)
+			continue;	/* another failed GPU's, this failure */
+		if (gpu >= 0) {
+			n->cpu_used -= cp->p->demands[d].w->cpu_cores;
+			n->ram_used -= cp->p->demands[d].w->ram_gib;
+		}
 		XGROW(c->lost, c->lostcap, c->nlost + 1);
 		c->lost[c->nlost].rank = c->rank[d];
 		c->lost[c->nlost].d = d;
@@ -179,8 +189,8 @@ static void fail_node(struct fctx *c, size_t node)
 		c->nlost++;
 		cplan_caps_count(cp, d, (int)node, -1);	/* a lost pod counts on no domain */
 	}
-	save_node(c, node);
-	cp->nodes[node].cpu_used = HUGE_VAL;
+	if (gpu < 0)
+		n->cpu_used = HUGE_VAL;
 }
 
 /* True when every site w may use is `site` (w cannot leave the failed site). */
@@ -290,12 +300,11 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	c->f = f;
 	cplan_copy(&c->cp, cp);
 	c->cp.no_avail_caps = 1;	/* a scheduler re-places under the spread rules, not the availability rule */
-	/* the occupied slots, grouped by node */
-	for (i = 0; i < cp->nslots; i++)
-		if (cp->slots[i].d >= 0) {
-			occ[nocc] = i;
-			node[nocc++] = (size_t)cp->slots[i].node;
-		}
+	/* the slots, grouped by node (a failed node loses the occupied ones, a failed GPU also its free ones) */
+	for (i = 0; i < cp->nslots; i++) {
+		occ[nocc] = i;
+		node[nocc++] = (size_t)cp->slots[i].node;
+	}
 	cplan_group_by(node, nocc, cp->nnodes, &c->sfirst, &c->sby);
 	for (i = 0; i < nocc; i++)
 		c->sby[i] = occ[c->sby[i]];
@@ -333,6 +342,7 @@ static void ctx_release(struct fctx *c)
 	cplan_release(&c->cp);
 	free(c->sfirst);
 	free(c->sby);
+	free(c->off);
 	free(c->qoff);
 	free(c->qmark);
 	free(c->qs);
@@ -344,52 +354,125 @@ static void ctx_release(struct fctx *c)
 	free(c->never);
 }
 
-/* Every node lost in turn, in name order. */
-static void analyse_nodes(struct fctx *c, const struct cplan *cp)
-{
-	struct failures *f = c->f;
-	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
-	char **names = xmalloc((cp->nnodes + 1) * sizeof(*names));
-	size_t i;
+/* A node or site by name, for sorting: by name, then node. */
+struct named {
+	char *name;
+	size_t node;
+};
 
-	for (i = 0; i < cp->nnodes; i++) {
-		names[i] = cplan_node_name(cp, &cp->nodes[i]);
-		nm[i].key = names[i];
-		nm[i].node = i;
-	}
-	qsort(nm, cp->nnodes, sizeof(*nm), named_order);
-	f->names[FAIL_NODE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
-	f->nnames[FAIL_NODE] = cp->nnodes;
-	for (i = 0; i < cp->nnodes; i++) {
-		f->names[FAIL_NODE][i] = names[nm[i].node];
-		fail_node(c, nm[i].node);
-		settle(c, FAIL_NODE, i, NULL);
-	}
-	free(names);
-	free(nm);
+static int named_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Every site lost in turn (all its nodes at once), in name order (sites differing in case are one). */
-static void analyse_sites(struct fctx *c, const struct cplan *cp)
+static int site_order(const void *a, const void *b)
 {
-	struct failures *f = c->f;
+	const struct named *x = a, *y = b;
+	int c = str_casecmp(x->name, y->name);
+	if (c)
+		return c;
+	return (x->node > y->node) - (x->node < y->node);
+}
+
+/* Domains of kind gpu: each GPU of each node of dm's node domains, by node then GPU index. */
+static void gpu_domains(struct fail_domains *dm, const struct cplan *cp)
+{
+	size_t n = 0, i, node;
+	char **names;
+	int g, ng;
+
+	for (i = 0; i < cp->nnodes; i++)
+		n += (size_t)cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	names = xmalloc((n + 1) * sizeof(*names));
+	free(dm->first);
+	dm->first = xmalloc((n + 2) * sizeof(*dm->first));
+	dm->gpu = xmalloc((n + 1) * sizeof(*dm->gpu));
+	{
+		size_t *by = xmalloc((n + 1) * sizeof(*by));
+		for (n = 0, i = 0; i < dm->n; i++) {
+			node = dm->by[i];
+			ng = cp->p->classes[cp->nodes[node].k].nc->gpus_per_node;
+			for (g = 0; g < ng; g++, n++) {
+				dm->first[n] = n;
+				by[n] = node;
+				dm->gpu[n] = g;
+				names[n] = xasprintf("%s/gpu %d", dm->names[i], g);
+			}
+			free(dm->names[i]);
+		}
+		free(dm->by);
+		dm->by = by;
+	}
+	free(dm->names);
+	dm->names = names;
+	dm->first[n] = n;
+	dm->n = n;
+}
+
+void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k)
+{
 	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
 	size_t i, j;
 
+	memset(dm, 0, sizeof(*dm));
+	dm->first = xmalloc((cp->nnodes + 2) * sizeof(*dm->first));
+	dm->by = xmalloc((cp->nnodes + 1) * sizeof(*dm->by));
+	dm->names = xmalloc((cp->nnodes + 1) * sizeof(*dm->names));
 	for (i = 0; i < cp->nnodes; i++) {
-		nm[i].key = cp->p->classes[cp->nodes[i].k].nc->site;
+		nm[i].name = k == FAIL_SITE ? xstrdup(cp->p->classes[cp->nodes[i].k].nc->site)
+					    : cplan_node_name(cp, &cp->nodes[i]);
 		nm[i].node = i;
 	}
-	qsort(nm, cp->nnodes, sizeof(*nm), site_order);
-	f->names[FAIL_SITE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
+	qsort(nm, cp->nnodes, sizeof(*nm), k == FAIL_SITE ? site_order : named_order);
 	for (i = 0; i < cp->nnodes; i = j) {
-		size_t site = f->nnames[FAIL_SITE]++;
-		f->names[FAIL_SITE][site] = xstrdup(nm[i].key);
-		for (j = i; j < cp->nnodes && !str_casecmp(nm[j].key, nm[i].key); j++)
-			fail_node(c, nm[j].node);
-		settle(c, FAIL_SITE, site, nm[i].key);
+		dm->first[dm->n] = i;
+		dm->names[dm->n++] = xstrdup(nm[i].name);
+		for (j = i; j < cp->nnodes && (k == FAIL_SITE ? !str_casecmp(nm[j].name, nm[i].name) : j == i); j++)
+			dm->by[j] = nm[j].node;
 	}
+	dm->first[dm->n] = cp->nnodes;
+	for (i = 0; i < cp->nnodes; i++)
+		free(nm[i].name);
 	free(nm);
+	if (k == FAIL_GPU)
+		gpu_domains(dm, cp);
+}
+
+void fail_domains_release(struct fail_domains *dm)
+{
+	size_t i;
+
+	if (dm->names)
+		for (i = 0; i < dm->n; i++)
+			free(dm->names[i]);
+	free(dm->names);
+	free(dm->first);
+	free(dm->by);
+	free(dm->gpu);
+	memset(dm, 0, sizeof(*dm));
+}
+
+/* Every domain of kind k lost in turn (all its nodes at once), in the domains' order. */
+static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind k)
+{
+	struct failures *f = c->f;
+	struct fail_domains dm;
+	size_t i, j;
+
+	fail_domains_build(&dm, cp, k);
+	for (i = 0; i < dm.n; i++) {
+		for (j = dm.first[i]; j < dm.first[i + 1]; j++)
+			fail_unit(c, dm.by[j], dm.gpu ? dm.gpu[j] : -1);
+		settle(c, k, i, k == FAIL_SITE ? dm.names[i] : NULL);
+	}
+	f->nnames[k] = dm.n;
+	f->names[k] = dm.names;	/* the analysis keeps the names */
+	dm.names = NULL;
+	fail_domains_release(&dm);
 }
 
 /*
@@ -461,14 +544,17 @@ static void find_worst(struct failures *f, const struct cplan *cp)
 	}
 }
 
-void failures_analyse(struct failures *f, const struct cplan *cp)
+void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
 {
 	struct fctx c;
 
 	memset(f, 0, sizeof(*f));
 	ctx_init(&c, f, cp);
-	analyse_nodes(&c, cp);
-	analyse_sites(&c, cp);
+	analyse_kind(&c, cp, FAIL_NODE);
+	analyse_kind(&c, cp, FAIL_SITE);
+	if (by_gpu)
+		analyse_kind(&c, cp, FAIL_GPU);
+	f->by_gpu = by_gpu;
 	ctx_release(&c);
 	find_worst(f, cp);
 }

@@ -1,8 +1,11 @@
 /*
  * failures.h - the failure analysis of a concrete plan: for each node and
- * each site, what its loss would strand once the replicas it held are
- * placed again into the plan's free capacity (docs/formats.md,
- * "failures.csv").
+ * each site (and each GPU, when asked), what its loss would strand once
+ * the replicas it held are placed again into the plan's free capacity
+ * (docs/formats.md, "failures.csv").  A lost GPU strands the replicas
+ * with a slot on it (MIG instances, vGPUs, shared slots, a multi-GPU
+ * replica using it) and takes its free slots; its node keeps running,
+ * with the CPU and RAM those replicas held given back.
  *
  * The re-placement is the placement engine's own (cplan_find_free): a
  * free slot of a slot type the workload may use (its modes, isolation,
@@ -21,13 +24,14 @@
 #ifndef PLANNER_FAILURES_H
 #define PLANNER_FAILURES_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "cplan.h"
 
-enum fail_kind { FAIL_NODE, FAIL_SITE, FAIL_KIND_COUNT };
+enum fail_kind { FAIL_NODE, FAIL_SITE, FAIL_GPU, FAIL_KIND_COUNT };
 
-/* "node" or "site". */
+/* "node", "site" or "gpu". */
 const char *fail_kind_name(enum fail_kind k);
 
 /* One failure and one workload that had replicas on it. */
@@ -59,10 +63,43 @@ struct failures {
 	char **names[FAIL_KIND_COUNT];	/* failure names by kind, sorted: node names, sites */
 	size_t nwith[FAIL_KIND_COUNT];	/* failures of each kind that held a replica */
 	struct fail_worst worst[FAIL_KIND_COUNT];
+	int by_gpu;		/* the GPUs were analysed (kind gpu has rows) */
 };
 
-/* The analysis of plan cp into f (released by failures_release). */
-void failures_analyse(struct failures *f, const struct cplan *cp);
+/*
+ * The failure domains of a kind, in the analysis's order (one place for
+ * what a domain is, shared by the analysis and the resilience loop): each
+ * node, by name; each site, by name compared case-insensitively (named
+ * as its first node's class spells it), its nodes by index; each GPU, by
+ * its node's name then index, named "<node>/gpu <i>".  Domain i is
+ * names[i]; its nodes are by[first[i]] .. by[first[i + 1] - 1].
+ */
+struct fail_domains {
+	size_t n;
+	size_t *first;		/* [n + 1] */
+	size_t *by;		/* node indices */
+	int *gpu;		/* kind gpu: per entry of by, the GPU lost; NULL otherwise (whole nodes) */
+	char **names;		/* [n]; owned (fail_domains_release) */
+};
+
+void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k);
+void fail_domains_release(struct fail_domains *dm);
+
+/*
+ * The analysis of plan cp into f (released by failures_release): every
+ * node and every site; with by_gpu, every GPU too.
+ */
+void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu);
+
+/*
+ * A failed GPU's free slot while its failure is looked at: marked taken,
+ * so the engine passes it (slot.d >= 0); never a demand, and put back to
+ * -1 before anything else reads the plan.
+ */
+#define FAIL_SLOT_OFF INT_MAX
+
+/* Slot s of cp is on node `node`, and uses GPU gpu of it (gpu < 0: any). */
+int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu);
 void failures_release(struct failures *f);
 
 /* The GPU-equivalents row r strands. */

@@ -9,6 +9,7 @@
 
 #include "reserve.h"
 #include "cplan_engine.h"
+#include "failures.h"
 #include "cplan_greedy.h"
 #include "util.h"
 #include "banned.h"
@@ -62,20 +63,22 @@ static int lost_order(const void *a, const void *b)
 	return (x->slot > y->slot) - (x->slot < y->slot);
 }
 
-/* The replicas of priority >= prio on the failed nodes, in lost_order; their count. */
-static size_t collect(const struct cplan *cp, const struct reserve_index *ix, const size_t *fail, size_t nfail,
-		      int prio, struct lost **out)
+/* The replicas of priority >= ls->prio on the failed nodes (or GPUs), in lost_order; their count. */
+static size_t collect(const struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
+		      struct lost **out)
 {
+	const size_t *fail = ls->nodes;
 	struct lost *l = NULL;
 	size_t n = 0, cap = 0, i, j;
 
-	for (i = 0; i < nfail; i++) {
+	for (i = 0; i < ls->n; i++) {
 		if (fail[i] >= ix->nnodes)
 			continue;	/* opened after the index: holds no replica */
 		for (j = ix->first[fail[i]]; j < ix->first[fail[i] + 1]; j++) {
 			size_t s = ix->by[j];
 			int d = cp->slots[s].d;
-			if (d < 0 || cp->p->demands[d].w->priority < prio)
+			if (d < 0 || d == FAIL_SLOT_OFF || cp->p->demands[d].w->priority < ls->prio ||
+			    !fail_slot_on(cp, s, fail[i], ls->gpus ? ls->gpus[i] : -1))
 				continue;
 			XGROW(l, cap, n + 1);
 			l[n].p = cp->p;
@@ -85,8 +88,86 @@ static size_t collect(const struct cplan *cp, const struct reserve_index *ix, co
 	}
 	if (n)
 		qsort(l, n, sizeof(*l), lost_order);
+	for (i = j = 0; i < n; i++)	/* a multi-GPU replica on two failed GPUs of a node is lost once */
+		if (!j || l[j - 1].slot != l[i].slot)
+			l[j++] = l[i];
 	*out = l;
-	return n;
+	return j;
+}
+
+/* Slot sl is on a failed node or GPU of ls. */
+static int on_lost(const struct cplan *cp, const struct reserve_loss *ls, size_t sl)
+{
+	size_t i;
+
+	for (i = 0; i < ls->n; i++)
+		if (fail_slot_on(cp, sl, ls->nodes[i], ls->gpus ? ls->gpus[i] : -1))
+			return 1;
+	return 0;
+}
+
+/*
+ * Takes the failed nodes and GPUs out, as the failure analysis does: a
+ * node takes nothing (its CPU all taken); a GPU's free slots are marked
+ * taken (FAIL_SLOT_OFF, their ids into *off, each followed by the head
+ * of its free slot queue then, which a search may move past it) and the
+ * CPU and RAM of the replicas it held go back to its node.  cpu, ram:
+ * each entry's node loads before, for put_back.  The number of slots
+ * marked.
+ */
+static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *cpu, double *ram, size_t **off)
+{
+	size_t i, s, noff = 0, cap = 0;
+
+	*off = NULL;
+	for (i = 0; i < ls->n; i++) {
+		cpu[i] = cp->nodes[ls->nodes[i]].cpu_used;
+		ram[i] = cp->nodes[ls->nodes[i]].ram_used;
+		if (!ls->gpus || ls->gpus[i] < 0)
+			cp->nodes[ls->nodes[i]].cpu_used = HUGE_VAL;
+	}
+	for (s = 0; ls->gpus && s < cp->nslots; s++) {
+		struct cslot *c = &cp->slots[s];
+		struct cnode *nd = &cp->nodes[c->node];
+		if (!on_lost(cp, ls, s))
+			continue;
+		if (c->d < 0) {
+			c->d = FAIL_SLOT_OFF;
+			XGROW(*off, cap, 2 * noff + 2);
+			(*off)[2 * noff] = s;
+			(*off)[2 * noff + 1] = cp->fqhead[nd->k][cp->p->classes[nd->k].slot_types[c->type].rep];
+			noff++;
+		} else if (c->d != FAIL_SLOT_OFF && nd->cpu_used < HUGE_VAL) {
+			nd->cpu_used -= cp->p->demands[c->d].w->cpu_cores;
+			nd->ram_used -= cp->p->demands[c->d].w->ram_gib;
+		}
+	}
+	cp->memo->epoch++;
+	return noff;
+}
+
+/*
+ * Undoes take_out.  A marked slot is free again where it was in its
+ * queue: the head goes back before it (the first saved of a queue is
+ * restored last); the slots the head so passes again are free or checked.
+ */
+static void put_back(struct cplan *cp, const struct reserve_loss *ls, const double *cpu, const double *ram,
+		     size_t *off, size_t noff)
+{
+	size_t i;
+
+	while (noff > 0) {
+		struct cslot *c = &cp->slots[off[2 * --noff]];
+		int k = cp->nodes[c->node].k;
+		c->d = -1;
+		cp->fqhead[k][cp->p->classes[k].slot_types[c->type].rep] = off[2 * noff + 1];
+	}
+	for (i = ls->n; i > 0; i--) {
+		cp->nodes[ls->nodes[i - 1]].cpu_used = cpu[i - 1];
+		cp->nodes[ls->nodes[i - 1]].ram_used = ram[i - 1];
+	}
+	cp->memo->epoch++;
+	free(off);
 }
 
 /* Node n has room for d once the replica of e leaves it. */
@@ -107,9 +188,10 @@ static int room_after(const struct cplan *cp, const struct cnode *n, int e, int 
  * so moving one asks nothing of any failure; it still runs.  stuck[e]:
  * e found no slot elsewhere in this cover (nothing is freed meanwhile).
  */
-static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
+static size_t make_room(struct cplan *cp, int d, const struct reserve_loss *ls, unsigned char *stuck)
 {
 	const struct problem *p = cp->p;
+	int prio = ls->prio;
 	size_t lo, hi, a, sl;
 
 	problem_arcs_of(p, d, &lo, &hi);
@@ -121,9 +203,9 @@ static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
 			double cpu;
 			long replica;
 			int e = c->d;
-			if (e < 0 || e == d || stuck[e] || n->k != p->arcs[a].k ||
+			if (e < 0 || e == d || e == FAIL_SLOT_OFF || stuck[e] || n->k != p->arcs[a].k ||
 			    p->classes[n->k].slot_types[c->type].rep != p->arcs[a].s || p->demands[e].w->priority >= prio ||
-			    !room_after(cp, n, e, d))
+			    !room_after(cp, n, e, d) || (ls->gpus && on_lost(cp, ls, sl)))
 				continue;
 			cpu = n->cpu_used;
 			n->cpu_used = HUGE_VAL;	/* e goes elsewhere */
@@ -147,22 +229,16 @@ static size_t make_room(struct cplan *cp, int d, int prio, unsigned char *stuck)
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
 		   struct reserve_cover *out)
 {
-	const size_t *fail = ls->nodes, nfail = ls->n;
-	int prio = ls->prio, add = ls->add;
+	int add = ls->add;
 	struct lost *l;
-	size_t n = collect(cp, ix, fail, nfail, prio, &l), i, nfill = 0, nslots0 = cp->nslots;
+	size_t n = collect(cp, ix, ls, &l), i, nfill = 0, nslots0 = cp->nslots, *off, noff;
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));
-	double *cpu = xmalloc((nfail + 1) * sizeof(*cpu));
+	double *cpu = xmalloc((ls->n + 1) * sizeof(*cpu)), *ram = xmalloc((ls->n + 1) * sizeof(*ram));
 	unsigned char *stuck = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->lost = (long)n;
-	/* the failed nodes take nothing: their CPU is all taken (failures.c does the same) */
-	for (i = 0; i < nfail; i++) {
-		cpu[i] = cp->nodes[fail[i]].cpu_used;
-		cp->nodes[fail[i]].cpu_used = HUGE_VAL;
-	}
-	cp->memo->epoch++;
+	noff = take_out(cp, ls, cpu, ram, &off);
 	for (i = 0; i < n; i++) {
 		int d = l[i].d;
 		size_t s = cplan_find_free(cp, d), j;
@@ -172,7 +248,7 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 				left++;
 			s = cplan_place_one(cp, d, left);
 			if (s == (size_t)-1) {
-				s = make_room(cp, d, prio, stuck);
+				s = make_room(cp, d, ls, stuck);
 				out->moved += s != (size_t)-1;
 			}
 		}
@@ -185,12 +261,11 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	}
 	while (nfill > 0)
 		cplan_slot_clear(cp, filled[--nfill]);
-	for (i = nfail; i > 0; i--)
-		cp->nodes[fail[i - 1]].cpu_used = cpu[i - 1];
-	cp->memo->epoch++;
+	put_back(cp, ls, cpu, ram, off, noff);
 	out->added = (long)(cp->nslots - nslots0);
 	free(filled);
 	free(cpu);
+	free(ram);
 	free(stuck);
 	free(l);
 }

@@ -44,12 +44,17 @@ struct reserve_cover {
 	long moved;		/* replicas below the floor moved to make room (they still run) */
 };
 
-/* A failure to cover: the nodes lost at once, the floor, and whether to add capacity. */
+/*
+ * A failure to cover: the nodes lost at once (or one GPU of each, as the
+ * failure analysis loses a GPU: failures.h), the floor, and whether to add
+ * capacity.
+ */
 struct reserve_loss {
 	const size_t *nodes;
 	size_t n;
 	int prio;		/* the replicas of priority >= prio are covered */
 	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
+	const int *gpus;	/* per node: the GPU lost (its node keeps running); NULL: the whole nodes */
 };
 
 /*

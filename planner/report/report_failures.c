@@ -28,7 +28,8 @@ static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
 	const struct cplan *cp = r->final;
 	const struct workload *w = cp->p->demands[fr->d].w;
 	long need = workload_need(w, cp->p->demands[fr->d].replicas), running = cp->placed[fr->d] - fr->lost;
-	int kind_ok = (fr->kind == FAIL_NODE) == (workload_avail_domain(w) == SPREAD_NODE);
+	/* a GPU's loss is part of its node's: a rule by node counts it */
+	int kind_ok = (fr->kind != FAIL_SITE) == (workload_avail_domain(w) == SPREAD_NODE);
 
 	if (need < 0 || !kind_ok || running >= need)
 		return xstrdup(fr->reason ? fr->reason : "");
@@ -80,7 +81,7 @@ void report_build_failures(struct docs *dc, const struct plan_result *r)
 	sb_adds(&dc->failures, FAILURES_HEADER);
 	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
 	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
-	cJSON_AddArrayToObject(jf, "by_gpu");
+	ja[FAIL_GPU] = cJSON_AddArrayToObject(jf, "by_gpu");
 	report_resilience_json(jf, r);
 	if (!r->have_fail)
 		return;
@@ -112,5 +113,7 @@ void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result 
 {
 	worst_rows(dc, s, r, FAIL_NODE);
 	worst_rows(dc, s, r, FAIL_SITE);
+	if (r->have_fail && r->fail.by_gpu)	/* the GPUs are analysed for survive: gpu only */
+		worst_rows(dc, s, r, FAIL_GPU);
 	report_resilience_summary(dc, s, r);
 }

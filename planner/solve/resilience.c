@@ -3,10 +3,10 @@
  *
  * One failure at a time (count 1): the failure analysis (failures.h) is
  * the check, so what the loop stops on is exactly what the reports show.
- * A GPU's loss is covered as its node's: the node's replicas are a
- * superset of the GPU's, and the node's other free slots are lost with
- * it, so a plan that survives every node survives every GPU (a
- * sufficient condition, docs/formulation.md).  Sets of `count` nodes:
+ * survive: gpu is checked and covered per GPU (failures.h loses a GPU:
+ * its replicas, its free slots; its node runs on), so headroom on the
+ * node's other GPUs counts; with gpu_counts_as_node a failed GPU drains
+ * its node and the domains are nodes.  Sets of `count` domains:
  * each set is checked by placing its replicas again (reserve.h, the same
  * engine and order); every set when there are few enough, else a chosen
  * subset, and the verdict says so.
@@ -21,48 +21,11 @@
 #include "util.h"
 #include "banned.h"
 
-/* A node by name, for the failure analysis's order. */
-struct named {
-	char *name;
-	size_t node;
-};
-
-static int named_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-/* cp's nodes in the failure analysis's order (failures.names[FAIL_NODE]); caller frees with names_free. */
-static struct named *names_sorted(const struct cplan *cp)
-{
-	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
-	size_t i;
-
-	for (i = 0; i < cp->nnodes; i++) {
-		nm[i].name = cplan_node_name(cp, &cp->nodes[i]);
-		nm[i].node = i;
-	}
-	qsort(nm, cp->nnodes, sizeof(*nm), named_order);
-	return nm;
-}
-
-static void names_free(struct named *nm, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(nm[i].name);
-	free(nm);
-}
-
-/* A failure to cover: its nodes. */
+/* A failure to cover: its nodes (and GPUs, for kind gpu). */
 struct fset {
 	size_t n;
 	size_t *nodes;
+	int *gpus;		/* per node: the GPU lost; NULL: the whole nodes */
 };
 
 struct rctx {
@@ -73,7 +36,7 @@ struct rctx {
 	size_t nsets, setcap;
 };
 
-static void set_add(struct rctx *c, const size_t *nodes, size_t n)
+static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
 {
 	struct fset *s;
 
@@ -82,14 +45,21 @@ static void set_add(struct rctx *c, const size_t *nodes, size_t n)
 	s->n = n;
 	s->nodes = xmalloc((n + 1) * sizeof(*s->nodes));
 	memcpy(s->nodes, nodes, n * sizeof(*nodes));
+	s->gpus = NULL;
+	if (gpus) {
+		s->gpus = xmalloc((n + 1) * sizeof(*s->gpus));
+		memcpy(s->gpus, gpus, n * sizeof(*gpus));
+	}
 }
 
 static void sets_clear(struct rctx *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->nsets; i++)
+	for (i = 0; i < c->nsets; i++) {
 		free(c->sets[i].nodes);
+		free(c->sets[i].gpus);
+	}
 	c->nsets = 0;
 }
 
@@ -105,33 +75,17 @@ static void note_worst(struct plan_resilience *r, long stranded, char *name)
 	}
 }
 
-/* The nodes of failure i of kind k of the analysis f, into *nodes (caller frees); their count. */
-static size_t failure_nodes(const struct cplan *cp, const struct failures *f, enum fail_kind k, size_t i,
-			    const struct named *nm, size_t **nodes)
-{
-	size_t n = 0, j;
-
-	*nodes = xmalloc((cp->nnodes + 1) * sizeof(**nodes));
-	if (k == FAIL_NODE) {
-		(*nodes)[n++] = nm[i].node;
-		return n;
-	}
-	for (j = 0; j < cp->nnodes; j++)
-		if (!str_casecmp(cp->p->classes[cp->nodes[j].k].nc->site, f->names[FAIL_SITE][i]))
-			(*nodes)[n++] = j;
-	return n;
-}
-
 /* Count 1: the failure analysis of the plan; the failures that strand a replica of priority >= P. */
 static void check_single(struct rctx *c)
 {
 	struct plan_resilience *r = c->r;
-	enum fail_kind k = r->ask.survive == RESIL_SITE ? FAIL_SITE : FAIL_NODE;
-	struct named *nm = names_sorted(c->cp);
+	enum fail_kind k = resilience_kind(&r->ask);
+	struct fail_domains dm;
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse(&f, c->cp);
+	failures_analyse(&f, c->cp, k == FAIL_GPU);
+	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nnames[k];
 	r->sets_total = (double)f.nnames[k];
 	for (i = 0; i < f.nrows; i = j) {
@@ -142,83 +96,30 @@ static void check_single(struct rctx *c)
 		if (f.rows[i].kind != k || !stranded)
 			continue;
 		{
-			size_t *nodes, n = failure_nodes(c->cp, &f, k, f.rows[i].failure, nm, &nodes);
-			set_add(c, nodes, n);
-			free(nodes);
+			size_t at = f.rows[i].failure;
+			set_add(c, &dm.by[dm.first[at]], dm.gpu ? &dm.gpu[dm.first[at]] : NULL, dm.first[at + 1] - dm.first[at]);
 		}
 		note_worst(r, stranded, xstrdup(f.names[k][f.rows[i].failure]));
 	}
 	failures_release(&f);
-	names_free(nm, c->cp->nnodes);
+	fail_domains_release(&dm);
 }
 
-/* The failure domains of the kind asked: each node (by name), or each site (by name, case-insensitive). */
-struct domains {
-	size_t n;
-	size_t *first;		/* [n + 1]: domain i's nodes are by[first[i]] .. by[first[i + 1] - 1] */
-	size_t *by;
-	char **names;
-};
-
-static int site_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = str_casecmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-static void domains_build(struct domains *dm, const struct cplan *cp, int by_site)
-{
-	struct named *nm = by_site ? xmalloc((cp->nnodes + 1) * sizeof(*nm)) : names_sorted(cp);
-	size_t i, j;
-
-	memset(dm, 0, sizeof(*dm));
-	dm->first = xmalloc((cp->nnodes + 2) * sizeof(*dm->first));
-	dm->by = xmalloc((cp->nnodes + 1) * sizeof(*dm->by));
-	dm->names = xmalloc((cp->nnodes + 1) * sizeof(*dm->names));
-	if (by_site) {
-		for (i = 0; i < cp->nnodes; i++) {
-			nm[i].name = xstrdup(cp->p->classes[cp->nodes[i].k].nc->site);
-			nm[i].node = i;
-		}
-		qsort(nm, cp->nnodes, sizeof(*nm), site_order);
-	}
-	for (i = 0; i < cp->nnodes; i = j) {
-		dm->first[dm->n] = i;
-		dm->names[dm->n++] = xstrdup(nm[i].name);
-		for (j = i; j < cp->nnodes && (by_site ? !str_casecmp(nm[j].name, nm[i].name) : j == i); j++)
-			dm->by[j] = nm[j].node;
-	}
-	dm->first[dm->n] = cp->nnodes;
-	names_free(nm, cp->nnodes);
-}
-
-static void domains_release(struct domains *dm)
-{
-	size_t i;
-
-	for (i = 0; i < dm->n; i++)
-		free(dm->names[i]);
-	free(dm->names);
-	free(dm->first);
-	free(dm->by);
-}
-
-/* The nodes of the domains set[0 .. k) into nodes; their count. */
-static size_t set_nodes(const struct domains *dm, const size_t *set, size_t k, size_t *nodes)
+/* The nodes of the domains set[0 .. k) into nodes, their GPUs into gpus (kind gpu); their count. */
+static size_t set_nodes(const struct fail_domains *dm, const size_t *set, size_t k, size_t *nodes, int *gpus)
 {
 	size_t n = 0, i, j;
 
 	for (i = 0; i < k; i++)
-		for (j = dm->first[set[i]]; j < dm->first[set[i] + 1]; j++)
+		for (j = dm->first[set[i]]; j < dm->first[set[i] + 1]; j++) {
+			gpus[n] = dm->gpu ? dm->gpu[j] : -1;
 			nodes[n++] = dm->by[j];
+		}
 	return n;
 }
 
 /* The name of a set of domains: their names joined by '+'. */
-static char *set_name(const struct domains *dm, const size_t *set, size_t k)
+static char *set_name(const struct fail_domains *dm, const size_t *set, size_t k)
 {
 	struct sb sb;
 	size_t i;
@@ -233,19 +134,23 @@ static char *set_name(const struct domains *dm, const size_t *set, size_t k)
 }
 
 /* Checks the loss of the domains set[0 .. k) (no capacity added); a failing set is kept. */
-static void check_set(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, const size_t *set,
+static void check_set(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, const size_t *set,
 		      size_t k)
 {
-	size_t *nodes = xmalloc((c->cp->nnodes + 1) * sizeof(*nodes)), n = set_nodes(dm, set, k, nodes);
+	size_t nmax = dm->first[dm->n] + 1, *nodes = xmalloc(nmax * sizeof(*nodes));
+	int *gpus = xmalloc(nmax * sizeof(*gpus));
+	size_t n = set_nodes(dm, set, k, nodes, gpus);
+	const int *g = dm->gpu ? gpus : NULL;
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0 }, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
-		set_add(c, nodes, n);
+		set_add(c, nodes, g, n);
 		note_worst(c->r, rc.stranded, set_name(dm, set, k));
 	}
 	free(nodes);
+	free(gpus);
 }
 
 /* C(n, k) as a double (large values are only compared with RESIL_SETS_MAX). */
@@ -262,7 +167,7 @@ static double choose(size_t n, size_t k)
 }
 
 /* Replicas of priority >= prio on domain i (index ix). */
-static long held(const struct cplan *cp, const struct reserve_index *ix, const struct domains *dm, size_t i,
+static long held(const struct cplan *cp, const struct reserve_index *ix, const struct fail_domains *dm, size_t i,
 		 int prio)
 {
 	long n = 0;
@@ -273,7 +178,8 @@ static long held(const struct cplan *cp, const struct reserve_index *ix, const s
 		if (node >= ix->nnodes)
 			continue;
 		for (s = ix->first[node]; s < ix->first[node + 1]; s++)
-			n += cp->p->demands[cp->slots[ix->by[s]].d].w->priority >= prio;
+			n += cp->p->demands[cp->slots[ix->by[s]].d].w->priority >= prio &&
+			     fail_slot_on(cp, ix->by[s], node, dm->gpu ? dm->gpu[j] : -1);
 	}
 	return n;
 }
@@ -292,7 +198,7 @@ static int heavy_order(const void *a, const void *b)
  * Too many sets to check each: for every domain holding a replica of
  * priority >= P, the set of it and the count - 1 heaviest other domains.
  */
-static void check_chosen(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, size_t k)
+static void check_chosen(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, size_t k)
 {
 	size_t n = dm->n, i, j, m;
 	long *load = xmalloc((n + 1) * sizeof(*load));
@@ -319,7 +225,7 @@ static void check_chosen(struct rctx *c, const struct reserve_index *ix, const s
 }
 
 /* Every k-subset of the n domains, in lexicographic order (k < n). */
-static void check_every(struct rctx *c, const struct reserve_index *ix, const struct domains *dm, size_t k)
+static void check_every(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, size_t k)
 {
 	size_t *set = xmalloc((k + 1) * sizeof(*set)), n = dm->n, i, j;
 
@@ -344,10 +250,10 @@ static void check_sets(struct rctx *c)
 	struct plan_resilience *r = c->r;
 	size_t k = (size_t)r->ask.count;
 	struct reserve_index ix;
-	struct domains dm;
+	struct fail_domains dm;
 
 	reserve_index_build(&ix, c->cp);
-	domains_build(&dm, c->cp, r->ask.survive == RESIL_SITE);
+	fail_domains_build(&dm, c->cp, resilience_kind(&r->ask));
 	r->sets_total = choose(dm.n, k);
 	r->proven = 1;
 	if (dm.n <= k) {	/* the plan uses no more domains than may fail: all of them at once */
@@ -364,7 +270,7 @@ static void check_sets(struct rctx *c)
 		r->proven = 0;
 		check_chosen(c, &ix, &dm, k);
 	}
-	domains_release(&dm);
+	fail_domains_release(&dm);
 	reserve_index_release(&ix);
 }
 
@@ -378,7 +284,8 @@ static long cover_all(struct rctx *c)
 	reserve_index_build(&ix, c->cp);
 	for (i = 0; i < c->nsets; i++) {
 		struct reserve_cover rc;
-		reserve_cover(c->cp, &ix, &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1 }, &rc);
+		reserve_cover(c->cp, &ix,
+			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus }, &rc);
 		added += rc.added + rc.moved;
 	}
 	reserve_index_release(&ix);
@@ -452,6 +359,13 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	r->usd_per_year = (r->cost_with - r->cost_without) / sc->horizon_years;
 	if (r->gpus_with > r->gpus_without)
 		r->usd_per_year_per_gpu = r->usd_per_year / (double)(r->gpus_with - r->gpus_without);
+}
+
+enum fail_kind resilience_kind(const struct scenario_resilience *a)
+{
+	if (a->survive == RESIL_SITE)
+		return FAIL_SITE;
+	return a->survive == RESIL_GPU && !a->gpu_as_node ? FAIL_GPU : FAIL_NODE;
 }
 
 void plan_resilience_release(struct plan_resilience *r)

@@ -20,6 +20,7 @@
 
 #include "cplan.h"
 #include "deadline.h"
+#include "failures.h"
 #include "scenario.h"
 
 /* The most rounds of the loop: each round covers every failure still stranding at once. */
@@ -57,5 +58,12 @@ struct plan_resilience {
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
 			 struct deadline *dl);
 void plan_resilience_release(struct plan_resilience *r);
+
+/*
+ * The failure kind a resilience: block is checked and covered by: site,
+ * node, or gpu (survive: gpu counted per GPU; with gpu_counts_as_node a
+ * failed GPU drains its node, so node).
+ */
+enum fail_kind resilience_kind(const struct scenario_resilience *a);
 
 #endif

@@ -23,6 +23,7 @@
 #include "cplan.h"
 #include "failures.h"
 #include "fixture.h"
+#include "fixture_mig.h"
 #include "verify.h"
 
 static const char inv_text[] = INV_HEADER
@@ -31,38 +32,6 @@ static const char inv_text[] = INV_HEADER
 	"c,1,H100-SXM5-80GB,1,baremetal,dc2,64,512,owned,,,,\n";
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
-
-static int demand_named(const struct problem *p, const char *name)
-{
-	size_t i;
-	for (i = 0; i < p->ndemands; i++)
-		if (!strcmp(p->demands[i].w->name, name))
-			return (int)i;
-	return -1;
-}
-
-static int mig7(const struct pclass *c)
-{
-	size_t i;
-	for (i = 0; i < c->nconfigs; i++)
-		if (c->configs[i].mode == MODE_MIG && !strcmp(c->configs[i].name, "1g.10gb*7"))
-			return (int)i;
-	return -1;
-}
-
-/* Opens class k's node with its GPU as 7 x 1g.10gb, then nhi replicas of hi and nlo of lo. */
-static void fill_node(struct cplan *cp, int k, int hi, int nhi, int lo, int nlo)
-{
-	int node = cplan_open_node(cp, k, MODE_MIG, -1);
-	size_t s = cp->nslots;
-	int i;
-
-	cplan_configure_gpu(cp, node, 0, mig7(&cp->p->classes[k]));
-	for (i = 0; i < nhi; i++)
-		cplan_place_at(cp, s++, hi);
-	for (i = 0; i < nlo; i++)
-		cplan_place_at(cp, s++, lo);
-}
 
 /* The row of (kind, failure name, workload), or NULL. */
 static const struct fail_row *row_of(const struct failures *f, const struct problem *p, enum fail_kind k,
@@ -126,7 +95,7 @@ static void test_replace(void)
 		return;
 	for (i = 0; i < 3; i++)
 		used[i] = cp.nodes[i].gpu_used[0];
-	failures_analyse(&f, &cp);
+	failures_analyse(&f, &cp, 0);
 	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
 	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
@@ -163,7 +132,7 @@ static void test_cpu_room(void)
 	/* lo asks 20 cores: b-000 holds 3 (60 of 64), so losing a-000 places hi on b-000 (1 core) 4 times */
 	if (build(&fx, &cp, 20, &hi, &lo))
 		return;
-	failures_analyse(&f, &cp);
+	failures_analyse(&f, &cp, 0);
 	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	/* losing b-000: 3 lo of 20 cores onto a-000 (5 cores used): 2 free slots, room for both */
 	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
@@ -175,12 +144,62 @@ static void test_cpu_room(void)
 	fixture_release(&fx);
 }
 
+/*
+ * A GPU's loss (kind gpu): one node of two GPUs, 48 cores; hi asks 1
+ * core, lo 10.  GPU 0: 5 hi, 2 lo; GPU 1: 2 lo, 5 free (45 cores used).
+ * Losing gpu 0 places its 5 hi on GPU 1's free slots, which takes the 25
+ * cores its replicas held given back (else 3 would fit); its 2 lo find
+ * none left.  Losing gpu 1 strands its 2 lo: its own free slots went
+ * with it.  The node and site rows stay as without the GPUs.
+ */
+static void test_gpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct failures f;
+	struct fail_domains dm;
+	struct diag d = DIAG_INIT;
+	int hi, lo, rc;
+
+	rc = fixture_build(&fx, FIXTURE_SC_TEXT("failures"),
+			   INV_HEADER "g,1,H100-SXM5-80GB,2,baremetal,dc1,48,512,owned,,,,\n",
+			   WL_HEADER "hi,t,5,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+				     "lo,t,4,0,9.5,0.12,hardware,false,10,8,H100-SXM5-80GB,mig,1\n",
+			   0);
+	if (rc)
+		return;
+	hi = demand_named(&fx.p, "hi");
+	lo = demand_named(&fx.p, "lo");
+	cplan_init(&cp, &fx.p);
+	fill_node(&cp, 0, hi, 5, lo, 4);
+	CHECK(verify_plan(&cp, &d) == 0, "the hand-built plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	fail_domains_build(&dm, &cp, FAIL_GPU);
+	CHECK(dm.n == 2 && !strcmp(dm.names[0], "g-000/gpu 0") && !strcmp(dm.names[1], "g-000/gpu 1") &&
+		      dm.by[1] == 0 && dm.gpu[1] == 1,
+	      "gpu domains: %zu", dm.n);
+	fail_domains_release(&dm);
+	failures_analyse(&f, &cp, 1);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 2, 0);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 2, 0);
+	expect(&f, &fx.p, FAIL_NODE, "g-000", "hi", 5, 0);
+	CHECK(f.nrows == 7 && f.by_gpu, "%zu rows", f.nrows);
+	CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
+	      "worst gpu: gpu 0 (it strands priority 1 as gpu 1 does, and comes first)");
+	CHECK(cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2, "the plan is unchanged");
+	failures_release(&f);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_failures"))
 		return 1;
 	test_replace();
 	test_cpu_room();
+	test_gpu();
 	fixture_teardown();
 	return check_done();
 }

@@ -24,42 +24,11 @@
 #include "cplan.h"
 #include "failures.h"
 #include "fixture.h"
+#include "fixture_mig.h"
 #include "reserve.h"
 #include "verify.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,sites,priority\n"
-
-static int demand_named(const struct problem *p, const char *name)
-{
-	size_t i;
-	for (i = 0; i < p->ndemands; i++)
-		if (!strcmp(p->demands[i].w->name, name))
-			return (int)i;
-	return -1;
-}
-
-static int mig7(const struct pclass *c)
-{
-	size_t i;
-	for (i = 0; i < c->nconfigs; i++)
-		if (c->configs[i].mode == MODE_MIG && !strcmp(c->configs[i].name, "1g.10gb*7"))
-			return (int)i;
-	return -1;
-}
-
-/* Opens class k's node with its GPU as 7 x 1g.10gb, then nhi replicas of hi and nlo of lo. */
-static void fill_node(struct cplan *cp, int k, int hi, int nhi, int lo, int nlo)
-{
-	int node = cplan_open_node(cp, k, MODE_MIG, -1);
-	size_t s = cp->nslots;
-	int i;
-
-	cplan_configure_gpu(cp, node, 0, mig7(&cp->p->classes[k]));
-	for (i = 0; i < nhi; i++)
-		cplan_place_at(cp, s++, hi);
-	for (i = 0; i < nlo; i++)
-		cplan_place_at(cp, s++, lo);
-}
 
 /* The fixture and plan of one case: b_count nodes of class b, hi's sites; layout as the header says. */
 static int build(struct fixture *fx, struct cplan *cp, int b_count, const char *hi_sites, const int layout[3][2])
@@ -106,7 +75,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int prio, int a
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
@@ -162,7 +131,7 @@ static void test_add(void)
 	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
 	CHECK(verify_plan(&cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
 	diag_release(&d);
-	failures_analyse(&f, &cp);
+	failures_analyse(&f, &cp, 0);
 	for (i = 0; i < f.nrows; i++)
 		if (f.rows[i].kind == FAIL_NODE && fx.p.demands[f.rows[i].d].w->priority >= 5)
 			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],
@@ -197,6 +166,46 @@ static void test_move(void)
 	fixture_release(&fx);
 }
 
+/*
+ * GPU losses (reserve_loss.gpus): one node of two GPUs, 48 cores, hi 1
+ * core, lo 10; GPU 0: 5 hi, 2 lo; GPU 1: 2 lo, 5 free.  Losing GPU 0 at
+ * floor 5: its 5 hi fit GPU 1 (the node's cores given back).  Losing
+ * GPU 1 at floor 1: its free slots went with it, so 2 lo strand; adding
+ * configures nothing (no idle GPU, no node left) and moves nothing.
+ */
+static void test_gpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	size_t node = 0, nslots;
+	int g0 = 0, g1 = 1, hi, lo;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("reserve"), INV_HEADER "g,1,H100-SXM5-80GB,2,baremetal,dc1,48,512,owned,,,,\n",
+			  WL_HEADER "hi,t,5,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,,5\n"
+				    "lo,t,4,0,9.5,0.12,hardware,false,10,8,H100-SXM5-80GB,mig,,1\n",
+			  0))
+		return;
+	hi = demand_named(&fx.p, "hi");
+	lo = demand_named(&fx.p, "lo");
+	cplan_init(&cp, &fx.p);
+	fill_node(&cp, 0, hi, 5, lo, 4);
+	nslots = cp.nslots;
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0 }, &rc);
+	CHECK(rc.lost == 5 && rc.stranded == 0, "gpu 0 at 5: lost %ld stranded %ld", rc.lost, rc.stranded);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 1, 1, &g1 }, &rc);
+	CHECK(rc.lost == 2 && rc.stranded == 2 && rc.added == 0 && rc.moved == 0,
+	      "gpu 1 at 1: lost %ld stranded %ld added %ld moved %ld", rc.lost, rc.stranded, rc.added, rc.moved);
+	CHECK(cp.nslots == nslots && cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2 &&
+		      cp.slots[nslots - 1].d < 0,
+	      "the plan is as it was");
+	reserve_index_release(&ix);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_reserve"))
@@ -204,6 +213,7 @@ int main(void)
 	test_check();
 	test_add();
 	test_move();
+	test_gpu();
 	fixture_teardown();
 	return check_done();
 }
