@@ -68,6 +68,8 @@ struct fctx {
 	unsigned char *never;		/* per demand: no free slot of the plan takes it, whatever fails */
 	int full_d;			/* the demand the last search found no slot for, this failure */
 	size_t rowcap;
+	struct deadline *dl;		/* polled before each failure; NULL: never */
+	int cut;			/* dl passed: the failures left are not analysed */
 };
 
 double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r)
@@ -328,6 +330,14 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	c->cp.memo->epoch++;
 }
 
+/* True when failure after failure may still be analysed (dl not passed; once passed, never again). */
+static int go_on(struct fctx *c)
+{
+	if (!c->cut && deadline_passed(c->dl))
+		c->cut = 1;
+	return !c->cut;
+}
+
 static void ctx_release(struct fctx *c)
 {
 	cplan_release(&c->cp);
@@ -362,8 +372,11 @@ static void analyse_nodes(struct fctx *c, const struct cplan *cp)
 	f->nnames[FAIL_NODE] = cp->nnodes;
 	for (i = 0; i < cp->nnodes; i++) {
 		f->names[FAIL_NODE][i] = names[nm[i].node];
+		if (!go_on(c))
+			continue;
 		fail_node(c, nm[i].node);
 		settle(c, FAIL_NODE, i, NULL);
+		f->nchecked[FAIL_NODE]++;
 	}
 	free(names);
 	free(nm);
@@ -384,10 +397,15 @@ static void analyse_sites(struct fctx *c, const struct cplan *cp)
 	f->names[FAIL_SITE] = xmalloc((cp->nnodes + 1) * sizeof(char *));
 	for (i = 0; i < cp->nnodes; i = j) {
 		size_t site = f->nnames[FAIL_SITE]++;
+		int go = go_on(c);
 		f->names[FAIL_SITE][site] = xstrdup(nm[i].key);
 		for (j = i; j < cp->nnodes && !str_casecmp(nm[j].key, nm[i].key); j++)
-			fail_node(c, nm[j].node);
+			if (go)
+				fail_node(c, nm[j].node);
+		if (!go)
+			continue;
 		settle(c, FAIL_SITE, site, nm[i].key);
+		f->nchecked[FAIL_SITE]++;
 	}
 	free(nm);
 }
@@ -469,6 +487,21 @@ void failures_analyse(struct failures *f, const struct cplan *cp)
 	ctx_init(&c, f, cp);
 	analyse_nodes(&c, cp);
 	analyse_sites(&c, cp);
+	ctx_release(&c);
+	find_worst(f, cp);
+}
+
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl)
+{
+	struct fctx c;
+
+	memset(f, 0, sizeof(*f));
+	ctx_init(&c, f, cp);
+	c.dl = dl;
+	if (k == FAIL_NODE)
+		analyse_nodes(&c, cp);
+	else
+		analyse_sites(&c, cp);
 	ctx_release(&c);
 	find_worst(f, cp);
 }

@@ -58,11 +58,18 @@ struct failures {
 	size_t nnames[FAIL_KIND_COUNT];
 	char **names[FAIL_KIND_COUNT];	/* failure names by kind, sorted: node names, sites */
 	size_t nwith[FAIL_KIND_COUNT];	/* failures of each kind that held a replica */
+	size_t nchecked[FAIL_KIND_COUNT];	/* failures analysed, in name order: nnames but after a deadline cut */
 	struct fail_worst worst[FAIL_KIND_COUNT];
 };
 
 /* The analysis of plan cp into f (released by failures_release). */
 void failures_analyse(struct failures *f, const struct cplan *cp);
+/*
+ * The analysis of the failures of kind k only, dl polled before each
+ * (NULL: never): once it passes, the failures left (in name order) are
+ * named but not analysed, and f->nchecked[k] says how many were.
+ */
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl);
 void failures_release(struct failures *f);
 
 /* The GPU-equivalents row r strands. */

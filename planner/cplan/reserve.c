@@ -165,7 +165,14 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	cp->memo->epoch++;
 	for (i = 0; i < n; i++) {
 		int d = l[i].d;
-		size_t s = cplan_find_free(cp, d), j;
+		size_t s, j;
+		if (add && !out->cut && deadline_passed(ls->dl))
+			out->cut = 1;
+		if (out->cut) {	/* not covered in time */
+			out->stranded++;
+			continue;
+		}
+		s = cplan_find_free(cp, d);
 		if (s == (size_t)-1 && add) {
 			long left = 0;
 			for (j = i; j < n && l[j].d == d; j++)

@@ -42,6 +42,7 @@ struct reserve_cover {
 	long stranded;		/* of them, those left without a slot (0: covered) */
 	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
 	long moved;		/* replicas below the floor moved to make room (they still run) */
+	int cut;		/* the loss's deadline stopped the cover: the replicas left count stranded */
 };
 
 /* A failure to cover: the nodes lost at once, the floor, and whether to add capacity. */
@@ -50,6 +51,7 @@ struct reserve_loss {
 	size_t n;
 	int prio;		/* the replicas of priority >= prio are covered */
 	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
+	struct deadline *dl;	/* polled before each replica is covered (add 1); NULL: never */
 };
 
 /*

@@ -106,7 +106,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int prio, int a
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
