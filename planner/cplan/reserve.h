@@ -42,6 +42,7 @@ struct reserve_cover {
 	long stranded;		/* of them, those left without a slot (0: covered) */
 	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
 	long moved;		/* replicas below the floor moved to make room (they still run) */
+	long split;		/* passthrough nodes split anew by another pattern to make room */
 	int cut;		/* the loss's deadline stopped the cover: the replicas left count stranded */
 };
 

@@ -399,7 +399,7 @@ static long cover_all(struct rctx *c, struct deadline *dl, int *cut)
 			break;
 		}
 		reserve_cover(c->cp, &ix, &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, dl }, &rc);
-		added += rc.added + rc.moved;
+		added += rc.added + rc.moved + rc.split;
 		*cut = rc.cut;
 	}
 	reserve_index_release(&ix);
@@ -450,13 +450,16 @@ static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nod
 	*nodes = cc.nodes;
 }
 
-/* Stops the loop on the deadline: r's verdict says what was not done. */
-static void stop_on_time(struct plan_resilience *r, int check_cut, size_t failing)
+/*
+ * Stops the loop on the deadline: r's verdict says what was not done.  A
+ * check cut short proves nothing of the failures it did not reach: not
+ * met, whatever those it reached say.
+ */
+static void stop_on_time(struct plan_resilience *r, int check_cut)
 {
 	r->stopped = 1;
-	if (check_cut) {	/* what the failures checked say; the rest is unknown */
+	if (check_cut) {
 		r->proven = 0;
-		r->met = failing == 0;
 		r->why = "stopped by the time limit before every failure was checked (failures_checked of "
 			 "failures_of_the_kind)";
 	} else {
@@ -488,7 +491,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			r->failing_without = c.nsets;
 		}
 		if (cut) {
-			stop_on_time(r, 1, c.nsets);
+			stop_on_time(r, 1);
 			break;
 		}
 		if (!c.nsets) {
@@ -501,7 +504,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 		}
 		/* covers only when a check after them fits, so that the verdict is of the plan written */
 		if (covers_cut || deadline_left(dl) <= t_check) {
-			stop_on_time(r, 0, c.nsets);
+			stop_on_time(r, 0);
 			break;
 		}
 		r->rounds++;
