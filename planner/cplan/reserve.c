@@ -402,7 +402,10 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 			}
 		}
 		if (s == (size_t)-1) {
-			out->stranded++;
+			/* d's replicas come in a run, and a failed search frees nothing: the rest of the run strands */
+			for (j = i; j < n && l[j].d == d; j++)
+				out->stranded++;
+			i = j - 1;
 			continue;
 		}
 		cplan_slot_fill(cp, s, d, -1);

@@ -8,10 +8,14 @@
  * that strands a replica of priority >= P by adding capacity outside it
  * (reserve.h), analyse again; stop when none strands (met), when a round
  * changes nothing (the inventory has no more to give: not met), after
- * RESIL_ROUNDS rounds, or at the run's deadline.  Every stop comes right
- * after a check of the plan as it is, so the verdict is of the plan
- * written.  No replica of the floor or above moves, so each failure
- * loses the same such replicas every round.
+ * RESIL_ROUNDS rounds, or at the run's deadline.  The deadline is polled
+ * before each failure checked and each set and replica covered; covers
+ * run only while a check after them fits (the last check's time), so
+ * every stop but a check cut short comes right after a check of the plan
+ * as it is, and the verdict is of the plan written; a check cut short
+ * says how many failures it reached and is never "met".  No replica of
+ * the floor or above moves, so each failure loses the same such
+ * replicas every round.
  */
 #ifndef PLANNER_RESILIENCE_H
 #define PLANNER_RESILIENCE_H
