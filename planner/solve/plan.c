@@ -219,19 +219,15 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 
 /*
  * The headroom sc's resilience: block asks, added to the plan picked
- * (resilience.h); none without one.  The loop ends `after` seconds before
- * the run's limit: what follows it (the check, costing, the reports with
- * their own failure analysis) must fit too.
+ * (resilience.h); none without one.  The loop's covers end `after`
+ * seconds before the run's limit: what follows it (the check, costing,
+ * the reports with their own failure analysis) must fit too.
  */
 static void plan_headroom(struct plan_result *r, const struct scenario *sc, double after)
 {
-	struct deadline loop = r->dl;
-
 	if (!sc->resilience.present)
 		return;
-	loop.limit_s -= after;
-	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &loop);
-	r->dl.polls = loop.polls;	/* one count of polls for the test hook */
+	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl, after);
 	r->have_resil = 1;
 	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
 	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)

@@ -468,10 +468,11 @@ static void stop_on_time(struct plan_resilience *r, int check_cut)
 }
 
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
-			 struct deadline *dl)
+			 struct deadline *dl, double after_s)
 {
 	struct rctx c;
 	int covers_cut = 0;
+	struct deadline loop = *dl;	/* the covers' and the later checks': after_s less */
 
 	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
@@ -480,15 +481,19 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	c.r = r;
 	c.cp = cp;
 	c.prio = r->ask.priority_at_least;
-	c.dl = dl;
+	loop.limit_s -= after_s;
 	cost_of(cp, &r->cost_without, &r->gpus_without, &r->nodes_without);
 	for (;;) {
 		double t0 = deadline_elapsed(dl), t_check;
-		int cut = check_round(&c);
+		int cut;
+		/* without the first check the verdict says nothing: it has the whole limit */
+		c.dl = r->rounds == 0 ? dl : &loop;
+		cut = check_round(&c);
 		t_check = deadline_elapsed(dl) - t0;
 		if (r->rounds == 0) {
 			r->stranded_without = r->stranded;
 			r->failing_without = c.nsets;
+			loop.polls = dl->polls;	/* one count of polls for the test hook */
 		}
 		if (cut) {
 			stop_on_time(r, 1);
@@ -503,17 +508,19 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			break;
 		}
 		/* covers only when a check after them fits, so that the verdict is of the plan written */
-		if (covers_cut || deadline_left(dl) <= t_check) {
+		if (covers_cut || deadline_left(&loop) <= t_check) {
 			stop_on_time(r, 0);
 			break;
 		}
 		r->rounds++;
-		if (cover_round(&c, dl, t_check, &covers_cut) == 0 && !covers_cut) {
+		if (cover_round(&c, &loop, t_check, &covers_cut) == 0 && !covers_cut) {
 			r->why = "no capacity is left to add outside the failed domain (inventory exhausted, or the "
 				 "replicas' sites or GPU types allow nothing else)";
 			break;
 		}
 	}
+	if (loop.polls > dl->polls)
+		dl->polls = loop.polls;
 	if (r->met && !r->proven && !r->stopped)
 		r->why = "too many sets to check each: checked every domain holding a replica of the priority asked "
 			 "with the domains holding the most such replicas";

@@ -56,10 +56,12 @@ struct plan_resilience {
 /*
  * Adds the headroom sc->resilience asks to cp (the plan to report), with
  * dl the run's deadline; the figures into r (released by
- * plan_resilience_release).
+ * plan_resilience_release).  The first check (the plan as it came, the
+ * figures before the headroom) runs to dl's limit; the covers and the
+ * checks after them end after_s seconds before it, for what follows.
  */
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
-			 struct deadline *dl);
+			 struct deadline *dl, double after_s);
 void plan_resilience_release(struct plan_resilience *r);
 
 #endif

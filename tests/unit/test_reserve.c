@@ -20,6 +20,9 @@
  *   the first check reaches 1 failure of 3 and stops (not met, not every
  *   failure checked); expired at the fourth, the check ends (3 polls) and
  *   the covers stop at their first poll, then the check after them too.
+ *   With a 10 s limit on a clock that stands still and the covers asked
+ *   to end 20 s before it, the first check runs whole (it has the whole
+ *   limit) and no cover starts: stopped, every failure checked.
  *
  * split (a class full of movable work): passthrough nodes of 2 H100 GPUs;
  *   pin (priority 5, 1 GPU, dc1 only, 2 replicas) and train (priority 1,
@@ -214,8 +217,18 @@ static void test_move(void)
 	fixture_release(&fx);
 }
 
-/* plan_resilience_run on the check plan, node x1 at priority 5, the deadline expiring after `polls` polls. */
-static void resil_cut(long polls, struct plan_resilience *r)
+/* A clock that stands still: the deadline's figures depend only on the limits. */
+static double still_clock(void)
+{
+	return 100.0;
+}
+
+/*
+ * plan_resilience_run on the check plan, node x1 at priority 5, the
+ * deadline expiring after `polls` polls (< 0: never); with after_s > 0, a
+ * 10 s limit on a clock that stands still, the covers' end after_s before it.
+ */
+static void resil_run(long polls, double after_s, struct plan_resilience *r)
 {
 	static const int layout[3][2] = { { 5, 0 }, { 0, 3 }, { 4, 3 } };
 	struct fixture fx;
@@ -229,9 +242,14 @@ static void resil_cut(long polls, struct plan_resilience *r)
 	fx.sc.resilience.survive = RESIL_NODE;
 	fx.sc.resilience.count = 1;
 	fx.sc.resilience.priority_at_least = 5;
+	if (after_s > 0)
+		deadline_set_clock(still_clock);
 	deadline_start(&dl);
 	dl.expire_polls = polls;
-	plan_resilience_run(r, &cp, &fx.sc, &dl);
+	if (after_s > 0)
+		dl.limit_s = 10;
+	plan_resilience_run(r, &cp, &fx.sc, &dl, after_s);
+	deadline_set_clock(NULL);
 	free(r->worst);
 	r->worst = NULL;
 	cplan_release(&cp);
@@ -242,21 +260,26 @@ static void test_deadline(void)
 {
 	struct plan_resilience r;
 
-	resil_cut(-1, &r);	/* no limit: covered (b-001 opened), every failure checked */
+	resil_run(-1, 0, &r);	/* no limit: covered (b-001 opened), every failure checked */
 	CHECK(r.met && r.proven && !r.stopped && r.failures == 4 && r.stranded == 0,
 	      "no limit: met %d proven %d stopped %d failures %zu stranded %ld", r.met, r.proven, r.stopped, r.failures,
 	      r.stranded);
-	resil_cut(1, &r);	/* the check itself stops after one failure */
+	resil_run(1, 0, &r);	/* the check itself stops after one failure */
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 0 && r.failures == 1 && r.sets_total == 3,
 	      "check cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
 	      r.failures, r.sets_total);
 	CHECK(r.why && strstr(r.why, "before every failure was checked"), "check cut: %s", r.why ? r.why : "");
-	resil_cut(3, &r);	/* the check ends; the covers stop at once, and the check after them */
+	resil_run(3, 0, &r);	/* the check ends; the covers stop at once, and the check after them */
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 1 && r.failures == 0 && r.failing_without == 1,
 	      "covers cut: met %d proven %d stopped %d rounds %d failures %zu failing before %zu", r.met, r.proven,
 	      r.stopped, r.rounds, r.failures, r.failing_without);
 	CHECK(r.gpus_with == r.gpus_without, "covers cut: nothing added (%ld GPUs, %ld before)", r.gpus_with,
 	      r.gpus_without);
+	resil_run(-1, 20, &r);	/* no time left for covers after the first check, which has the whole limit */
+	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1,
+	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu", r.met, r.proven,
+	      r.stopped, r.rounds, r.failures, r.failing);
+	CHECK(r.why && strstr(r.why, "before every failure was covered"), "no time for covers: %s", r.why ? r.why : "");
 }
 
 #define SPLIT_INV                                                   \
