@@ -436,7 +436,7 @@ static long cover_round(struct rctx *c, struct deadline *dl, double t_check, int
 
 	cd.limit_s = dl->limit_s - t_check;
 	added = cover_all(c, &cd, cut);
-	dl->polls = cd.polls;	/* one count of polls for the test hook */
+	c->dl->polls = cd.polls;	/* one count of polls for the test hook */
 	return added;
 }
 
@@ -472,7 +472,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 {
 	struct rctx c;
 	int covers_cut = 0;
-	struct deadline loop = *dl;	/* the covers' and the later checks': after_s less */
+	struct deadline loop = *dl;	/* the covers': after_s less */
 
 	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
@@ -481,19 +481,24 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	c.r = r;
 	c.cp = cp;
 	c.prio = r->ask.priority_at_least;
+	c.dl = dl;
 	loop.limit_s -= after_s;
 	cost_of(cp, &r->cost_without, &r->gpus_without, &r->nodes_without);
 	for (;;) {
 		double t0 = deadline_elapsed(dl), t_check;
 		int cut;
-		/* without the first check the verdict says nothing: it has the whole limit */
-		c.dl = r->rounds == 0 ? dl : &loop;
+		/*
+		 * A check has the whole limit: without it the verdict is of a
+		 * plan not checked; the covers leave it its time (a cover step
+		 * that runs over takes it from what follows the loop).
+		 */
+		loop.polls = dl->polls;	/* one count of polls for the test hook */
 		cut = check_round(&c);
 		t_check = deadline_elapsed(dl) - t0;
+		loop.polls = dl->polls;
 		if (r->rounds == 0) {
 			r->stranded_without = r->stranded;
 			r->failing_without = c.nsets;
-			loop.polls = dl->polls;	/* one count of polls for the test hook */
 		}
 		if (cut) {
 			stop_on_time(r, 1);
@@ -519,8 +524,6 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			break;
 		}
 	}
-	if (loop.polls > dl->polls)
-		dl->polls = loop.polls;
 	if (r->met && !r->proven && !r->stopped)
 		r->why = "too many sets to check each: checked every domain holding a replica of the priority asked "
 			 "with the domains holding the most such replicas";

@@ -21,7 +21,7 @@
  *   failure checked); expired at the fourth, the check ends (3 polls) and
  *   the covers stop at their first poll, then the check after them too.
  *   With a 10 s limit on a clock that stands still and the covers asked
- *   to end 20 s before it, the first check runs whole (it has the whole
+ *   to end 20 s before it, the check runs whole (a check has the whole
  *   limit) and no cover starts: stopped, every failure checked.
  *
  * split (a class full of movable work): passthrough nodes of 2 H100 GPUs;
