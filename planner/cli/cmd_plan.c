@@ -224,8 +224,11 @@ static void print_resilience(FILE *out, const struct plan_result *r)
 	if (x->met)
 		cli_printf(out, "met over %zu failure%s%s", x->failures, x->failures == 1 ? "" : "s",
 			   x->proven ? "" : " (chosen sets, not every one)");
+	else if (!x->worst)	/* the deadline cut the check before any failure checked stranded */
+		cli_printf(out, "NOT met: %zu of %.0f failures checked, none strands (%s)", x->failures, x->sets_total,
+			   x->why ? x->why : "");
 	else
-		cli_printf(out, "NOT met: losing %s strands %ld replica%s (%s)", x->worst ? x->worst : "?", x->stranded,
+		cli_printf(out, "NOT met: losing %s strands %ld replica%s (%s)", x->worst, x->stranded,
 			   x->stranded == 1 ? "" : "s", x->why ? x->why : "");
 	cli_printf(out, "; headroom %ld GPU%s, %s USD per year", gpus, gpus == 1 ? "" : "s",
 		   fmt_fixed(b1, sizeof(b1), round(x->usd_per_year * 100) / 100, 2));

@@ -285,6 +285,99 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	return node;
 }
 
+/* A group of a node pattern's layout: its first GPU, its GPUs, its slot type; `kept` a slot id or -1. */
+struct pgroup {
+	int gpu, ngpus, type;
+	long kept;
+};
+
+/* The groups of pattern cf on a node of class c, laid out as cplan_open_node does; their count. */
+static int pattern_layout(const struct pclass *c, const struct config *cf, struct pgroup *gr)
+{
+	int g = c->nc->gpus_per_node, next = 0, n = 0, r;
+	size_t j;
+
+	for (j = 0; j < cf->nreal; j++) {
+		const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
+		for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
+			gr[n].gpu = next;
+			gr[n].ngpus = st->gpus;
+			gr[n].type = cf->real_slot[j];
+			gr[n++].kept = -1;
+			next += st->gpus;
+		}
+	}
+	return n;
+}
+
+/* Drops slot `slot` from the part of queue (k, s) ahead of its head. */
+static void queue_drop(struct cplan *cp, int k, int s, size_t slot)
+{
+	size_t *q = cp->fq[k][s], i, j = cp->fqhead[k][s];
+
+	for (i = j; i < cp->fqn[k][s]; i++)
+		if (q[i] != slot)
+			q[j++] = q[i];
+	cp->fqn[k][s] = j;
+}
+
+int cplan_node_resplit(struct cplan *cp, int node, int pattern)
+{
+	struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct config *cf = &c->configs[pattern];
+	struct pgroup *gr = xmalloc(((size_t)c->nc->gpus_per_node + 1) * sizeof(*gr));
+	size_t *spare = xmalloc((cp->nslots + 1) * sizeof(*spare)), nspare = 0, i;
+	int ng, g, fits = n->mode == MODE_PASSTHROUGH && cf->mode == MODE_PASSTHROUGH && cf->node_pattern, left;
+
+	ng = fits ? pattern_layout(c, cf, gr) : 0;
+	for (i = 0; i < cp->nslots && fits; i++) {
+		const struct cslot *s = &cp->slots[i];
+		if (s->node != node)
+			continue;
+		if (s->d < 0) {
+			spare[nspare++] = i;
+			continue;
+		}
+		for (g = 0; g < ng; g++)
+			if (gr[g].kept < 0 && gr[g].gpu == s->gpu && gr[g].ngpus == s->ngpus && gr[g].type == s->type)
+				break;
+		if (g == ng)
+			fits = 0;	/* a group in use is not in the new layout */
+		else
+			gr[g].kept = (long)i;
+	}
+	for (g = 0, left = 0; g < ng; g++)
+		left += gr[g].kept < 0;
+	if (!fits || left < (int)nspare) {
+		free(gr);
+		free(spare);
+		return -1;
+	}
+	/* the free groups anew: the spare slots' ids first, then new slots */
+	for (g = 0, i = 0; g < ng; g++) {
+		struct cslot *s;
+		if (gr[g].kept >= 0)
+			continue;
+		if (i == nspare) {
+			add_slot(cp, node, gr[g].gpu, gr[g].ngpus, gr[g].type, -1);
+			continue;
+		}
+		s = &cp->slots[spare[i]];
+		queue_drop(cp, n->k, c->slot_types[s->type].rep, spare[i]);
+		s->gpu = gr[g].gpu;
+		s->ngpus = gr[g].ngpus;
+		s->type = gr[g].type;
+		s->mig_start = -1;
+		queue_push(cp, n->k, c->slot_types[s->type].rep, spare[i++]);
+	}
+	n->pattern = pattern;
+	cp->memo->epoch++;
+	free(gr);
+	free(spare);
+	return 0;
+}
+
 int cplan_node_key(const struct cplan *cp, const struct cnode *n)
 {
 	const struct pclass *c = &cp->p->classes[n->k];

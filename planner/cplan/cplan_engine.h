@@ -110,6 +110,17 @@ int cplan_demand_of(const struct cplan *cp, const struct workload *w);
  */
 int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const struct workload *w);
 
+/*
+ * Splits passthrough node `node` by node pattern `pattern` of its class
+ * in place of its own: every group in use must be a group of the new
+ * layout (same GPUs, same slot type) and stays as it is, replica and
+ * all; the free groups are made anew, reusing the free slots' ids, then
+ * new slots.  A plan's slots are never deleted, so the new layout must
+ * have at least as many free groups as the node has free slots.  0, or
+ * -1 (nothing changed) when the pattern does not fit so.
+ */
+int cplan_node_resplit(struct cplan *cp, int node, int pattern);
+
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
 void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica);
 

@@ -71,6 +71,8 @@ struct fctx {
 	unsigned char *never;		/* per demand: no free slot of the plan takes it, whatever fails */
 	int full_d;			/* the demand the last search found no slot for, this failure */
 	size_t rowcap;
+	struct deadline *dl;		/* polled before each failure; NULL: never */
+	int cut;			/* dl passed: the failures left are not analysed */
 };
 
 double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r)
@@ -337,6 +339,14 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	c->cp.memo->epoch++;
 }
 
+/* True when failure after failure may still be analysed (dl not passed; once passed, never again). */
+static int go_on(struct fctx *c)
+{
+	if (!c->cut && deadline_passed(c->dl))
+		c->cut = 1;
+	return !c->cut;
+}
+
 static void ctx_release(struct fctx *c)
 {
 	cplan_release(&c->cp);
@@ -465,9 +475,12 @@ static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind 
 
 	fail_domains_build(&dm, cp, k);
 	for (i = 0; i < dm.n; i++) {
+		if (!go_on(c))
+			continue;	/* named, not analysed */
 		for (j = dm.first[i]; j < dm.first[i + 1]; j++)
 			fail_unit(c, dm.by[j], dm.gpu ? dm.gpu[j] : -1);
 		settle(c, k, i, k == FAIL_SITE ? dm.names[i] : NULL);
+		f->nchecked[k]++;
 	}
 	f->nnames[k] = dm.n;
 	f->names[k] = dm.names;	/* the analysis keeps the names */
@@ -555,6 +568,19 @@ void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
 	if (by_gpu)
 		analyse_kind(&c, cp, FAIL_GPU);
 	f->by_gpu = by_gpu;
+	ctx_release(&c);
+	find_worst(f, cp);
+}
+
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl)
+{
+	struct fctx c;
+
+	memset(f, 0, sizeof(*f));
+	ctx_init(&c, f, cp);
+	c.dl = dl;
+	analyse_kind(&c, cp, k);
+	f->by_gpu = k == FAIL_GPU;
 	ctx_release(&c);
 	find_worst(f, cp);
 }

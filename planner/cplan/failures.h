@@ -62,6 +62,7 @@ struct failures {
 	size_t nnames[FAIL_KIND_COUNT];
 	char **names[FAIL_KIND_COUNT];	/* failure names by kind, sorted: node names, sites */
 	size_t nwith[FAIL_KIND_COUNT];	/* failures of each kind that held a replica */
+	size_t nchecked[FAIL_KIND_COUNT];	/* failures analysed, in name order: nnames but after a deadline cut */
 	struct fail_worst worst[FAIL_KIND_COUNT];
 	int by_gpu;		/* the GPUs were analysed (kind gpu has rows) */
 };
@@ -100,6 +101,12 @@ void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu);
 
 /* Slot s of cp is on node `node`, and uses GPU gpu of it (gpu < 0: any). */
 int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu);
+/*
+ * The analysis of the failures of kind k only, dl polled before each
+ * (NULL: never): once it passes, the failures left (in name order) are
+ * named but not analysed, and f->nchecked[k] says how many were.
+ */
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl);
 void failures_release(struct failures *f);
 
 /* The GPU-equivalents row r strands. */

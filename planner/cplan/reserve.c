@@ -226,6 +226,219 @@ static size_t make_room(struct cplan *cp, int d, const struct reserve_loss *ls, 
 	return (size_t)-1;
 }
 
+/* True when d has an arc to slot type t of class k (a slot of type t on a node of k takes d). */
+static int takes(const struct problem *p, int d, int k, int t)
+{
+	size_t lo, hi, a;
+
+	problem_arcs_of(p, d, &lo, &hi);
+	for (a = lo; a < hi; a++)
+		if (p->arcs[a].k == k && p->arcs[a].s == p->classes[k].slot_types[t].rep)
+			return 1;
+	return 0;
+}
+
+/* A re-split of a node for d: the node, the pattern, the replicas to move off it, d's slots it gives. */
+struct split {
+	long node;
+	int pattern;
+	long moves, gain;
+};
+
+/*
+ * What splitting node `node` (its slots slots[0 .. nslots)) by `pattern`
+ * gives d, into *sp, and in mv[i] whether slots[i] holds a replica that
+ * must move (below the floor, not stuck: its group is not in the new
+ * layout; a group that stays has the same GPUs and slot type); 0 when it
+ * fits (CPU and RAM for d once they are gone, as many free groups as the
+ * node will have free slots, one at least d takes), else -1.
+ */
+static int split_eval(const struct cplan *cp, int d, int prio, const unsigned char *stuck, const size_t *slots,
+		      size_t nslots, int node, int pattern, struct split *sp, unsigned char *mv)
+{
+	const struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct config *cf = &c->configs[pattern];
+	const struct workload *wd = cp->p->demands[d].w;
+	int ng = c->nc->gpus_per_node, g, r, next = 0, ngr = 0, nfree = 0;
+	int *gr = xmalloc(((size_t)ng + 1) * 4 * sizeof(*gr));	/* per group: gpu, gpus, type, kept */
+	double cpu = n->cpu_used + wd->cpu_cores, ram = n->ram_used + wd->ram_gib;
+	size_t j, i;
+	int rc = 0;
+
+	sp->moves = sp->gain = 0;
+	for (j = 0; j < cf->nreal; j++)	/* the layout, as cplan_open_node makes it */
+		for (r = 0; r < cf->real_count[j] && next + c->slot_types[cf->real_slot[j]].gpus <= ng; r++) {
+			int *e = &gr[4 * ngr++];
+			e[0] = next, e[1] = c->slot_types[cf->real_slot[j]].gpus, e[2] = cf->real_slot[j], e[3] = 0;
+			next += e[1];
+		}
+	for (i = 0; i < nslots && !rc; i++) {
+		const struct cslot *s = &cp->slots[slots[i]];
+		const struct workload *we;
+		mv[i] = 0;
+		if (s->d < 0) {
+			nfree++;
+			continue;
+		}
+		for (g = 0; g < ngr; g++)
+			if (!gr[4 * g + 3] && gr[4 * g] == s->gpu && gr[4 * g + 1] == s->ngpus && gr[4 * g + 2] == s->type)
+				break;
+		if (g < ngr) {
+			gr[4 * g + 3] = 1;
+			continue;
+		}
+		we = cp->p->demands[s->d].w;
+		if (we->priority >= prio || stuck[s->d])
+			rc = -1;
+		mv[i] = 1;
+		nfree++;
+		sp->moves++;
+		cpu -= we->cpu_cores;
+		ram -= we->ram_gib;
+	}
+	for (g = 0, r = 0; g < ngr && !rc; g++) {
+		r += !gr[4 * g + 3];
+		sp->gain += !gr[4 * g + 3] && takes(cp->p, d, n->k, gr[4 * g + 2]);
+	}
+	free(gr);
+	if (rc || !sp->gain || r < nfree || cpu > c->nc->cpu_cores + 1e-9 || ram > c->nc->ram_gib + 1e-9)
+		return -1;
+	sp->node = node;
+	sp->pattern = pattern;
+	return 0;
+}
+
+/* The best re-split for d (fewest moves, then most slots for d, then first); -1 in best->node when none. */
+static void split_best(const struct cplan *cp, int d, int prio, const unsigned char *stuck, struct split *best)
+{
+	const struct problem *p = cp->p;
+	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i, ci;
+	unsigned char *mv = xmalloc(cp->nslots + 1);
+
+	memset(best, 0, sizeof(*best));
+	best->node = -1;
+	for (i = 0; i < cp->nslots; i++)
+		key[i] = (size_t)cp->slots[i].node;
+	cplan_group_by(key, cp->nslots, cp->nnodes, &first, &by);
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		const struct pclass *c = &p->classes[n->k];
+		if (n->mode != MODE_PASSTHROUGH || n->pattern < 0 || isinf(n->cpu_used) ||
+		    !cplan_caps_allow(cp, d, (int)i))
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			struct split sp = { -1, -1, 0, 0 };
+			if (c->configs[ci].mode != MODE_PASSTHROUGH || !c->configs[ci].node_pattern ||
+			    (int)ci == n->pattern || !cplan_fit_count(p, d, n->k, &c->configs[ci]) ||
+			    split_eval(cp, d, prio, stuck, by + first[i], first[i + 1] - first[i], (int)i, (int)ci, &sp, mv))
+				continue;
+			if (best->node < 0 || sp.moves < best->moves || (sp.moves == best->moves && sp.gain > best->gain))
+				*best = sp;
+		}
+	}
+	free(key);
+	free(first);
+	free(by);
+	free(mv);
+}
+
+/* Moves the replica of slot i (not on its node, which it leaves) to a slot elsewhere; that slot, or -1. */
+static size_t move_off(struct cplan *cp, size_t i)
+{
+	int node = cp->slots[i].node, e = cp->slots[i].d;
+	double cpu = cp->nodes[node].cpu_used;
+	long replica = cp->slots[i].replica;
+	size_t t;
+
+	cp->nodes[node].cpu_used = HUGE_VAL;	/* e goes elsewhere */
+	cp->memo->epoch++;
+	t = cplan_place_one(cp, e, 1);
+	cp->nodes[node].cpu_used = cpu;
+	cp->memo->epoch++;
+	if (t != (size_t)-1) {
+		cplan_slot_clear(cp, i);
+		cplan_slot_fill(cp, t, e, replica);
+	}
+	return t;
+}
+
+/*
+ * Moves the replicas of node sp->node that the split does not keep (below
+ * the floor) to slots elsewhere, then splits the node; the replicas
+ * moved, or -1 when one found no slot (it is marked stuck; the replicas
+ * moved go back, the capacity made for them stays free), -2 when the
+ * split did not fit after all (the same).
+ */
+static int split_do(struct cplan *cp, int d, int prio, unsigned char *stuck, const struct split *sp)
+{
+	size_t *mine = xmalloc((cp->nslots + 1) * sizeof(*mine)), *to = xmalloc((cp->nslots + 1) * sizeof(*to));
+	unsigned char *mv = xmalloc(cp->nslots + 1);
+	size_t n = 0, i, done = 0;
+	struct split again;
+	int rc;
+
+	for (i = 0; i < cp->nslots; i++)
+		if (cp->slots[i].node == sp->node)
+			mine[n++] = i;
+	rc = split_eval(cp, d, prio, stuck, mine, n, (int)sp->node, sp->pattern, &again, mv);
+	for (i = 0; i < n && !rc; i++) {
+		if (!mv[i])
+			continue;
+		to[i] = move_off(cp, mine[i]);
+		if (to[i] == (size_t)-1) {
+			stuck[cp->slots[mine[i]].d] = 1;
+			rc = -1;
+		}
+		done = i + 1;
+	}
+	if (rc == 0 && cplan_node_resplit(cp, (int)sp->node, sp->pattern))
+		rc = -2;
+	while (rc && done > 0) {	/* back where they were */
+		size_t t;
+		long replica;
+		int e;
+		if (!mv[--done] || (t = to[done]) == (size_t)-1)
+			continue;
+		e = cp->slots[t].d;
+		replica = cp->slots[t].replica;
+		cplan_slot_clear(cp, t);
+		cplan_slot_fill(cp, mine[done], e, replica);
+	}
+	free(mine);
+	free(to);
+	free(mv);
+	return rc ? rc : (int)again.moves;
+}
+
+/*
+ * No free slot, GPU or node takes d, and no single move below the floor
+ * frees a slot of its type: a passthrough node of a class d may use is
+ * split anew by another pattern of its class (cplan_node_resplit) whose
+ * free groups d takes, its groups in use kept where they are but those of
+ * replicas below the floor, moved to slots elsewhere first (they still
+ * run).  The split needing the fewest moves is taken, then the one giving
+ * d the most slots, then the first node.  A slot for d or (size_t)-1; the
+ * replicas moved into *moved, 1 into *split when a node was split.
+ */
+static size_t split_for(struct cplan *cp, int d, int prio, unsigned char *stuck, long *moved, long *split)
+{
+	struct split sp;
+	int m;
+
+	do {	/* each failed try (-1) marks a demand stuck, which no later split moves: it ends */
+		split_best(cp, d, prio, stuck, &sp);
+		if (sp.node < 0)
+			return (size_t)-1;
+		m = split_do(cp, d, prio, stuck, &sp);
+	} while (m == -1);
+	if (m < 0)
+		return (size_t)-1;
+	*moved += m;
+	*split += 1;
+	return cplan_find_free(cp, d);
+}
+
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
 		   struct reserve_cover *out)
 {
@@ -235,13 +448,21 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));
 	double *cpu = xmalloc((ls->n + 1) * sizeof(*cpu)), *ram = xmalloc((ls->n + 1) * sizeof(*ram));
 	unsigned char *stuck = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
+	unsigned char *nosplit = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->lost = (long)n;
 	noff = take_out(cp, ls, cpu, ram, &off);
 	for (i = 0; i < n; i++) {
 		int d = l[i].d;
-		size_t s = cplan_find_free(cp, d), j;
+		size_t s, j;
+		if (add && !out->cut && deadline_passed(ls->dl))
+			out->cut = 1;
+		if (out->cut) {	/* not covered in time */
+			out->stranded++;
+			continue;
+		}
+		s = cplan_find_free(cp, d);
 		if (s == (size_t)-1 && add) {
 			long left = 0;
 			for (j = i; j < n && l[j].d == d; j++)
@@ -251,9 +472,18 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 				s = make_room(cp, d, ls, stuck);
 				out->moved += s != (size_t)-1;
 			}
+			/* nothing is freed meanwhile: once per demand; not while a GPU of a node is lost (its
+			 * slots are off, not free, and a new pattern would lay slots on the lost GPU) */
+			if (s == (size_t)-1 && !nosplit[d] && !ls->gpus) {
+				s = split_for(cp, d, ls->prio, stuck, &out->moved, &out->split);
+				nosplit[d] = s == (size_t)-1;
+			}
 		}
 		if (s == (size_t)-1) {
-			out->stranded++;
+			/* d's replicas come in a run, and a failed search frees nothing: the rest of the run strands */
+			for (j = i; j < n && l[j].d == d; j++)
+				out->stranded++;
+			i = j - 1;
 			continue;
 		}
 		cplan_slot_fill(cp, s, d, -1);
@@ -267,5 +497,6 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	free(cpu);
 	free(ram);
 	free(stuck);
+	free(nosplit);
 	free(l);
 }

@@ -10,11 +10,17 @@
  * greedy engine's cheapest choice for the replicas still to cover) and
  * places there; when neither can be had (the classes it may use are all
  * open and full), it moves a replica below the floor off a slot it could
- * use to a slot elsewhere.  Then every replica it placed is taken out
- * again: the slots stay free, the GPUs configured, the nodes open.  No
- * replica of the floor or above moves, so what any failure loses of
- * them never changes; a moved replica takes a free slot elsewhere, so
- * the caller checks every failure again (resilience.h).
+ * use to a slot elsewhere; when no slot of the workload's type exists to
+ * free that way (a class split into groups of other sizes), it splits a
+ * passthrough node of a class the workload may use anew, by a pattern
+ * with groups it takes: the node's groups in use stay where they are,
+ * but those of replicas below the floor, moved elsewhere first.  Then
+ * every replica it placed is taken out again: the slots stay free, the
+ * GPUs configured, the nodes open.  No replica of the floor or above
+ * moves, so what any failure loses of them never changes; a moved
+ * replica takes a free slot elsewhere, and a split may remake free
+ * groups another failure counted on, so the caller checks every failure
+ * again (resilience.h).
  *
  * Ownership: a reserve_index points into no plan; reserve_index_release
  * frees it.
@@ -42,6 +48,8 @@ struct reserve_cover {
 	long stranded;		/* of them, those left without a slot (0: covered) */
 	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
 	long moved;		/* replicas below the floor moved to make room (they still run) */
+	long split;		/* passthrough nodes split anew by another pattern to make room */
+	int cut;		/* the loss's deadline stopped the cover: the replicas left count stranded */
 };
 
 /*
@@ -55,6 +63,7 @@ struct reserve_loss {
 	int prio;		/* the replicas of priority >= prio are covered */
 	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
 	const int *gpus;	/* per node: the GPU lost (its node keeps running); NULL: the whole nodes */
+	struct deadline *dl;	/* polled before each replica is covered (add 1); NULL: never */
 };
 
 /*

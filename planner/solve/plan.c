@@ -291,12 +291,17 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 	return ilp_solve(&r->p, opts, &r->res, d);
 }
 
-/* The headroom sc's resilience: block asks, added to the plan picked (resilience.h); none without one. */
-static void plan_headroom(struct plan_result *r, const struct scenario *sc)
+/*
+ * The headroom sc's resilience: block asks, added to the plan picked
+ * (resilience.h); none without one.  The loop's covers end `after`
+ * seconds before the run's limit: what follows it (the check, costing,
+ * the reports with their own failure analysis) must fit too.
+ */
+static void plan_headroom(struct plan_result *r, const struct scenario *sc, double after)
 {
 	if (!sc->resilience.present)
 		return;
-	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl);
+	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl, after);
 	r->have_resil = 1;
 	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
 	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
@@ -363,7 +368,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
 	plan_pick(r, &gc);
-	plan_headroom(r, sc);
+	plan_headroom(r, sc, gt.t_check + gt.wall_per_cpu * plan_reserve_of(r));
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)
 		note_priority_cap(r);

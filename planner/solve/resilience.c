@@ -34,6 +34,8 @@ struct rctx {
 	int prio;
 	struct fset *sets;	/* failing this round */
 	size_t nsets, setcap;
+	struct deadline *dl;	/* the checks': polled before each failure */
+	int cut;		/* dl cut this round's check: failures left unchecked */
 };
 
 static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
@@ -84,10 +86,11 @@ static void check_single(struct rctx *c)
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse(&f, c->cp, k == FAIL_GPU);
+	failures_analyse_until(&f, c->cp, k, c->dl);
 	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
-	r->failures = f.nnames[k];
+	r->failures = f.nchecked[k];
 	r->sets_total = (double)f.nnames[k];
+	c->cut = f.nchecked[k] < f.nnames[k];
 	for (i = 0; i < f.nrows; i = j) {
 		long stranded = 0;
 		for (j = i; j < f.nrows && f.rows[j].kind == f.rows[i].kind && f.rows[j].failure == f.rows[i].failure; j++)
@@ -143,7 +146,7 @@ static void check_set(struct rctx *c, const struct reserve_index *ix, const stru
 	const int *g = dm->gpu ? gpus : NULL;
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g }, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
 		set_add(c, nodes, g, n);
@@ -210,9 +213,13 @@ static void check_chosen(struct rctx *c, const struct reserve_index *ix, const s
 	}
 	heavy_load = load;
 	qsort(ord, n, sizeof(*ord), heavy_order);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !c->cut; i++) {
 		if (!load[i])
 			continue;
+		if (deadline_passed(c->dl)) {
+			c->cut = 1;
+			break;
+		}
 		set[0] = i;
 		for (j = 0, m = 1; j < n && m < k; j++)
 			if (ord[j] != i)
@@ -232,6 +239,10 @@ static void check_every(struct rctx *c, const struct reserve_index *ix, const st
 	for (i = 0; i < k; i++)
 		set[i] = i;
 	for (;;) {
+		if (deadline_passed(c->dl)) {
+			c->cut = 1;
+			break;
+		}
 		check_set(c, ix, dm, set, k);
 		for (j = k; j > 0 && set[j - 1] == n - k + j - 1; j--)
 			;
@@ -274,21 +285,66 @@ static void check_sets(struct rctx *c)
 	reserve_index_release(&ix);
 }
 
-/* Covers every failing set; the slots added plus the replicas moved (0: the plan is unchanged). */
-static long cover_all(struct rctx *c)
+/*
+ * Covers every failing set, dl polled before each set and each replica;
+ * the slots added plus the replicas moved (0: the plan is unchanged), and
+ * in *cut whether dl stopped the covers.
+ */
+static long cover_all(struct rctx *c, struct deadline *dl, int *cut)
 {
 	struct reserve_index ix;
 	long added = 0;
 	size_t i;
 
+	*cut = 0;
 	reserve_index_build(&ix, c->cp);
-	for (i = 0; i < c->nsets; i++) {
+	for (i = 0; i < c->nsets && !*cut; i++) {
 		struct reserve_cover rc;
+		if (deadline_passed(dl)) {
+			*cut = 1;
+			break;
+		}
 		reserve_cover(c->cp, &ix,
-			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus }, &rc);
-		added += rc.added + rc.moved;
+			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus, dl },
+			      &rc);
+		added += rc.added + rc.moved + rc.split;
+		*cut = rc.cut;
 	}
 	reserve_index_release(&ix);
+	return added;
+}
+
+/* A round's check: the failures that strand, the worst; -1 when dl cut it (failures left unchecked). */
+static int check_round(struct rctx *c)
+{
+	struct plan_resilience *r = c->r;
+
+	r->failures = 0;
+	r->stranded = 0;
+	free(r->worst);
+	r->worst = NULL;
+	sets_clear(c);
+	c->cut = 0;
+	if (r->ask.count > 1)
+		check_sets(c);
+	else
+		check_single(c);
+	r->failing = c->nsets;
+	return c->cut ? -1 : 0;
+}
+
+/*
+ * A round's covers, with dl less t_check (what the check after them took
+ * last): the slots added plus the replicas moved; *cut as cover_all's.
+ */
+static long cover_round(struct rctx *c, struct deadline *dl, double t_check, int *cut)
+{
+	struct deadline cd = *dl;
+	long added;
+
+	cd.limit_s = dl->limit_s - t_check;
+	added = cover_all(c, &cd, cut);
+	c->dl->polls = cd.polls;	/* one count of polls for the test hook */
 	return added;
 }
 
@@ -302,10 +358,29 @@ static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nod
 	*nodes = cc.nodes;
 }
 
+/*
+ * Stops the loop on the deadline: r's verdict says what was not done.  A
+ * check cut short proves nothing of the failures it did not reach: not
+ * met, whatever those it reached say.
+ */
+static void stop_on_time(struct plan_resilience *r, int check_cut)
+{
+	r->stopped = 1;
+	if (check_cut) {
+		r->proven = 0;
+		r->why = "stopped by the time limit before every failure was checked (failures_checked of "
+			 "failures_of_the_kind)";
+	} else {
+		r->why = "stopped by the time limit before every failure was covered";
+	}
+}
+
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
-			 struct deadline *dl)
+			 struct deadline *dl, double after_s)
 {
 	struct rctx c;
+	int covers_cut = 0;
+	struct deadline loop = *dl;	/* the covers': after_s less */
 
 	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
@@ -314,21 +389,28 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	c.r = r;
 	c.cp = cp;
 	c.prio = r->ask.priority_at_least;
+	c.dl = dl;
+	loop.limit_s -= after_s;
 	cost_of(cp, &r->cost_without, &r->gpus_without, &r->nodes_without);
 	for (;;) {
-		r->failures = 0;
-		r->stranded = 0;
-		free(r->worst);
-		r->worst = NULL;
-		sets_clear(&c);
-		if (r->ask.count > 1)
-			check_sets(&c);
-		else
-			check_single(&c);
-		r->failing = c.nsets;
+		double t0 = deadline_elapsed(dl), t_check;
+		int cut;
+		/*
+		 * A check has the whole limit: without it the verdict is of a
+		 * plan not checked; the covers leave it its time (a cover step
+		 * that runs over takes it from what follows the loop).
+		 */
+		loop.polls = dl->polls;	/* one count of polls for the test hook */
+		cut = check_round(&c);
+		t_check = deadline_elapsed(dl) - t0;
+		loop.polls = dl->polls;
 		if (r->rounds == 0) {
 			r->stranded_without = r->stranded;
 			r->failing_without = c.nsets;
+		}
+		if (cut) {
+			stop_on_time(r, 1);
+			break;
 		}
 		if (!c.nsets) {
 			r->met = 1;
@@ -338,19 +420,19 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			r->why = "the rounds ran out before every failure was covered";
 			break;
 		}
-		if (deadline_passed(dl)) {
-			r->stopped = 1;
-			r->why = "stopped by the time limit before every failure was covered";
+		/* covers only when a check after them fits, so that the verdict is of the plan written */
+		if (covers_cut || deadline_left(&loop) <= t_check) {
+			stop_on_time(r, 0);
 			break;
 		}
 		r->rounds++;
-		if (cover_all(&c) == 0) {
+		if (cover_round(&c, &loop, t_check, &covers_cut) == 0 && !covers_cut) {
 			r->why = "no capacity is left to add outside the failed domain (inventory exhausted, or the "
 				 "replicas' sites or GPU types allow nothing else)";
 			break;
 		}
 	}
-	if (r->met && !r->proven)
+	if (r->met && !r->proven && !r->stopped)
 		r->why = "too many sets to check each: checked every domain holding a replica of the priority asked "
 			 "with the domains holding the most such replicas";
 	sets_clear(&c);

@@ -8,10 +8,15 @@
  * that strands a replica of priority >= P by adding capacity outside it
  * (reserve.h), analyse again; stop when none strands (met), when a round
  * changes nothing (the inventory has no more to give: not met), after
- * RESIL_ROUNDS rounds, or at the run's deadline.  Every stop comes right
- * after a check of the plan as it is, so the verdict is of the plan
- * written.  No replica of the floor or above moves, so each failure
- * loses the same such replicas every round.
+ * RESIL_ROUNDS rounds, or at the run's deadline.  The deadline is polled
+ * before each failure checked and each set and replica covered; covers
+ * run only while a check after them fits (the last check's time), and a
+ * check has the run's whole limit, so every stop but a check cut short
+ * comes right after a check of the plan as it is, and the verdict is of
+ * the plan written; a check cut short says how many failures it reached
+ * and is never "met".  No replica of
+ * the floor or above moves, so each failure loses the same such
+ * replicas every round.
  */
 #ifndef PLANNER_RESILIENCE_H
 #define PLANNER_RESILIENCE_H
@@ -53,10 +58,12 @@ struct plan_resilience {
 /*
  * Adds the headroom sc->resilience asks to cp (the plan to report), with
  * dl the run's deadline; the figures into r (released by
- * plan_resilience_release).
+ * plan_resilience_release).  The checks run to dl's limit; the covers end
+ * after_s seconds before it (for what follows the loop) and a check's
+ * time more.
  */
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
-			 struct deadline *dl);
+			 struct deadline *dl, double after_s);
 void plan_resilience_release(struct plan_resilience *r);
 
 /*

@@ -15,6 +15,25 @@
  *   4 other slots free), c-000 at dc2 configured and empty.  Losing
  *   a-000: 4 hi fit b-000, and the fifth takes a slot of b-000 after one
  *   lo moves to c-000 (it still runs).
+ *   deadline: the check plan above under resilience: node x1, priority
+ *   >= 5 with the test hook of the deadline: expired at the second poll,
+ *   the first check reaches 1 failure of 3 and stops (not met, not every
+ *   failure checked); expired at the fourth, the check ends (3 polls) and
+ *   the covers stop at their first poll, then the check after them too.
+ *   With a 10 s limit on a clock that stands still and the covers asked
+ *   to end 20 s before it, the check runs whole (a check has the whole
+ *   limit) and no cover starts: stopped, every failure checked.
+ *
+ * split (a class full of movable work): passthrough nodes of 2 H100 GPUs;
+ *   pin (priority 5, 1 GPU, dc1 only, 2 replicas) and train (priority 1,
+ *   2 GPUs, 1 replica, any site).  Class a (dc1, 2 nodes): a-000 split
+ *   gpu1*2 holds pin's 2, a-001 split gpu2*1 holds train; class b (dc2,
+ *   1 node) closed.  Losing a-000 strands pin's 2: class a is open to its
+ *   count and no slot of it takes pin, no single move frees one (train's
+ *   slot is a 2-GPU group).  The cover moves train to a new b-000 and
+ *   splits a-001 as gpu1*2 (its groups free): pin's 2 fit there, and a
+ *   check strands nothing.  With train at priority 5 it may not move:
+ *   both stay stranded, nothing is split.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +45,7 @@
 #include "fixture.h"
 #include "fixture_mig.h"
 #include "reserve.h"
+#include "resilience.h"
 #include "verify.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,sites,priority\n"
@@ -75,7 +95,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int prio, int a
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
@@ -193,15 +213,168 @@ static void test_gpu(void)
 	fill_node(&cp, 0, hi, 5, lo, 4);
 	nslots = cp.nslots;
 	reserve_index_build(&ix, &cp);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL }, &rc);
 	CHECK(rc.lost == 5 && rc.stranded == 0, "gpu 0 at 5: lost %ld stranded %ld", rc.lost, rc.stranded);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 1, 1, &g1 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 1, 1, &g1, NULL }, &rc);
 	CHECK(rc.lost == 2 && rc.stranded == 2 && rc.added == 0 && rc.moved == 0,
 	      "gpu 1 at 1: lost %ld stranded %ld added %ld moved %ld", rc.lost, rc.stranded, rc.added, rc.moved);
 	CHECK(cp.nslots == nslots && cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2 &&
 		      cp.slots[nslots - 1].d < 0,
 	      "the plan is as it was");
 	reserve_index_release(&ix);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+/* A clock that stands still: the deadline's figures depend only on the limits. */
+static double still_clock(void)
+{
+	return 100.0;
+}
+
+/*
+ * plan_resilience_run on the check plan, node x1 at priority 5, the
+ * deadline expiring after `polls` polls (< 0: never); with after_s > 0, a
+ * 10 s limit on a clock that stands still, the covers' end after_s before it.
+ */
+static void resil_run(long polls, double after_s, struct plan_resilience *r)
+{
+	static const int layout[3][2] = { { 5, 0 }, { 0, 3 }, { 4, 3 } };
+	struct fixture fx;
+	struct cplan cp;
+	struct deadline dl;
+
+	memset(r, 0, sizeof(*r));
+	if (build(&fx, &cp, 2, "", layout))
+		return;
+	fx.sc.resilience.present = 1;
+	fx.sc.resilience.survive = RESIL_NODE;
+	fx.sc.resilience.count = 1;
+	fx.sc.resilience.priority_at_least = 5;
+	if (after_s > 0)
+		deadline_set_clock(still_clock);
+	deadline_start(&dl);
+	dl.expire_polls = polls;
+	if (after_s > 0)
+		dl.limit_s = 10;
+	plan_resilience_run(r, &cp, &fx.sc, &dl, after_s);
+	deadline_set_clock(NULL);
+	free(r->worst);
+	r->worst = NULL;
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static void test_deadline(void)
+{
+	struct plan_resilience r;
+
+	resil_run(-1, 0, &r);	/* no limit: covered (b-001 opened), every failure checked */
+	CHECK(r.met && r.proven && !r.stopped && r.failures == 4 && r.stranded == 0,
+	      "no limit: met %d proven %d stopped %d failures %zu stranded %ld", r.met, r.proven, r.stopped, r.failures,
+	      r.stranded);
+	resil_run(1, 0, &r);	/* the check itself stops after one failure */
+	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 0 && r.failures == 1 && r.sets_total == 3,
+	      "check cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
+	      r.failures, r.sets_total);
+	CHECK(r.why && strstr(r.why, "before every failure was checked"), "check cut: %s", r.why ? r.why : "");
+	resil_run(3, 0, &r);	/* the check ends; the covers stop at once, and the check after them */
+	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 1 && r.failures == 0 && r.failing_without == 1,
+	      "covers cut: met %d proven %d stopped %d rounds %d failures %zu failing before %zu", r.met, r.proven,
+	      r.stopped, r.rounds, r.failures, r.failing_without);
+	CHECK(r.gpus_with == r.gpus_without, "covers cut: nothing added (%ld GPUs, %ld before)", r.gpus_with,
+	      r.gpus_without);
+	resil_run(-1, 20, &r);	/* no time left for covers after the first check, which has the whole limit */
+	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1,
+	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu", r.met, r.proven,
+	      r.stopped, r.rounds, r.failures, r.failing);
+	CHECK(r.why && strstr(r.why, "before every failure was covered"), "no time for covers: %s", r.why ? r.why : "");
+}
+
+#define SPLIT_INV                                                   \
+	INV_HEADER "a,2,H100-SXM5-80GB,2,baremetal,dc1,64,512,owned,,,,\n" \
+		   "b,1,H100-SXM5-80GB,2,baremetal,dc2,64,512,owned,,,,\n"
+
+/* The passthrough node pattern of class k named `name`; -1 when none. */
+static int pattern_named(const struct pclass *c, const char *name)
+{
+	size_t i;
+	for (i = 0; i < c->nconfigs; i++)
+		if (c->configs[i].mode == MODE_PASSTHROUGH && c->configs[i].node_pattern && !strcmp(c->configs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The split case with train at priority tprio: the cover of a-000's loss, *cp kept for more checks. */
+static int split_case(struct fixture *fx, struct cplan *cp, int tprio, struct reserve_cover *rc)
+{
+	char *wl = xasprintf(WL_HEADER "pin,t,2,1,,,exclusive,false,1,8,H100-SXM5-80GB,passthrough,dc1,5\n"
+				       "train,t,1,2,,,exclusive,false,2,16,H100-SXM5-80GB,passthrough,,%d\n",
+			     tprio);
+	int rc0 = fixture_build(fx, FIXTURE_SC_TEXT("split"), SPLIT_INV, wl, 0), pin, train, p1, p2, node;
+	struct diag d = DIAG_INIT;
+
+	free(wl);
+	if (rc0)
+		return -1;
+	pin = demand_named(&fx->p, "pin");
+	train = demand_named(&fx->p, "train");
+	p1 = pattern_named(&fx->p.classes[0], "gpu1*2");
+	p2 = pattern_named(&fx->p.classes[0], "gpu2*1");
+	if (pin < 0 || train < 0 || p1 < 0 || p2 < 0) {
+		CHECK(0, "pin %d train %d gpu1*2 %d gpu2*1 %d", pin, train, p1, p2);
+		fixture_release(fx);
+		return -1;
+	}
+	cplan_init(cp, &fx->p);
+	node = cplan_open_node(cp, 0, MODE_PASSTHROUGH, p1);
+	cplan_place_at(cp, 0, pin);
+	cplan_place_at(cp, 1, pin);
+	node = cplan_open_node(cp, 0, MODE_PASSTHROUGH, p2);
+	cplan_place_at(cp, 2, train);
+	CHECK(node == 1 && cp->nslots == 3, "the hand-built plan: %zu slots", cp->nslots);
+	CHECK(verify_plan(cp, &d) == 0, "the hand-built plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	*rc = cover(cp, 0, 5, 1);
+	return 0;
+}
+
+static void test_split(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_cover rc;
+	struct failures f;
+	struct diag d = DIAG_INIT;
+	size_t i;
+
+	if (split_case(&fx, &cp, 1, &rc))
+		return;
+	CHECK(rc.lost == 2 && rc.stranded == 0 && rc.moved == 1 && rc.split == 1,
+	      "a-000: lost %ld stranded %ld moved %ld split %ld", rc.lost, rc.stranded, rc.moved, rc.split);
+	CHECK(cp.nnodes == 3 && cp.nodes[2].k == 1 && cp.nodes[2].gpu_used[0] == 1 && cp.nodes[2].gpu_used[1] == 1,
+	      "train moved to b-000: %zu nodes", cp.nnodes);
+	CHECK(cp.nodes[1].pattern == pattern_named(&fx.p.classes[0], "gpu1*2") && cp.nodes[1].gpu_used[0] == 0 &&
+		      cp.nodes[1].gpu_used[1] == 0,
+	      "a-001 split gpu1*2, free: pattern %d", cp.nodes[1].pattern);
+	rc = cover(&cp, 0, 5, 0);
+	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	failures_analyse(&f, &cp, 0);
+	for (i = 0; i < f.nrows; i++)
+		if (f.rows[i].kind == FAIL_NODE && fx.p.demands[f.rows[i].d].w->priority >= 5)
+			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],
+			      f.rows[i].stranded);
+	failures_release(&f);
+	cplan_release(&cp);
+	fixture_release(&fx);
+
+	if (split_case(&fx, &cp, 5, &rc))	/* train at the floor: it does not move */
+		return;
+	CHECK(rc.lost == 2 && rc.stranded == 2 && rc.moved == 0 && rc.split == 0 && cp.nnodes == 2 &&
+		      cp.nodes[1].pattern == pattern_named(&fx.p.classes[0], "gpu2*1"),
+	      "train at 5: stranded %ld moved %ld split %ld nodes %zu", rc.stranded, rc.moved, rc.split, cp.nnodes);
 	cplan_release(&cp);
 	fixture_release(&fx);
 }
@@ -214,6 +387,8 @@ int main(void)
 	test_add();
 	test_move();
 	test_gpu();
+	test_deadline();
+	test_split();
 	fixture_teardown();
 	return check_done();
 }
