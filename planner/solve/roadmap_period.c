@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roadmap_bound.h"
 #include "roadmap_ctx.h"
 #include "util.h"
 #include "banned.h"
@@ -320,7 +321,7 @@ static void bound_figures(const struct plan_result *bp, const struct plan_result
 			;
 		pen += (double)un * (j < bp->p.ndemands ? bp->p.demands[j].penalty : 0);
 	}
-	rp->bound = fmax(0, bp->bound);
+	rp->bound = fmax(0, fmax(bp->bound, rm_capacity_bound(&bp->p))); /* two bounds of one optimum */
 	rp->objective = x * bp->p.tiebreak + pen;
 }
 
