@@ -306,7 +306,11 @@ static void period_figures(const struct plan_result *pr, struct roadmap_period *
 	*x = (double)(cc.nodes + cc.gpus_active); /* what the tie-break counts (cplan_bill.c) */
 }
 
-/* The bound's problem: its proven bound into rp, and the roadmap's period priced by its penalties and tie-break. */
+/*
+ * The bound's problem: its bound into rp (the larger of its plan's proven
+ * bound and its capacity bound, roadmap_bound.h), and the roadmap's
+ * period priced by its penalties and tie-break.
+ */
 static void bound_figures(const struct plan_result *bp, const struct plan_result *pp, double x,
 			  struct roadmap_period *rp)
 {
@@ -321,7 +325,7 @@ static void bound_figures(const struct plan_result *bp, const struct plan_result
 			;
 		pen += (double)un * (j < bp->p.ndemands ? bp->p.demands[j].penalty : 0);
 	}
-	rp->bound = fmax(0, fmax(bp->bound, rm_capacity_bound(&bp->p))); /* two bounds of one optimum */
+	rp->bound = fmax(0, fmax(bp->bound, rm_capacity_bound(&bp->p)));
 	rp->objective = x * bp->p.tiebreak + pen;
 }
 
