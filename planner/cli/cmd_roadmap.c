@@ -36,7 +36,7 @@ static const struct cli_option roadmap_options[] = {
 	CLI_OPT_NODE_LIMIT(struct roadmap_args, "each plan stops after N branch-and-bound nodes: a limit that gives the same\n"
 						"roadmap on any machine"),
 	CLI_OPT_THREADS(struct roadmap_args, "solver threads (default: one per processor)"),
-	CLI_OPT_GREEDY(struct roadmap_args, "skip the ILP in every plan (a greedy roadmap: no bound is proven, so the gap is 100%)"),
+	CLI_OPT_GREEDY(struct roadmap_args, "skip the ILP in every plan (a greedy roadmap: only the capacity bound, which needs no LP, is proven)"),
 	{ .name = NULL },
 };
 #undef OFF

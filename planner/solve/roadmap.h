@@ -20,7 +20,9 @@
  *    buy row for that period alone at one period's depreciation, with no
  *    lead time and licences at their cheapest yearly rate; any roadmap's
  *    period is a plan of it, so the sum of its proven bounds is a lower
- *    bound on the roadmap's cost.
+ *    bound on the roadmap's cost.  Each period's is the larger of the
+ *    plan's proven bound and the capacity bound (roadmap_bound.h), which
+ *    needs no LP.
  *
  * Nothing here prints.  Ownership: the result owns its arrays and the
  * assumptions' strings; it points into the scenario and the forecast,

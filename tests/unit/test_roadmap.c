@@ -3,7 +3,8 @@
  * bought once at the start, a one-quarter peak is rented when holding a
  * node to the end costs more, growth past the lead time is ordered one
  * period ahead; the bound never exceeds the objective, also without buy
- * rows, where the period plans give it.
+ * rows, where the period plans give it, and without the ILP, where the
+ * capacity bound gives it.
  *
  * The fleet: H100 8-GPU nodes to buy at 80,000 USD over 5 years (4,000
  * a quarter) and to rent at 2 USD an hour (4,380 a quarter); one-GPU
@@ -22,6 +23,7 @@
 #include "util.h"
 
 static char dir[64];
+static int greedy_only;	/* the period plans skip the ILP: no bound of their own */
 
 static void put(const char *name, const char *text)
 {
@@ -64,6 +66,7 @@ static void run_with(struct run *x, const char *block, const char *owned, const 
 			     "sites,needs_nvaie,priority\nchat,a,8,1,,,exclusive,false,,,,passthrough,,false,1\n");
 	put("forecast.csv", forecast);
 	o.po.node_limit = 1000;
+	o.po.greedy_only = greedy_only;
 	memset(x, 0, sizeof(*x));
 	x->ok = !scenario_load(&x->sc, path, TEST_SRC_DIR "/models", &d) && !forecast_build(&x->fc, &x->sc, NULL, &d) &&
 		!roadmap_run(&x->r, &x->sc, &x->fc, &o, &d);
@@ -152,6 +155,33 @@ static void test_no_buy_rows(void)
 	done(&x);
 }
 
+/*
+ * Without the ILP the period plans prove nothing; the capacity bound
+ * still proves the replicas the fleet cannot hold: 48 one-GPU replicas on
+ * 40 GPUs (the owned node and the 4 rent nodes) leave 8 unplaced in every
+ * plan, so the bound is their penalties, the objective those and the
+ * rent (and the tie-break, under a dollar), and with 40 replicas it is 0.
+ */
+static void test_capacity_bound(void)
+{
+	struct run x;
+	greedy_only = 1;
+	run_with(&x, "periods: 1, lead_time_weeks: 0", "owned,1,H100-SXM5-80GB,8,baremetal,dc1,112,2048,owned,,,,\n", "",
+		 "period,workload,replicas\n2027-Q1,chat,48\n");
+	if (x.ok) {
+		double rest = x.r.objective - x.r.bound - x.r.cost_total;
+		CHECK(x.r.per[0].unplaced == 8 && x.r.bound > 0, "unplaced %ld bound %f", x.r.per[0].unplaced, x.r.bound);
+		CHECK(x.r.bound <= x.r.objective && rest >= 0 && rest < 1,
+		      "bound %f objective %f cost %f: the bound is the penalties", x.r.bound, x.r.objective, x.r.cost_total);
+	}
+	done(&x);
+	run_with(&x, "periods: 1, lead_time_weeks: 0", "owned,1,H100-SXM5-80GB,8,baremetal,dc1,112,2048,owned,,,,\n", "",
+		 "period,workload,replicas\n2027-Q1,chat,40\n");
+	CHECK(!x.ok || (x.r.per[0].unplaced == 0 && x.r.bound == 0), "all fit: bound %f", x.ok ? x.r.bound : -1);
+	done(&x);
+	greedy_only = 0;
+}
+
 static void test_lead_time(void)
 {
 	struct run x;
@@ -180,6 +210,7 @@ int main(void)
 	test_peak_rented();
 	test_lead_time();
 	test_no_buy_rows();
+	test_capacity_bound();
 	{
 		const char *files[] = { "scenario.yaml", "inventory.csv", "workloads.csv", "forecast.csv", NULL };
 		size_t i;
