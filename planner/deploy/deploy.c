@@ -124,8 +124,7 @@ static int dplan_node(struct dplan *dp, size_t i, struct diag *d)
 	dn->n = n;
 	dn->name = cplan_node_name(dp->cp, n);
 	dn->hv = hypervisor_is_vm_host(node_class(dp, n)->nc->hv);
-	dn->k8s = n->mode == MODE_PASSTHROUGH || n->mode == MODE_MIG || n->mode == MODE_TIMESLICE ||
-		  n->mode == MODE_MPS;
+	dn->k8s = deploy_node_mode(n->mode);
 	dn->mig = node_class(dp, n)->nc->gpu->has_mig ? -1 : -2;
 	if (!dn->k8s)
 		return 0;

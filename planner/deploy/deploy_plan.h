@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "cplan.h"
+#include "deploy.h"
 #include "outfile.h"
 
 struct dnode {
@@ -32,17 +33,10 @@ struct dshare {
 	char name[32];		/* the ConfigMap key and label value */
 };
 
-/* What a Kubernetes GPU node is. */
-enum dk8s_kind {
-	DK8S_HOST,		/* the host itself: bare metal, a cloud instance */
-	DK8S_VM_PASSTHROUGH,	/* a worker VM holding passthrough GPUs of its host */
-	DK8S_VM_VGPU,		/* a worker VM holding one vGPU (or N full-size ones) */
-};
-
 struct dk8s {
 	size_t node;		/* its host: index in dplan.nodes */
 	char *name;		/* the Kubernetes node name */
-	enum dk8s_kind kind;
+	enum deploy_node_kind kind;
 	int gpus;		/* GPUs (or vGPUs) the node's device plugin sees */
 	int mig, share;		/* its labels, as in struct dnode */
 };
@@ -68,13 +62,17 @@ struct dplan {
 	size_t *layouts;	/* per distinct MIG layout: its first node */
 	size_t nshares;
 	struct dshare *shares;
-	size_t nk8s;
+	size_t nk8s, k8scap;
 	struct dk8s *k8s;	/* Kubernetes GPU nodes, host by host */
-	size_t nvms;
+	size_t nvms, vmcap;
 	struct dvm *vms;	/* VMs, host by host */
+	int lax;		/* names not checked (deploy_nodes_list): the reports name what they are given */
 	int *slot_k8s;		/* per plan slot: its Kubernetes node, or -1 (a VM workload's, or free) */
 	int *slot_vm;		/* per plan slot: its VM, or -1 */
 };
+
+/* True for the modes a Kubernetes node runs its GPUs in (passthrough, mig, timeslice, mps): struct dnode.k8s. */
+int deploy_node_mode(enum gpu_mode mode);
 
 /* The index of the sharing setup (mode, k) in dp->shares, added when new. */
 int deploy_share_of(struct dplan *dp, enum gpu_mode mode, int k);
@@ -87,7 +85,7 @@ int deploy_share_of(struct dplan *dp, enum gpu_mode mode, int k);
 int deploy_place_nodes(struct dplan *dp, struct diag *d);
 void deploy_nodes_release(struct dplan *dp);
 
-/* Adds vms.csv, vms.json and k8s-nodes.csv to os. */
+/* Adds vms.csv and vms.json to os. */
 void deploy_vms(const struct dplan *dp, struct outset *os);
 
 /* The Kubernetes extended resource a replica in slot s asks, and how many (*count). */

@@ -6,9 +6,9 @@
  * Kubernetes worker VMs - one per host holding its other GPUs passed
  * through (passthrough, MIG, time-slicing, MPS), or one per vGPU (vgpu,
  * mig-vgpu).  Every VM name is made up from its host's name and checked
- * as a Kubernetes node name; vms.csv says so.  Writes vms.csv, vms.json
- * and k8s-nodes.csv (the Kubernetes GPU nodes, for the checks that read
- * a node's GPUs).
+ * as a Kubernetes node name; vms.csv says so.  Writes vms.csv and
+ * vms.json; deploy_nodes_list gives the same Kubernetes nodes to the
+ * reports, whose nodes.csv lists them (with their hosts and GPUs).
  */
 #include <cJSON.h>
 #include <stdio.h>
@@ -33,6 +33,11 @@ static int popcount64(uint64_t m)
 static const struct pclass *host_class(const struct dplan *dp, size_t i)
 {
 	return &dp->cp->p->classes[dp->nodes[i].n->k];
+}
+
+int deploy_node_mode(enum gpu_mode mode)
+{
+	return mode == MODE_PASSTHROUGH || mode == MODE_MIG || mode == MODE_TIMESLICE || mode == MODE_MPS;
 }
 
 /* The sharing setups (device-plugin configs) the hosts and worker VMs need, one index each. */
@@ -69,7 +74,7 @@ static int check_name(const struct dplan *dp, size_t i, const char *name, struct
 	const struct scenario *sc = dp->cp->p->sc;
 	const struct node_class *nc = host_class(dp, i)->nc;
 
-	if (inventory_node_name_valid(name))
+	if (dp->lax || inventory_node_name_valid(name))
 		return 0;
 	return diag_set(d, DIAG_INPUT, sc->inventory.file, nc->line, nc->name_col,
 			"node class '%s': the node name '%s' it gives is not a Kubernetes node name (RFC 1123 "
@@ -77,14 +82,23 @@ static int check_name(const struct dplan *dp, size_t i, const char *name, struct
 			"or digit, at most 253 characters)", nc->name, name);
 }
 
-static size_t add_k8s(struct dplan *dp, size_t i, char *name, enum dk8s_kind kind, int gpus)
+/* Room for one more of n items of size sz in *a of capacity *cap: doubled when full (a plan may run a VM per replica). */
+static void grow(void **a, size_t n, size_t *cap, size_t sz)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 16;
+	*a = xrealloc(*a, *cap * sz);
+}
+
+static size_t add_k8s(struct dplan *dp, size_t i, char *name, enum deploy_node_kind kind, int gpus)
 {
 	struct dk8s *k;
 
-	dp->k8s = xrealloc(dp->k8s, (dp->nk8s + 1) * sizeof(*dp->k8s));
+	grow((void **)&dp->k8s, dp->nk8s, &dp->k8scap, sizeof(*dp->k8s));
 	k = &dp->k8s[dp->nk8s];
 	*k = (struct dk8s){ i, name, kind, gpus, dp->nodes[i].mig, dp->nodes[i].share };
-	if (kind == DK8S_VM_VGPU) {	/* the guest sees a whole GPU: no MIG to set, no sharing */
+	if (kind == DEPLOY_NODE_VM_VGPU) {	/* the guest sees a whole GPU: no MIG to set, no sharing */
 		k->mig = -2;
 		k->share = deploy_share_of(dp, MODE_PASSTHROUGH, 0);
 	}
@@ -95,7 +109,7 @@ static size_t add_vm(struct dplan *dp, size_t i, char *name, int k8s, int vgpu_t
 {
 	struct dvm *v;
 
-	dp->vms = xrealloc(dp->vms, (dp->nvms + 1) * sizeof(*dp->vms));
+	grow((void **)&dp->vms, dp->nvms, &dp->vmcap, sizeof(*dp->vms));
 	v = &dp->vms[dp->nvms];
 	*v = (struct dvm){ i, name, k8s, 0, vgpu_type, -1, 0, 0, 0, 0 };
 	return dp->nvms++;
@@ -160,7 +174,7 @@ static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, stru
 		} else if (vgpu) {			/* a worker VM with this vGPU */
 			if (!(name = vm_name(dp, i, "-k8s-", ++nworker, d)))
 				return -1;
-			v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_VGPU,
+			v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DEPLOY_NODE_VM_VGPU,
 							      s->ngpus > 1 ? s->ngpus : 1), s->type);
 		} else {
 			continue;
@@ -172,7 +186,7 @@ static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, stru
 	/* the host's worker VM: every GPU no VM workload holds, passed through */
 	if (!(name = vm_name(dp, i, "-k8s", 0, d)))
 		return -1;
-	v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DK8S_VM_PASSTHROUGH, popcount64(left)), -1);
+	v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DEPLOY_NODE_VM_PASSTHROUGH, popcount64(left)), -1);
 	dp->vms[v].gpus = left;
 	for (j = 0; j < n; j++)
 		if (cp->slots[sl[j]].d >= 0 && dp->slot_vm[sl[j]] < 0)
@@ -208,6 +222,8 @@ static int unique_names(const struct dplan *dp, struct diag *d)
 	size_t i, k, old;
 	int rc = 0;
 
+	if (dp->lax)
+		return 0;
 	for (i = 0; i < dp->n; i++)
 		strmap_add(&m, dp->nodes[i].name, i, &old);
 	for (k = 0; k < p->nclasses; k++)
@@ -244,7 +260,7 @@ int deploy_place_nodes(struct dplan *dp, struct diag *d)
 		if (dn->hv) {
 			rc = host_vms(dp, i, sl, n, d);
 		} else if (dn->k8s) {
-			k = add_k8s(dp, i, xstrdup(dn->name), DK8S_HOST, host_class(dp, i)->nc->gpus_per_node);
+			k = add_k8s(dp, i, xstrdup(dn->name), DEPLOY_NODE_HOST, host_class(dp, i)->nc->gpus_per_node);
 			for (s = 0; s < n; s++)
 				if (cp->slots[sl[s]].d >= 0)
 					dp->slot_k8s[sl[s]] = (int)k;
@@ -350,7 +366,7 @@ static void vm_row(const struct dplan *dp, const struct dvm *v, struct sb *csv, 
 void deploy_vms(const struct dplan *dp, struct outset *os)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
-	struct sb csv, kn;
+	struct sb csv;
 	size_t i;
 
 	sb_init(&csv);
@@ -363,19 +379,61 @@ void deploy_vms(const struct dplan *dp, struct outset *os)
 		vm_row(dp, &dp->vms[i], &csv, arr);
 	outset_add_sb(os, "vms.csv", &csv);
 	deploy_add_json(os, "vms.json", root);
+}
 
-	sb_init(&kn);
-	sb_adds(&kn, "node,host,hypervisor,gpu_type,gpus,kind\n");
-	for (i = 0; i < dp->nk8s; i++) {
-		static const char *const kinds[] = { "host", "vm-passthrough", "vm-vgpu" };
-		const struct dk8s *k = &dp->k8s[i];
-		const struct pclass *c = host_class(dp, k->node);
-		sb_add_csv(&kn, k->name);
-		sb_adds(&kn, ",");
-		sb_add_csv(&kn, dp->nodes[k->node].name);
-		sb_addf(&kn, ",%s,", hypervisor_name(c->nc->hv));
-		sb_add_csv(&kn, c->nc->gpu->id);
-		sb_addf(&kn, ",%d,%s\n", k->gpus, kinds[k->kind]);
+const char *deploy_node_kind_name(enum deploy_node_kind kind)
+{
+	static const char *const kinds[] = { "host", "vm-passthrough", "vm-vgpu" };
+
+	return kinds[kind];
+}
+
+void deploy_nodes_list(const struct cplan *cp, struct deploy_nodes *out)
+{
+	struct dplan dp;
+	size_t i, v;
+
+	memset(&dp, 0, sizeof(dp));
+	dp.cp = cp;
+	dp.n = cp->nnodes;
+	dp.lax = 1;
+	dp.nodes = xcalloc(cp->nnodes + 1, sizeof(*dp.nodes));
+	for (i = 0; i < cp->nnodes; i++) {
+		const struct cnode *n = &cp->nodes[i];
+		dp.nodes[i] = (struct dnode){ n, cplan_node_name(cp, n), hypervisor_is_vm_host(cp->p->classes[n->k].nc->hv),
+					      deploy_node_mode(n->mode), -2, 0 };
 	}
-	outset_add_sb(os, "k8s-nodes.csv", &kn);
+	deploy_place_nodes(&dp, NULL);	/* lax: no name refused */
+	out->n = dp.nk8s;
+	out->nodes = xcalloc(dp.nk8s + 1, sizeof(*out->nodes));
+	for (i = 0; i < dp.nk8s; i++) {
+		const struct dk8s *k = &dp.k8s[i];
+		int g = host_class(&dp, k->node)->nc->gpus_per_node;
+		out->nodes[i] = (struct deploy_node){ k->node, k->name, k->kind, k->gpus,
+						      g >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << g) - 1), -1 };
+		dp.k8s[i].name = NULL;
+	}
+	for (v = 0; v < dp.nvms; v++)
+		if (dp.vms[v].k8s >= 0) {
+			out->nodes[dp.vms[v].k8s].host_gpus = dp.vms[v].gpus;
+			out->nodes[dp.vms[v].k8s].slot_type = dp.vms[v].vgpu_type;
+		}
+	out->slot_node = dp.slot_k8s;
+	dp.slot_k8s = NULL;
+	for (i = 0; i < dp.n; i++)
+		free(dp.nodes[i].name);
+	deploy_nodes_release(&dp);
+	free(dp.nodes);
+	free(dp.shares);
+}
+
+void deploy_nodes_free(struct deploy_nodes *dn)
+{
+	size_t i;
+
+	for (i = 0; i < dn->n; i++)
+		free(dn->nodes[i].name);
+	free(dn->nodes);
+	free(dn->slot_node);
+	memset(dn, 0, sizeof(*dn));
 }

@@ -440,8 +440,8 @@ void html_layouts(struct sb *sb, const struct cplan *cp)
 		sb_adds(sb, "</div>\n");
 		left = k - i - drawn;
 		if (left)
-			sb_addf(sb, "<p>%zu more layouts of this class not drawn (nodes.csv and gpus.csv list every "
-				    "node and GPU).</p>\n", left);
+			sb_addf(sb, "<p>%zu more layouts of this class not drawn (hosts.csv and gpus.csv list every "
+				    "host and GPU).</p>\n", left);
 	}
 	html_section_end(sb);
 	by_node_release(&bn);

@@ -12,6 +12,7 @@
 
 #include "additions.h"
 #include "chargeback.h"
+#include "deploy.h"
 #include "html_pages.h"
 #include "jsonout.h"
 #include "report_docs.h"
@@ -200,45 +201,80 @@ struct node_walk {
 	size_t *first;		/* [node]: its first position in so->sorted (nslots: none) */
 	struct sb label;	/* scratch for a slot's label */
 	struct sb name;		/* scratch for a node's name */
+	struct deploy_nodes k8s;	/* the Kubernetes nodes, host by host */
+	size_t *kfirst;		/* [host]: its first Kubernetes node in k8s (host + 1: past its last) */
 };
 
-/* Node ni's row of nodes.csv and "nodes". */
-static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, const char *name)
+/* How the replicas of a host, or of one of its Kubernetes nodes, use it. */
+struct node_use {
+	double mem, comp;	/* memory and compute asked, in MiB and GPUs */
+	double cpu, ram;	/* CPU cores and RAM (GiB) asked */
+};
+
+/* What the replicas in host ni's slots ask; only those of its Kubernetes node k (k < 0: all). */
+static void node_use(const struct node_walk *w, size_t ni, long k, struct node_use *u)
 {
 	const struct cplan *cp = w->cp;
-	const struct problem *p = cp->p;
 	const size_t *sl = w->so->sorted;
-	const struct cnode *n = &cp->nodes[ni];
-	const struct node_class *nc = p->classes[n->k].nc;
-	double mem = 0, comp = 0;
-	struct node_bill bill;
-	char b1[64], b2[64], b3[64], b4[64], b5[64];
+	const struct gpu_type *gt = cp->p->classes[cp->nodes[ni].k].nc->gpu;
 	size_t j;
 
-	cplan_node_bill(cp, ni, &bill);
+	memset(u, 0, sizeof(*u));
 	for (j = w->first[ni]; j < cp->nslots && (size_t)cp->slots[sl[j]].node == ni; j++) {
+		const struct workload *wl;
 		double m, cc;
-		if (cp->slots[sl[j]].d < 0)
+		if (cp->slots[sl[j]].d < 0 || (k >= 0 && w->k8s.slot_node[sl[j]] != k))
 			continue;
-		report_replica_ask(p->demands[cp->slots[sl[j]].d].w, nc->gpu, &m, &cc);
-		mem += m;
-		comp += cc;
+		wl = cp->p->demands[cp->slots[sl[j]].d].w;
+		report_replica_ask(wl, gt, &m, &cc);
+		u->mem += m;
+		u->comp += cc;
+		u->cpu += wl->cpu_cores;
+		u->ram += wl->ram_gib;
 	}
-	mem /= (double)nc->gpus_per_node * (double)nc->gpu->memory_mib;
-	comp /= nc->gpus_per_node;
-	sb_add_csv(&dc->nodes, name);
-	sb_addn(&dc->nodes, ",", 1);
-	sb_add_csv(&dc->nodes, nc->name);
-	sb_addn(&dc->nodes, ",", 1);
-	sb_add_csv(&dc->nodes, nc->site);
-	sb_addf(&dc->nodes, ",%s,", hypervisor_name(nc->hv));
-	sb_add_csv(&dc->nodes, nc->gpu->id);
-	sb_addf(&dc->nodes, ",%s,%d,%ld,%ld,%s,%s,%s,%s,%s\n", mode_name(n->mode), nc->gpus_per_node, bill.active, bill.gpus_licensed,
-		fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
+}
+
+/* The GPUs of mask m that are in use as cplan_node_bill counts them (passthrough: a replica on it; else configured). */
+static long gpus_active(const struct cnode *n, uint64_t m, int gpus)
+{
+	long a = 0;
+	int g;
+
+	for (g = 0; g < gpus && g < 64; g++)
+		if ((m >> g & 1) && (n->mode == MODE_PASSTHROUGH ? n->gpu_used[g] > 0 : n->gpu_config[g] >= 0))
+			a++;
+	return a;
+}
+
+/* Host ni's row of hosts.csv and "hosts": the machine, its GPUs, use and cost. */
+static void host_row(struct docs *dc, const struct node_walk *w, size_t ni, const char *name)
+{
+	const struct cplan *cp = w->cp;
+	const struct cnode *n = &cp->nodes[ni];
+	const struct node_class *nc = cp->p->classes[n->k].nc;
+	long nk8s = (long)(w->kfirst[ni + 1] - w->kfirst[ni]);
+	double mem, comp;
+	struct node_use u;
+	struct node_bill bill;
+	char b1[64], b2[64], b3[64], b4[64], b5[64];
+
+	cplan_node_bill(cp, ni, &bill);
+	node_use(w, ni, -1, &u);
+	mem = u.mem / ((double)nc->gpus_per_node * (double)nc->gpu->memory_mib);
+	comp = u.comp / nc->gpus_per_node;
+	sb_add_csv(&dc->hosts, name);
+	sb_addn(&dc->hosts, ",", 1);
+	sb_add_csv(&dc->hosts, nc->name);
+	sb_addn(&dc->hosts, ",", 1);
+	sb_add_csv(&dc->hosts, nc->site);
+	sb_addf(&dc->hosts, ",%s,", hypervisor_name(nc->hv));
+	sb_add_csv(&dc->hosts, nc->gpu->id);
+	sb_addf(&dc->hosts, ",%s,%d,%ld,%ld,%ld,%s,%s,%s,%s,%s\n", mode_name(n->mode), nc->gpus_per_node, bill.active,
+		bill.gpus_licensed, nk8s, fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4),
 		fmt_fixed(b3, sizeof(b3), n->cpu_used, 2), fmt_fixed(b4, sizeof(b4), n->ram_used, 2),
 		report_money(b5, sizeof(b5), bill.total));
 	jsonout_obj_begin(&dc->jo);
-	jsonout_obj_str(&dc->jo, "node", name);
+	jsonout_obj_str(&dc->jo, "host", name);
 	jsonout_obj_str(&dc->jo, "class", nc->name);
 	jsonout_obj_str(&dc->jo, "site", nc->site);
 	jsonout_obj_str(&dc->jo, "hypervisor", hypervisor_name(nc->hv));
@@ -247,11 +283,74 @@ static void node_row(struct docs *dc, const struct node_walk *w, size_t ni, cons
 	jsonout_obj_num(&dc->jo, "gpus", nc->gpus_per_node);
 	jsonout_obj_num(&dc->jo, "gpus_active", (double)bill.active);
 	jsonout_obj_num(&dc->jo, "gpus_licensed", (double)bill.gpus_licensed);
+	jsonout_obj_num(&dc->jo, "k8s_nodes", (double)nk8s);
 	jsonout_obj_num(&dc->jo, "memory_utilisation", report_round(mem, 4));
 	jsonout_obj_num(&dc->jo, "compute_utilisation", report_round(comp, 4));
 	jsonout_obj_num(&dc->jo, "cpu_cores_used", report_round(n->cpu_used, 2));
 	jsonout_obj_num(&dc->jo, "ram_gib_used", report_round(n->ram_used, 2));
 	jsonout_obj_num(&dc->jo, "cost_usd", report_round(bill.total, 2));
+	jsonout_obj_end(&dc->jo);
+	drain_some(&dc->hosts, dc->fh);
+}
+
+/*
+ * Kubernetes node k of host ni: its row of nodes.csv and "nodes".  The
+ * GPUs its device plugin sees, how its pods use them (a vGPU worker's:
+ * its vGPUs' frame buffer and guaranteed compute) and the CPU and RAM
+ * they ask; the host itself where it is the node, so that the figures
+ * are the host's.
+ */
+static void k8s_row(struct docs *dc, const struct node_walk *w, size_t ni, size_t k, const char *host)
+{
+	const struct cplan *cp = w->cp;
+	const struct cnode *n = &cp->nodes[ni];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct deploy_node *kn = &w->k8s.nodes[k];
+	double mem_cap = (double)kn->gpus * (double)c->nc->gpu->memory_mib, comp_cap = kn->gpus;
+	double mem, comp, cpu = n->cpu_used, ram = n->ram_used;
+	long active = gpus_active(n, kn->host_gpus, c->nc->gpus_per_node);
+	struct node_use u;
+	char b1[64], b2[64], b3[64], b4[64];
+
+	node_use(w, ni, (long)k, &u);
+	if (kn->kind != DEPLOY_NODE_HOST) {
+		cpu = u.cpu;
+		ram = u.ram;
+	}
+	if (kn->kind == DEPLOY_NODE_VM_VGPU) {
+		mem_cap = (double)kn->gpus * (double)c->slot_types[kn->slot_type].memory_mib;
+		comp_cap = (double)kn->gpus * c->slot_types[kn->slot_type].compute;
+		active = kn->gpus;
+	}
+	mem = mem_cap > 0 ? u.mem / mem_cap : 0;
+	comp = comp_cap > 0 ? u.comp / comp_cap : 0;
+	sb_add_csv(&dc->nodes, kn->name);
+	sb_addn(&dc->nodes, ",", 1);
+	sb_add_csv(&dc->nodes, host);
+	sb_addf(&dc->nodes, ",%s,", deploy_node_kind_name(kn->kind));
+	sb_add_csv(&dc->nodes, c->nc->name);
+	sb_addn(&dc->nodes, ",", 1);
+	sb_add_csv(&dc->nodes, c->nc->site);
+	sb_addf(&dc->nodes, ",%s,", hypervisor_name(c->nc->hv));
+	sb_add_csv(&dc->nodes, c->nc->gpu->id);
+	sb_addf(&dc->nodes, ",%s,%d,%ld,%s,%s,%s,%s\n", mode_name(n->mode), kn->gpus, active,
+		fmt_fixed(b1, sizeof(b1), mem, 4), fmt_fixed(b2, sizeof(b2), comp, 4), fmt_fixed(b3, sizeof(b3), cpu, 2),
+		fmt_fixed(b4, sizeof(b4), ram, 2));
+	jsonout_obj_begin(&dc->jo);
+	jsonout_obj_str(&dc->jo, "node", kn->name);
+	jsonout_obj_str(&dc->jo, "host", host);
+	jsonout_obj_str(&dc->jo, "kind", deploy_node_kind_name(kn->kind));
+	jsonout_obj_str(&dc->jo, "class", c->nc->name);
+	jsonout_obj_str(&dc->jo, "site", c->nc->site);
+	jsonout_obj_str(&dc->jo, "hypervisor", hypervisor_name(c->nc->hv));
+	jsonout_obj_str(&dc->jo, "gpu_type", c->nc->gpu->id);
+	jsonout_obj_str(&dc->jo, "mode", mode_name(n->mode));
+	jsonout_obj_num(&dc->jo, "gpus", kn->gpus);
+	jsonout_obj_num(&dc->jo, "gpus_active", (double)active);
+	jsonout_obj_num(&dc->jo, "memory_utilisation", report_round(mem, 4));
+	jsonout_obj_num(&dc->jo, "compute_utilisation", report_round(comp, 4));
+	jsonout_obj_num(&dc->jo, "cpu_cores_used", report_round(cpu, 2));
+	jsonout_obj_num(&dc->jo, "ram_gib_used", report_round(ram, 2));
 	jsonout_obj_end(&dc->jo);
 	drain_some(&dc->nodes, dc->fn);
 }
@@ -361,6 +460,12 @@ static void node_walk_init(struct node_walk *w, const struct cplan *cp, const st
 		w->first[i] = cp->nslots;
 	for (i = cp->nslots; i-- > 0;)
 		w->first[cp->slots[so->sorted[i]].node] = i;
+	deploy_nodes_list(cp, &w->k8s);
+	w->kfirst = xcalloc(cp->nnodes + 2, sizeof(*w->kfirst));
+	for (i = 0; i < w->k8s.n; i++)
+		w->kfirst[w->k8s.nodes[i].host + 1]++;
+	for (i = 0; i < cp->nnodes; i++)
+		w->kfirst[i + 1] += w->kfirst[i];
 	sb_init(&w->label);
 	sb_init(&w->name);
 }
@@ -386,35 +491,49 @@ static void node_walk_release(struct node_walk *w)
 {
 	free(w->ord);
 	free(w->first);
+	free(w->kfirst);
+	deploy_nodes_free(&w->k8s);
 	sb_release(&w->label);
 	sb_release(&w->name);
 }
 
-/*
- * nodes.csv and "nodes" (gpus 0), or gpus.csv and "gpus" (gpus 1): nodes
- * by class and ordinal, each node's GPUs in order, streamed.
- */
-static void write_nodes(struct docs *dc, struct node_walk *w, int gpus)
-{
-	const struct cplan *cp = w->cp;
-	size_t i;
+/* The arrays write_nodes writes. */
+enum node_doc { DOC_HOSTS, DOC_NODES, DOC_GPUS };
 
-	jsonout_array_begin(&dc->jo, gpus ? "gpus" : "nodes");
-	if (gpus)
+/*
+ * hosts.csv and "hosts", nodes.csv and "nodes" (each host's Kubernetes
+ * nodes), or gpus.csv and "gpus" (each host's GPUs in order): hosts by
+ * class and ordinal, streamed.
+ */
+static void write_nodes(struct docs *dc, struct node_walk *w, enum node_doc doc)
+{
+	static const char *const arrays[] = { "hosts", "nodes", "gpus" };
+	struct sb *const sbs[] = { &dc->hosts, &dc->nodes, &dc->gpus };
+	FILE *const fs[] = { dc->fh, dc->fn, dc->fg };
+	const struct cplan *cp = w->cp;
+	size_t i, k;
+
+	jsonout_array_begin(&dc->jo, arrays[doc]);
+	if (doc == DOC_GPUS)
 		sb_adds(&dc->gpus, "node,gpu,mode,partition,placement,slots,slots_used\n");
-	else
-		sb_adds(&dc->nodes, "node,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,gpus_licensed,"
+	else if (doc == DOC_HOSTS)
+		sb_adds(&dc->hosts, "host,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,gpus_licensed,k8s_nodes,"
 				    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used,cost_usd\n");
+	else
+		sb_adds(&dc->nodes, "node,host,kind,class,site,hypervisor,gpu_type,mode,gpus,gpus_active,"
+				    "memory_utilisation,compute_utilisation,cpu_cores_used,ram_gib_used\n");
 	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[w->ord[i]];
-		const char *name = node_name(w, w->ord[i]);
+		size_t ni = w->ord[i];
+		const char *name = node_name(w, ni);
 		int g;
-		if (!gpus)
-			node_row(dc, w, w->ord[i], name);
-		for (g = 0; gpus && g < cp->p->classes[n->k].nc->gpus_per_node; g++)
-			gpu_row(dc, w, w->ord[i], name, g);
+		if (doc == DOC_HOSTS)
+			host_row(dc, w, ni, name);
+		for (k = w->kfirst[ni]; doc == DOC_NODES && k < w->kfirst[ni + 1]; k++)
+			k8s_row(dc, w, ni, k, name);
+		for (g = 0; doc == DOC_GPUS && g < cp->p->classes[cp->nodes[ni].k].nc->gpus_per_node; g++)
+			gpu_row(dc, w, ni, name, g);
 	}
-	drain(gpus ? &dc->gpus : &dc->nodes, gpus ? dc->fg : dc->fn);
+	drain(sbs[doc], fs[doc]);
 	jsonout_array_end(&dc->jo);
 }
 
@@ -502,6 +621,7 @@ static int open_streams(struct docs *dc, struct outset *os, enum report_format f
 	FILE *fj = NULL;
 
 	if ((fmt & REPORT_CSV) && (!(dc->fn = outset_stream(os, "nodes.csv", d)) ||
+				   !(dc->fh = outset_stream(os, "hosts.csv", d)) ||
 				   !(dc->fg = outset_stream(os, "gpus.csv", d)) ||
 				   !(dc->fp = outset_stream(os, "placements.csv", d))))
 		return -1;
@@ -513,7 +633,8 @@ static int open_streams(struct docs *dc, struct outset *os, enum report_format f
 
 /*
  * plan.json's members in order, its big arrays made element by element
- * as the rows of nodes.csv, gpus.csv and placements.csv, all streamed.
+ * as the rows of hosts.csv, nodes.csv, gpus.csv and placements.csv, all
+ * streamed.
  */
 static void write_streams(struct docs *dc, const struct cplan *cp)
 {
@@ -524,10 +645,12 @@ static void write_streams(struct docs *dc, const struct cplan *cp)
 	slot_order_init(&so, cp);
 	node_walk_init(&w, cp, &so);
 	cJSON_ArrayForEach(m, dc->json) {
-		if (m == dc->jn)
-			write_nodes(dc, &w, 0);
+		if (m == dc->jh)
+			write_nodes(dc, &w, DOC_HOSTS);
+		else if (m == dc->jn)
+			write_nodes(dc, &w, DOC_NODES);
 		else if (m == dc->jg)
-			write_nodes(dc, &w, 1);
+			write_nodes(dc, &w, DOC_GPUS);
 		else if (m == dc->jp)
 			write_placements(dc, &w);
 		else
@@ -544,7 +667,7 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	struct docs dc;
 	struct outset os = OUTSET_INIT;
 	struct sb *const parts[] = { &dc.summary, &dc.costs, &dc.licenses, &dc.tenants, &dc.unplaced, &dc.additions,
-				     &dc.failures, &dc.nodes, &dc.gpus, &dc.placements };
+				     &dc.failures, &dc.hosts, &dc.nodes, &dc.gpus, &dc.placements };
 	static const char *const names[] = { "summary.csv", "costs.csv", "licenses.csv", "tenants.csv", "unplaced.csv",
 					     "additions.csv", "failures.csv" };
 	size_t i;
@@ -561,6 +684,7 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	report_build_costs(&dc, r);
 	report_build_licenses(&dc, r);
 	build_tenants(&dc, r);
+	dc.jh = cJSON_AddArrayToObject(dc.json, "hosts");
 	dc.jn = cJSON_AddArrayToObject(dc.json, "nodes");
 	dc.jg = cJSON_AddArrayToObject(dc.json, "gpus");
 	dc.jp = cJSON_AddArrayToObject(dc.json, "placements");

@@ -1,12 +1,12 @@
 /*
  * report.h - plan reports: summary.csv, costs.csv, licenses.csv,
- * tenants.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv,
+ * tenants.csv, hosts.csv, nodes.csv, gpus.csv, placements.csv, unplaced.csv,
  * additions.csv and plan.json, written to a directory all or nothing
  * (each file goes to a temporary name first and is renamed into place
  * only when every file was written).
  *
  * Only report.c, additions.c and jsonout.c include cJSON.h.  The big
- * files (nodes.csv, gpus.csv, placements.csv, plan.json) are streamed
+ * files (hosts.csv, nodes.csv, gpus.csv, placements.csv, plan.json) are streamed
  * row by row into their temporary files (outset_stream).  Numbers have fixed
  * formats and rows a fixed order, so the same plan gives the same bytes
  * on any machine.

@@ -13,10 +13,10 @@
 #include "util.h"
 
 struct docs {
-	struct sb summary, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions, failures;
+	struct sb summary, hosts, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions, failures;
 	cJSON *json;		/* plan.json's tree, less the elements of the big arrays below */
-	cJSON *jn, *jg, *jp;	/* its "nodes", "gpus" and "placements": empty, streamed */
-	FILE *fn, *fg, *fp;	/* nodes.csv, gpus.csv and placements.csv, streamed (NULL: not written) */
+	cJSON *jh, *jn, *jg, *jp;	/* its "hosts", "nodes", "gpus" and "placements": empty, streamed */
+	FILE *fh, *fn, *fg, *fp;	/* hosts.csv, nodes.csv, gpus.csv, placements.csv, streamed (NULL: not written) */
 	struct jsonout jo;	/* plan.json, streamed */
 };
 

@@ -4,8 +4,8 @@
 Per workload, the replicas the deploy files run - pod requests (requests.csv `replicas`) plus
 VM workloads (vms.csv rows of role `workload`, one replica each) - must equal the replicas the
 plan placed (placements.csv, one row per replica); no pod request may name a hypervisor host
-(nodes.csv `hypervisor` vsphere or kvm), and every requested node must be a Kubernetes node of
-k8s-nodes.csv. Prints one line per workload that differs and 'N passed, N failed'.
+(hosts.csv `hypervisor` vsphere or kvm), and every requested node must be a Kubernetes node of
+nodes.csv. Prints one line per workload that differs and 'N passed, N failed'.
 """
 import csv
 import os
@@ -21,14 +21,14 @@ def rows(path):
 
 
 placed = Counter(r["workload"] for r in rows(os.path.join(reports, "placements.csv")))
-hosts = {r["node"]: r["hypervisor"] for r in rows(os.path.join(reports, "nodes.csv"))}
-k8s = {r["node"] for r in rows(os.path.join(deploy, "k8s-nodes.csv"))}
+hosts = {r["host"]: r["hypervisor"] for r in rows(os.path.join(reports, "hosts.csv"))}
+k8s = {r["node"] for r in rows(os.path.join(reports, "nodes.csv"))}
 run = Counter()
 passed = failed = 0
 for r in rows(os.path.join(deploy, "requests.csv")):
     run[r["workload"]] += int(r["replicas"])
     if hosts.get(r["node"]) in ("vsphere", "kvm") or r["node"] not in k8s:
-        print(f"FAIL request of {r['workload']} on {r['node']}: not a Kubernetes node of k8s-nodes.csv "
+        print(f"FAIL request of {r['workload']} on {r['node']}: not a Kubernetes node of nodes.csv "
               f"or a hypervisor host")
         failed += 1
 for r in rows(os.path.join(deploy, "vms.csv")):

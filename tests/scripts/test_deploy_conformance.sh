@@ -6,10 +6,11 @@
 # every golden case that writes deploy files. Each runs under the ClusterPolicy mig.strategy that
 # docs/deploy.md tells users to use: unset (the default: each node's config governs), and the
 # scenario's sharing.operator_mig_strategy as well when it says the cluster keeps one. The node
-# file given is the deploy's k8s-nodes.csv: the Kubernetes nodes, which on vSphere and KVM are
-# worker VMs, not the hosts of nodes.csv.
+# file given is the plan's REPORTS/nodes.csv, as the conformance README documents: one row per
+# Kubernetes node, which on vSphere and KVM are worker VMs (hosts.csv lists the hosts).
 # Then, on each output and on the bench L plan (greedy), tests/scripts/deploy_replicas.py: per
 # workload, pod requests plus VM workloads = replicas placed; no request names a hypervisor host;
+# tests/scripts/k8s_nodes.py: nodes.csv and hosts.csv agree with each other and the deploy files;
 # and tests/scripts/deploy_spread.py: requests.yaml's spread and PDBs are well-formed (issue #62).
 # Prints SKIP and exits 77 (ctest: skipped, not passed) where ../shared/conformance is absent
 # (GPUPLAN_CONFORMANCE_DIR: another copy).
@@ -31,7 +32,7 @@ conform() {
 	local tag=$1 strat=$2 log
 	log="$tag/check${strat:+-$strat}.txt"
 	OPERATOR_MIG_STRATEGY=$strat CHECK_TAG="$tag${strat:+ (ClusterPolicy mig.strategy $strat)}" \
-		bash "$conf/check-deploy.sh" "$tag/d" "$tag/d/k8s-nodes.csv" >"$log" 2>&1
+		bash "$conf/check-deploy.sh" "$tag/d" "$tag/r/nodes.csv" >"$log" 2>&1
 	local rc=$?
 	runs=$((runs + 1))
 	if [ $rc -ne 0 ] || grep -q '^FAIL' "$log" || ! grep -qE '^[0-9]+ passed, 0 failed$' "$log"; then
@@ -43,11 +44,16 @@ conform() {
 	fi
 }
 
-# replicas TAG: the deploy files run every replica placed
+# replicas TAG: the deploy files run every replica placed, on the nodes nodes.csv lists
 replicas() {
 	if ! python3 "$src/tests/scripts/deploy_replicas.py" "$1/r" "$1/d" >"$1/replicas.txt" 2>&1; then
 		echo "FAIL: replicas in $1's deploy files:"
 		head -20 "$1/replicas.txt"
+		fail=1
+	fi
+	if ! python3 "$src/tests/scripts/k8s_nodes.py" "$1/r" "$1/d" >"$1/k8s-nodes.txt" 2>&1; then
+		echo "FAIL: Kubernetes nodes and hosts of $1's reports:"
+		grep FAIL "$1/k8s-nodes.txt" | head -20
 		fail=1
 	fi
 	if ! python3 "$src/tests/scripts/deploy_spread.py" "$1/d" >"$1/spread.txt" 2>&1; then

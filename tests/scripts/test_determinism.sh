@@ -14,7 +14,7 @@
 # "N passed, N failed" and exits 1 on any failure.  A small case is also
 # planned on 1, 2 and 4 threads: the same plan.json and summary.
 . "$(dirname "$0")/lib.sh"
-files="summary.csv costs.csv licenses.csv tenants.csv nodes.csv gpus.csv placements.csv unplaced.csv failures.csv plan.json"
+files="summary.csv costs.csv licenses.csv tenants.csv hosts.csv nodes.csv gpus.csv placements.csv unplaced.csv failures.csv plan.json"
 
 plan() { # plan LOCALE DIR [ARGS...]
 	local loc=$1 dir=$2
@@ -57,7 +57,7 @@ if grep -q '^cost_total_usd,[0-9]*\.[0-9][0-9]$' run1/summary.csv; then ok; else
 nl="--node-limit 3"
 if plan C both $nl; then ok; else bad "--format both $nl exited $?"; fi
 if plan C csv --format csv $nl; then ok; else bad "--format csv exited $?"; fi
-for f in summary.csv nodes.csv gpus.csv placements.csv unplaced.csv; do
+for f in summary.csv hosts.csv nodes.csv gpus.csv placements.csv unplaced.csv; do
 	if [ -s "both/$f" ] && cmp -s "both/$f" "csv/$f"; then ok; else bad "--format csv: $f missing or different"; fi
 done
 if [ ! -e csv/plan.json ]; then ok; else bad "--format csv wrote plan.json"; fi

@@ -98,7 +98,7 @@ no_temps keep
 # symlinks planted at every temporary name this run could use
 mkdir trap
 for pid in $(seq $(($$ + 1)) $(($$ + 40))); do
-	for f in summary.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json; do
+	for f in summary.csv hosts.csv nodes.csv gpus.csv placements.csv unplaced.csv plan.json; do
 		ln -s ../target.txt "trap/.$f.$pid.tmp"
 	done
 done
