@@ -50,6 +50,14 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
 				r->p.demands[i].unhostable);
+	for (i = 0; i < r->p.ndemands; i++) {
+		const struct workload *w = r->p.demands[i].w;
+		char *why = r->p.demands[i].unhostable ? NULL : scenario_rule_unkeepable(sc, w);
+		if (why)
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
+				   sc->workloads.file, w->line, w->name, why);
+		free(why);
+	}
 }
 
 double cli_run_limit(const struct plan_opts *po, const struct scenario *sc)

@@ -54,8 +54,10 @@ int cli_diag(const struct diag *d);
 int cli_diag_code(const struct diag *d);
 /*
  * One warning on stderr per workload of the plan that no node could ever
- * host ("FILE:LINE: workload 'X' can never be placed: why"), for plan and
- * check, which report such workloads as unplaced instead of failing.
+ * host ("FILE:LINE: workload 'X' can never be placed: why"), then per one
+ * whose spread or availability rule no plan can keep
+ * (scenario_rule_unkeepable), for plan and check, which report such
+ * workloads' replicas as unplaced instead of failing.
  */
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
 

@@ -184,7 +184,7 @@ static char *input_at(const struct vcheck *v, const char *name, long line, long 
 
 /*
  * What `validate` refuses beyond loading: a workload no node class can
- * host.  An import writes it all the same (plan leaves it unplaced with
+ * host, or whose spread or availability rule no plan can keep.  An import writes it all the same (plan leaves it unplaced with
  * the reason) and warns, at the input row it comes from, once.
  */
 static void warn_unhostable(const struct scenario *sc, const char *dir, const struct vcheck *v)
@@ -196,6 +196,8 @@ static void warn_unhostable(const struct scenario *sc, const char *dir, const st
 		const struct workload *w = &sc->workloads.w[i];
 		char *why = scenario_unhostable(sc, w), *line, *in;
 		long at;
+		if (!why)
+			why = scenario_rule_unkeepable(sc, w);
 		if (!why)
 			continue;
 		in = input_at(v, name, w->line, 0, &at);
