@@ -60,6 +60,18 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 	}
 }
 
+void cli_warn_spread_skew(const struct plan_result *r)
+{
+	char **msgs;
+	size_t n = report_skew_warnings(r, &msgs), i;
+
+	for (i = 0; i < n; i++) {
+		cli_printf(stderr, "gpuplan: warning: %s\n", msgs[i]);
+		free(msgs[i]);
+	}
+	free(msgs);
+}
+
 double cli_run_limit(const struct plan_opts *po, const struct scenario *sc)
 {
 	if ((po->node_limit >= 0 ? po->node_limit : sc->node_limit) > 0)

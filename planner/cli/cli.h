@@ -60,6 +60,12 @@ int cli_diag_code(const struct diag *d);
  * workloads' replicas as unplaced instead of failing.
  */
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
+/*
+ * One warning on stderr per ScheduleAnyway spread the plan goes past
+ * (report_skew_warnings: "FILE:LINE: workload 'X' is planned with skew 3,
+ * past its spread node max_skew 1 ..."), for plan and check.
+ */
+void cli_warn_spread_skew(const struct plan_result *r);
 
 /*
  * The whole-run time limit (issue #57): the limit a plan of sc under po

@@ -231,6 +231,7 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	cli_warn_unhostable(&r, &sc);
+	cli_warn_spread_skew(&r);
 	if (a.out_dir && report_write(a.out_dir, strcmp(a.out_dir, OUTSET_STDOUT) ? REPORT_BOTH : REPORT_JSON, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;
