@@ -195,16 +195,17 @@ static void warn_unhostable(const struct scenario *sc, const char *dir, const st
 	for (i = 0; i < sc->workloads.n && v->warn; i++) {
 		const struct workload *w = &sc->workloads.w[i];
 		char *why = scenario_unhostable(sc, w), *line, *in;
+		const char *what = "it";	/* a rule holds back only the replicas it cannot keep */
 		long at;
-		if (!why)
-			why = scenario_rule_unkeepable(sc, w);
+		if (!why && (why = scenario_rule_unkeepable(sc, w)))
+			what = "the replicas the rule holds back";
 		if (!why)
 			continue;
 		in = input_at(v, name, w->line, 0, &at);
-		line = at ? xasprintf("%s:%ld: workload '%s' can never be placed: %s (imported; plan leaves it "
-				      "unplaced)\n", in, at, w->name, why)
+		line = at ? xasprintf("%s:%ld: workload '%s' can never be placed: %s (imported; plan leaves %s "
+				      "unplaced)\n", in, at, w->name, why, what)
 			  : xasprintf("%s: workload '%s' (%s line %ld) can never be placed: %s (imported; plan leaves "
-				      "it unplaced)\n", in, w->name, name, w->line, why);
+				      "%s unplaced)\n", in, w->name, name, w->line, why, what);
 		if (!v->warn->buf || !strstr(v->warn->buf, line))
 			sb_adds(v->warn, line);
 		free(line);
