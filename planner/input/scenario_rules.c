@@ -53,9 +53,15 @@ static int selects(const struct node_class *nc, const struct workload *w)
 	return ok && !w->ngpu_types;
 }
 
+static int site_cmp(const void *a, const void *b)
+{
+	return str_casecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static void count_domains(const struct inventory *inv, const struct workload *w, struct domains *dm)
 {
-	size_t i, j;
+	const char **sites = xcalloc(inv->n + 1, sizeof(*sites));
+	size_t i, j, n = 0;
 
 	memset(dm, 0, sizeof(*dm));
 	for (i = 0; i < inv->n; i++) {
@@ -68,15 +74,16 @@ static void count_domains(const struct inventory *inv, const struct workload *w,
 		if (dm->nclasses < NAMES_SHOWN)
 			dm->cls[dm->nclasses] = nc->name;
 		dm->nclasses++;
-		for (j = 0; j < i; j++)
-			if (selects(&inv->classes[j], w) && !str_casecmp(inv->classes[j].site, nc->site))
-				break;
-		if (j < i)
-			continue;
-		if (dm->nsites < NAMES_SHOWN)
-			dm->site[dm->nsites] = nc->site;
-		dm->nsites++;
+		sites[n++] = nc->site;
+		for (j = 0; j < NAMES_SHOWN && dm->site[j] && str_casecmp(dm->site[j], nc->site); j++)
+			;
+		if (j < NAMES_SHOWN && !dm->site[j])
+			dm->site[j] = nc->site;	/* the first sites in inventory order, for messages */
 	}
+	qsort(sites, n, sizeof(*sites), site_cmp);	/* distinct sites, counted sorted: n log n */
+	for (i = 0; i < n; i++)
+		dm->nsites += i == 0 || str_casecmp(sites[i - 1], sites[i]) != 0;
+	free(sites);
 }
 
 /* "'a', 'b', 'c' and 2 more" of the first names shown of n. */
