@@ -50,6 +50,26 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
 			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
 				sc->workloads.file, r->p.demands[i].w->line, r->p.demands[i].w->name,
 				r->p.demands[i].unhostable);
+	for (i = 0; i < r->p.ndemands; i++) {
+		const struct workload *w = r->p.demands[i].w;
+		char *why = r->p.demands[i].unhostable ? NULL : scenario_rule_unkeepable(sc, w);
+		if (why)
+			cli_printf(stderr, "gpuplan: warning: %s:%ld: workload '%s' can never be placed: %s\n",
+				   sc->workloads.file, w->line, w->name, why);
+		free(why);
+	}
+}
+
+void cli_warn_spread_skew(const struct plan_result *r)
+{
+	char **msgs;
+	size_t n = report_skew_warnings(r, &msgs), i;
+
+	for (i = 0; i < n; i++) {
+		cli_printf(stderr, "gpuplan: warning: %s\n", msgs[i]);
+		free(msgs[i]);
+	}
+	free(msgs);
 }
 
 void cli_warn_cut(const struct plan_result *r)

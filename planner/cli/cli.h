@@ -54,8 +54,10 @@ int cli_diag(const struct diag *d);
 int cli_diag_code(const struct diag *d);
 /*
  * One warning on stderr per workload of the plan that no node could ever
- * host ("FILE:LINE: workload 'X' can never be placed: why"), for plan and
- * check, which report such workloads as unplaced instead of failing.
+ * host ("FILE:LINE: workload 'X' can never be placed: why"), then per one
+ * whose spread or availability rule no plan can keep
+ * (scenario_rule_unkeepable), for plan and check, which report such
+ * workloads' replicas as unplaced instead of failing.
  */
 void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc);
 /*
@@ -63,6 +65,13 @@ void cli_warn_unhostable(const struct plan_result *r, const struct scenario *sc)
  * replicas it left unplaced without trying them (cplan.not_attempted).
  */
 void cli_warn_cut(const struct plan_result *r);
+
+/*
+ * One warning on stderr per ScheduleAnyway spread the plan goes past
+ * (report_skew_warnings: "FILE:LINE: workload 'X' is planned with skew 3,
+ * past its spread node max_skew 1 ..."), for plan and check.
+ */
+void cli_warn_spread_skew(const struct plan_result *r);
 
 /*
  * The whole-run time limit (issue #57): the limit a plan of sc under po

@@ -232,6 +232,7 @@ static int cmd_check(int argc, char **argv, const struct cli_global *g)
 	}
 	cli_warn_unhostable(&r, &sc);
 	cli_warn_cut(&r);
+	cli_warn_spread_skew(&r);
 	if (a.out_dir && report_write(a.out_dir, strcmp(a.out_dir, OUTSET_STDOUT) ? REPORT_BOTH : REPORT_JSON, &r, &d)) {
 		rc = cli_diag(&d);
 		goto out;

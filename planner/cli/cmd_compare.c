@@ -90,6 +90,25 @@ static void row_num(const struct table *t, const struct compare_row *rows, const
 	free(cells);
 }
 
+/* What each scenario's resilience: headroom costs a year, "-" without one; no line when none has one. */
+static void row_resilience(const struct table *t, const struct compare_row *rows)
+{
+	char **cells = xcalloc(t->n, sizeof(*cells));
+	char b[64];
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < t->n; i++)
+		any |= rows[i].have_resil;
+	for (i = 0; i < t->n && any; i++)
+		cells[i] = xstrdup(rows[i].have_resil
+					   ? fmt_fixed(b, sizeof(b), round(rows[i].resil_usd_per_year * 100) / 100, 2)
+					   : "-");
+	if (any)
+		row_text(t, "resilience (USD/year more)", cells);
+	free(cells);
+}
+
 static void print_table(FILE *out, const struct compare_row *rows, size_t n)
 {
 	struct table t = { out, n, 26, 12 };
@@ -155,6 +174,7 @@ static void print_table(FILE *out, const struct compare_row *rows, size_t n)
 		row_text(&t, b, cells);
 	}
 	free(cells);
+	row_resilience(&t, rows);
 }
 
 /* The ranking, one line per option, and the verdict. */

@@ -184,7 +184,7 @@ static char *input_at(const struct vcheck *v, const char *name, long line, long 
 
 /*
  * What `validate` refuses beyond loading: a workload no node class can
- * host.  An import writes it all the same (plan leaves it unplaced with
+ * host, or whose spread or availability rule no plan can keep.  An import writes it all the same (plan leaves it unplaced with
  * the reason) and warns, at the input row it comes from, once.
  */
 static void warn_unhostable(const struct scenario *sc, const char *dir, const struct vcheck *v)
@@ -195,14 +195,17 @@ static void warn_unhostable(const struct scenario *sc, const char *dir, const st
 	for (i = 0; i < sc->workloads.n && v->warn; i++) {
 		const struct workload *w = &sc->workloads.w[i];
 		char *why = scenario_unhostable(sc, w), *line, *in;
+		const char *what = "it";	/* a rule holds back only the replicas it cannot keep */
 		long at;
+		if (!why && (why = scenario_rule_unkeepable(sc, w)))
+			what = "the replicas the rule holds back";
 		if (!why)
 			continue;
 		in = input_at(v, name, w->line, 0, &at);
-		line = at ? xasprintf("%s:%ld: workload '%s' can never be placed: %s (imported; plan leaves it "
-				      "unplaced)\n", in, at, w->name, why)
+		line = at ? xasprintf("%s:%ld: workload '%s' can never be placed: %s (imported; plan leaves %s "
+				      "unplaced)\n", in, at, w->name, why, what)
 			  : xasprintf("%s: workload '%s' (%s line %ld) can never be placed: %s (imported; plan leaves "
-				      "it unplaced)\n", in, w->name, name, w->line, why);
+				      "%s unplaced)\n", in, w->name, name, w->line, why, what);
 		if (!v->warn->buf || !strstr(v->warn->buf, line))
 			sb_adds(v->warn, line);
 		free(line);

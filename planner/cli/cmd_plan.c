@@ -397,6 +397,7 @@ static int cmd_plan(int argc, char **argv, const struct cli_global *g)
 	}
 	cli_warn_unhostable(&r, &sc);
 	cli_warn_cut(&r);
+	cli_warn_spread_skew(&r);
 	if (plan_whatif_run(&w, &r, &po, &d)) {
 		rc = cli_diag(&d);
 		goto out;

@@ -184,10 +184,12 @@ static int cmd_validate(int argc, char **argv, const struct cli_global *g)
 		goto out;
 	}
 	cli_warn_implausible(&sc);
-	/* validate: each workload must fit some node class */
+	/* validate: each workload must fit some node class, and its spread and availability rules its domains */
 	for (i = 0; i < sc.workloads.n; i++) {
 		const struct workload *w = &sc.workloads.w[i];
 		char *why = scenario_unhostable(&sc, w);
+		if (!why)
+			why = scenario_rule_unkeepable(&sc, w);
 		if (why) {
 			diag_set(&d, DIAG_INPUT, sc.workloads.file, w->line, 0,
 				 "workload '%s' can never be placed: %s", w->name, why);

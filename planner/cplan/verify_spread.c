@@ -147,34 +147,112 @@ static int check_demand(const struct cplan *cp, int d, struct dcount *c, struct 
 	return 0;
 }
 
+/* c's buffers for plan cp: the occupied slots grouped by demand, and the counts. */
+static void dcount_init(const struct cplan *cp, struct dcount *c)
+{
+	const struct problem *p = cp->p;
+	size_t i, *key = xmalloc((cp->nslots + 1) * sizeof(*key));
+
+	for (i = 0; i < cp->nslots; i++)	/* free slots go to a group of their own, ndemands */
+		key[i] = cp->slots[i].d >= 0 ? (size_t)cp->slots[i].d : p->ndemands;
+	cplan_group_by(key, cp->nslots, p->ndemands + 1, &c->first, &c->by);
+	free(key);
+	c->sel = xcalloc(p->nclasses + 1, 1);
+	c->node = xcalloc(cp->nnodes + 1, sizeof(*c->node));
+	c->node_ok = xcalloc(cp->nnodes + 1, 1);
+	c->site = xcalloc(p->nsites + 1, sizeof(*c->site));
+	c->site_ok = xcalloc(p->nsites + 1, 1);
+}
+
+static void dcount_release(struct dcount *c)
+{
+	free(c->node);
+	free(c->node_ok);
+	free(c->site);
+	free(c->site_ok);
+	free(c->sel);
+	free(c->first);
+	free(c->by);
+}
+
 int verify_spread(const struct cplan *cp, struct diag *dg)
 {
 	const struct problem *p = cp->p;
 	struct dcount c;
-	size_t i, *key;
+	size_t i;
 	int rc = 0;
 
 	if (!p->ncapped)
 		return 0;
-	key = xmalloc((cp->nslots + 1) * sizeof(*key));
-	for (i = 0; i < cp->nslots; i++)	/* free slots go to a group of their own, ndemands */
-		key[i] = cp->slots[i].d >= 0 ? (size_t)cp->slots[i].d : p->ndemands;
-	cplan_group_by(key, cp->nslots, p->ndemands + 1, &c.first, &c.by);
-	free(key);
-	c.sel = xcalloc(p->nclasses + 1, 1);
-	c.node = xcalloc(cp->nnodes + 1, sizeof(*c.node));
-	c.node_ok = xcalloc(cp->nnodes + 1, 1);
-	c.site = xcalloc(p->nsites + 1, sizeof(*c.site));
-	c.site_ok = xcalloc(p->nsites + 1, 1);
+	dcount_init(cp, &c);
 	for (i = 0; i < p->ndemands && !rc; i++)
 		if (p->demands[i].cap >= 0)
 			rc = check_demand(cp, (int)i, &c, dg);
-	free(c.node);
-	free(c.node_ok);
-	free(c.site);
-	free(c.site_ok);
-	free(c.sel);
-	free(c.first);
-	free(c.by);
+	dcount_release(&c);
 	return rc;
+}
+
+/*
+ * Demand d's skew: its fullest domain of its spread's kind less the global
+ * minimum (ScheduleAnyway has no min_domains); the fullest's index.
+ */
+static size_t skew_of(const struct cplan *cp, int d, struct dcount *c, struct spread_skew *out)
+{
+	const struct workload *w = cp->p->demands[d].w;
+	int node = w->spread == SPREAD_NODE;
+	const long *n = node ? c->node : c->site;
+	size_t top;
+	long m;
+
+	count_demand(cp, d, c);
+	top = dom_stats(n, node ? c->node_ok : c->site_ok, node ? cp->nnodes : cp->p->nsites, node && c->closed_ok, 1,
+			&m);
+	out->d = d;
+	out->top = n[top];
+	out->min = m;
+	out->skew = n[top] - m;
+	out->domain = NULL;
+	return top;
+}
+
+size_t verify_spread_skews(const struct cplan *cp, struct spread_skew **out)
+{
+	const struct problem *p = cp->p;
+	struct spread_skew *s = NULL;
+	struct dcount c;
+	size_t i, n = 0, cap = 0;
+	int any = 0;
+
+	*out = NULL;
+	for (i = 0; i < p->ndemands; i++)
+		any |= p->demands[i].w->spread != SPREAD_NONE && p->demands[i].w->schedule_anyway;
+	if (!any || !cp->nnodes)
+		return 0;
+	dcount_init(cp, &c);
+	for (i = 0; i < p->ndemands; i++) {
+		const struct workload *w = p->demands[i].w;
+		struct spread_skew k;
+		size_t top;
+		if (w->spread == SPREAD_NONE || !w->schedule_anyway || !cp->placed[i])
+			continue;
+		top = skew_of(cp, (int)i, &c, &k);
+		if (k.skew <= w->max_skew)
+			continue;
+		XGROW(s, cap, n + 1);
+		s[n] = k;
+		s[n].domain = dom_name(cp, w->spread, top);
+		n++;
+	}
+	dcount_release(&c);
+	*out = s;
+	return n;
+}
+
+void verify_spread_skews_free(struct spread_skew *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(s[i].domain);
+	free(s);
 }

@@ -11,6 +11,7 @@
 
 #include "dyaml.h"
 #include "deploy_plan.h"
+#include "inventory.h"
 #include "util.h"
 #include "banned.h"
 
@@ -147,9 +148,8 @@ static int label_alnum(char c)
 
 /*
  * The label value naming workload `name` (buf of 64 bytes): the name
- * itself when it is a Kubernetes label value (at most 63 characters of
- * [A-Za-z0-9-_.], beginning and ending alphanumeric:
- * apimachinery validation.IsValidLabelValue), else its label characters
+ * itself when it is a Kubernetes label value (inventory_label_value_valid:
+ * the one place that rule is written), else its label characters
  * ('-' for the others, at most 46) and "-" with 16 hex digits of its
  * FNV-1a hash, so that two names never share a value by being cut alike.
  */
@@ -157,11 +157,8 @@ static const char *workload_label(const char *name, char *buf, size_t size)
 {
 	size_t n = strlen(name), i, o = 0;
 	uint64_t h = 1469598103934665603ULL;
-	int ok = n > 0 && n <= 63 && label_alnum(name[0]) && label_alnum(name[n - 1]);
 
-	for (i = 0; i < n; i++)
-		ok = ok && label_char(name[i]);
-	if (ok) {
+	if (inventory_label_value_valid(name)) {
 		snprintf(buf, size, "%s", name);
 		return buf;
 	}

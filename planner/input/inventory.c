@@ -198,6 +198,7 @@ static int load_node(const struct csvread *rd, struct node_class *nc)
 	if (csvread_str(rd, C_SITE, 1, &s))
 		return -1;
 	nc->site = xstrdup(s);
+	nc->site_col = rd->idx[C_SITE] + 1;
 	if (of && of->vcpus > 0 && !*csvread_text(rd, C_CPU_CORES))
 		nc->cpu_cores = of->vcpus;
 	else if (csvread_num(rd, C_CPU_CORES, 1, positive, &nc->cpu_cores))
@@ -258,6 +259,23 @@ int inventory_node_name_valid(const char *s)
 		if (!alnum && !(c == '-' && !edge) && !(c == '.' && !edge))
 			return 0;
 	}
+	return 1;
+}
+
+static int label_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+int inventory_label_value_valid(const char *s)
+{
+	size_t len = strlen(s), i;
+
+	if (!len || len > 63 || !label_alnum(s[0]) || !label_alnum(s[len - 1]))
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!label_alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+			return 0;
 	return 1;
 }
 

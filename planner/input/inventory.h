@@ -42,6 +42,7 @@ struct node_class {
 	int k8s_vgpu;		/* k8s_workers vgpu: the Kubernetes nodes are worker VMs with vGPUs */
 	long line;		/* row in the file */
 	int name_col;		/* field number of its name in that row (for messages) */
+	int site_col;		/* and of its site */
 };
 
 struct inventory {
@@ -69,5 +70,13 @@ void inventory_release(struct inventory *inv);
  * label starting and ending with a letter or digit).
  */
 int inventory_node_name_valid(const char *s);
+
+/*
+ * True when s is a Kubernetes label value (apimachinery
+ * validation.IsValidLabelValue, non-empty): at most 63 characters of
+ * letters, digits, '-', '_' and '.', starting and ending with a letter or
+ * digit.  A site is the value of the zone label its nodes carry.
+ */
+int inventory_label_value_valid(const char *s);
 
 #endif

@@ -472,7 +472,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *models_dir,
 			goto out;
 	if (inventory_load(&sc->inventory, sc->inventory_path, &sc->catalog, &sc->clouds, d) ||
 	    workloads_load(&sc->workloads, sc->workloads_path, &sc->catalog, d) || check_sites(sc, d) ||
-	    scenario_resilience_check(sc, d) || scenario_roadmap_check(sc, d))
+	    scenario_site_labels_check(sc, d) || scenario_resilience_check(sc, d) || scenario_roadmap_check(sc, d))
 		goto out;
 	models_digest(sc, (const char *const[]){ gpus, lic, offers });
 	rc = 0;

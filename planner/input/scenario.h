@@ -155,6 +155,23 @@ char *scenario_path_resolve(const char *file, const char *name);
  */
 char *scenario_unhostable(const struct scenario *sc, const struct workload *w);
 
+/*
+ * Every site a workload that spreads by site may use must be a Kubernetes
+ * label value, the zone label's (part of scenario_load): 0, or -1 with d
+ * (DIAG_INPUT) at the first such site's field, "site 'dc 1' is not a
+ * Kubernetes label value (workload 'chat' spreads by site; ...)".
+ */
+int scenario_site_labels_check(const struct scenario *sc, struct diag *d);
+/*
+ * Why w's spread or availability rule can never be kept, whatever a plan
+ * buys or rents (scenario_rules.c), e.g. "min_available 3 by site keeps 3
+ * replicas when a site is lost, and its sites allow 1 ('dc1')"; NULL when
+ * some plan could keep it (capacity aside).  What validate refuses with
+ * scenario_unhostable; plan warns and leaves the replicas unplaced.
+ * Caller frees.
+ */
+char *scenario_rule_unkeepable(const struct scenario *sc, const struct workload *w);
+
 /* True when node class nc is one of w's sites and gpu_types (none given: any). */
 int scenario_class_allows(const struct node_class *nc, const struct workload *w);
 

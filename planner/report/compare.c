@@ -87,6 +87,8 @@ void compare_row_fill(struct compare_row *row, const char *file, const struct pl
 		row->worst[q] = xstrdup(w && w->have ? r->fail.names[q][w->failure] : "");
 		row->worst_stranded[q] = w && w->have ? w->stranded : 0;
 	}
+	row->have_resil = r->have_resil;
+	row->resil_usd_per_year = r->have_resil ? r->resil.usd_per_year : 0;
 }
 
 void compare_row_release(struct compare_row *row)

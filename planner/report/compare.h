@@ -6,7 +6,8 @@
  * and per year, cost by category, cost per provisioned and per used
  * GPU-hour, utilisation, licences, placed and unplaced replicas (which,
  * in GPU-equivalents and at what priority), mode mix, solver status, and
- * the worst single node and site loss of the failure analysis.
+ * the worst single node and site loss of the failure analysis, and what a
+ * resilience: block's headroom costs a year.
  * The rows are ranked by unplaced demand, then cost (compare_rank), and
  * a verdict line says what the ranking means (compare_verdict).
  * Every figure is the plan report's own (gpuplan plan on the same
@@ -23,7 +24,7 @@
 #include "plan.h"
 #include "report.h"
 
-#define COMPARE_SCHEMA_VERSION "2.2.0"
+#define COMPARE_SCHEMA_VERSION "2.3.0"
 /* How compare_rank orders the options, as compare.json and the table say it. */
 #define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year; then fewest GPUs and nodes in use"
 
@@ -58,6 +59,8 @@ struct compare_row {
 	char *to_place_all;	/* what would place the unplaced (report_whatif_text), or NULL */
 	char *worst[2];		/* the failure analysis: the worst node and site loss ("" when none strands) */
 	long worst_stranded[2];	/* and the replicas each strands */
+	int have_resil;		/* the scenario has a resilience: block */
+	double resil_usd_per_year; /* what its headroom costs a year (plan.json's extra_cost_per_year_usd) */
 };
 
 /* Fills row from a planning run of the scenario in file. */

@@ -38,7 +38,7 @@ static void csv_header(struct sb *csv)
 	for (m = 0; m < MODE_COUNT; m++)
 		sb_addf(csv, ",gpus_%s", mode_name((enum gpu_mode)m));
 	sb_adds(csv, ",failure_worst_node,failure_worst_node_stranded,failure_worst_site,failure_worst_site_stranded"
-		     ",rank\n");
+		     ",resilience_extra_cost_per_year_usd,rank\n");
 }
 
 static cJSON *unplaced_json(const struct compare_row *r)
@@ -105,6 +105,12 @@ static cJSON *scenario_row(struct sb *csv, const struct compare_row *r, size_t r
 		cJSON_AddStringToObject(o, key, r->worst[q]);
 		snprintf(key, sizeof(key), "failure_worst_%s_stranded", q ? "site" : "node");
 		col(csv, o, key, (double)r->worst_stranded[q], 0);
+	}
+	if (r->have_resil) {
+		col(csv, o, "resilience_extra_cost_per_year_usd", r->resil_usd_per_year, 2);
+	} else {	/* no resilience: block, no headroom priced */
+		sb_adds(csv, ",");
+		cJSON_AddNullToObject(o, "resilience_extra_cost_per_year_usd");
 	}
 	sb_addf(csv, ",%zu\n", rank);
 	cJSON_AddNumberToObject(o, "rank", (double)rank);

@@ -135,7 +135,7 @@ static void failure_chart(struct sb *sb, const struct plan_result *r, enum fail_
 	free(bars);
 }
 
-void html_failures(struct sb *sb, const struct plan_result *r)
+void html_failures(struct sb *sb, const struct plan_result *r, const cJSON *doc)
 {
 	html_section(sb, "failures", "Failures");
 	if (!r->have_fail) {
@@ -147,5 +147,6 @@ void html_failures(struct sb *sb, const struct plan_result *r)
 		   "cannot take again (failures.csv, by workload).");
 	failure_chart(sb, r, FAIL_NODE);
 	failure_chart(sb, r, FAIL_SITE);
+	html_headroom(sb, doc);
 	html_section_end(sb);
 }

@@ -1,7 +1,7 @@
 /*
  * html_pages.h - the report.html pages: a plan (html_plan.c, its GPU
  * layouts and utilisation in html_layout.c, its failure chart in
- * html_failures.c), a comparison
+ * html_failures.c and the headroom's cost in html_resilience.c), a comparison
  * (html_compare.c), a simulation (html_sim.c), a check against a
  * baseline (html_check.c) and a roadmap (html_roadmap.c); a sweep's page is the sweep layer's
  * (sweep/html_sweep.c), drawn with html.h.  Each returns the whole page;
@@ -30,8 +30,14 @@ void html_layouts(struct sb *sb, const struct cplan *cp);
 /* The utilisation section: memory and compute per node class, stranded capacity by cause. */
 void html_utilisation(struct sb *sb, const struct cplan *cp);
 
-/* The failures section: per node and per site, the replicas its loss strands, by priority (html_failures.c). */
-void html_failures(struct sb *sb, const struct plan_result *r);
+/*
+ * The failures section: per node and per site, the replicas its loss
+ * strands, by priority (html_failures.c); then, with a resilience: block,
+ * what its headroom costs (html_headroom, from plan.json's tree doc).
+ */
+void html_failures(struct sb *sb, const struct plan_result *r, const cJSON *doc);
+/* What the resilience: headroom costs (html_resilience.c), from plan.json's tree; nothing without one. */
+void html_headroom(struct sb *sb, const cJSON *doc);
 
 /* The comparison page: rows in the given ranking order, with the verdict. */
 char *html_compare_page(const struct compare_row *rows, size_t n, const size_t *order, const char *verdict);

@@ -265,7 +265,7 @@ char *html_plan_page(const cJSON *doc, const struct plan_result *r)
 	html_section_end(&sb);
 	html_layouts(&sb, r->final);
 	html_utilisation(&sb, r->final);
-	html_failures(&sb, r);
+	html_failures(&sb, r, doc);
 	unplaced(&sb, doc);
 	html_section(&sb, "assumptions", "Assumptions");
 	object_table(&sb, cJSON_GetObjectItemCaseSensitive(doc, "assumptions"), assumption_keys, 2);

@@ -18,7 +18,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "3.6.0"
+#define REPORT_SCHEMA_VERSION "4.0.0"
 
 /* Flags: csv, json (both), html (report.html, a page with charts: docs/report-html.md), all. */
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3, REPORT_HTML = 4, REPORT_ALL = 7 };
@@ -109,6 +109,16 @@ void report_gpu_hours(const struct cplan *cp, struct report_gpu_hours *gh);
 struct plan_addition;
 char *report_addition_text(const struct plan_addition *a, double years, int more);
 char *report_whatif_text(const struct plan_result *r);
+
+/*
+ * The ScheduleAnyway spreads the plan goes past (summary.csv's
+ * spread_skew_exceeded_<workload> rows), one warning each, "FILE:LINE:
+ * workload 'embed' is planned with skew 3, past its spread node max_skew 1
+ * (ScheduleAnyway: ...): node 'a100-001' holds 3 replicas, the emptiest
+ * eligible node 0", in workloads-file order into *msgs (NULL when none;
+ * caller frees each and the array); the count.
+ */
+size_t report_skew_warnings(const struct plan_result *r, char ***msgs);
 
 struct report_note {
 	char *what;		/* "workload 'x' asks 10.00 GiB, more than ..." */

@@ -36,5 +36,7 @@ void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result 
 /* The resilience rows of summary.csv (none without resilience:), and failures.resilience (null without). */
 void report_resilience_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
 void report_resilience_json(cJSON *jf, const struct plan_result *r);
+/* summary.csv's spread_skew_exceeded_<workload> rows, and the same keys in s (report_skew.c). */
+void report_skew_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
 
 #endif

@@ -160,6 +160,7 @@ void report_build_summary(struct docs *dc, const struct plan_result *r)
 	kvn(&dc->summary, s, "model_columns", r->res.cols, 0);
 	kvn(&dc->summary, s, "model_integer_columns", r->res.int_cols, 0);
 	report_failure_summary(dc, s, r);
+	report_skew_summary(dc, s, r);
 	oldest_price(dc, s, r);
 	cats = cJSON_AddObjectToObject(s, "modes");
 	for (m = 0; m < MODE_COUNT; m++) {

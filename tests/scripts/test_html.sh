@@ -33,7 +33,10 @@ run sim2 simulate "$scenario" --trace "$src/data/example/trace.csv" --hours 720 
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	&& ok || bad "hostile plan exited $?"
 run roadmap roadmap "$src/data/example/roadmap/scenario.yaml" -o roadmap && ok || bad "roadmap exited $?: $(cat roadmap.err)"
+(cd "$cases/plan-resilience-html" && "$exe" plan scenario.yaml -o "$work/resil" --format html >/dev/null 2>&1) \
+	&& ok || bad "resilience plan exited $?"
 pages="plan/report.html compare/report.html sim/report.html check.html hostile/report.html roadmap/report.html"
+pages="$pages resil/report.html"
 # sweeps: one-at-a-time (tornado), grid and Monte Carlo (distributions), the same bytes from -j 1 and -j 2
 for spec in oat grid mc; do
 	"$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" -j 1 >/dev/null \
@@ -88,6 +91,13 @@ xmllint --xpath 'string(//*[local-name()="section"][@id="unplaced"])' $h | grep 
 	&& ok || bad "$h: the unplaced workload's name does not read as written"
 xmllint --xpath 'string(//*[local-name()="section"][@id="cost"])' $h | grep -qF "O'Neil & \"Co\" <b>" \
 	&& ok || bad "$h: the tenant's name does not read as written"
+
+# the headroom's cost sits in the Failures section (issue #62), the node names it gives as text
+f=$(xmllint --xpath 'string(//*[local-name()="section"][@id="failures"])' resil/report.html)
+grep -qF 'What the headroom costs' <<<"$f" && grep -qF '1752.00 USD per year' <<<"$f" && grep -qF '876.00 USD' <<<"$f" \
+	&& ok || bad "resil: no headroom cost in the Failures section"
+grep -qF '2 by the worst failure checked, <b>n</b>&amp;-000+' <<<"$f" && ok || bad "resil: the worst nodes do not read as written"
+[ "$(xmllint --xpath 'count(//*[local-name()="b"])' resil/report.html)" = 0 ] && ok || bad "resil: a node name became markup"
 
 # a large plan stays a page: bench L, greedy, at most 12 layouts drawn per node class
 "$exe" bench gen --size L -o benchL >/dev/null && "$exe" plan benchL/scenario.yaml --greedy --format html -o benchL/out \

@@ -2,7 +2,8 @@
 # test_html_browser.sh - report.html opened in a real browser (Debian's
 # headless chromium), offline: the pages of plan, compare, simulate,
 # check and sweep merge (one-at-a-time, grid and Monte Carlo; each with the
-# figures its design supports) and the plan with markup in its names render with no console
+# figures its design supports), a plan with a resilience: block (the
+# headroom's cost) and the plan with markup in its names render with no console
 # message, load nothing (no resource besides the page itself), have the
 # expected sections and charts (each chart's title and marks), no
 # horizontal scroll at 1280 px, names with <, & and quotes as text, and a
@@ -55,6 +56,8 @@ grep -qF "cloud-$long" compare/report.html && ok || bad "compare: the long optio
 	--format html >"$work/check.html" 2>/dev/null)
 (cd "$cases/plan-html-hostile" && "$exe" plan scenario.yaml -o "$work/hostile" --format html >/dev/null 2>&1) \
 	|| bad "hostile plan failed"
+(cd "$cases/plan-resilience-html" && "$exe" plan scenario.yaml -o "$work/resil" --format html >/dev/null 2>&1) \
+	|| bad "resilience plan failed"
 for spec in oat grid mc; do
 	{ "$exe" sweep run "$src/tests/sweep/$spec.yaml" -o "sw-$spec" && "$exe" sweep merge "$src/tests/sweep/$spec.yaml" \
 		-o "sw-$spec" --format html; } >/dev/null || bad "sweep $spec failed"
@@ -206,6 +209,14 @@ if look hostile hostile/report.html; then
 	grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' dom.hostile && ok || bad "hostile: the workload's name is not text"
 	# one of its three workloads has replicas placed (the others wait for a node the plan advises)
 	legend hostile "$cases/plan-html-hostile/workloads.csv" 1
+fi
+
+if look resil resil/report.html; then
+	# the headroom's cost beside the failure charts (issue #62), the worst nodes' names as text
+	expect resil "section failures" "h1 gpuplan plan: resilience-html"
+	grep -qF 'What the headroom costs' dom.resil && grep -qF '1752.00 USD per year' dom.resil && ok \
+		|| bad "resil: no headroom cost beside the failure charts"
+	grep -qF '&lt;b&gt;n&lt;/b&gt;&amp;amp;-000+' dom.resil && ok || bad "resil: the node names are not text"
 fi
 
 # a sweep's figures follow its design (docs/sweep.md): one-at-a-time cases are chosen, so the

@@ -177,6 +177,25 @@ static void test_hypervisors(void)
 	CHECK_STR(ownership_name(OWN_RENT), "rent", "ownership name");
 }
 
+/* A site under a spread by site is a zone label value: apimachinery IsValidLabelValue, non-empty. */
+static void test_label_values(void)
+{
+	static const struct {
+		const char *s;
+		int ok;
+	} labels[] = {
+		{ "dc1", 1 }, { "us-east-1a", 1 }, { "A", 1 }, { "Zone_B.2-x", 1 },
+		{ "a123456789012345678901234567890123456789012345678901234567890ab", 1 },	/* 63 */
+		{ "a123456789012345678901234567890123456789012345678901234567890abc", 0 },	/* 64 */
+		{ "", 0 }, { "dc 1", 0 }, { "-dc1", 0 }, { "dc1-", 0 }, { "_dc", 0 }, { "dc.", 0 },
+		{ "dc/1", 0 }, { "dc\t1", 0 }, { "d\xc3\xa9", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+		CHECK(inventory_label_value_valid(labels[i].s) == labels[i].ok, "label value '%s'", labels[i].s);
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -193,6 +212,7 @@ int main(void)
 	test_values(&cat);
 	test_nodes(&cat);
 	test_hypervisors();
+	test_label_values();
 	catalog_release(&cat);
 	return check_done();
 }

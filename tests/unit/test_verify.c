@@ -445,6 +445,51 @@ static void test_rows(void)
 	}
 }
 
+/* ================= ScheduleAnyway spreads past their skew ================= */
+
+/*
+ * The greedy plan packs a ScheduleAnyway spread's 5 replicas on the first
+ * GPU (7 MIG slots); the other owned node (or site) stays idle and counts
+ * 0, so the skew is 5; a workload within its max_skew is not listed.
+ */
+static void test_spread_skews(void)
+{
+	static const char *const inv[2] = {
+		INV_HEADER "n,2,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n",
+		INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+			   "b,1,H100-SXM5-80GB,1,baremetal,dc2,64,512,owned,,,,\n",
+	};
+	static const char *const wl[2] = {
+		"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,modes,spread,max_skew,when_unsatisfiable\n"
+		"web,t,5,0,9.5,0.12,hardware,mig,node,1,ScheduleAnyway\n"
+		"one,t,1,0,9.5,0.12,hardware,mig,node,1,ScheduleAnyway\n",
+		"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,modes,spread,max_skew,when_unsatisfiable\n"
+		"web,t,5,0,9.5,0.12,hardware,mig,site,2,ScheduleAnyway\n"
+		"one,t,1,0,9.5,0.12,hardware,mig,site,1,ScheduleAnyway\n",
+	};
+	static const char *const top[2] = { "n-000", "dc1" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct fixture fx;
+		struct spread_skew *sk;
+		size_t n;
+
+		if (fixture_build(&fx, FIXTURE_SC_TEXT("skew"), inv[i], wl[i], FIXTURE_GREEDY))
+			return;
+		n = verify_spread_skews(&fx.cp, &sk);
+		CHECK(n == 1, "case %d: %zu workloads past their skew, want 1 (web)", i, n);
+		if (n >= 1) {
+			CHECK_STR(fx.p.demands[sk[0].d].w->name, "web", "case %d: the workload", i);
+			CHECK(sk[0].skew == 5 && sk[0].top == 5 && sk[0].min == 0, "case %d: skew %ld = %ld - %ld, want 5 - 0",
+			      i, sk[0].skew, sk[0].top, sk[0].min);
+			CHECK_STR(sk[0].domain, top[i], "case %d: the fullest domain", i);
+		}
+		verify_spread_skews_free(sk, n);
+		fixture_release(&fx);
+	}
+}
+
 int main(void)
 {
 	if (fixture_setup("test_verify"))
@@ -452,6 +497,7 @@ int main(void)
 	test_baseline();
 	test_rows();
 	test_node_rules();
+	test_spread_skews();
 	fixture_teardown();
 	return check_done();
 }
