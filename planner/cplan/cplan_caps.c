@@ -16,7 +16,7 @@
 struct trim {
 	long *n;
 	unsigned char *ok;
-	unsigned char *sel;	/* per class: its nodes are eligible (problem_class_selects) */
+	unsigned char *sel;	/* per class: its nodes are eligible (scenario_class_selects) */
 	size_t len;
 	int closed;		/* an eligible owned node the plan leaves closed: a node domain that counts 0 */
 };
@@ -33,7 +33,7 @@ static void trim_count(const struct cplan *cp, int d, enum spread_kind k, struct
 	for (i = 0; i < t->len; i++)
 		t->n[i] = k == SPREAD_NODE ? cplan_caps_node(cp, d, (int)i) : cplan_caps_site(cp, d, (int)i);
 	for (i = 0; i < p->nclasses; i++)
-		t->sel[i] = (unsigned char)problem_class_selects(p->classes[i].nc, w);
+		t->sel[i] = (unsigned char)scenario_class_selects(p->classes[i].nc, w);
 	for (i = 0; i < cp->nnodes; i++)
 		if (t->sel[cp->nodes[i].k])
 			t->ok[k == SPREAD_NODE ? i : (size_t)p->class_site[cp->nodes[i].k]] = 1;

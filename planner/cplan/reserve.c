@@ -245,21 +245,28 @@ struct split {
 	long moves, gain;
 };
 
+/* What a re-split is for: demand d, the floor, and the demands found stuck in this cover. */
+struct split_ask {
+	int d;
+	int prio;
+	const unsigned char *stuck;
+};
+
 /*
- * What splitting node `node` (its slots slots[0 .. nslots)) by `pattern`
- * gives d, into *sp, and in mv[i] whether slots[i] holds a replica that
+ * What splitting node sp->node (its slots slots[0 .. nslots)) by
+ * sp->pattern gives a->d, into sp's moves and gain, and in mv[i] whether slots[i] holds a replica that
  * must move (below the floor, not stuck: its group is not in the new
  * layout; a group that stays has the same GPUs and slot type); 0 when it
  * fits (CPU and RAM for d once they are gone, as many free groups as the
  * node will have free slots, one at least d takes), else -1.
  */
-static int split_eval(const struct cplan *cp, int d, int prio, const unsigned char *stuck, const size_t *slots,
-		      size_t nslots, int node, int pattern, struct split *sp, unsigned char *mv)
+static int split_eval(const struct cplan *cp, const struct split_ask *a, const size_t *slots, size_t nslots,
+		      struct split *sp, unsigned char *mv)
 {
-	const struct cnode *n = &cp->nodes[node];
+	const struct cnode *n = &cp->nodes[sp->node];
 	const struct pclass *c = &cp->p->classes[n->k];
-	const struct config *cf = &c->configs[pattern];
-	const struct workload *wd = cp->p->demands[d].w;
+	const struct config *cf = &c->configs[sp->pattern];
+	const struct workload *wd = cp->p->demands[a->d].w;
 	int ng = c->nc->gpus_per_node, g, r, next = 0, ngr = 0, nfree = 0;
 	int *gr = xmalloc(((size_t)ng + 1) * 4 * sizeof(*gr));	/* per group: gpu, gpus, type, kept */
 	double cpu = n->cpu_used + wd->cpu_cores, ram = n->ram_used + wd->ram_gib;
@@ -289,7 +296,7 @@ static int split_eval(const struct cplan *cp, int d, int prio, const unsigned ch
 			continue;
 		}
 		we = cp->p->demands[s->d].w;
-		if (we->priority >= prio || stuck[s->d])
+		if (we->priority >= a->prio || a->stuck[s->d])
 			rc = -1;
 		mv[i] = 1;
 		nfree++;
@@ -299,13 +306,11 @@ static int split_eval(const struct cplan *cp, int d, int prio, const unsigned ch
 	}
 	for (g = 0, r = 0; g < ngr && !rc; g++) {
 		r += !gr[4 * g + 3];
-		sp->gain += !gr[4 * g + 3] && takes(cp->p, d, n->k, gr[4 * g + 2]);
+		sp->gain += !gr[4 * g + 3] && takes(cp->p, a->d, n->k, gr[4 * g + 2]);
 	}
 	free(gr);
 	if (rc || !sp->gain || r < nfree || cpu > c->nc->cpu_cores + 1e-9 || ram > c->nc->ram_gib + 1e-9)
 		return -1;
-	sp->node = node;
-	sp->pattern = pattern;
 	return 0;
 }
 
@@ -313,6 +318,7 @@ static int split_eval(const struct cplan *cp, int d, int prio, const unsigned ch
 static void split_best(const struct cplan *cp, int d, int prio, const unsigned char *stuck, struct split *best)
 {
 	const struct problem *p = cp->p;
+	const struct split_ask ask = { d, prio, stuck };
 	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i, ci;
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 
@@ -328,10 +334,10 @@ static void split_best(const struct cplan *cp, int d, int prio, const unsigned c
 		    !cplan_caps_allow(cp, d, (int)i))
 			continue;
 		for (ci = 0; ci < c->nconfigs; ci++) {
-			struct split sp = { -1, -1, 0, 0 };
+			struct split sp = { (long)i, (int)ci, 0, 0 };
 			if (c->configs[ci].mode != MODE_PASSTHROUGH || !c->configs[ci].node_pattern ||
 			    (int)ci == n->pattern || !cplan_fit_count(p, d, n->k, &c->configs[ci]) ||
-			    split_eval(cp, d, prio, stuck, by + first[i], first[i + 1] - first[i], (int)i, (int)ci, &sp, mv))
+			    split_eval(cp, &ask, by + first[i], first[i + 1] - first[i], &sp, mv))
 				continue;
 			if (best->node < 0 || sp.moves < best->moves || (sp.moves == best->moves && sp.gain > best->gain))
 				*best = sp;
@@ -375,13 +381,14 @@ static int split_do(struct cplan *cp, int d, int prio, unsigned char *stuck, con
 	size_t *mine = xmalloc((cp->nslots + 1) * sizeof(*mine)), *to = xmalloc((cp->nslots + 1) * sizeof(*to));
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 	size_t n = 0, i, done = 0;
-	struct split again;
+	const struct split_ask ask = { d, prio, stuck };
+	struct split again = { sp->node, sp->pattern, 0, 0 };
 	int rc;
 
 	for (i = 0; i < cp->nslots; i++)
 		if (cp->slots[i].node == sp->node)
 			mine[n++] = i;
-	rc = split_eval(cp, d, prio, stuck, mine, n, (int)sp->node, sp->pattern, &again, mv);
+	rc = split_eval(cp, &ask, mine, n, &again, mv);
 	for (i = 0; i < n && !rc; i++) {
 		if (!mv[i])
 			continue;

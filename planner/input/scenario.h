@@ -174,6 +174,12 @@ char *scenario_rule_unkeepable(const struct scenario *sc, const struct workload 
 
 /* True when node class nc is one of w's sites and gpu_types (none given: any). */
 int scenario_class_allows(const struct node_class *nc, const struct workload *w);
+/*
+ * True when a node of class nc matches w's node selector as the planner
+ * and Kubernetes count it: scenario_class_allows with sites compared in
+ * any case (a spread's eligible nodes, the rules' domains).
+ */
+int scenario_class_selects(const struct node_class *nc, const struct workload *w);
 
 /*
  * Where the demand asked exceeds the GPUs that could serve it, counting

@@ -39,8 +39,7 @@ struct domains {
 	const char *cls[NAMES_SHOWN], *site[NAMES_SHOWN];
 };
 
-/* scenario_class_allows, with sites compared as the planner compares them (any case). */
-static int selects(const struct node_class *nc, const struct workload *w)
+int scenario_class_selects(const struct node_class *nc, const struct workload *w)
 {
 	size_t i;
 	int ok = !w->nsites;
@@ -66,7 +65,7 @@ static void count_domains(const struct inventory *inv, const struct workload *w,
 	memset(dm, 0, sizeof(*dm));
 	for (i = 0; i < inv->n; i++) {
 		const struct node_class *nc = &inv->classes[i];
-		if (!selects(nc, w))
+		if (!scenario_class_selects(nc, w))
 			continue;
 		dm->nodes += nc->count;
 		dm->bought |= nc->own != OWN_OWNED;
@@ -169,7 +168,7 @@ int scenario_site_labels_check(const struct scenario *sc, struct diag *d)
 		if (inventory_label_value_valid(nc->site))
 			continue;
 		for (j = 0; j < wl->n; j++)
-			if (wl->w[j].spread == SPREAD_SITE && selects(nc, &wl->w[j]))
+			if (wl->w[j].spread == SPREAD_SITE && scenario_class_selects(nc, &wl->w[j]))
 				return diag_set(d, DIAG_INPUT, inv->file, nc->line, nc->site_col,
 						"site '%s' is not a Kubernetes label value (workload '%s' spreads by site; "
 						"a label value has at most 63 letters, digits, '-', '_' and '.', and "

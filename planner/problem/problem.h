@@ -140,8 +140,6 @@ int problem_passthrough_nvaie(const struct problem *p, int k, const struct workl
 int problem_build(struct problem *p, const struct scenario *sc, const struct pricing *pr, struct diag *d);
 void problem_release(struct problem *p);
 
-/* True when a node of class nc matches w's node selector: its sites and GPU types (a spread's eligible nodes). */
-int problem_class_selects(const struct node_class *nc, const struct workload *w);
 /* The arcs of demand d: p->arcs[*lo] .. p->arcs[*hi - 1] (they are sorted by demand). */
 void problem_arcs_of(const struct problem *p, int d, size_t *lo, size_t *hi);
 

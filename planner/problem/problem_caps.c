@@ -21,19 +21,6 @@
 #include "util.h"
 #include "banned.h"
 
-int problem_class_selects(const struct node_class *nc, const struct workload *w)
-{
-	size_t i;
-	int ok = !w->nsites;
-
-	for (i = 0; i < w->nsites && !ok; i++)
-		ok = !str_casecmp(w->sites[i], nc->site);
-	for (i = 0; ok && i < w->ngpu_types; i++)
-		if (w->gpu_types[i] == nc->gpu)
-			return 1;
-	return ok && !w->ngpu_types;
-}
-
 /* A DoNotSchedule spread's cap (problem.h): max_skew over the level the emptiest domain can hold. */
 static long spread_cap(const struct pdemand *dm, const struct workload *w)
 {
@@ -99,7 +86,7 @@ static void count_domains(const struct problem *p, struct pdemand *dm)
 	dm->dom_fixed = dm->dom_max = 0;
 	for (k = 0; k < p->nclasses; k++) {
 		const struct node_class *nc = p->classes[k].nc;
-		if (!problem_class_selects(nc, dm->w))
+		if (!scenario_class_selects(nc, dm->w))
 			continue;
 		if (dm->w->spread == SPREAD_NODE) {
 			dm->dom_fixed += nc->own == OWN_OWNED ? nc->count : 0;

@@ -14,13 +14,13 @@
 #include "html_pages.h"
 #include "banned.h"
 
-static double num(const cJSON *o, const char *key)
+double html_jnum(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
-static const char *str(const cJSON *o, const char *key)
+const char *html_jstr(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	return cJSON_IsString(v) ? v->valuestring : "";
@@ -37,37 +37,37 @@ static void kv_num(struct sb *sb, const char *key, double v, int decimals, const
 static void summary(struct sb *sb, const cJSON *s)
 {
 	char b1[64], b2[64], *t;
-	long unpl = (long)num(s, "replicas_unplaced");
+	long unpl = (long)html_jnum(s, "replicas_unplaced");
 
 	html_section(sb, "summary", "Summary");
 	t = unpl ? xasprintf("%ld replicas stay unplaced (see Unplaced workloads); %.0f placed", unpl,
-			     num(s, "replicas_placed"))
-		 : xasprintf("Every replica placed (%.0f), at %s USD over %s years.", num(s, "replicas_placed"),
-			     fmt_fixed(b1, sizeof(b1), num(s, "cost_total_usd"), 2),
-			     fmt_fixed(b2, sizeof(b2), num(s, "horizon_years"), 2));
+			     html_jnum(s, "replicas_placed"))
+		 : xasprintf("Every replica placed (%.0f), at %s USD over %s years.", html_jnum(s, "replicas_placed"),
+			     fmt_fixed(b1, sizeof(b1), html_jnum(s, "cost_total_usd"), 2),
+			     fmt_fixed(b2, sizeof(b2), html_jnum(s, "horizon_years"), 2));
 	sb_addf(sb, "<p class=\"%s\">", unpl ? "bad" : "verdict");
 	html_esc(sb, t);
 	sb_adds(sb, "</p>\n<div class=\"wide\"><table>\n");
 	free(t);
-	html_kv(sb, "scenario", str(s, "scenario"));
-	t = xasprintf("%s (gap %s%%), from the %s plan", str(s, "status"),
-		      fmt_fixed(b1, sizeof(b1), num(s, "gap") * 100, 3), str(s, "plan_source"));
+	html_kv(sb, "scenario", html_jstr(s, "scenario"));
+	t = xasprintf("%s (gap %s%%), from the %s plan", html_jstr(s, "status"),
+		      fmt_fixed(b1, sizeof(b1), html_jnum(s, "gap") * 100, 3), html_jstr(s, "plan_source"));
 	html_kv(sb, "solver", t);
 	free(t);
-	kv_num(sb, "total cost", num(s, "cost_total_usd"), 2, "USD");
-	kv_num(sb, "per year", num(s, "cost_per_year_usd"), 2, "USD");
-	kv_num(sb, "horizon", num(s, "horizon_years"), 2, "years");
-	kv_num(sb, "per provisioned GPU-hour", num(s, "cost_per_provisioned_gpu_hour_usd"), 4, "USD");
-	kv_num(sb, "per used GPU-hour", num(s, "cost_per_used_gpu_hour_usd"), 4, "USD");
-	kv_num(sb, "nodes used", num(s, "nodes_used"), 0, "");
-	kv_num(sb, "GPUs in used nodes", num(s, "gpus_in_used_nodes"), 0, "");
-	kv_num(sb, "GPUs active", num(s, "gpus_active"), 0, "");
-	kv_num(sb, "GPUs licensed", num(s, "gpus_licensed"), 0, "");
-	kv_num(sb, "replicas placed", num(s, "replicas_placed"), 0, "");
-	kv_num(sb, "replicas unplaced", num(s, "replicas_unplaced"), 0, "");
-	kv_num(sb, "memory utilisation", num(s, "memory_utilisation") * 100, 1, "%");
-	kv_num(sb, "compute utilisation", num(s, "compute_utilisation") * 100, 1, "%");
-	t = xasprintf("%s %s", str(s, "oldest_price_as_of"), str(s, "oldest_price"));
+	kv_num(sb, "total cost", html_jnum(s, "cost_total_usd"), 2, "USD");
+	kv_num(sb, "per year", html_jnum(s, "cost_per_year_usd"), 2, "USD");
+	kv_num(sb, "horizon", html_jnum(s, "horizon_years"), 2, "years");
+	kv_num(sb, "per provisioned GPU-hour", html_jnum(s, "cost_per_provisioned_gpu_hour_usd"), 4, "USD");
+	kv_num(sb, "per used GPU-hour", html_jnum(s, "cost_per_used_gpu_hour_usd"), 4, "USD");
+	kv_num(sb, "nodes used", html_jnum(s, "nodes_used"), 0, "");
+	kv_num(sb, "GPUs in used nodes", html_jnum(s, "gpus_in_used_nodes"), 0, "");
+	kv_num(sb, "GPUs active", html_jnum(s, "gpus_active"), 0, "");
+	kv_num(sb, "GPUs licensed", html_jnum(s, "gpus_licensed"), 0, "");
+	kv_num(sb, "replicas placed", html_jnum(s, "replicas_placed"), 0, "");
+	kv_num(sb, "replicas unplaced", html_jnum(s, "replicas_unplaced"), 0, "");
+	kv_num(sb, "memory utilisation", html_jnum(s, "memory_utilisation") * 100, 1, "%");
+	kv_num(sb, "compute utilisation", html_jnum(s, "compute_utilisation") * 100, 1, "%");
+	t = xasprintf("%s %s", html_jstr(s, "oldest_price_as_of"), html_jstr(s, "oldest_price"));
 	html_kv(sb, "oldest price", t);
 	free(t);
 	sb_adds(sb, "</table></div>\n");
@@ -85,11 +85,11 @@ static void mode_mix(struct sb *sb, const cJSON *s)
 
 	cJSON_ArrayForEach(m, modes)
 	{
-		if (n >= 16 || num(m, "nodes") <= 0)
+		if (n >= 16 || html_jnum(m, "nodes") <= 0)
 			continue;
 		labels[n] = m->string;
-		v[2 * n] = num(m, "nodes");
-		v[2 * n + 1] = num(m, "gpus");
+		v[2 * n] = html_jnum(m, "nodes");
+		v[2 * n + 1] = html_jnum(m, "gpus");
 		n++;
 	}
 	html_section(sb, "modes", "Mode mix");
@@ -126,16 +126,16 @@ static void cost_years(struct sb *sb, const cJSON *costs)
 
 	cJSON_ArrayForEach(c, cats)
 	{
-		if (num(c, "total") <= 0)
+		if (html_jnum(c, "total") <= 0)
 			continue;
-		series[nc++] = str(c, "category");
+		series[nc++] = html_jstr(c, "category");
 	}
 	for (y = 0; y < ny; y++) {
 		labels[y] = xasprintf("year %zu", y + 1);
 		k = 0;
 		cJSON_ArrayForEach(c, cats)
 		{
-			if (num(c, "total") <= 0)
+			if (html_jnum(c, "total") <= 0)
 				continue;
 			v[y * ncats + k++] = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(c, "years"), (int)y)->valuedouble;
 		}
@@ -184,8 +184,8 @@ static void licences(struct sb *sb, const cJSON *lic)
 	}
 	cJSON_ArrayForEach(l, lic)
 	{
-		labels[i] = xasprintf("%s %s (%.0f %s)", str(l, "product"), str(l, "term"), num(l, "count"), str(l, "unit"));
-		v[i++] = num(l, "total_usd");
+		labels[i] = xasprintf("%s %s (%.0f %s)", html_jstr(l, "product"), html_jstr(l, "term"), html_jnum(l, "count"), html_jstr(l, "unit"));
+		v[i++] = html_jnum(l, "total_usd");
 	}
 	b = (struct html_bars){
 		.title = "Licences by product and term",
@@ -250,7 +250,7 @@ char *html_plan_page(const cJSON *doc, const struct plan_result *r)
 	static const char *const assumption_keys[] = { "what", "source" };
 	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "summary");
 	struct sb sb;
-	char *title = xasprintf("gpuplan plan: %s", str(s, "scenario"));
+	char *title = xasprintf("gpuplan plan: %s", html_jstr(s, "scenario"));
 
 	sb_init(&sb);
 	html_begin(&sb, title);

@@ -14,18 +14,6 @@
 #include "html_pages.h"
 #include "banned.h"
 
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 static const char *plural(double n)
 {
 	return n == 1 ? "" : "s";
@@ -35,18 +23,18 @@ static const char *plural(double n)
 static void headline(struct sb *sb, const cJSON *x, const char *asked)
 {
 	char b1[64], b2[64];
-	double gpus = num(x, "headroom_gpus");
+	double gpus = html_jnum(x, "headroom_gpus");
 	const cJSON *per = cJSON_GetObjectItemCaseSensitive(x, "usd_per_headroom_gpu_year");
 	char *t;
 
 	if (gpus > 0 && cJSON_IsNumber(per))
 		t = xasprintf("Resilience %s: %s. The headroom costs %s USD a year, %s USD per headroom GPU-year "
 			      "(%.0f GPU%s more in used nodes).",
-			      asked, str(x, "verdict"), fmt_fixed(b1, sizeof(b1), num(x, "extra_cost_per_year_usd"), 2),
+			      asked, html_jstr(x, "verdict"), fmt_fixed(b1, sizeof(b1), html_jnum(x, "extra_cost_per_year_usd"), 2),
 			      fmt_fixed(b2, sizeof(b2), per->valuedouble, 2), gpus, plural(gpus));
 	else
 		t = xasprintf("Resilience %s: %s. The headroom costs %s USD a year and adds no GPU.", asked,
-			      str(x, "verdict"), fmt_fixed(b1, sizeof(b1), num(x, "extra_cost_per_year_usd"), 2));
+			      html_jstr(x, "verdict"), fmt_fixed(b1, sizeof(b1), html_jnum(x, "extra_cost_per_year_usd"), 2));
 	sb_addf(sb, "<p class=\"%s\">", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "met")) ? "verdict" : "bad");
 	html_esc(sb, t);
 	sb_adds(sb, "</p>\n");
@@ -64,19 +52,19 @@ void html_headroom(struct sb *sb, const cJSON *doc)
 	if (!cJSON_IsObject(x))
 		return;
 	sb_adds(sb, "<h3>What the headroom costs</h3>\n");
-	headline(sb, x, str(s, "resilience"));
+	headline(sb, x, html_jstr(s, "resilience"));
 	sb_adds(sb, "<div class=\"wide\"><table>\n");
-	html_kv(sb, "asked", str(s, "resilience"));
-	html_kv(sb, "verdict", str(x, "verdict"));
+	html_kv(sb, "asked", html_jstr(s, "resilience"));
+	html_kv(sb, "verdict", html_jstr(x, "verdict"));
 	t = xasprintf("%s USD per year (%s USD over the horizon with it, %s without)",
-		      fmt_fixed(b1, sizeof(b1), num(x, "extra_cost_per_year_usd"), 2),
-		      fmt_fixed(b2, sizeof(b2), num(x, "cost_with_usd"), 2),
-		      fmt_fixed(b3, sizeof(b3), num(x, "cost_without_usd"), 2));
+		      fmt_fixed(b1, sizeof(b1), html_jnum(x, "extra_cost_per_year_usd"), 2),
+		      fmt_fixed(b2, sizeof(b2), html_jnum(x, "cost_with_usd"), 2),
+		      fmt_fixed(b3, sizeof(b3), html_jnum(x, "cost_without_usd"), 2));
 	html_kv(sb, "extra cost", t);
 	free(t);
 	t = xasprintf("%.0f GPU%s (%.0f GPUs in used nodes with it, %.0f without; %.0f nodes against %.0f)",
-		      num(x, "headroom_gpus"), plural(num(x, "headroom_gpus")), num(x, "gpus_with"),
-		      num(x, "gpus_without"), num(x, "nodes_with"), num(x, "nodes_without"));
+		      html_jnum(x, "headroom_gpus"), plural(html_jnum(x, "headroom_gpus")), html_jnum(x, "gpus_with"),
+		      html_jnum(x, "gpus_without"), html_jnum(x, "nodes_with"), html_jnum(x, "nodes_without"));
 	html_kv(sb, "headroom", t);
 	free(t);
 	if (cJSON_IsNumber(per)) {
@@ -86,10 +74,10 @@ void html_headroom(struct sb *sb, const cJSON *doc)
 	} else {
 		html_kv(sb, "per headroom GPU-year", "no GPU added");
 	}
-	t = xasprintf("%.0f by the worst failure checked%s%s (%.0f before the headroom)", num(x, "stranded"),
-		      cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "worst")) ? ", " : "", str(x, "worst"),
-		      num(x, "stranded_without"));
-	snprintf(b1, sizeof(b1), "replicas of priority >= %.0f stranded", num(x, "priority_at_least"));
+	t = xasprintf("%.0f by the worst failure checked%s%s (%.0f before the headroom)", html_jnum(x, "stranded"),
+		      cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "worst")) ? ", " : "", html_jstr(x, "worst"),
+		      html_jnum(x, "stranded_without"));
+	snprintf(b1, sizeof(b1), "replicas of priority >= %.0f stranded", html_jnum(x, "priority_at_least"));
 	html_kv(sb, b1, t);
 	free(t);
 	sb_adds(sb, "</table></div>\n");
