@@ -233,10 +233,38 @@ out:
 	return rc;
 }
 
+/* Workload w's growth a year: its growth_by_workload entry, else growth_per_year. */
+static double growth_of(const struct scenario *sc, size_t w)
+{
+	const struct scenario_roadmap *R = &sc->roadmap;
+	size_t i;
+
+	for (i = 0; i < R->ngrowth; i++)
+		if (!strcmp(R->growth[i].workload, sc->workloads.w[w].name))
+			return R->growth[i].per_year;
+	return R->growth_per_year;
+}
+
+/* A workload of growth_by_workload that the forecast names: its rows, not a rate, set its replicas. */
+static int growth_named(const struct forecast *fc, const struct scenario *sc, struct diag *d)
+{
+	const struct scenario_roadmap *R = &sc->roadmap;
+	size_t i, w;
+
+	for (i = 0; i < R->ngrowth; i++)
+		for (w = 0; w < fc->nw; w++)
+			if (fc->named[w] && !strcmp(R->growth[i].workload, sc->workloads.w[w].name))
+				return diag_set(d, DIAG_INPUT, sc->file, R->growth[i].line, R->growth[i].col,
+						"workload '%s' in growth_by_workload is named by the forecast %s: its rows "
+						"set its replicas, not a growth rate",
+						R->growth[i].workload, fc->source);
+	return 0;
+}
+
 /* The table: rows (in period order) for the workloads they name, growth for the others. */
 static void fill(struct forecast *fc, const struct scenario *sc, const struct frow *rows, size_t nrows)
 {
-	double ppy = period_per_year(fc->kind), g = sc->roadmap.growth_per_year;
+	double ppy = period_per_year(fc->kind);
 	size_t t, w, i = 0;
 
 	fc->replicas = xcalloc(fc->nperiods * (fc->nw ? fc->nw : 1), sizeof(*fc->replicas));
@@ -246,6 +274,7 @@ static void fill(struct forecast *fc, const struct scenario *sc, const struct fr
 			if (fc->named[w]) {
 				row[w] = t ? row[(long)w - (long)fc->nw] : 0;
 			} else {
+				double g = growth_of(sc, w);
 				double v = floor((double)sc->workloads.w[w].replicas * pow(1 + g, (double)t / ppy) + 0.5);
 				row[w] = v > FORECAST_MAX_REPLICAS ? FORECAST_MAX_REPLICAS : (long)v;
 			}
@@ -271,7 +300,7 @@ int forecast_build(struct forecast *fc, const struct scenario *sc, const char *p
 		path = R->forecast;
 	if (path) {
 		fc->source = xstrdup(path);
-		if (read_csv(fc, sc, path, &rows, &nrows, d)) {
+		if (read_csv(fc, sc, path, &rows, &nrows, d) || growth_named(fc, sc, d)) {
 			free(rows);
 			forecast_release(fc);
 			return -1;

@@ -7,7 +7,7 @@
  * workload, replicas.  A row sets the workload's replicas from its
  * period on, until the workload's next row; a workload the file names
  * has 0 replicas before its first row; one it never names keeps its
- * `replicas`, grown by growth_per_year: round-half-up(replicas x
+ * `replicas`, grown by its growth_by_workload rate, else growth_per_year: round-half-up(replicas x
  * (1 + g)^(t / periods a year)) in period t (0 = start).
  *
  * Ownership: the forecast owns its arrays; forecast_release frees them.

@@ -44,6 +44,13 @@ struct roadmap_quote {
 	long line, col;
 };
 
+/* A workload's own growth rate (roadmap.growth_by_workload), where the scenario names it. */
+struct roadmap_growth {
+	char *workload;
+	double per_year;		/* share a year, in (-1, 10] */
+	long line, col;
+};
+
 /* The scenario's roadmap: block; present 0 when the scenario has none. */
 struct scenario_roadmap {
 	int present;
@@ -55,6 +62,8 @@ struct scenario_roadmap {
 	char *forecast;			/* resolved path, or NULL */
 	long forecast_line, forecast_col;
 	double growth_per_year;		/* default 0 */
+	size_t ngrowth;
+	struct roadmap_growth *growth;	/* growth_by_workload: overrides growth_per_year */
 	double lead_time_weeks;		/* default 12 */
 	int lead_time_given;
 	int buy_before_start;		/* default 1 */

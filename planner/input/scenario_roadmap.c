@@ -1,10 +1,9 @@
 /*
  * scenario_roadmap.c - the scenario's roadmap: block (docs/formats.md,
- * "Scenario roadmap:").  The field agreed for a later version
- * (growth_by_workload) is refused by name rather than read and ignored,
- * so a file that relies on it fails loudly.  Licence term ids and quotes
- * are read here and checked against the licence model once it is loaded
- * (scenario_roadmap_check), at the position the scenario gives them.
+ * "Scenario roadmap:").  Licence term ids, quotes and the workloads of
+ * growth_by_workload are read here and checked once the licence model and
+ * the workloads are loaded (scenario_roadmap_check), at the position the
+ * scenario gives them.
  */
 #include <errno.h>
 #include <math.h>
@@ -148,6 +147,31 @@ static int read_quotes(const struct yread *y, struct scenario_roadmap *R)
 	return 0;
 }
 
+/* growth_by_workload: a map workload -> share a year, each as growth_per_year. */
+static int read_growth(const struct yread *y, struct scenario_roadmap *R)
+{
+	const struct ynode *n = ymap_get(y->map, "growth_by_workload");
+	struct yread g;
+	size_t i;
+
+	if (!n)
+		return 0;
+	if (ynode_expect(y->doc, n, YN_MAP, "growth_by_workload", y->d))
+		return -1;
+	g = (struct yread){ y->doc, n, y->d };
+	R->growth = xcalloc(n->n + 1, sizeof(*R->growth));
+	for (i = 0; i < n->n; i++) {
+		struct roadmap_growth *e = &R->growth[R->ngrowth];
+		if (yread_num(&g, n->keys[i], 1, (struct num_range){ -1, 10, RANGE_LO_OPEN }, &e->per_year) < 0)
+			return -1;
+		e->workload = xstrdup(n->keys[i]);
+		e->line = n->key_line[i];
+		e->col = n->key_col[i];
+		R->ngrowth++;
+	}
+	return 0;
+}
+
 /* commitment_tail, licence_terms, licence_quotes. */
 static int read_commitments(const struct yread *y, struct scenario_roadmap *R)
 {
@@ -192,6 +216,15 @@ static const char **all_term_ids(const struct licenses *L)
 	return ids;
 }
 
+static int workload_named(const struct workloads *wl, const char *name)
+{
+	size_t w;
+
+	for (w = 0; w < wl->n && strcmp(wl->w[w].name, name); w++)
+		;
+	return w < wl->n;
+}
+
 int scenario_roadmap_check(const struct scenario *sc, struct diag *d)
 {
 	const struct scenario_roadmap *R = &sc->roadmap;
@@ -212,6 +245,14 @@ int scenario_roadmap_check(const struct scenario *sc, struct diag *d)
 			return -1;
 		}
 	}
+	for (i = 0; i < R->ngrowth; i++)
+		if (!workload_named(&sc->workloads, R->growth[i].workload)) {
+			char *hint = workloads_hint(&sc->workloads, R->growth[i].workload);
+			diag_set(d, DIAG_INPUT, sc->file, R->growth[i].line, R->growth[i].col,
+				 "unknown workload '%s' in growth_by_workload%s", R->growth[i].workload, hint);
+			free(hint);
+			return -1;
+		}
 	for (i = 0; i < R->nquotes; i++) {
 		const struct roadmap_quote *q = &R->quotes[i];
 		enum lic_product lp;
@@ -241,6 +282,9 @@ void scenario_roadmap_release(struct scenario_roadmap *R)
 		free(R->quotes[i].term);
 	}
 	free(R->quotes);
+	for (i = 0; i < R->ngrowth; i++)
+		free(R->growth[i].workload);
+	free(R->growth);
 }
 
 int scenario_roadmap_load(struct scenario *sc, const struct ydoc *doc, const char *dir, struct diag *d)
@@ -249,13 +293,11 @@ int scenario_roadmap_load(struct scenario *sc, const struct ydoc *doc, const cha
 					    "growth_by_workload", "lead_time_weeks", "buy_before_start", "discount_rate",
 					    "residual", "commitment_tail", "licence_terms", "licence_quotes", "source",
 					    NULL };
-	static const char *const later[] = { "growth_by_workload", NULL };
 	static const char *const residuals[] = { "book", "none", NULL };
 	const struct ynode *m = ymap_get(doc->root, "roadmap"), *n;
 	struct scenario_roadmap *R = &sc->roadmap;
 	struct yread y;
 	const char *s;
-	size_t i;
 
 	(void)dir;
 	R->lead_time_weeks = 12;
@@ -267,12 +309,9 @@ int scenario_roadmap_load(struct scenario *sc, const struct ydoc *doc, const cha
 	R->present = 1;
 	R->line = m->line;
 	y = (struct yread){ doc, m, d };
-	for (i = 0; later[i]; i++)
-		if ((n = ymap_get(m, later[i])))
-			return ydoc_error(doc, n, d, "field '%s' is planned (docs/formats.md) but not read by this gpuplan yet",
-					  later[i]);
 	if (read_periods(&y, sc, R) || read_forecast(&y, sc, R) ||
 	    yread_num(&y, "growth_per_year", 0, (struct num_range){ -1, 10, RANGE_LO_OPEN }, &R->growth_per_year) < 0 ||
+	    read_growth(&y, R) ||
 	    yread_num(&y, "lead_time_weeks", 0, (struct num_range){ 0, 104, RANGE_CLOSED }, &R->lead_time_weeks) < 0 ||
 	    yread_bool(&y, "buy_before_start", 0, &R->buy_before_start) < 0 ||
 	    yread_num(&y, "discount_rate", 0, (struct num_range){ 0, 1, RANGE_HI_OPEN }, &R->discount_rate) < 0)

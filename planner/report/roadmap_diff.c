@@ -37,7 +37,9 @@ static int rmd_bad(struct rmd_reader *rd, const char *key, const char *what)
 	if (strcmp(what, "is missing"))
 		path[n++] = (struct jpos_step){ key, 0 };
 	jpos_at(rd->text, rd->len, path, n, &line, &col);
-	if (rd->depth == 2)
+	if (rd->depth == 3)
+		snprintf(where, sizeof(where), "%s[%ld].%s.", rd->path[0].key, rd->path[1].index, rd->path[2].key);
+	else if (rd->depth == 2)
 		snprintf(where, sizeof(where), "%s[%ld].", rd->path[0].key, rd->path[1].index);
 	else if (rd->depth == 1)
 		snprintf(where, sizeof(where), "%s.", rd->path[0].key);
@@ -139,12 +141,23 @@ static int rmd_buy_row(struct rmd_reader *rd, const cJSON *o, struct rmd_report 
 
 static int rmd_period_row(struct rmd_reader *rd, const cJSON *o, struct rmd_report *r)
 {
+	const cJSON *cost;
 	struct rmd_period *p;
+	int q;
 
 	r->per = xrealloc(r->per, (r->nperiods + 1) * sizeof(*r->per));
 	p = &r->per[r->nperiods++];
 	memset(p, 0, sizeof(*p));
-	return rmd_string(rd, o, "period", &p->period) || rmd_count(rd, o, "unplaced", &p->unplaced) ? -1 : 0;
+	if (rmd_string(rd, o, "period", &p->period) || rmd_count(rd, o, "unplaced", &p->unplaced) ||
+	    !(cost = rmd_field(rd, o, "cost_by_category", K_OBJECT)))
+		return -1;
+	rd->path[2] = (struct jpos_step){ "cost_by_category", 0 };
+	rd->depth = 3;
+	for (q = 0; q < CAT_COUNT; q++)
+		if (rmd_cents(rd, cost, cost_cat_name((enum cost_cat)q), &p->cat_cents[q]))
+			return -1;
+	rd->depth = 2;
+	return 0;
 }
 
 /* The report's members but its rows. */
@@ -320,6 +333,46 @@ static long rmd_periods(struct sb *sb, const struct rmd_report *b, const struct 
 	return worst;
 }
 
+/* Period label of r, or NULL. */
+static const struct rmd_period *rmd_period_of(const struct rmd_report *r, const char *label)
+{
+	size_t i;
+	for (i = 0; i < r->nperiods; i++)
+		if (!strcmp(r->per[i].period, label))
+			return &r->per[i];
+	return NULL;
+}
+
+/*
+ * Rows of the cost per category and period where it differs (a period
+ * one side lacks costs 0 there): the baseline's periods, then the
+ * current's others; in a period, the categories in pricing.h's order.
+ */
+static void rmd_costs(struct sb *sb, const struct rmd_report *b, const struct rmd_report *c)
+{
+	const struct rmd_report *side[2] = { b, c };
+	int s, q, head = 0;
+	size_t i;
+
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s]->nperiods; i++) {
+			const char *p = side[s]->per[i].period;
+			const struct rmd_period *x = rmd_period_of(b, p), *y = rmd_period_of(c, p);
+			char label[64];
+			if (s == 1 && x)
+				continue;
+			for (q = 0; q < CAT_COUNT; q++) {
+				long long u = x ? x->cat_cents[q] : 0, v = y ? y->cat_cents[q] : 0;
+				if (u == v)
+					continue;
+				if (!head++)
+					sb_adds(sb, "cost by category and period (USD, where they differ)\n");
+				snprintf(label, sizeof(label), "  %s %s", p, cost_cat_name((enum cost_cat)q));
+				rmd_money_row(sb, label, u, v);
+			}
+		}
+}
+
 /*
  * Rows of the orders whose units differ, by (class, order period), one
  * order a key (roadmap.h: by order period, then class): the baseline's,
@@ -407,6 +460,7 @@ char *rmd_compare(const struct rmd_report *base, const struct rmd_report *cur, c
 	snprintf(y, sizeof(y), "%.2f%%", 100 * cur->gap);
 	rmd_row(&sb, "gap (proven)", x, y, "");
 	worst = rmd_periods(&sb, base, cur);
+	rmd_costs(&sb, base, cur);
 	rmd_buys(&sb, base, cur);
 	sb_addf(&sb, "%-38s %14s %14s %10s\n", "thresholds", "measured", "limit", "result");
 	failed |= rmd_judge_money(&sb, &w, "total cost", base->cost_cents, cur->cost_cents, lim);

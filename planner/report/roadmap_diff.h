@@ -36,10 +36,11 @@ struct rmd_buy {
 	long long upfront_cents;
 };
 
-/* One period's unplaced replicas. */
+/* One period's unplaced replicas and cost by category. */
 struct rmd_period {
 	char *period;			/* label */
 	long unplaced;
+	long long cat_cents[CAT_COUNT];	/* cost_by_category, pricing.h's order */
 };
 
 struct rmd_report {

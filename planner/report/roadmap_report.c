@@ -194,6 +194,45 @@ static void periods_csv(const struct roadmap_result *r, struct outset *os)
 	outset_add_sb(os, "periods.csv", &sb);
 }
 
+/*
+ * costs.csv: the cost per category (rows) and period (columns), with a total
+ * column and a total row, as plan's costs.csv by year; sums of the unrounded
+ * figures, so a total is the rounded sum, not the sum of the rounded cells.
+ */
+static void costs_csv(const struct roadmap_result *r, struct outset *os)
+{
+	struct sb sb;
+	double all = 0, row;
+	size_t t;
+	int q;
+
+	sb_init(&sb);
+	sb_adds(&sb, "category");
+	for (t = 0; t < r->nperiods; t++) {
+		sb_adds(&sb, ",");
+		sb_add_csv(&sb, LABEL(r, r->per[t].index));
+	}
+	sb_adds(&sb, ",total\n");
+	for (q = 0; q <= CAT_COUNT; q++) {
+		sb_add_csv(&sb, q < CAT_COUNT ? cost_cat_name((enum cost_cat)q) : "total");
+		for (t = 0, row = 0; t < r->nperiods; t++) {
+			double v = 0;
+			int c;
+			for (c = 0; c < CAT_COUNT; c++)
+				v += (q == CAT_COUNT || q == c) ? r->per[t].cat[c] : 0;
+			row += v;
+			sb_adds(&sb, ",");
+			sb_adds(&sb, MONEY(v));
+		}
+		if (q < CAT_COUNT)
+			all += row;
+		sb_adds(&sb, ",");
+		sb_adds(&sb, MONEY(q < CAT_COUNT ? row : all));
+		sb_adds(&sb, "\n");
+	}
+	outset_add_sb(os, "costs.csv", &sb);
+}
+
 /* The periods a GPU must be in use over the horizon for buying to cost less; "" when never. */
 static char *breakeven_periods(const struct roadmap_result *r, const struct roadmap_breakeven *e)
 {
@@ -416,6 +455,7 @@ int report_roadmap_write(const char *dir, const struct roadmap_result *r, struct
 	outset_init(&os, dir);
 	schedule_csv(r, &os);
 	periods_csv(r, &os);
+	costs_csv(r, &os);
 	summary_csv(r, &os);
 	breakeven_csv(r, &os);
 	{

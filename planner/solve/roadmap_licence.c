@@ -55,14 +55,18 @@ double roadmap_licence_floor(const struct scenario *sc, int p)
 	return best;
 }
 
-/* Whether roadmap.licence_terms lets the roadmap hold term (every term without the field). */
+/*
+ * Whether the roadmap may hold term: roadmap.licence_terms names it; without
+ * the field every term, but no subscription under licensing.term: perpetual
+ * (the scenario buys its licences outright, as plan prices them).
+ */
 static int term_allowed(const struct scenario *sc, const struct lic_term *term)
 {
 	const struct scenario_roadmap *R = &sc->roadmap;
 	size_t i;
 
 	if (!R->present || !R->nterms)
-		return 1;
+		return term->kind != TERM_SUBSCRIPTION || strcmp(sc->licensing.term, "perpetual");
 	for (i = 0; i < R->nterms; i++)
 		if (!strcmp(R->terms[i].id, term->id))
 			return 1;
