@@ -3,6 +3,7 @@
  * outside reference), tables, and the bar and line charts, each with its
  * title, axis labels with units, a legend and its numbers as a table.
  */
+#include <cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,4 +524,16 @@ void html_lines(struct sb *sb, const struct html_lines *in)
 	free(series);
 	free(ys);
 	free(col);
+}
+
+double html_jnum(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+const char *html_jstr(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : "";
 }

@@ -18,6 +18,10 @@
 
 /* s with & < > " ' written as entities (text and attribute values alike). */
 void html_esc(struct sb *sb, const char *s);
+struct cJSON;
+/* A member of a JSON object (cJSON): its number (0 when not one), its string ("" when not one). */
+double html_jnum(const struct cJSON *o, const char *key);
+const char *html_jstr(const struct cJSON *o, const char *key);
 /* A coordinate or length: fixed, one decimal, locale-independent ("12.5"). */
 void svg_num(struct sb *sb, double v);
 /*

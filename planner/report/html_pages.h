@@ -24,9 +24,6 @@
 
 /* The plan page from plan.json's tree (doc) and the run it was built from. */
 char *html_plan_page(const cJSON *doc, const struct plan_result *r);
-/* A member of a JSON object: its number (0 when not one), its string ("" when not one). */
-double html_jnum(const cJSON *o, const char *key);
-const char *html_jstr(const cJSON *o, const char *key);
 
 /* The GPU layout section: per node class, identical nodes drawn once ("12 nodes like this"). */
 void html_layouts(struct sb *sb, const struct cplan *cp);

@@ -14,18 +14,6 @@
 #include "html_pages.h"
 #include "banned.h"
 
-double html_jnum(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
-const char *html_jstr(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 /* A summary row whose value is a number with a unit. */
 static void kv_num(struct sb *sb, const char *key, double v, int decimals, const char *unit)
 {
