@@ -100,6 +100,29 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int prio, int a
 	return rc;
 }
 
+/*
+ * After a cover that added what was missing: a-000's loss now strands
+ * nothing, the plan verifies, and no node's loss strands a replica of
+ * priority 5 or more.
+ */
+static void check_headroom(const struct fixture *fx, struct cplan *cp)
+{
+	struct reserve_cover rc = cover(cp, 0, 5, 0);
+	struct diag d = DIAG_INIT;
+	struct failures f;
+	size_t i;
+
+	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
+	CHECK(verify_plan(cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	failures_analyse(&f, cp, 0);
+	for (i = 0; i < f.nrows; i++)
+		if (f.rows[i].kind == FAIL_NODE && fx->p.demands[f.rows[i].d].w->priority >= 5)
+			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],
+			      f.rows[i].stranded);
+	failures_release(&f);
+}
+
 static void test_check(void)
 {
 	static const int layout[3][2] = { { 5, 0 }, { 0, 3 }, { 4, 3 } };
@@ -135,9 +158,6 @@ static void test_add(void)
 	struct fixture fx;
 	struct cplan cp;
 	struct reserve_cover rc;
-	struct failures f;
-	struct diag d = DIAG_INIT;
-	size_t i;
 
 	if (build(&fx, &cp, 2, "", layout))
 		return;
@@ -147,16 +167,7 @@ static void test_add(void)
 	CHECK(cp.nnodes == 4 && cp.nodes[3].gpu_used[0] == 0, "b-001 opened, empty: %zu nodes", cp.nnodes);
 	CHECK(cp.placed[demand_named(&fx.p, "hi")] == 9 && cp.placed[demand_named(&fx.p, "lo")] == 6,
 	      "placed counts unchanged");
-	rc = cover(&cp, 0, 5, 0);
-	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
-	CHECK(verify_plan(&cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
-	diag_release(&d);
-	failures_analyse(&f, &cp, 0);
-	for (i = 0; i < f.nrows; i++)
-		if (f.rows[i].kind == FAIL_NODE && fx.p.demands[f.rows[i].d].w->priority >= 5)
-			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],
-			      f.rows[i].stranded);
-	failures_release(&f);
+	check_headroom(&fx, &cp);
 	cplan_release(&cp);
 	fixture_release(&fx);
 }
@@ -344,9 +355,6 @@ static void test_split(void)
 	struct fixture fx;
 	struct cplan cp;
 	struct reserve_cover rc;
-	struct failures f;
-	struct diag d = DIAG_INIT;
-	size_t i;
 
 	if (split_case(&fx, &cp, 1, &rc))
 		return;
@@ -357,16 +365,7 @@ static void test_split(void)
 	CHECK(cp.nodes[1].pattern == pattern_named(&fx.p.classes[0], "gpu1*2") && cp.nodes[1].gpu_used[0] == 0 &&
 		      cp.nodes[1].gpu_used[1] == 0,
 	      "a-001 split gpu1*2, free: pattern %d", cp.nodes[1].pattern);
-	rc = cover(&cp, 0, 5, 0);
-	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
-	CHECK(verify_plan(&cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
-	diag_release(&d);
-	failures_analyse(&f, &cp, 0);
-	for (i = 0; i < f.nrows; i++)
-		if (f.rows[i].kind == FAIL_NODE && fx.p.demands[f.rows[i].d].w->priority >= 5)
-			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],
-			      f.rows[i].stranded);
-	failures_release(&f);
+	check_headroom(&fx, &cp);
 	cplan_release(&cp);
 	fixture_release(&fx);
 
