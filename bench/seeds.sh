@@ -85,9 +85,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 : >objectives
 rm -f newbest
 for s in $sizes; do
-	case $s in XL) tl=60 list=1 ;; L) tl=10 list="1 2 3 4" ;; M) tl=10 list=$(seq 1 12) ;; S) tl=10 list=$(seq 1 17) ;; esac
-	[ -z "$limit" ] || tl=$limit
-	[ -z "$seeds" ] || list=$seeds
+	read -r tl list <<<"$(bench_size_runs "$s" "$limit" "$seeds")"
 	for n in $list; do
 		g=gen-$s$n
 		if [ ! -f "$g/scenario.yaml" ] && ! "$base" bench gen --size "$s" --seed "$n" -o "$g" >"$g.log" 2>&1; then

@@ -12,6 +12,16 @@
 # (OBJECTIVE - BOUND) / OBJECTIVE as a fraction; LP the LP relaxation's bound
 # (gpuplan's `lp_bound`; the solvers' is not read).
 
+# bench_size_runs SIZE LIMIT SEEDS: "LIMIT SEED..." for one bench size, the defaults every
+# bench script shares: the time limit LIMIT when given, else 60 s for XL and 10 s for S, M
+# and L; the seeds SEEDS when given, else S 1-17, M 1-12, L 1-4, XL 1.
+bench_size_runs() {
+	local tl list
+	case $1 in XL) tl=60 list=1 ;; L) tl=10 list="1 2 3 4" ;; M) tl=10 list=$(seq 1 12) ;; *) tl=10 list=$(seq 1 17) ;; esac
+	# shellcheck disable=SC2086 # the seeds are words
+	echo "${2:-$tl}" ${3:-$list}
+}
+
 # bench_time FILE: "WALL RSS_KIB" from `/usr/bin/time -f "%e %M" -o FILE` (its last
 # line: a failing command adds a "Command exited ..." line before it); "- -" when empty.
 bench_time() {

@@ -124,6 +124,13 @@ awk -F, '/^#/ || $1 == "instance" { next }
 	$8 !~ /^[0-9]+$/ || $9 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/ || $10 == "" { print "line " NR ": time, date or source" }
 	$12 !~ /^[0-9a-f]+$/ || length($12) != 64 { print "line " NR ": no SHA-256" }' "$known" >known.bad
 expect "best-known.csv rows in their format" "$(cat known.bad)" ""
+# bench_size_runs: each size's defaults, and a limit or seeds given
+expect "S defaults" "$(bench_size_runs S "" "")" "10 $(seq -s ' ' 1 17)"
+expect "M defaults" "$(bench_size_runs M "" "")" "10 $(seq -s ' ' 1 12)"
+expect "L defaults" "$(bench_size_runs L "" "")" "10 1 2 3 4"
+expect "XL defaults" "$(bench_size_runs XL "" "")" "60 1"
+expect "limit and seeds given" "$(bench_size_runs M 30 "2 5")" "30 2 5"
+
 # bench_known: a row that fits, one whose instance or greedy plan changed (stale), none
 cat >known.csv <<'EOF'
 # a comment
