@@ -86,8 +86,7 @@ static void check_single(struct rctx *c)
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse_until(&f, c->cp, k, c->dl);
-	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
+	failures_analyse_until(&f, c->cp, k, c->dl, &dm);	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nchecked[k];
 	r->sets_total = (double)f.nnames[k];
 	c->cut = f.nchecked[k] < f.nnames[k];
