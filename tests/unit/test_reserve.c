@@ -284,6 +284,8 @@ static void test_deadline(void)
 	CHECK(r.met && r.proven && !r.stopped && r.failures == 4 && r.stranded == 0,
 	      "no limit: met %d proven %d stopped %d failures %zu stranded %ld", r.met, r.proven, r.stopped, r.failures,
 	      r.stranded);
+	CHECK(r.headroom_gpus == 1 && r.usd_per_year_per_gpu == r.usd_per_year,
+	      "no limit: b-001's GPU put into service is the headroom (%ld GPUs)", r.headroom_gpus);
 	resil_run(1, 0, &r);	/* the check itself stops after one failure */
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 0 && r.failures == 1 && r.sets_total == 3,
 	      "check cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
@@ -293,8 +295,9 @@ static void test_deadline(void)
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 1 && r.failures == 0 && r.failing_without == 1,
 	      "covers cut: met %d proven %d stopped %d rounds %d failures %zu failing before %zu", r.met, r.proven,
 	      r.stopped, r.rounds, r.failures, r.failing_without);
-	CHECK(r.gpus_with == r.gpus_without, "covers cut: nothing added (%ld GPUs, %ld before)", r.gpus_with,
-	      r.gpus_without);
+	CHECK(r.gpus_with == r.gpus_without && r.headroom_gpus == 0 && r.usd_per_year_per_gpu == 0,
+	      "covers cut: nothing added (%ld GPUs, %ld before, headroom %ld)", r.gpus_with, r.gpus_without,
+	      r.headroom_gpus);
 	resil_run(-1, 20, &r);	/* no time left for covers after the first check, which has the whole limit */
 	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1,
 	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu", r.met, r.proven,
