@@ -214,7 +214,7 @@ static void print_failures(FILE *out, const struct plan_result *r)
 static void print_resilience(FILE *out, const struct plan_result *r)
 {
 	const struct plan_resilience *x = &r->resil;
-	long gpus = x->gpus_with - x->gpus_without;
+	long gpus = x->headroom_gpus;
 	char b1[64], b2[64];
 
 	if (!r->have_resil)

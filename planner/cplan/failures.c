@@ -466,8 +466,12 @@ void fail_domains_release(struct fail_domains *dm)
 	memset(dm, 0, sizeof(*dm));
 }
 
-/* Every domain of kind k lost in turn (all its nodes at once), in the domains' order. */
-static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind k)
+/*
+ * Every domain of kind k lost in turn (all its nodes at once), in the
+ * domains' order.  out: the domains handed back, their names left to the
+ * analysis (out->names NULL); NULL: released here.
+ */
+static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind k, struct fail_domains *out)
 {
 	struct failures *f = c->f;
 	struct fail_domains dm;
@@ -485,7 +489,10 @@ static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind 
 	f->nnames[k] = dm.n;
 	f->names[k] = dm.names;	/* the analysis keeps the names */
 	dm.names = NULL;
-	fail_domains_release(&dm);
+	if (out)
+		*out = dm;
+	else
+		fail_domains_release(&dm);
 }
 
 /*
@@ -563,23 +570,24 @@ void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
 
 	memset(f, 0, sizeof(*f));
 	ctx_init(&c, f, cp);
-	analyse_kind(&c, cp, FAIL_NODE);
-	analyse_kind(&c, cp, FAIL_SITE);
+	analyse_kind(&c, cp, FAIL_NODE, NULL);
+	analyse_kind(&c, cp, FAIL_SITE, NULL);
 	if (by_gpu)
-		analyse_kind(&c, cp, FAIL_GPU);
+		analyse_kind(&c, cp, FAIL_GPU, NULL);
 	f->by_gpu = by_gpu;
 	ctx_release(&c);
 	find_worst(f, cp);
 }
 
-void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl)
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
+			    struct fail_domains *dm)
 {
 	struct fctx c;
 
 	memset(f, 0, sizeof(*f));
 	ctx_init(&c, f, cp);
 	c.dl = dl;
-	analyse_kind(&c, cp, k);
+	analyse_kind(&c, cp, k, dm);
 	f->by_gpu = k == FAIL_GPU;
 	ctx_release(&c);
 	find_worst(f, cp);

@@ -104,9 +104,14 @@ int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu);
 /*
  * The analysis of the failures of kind k only, dl polled before each
  * (NULL: never): once it passes, the failures left (in name order) are
- * named but not analysed, and f->nchecked[k] says how many were.
+ * named but not analysed, and f->nchecked[k] says how many were.  dm
+ * (NULL: not wanted) receives the domains analysed, domain i being
+ * failure i of kind k, so that a caller mapping failures to nodes does
+ * not build them again; their names stay with f (f->names[k], dm->names
+ * NULL).  Release dm with fail_domains_release, f with failures_release.
  */
-void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl);
+void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
+			    struct fail_domains *dm);
 void failures_release(struct failures *f);
 
 /* The GPU-equivalents row r strands. */

@@ -106,23 +106,34 @@ static int on_lost(const struct cplan *cp, const struct reserve_loss *ls, size_t
 	return 0;
 }
 
+/* What take_out changed, for put_back. */
+struct taken {
+	double *cpu, *ram;		/* per entry of the loss: its node's loads before */
+	double *cpu_out, *ram_out;	/* and after the loss was taken out */
+	size_t *off;			/* the slots marked, each followed by its queue's head then */
+	size_t noff;
+};
+
 /*
  * Takes the failed nodes and GPUs out, as the failure analysis does: a
  * node takes nothing (its CPU all taken); a GPU's free slots are marked
- * taken (FAIL_SLOT_OFF, their ids into *off, each followed by the head
+ * taken (FAIL_SLOT_OFF, their ids into t->off, each followed by the head
  * of its free slot queue then, which a search may move past it) and the
- * CPU and RAM of the replicas it held go back to its node.  cpu, ram:
- * each entry's node loads before, for put_back.  The number of slots
- * marked.
+ * CPU and RAM of the replicas it held go back to its node.
  */
-static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *cpu, double *ram, size_t **off)
+static void take_out(struct cplan *cp, const struct reserve_loss *ls, struct taken *t)
 {
-	size_t i, s, noff = 0, cap = 0;
+	size_t i, s, cap = 0, n1 = ls->n + 1;
 
-	*off = NULL;
+	t->cpu = xmalloc(n1 * sizeof(*t->cpu));
+	t->ram = xmalloc(n1 * sizeof(*t->ram));
+	t->cpu_out = xmalloc(n1 * sizeof(*t->cpu_out));
+	t->ram_out = xmalloc(n1 * sizeof(*t->ram_out));
+	t->off = NULL;
+	t->noff = 0;
 	for (i = 0; i < ls->n; i++) {
-		cpu[i] = cp->nodes[ls->nodes[i]].cpu_used;
-		ram[i] = cp->nodes[ls->nodes[i]].ram_used;
+		t->cpu[i] = cp->nodes[ls->nodes[i]].cpu_used;
+		t->ram[i] = cp->nodes[ls->nodes[i]].ram_used;
 		if (!ls->gpus || ls->gpus[i] < 0)
 			cp->nodes[ls->nodes[i]].cpu_used = HUGE_VAL;
 	}
@@ -133,41 +144,61 @@ static size_t take_out(struct cplan *cp, const struct reserve_loss *ls, double *
 			continue;
 		if (c->d < 0) {
 			c->d = FAIL_SLOT_OFF;
-			XGROW(*off, cap, 2 * noff + 2);
-			(*off)[2 * noff] = s;
-			(*off)[2 * noff + 1] = cp->fqhead[nd->k][cp->p->classes[nd->k].slot_types[c->type].rep];
-			noff++;
+			XGROW(t->off, cap, 2 * t->noff + 2);
+			t->off[2 * t->noff] = s;
+			t->off[2 * t->noff + 1] = cp->fqhead[nd->k][cp->p->classes[nd->k].slot_types[c->type].rep];
+			t->noff++;
 		} else if (c->d != FAIL_SLOT_OFF && nd->cpu_used < HUGE_VAL) {
 			nd->cpu_used -= cp->p->demands[c->d].w->cpu_cores;
 			nd->ram_used -= cp->p->demands[c->d].w->ram_gib;
 		}
 	}
+	for (i = 0; i < ls->n; i++) {
+		t->cpu_out[i] = cp->nodes[ls->nodes[i]].cpu_used;
+		t->ram_out[i] = cp->nodes[ls->nodes[i]].ram_used;
+	}
 	cp->memo->epoch++;
-	return noff;
+}
+
+/* A node's load back: as saved when nothing changed it since (no rounding), else what changed it kept. */
+static double load_back(double before, double out, double now)
+{
+	return now == out ? before : before + (now - out);
 }
 
 /*
  * Undoes take_out.  A marked slot is free again where it was in its
  * queue: the head goes back before it (the first saved of a queue is
  * restored last); the slots the head so passes again are free or checked.
+ * A failed node's loads go back as saved; a node that lost a GPU keeps
+ * running, and what moved on or off it meanwhile (a replica moved below
+ * the floor, a split) stays counted.
  */
-static void put_back(struct cplan *cp, const struct reserve_loss *ls, const double *cpu, const double *ram,
-		     size_t *off, size_t noff)
+static void put_back(struct cplan *cp, const struct reserve_loss *ls, struct taken *t)
 {
-	size_t i;
+	size_t i, j;
 
-	while (noff > 0) {
-		struct cslot *c = &cp->slots[off[2 * --noff]];
+	while (t->noff > 0) {
+		struct cslot *c = &cp->slots[t->off[2 * --t->noff]];
 		int k = cp->nodes[c->node].k;
 		c->d = -1;
-		cp->fqhead[k][cp->p->classes[k].slot_types[c->type].rep] = off[2 * noff + 1];
+		cp->fqhead[k][cp->p->classes[k].slot_types[c->type].rep] = t->off[2 * t->noff + 1];
 	}
 	for (i = ls->n; i > 0; i--) {
-		cp->nodes[ls->nodes[i - 1]].cpu_used = cpu[i - 1];
-		cp->nodes[ls->nodes[i - 1]].ram_used = ram[i - 1];
+		struct cnode *n = &cp->nodes[ls->nodes[i - 1]];
+		for (j = i; j < ls->n && ls->nodes[j] != ls->nodes[i - 1]; j++)
+			;
+		if (j < ls->n)
+			continue;	/* a node with two failed GPUs: put back once */
+		n->cpu_used = load_back(t->cpu[i - 1], t->cpu_out[i - 1], n->cpu_used);
+		n->ram_used = load_back(t->ram[i - 1], t->ram_out[i - 1], n->ram_used);
 	}
 	cp->memo->epoch++;
-	free(off);
+	free(t->off);
+	free(t->cpu);
+	free(t->ram);
+	free(t->cpu_out);
+	free(t->ram_out);
 }
 
 /* Node n has room for d once the replica of e leaves it. */
@@ -245,12 +276,23 @@ struct split {
 	long moves, gain;
 };
 
-/* What a re-split is for: demand d, the floor, and the demands found stuck in this cover. */
+/* What a re-split is for: demand d, the loss covered (its floor), and the demands found stuck in this cover. */
 struct split_ask {
 	int d;
-	int prio;
+	const struct reserve_loss *ls;
 	const unsigned char *stuck;
 };
+
+/* A GPU of gpu .. gpu + ngpus - 1 of node `node` is lost in ls. */
+static int gpus_lost(const struct reserve_loss *ls, long node, int gpu, int ngpus)
+{
+	size_t i;
+
+	for (i = 0; ls->gpus && i < ls->n; i++)
+		if ((long)ls->nodes[i] == node && ls->gpus[i] >= gpu && ls->gpus[i] < gpu + ngpus)
+			return 1;
+	return 0;
+}
 
 /*
  * What splitting node sp->node (its slots slots[0 .. nslots)) by
@@ -259,6 +301,12 @@ struct split_ask {
  * layout; a group that stays has the same GPUs and slot type); 0 when it
  * fits (CPU and RAM for d once they are gone, as many free groups as the
  * node will have free slots, one at least d takes), else -1.
+ *
+ * A GPU the loss takes (a->ls->gpus) is gone for the failure: its slots
+ * are neither free nor movable, so their groups stay where they are (its
+ * replicas still run in the plan; its free slots, marked taken, are the
+ * failure's to give back), and a new layout laying a free group on it is
+ * not made (d could land on a GPU that failed).
  */
 static int split_eval(const struct cplan *cp, const struct split_ask *a, const size_t *slots, size_t nslots,
 		      struct split *sp, unsigned char *mv)
@@ -295,8 +343,12 @@ static int split_eval(const struct cplan *cp, const struct split_ask *a, const s
 			gr[4 * g + 3] = 1;
 			continue;
 		}
+		if (s->d == FAIL_SLOT_OFF || gpus_lost(a->ls, sp->node, s->gpu, s->ngpus)) {
+			rc = -1;	/* a lost GPU's group is not in the new layout */
+			break;
+		}
 		we = cp->p->demands[s->d].w;
-		if (we->priority >= a->prio || a->stuck[s->d])
+		if (we->priority >= a->ls->prio || a->stuck[s->d])
 			rc = -1;
 		mv[i] = 1;
 		nfree++;
@@ -305,8 +357,12 @@ static int split_eval(const struct cplan *cp, const struct split_ask *a, const s
 		ram -= we->ram_gib;
 	}
 	for (g = 0, r = 0; g < ngr && !rc; g++) {
-		r += !gr[4 * g + 3];
-		sp->gain += !gr[4 * g + 3] && takes(cp->p, a->d, n->k, gr[4 * g + 2]);
+		if (gr[4 * g + 3])
+			continue;
+		if (gpus_lost(a->ls, sp->node, gr[4 * g], gr[4 * g + 1]))
+			rc = -1;	/* a free group on a lost GPU */
+		r++;
+		sp->gain += takes(cp->p, a->d, n->k, gr[4 * g + 2]);
 	}
 	free(gr);
 	if (rc || !sp->gain || r < nfree || cpu > c->nc->cpu_cores + 1e-9 || ram > c->nc->ram_gib + 1e-9)
@@ -315,10 +371,11 @@ static int split_eval(const struct cplan *cp, const struct split_ask *a, const s
 }
 
 /* The best re-split for d (fewest moves, then most slots for d, then first); -1 in best->node when none. */
-static void split_best(const struct cplan *cp, int d, int prio, const unsigned char *stuck, struct split *best)
+static void split_best(const struct cplan *cp, int d, const struct reserve_loss *ls, const unsigned char *stuck,
+		       struct split *best)
 {
 	const struct problem *p = cp->p;
-	const struct split_ask ask = { d, prio, stuck };
+	const struct split_ask ask = { d, ls, stuck };
 	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i, ci;
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 
@@ -376,12 +433,13 @@ static size_t move_off(struct cplan *cp, size_t i)
  * moved go back, the capacity made for them stays free), -2 when the
  * split did not fit after all (the same).
  */
-static int split_do(struct cplan *cp, int d, int prio, unsigned char *stuck, const struct split *sp)
+static int split_do(struct cplan *cp, int d, const struct reserve_loss *ls, unsigned char *stuck,
+		    const struct split *sp)
 {
 	size_t *mine = xmalloc((cp->nslots + 1) * sizeof(*mine)), *to = xmalloc((cp->nslots + 1) * sizeof(*to));
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 	size_t n = 0, i, done = 0;
-	const struct split_ask ask = { d, prio, stuck };
+	const struct split_ask ask = { d, ls, stuck };
 	struct split again = { sp->node, sp->pattern, 0, 0 };
 	int rc;
 
@@ -428,16 +486,17 @@ static int split_do(struct cplan *cp, int d, int prio, unsigned char *stuck, con
  * d the most slots, then the first node.  A slot for d or (size_t)-1; the
  * replicas moved into *moved, 1 into *split when a node was split.
  */
-static size_t split_for(struct cplan *cp, int d, int prio, unsigned char *stuck, long *moved, long *split)
+static size_t split_for(struct cplan *cp, int d, const struct reserve_loss *ls, unsigned char *stuck, long *moved,
+			long *split)
 {
 	struct split sp;
 	int m;
 
 	do {	/* each failed try (-1) marks a demand stuck, which no later split moves: it ends */
-		split_best(cp, d, prio, stuck, &sp);
+		split_best(cp, d, ls, stuck, &sp);
 		if (sp.node < 0)
 			return (size_t)-1;
-		m = split_do(cp, d, prio, stuck, &sp);
+		m = split_do(cp, d, ls, stuck, &sp);
 	} while (m == -1);
 	if (m < 0)
 		return (size_t)-1;
@@ -451,15 +510,15 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 {
 	int add = ls->add;
 	struct lost *l;
-	size_t n = collect(cp, ix, ls, &l), i, nfill = 0, nslots0 = cp->nslots, *off, noff;
+	size_t n = collect(cp, ix, ls, &l), i, nfill = 0, nslots0 = cp->nslots;
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));
-	double *cpu = xmalloc((ls->n + 1) * sizeof(*cpu)), *ram = xmalloc((ls->n + 1) * sizeof(*ram));
+	struct taken t;
 	unsigned char *stuck = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 	unsigned char *nosplit = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 
 	memset(out, 0, sizeof(*out));
 	out->lost = (long)n;
-	noff = take_out(cp, ls, cpu, ram, &off);
+	take_out(cp, ls, &t);
 	for (i = 0; i < n; i++) {
 		int d = l[i].d;
 		size_t s, j;
@@ -479,10 +538,9 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 				s = make_room(cp, d, ls, stuck);
 				out->moved += s != (size_t)-1;
 			}
-			/* nothing is freed meanwhile: once per demand; not while a GPU of a node is lost (its
-			 * slots are off, not free, and a new pattern would lay slots on the lost GPU) */
-			if (s == (size_t)-1 && !nosplit[d] && !ls->gpus) {
-				s = split_for(cp, d, ls->prio, stuck, &out->moved, &out->split);
+			/* nothing is freed meanwhile: once per demand */
+			if (s == (size_t)-1 && !nosplit[d]) {
+				s = split_for(cp, d, ls, stuck, &out->moved, &out->split);
 				nosplit[d] = s == (size_t)-1;
 			}
 		}
@@ -498,11 +556,9 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	}
 	while (nfill > 0)
 		cplan_slot_clear(cp, filled[--nfill]);
-	put_back(cp, ls, cpu, ram, off, noff);
+	put_back(cp, ls, &t);
 	out->added = (long)(cp->nslots - nslots0);
 	free(filled);
-	free(cpu);
-	free(ram);
 	free(stuck);
 	free(nosplit);
 	free(l);

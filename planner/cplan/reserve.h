@@ -14,7 +14,9 @@
  * free that way (a class split into groups of other sizes), it splits a
  * passthrough node of a class the workload may use anew, by a pattern
  * with groups it takes: the node's groups in use stay where they are,
- * but those of replicas below the floor, moved elsewhere first.  Then
+ * but those of replicas below the floor, moved elsewhere first (a GPU
+ * the failure takes keeps its groups: the node keeps running, and what
+ * a split frees is on its other GPUs).  Then
  * every replica it placed is taken out again: the slots stay free, the
  * GPUs configured, the nodes open.  No replica of the floor or above
  * moves, so what any failure loses of them never changes; a moved

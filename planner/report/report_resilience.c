@@ -61,8 +61,8 @@ void report_resilience_summary(struct docs *dc, cJSON *s, const struct plan_resu
 	row_text(dc, s, "resilience_verdict", t);
 	free(t);
 	row_num(dc, s, "resilience_extra_cost_per_year_usd", x->usd_per_year, 2);
-	row_num(dc, s, "resilience_headroom_gpus", (double)(x->gpus_with - x->gpus_without), 0);
-	if (x->gpus_with > x->gpus_without) {
+	row_num(dc, s, "resilience_headroom_gpus", (double)x->headroom_gpus, 0);
+	if (x->headroom_gpus > 0) {
 		row_num(dc, s, "resilience_usd_per_headroom_gpu_year", x->usd_per_year_per_gpu, 2);
 	} else {
 		sb_adds(&dc->summary, "resilience_usd_per_headroom_gpu_year,\n");
@@ -108,8 +108,8 @@ void report_resilience_json(cJSON *jf, const struct plan_result *r)
 	cJSON_AddNumberToObject(o, "gpus_with", (double)x->gpus_with);
 	cJSON_AddNumberToObject(o, "nodes_without", (double)x->nodes_without);
 	cJSON_AddNumberToObject(o, "nodes_with", (double)x->nodes_with);
-	cJSON_AddNumberToObject(o, "headroom_gpus", (double)(x->gpus_with - x->gpus_without));
-	if (x->gpus_with > x->gpus_without)
+	cJSON_AddNumberToObject(o, "headroom_gpus", (double)x->headroom_gpus);
+	if (x->headroom_gpus > 0)
 		cJSON_AddNumberToObject(o, "usd_per_headroom_gpu_year", report_round(x->usd_per_year_per_gpu, 2));
 	else
 		cJSON_AddNullToObject(o, "usd_per_headroom_gpu_year");

@@ -86,8 +86,7 @@ static void check_single(struct rctx *c)
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse_until(&f, c->cp, k, c->dl);
-	fail_domains_build(&dm, c->cp, k);	/* domain i is the analysis's failure i of kind k */
+	failures_analyse_until(&f, c->cp, k, c->dl, &dm);	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nchecked[k];
 	r->sets_total = (double)f.nnames[k];
 	c->cut = f.nchecked[k] < f.nnames[k];
@@ -348,7 +347,34 @@ static long cover_round(struct rctx *c, struct deadline *dl, double t_check, int
 	return added;
 }
 
-static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nodes)
+/*
+ * GPUs in service: GPUs of the plan's nodes with a slot on them, where
+ * a failure's replicas can be placed again without configuring anything.
+ */
+static long gpus_in_service(const struct cplan *cp)
+{
+	size_t *base = xmalloc((cp->nnodes + 1) * sizeof(*base)), i, n = 0;
+	unsigned char *on;
+	long count = 0;
+	int g;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		base[i] = n;
+		n += (size_t)cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	}
+	on = xcalloc(n + 1, 1);
+	for (i = 0; i < cp->nslots; i++)
+		for (g = 0; g < cp->slots[i].ngpus; g++)
+			on[base[cp->slots[i].node] + (size_t)(cp->slots[i].gpu + g)] = 1;
+	for (i = 0; i < n; i++)
+		count += on[i];
+	free(base);
+	free(on);
+	return count;
+}
+
+/* The plan's cost over the horizon, GPUs and nodes used, and GPUs in service. */
+static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nodes, long *in_service)
 {
 	struct cplan_cost cc;
 
@@ -356,6 +382,7 @@ static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nod
 	*total = cc.total;
 	*gpus = cc.gpus;
 	*nodes = cc.nodes;
+	*in_service = gpus_in_service(cp);
 }
 
 /*
@@ -381,6 +408,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	struct rctx c;
 	int covers_cut = 0;
 	struct deadline loop = *dl;	/* the covers': after_s less */
+	long served_without, served_with;
 
 	memset(r, 0, sizeof(*r));
 	memset(&c, 0, sizeof(c));
@@ -391,7 +419,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	c.prio = r->ask.priority_at_least;
 	c.dl = dl;
 	loop.limit_s -= after_s;
-	cost_of(cp, &r->cost_without, &r->gpus_without, &r->nodes_without);
+	cost_of(cp, &r->cost_without, &r->gpus_without, &r->nodes_without, &served_without);
 	for (;;) {
 		double t0 = deadline_elapsed(dl), t_check;
 		int cut;
@@ -437,10 +465,11 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			 "with the domains holding the most such replicas";
 	sets_clear(&c);
 	free(c.sets);
-	cost_of(cp, &r->cost_with, &r->gpus_with, &r->nodes_with);
+	cost_of(cp, &r->cost_with, &r->gpus_with, &r->nodes_with, &served_with);
+	r->headroom_gpus = served_with - served_without;
 	r->usd_per_year = (r->cost_with - r->cost_without) / sc->horizon_years;
-	if (r->gpus_with > r->gpus_without)
-		r->usd_per_year_per_gpu = r->usd_per_year / (double)(r->gpus_with - r->gpus_without);
+	if (r->headroom_gpus > 0)
+		r->usd_per_year_per_gpu = r->usd_per_year / (double)r->headroom_gpus;
 }
 
 enum fail_kind resilience_kind(const struct scenario_resilience *a)

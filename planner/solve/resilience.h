@@ -49,10 +49,19 @@ struct plan_resilience {
 	size_t failing_without;	/* failures that stranded one before the headroom */
 	char *worst;		/* that failure's name (nodes joined by '+'), or NULL */
 	double cost_without, cost_with;	/* over the horizon: the plan before the headroom and after */
-	long gpus_without, gpus_with;
+	long gpus_without, gpus_with;	/* GPUs in used nodes */
 	long nodes_without, nodes_with;
+	/*
+	 * GPUs of headroom: GPUs in service (with a slot on them: a
+	 * passthrough group, a MIG, vGPU or shared configuration) with the
+	 * headroom less without.  The replicas placed are the same in both
+	 * plans, so these are GPUs kept free for a failure's replicas; an
+	 * idle GPU of a used node is none (the failure analysis configures
+	 * no GPU), a GPU the headroom configured on a node already in use is.
+	 */
+	long headroom_gpus;
 	double usd_per_year;		/* (cost_with - cost_without) / horizon */
-	double usd_per_year_per_gpu;	/* that per GPU added; 0 when none was */
+	double usd_per_year_per_gpu;	/* that per GPU of headroom; 0 when headroom_gpus <= 0 */
 };
 
 /*

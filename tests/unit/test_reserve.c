@@ -34,6 +34,21 @@
  *   splits a-001 as gpu1*2 (its groups free): pin's 2 fit there, and a
  *   check strands nothing.  With train at priority 5 it may not move:
  *   both stay stranded, nothing is split.
+ *   Per GPU: losing GPU 0 of a-000 strands pin's replica there; a-000
+ *   may not be split (gpu2*1 has no group for the lost GPU's slot, which
+ *   stays), so the cover moves train to b-000 and splits a-001 as
+ *   before: 1 lost, 0 stranded, 1 moved, 1 split, and a check of either
+ *   GPU of a-000 strands nothing.
+ *
+ * split on the node that lost a GPU: class a one node of 4 H100 GPUs at
+ *   dc1, b one at dc2 (closed).  a-000 split gpu2*1+gpu1*2: train on
+ *   GPUs 0-1, pin on GPU 2 and GPU 3.  Losing GPU 2 strands one pin: no
+ *   free slot, no node, no single move.  Splits of a-000: gpu2*2 would
+ *   drop the lost GPU's group (not made); gpu1*4 keeps pin's groups on
+ *   GPUs 2 and 3, and once train moves to a new b-000 gives 2 free
+ *   single GPUs (0 and 1).  Covered: 1 lost, 0 stranded, 1 moved, 1
+ *   split; a-000 then holds only the 2 pins, so its CPU and RAM are 2
+ *   pins' (2 cores, 16 GiB: the loads put back keep train's move).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +299,8 @@ static void test_deadline(void)
 	CHECK(r.met && r.proven && !r.stopped && r.failures == 4 && r.stranded == 0,
 	      "no limit: met %d proven %d stopped %d failures %zu stranded %ld", r.met, r.proven, r.stopped, r.failures,
 	      r.stranded);
+	CHECK(r.headroom_gpus == 1 && r.usd_per_year_per_gpu == r.usd_per_year,
+	      "no limit: b-001's GPU put into service is the headroom (%ld GPUs)", r.headroom_gpus);
 	resil_run(1, 0, &r);	/* the check itself stops after one failure */
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 0 && r.failures == 1 && r.sets_total == 3,
 	      "check cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
@@ -293,8 +310,9 @@ static void test_deadline(void)
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 1 && r.failures == 0 && r.failing_without == 1,
 	      "covers cut: met %d proven %d stopped %d rounds %d failures %zu failing before %zu", r.met, r.proven,
 	      r.stopped, r.rounds, r.failures, r.failing_without);
-	CHECK(r.gpus_with == r.gpus_without, "covers cut: nothing added (%ld GPUs, %ld before)", r.gpus_with,
-	      r.gpus_without);
+	CHECK(r.gpus_with == r.gpus_without && r.headroom_gpus == 0 && r.usd_per_year_per_gpu == 0,
+	      "covers cut: nothing added (%ld GPUs, %ld before, headroom %ld)", r.gpus_with, r.gpus_without,
+	      r.headroom_gpus);
 	resil_run(-1, 20, &r);	/* no time left for covers after the first check, which has the whole limit */
 	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1,
 	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu", r.met, r.proven,
@@ -316,8 +334,23 @@ static int pattern_named(const struct pclass *c, const char *name)
 	return -1;
 }
 
-/* The split case with train at priority tprio: the cover of a-000's loss, *cp kept for more checks. */
-static int split_case(struct fixture *fx, struct cplan *cp, int tprio, struct reserve_cover *rc)
+/* Covers the loss of GPU gpu of node `node` with the floor prio; add as reserve_loss.add. */
+static struct reserve_cover cover_gpu(struct cplan *cp, size_t node, int gpu, int prio, int add)
+{
+	struct reserve_index ix;
+	struct reserve_cover rc;
+
+	reserve_index_build(&ix, cp);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, &gpu, NULL }, &rc);
+	reserve_index_release(&ix);
+	return rc;
+}
+
+/*
+ * The split case with train at priority tprio: the cover of a-000's loss
+ * (gpu < 0), or of its GPU gpu; *cp kept for more checks.
+ */
+static int split_case(struct fixture *fx, struct cplan *cp, int tprio, int gpu, struct reserve_cover *rc)
 {
 	char *wl = xasprintf(WL_HEADER "pin,t,2,1,,,exclusive,false,1,8,H100-SXM5-80GB,passthrough,dc1,5\n"
 				       "train,t,1,2,,,exclusive,false,2,16,H100-SXM5-80GB,passthrough,,%d\n",
@@ -346,7 +379,7 @@ static int split_case(struct fixture *fx, struct cplan *cp, int tprio, struct re
 	CHECK(node == 1 && cp->nslots == 3, "the hand-built plan: %zu slots", cp->nslots);
 	CHECK(verify_plan(cp, &d) == 0, "the hand-built plan verifies: %s", d.msg ? d.msg : "");
 	diag_release(&d);
-	*rc = cover(cp, 0, 5, 1);
+	*rc = gpu < 0 ? cover(cp, 0, 5, 1) : cover_gpu(cp, 0, gpu, 5, 1);
 	return 0;
 }
 
@@ -356,7 +389,7 @@ static void test_split(void)
 	struct cplan cp;
 	struct reserve_cover rc;
 
-	if (split_case(&fx, &cp, 1, &rc))
+	if (split_case(&fx, &cp, 1, -1, &rc))
 		return;
 	CHECK(rc.lost == 2 && rc.stranded == 0 && rc.moved == 1 && rc.split == 1,
 	      "a-000: lost %ld stranded %ld moved %ld split %ld", rc.lost, rc.stranded, rc.moved, rc.split);
@@ -369,11 +402,87 @@ static void test_split(void)
 	cplan_release(&cp);
 	fixture_release(&fx);
 
-	if (split_case(&fx, &cp, 5, &rc))	/* train at the floor: it does not move */
+	if (split_case(&fx, &cp, 5, -1, &rc))	/* train at the floor: it does not move */
 		return;
 	CHECK(rc.lost == 2 && rc.stranded == 2 && rc.moved == 0 && rc.split == 0 && cp.nnodes == 2 &&
 		      cp.nodes[1].pattern == pattern_named(&fx.p.classes[0], "gpu2*1"),
 	      "train at 5: stranded %ld moved %ld split %ld nodes %zu", rc.stranded, rc.moved, rc.split, cp.nnodes);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static void test_split_gpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_cover rc;
+	struct diag d = DIAG_INIT;
+
+	if (split_case(&fx, &cp, 1, 0, &rc))
+		return;
+	CHECK(rc.lost == 1 && rc.stranded == 0 && rc.moved == 1 && rc.split == 1,
+	      "a-000 gpu 0: lost %ld stranded %ld moved %ld split %ld", rc.lost, rc.stranded, rc.moved, rc.split);
+	CHECK(cp.nnodes == 3 && cp.nodes[0].pattern == pattern_named(&fx.p.classes[0], "gpu1*2") &&
+		      cp.nodes[1].pattern == pattern_named(&fx.p.classes[0], "gpu1*2") && cp.nodes[1].gpu_used[0] == 0 &&
+		      cp.nodes[1].gpu_used[1] == 0,
+	      "train moved to b-000, a-001 split gpu1*2, a-000 as it was: %zu nodes", cp.nnodes);
+	rc = cover_gpu(&cp, 0, 0, 5, 0);
+	CHECK(rc.stranded == 0, "a-000 gpu 0 covered: stranded %ld", rc.stranded);
+	rc = cover_gpu(&cp, 0, 1, 5, 0);
+	CHECK(rc.stranded == 0, "a-000 gpu 1 covered: stranded %ld", rc.stranded);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+/* The split of the node that lost a GPU (the header's last case). */
+static void test_split_own_node(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_cover rc;
+	struct diag d = DIAG_INIT;
+	int pin, train, mixed, singles;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("split"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,4,baremetal,dc1,64,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,4,baremetal,dc2,64,512,owned,,,,\n",
+			  WL_HEADER "pin,t,2,1,,,exclusive,false,1,8,H100-SXM5-80GB,passthrough,dc1,5\n"
+				    "train,t,1,2,,,exclusive,false,2,16,H100-SXM5-80GB,passthrough,,1\n",
+			  0))
+		return;
+	pin = demand_named(&fx.p, "pin");
+	train = demand_named(&fx.p, "train");
+	mixed = pattern_named(&fx.p.classes[0], "gpu2*1+gpu1*2");
+	singles = pattern_named(&fx.p.classes[0], "gpu1*4");
+	if (pin < 0 || train < 0 || mixed < 0 || singles < 0) {
+		CHECK(0, "pin %d train %d gpu2*1+gpu1*2 %d gpu1*4 %d", pin, train, mixed, singles);
+		fixture_release(&fx);
+		return;
+	}
+	cplan_init(&cp, &fx.p);
+	cplan_open_node(&cp, 0, MODE_PASSTHROUGH, mixed);
+	CHECK(cp.nslots == 3 && cp.slots[0].ngpus == 2 && cp.slots[1].gpu == 2 && cp.slots[2].gpu == 3,
+	      "gpu2*1+gpu1*2 lays GPUs 0-1, 2, 3: %zu slots", cp.nslots);
+	cplan_place_at(&cp, 0, train);
+	cplan_place_at(&cp, 1, pin);
+	cplan_place_at(&cp, 2, pin);
+	CHECK(verify_plan(&cp, &d) == 0, "the hand-built plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	rc = cover_gpu(&cp, 0, 2, 5, 1);
+	CHECK(rc.lost == 1 && rc.stranded == 0 && rc.moved == 1 && rc.split == 1,
+	      "a-000 gpu 2: lost %ld stranded %ld moved %ld split %ld", rc.lost, rc.stranded, rc.moved, rc.split);
+	CHECK(cp.nnodes == 2 && cp.nodes[0].pattern == singles && cp.slots[1].d == pin && cp.slots[1].gpu == 2 &&
+		      cp.slots[2].d == pin && cp.slots[2].gpu == 3 && cp.nodes[1].gpu_used[0] == 1,
+	      "a-000 split gpu1*4 around pin's groups, train on b-000: pattern %d, %zu nodes", cp.nodes[0].pattern,
+	      cp.nnodes);
+	CHECK(cp.nodes[0].cpu_used == 2 && cp.nodes[0].ram_used == 16,
+	      "a-000's loads are the 2 pins': %g cores, %g GiB", cp.nodes[0].cpu_used, cp.nodes[0].ram_used);
+	rc = cover_gpu(&cp, 0, 2, 5, 0);
+	CHECK(rc.stranded == 0, "a-000 gpu 2 covered: stranded %ld", rc.stranded);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
 	cplan_release(&cp);
 	fixture_release(&fx);
 }
@@ -388,6 +497,8 @@ int main(void)
 	test_gpu();
 	test_deadline();
 	test_split();
+	test_split_gpu();
+	test_split_own_node();
 	fixture_teardown();
 	return check_done();
 }
