@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "date.h"
+#include "interrupt.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
@@ -72,11 +73,16 @@ void cli_warn_spread_skew(const struct plan_result *r)
 	free(msgs);
 }
 
+/*
+ * An interrupt also stops the greedy pass before its end, but the run
+ * then ends with the interrupt's own line and writes no report: the
+ * warning, which names --time-limit, is only for a plan that is written.
+ */
 void cli_warn_cut(const struct plan_result *r)
 {
 	long n = r->final ? r->final->not_attempted : 0;
 
-	if (n)
+	if (n && !interrupt_pending())
 		cli_printf(stderr, "gpuplan: warning: --time-limit cut the greedy pass: %ld replica%s not attempted, reported "
 				   "unplaced (stopped by the time limit before it was placed); the plan depends on when "
 				   "the limit fell (docs/commands.md, Signals and time limits)\n", n, n == 1 ? "" : "s");
