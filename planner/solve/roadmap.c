@@ -320,6 +320,8 @@ void roadmap_release(struct roadmap_result *r)
 	for (i = 0; i < r->nassumptions; i++)
 		free(r->assumptions[i]);
 	free(r->assumptions);
+	for (i = 0; i < r->nperiods && r->per; i++)
+		free(r->per[i].unplaced_prio);
 	free(r->per);
 	free(r->buys);
 	free(r->breakeven);
