@@ -1,9 +1,10 @@
 /*
  * cmd_check_roadmap.c - gpuplan check with a baseline roadmap.json: plan
  * the scenario's roadmap and gate it against the baseline's total cost,
- * purchases and unplaced replicas period by period (docs/commands.md,
- * "check and diff").  The thresholds are check's (--max-cost-increase,
- * --max-cost-increase-abs, --max-unplaced-increase, with check's
+ * purchases and unplaced replicas period by period, and by priority
+ * (docs/commands.md, "check and diff"), as text or JSON.  The thresholds
+ * are check's (--max-cost-increase, --max-cost-increase-abs,
+ * --max-unplaced-increase, --fail-unplaced-priority, with check's
  * defaults); the exit codes too: 0 within them, 1 over one, 3 a bad
  * baseline, scenario or forecast.
  */
@@ -58,6 +59,10 @@ static int finish_roadmap(const struct check_args *a, const struct rmd_report *b
 	char *why = NULL, *text = rmd_compare(base, cur, &a->lim, &why);
 	int rc = EXIT_OK;
 
+	if (a->fmt == RD_JSON) {
+		free(text);
+		text = rmd_json(base, cur, &a->lim);
+	}
 	fputs(text, stdout);
 	free(text);
 	if (why) {
@@ -85,10 +90,10 @@ int check_roadmap(const struct check_args *a, const struct cli_global *g)
 	memset(&sc, 0, sizeof(sc));
 	memset(&rr, 0, sizeof(rr));
 	memset(&cur, 0, sizeof(cur));
-	if (a->fmt != RD_TEXT || (a->out_dir && !strcmp(a->out_dir, OUTSET_STDOUT))) {
+	if ((a->fmt != RD_TEXT && a->fmt != RD_JSON) || (a->out_dir && !strcmp(a->out_dir, OUTSET_STDOUT))) {
 		free(text);
-		return cli_misuse(&cmd_check_entry, "a roadmap.json baseline is compared as text, with the reports "
-						    "written to a directory (no --format, no -o -)");
+		return cli_misuse(&cmd_check_entry, "a roadmap.json baseline is compared as text or JSON, with the reports "
+						    "written to a directory (no --format markdown or html, no -o -)");
 	}
 	rc = rmd_report_parse(&base, a->baseline, text, len, &d);
 	free(text);

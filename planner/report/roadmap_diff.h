@@ -6,14 +6,17 @@
  * by class and order period; their upfront capex in total), judged by
  * check's thresholds (reportdiff.h, struct rd_limits): RD_COST_PCT and
  * RD_COST_ABS on the total cost and on the purchases' upfront capex,
- * RD_UNPLACED on each period's unplaced replicas.
+ * RD_UNPLACED on each period's unplaced replicas, RD_PRIORITY on each
+ * period's unplaced replicas by priority.
  *
  * Figures are kept as roadmap.json rounds them (money in cents), and the
  * current side is read from the roadmap.json text the run would write,
  * so a roadmap compared with its own roadmap.json shows no change.
  * Reading is strict: JSON (a syntax error or a truncated file is
  * FILE:LINE:COL), a schema_version of major 1, every field compared
- * there with its type (an error names the field and points at it).
+ * there with its type (an error names the field and points at it;
+ * unplaced_by_priority from 1.2.0 on, without it a baseline's priorities
+ * are not judged).
  * Errors are DIAG_INPUT (exit 3).
  *
  * Ownership: a report owns its strings and arrays (rmd_report_release);
@@ -40,6 +43,8 @@ struct rmd_buy {
 struct rmd_period {
 	char *period;			/* label */
 	long unplaced;
+	size_t nprio;
+	struct roadmap_unplaced *prio;	/* unplaced_by_priority (1.2.0), as the report orders it */
 	long long cat_cents[CAT_COUNT];	/* cost_by_category, pricing.h's order */
 };
 
@@ -53,6 +58,39 @@ struct rmd_report {
 	struct rmd_period *per;		/* in the report's order */
 	size_t nbuys;
 	struct rmd_buy *buys;		/* in the report's order */
+	char *schema_version;
+	int has_prio;			/* its periods carry unplaced_by_priority (1.2.0 and later) */
+};
+
+/* One (period, priority) whose unplaced replicas differ between the two sides. */
+struct rmd_prio_change {
+	const char *period;		/* points into a report */
+	int priority;
+	long base, cur;
+};
+
+/* A threshold's verdict. */
+struct rmd_verdict {
+	int checked, exceeded, infinite;	/* infinite: a percent rise from 0 */
+	double value, limit;
+};
+
+/* What rmd_judge measures and decides. */
+enum rmd_check_kind {
+	RMD_COST_PCT, RMD_COST_ABS,		/* total cost */
+	RMD_UPFRONT_PCT, RMD_UPFRONT_ABS,	/* purchases' upfront capex */
+	RMD_UNPLACED,				/* the largest rise of one period's unplaced */
+	RMD_PRIORITY,				/* (period, priority >= P) pairs with more unplaced */
+	RMD_CHECK_COUNT
+};
+
+struct rmd_judgement {
+	struct rmd_verdict v[RMD_CHECK_COUNT];
+	int prio_known;			/* both sides carry unplaced_by_priority */
+	size_t nchanges;
+	struct rmd_prio_change *changes; /* the baseline's periods, then the current's others; priority high first */
+	int failed;
+	char *why;			/* the thresholds exceeded, joined by "; ", or NULL */
 };
 
 /*
@@ -75,5 +113,20 @@ void rmd_report_release(struct rmd_report *r);
  */
 char *rmd_compare(const struct rmd_report *base, const struct rmd_report *cur, const struct rd_limits *lim,
 		  char **why);
+/*
+ * The thresholds of lim judged on cur against base (rmd_compare's
+ * verdicts; RD_PRIORITY judges each period's unplaced replicas of every
+ * priority at or above its P, when both sides carry them).  Release with
+ * rmd_judgement_release.
+ */
+void rmd_judge(struct rmd_judgement *j, const struct rmd_report *base, const struct rmd_report *cur,
+	       const struct rd_limits *lim);
+void rmd_judgement_release(struct rmd_judgement *j);
+/*
+ * The comparison as JSON (reports/check-roadmap.schema.json), ending in a
+ * newline; the bytes depend only on the two reports and lim.  Caller
+ * frees.  (roadmap_diff_json.c)
+ */
+char *rmd_json(const struct rmd_report *base, const struct rmd_report *cur, const struct rd_limits *lim);
 
 #endif

@@ -333,7 +333,8 @@ static cJSON *json_money(double v)
 
 static cJSON *json_period(const struct roadmap_result *r, const struct roadmap_period *rp)
 {
-	cJSON *o = cJSON_CreateObject(), *cost = cJSON_CreateObject(), *rent = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *cost = cJSON_CreateObject(), *rent = cJSON_CreateObject(), *arr;
+	size_t i;
 	int q;
 
 	cJSON_AddStringToObject(o, "period", LABEL(r, rp->index));
@@ -342,6 +343,13 @@ static cJSON *json_period(const struct roadmap_result *r, const struct roadmap_p
 			      cJSON_CreateRaw(fmt_fixed((char[64]){ 0 }, 64, rp->demand_gpu_equivalents, 3)));
 	cJSON_AddNumberToObject(o, "placed", (double)rp->placed);
 	cJSON_AddNumberToObject(o, "unplaced", (double)rp->unplaced);
+	arr = cJSON_AddArrayToObject(o, "unplaced_by_priority");
+	for (i = 0; i < rp->nunplaced_prio; i++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "priority", rp->unplaced_prio[i].priority);
+		cJSON_AddNumberToObject(e, "replicas", (double)rp->unplaced_prio[i].replicas);
+		cJSON_AddItemToArray(arr, e);
+	}
 	cJSON_AddNumberToObject(o, "owned_gpus", (double)rp->owned_gpus);
 	cJSON_AddNumberToObject(o, "bought_gpus", (double)rp->bought_gpus);
 	cJSON_AddNumberToObject(o, "on_order_gpus", (double)rp->on_order_gpus);

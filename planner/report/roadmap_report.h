@@ -9,7 +9,7 @@
 #include "diag.h"
 #include "roadmap.h"
 
-#define ROADMAP_SCHEMA_VERSION "1.1.0"
+#define ROADMAP_SCHEMA_VERSION "1.2.0"
 
 /*
  * roadmap.json's text (what report_roadmap_write writes), NUL-terminated;

@@ -23,12 +23,14 @@
  * Per GPU-year: the period plans renew the shortest subscription every
  * year (prorated, as commitment_tail: prorated counts it); the bound
  * takes the cheapest yearly rate of any term, which no licence held for
- * a year undercuts.
+ * a year undercuts.  When that floor is above the subscription's (a
+ * licensing.cloud_term that leaves a cloud fleet only dearer terms), every
+ * licence costs at least the floor, so the period plans take it too.
  */
 static void licence_rates(struct rm_ctx *c)
 {
 	const struct licenses *L = &c->sc->licenses;
-	int p;
+	int p, raised = 0;
 	size_t t;
 
 	for (p = 0; p < LIC_COUNT; p++) {
@@ -55,9 +57,15 @@ static void licence_rates(struct rm_ctx *c)
 		}
 		c->lic_up[p] = up >= 0 ? up : lb;
 		c->lic_lb[p] = roadmap_licence_floor(c->sc, p); /* the chosen terms, quotes and support included */
+		if (c->lic_lb[p] > c->lic_up[p]) {
+			c->lic_up[p] = c->lic_lb[p];
+			raised = 1;
+		}
 	}
-	c->lic_source = xstrdup("roadmap: per period, the period plans renew the shortest subscription (prorated) "
-				"and the bound takes the cheapest yearly rate of any licence term");
+	c->lic_source = xstrdup(raised ? "roadmap: per period, the period plans and the bound take the cheapest yearly "
+					 "rate of the licence terms licensing.cloud_term leaves the fleet"
+				       : "roadmap: per period, the period plans renew the shortest subscription (prorated) "
+					 "and the bound takes the cheapest yearly rate of any licence term");
 }
 
 /* One period's depreciation of a node of class nc arrived at period a, in period t. */
@@ -320,6 +328,8 @@ void roadmap_release(struct roadmap_result *r)
 	for (i = 0; i < r->nassumptions; i++)
 		free(r->assumptions[i]);
 	free(r->assumptions);
+	for (i = 0; i < r->nperiods && r->per; i++)
+		free(r->per[i].unplaced_prio);
 	free(r->per);
 	free(r->buys);
 	free(r->breakeven);

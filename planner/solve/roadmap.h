@@ -43,10 +43,18 @@ struct roadmap_opts {
 	struct plan_opts po;	/* each period's plans: time_limit_s is the whole run's, shared out */
 };
 
+/* Replicas of one priority a period leaves unplaced. */
+struct roadmap_unplaced {
+	int priority;
+	long replicas;
+};
+
 /* One period. */
 struct roadmap_period {
 	long index;			/* the period (period.h) */
 	long demand_replicas, placed, unplaced;
+	size_t nunplaced_prio;
+	struct roadmap_unplaced *unplaced_prio;	/* the unplaced by priority, highest first, none of 0 replicas */
 	double demand_gpu_equivalents;
 	long owned_gpus;		/* GPUs of the owned rows */
 	long bought_gpus;		/* GPUs bought and arrived so far */

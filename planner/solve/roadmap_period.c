@@ -280,6 +280,32 @@ int rm_buy_for(struct rm_ctx *c, size_t t, struct diag *d)
 	return 0;
 }
 
+/* The replicas pr leaves unplaced, by priority (highest first), into rp. */
+static void unplaced_by_priority(const struct plan_result *pr, struct roadmap_period *rp)
+{
+	size_t i, j;
+
+	free(rp->unplaced_prio);
+	rp->unplaced_prio = NULL;
+	rp->nunplaced_prio = 0;
+	for (i = 0; i < pr->p.ndemands; i++) {
+		long un = pr->final->unplaced[i];
+		int prio = pr->p.demands[i].w->priority;
+		if (!un)
+			continue;
+		for (j = 0; j < rp->nunplaced_prio && rp->unplaced_prio[j].priority > prio; j++)
+			;
+		if (j == rp->nunplaced_prio || rp->unplaced_prio[j].priority != prio) {
+			rp->unplaced_prio = xrealloc(rp->unplaced_prio, (rp->nunplaced_prio + 1) * sizeof(*rp->unplaced_prio));
+			memmove(&rp->unplaced_prio[j + 1], &rp->unplaced_prio[j],
+				(rp->nunplaced_prio - j) * sizeof(*rp->unplaced_prio));
+			rp->unplaced_prio[j] = (struct roadmap_unplaced){ prio, 0 };
+			rp->nunplaced_prio++;
+		}
+		rp->unplaced_prio[j].replicas += un;
+	}
+}
+
 /* The period plan's figures into rp (costs before depreciation). */
 static void period_figures(const struct plan_result *pr, struct roadmap_period *rp, double *x)
 {
@@ -293,6 +319,7 @@ static void period_figures(const struct plan_result *pr, struct roadmap_period *
 			rp->cat[q] += cc.cat[q];
 	rp->placed = cc.placed;
 	rp->unplaced = cc.unplaced;
+	unplaced_by_priority(pr, rp);
 	rp->licensed_gpus = cc.gpus_licensed;
 	rp->status = ilp_status_name(pr->status);
 	for (i = 0; i < pr->final->nnodes; i++) {
@@ -360,6 +387,11 @@ static void keep_before(struct rm_ctx *c, size_t t)
 
 	rp->placed = prev->placed;
 	rp->unplaced = prev->unplaced;
+	free(rp->unplaced_prio);
+	rp->nunplaced_prio = prev->nunplaced_prio;
+	rp->unplaced_prio = xcalloc(prev->nunplaced_prio + 1, sizeof(*rp->unplaced_prio));
+	if (prev->nunplaced_prio)
+		memcpy(rp->unplaced_prio, prev->unplaced_prio, prev->nunplaced_prio * sizeof(*rp->unplaced_prio));
 	rp->licensed_gpus = prev->licensed_gpus;
 	rp->used_owned_gpus = prev->used_owned_gpus;
 	for (f = 0; f < PRICING_COUNT; f++)

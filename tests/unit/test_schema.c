@@ -5,7 +5,8 @@
  * golden compare.json against reports/compare.schema.json and every
  * golden `check`/`diff --format json` output (expected/stdout of the
  * cases check-* and diff-* that print JSON) against
- * reports/check.schema.json, and every golden roadmap.json against
+ * reports/check.schema.json (those of check-roadmap-* against
+ * reports/check-roadmap.schema.json), and every golden roadmap.json against
  * reports/roadmap.schema.json.
  *
  * The validator covers the JSON Schema keywords the schemas use: type (a
@@ -165,11 +166,11 @@ static int validate(const cJSON *s, const cJSON *v, const char *path, char **whe
 	return 0;
 }
 
-static int nfound, nfound_compare, nfound_check, nfound_baseline, nfound_stdout, nfound_roadmap;
+static int nfound, nfound_compare, nfound_check, nfound_baseline, nfound_stdout, nfound_roadmap, nfound_check_roadmap;
 
 /* The schemas: plan.json, compare.json, check/diff JSON output, roadmap.json. */
 struct schemas {
-	const cJSON *plan, *compare, *check, *roadmap;
+	const cJSON *plan, *compare, *check, *roadmap, *check_roadmap;
 };
 
 static void validate_file(const char *p, const cJSON *schema, int *count)
@@ -223,6 +224,8 @@ static void walk(const char *dir, const struct schemas *sc)
 			validate_file(p, sc->roadmap, &nfound_roadmap);
 		else if (!strcmp(e->d_name, "compare.json") && strstr(p, "/expected/") && sc->compare)
 			validate_file(p, sc->compare, &nfound_compare);
+		else if (sc->check_roadmap && is_stdout_json(p, "check-roadmap-"))
+			validate_file(p, sc->check_roadmap, &nfound_check_roadmap);
 		else if (sc->check && (is_stdout_json(p, "check-") || is_stdout_json(p, "diff-")))
 			validate_file(p, sc->check, &nfound_check);
 		else if (is_stdout_json(p, "plan-"))	/* plan -o -: plan.json on stdout */
@@ -262,18 +265,20 @@ int main(void)
 		return check_done();
 	{
 		char *ctext = slurp("reports/compare.schema.json"), *ktext = slurp("reports/check.schema.json");
-		char *rtext = slurp("reports/roadmap.schema.json");
+		char *rtext = slurp("reports/roadmap.schema.json"), *qtext = slurp("reports/check-roadmap.schema.json");
 		cJSON *cs = ctext ? cJSON_Parse(ctext) : NULL, *ks = ktext ? cJSON_Parse(ktext) : NULL;
-		cJSON *rs = rtext ? cJSON_Parse(rtext) : NULL;
-		struct schemas sc = { schema, cs, ks, rs };
+		cJSON *rs = rtext ? cJSON_Parse(rtext) : NULL, *qs = qtext ? cJSON_Parse(qtext) : NULL;
+		struct schemas sc = { schema, cs, ks, rs, qs };
 		CHECK(cs != NULL, "reports/compare.schema.json parses");
 		CHECK(ks != NULL, "reports/check.schema.json parses");
 		CHECK(rs != NULL, "reports/roadmap.schema.json parses");
+		CHECK(qs != NULL, "reports/check-roadmap.schema.json parses");
 		walk("tests/cases", &sc);
 		CHECK(nfound > 0, "found golden plan.json files (%d)", nfound);
 		CHECK(nfound_compare > 0, "found golden compare.json files (%d)", nfound_compare);
 		CHECK(nfound_check > 0, "found golden check/diff JSON outputs (%d)", nfound_check);
 		CHECK(nfound_roadmap > 0, "found golden roadmap.json files (%d)", nfound_roadmap);
+		CHECK(nfound_check_roadmap > 0, "found golden roadmap check JSON outputs (%d)", nfound_check_roadmap);
 		CHECK(nfound_stdout >= 2, "found golden plan/compare JSON on stdout (-o -) (%d)", nfound_stdout);
 		/* the baselines the project checks itself against are reports too */
 		walk("reports/baseline", &sc);
@@ -281,6 +286,8 @@ int main(void)
 		cJSON_Delete(cs);
 		cJSON_Delete(ks);
 		cJSON_Delete(rs);
+		cJSON_Delete(qs);
+		free(qtext);
 		free(ctext);
 		free(ktext);
 		free(rtext);
