@@ -25,7 +25,7 @@
 static char *set_reason(const struct plan_result *r, const struct fail_row *fr)
 {
 	const struct plan_resilience *x = &r->resil;
-	const char *kind = fail_kind_name((enum fail_kind)(fr->kind - FAIL_NODE_SET));
+	const char *kind = fr->kind == FAIL_GPU_SET ? "GPU" : fail_kind_name((enum fail_kind)(fr->kind - FAIL_NODE_SET));
 	const char *why = fr->reason ? fr->reason : "";
 	const char *sep = *why ? "; " : "";
 
@@ -48,10 +48,10 @@ static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
 	const struct cplan *cp = r->final;
 	const struct workload *w = cp->p->demands[fr->d].w;
 	long need = workload_need(w, cp->p->demands[fr->d].replicas), running = cp->placed[fr->d] - fr->lost;
-	/* a GPU's loss is part of its node's: a rule by node counts it; the rules ask for one loss, not a set */
-	int kind_ok = fr->kind < FAIL_NODE_SET && (fr->kind != FAIL_SITE) == (workload_avail_domain(w) == SPREAD_NODE);
+	/* a GPU's loss is part of its node's: a rule by node counts it */
+	int kind_ok = (fr->kind != FAIL_SITE) == (workload_avail_domain(w) == SPREAD_NODE);
 
-	if (fr->kind >= FAIL_NODE_SET)
+	if (fr->kind >= FAIL_NODE_SET)	/* the rules ask for one loss, not a set */
 		return set_reason(r, fr);
 	if (need < 0 || !kind_ok || running >= need)
 		return xstrdup(fr->reason ? fr->reason : "");
