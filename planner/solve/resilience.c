@@ -148,7 +148,6 @@ static void keep_worst_set(struct plan_resilience *r, const size_t *nodes, const
 		return;
 	r->worst_nodes = xmalloc((n + 1) * sizeof(*nodes));
 	memcpy(r->worst_nodes, nodes, n * sizeof(*nodes));
-	r->worst_gpus = NULL;
 	if (gpus) {
 		r->worst_gpus = xmalloc((n + 1) * sizeof(*gpus));
 		memcpy(r->worst_gpus, gpus, n * sizeof(*gpus));
