@@ -60,7 +60,7 @@ static const struct cli_option check_options[] = {
 	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
 	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
-	      "fail when the worst node or site loss strands more replicas of priority P\nor above than the baseline's (default 1; 0: not checked)"),
+	      "fail when the worst node, site or GPU loss strands more replicas of priority\nP or above than the baseline's (default 1; 0: not checked)"),
 	FORMAT,
 	{ "forecast", 0, "FILE", "with a roadmap.json baseline: the demand forecast (default: the scenario's roadmap.forecast)",
 	  .kind = CLI_STRING, .offset = offsetof(struct check_args, forecast) },
@@ -86,7 +86,7 @@ static const struct cli_option diff_options[] = {
 	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
 	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
-	      "fail when the worst node or site loss strands more replicas of priority P\nor above than the baseline's (0: not checked)"),
+	      "fail when the worst node, site or GPU loss strands more replicas of priority\nP or above than the baseline's (0: not checked)"),
 	FORMAT,
 	{ .name = NULL },
 };

@@ -23,7 +23,8 @@
 
 const char *fail_kind_name(enum fail_kind k)
 {
-	return k == FAIL_NODE ? "node" : k == FAIL_SITE ? "site" : "gpu";
+	static const char *const names[] = { "node", "site", "gpu", "node-set", "site-set", "gpu-set" };
+	return (unsigned)k < FAIL_KIND_COUNT ? names[k] : "gpu";
 }
 
 int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu)
@@ -66,6 +67,7 @@ struct fctx {
 	size_t nfilled, filledcap;
 	struct lost_ref *lost;
 	size_t nlost, lostcap;
+	unsigned char *gone;		/* per slot: lost this failure (a set of GPUs: a replica on two is lost once); NULL: one unit */
 	long *repl;			/* per demand: placed again, this failure */
 	size_t *rank;			/* per demand: by priority (highest first), workload name, index */
 	unsigned char *never;		/* per demand: no free slot of the plan takes it, whatever fails */
@@ -144,8 +146,11 @@ static void undo(struct fctx *c)
 		c->qmark[c->qoff[q->k] + (size_t)q->s] = 0;
 	}
 	c->nqs = 0;
-	for (i = 0; i < c->nlost; i++)	/* the lost replicas count on their domains again */
+	for (i = 0; i < c->nlost; i++) {	/* the lost replicas count on their domains again */
 		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
+		if (c->gone)
+			c->gone[c->lost[i].slot] = 0;
+	}
 	c->nlost = 0;
 	while (c->noff > 0)	/* a failed GPU's free slots are free again */
 		cp->slots[c->off[--c->noff]].d = -1;
@@ -180,6 +185,10 @@ static void fail_unit(struct fctx *c, size_t node, int gpu)
 			continue;
 		if (d == FAIL_SLOT_OFF)
 			continue;	/* another failed GPU's, this failure */
+		if (c->gone && c->gone[s])
+			continue;	/* on another GPU of the set too: lost once */
+		if (c->gone)
+			c->gone[s] = 1;
 		if (gpu >= 0) {
 			n->cpu_used -= cp->p->demands[d].w->cpu_cores;
 			n->ram_used -= cp->p->demands[d].w->ram_gib;
@@ -362,6 +371,7 @@ static void ctx_release(struct fctx *c)
 	free(c->repl);
 	free(c->rank);
 	free(c->never);
+	free(c->gone);
 }
 
 /* A node or site by name, for sorting: by name, then node. */
@@ -604,4 +614,23 @@ void failures_release(struct failures *f)
 	}
 	free(f->rows);
 	memset(f, 0, sizeof(*f));
+}
+
+void failures_add_set(struct failures *f, const struct cplan *cp, const struct fail_set *s)
+{
+	struct fctx c;
+	size_t i;
+
+	ctx_init(&c, f, cp);
+	c.rowcap = f->nrows;	/* rows is exactly nrows long (XGROW's capacity: grow from there) */
+	c.gone = xcalloc(cp->nslots + 1, 1);
+	for (i = 0; i < s->n; i++)
+		fail_unit(&c, s->nodes[i], s->gpus ? s->gpus[i] : -1);
+	settle(&c, s->kind, 0, NULL);
+	f->nchecked[s->kind] = 1;
+	f->nnames[s->kind] = 1;
+	f->names[s->kind] = xmalloc(sizeof(*f->names[s->kind]));
+	f->names[s->kind][0] = xstrdup(s->name);
+	ctx_release(&c);
+	find_worst(f, cp);
 }

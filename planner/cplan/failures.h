@@ -29,9 +29,14 @@
 
 #include "cplan.h"
 
-enum fail_kind { FAIL_NODE, FAIL_SITE, FAIL_GPU, FAIL_KIND_COUNT };
+/*
+ * The kinds of failure: one node, one site, one GPU; and a set of
+ * `count` of them lost at once (a resilience: block's count k > 1: the
+ * worst set its check found, one set per plan), FAIL_NODE_SET + kind.
+ */
+enum fail_kind { FAIL_NODE, FAIL_SITE, FAIL_GPU, FAIL_NODE_SET, FAIL_SITE_SET, FAIL_GPU_SET, FAIL_KIND_COUNT };
 
-/* "node", "site" or "gpu". */
+/* "node", "site", "gpu", "node-set", "site-set" or "gpu-set". */
 const char *fail_kind_name(enum fail_kind k);
 
 /* One failure and one workload that had replicas on it. */
@@ -113,6 +118,23 @@ int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu);
 void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
 			    struct fail_domains *dm);
 void failures_release(struct failures *f);
+
+/* A set of domains lost at once: nodes[i] whole, or (gpus) its GPU gpus[i]. */
+struct fail_set {
+	enum fail_kind kind;	/* FAIL_NODE_SET, FAIL_SITE_SET or FAIL_GPU_SET */
+	const char *name;	/* the domains' names joined by '+' */
+	const size_t *nodes;
+	const int *gpus;	/* NULL: whole nodes */
+	size_t n;
+};
+
+/*
+ * Adds to f the rows of losing the set s at once (analysed as one
+ * failure, from the plan as made, like every other), as failure 0 of
+ * s->kind; f's worst of that kind with them.  A kind holds one set: a
+ * second call replaces nothing and is not allowed.
+ */
+void failures_add_set(struct failures *f, const struct cplan *cp, const struct fail_set *s);
 
 /* The GPU-equivalents row r strands. */
 double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r);

@@ -2,7 +2,8 @@
  * html_failures.c - the failure chart of report.html's plan page: for
  * each node and each site whose loss strands replicas, how many, stacked
  * by priority (the failure analysis of failures.h, as failures.csv has
- * it row by row).
+ * it row by row); and each GPU, when the GPUs were analysed
+ * (resilience: {survive: gpu}: failures.csv's rows of kind gpu).
  *
  * A plan of thousands of nodes stays a page: per kind, the failures are
  * ranked by stranded replicas (most first, then by name) and the first
@@ -72,6 +73,12 @@ static size_t series_of(const int *prio, size_t n, int p)
 	return n - 1;
 }
 
+/* The kind as the page says it: node, site, GPU. */
+static const char *kind_label(enum fail_kind k)
+{
+	return k == FAIL_GPU ? "GPU" : fail_kind_name(k);
+}
+
 /* One chart: the failures of kind k that strand replicas, by priority. */
 static void failure_chart(struct sb *sb, const struct plan_result *r, enum fail_kind k)
 {
@@ -91,10 +98,10 @@ static void failure_chart(struct sb *sb, const struct plan_result *r, enum fail_
 			bars[nb++] = (struct fbar){ x->failure, 0 };
 		bars[nb - 1].stranded += x->stranded;
 	}
-	sb_addf(sb, "<h3>Losing one %s</h3>\n", fail_kind_name(k));
+	sb_addf(sb, "<h3>Losing one %s</h3>\n", kind_label(k));
 	if (!nb) {
 		sb_addf(sb, "<p>No single %s loss strands a replica: the plan's free capacity takes them all again.</p>\n",
-			fail_kind_name(k));
+			kind_label(k));
 		free(bars);
 		return;
 	}
@@ -119,13 +126,13 @@ static void failure_chart(struct sb *sb, const struct plan_result *r, enum fail_
 		if (b < shown)
 			v[b * np + series_of(prio, np, r->final->p->demands[x->d].w->priority)] += (double)x->stranded;
 	}
-	title = xasprintf("Replicas stranded by losing one %s, by priority", fail_kind_name(k));
+	title = xasprintf("Replicas stranded by losing one %s, by priority", kind_label(k));
 	html_bars(sb, &(struct html_bars){ .title = title, .unit = "replicas stranded (count)", .nbars = shown,
 					   .nseries = np, .labels = labels, .series = (const char *const *)series,
 					   .v = v, .stacked = 1, .counts = 1 });
 	if (nb > shown)
 		sb_addf(sb, "<p>%zu more %ss strand fewer replicas (failures.csv lists every one).</p>\n", nb - shown,
-			fail_kind_name(k));
+			kind_label(k));
 	for (i = 0; i < np; i++)
 		free(series[i]);
 	free(title);
@@ -137,16 +144,25 @@ static void failure_chart(struct sb *sb, const struct plan_result *r, enum fail_
 
 void html_failures(struct sb *sb, const struct plan_result *r, const cJSON *doc)
 {
+	size_t i;
+	int gpus = 0;	/* the GPUs were analysed (resilience: {survive: gpu}) and some held a replica */
+
+	for (i = 0; r->have_fail && r->fail.by_gpu && i < r->fail.nrows && !gpus; i++)
+		gpus = r->fail.rows[i].kind == FAIL_GPU;
 	html_section(sb, "failures", "Failures");
 	if (!r->have_fail) {
 		html_p(sb, "No failure analysis: the plan was not verified.");
 		html_section_end(sb);
 		return;
 	}
-	html_p(sb, "What losing one node or one site would strand: the replicas it held that the plan's free capacity "
-		   "cannot take again (failures.csv, by workload).");
+	html_p(sb, gpus ? "What losing one node, one site or one GPU would strand: the replicas it held that the plan's "
+			  "free capacity cannot take again (failures.csv, by workload)."
+			: "What losing one node or one site would strand: the replicas it held that the plan's free capacity "
+			  "cannot take again (failures.csv, by workload).");
 	failure_chart(sb, r, FAIL_NODE);
 	failure_chart(sb, r, FAIL_SITE);
+	if (gpus)
+		failure_chart(sb, r, FAIL_GPU);
 	html_headroom(sb, doc);
 	html_section_end(sb);
 }

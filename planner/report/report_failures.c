@@ -17,6 +17,26 @@
 	"kind,failure,workload,tenant,priority,lost,replaced,stranded,stranded_gpu_equivalents,pending_by_spread,reason\n"
 
 /*
+ * A row of the resilience check's worst set (count k > 1): which set it
+ * is, and whether every set was checked (the worst of all, by replicas
+ * of priority >= P stranded) or only some (the worst found), then why
+ * replicas are stranded.  Caller frees.
+ */
+static char *set_reason(const struct plan_result *r, const struct fail_row *fr)
+{
+	const struct plan_resilience *x = &r->resil;
+	const char *kind = fr->kind == FAIL_GPU_SET ? "GPU" : fail_kind_name((enum fail_kind)(fr->kind - FAIL_NODE_SET));
+	const char *why = fr->reason ? fr->reason : "";
+	const char *sep = *why ? "; " : "";
+
+	if (x->proven)
+		return xasprintf("the worst set of %d %ss for priority >= %d, proven: every set checked (%.0f)%s%s",
+				 x->ask.count, kind, x->ask.priority_at_least, x->sets_total, sep, why);
+	return xasprintf("the worst set of %d %ss for priority >= %d found, not proven: %zu of %.0f sets checked%s%s",
+			 x->ask.count, kind, x->ask.priority_at_least, x->failures, x->sets_total, sep, why);
+}
+
+/*
  * The row's reason: why replicas are stranded, and whether the loss
  * breaks the workload's min_available or max_unavailable (a loss of its
  * rule's domain kind that leaves fewer running than it asks: replicas
@@ -31,6 +51,8 @@ static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
 	/* a GPU's loss is part of its node's: a rule by node counts it */
 	int kind_ok = (fr->kind != FAIL_SITE) == (workload_avail_domain(w) == SPREAD_NODE);
 
+	if (fr->kind >= FAIL_NODE_SET)	/* the rules ask for one loss, not a set */
+		return set_reason(r, fr);
 	if (need < 0 || !kind_ok || running >= need)
 		return xstrdup(fr->reason ? fr->reason : "");
 	return xasprintf("%s%s%s by %s broken: %ld of the %ld it asks keep running", fr->reason ? fr->reason : "",
@@ -58,6 +80,8 @@ static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r,
 		fmt_fixed(buf, sizeof(buf), eq, 4), fr->pending_by_spread);
 	sb_add_csv(&dc->failures, reason);
 	sb_addn(&dc->failures, "\n", 1);
+	if (fr->kind >= FAIL_NODE_SET)
+		cJSON_AddStringToObject(o, "kind", fail_kind_name(fr->kind));
 	cJSON_AddStringToObject(o, "failure", name);
 	cJSON_AddStringToObject(o, "workload", w->name);
 	cJSON_AddStringToObject(o, "tenant", w->tenant);
@@ -82,6 +106,8 @@ void report_build_failures(struct docs *dc, const struct plan_result *r)
 	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
 	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
 	ja[FAIL_GPU] = cJSON_AddArrayToObject(jf, "by_gpu");
+	/* 4.1.0: the worst set of a resilience: count k > 1, one kind a plan */
+	ja[FAIL_NODE_SET] = ja[FAIL_SITE_SET] = ja[FAIL_GPU_SET] = cJSON_AddArrayToObject(jf, "by_set");
 	report_resilience_json(jf, r);
 	if (!r->have_fail)
 		return;

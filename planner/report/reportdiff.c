@@ -213,18 +213,20 @@ static void judge_priorities(const struct rd_diff *df, enum rd_limit l, struct r
 }
 
 /*
- * The worst node and site losses on both sides, counting replicas of
- * priority >= the threshold's P (1 when not checked); and the verdict:
- * value the largest increase, what its kind, exceeded when a kind's
- * worst loss strands more than the baseline's.
+ * The worst node and site losses on both sides, and GPU losses when both
+ * analysed their GPUs, counting replicas of priority >= the threshold's P
+ * (1 when not checked); and the verdict: value the largest increase,
+ * what its kind, exceeded when a kind's worst loss strands more than the
+ * baseline's.
  */
 static void judge_failures(struct rd_diff *df, struct rd_verdict *v)
 {
-	static const char *const kinds[] = { "node", "site" };
+	static const char *const kinds[] = { "node", "site", "GPU" };
 	int k;
 
 	df->fail_prio = df->limits.limit[RD_STRANDED] >= 1 ? (int)df->limits.limit[RD_STRANDED] : 1;
-	for (k = 0; k < 2; k++) {
+	df->fail_gpu_known = df->base->have_fail_gpu && df->cur->have_fail_gpu;
+	for (k = 0; k < (df->fail_gpu_known ? 3 : 2); k++) {
 		struct rd_fail_change *x = &df->fail[k];
 		x->base = rd_fail_worst(df->base, k, df->fail_prio, &x->base_name);
 		x->cur = rd_fail_worst(df->cur, k, df->fail_prio, &x->cur_name);

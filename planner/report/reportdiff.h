@@ -39,7 +39,7 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_SCHEMA_VERSION "1.4.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.5.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */
@@ -58,10 +58,10 @@ struct rd_placed {
 	int priority;		/* from the scenario planned or plan.json's "workloads"; 0: not known */
 };
 
-/* One row of a plan's failure analysis: what losing a node or a site strands of one workload. */
+/* One row of a plan's failure analysis: what losing a node, a site or a GPU strands of one workload. */
 struct rd_fail_row {
-	int kind;		/* 0 node, 1 site (enum fail_kind) */
-	char *failure;		/* the node's name or the site */
+	int kind;		/* 0 node, 1 site, 2 gpu (enum fail_kind) */
+	char *failure;		/* the node's name, the site or "<node>/gpu <i>" */
 	int priority;		/* the workload's */
 	long stranded;		/* its replicas stranded */
 };
@@ -97,6 +97,8 @@ struct rd_report {
 					 * "failures" with its rows) */
 	size_t nfail;
 	struct rd_fail_row *fail;	/* rows with stranded replicas, by kind and failure name */
+	int have_fail_gpu;		/* and its GPUs were analysed (resilience: {survive: gpu}; plan.json
+					 * 4.0.0: the summary has failure_worst_gpu) */
 };
 
 /*
@@ -113,15 +115,15 @@ void rd_report_release(struct rd_report *r);
 
 /*
  * The failure analysis into r (reportdiff_fail.c): from plan.json's
- * "failures" (by_node, by_site; absent or malformed: r->have_fail stays
- * 0), or from a planning run.
+ * "failures" (by_node, by_site, by_gpu; absent or malformed: r->have_fail
+ * stays 0), or from a planning run.
  */
 struct cJSON;
 void rd_fail_read(const struct cJSON *root, struct rd_report *r);
 void rd_fail_from_plan(struct rd_report *r, const struct plan_result *pr);
 void rd_fail_release(struct rd_report *r);
 /*
- * The worst loss of a kind (0 node, 1 site): the most replicas of
+ * The worst loss of a kind (0 node, 1 site, 2 gpu): the most replicas of
  * priority >= prio one failure strands; *name the failure (the first by
  * name among equals), "" when none strands any.
  */
@@ -136,8 +138,8 @@ enum rd_limit {
 	RD_WEIGHTED,		/* --max-weighted-unplaced-increase N: sum of priority x unplaced replicas */
 	RD_PRIORITY,		/* --fail-unplaced-priority P: a workload of priority >= P loses replicas */
 	RD_NAMED,		/* --fail-unplaced WORKLOAD: a named workload loses replicas (limit 0 when named) */
-	RD_STRANDED,		/* --fail-stranded-priority P: the worst node or site loss strands more replicas
-				 * of priority >= P than the baseline's (0: not checked) */
+	RD_STRANDED,		/* --fail-stranded-priority P: the worst node, site or GPU loss strands more
+				 * replicas of priority >= P than the baseline's (0: not checked) */
 	RD_LIMIT_COUNT
 };
 const char *rd_limit_option(enum rd_limit l);	/* "--max-cost-increase", ... */
@@ -192,8 +194,9 @@ struct rd_fail_change {
 struct rd_diff {
 	const struct rd_report *base, *cur;
 	int fail_known;		/* both sides carry the failure analysis */
+	int fail_gpu_known;	/* and both analysed their GPUs: fail[2] is compared */
 	int fail_prio;		/* the priority the worst losses count from */
-	struct rd_fail_change fail[2];	/* node, site */
+	struct rd_fail_change fail[3];	/* node, site, gpu */
 	struct rd_limits limits;
 	struct rd_verdict verdict[RD_LIMIT_COUNT];
 	int nchecked;		/* thresholds checked */

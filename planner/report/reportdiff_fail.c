@@ -1,8 +1,10 @@
 /*
  * reportdiff_fail.c - the failure analysis of a plan report, as check
  * and diff compare it (see reportdiff.h): the stranded replicas of each
- * node and site loss, by priority, read from plan.json's "failures" or
- * taken from a planning run, and the worst loss of each kind.
+ * node, site and GPU loss, by priority, read from plan.json's "failures"
+ * or taken from a planning run, and the worst loss of each kind.  The
+ * GPUs are analysed only for resilience: {survive: gpu}: a plan.json
+ * says so with its summary's failure_worst_gpu (4.0.0).
  */
 #include <cJSON.h>
 #include <stdlib.h>
@@ -47,15 +49,19 @@ void rd_fail_read(const cJSON *root, struct rd_report *r)
 {
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(root, "failures");
 	size_t cap = 0;
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(root, "summary");
+	int gpu = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(s, "failure_worst_gpu"));
 
 	if (!cJSON_IsObject(f))
 		return;
 	if (read_kind(cJSON_GetObjectItemCaseSensitive(f, "by_node"), 0, r, &cap) ||
-	    read_kind(cJSON_GetObjectItemCaseSensitive(f, "by_site"), 1, r, &cap)) {
+	    read_kind(cJSON_GetObjectItemCaseSensitive(f, "by_site"), 1, r, &cap) ||
+	    (gpu && read_kind(cJSON_GetObjectItemCaseSensitive(f, "by_gpu"), 2, r, &cap))) {
 		rd_fail_release(r);
 		return;
 	}
 	r->have_fail = 1;
+	r->have_fail_gpu = gpu;
 	if (r->nfail)
 		qsort(r->fail, r->nfail, sizeof(*r->fail), fail_row_cmp);
 }
@@ -68,9 +74,10 @@ void rd_fail_from_plan(struct rd_report *r, const struct plan_result *pr)
 	if (!pr->have_fail)
 		return;
 	r->have_fail = 1;
+	r->have_fail_gpu = f->by_gpu;
 	for (i = 0; i < f->nrows; i++) {
 		const struct fail_row *x = &f->rows[i];
-		if (!x->stranded)
+		if (!x->stranded || x->kind > FAIL_GPU)	/* a set of k > 1 losses is the resilience verdict's */
 			continue;
 		XGROW(r->fail, cap, r->nfail + 1);
 		r->fail[r->nfail++] = (struct rd_fail_row){ (int)x->kind, str_escape_ctl(f->names[x->kind][x->failure]),
@@ -89,6 +96,7 @@ void rd_fail_release(struct rd_report *r)
 	r->fail = NULL;
 	r->nfail = 0;
 	r->have_fail = 0;
+	r->have_fail_gpu = 0;
 }
 
 long rd_fail_worst(const struct rd_report *r, int kind, int prio, const char **name)

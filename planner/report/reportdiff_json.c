@@ -137,11 +137,12 @@ static void j_workloads(cJSON *root, const struct rd_diff *df)
 
 /*
  * "failures" (when both sides carry the failure analysis): the worst
- * node and site loss on each side, counting replicas of priority >= P.
+ * node and site loss on each side, and GPU loss when both analysed their
+ * GPUs (1.5.0), counting replicas of priority >= P.
  */
 static void j_failures(cJSON *root, const struct rd_diff *df)
 {
-	static const char *const keys[] = { "worst_node", "worst_site" };
+	static const char *const keys[] = { "worst_node", "worst_site", "worst_gpu" };
 	cJSON *o;
 	int k;
 
@@ -149,7 +150,7 @@ static void j_failures(cJSON *root, const struct rd_diff *df)
 		return;
 	o = cJSON_AddObjectToObject(root, "failures");
 	cJSON_AddNumberToObject(o, "priority_at_least", df->fail_prio);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (df->fail_gpu_known ? 3 : 2); k++) {
 		cJSON *e = j_change_count(df->fail[k].base, df->fail[k].cur);
 		cJSON_AddStringToObject(e, "baseline_failure", df->fail[k].base_name);
 		cJSON_AddStringToObject(e, "current_failure", df->fail[k].cur_name);

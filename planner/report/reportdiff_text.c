@@ -175,10 +175,10 @@ static void newly_unplaced(struct sb *sb, const struct rd_diff *df, enum rd_limi
 /* "worst node loss strands 7 replicas of priority 1 or above (gpu-a2), the baseline's 3 (gpu-a1)", per kind worse. */
 static void stranded_more(struct sb *sb, const struct rd_diff *df)
 {
-	static const char *const kinds[] = { "node", "site" };
+	static const char *const kinds[] = { "node", "site", "GPU" };
 	int k, any = 0;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < (df->fail_gpu_known ? 3 : 2); k++) {
 		const struct rd_fail_change *x = &df->fail[k];
 		if (x->cur <= x->base)
 			continue;
@@ -348,6 +348,11 @@ static void build_rows(const struct rd_diff *df, struct rows *rs)
 		rs->v[rs->n - 1].note = df->fail[0].cur_name;
 		row_count(rs, g, xasprintf("worst site, priority >= %d", df->fail_prio), df->fail[1].base, df->fail[1].cur);
 		rs->v[rs->n - 1].note = df->fail[1].cur_name;
+		if (df->fail_gpu_known) {
+			row_count(rs, g, xasprintf("worst GPU, priority >= %d", df->fail_prio), df->fail[2].base,
+				  df->fail[2].cur);
+			rs->v[rs->n - 1].note = df->fail[2].cur_name;
+		}
 	}
 	for (i = 0; i < df->nunplaced; i++) {
 		const struct rd_unplaced_change *u = &df->unplaced[i];

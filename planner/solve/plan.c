@@ -380,6 +380,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	if (verify_plan(r->final, d))
 		return -1;
 	failures_analyse(&r->fail, r->final, sc->resilience.present && resilience_kind(&sc->resilience) == FAIL_GPU);
+	if (r->have_resil)
+		plan_resilience_rows(&r->resil, &r->fail, r->final);
 	r->have_fail = 1;
 	return 0;
 }

@@ -135,6 +135,25 @@ static char *set_name(const struct fail_domains *dm, const size_t *set, size_t k
 	return sb_detach(&sb);
 }
 
+/* The worst set's nodes and GPUs (gpus NULL: whole nodes), for plan_resilience_rows. */
+static void keep_worst_set(struct plan_resilience *r, const size_t *nodes, const int *gpus, size_t n)
+{
+	free(r->worst_nodes);
+	free(r->worst_gpus);
+	r->worst_nodes = NULL;
+	r->worst_gpus = NULL;
+	r->worst_n = 0;
+	if (!n)
+		return;
+	r->worst_nodes = xmalloc((n + 1) * sizeof(*nodes));
+	memcpy(r->worst_nodes, nodes, n * sizeof(*nodes));
+	if (gpus) {
+		r->worst_gpus = xmalloc((n + 1) * sizeof(*gpus));
+		memcpy(r->worst_gpus, gpus, n * sizeof(*gpus));
+	}
+	r->worst_n = n;
+}
+
 /* Checks the loss of the domains set[0 .. k) (no capacity added); a failing set is kept. */
 static void check_set(struct rctx *c, const struct reserve_index *ix, const struct fail_domains *dm, const size_t *set,
 		      size_t k)
@@ -148,8 +167,11 @@ static void check_set(struct rctx *c, const struct reserve_index *ix, const stru
 	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
+		long was = c->r->stranded;
 		set_add(c, nodes, g, n);
 		note_worst(c->r, rc.stranded, set_name(dm, set, k));
+		if (c->r->stranded > was)	/* the new worst: kept for its rows in the failure analysis */
+			keep_worst_set(c->r, nodes, g, n);
 	}
 	free(nodes);
 	free(gpus);
@@ -322,6 +344,7 @@ static int check_round(struct rctx *c)
 	r->stranded = 0;
 	free(r->worst);
 	r->worst = NULL;
+	keep_worst_set(r, NULL, NULL, 0);
 	sets_clear(c);
 	c->cut = 0;
 	if (r->ask.count > 1)
@@ -479,8 +502,21 @@ enum fail_kind resilience_kind(const struct scenario_resilience *a)
 	return a->survive == RESIL_GPU && !a->gpu_as_node ? FAIL_GPU : FAIL_NODE;
 }
 
+void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, const struct cplan *cp)
+{
+	enum fail_kind k = resilience_kind(&r->ask);
+
+	if (r->ask.count <= 1 || !r->worst || !r->worst_n)
+		return;
+	failures_add_set(f, cp,
+			 &(struct fail_set){ (enum fail_kind)(FAIL_NODE_SET + k), r->worst, r->worst_nodes, r->worst_gpus,
+					     r->worst_n });
+}
+
 void plan_resilience_release(struct plan_resilience *r)
 {
 	free(r->worst);
+	free(r->worst_nodes);
+	free(r->worst_gpus);
 	memset(r, 0, sizeof(*r));
 }

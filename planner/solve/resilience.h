@@ -48,6 +48,9 @@ struct plan_resilience {
 	long stranded_without;	/* the worst failure's stranded replicas before the headroom */
 	size_t failing_without;	/* failures that stranded one before the headroom */
 	char *worst;		/* that failure's name (nodes joined by '+'), or NULL */
+	size_t *worst_nodes;	/* count > 1: that set's nodes (worst_n of them), NULL otherwise */
+	int *worst_gpus;	/* and per node the GPU lost (kind gpu); NULL: whole nodes */
+	size_t worst_n;
 	double cost_without, cost_with;	/* over the horizon: the plan before the headroom and after */
 	long gpus_without, gpus_with;	/* GPUs in used nodes */
 	long nodes_without, nodes_with;
@@ -74,6 +77,16 @@ struct plan_resilience {
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
 			 struct deadline *dl, double after_s);
 void plan_resilience_release(struct plan_resilience *r);
+
+/*
+ * With count > 1, the worst set of `count` failures the last check found
+ * (the one r->worst names: the most replicas of priority >= P stranded)
+ * added to f, the failure analysis of cp (the plan r was run on), as rows
+ * of kind node-set, site-set or gpu-set (failures_add_set); nothing when
+ * no set checked strands such a replica, or with count 1 (the single
+ * losses are f's own rows).
+ */
+void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, const struct cplan *cp);
 
 /*
  * The failure kind a resilience: block is checked and covered by: site,

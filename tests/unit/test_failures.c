@@ -150,7 +150,9 @@ static void test_cpu_room(void)
  * Losing gpu 0 places its 5 hi on GPU 1's free slots, which takes the 25
  * cores its replicas held given back (else 3 would fit); its 2 lo find
  * none left.  Losing gpu 1 strands its 2 lo: its own free slots went
- * with it.  The node and site rows stay as without the GPUs.
+ * with it.  The node and site rows stay as without the GPUs.  Both GPUs
+ * lost at once (a set, as a resilience count of 2 reports its worst)
+ * strand all 9, each replica counted once.
  */
 static void test_gpu(void)
 {
@@ -188,6 +190,21 @@ static void test_gpu(void)
 	CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
 	      "worst gpu: gpu 0 (it strands priority 1 as gpu 1 does, and comes first)");
 	CHECK(cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2, "the plan is unchanged");
+	{
+		/* both GPUs at once (a resilience count of 2): every replica lost once, none placed again */
+		static const size_t nodes[] = { 0, 0 };
+		static const int gpus[] = { 0, 1 };
+		size_t before = f.nrows;
+		failures_add_set(&f, &cp, &(struct fail_set){ FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", nodes, gpus, 2 });
+		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "hi", 5, 0);
+		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "lo", 4, 0);
+		CHECK(f.nrows == before + 2 && f.rows[before].kind == FAIL_GPU_SET && f.worst[FAIL_GPU_SET].have &&
+			      f.worst[FAIL_GPU_SET].stranded == 9 && !strcmp(fail_kind_name(FAIL_GPU_SET), "gpu-set"),
+		      "gpu-set rows: %zu", f.nrows - before);
+		CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
+		      "the single GPUs' worst is kept");
+		CHECK(cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2, "the plan is unchanged by the set");
+	}
 	failures_release(&f);
 	cplan_release(&cp);
 	fixture_release(&fx);
