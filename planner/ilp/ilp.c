@@ -68,6 +68,7 @@
 #include "par.h"
 #include "util.h"
 #include "ilp_bound.h"
+#include "ilp_colgen.h"
 #include "ilp_pack.h"
 #include "ilp_polish.h"
 #include "ilp_prove.h"
@@ -405,6 +406,38 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
 		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - c->t0);
 }
 
+/*
+ * The experimental node-pattern column generation (ilp_opts.colgen_s),
+ * from the warm plan, logged: its bound, whether proven, and its integer
+ * plan on the model and built over real nodes.  Changes nothing else.
+ */
+static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o)
+{
+	const char *env = getenv("GPUPLAN_EXPERIMENT_COLGEN_S");
+	double s = o->colgen_s > 0 ? o->colgen_s : env ? strtod(env, NULL) : 0, t = util_now_s();
+	struct ilp_colgen cg;
+	struct cplan cp;
+	struct cplan_cost cost;
+
+	if (!(s > 0) || !o->warm)
+		return;
+	ilp_colgen_init(&cg, t + s);
+	if (ilp_colgen_run(&cg, c->p, &c->ix, o->warm) == 0 && cg.use) {
+		cplan_init(&cp, c->p);
+		ilp_colgen_plan(&cg, c->p, &c->ix, &cp);
+		cplan_cost(&cp, &cost);
+		glp_printf("gpuplan-ilp: colgen: columns %zu (%zu from the start) rounds %d lp %.2f bound %.2f%s "
+			   "integer %.2f%s unplaced %.0f concrete %.2f unplaced %ld t %.2f\n", cg.ncols, cg.nstart,
+			   cg.iters, cg.lp, cg.bound, cg.proven ? " (lp proven)" : " (lp not a bound)", cg.int_obj,
+			   cg.int_optimal ? " (optimal over the columns)" : "", cg.unplaced, cost.objective,
+			   cplan_unplaced_count(&cp), util_now_s() - t);
+		cplan_release(&cp);
+	} else {
+		glp_printf("gpuplan-ilp: colgen: no integer plan (rounds %d, bound %.2f)\n", cg.iters, cg.bound);
+	}
+	ilp_colgen_free(&cg);
+}
+
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
 {
 	struct ilp_ctx c;
@@ -469,6 +502,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	}
 out:
 	solve_summary(&c, r);
+	if (rc == 0)
+		solve_colgen(&c, o);
 	if (pack->packs)
 		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
 			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
