@@ -149,7 +149,8 @@ static void master_open(struct cg_run *r)
 
 /*
  * Adds x (class k's one-node model's values, 1-based; taken) as a
- * column, unless the same pattern is one already; returns its index.
+ * column, unless the same pattern is one already; returns its index
+ * (cg->ncols - 1 when it is new).
  */
 static size_t add_col(struct cg_run *r, size_t k, double *x)
 {
@@ -198,8 +199,8 @@ static size_t add_col(struct cg_run *r, size_t k, double *x)
 	return cg->ncols++;
 }
 
-/* The start plan's nodes as columns (start_use: how many of each). */
-static void start_cols(struct cg_run *r, const struct cplan *cp)
+/* Start plan s's nodes (cp) as columns (start_use[s]: how many of each). */
+static void start_cols(struct cg_run *r, const struct cplan *cp, size_t s)
 {
 	const struct problem *p = r->p;
 	double **xs = xcalloc(cp->nnodes + 1, sizeof(*xs));
@@ -231,7 +232,7 @@ static void start_cols(struct cg_run *r, const struct cplan *cp)
 	for (nd = 0; nd < cp->nnodes; nd++)
 		if (xs[nd]) {
 			size_t i = add_col(r, (size_t)cp->nodes[nd].k, xs[nd]);	/* add_col moves cols */
-			r->cg->cols[i].start_use++;
+			r->cg->cols[i].start_use[s]++;
 		}
 	free(xs);
 	r->cg->nstart = r->cg->ncols;
@@ -312,7 +313,7 @@ static int price_class(struct cg_run *r, size_t k, double *lb)
 	const struct problem *p = r->p;
 	struct cg_budget b = { r->cg->price_nodes, NULL };
 	double mu = glp_get_row_dual(r->M, r->cnt_row[k]), lp = 0, v, *x;
-	size_t a;
+	size_t a, n = r->cg->ncols;
 	int proven, j;
 
 	for (a = r->ix->kstart[k]; a < r->ix->kstart[k + 1]; a++) {
@@ -330,7 +331,12 @@ static int price_class(struct cg_run *r, size_t k, double *lb)
 	x = xcalloc((size_t)on->nc + 1, sizeof(*x));
 	for (j = 1; j <= on->nc; j++)
 		x[j] = glp_mip_col_val(on->S, j);
-	add_col(r, k, x);
+	/*
+	 * A pattern the master has already is priced out by the LP's own
+	 * tolerances: its reduced cost is 0 within them, so none is new.
+	 */
+	if (add_col(r, k, x) < n)
+		return proven ? 0 : 2;
 	return 1;
 }
 
@@ -360,27 +366,49 @@ static int price_round(struct cg_run *r)
 	return added;
 }
 
-/* The integer master over the columns, from the start plan; into cg->use. */
-static void master_int(struct cg_run *r)
+/* Start plan s as a solution of the master (1-based, its columns); returns its objective. */
+static double start_vector(const struct cg_run *r, size_t s, double *x)
+{
+	const struct ilp_colgen *cg = r->cg;
+	const struct problem *p = r->p;
+	double placed, obj = 0;
+	size_t d, i;
+
+	for (d = 0; d < p->ndemands; d++) {	/* columns 1..ndemands: the unplaced */
+		for (placed = 0, i = 0; i < cg->ncols; i++)
+			placed += (double)(cg->cols[i].start_use[s] * cg->cols[i].held[d]);
+		x[d + 1] = fmax(0, (double)p->demands[d].replicas - placed);
+		obj += x[d + 1] * p->demands[d].penalty;
+	}
+	for (i = 0; i < cg->ncols; i++) {
+		x[p->ndemands + 1 + i] = (double)cg->cols[i].start_use[s];
+		obj += x[p->ndemands + 1 + i] * cg->cols[i].cost;
+	}
+	return obj;
+}
+
+/* The integer master over the columns, from the cheapest start plan; into cg->use. */
+static void master_int(struct cg_run *r, size_t nstarts)
 {
 	struct ilp_colgen *cg = r->cg;
 	const struct problem *p = r->p;
 	int n = glp_get_num_cols(r->M), j;
-	double *start = xcalloc((size_t)n + 1, sizeof(*start)), placed;
+	double *start = xcalloc((size_t)n + 1, sizeof(*start)), *other = xcalloc((size_t)n + 1, sizeof(*other)), lp;
 	struct cg_budget b = { cg->int_nodes, start };
-	size_t d, i;
-	double lp;
+	size_t i, s;
 	int got;
 
-	for (d = 0; d < p->ndemands; d++) {	/* columns 1..ndemands: the unplaced */
-		for (placed = 0, i = 0; i < cg->ncols; i++)
-			placed += (double)(cg->cols[i].start_use * cg->cols[i].held[d]);
-		start[d + 1] = fmax(0, (double)p->demands[d].replicas - placed);
+	cg->start_obj = start_vector(r, 0, start);
+	for (s = 1; s < nstarts; s++) {
+		double o = start_vector(r, s, other);
+		if (o < cg->start_obj) {
+			cg->start_obj = o;
+			memcpy(start, other, ((size_t)n + 1) * sizeof(*start));
+		}
 	}
-	for (i = 0; i < cg->ncols; i++) {
-		start[p->ndemands + 1 + i] = (double)cg->cols[i].start_use;
+	free(other);
+	for (i = 0; i < cg->ncols; i++)
 		glp_set_col_kind(r->M, (int)(p->ndemands + 1 + i), GLP_IV);
-	}
 	got = solve_mip(r->M, &b, cg->deadline, &lp);
 	free(start);
 	if (got < 0)
@@ -394,29 +422,45 @@ static void master_int(struct cg_run *r)
 		cg->unplaced += glp_mip_col_val(r->M, j);
 }
 
-int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct arcidx *ix, const struct cplan *start)
+/* Generates columns until none prices out (or the cap, or the deadline); 0, or -1 when the master failed. */
+static int generate(struct cg_run *r, int max_iters)
 {
-	struct cg_run r;
-	int got = 1, rc = 0;
+	struct ilp_colgen *cg = r->cg;
+	int got = 1, iters = 0;
 
-	run_open(&r, cg, p, ix);
-	master_open(&r);
-	start_cols(&r, start);
 	while (got == 1) {
-		if (master_lp(&r)) {
-			rc = -1;
-			break;
-		}
+		if (master_lp(r))
+			return -1;
 		cg->proven = 0;
-		if (cg->iters >= cg->max_iters || util_now_s() >= cg->deadline)
+		if (iters >= max_iters || util_now_s() >= cg->deadline)
 			break;
-		got = price_round(&r);
+		got = price_round(r);
+		iters++;
 		cg->iters++;
 	}
+	return 0;
+}
+
+int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct arcidx *ix,
+		   const struct cplan *const *starts, size_t nstarts)
+{
+	struct cg_run r;
+	int rc;
+	size_t s;
+	double t0 = util_now_s();
+
+	if (nstarts > COLGEN_STARTS)
+		nstarts = COLGEN_STARTS;
+	run_open(&r, cg, p, ix);
+	master_open(&r);
+	for (s = 0; s < nstarts; s++)
+		start_cols(&r, starts[s], s);
+	rc = generate(&r, cg->max_iters);
 	if (!rc && cg->proven && cg->lp > cg->bound)
 		cg->bound = cg->lp;
+	cg->t_gen = util_now_s() - t0;
 	if (!rc)
-		master_int(&r);
+		master_int(&r, nstarts);
 	run_close(&r);
 	return rc;
 }

@@ -21,20 +21,23 @@
 /* The integer master's budget (price-and-branch: over the columns generated). */
 #define COLGEN_INT_NODES 5000
 
+/* Start plans at most (their nodes are the first columns). */
+#define COLGEN_STARTS 2
+
 /* One node pattern: a node of class k as a solution of k's one-node model. */
 struct cg_col {
 	size_t k;
 	double cost;		/* the one-node model's objective at it: the node's share of the plan's */
 	double *x;		/* the one-node model's column values, 1-based */
 	long *held;		/* [demand]: replicas of it the node holds */
-	long start_use;		/* nodes of the start plan with this pattern */
+	long start_use[COLGEN_STARTS];	/* nodes of each start plan with this pattern */
 };
 
 struct ilp_colgen {
 	/* settings (ilp_colgen_init's defaults) */
 	double deadline;	/* util_now_s() time; HUGE_VAL: none */
 	int max_iters, price_nodes, int_nodes;
-	/* the columns: the start plan's patterns first (nstart), then the priced ones */
+	/* the columns: the start plans' patterns first (nstart), then the priced ones */
 	struct cg_col *cols;
 	size_t ncols, cap, nstart;
 	int iters;		/* pricing rounds done */
@@ -46,22 +49,26 @@ struct ilp_colgen {
 	 * -HUGE_VAL: no round priced every class.
 	 */
 	double bound;
+	double t_gen;		/* seconds the generation took, before the integer master (for the log) */
 	int proven;		/* the last round proved no column prices out: lp is a bound (bound >= lp) */
 	/* the integer master over the columns (price-and-branch) */
 	double int_obj;		/* its objective; HUGE_VAL: none */
 	int int_optimal;	/* proven optimal over the columns generated (not over every pattern) */
 	long *use;		/* [col]: nodes of each pattern */
 	double unplaced;	/* replicas it leaves unplaced */
+	double start_obj;	/* the cheapest start plan's objective in the master (its incumbent) */
 };
 
 void ilp_colgen_init(struct ilp_colgen *cg, double deadline);
 /*
- * Column generation on p (arcs by class ix) from the concrete plan
- * start's nodes (start columns: with the unplaced columns the master is
- * feasible from the first round), then the integer master.  Returns 0,
- * or -1 when GLPK failed on the master (cg holds what was done).
+ * Column generation on p (arcs by class ix) from the nodes of the
+ * concrete plans starts[0 .. nstarts) (at most COLGEN_STARTS; with the
+ * unplaced columns the master is feasible from the first round), then
+ * the integer master, from the cheapest start.  Returns 0, or -1 when
+ * GLPK failed on the master (cg holds what was done).
  */
-int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct arcidx *ix, const struct cplan *start);
+int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct arcidx *ix,
+		   const struct cplan *const *starts, size_t nstarts);
 /*
  * The integer master's nodes built as they are (cplan_from_counts_on,
  * into the empty cp), each demand's surplus taken off the last nodes

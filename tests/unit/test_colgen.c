@@ -101,6 +101,7 @@ static void test_hand_worked(void)
 	struct ilp_ctx c;
 	struct ilp_colgen cg;
 	struct cplan start, cp;
+	const struct cplan *starts[1];
 	struct cplan_cost cost;
 	struct diag d = DIAG_INIT;
 	double agg_lp, opt;
@@ -112,8 +113,9 @@ static void test_hand_worked(void)
 		opt = model_optimum(&c);
 		cplan_init(&start, &fx.p);
 		cplan_greedy(&start);
+		starts[0] = &start;
 		ilp_colgen_init(&cg, HUGE_VAL);
-		CHECK(ilp_colgen_run(&cg, &fx.p, &c.ix, &start) == 0, "column generation runs");
+		CHECK(ilp_colgen_run(&cg, &fx.p, &c.ix, starts, 1) == 0, "column generation runs");
 		CHECK(cg.nstart >= 1 && cg.nstart <= start.nnodes, "the start plan's %zu nodes give %zu columns",
 		      start.nnodes, cg.nstart);
 		CHECK(cols_fit(&fx.p, &cg), "every one of the %zu columns fits one node", cg.ncols);
