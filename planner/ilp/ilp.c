@@ -393,9 +393,10 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 
 /*
  * The replicas r leaves unplaced, and one summary line in the solver's
- * log (stderr with --verbose; bench/run.sh reads it).
+ * log (stderr with --verbose; bench/run.sh reads it), then the exact
+ * packer's line when it packed.
  */
-static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
+static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const struct ilp_pack *pack)
 {
 	const struct problem *p = c->p;
 
@@ -404,6 +405,9 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
 		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
 		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
 		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - c->t0);
+	if (pack->packs)
+		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
+			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
 }
 
 /*
@@ -414,7 +418,7 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
  * packings it adds to r->pack's cache are those the caller's deal
  * would make).
  */
-static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_result *r)
+static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_result *r, int rc)
 {
 	const char *env = getenv("GPUPLAN_EXPERIMENT_COLGEN_S");
 	double s = o->colgen_s > 0 ? o->colgen_s : env ? strtod(env, NULL) : 0, t = util_now_s();
@@ -424,7 +428,7 @@ static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, cons
 	const struct cplan *starts[2];
 	double warm_obj;
 
-	if (!(s > 0) || !o->warm)
+	if (rc != 0 || !(s > 0) || !o->warm)
 		return;
 	cplan_cost(o->warm, &cost);
 	warm_obj = cost.objective;
@@ -517,14 +521,10 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		rc = 0;
 	}
 out:
-	solve_summary(&c, r);
-	if (pack->packs)
-		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
-			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+	solve_summary(&c, r, pack);
 	pack->ix = NULL;	/* c.ix goes; ilp_concrete lends it its own */
 	r->pack = pack;		/* its packings, for the deal of the plan written */
-	if (rc == 0)
-		solve_colgen(&c, o, r);
+	solve_colgen(&c, o, r, rc);
 	free(pl.x);
 	free(pl.start);
 	free(pl.warm);
