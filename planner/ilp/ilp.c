@@ -68,6 +68,7 @@
 #include "par.h"
 #include "util.h"
 #include "ilp_bound.h"
+#include "ilp_colgen.h"
 #include "ilp_pack.h"
 #include "ilp_polish.h"
 #include "ilp_prove.h"
@@ -392,9 +393,10 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 
 /*
  * The replicas r leaves unplaced, and one summary line in the solver's
- * log (stderr with --verbose; bench/run.sh reads it).
+ * log (stderr with --verbose; bench/run.sh reads it), then the exact
+ * packer's line when it packed.
  */
-static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
+static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const struct ilp_pack *pack)
 {
 	const struct problem *p = c->p;
 
@@ -403,6 +405,57 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r)
 		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
 		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
 		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - c->t0);
+	if (pack->packs)
+		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
+			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+}
+
+/*
+ * The experimental node-pattern column generation (ilp_opts.colgen_s),
+ * from the warm plan and r's plan made concrete (as the caller will,
+ * ilp_concrete), logged: its bound, whether proven, and its integer plan
+ * on the model and built over real nodes.  Changes nothing else (the
+ * packings it adds to r->pack's cache are those the caller's deal
+ * would make).
+ */
+static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_result *r, int rc)
+{
+	const char *env = getenv("GPUPLAN_EXPERIMENT_COLGEN_S");
+	double s = o->colgen_s > 0 ? o->colgen_s : env ? strtod(env, NULL) : 0, t = util_now_s();
+	struct ilp_colgen cg;
+	struct cplan cp, mine;
+	struct cplan_cost cost;
+	const struct cplan *starts[2];
+	double warm_obj;
+
+	if (rc != 0 || !(s > 0) || !o->warm)
+		return;
+	cplan_cost(o->warm, &cost);
+	warm_obj = cost.objective;
+	cplan_init(&mine, c->p);
+	if (r->status == ILP_OPTIMAL || r->status == ILP_FEASIBLE)
+		ilp_concrete(c->p, r, &mine, HUGE_VAL);	/* else an empty plan: none */
+	cplan_cost(&mine, &cost);
+	starts[0] = o->warm;
+	starts[1] = &mine;
+	ilp_colgen_init(&cg, util_now_s() + s);
+	glp_printf("gpuplan-ilp: colgen: start plans %.2f (warm) and %.2f (the plan, %ld unplaced)\n",
+		   warm_obj, cost.objective, cplan_unplaced_count(&mine));
+	if (ilp_colgen_run(&cg, c->p, &c->ix, starts, mine.nnodes ? 2 : 1) == 0 && cg.use) {
+		cplan_init(&cp, c->p);
+		ilp_colgen_plan(&cg, c->p, &c->ix, &cp);
+		cplan_cost(&cp, &cost);
+		glp_printf("gpuplan-ilp: colgen: columns %zu (%zu from the starts) rounds %d lp %.2f bound %.2f%s "
+			   "integer %.2f%s unplaced %.0f from %.2f; built %.2f unplaced %ld t %.2f (generation %.2f)\n",
+			   cg.ncols, cg.nstart, cg.iters, cg.lp, cg.bound, cg.proven ? " (lp proven)" : " (lp not a bound)", cg.int_obj,
+			   cg.int_optimal ? " (optimal over the columns)" : "", cg.unplaced, cg.start_obj, cost.objective,
+			   cplan_unplaced_count(&cp), util_now_s() - t, cg.t_gen);
+		cplan_release(&cp);
+	} else {
+		glp_printf("gpuplan-ilp: colgen: no integer plan (rounds %d, bound %.2f)\n", cg.iters, cg.bound);
+	}
+	ilp_colgen_free(&cg);
+	cplan_release(&mine);
 }
 
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
@@ -468,12 +521,10 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		rc = 0;
 	}
 out:
-	solve_summary(&c, r);
-	if (pack->packs)
-		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
-			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+	solve_summary(&c, r, pack);
 	pack->ix = NULL;	/* c.ix goes; ilp_concrete lends it its own */
 	r->pack = pack;		/* its packings, for the deal of the plan written */
+	solve_colgen(&c, o, r, rc);
 	free(pl.x);
 	free(pl.start);
 	free(pl.warm);

@@ -77,6 +77,14 @@ struct ilp_opts {
 	 */
 	int threads;
 	const struct ilp_progress_sink *progress; /* or NULL */
+	/*
+	 * Experimental, off (0): after its plan, ilp_solve runs the
+	 * node-pattern column generation (ilp_colgen.h) from warm for this
+	 * many seconds more and only logs what it found (--verbose); the plan
+	 * and the result do not change.  When 0, the environment variable
+	 * GPUPLAN_EXPERIMENT_COLGEN_S (seconds) sets it.
+	 */
+	double colgen_s;
 };
 
 struct ilp_pack;

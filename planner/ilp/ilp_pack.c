@@ -51,13 +51,6 @@ struct pack_entry {
 	size_t nrec;
 };
 
-/* The one-node model of a class: its problem S, S's columns lc, its size. */
-struct one_node {
-	glp_prob *S;
-	struct cols lc;
-	int nr, nc;
-};
-
 /*
  * A class's share of the counts and the deal's layout of its nodes:
  * what a packing is a function of.
@@ -74,7 +67,7 @@ struct share {
 struct pack_mip {
 	const struct ilp_pack *pk;
 	const struct share *sh;
-	struct one_node on;	/* the class's one-node model */
+	struct ilp_one_node on;	/* the class's one-node model */
 	glp_prob *E;		/* the MIP: Q copies of on, then the shortfalls */
 	int Q;			/* copies: the share's nodes */
 	int *base;		/* [q]: copy q's first column less one */
@@ -113,11 +106,8 @@ void ilp_pack_release(struct ilp_pack *pk)
 	pthread_mutex_destroy(&pk->lock);
 }
 
-/* Class k with one node: its rows as the model has them, one node available, integer replicas. */
-static void one_node_build(const struct ilp_pack *pk, size_t k, struct one_node *on)
+void ilp_one_node_build(const struct problem *p, const struct arcidx *ix, size_t k, struct ilp_one_node *on)
 {
-	const struct problem *p = pk->p;
-	const struct arcidx *ix = pk->ix;
 	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
 	struct ilp_rows rw;
 	size_t a;
@@ -145,14 +135,14 @@ static void one_node_build(const struct ilp_pack *pk, size_t k, struct one_node 
 	on->nc = glp_get_num_cols(on->S);
 }
 
-static void one_node_free(const struct problem *p, struct one_node *on)
+void ilp_one_node_free(const struct problem *p, struct ilp_one_node *on)
 {
 	glp_delete_prob(on->S);
 	ilp_cols_free(p, &on->lc);
 }
 
 /* Appends a copy of on's columns and rows to E; the copy's first column less one. */
-static int copy_node(glp_prob *E, const struct one_node *on, int *ind, double *val)
+static int copy_node(glp_prob *E, const struct ilp_one_node *on, int *ind, double *val)
 {
 	int base = glp_get_num_cols(E), j, r, t, len;
 
@@ -192,7 +182,7 @@ static int read_recipe(const struct pack_mip *mp, int q, struct cplan_recipe *r)
 {
 	const struct problem *p = mp->pk->p;
 	const struct arcidx *ix = mp->pk->ix;
-	const struct one_node *on = &mp->on;
+	const struct ilp_one_node *on = &mp->on;
 	glp_prob *E = mp->E;
 	size_t k = mp->sh->k, ci, a;
 	const struct pclass *c = &p->classes[k];
@@ -336,7 +326,7 @@ static void fix_col(glp_prob *E, int j, double v, struct colbnd *keep)
 static double *layout_start(const struct pack_mip *mp)
 {
 	const struct ilp_pack *pk = mp->pk;
-	const struct one_node *on = &mp->on;
+	const struct ilp_one_node *on = &mp->on;
 	glp_prob *E = mp->E;
 	const int *base = mp->base;
 	const long *lay = mp->sh->lay;
@@ -386,7 +376,7 @@ static void pack_rows(const struct pack_mip *mp)
 {
 	const struct problem *p = mp->pk->p;
 	const struct arcidx *ix = mp->pk->ix;
-	const struct one_node *on = &mp->on;
+	const struct ilp_one_node *on = &mp->on;
 	glp_prob *E = mp->E;
 	const int *base = mp->base;
 	const long *target = mp->sh->target;
@@ -454,7 +444,7 @@ static void mip_open(const struct ilp_pack *pk, const struct share *sh, struct p
 	mp->Q = 0;
 	for (m = 0; m < MODE_COUNT; m++)
 		mp->Q += (int)sh->nmode[k * MODE_COUNT + (size_t)m];
-	one_node_build(pk, k, &mp->on);
+	ilp_one_node_build(pk->p, pk->ix, k, &mp->on);
 	cap = ((size_t)mp->on.nc > (size_t)mp->Q * narcs ? (size_t)mp->on.nc : (size_t)mp->Q * narcs) + 2;
 	mp->base = xcalloc((size_t)mp->Q + 1, sizeof(*mp->base));
 	mp->ind = xcalloc(cap, sizeof(*mp->ind));
@@ -468,7 +458,7 @@ static void mip_open(const struct ilp_pack *pk, const struct share *sh, struct p
 static void mip_close(struct pack_mip *mp)
 {
 	glp_delete_prob(mp->E);
-	one_node_free(mp->pk->p, &mp->on);
+	ilp_one_node_free(mp->pk->p, &mp->on);
 	free(mp->base);
 	free(mp->ind);
 	free(mp->val);
