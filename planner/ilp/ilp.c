@@ -482,7 +482,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	memset(r, 0, sizeof(*r));
 	ilp_result_alloc(p, r);
 	ilp_glpk_thread_hook(o->verbose);
-	c.P = glp_create_prob();
+	c.P = ilp_glpk_shared_prob();
 	ilp_arcidx_build(&c.ix, p);
 	ilp_pack_init(pack, p, &c.ix, c.deadline);
 	c.pack = pack;

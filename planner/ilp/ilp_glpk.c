@@ -45,6 +45,15 @@ void ilp_glpk_thread_end(void)
 	glp_free_env();
 }
 
+glp_prob *ilp_glpk_shared_prob(void)
+{
+	glp_prob *P = glp_create_prob();
+	glp_bfcp bf;
+
+	glp_get_bfcp(P, &bf);
+	return P;
+}
+
 int ilp_ms_left(double deadline)
 {
 	double ms = (deadline - util_now_s()) * 1000.0;

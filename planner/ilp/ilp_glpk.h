@@ -20,6 +20,17 @@ void ilp_glpk_thread_hook(int verbose);
 void ilp_glpk_thread_end(void);
 
 /*
+ * A new problem that other threads may copy (glp_copy_prob) while this
+ * thread owns it.  GLPK 5.0 creates a problem's factorisation data on the
+ * first glp_get_bfcp, which glp_copy_prob calls on its source, in the
+ * calling thread's memory: made by a worker, that thread's
+ * glp_free_env freed it under the owner, whose glp_delete_prob then read
+ * freed memory (a plan whose root LP was never solved on the problem
+ * itself).  Created here, it lives in the owner's memory.
+ */
+glp_prob *ilp_glpk_shared_prob(void);
+
+/*
  * GLPK's errors on this thread (ilp_glpk_error.c): ilp_glpk_error_guard
  * sets the error hook (one line, exit 6: "GLPK ran out of memory (...)")
  * and, for tests, GLPK's memory limit from GPUPLAN_TEST_GLPK_MEM_MIB (MiB;
