@@ -283,7 +283,8 @@ static void build_demands(struct problem *p)
 		add_arcs(p, i, &arccap);
 	}
 	free(weight);
-	qsort(p->arcs, p->narcs, sizeof(*p->arcs), arc_cmp);
+	if (p->narcs)	/* no arc: p->arcs may be NULL, which qsort may not take */
+		qsort(p->arcs, p->narcs, sizeof(*p->arcs), arc_cmp);
 }
 
 /* Says why each demand without an arc cannot be hosted. */
