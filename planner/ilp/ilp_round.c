@@ -287,7 +287,7 @@ struct round_how {
 	size_t batch;		/* classes rounded at a time */
 	int threads;		/* for the class MIPs */
 	unsigned keys;		/* KEYS_ROWS, KEYS_FALLBACK */
-	double reserve;		/* with complete: seconds of the time limit the batches leave the completion */
+	double reserve;		/* seconds before c's deadline the batches stop: the deals after them */
 	int complete;		/* a rounding the clock stops is completed (ilp_complete_counts) */
 	int completed;		/* out: the rounding was completed */
 };
@@ -296,9 +296,9 @@ struct round_how {
  * Rounds the LP solution of c->P into an integer plan (see the top of
  * the file), how->batch classes at a time, the class MIPs on
  * how->threads threads, with sh taken off the nodes when not NULL and
- * the node key sets' CPU and RAM rows in the copy when keyed.  With
- * how->complete the batches stop how->reserve seconds before c's
- * deadline, and a rounding they leave unfinished then is completed
+ * the node key sets' CPU and RAM rows in the copy when keyed.  The
+ * batches stop how->reserve seconds before c's deadline; with
+ * how->complete a rounding they leave unfinished then is completed
  * (ilp_complete_counts) in that reserve.  Fills x (1-based, every column)
  * and *obj and returns 0, or -1 when there was no time or an LP failed
  * (logged).
@@ -318,8 +318,7 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct rou
 	struct class_jobs cj;
 
 	memset(&cj, 0, sizeof(cj));
-	if (how->complete)
-		bc.deadline = c->deadline - how->reserve;
+	bc.deadline = c->deadline - how->reserve;
 	glp_copy_prob(Q, c->P, GLP_OFF);
 	if (how->keys & KEYS_ROWS)
 		ilp_key_res_all(Q, p, &c->ix, &c->cl);
@@ -399,19 +398,23 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct rou
  */
 #define KEYED_CHAIN 2
 /*
- * The reserve a rounding stopped by the clock is completed in, in
- * greedy passes (ilp_ctx.deal_s, measured on the run, so that it grows
- * with the load): three deals of a whole plan, the completed plan's, the
- * one with nodes given to what it left unplaced (ilp_complete_room) and the
- * deal of the plan written after the solve (the caller keeps one greedy
- * pass for it); a deal does more than a greedy pass (two plans of the
- * counts, their repairs), set from measured runs with a margin
- * (docs/benchmarks.md, "One thread, and starved runs").  Only the keyed
- * chain's first rounding is completed: it runs first, under a clock that
- * short it is the only one that gets time, and its plans are the ones
- * whose deals lose the least.
+ * A deal of a whole plan in greedy passes (ilp_ctx.deal_s, measured on
+ * the run, so that it grows with the load): a deal does more than a
+ * greedy pass (two plans of the counts, their repairs); set from
+ * measured runs with a margin (docs/benchmarks.md, "One thread, and
+ * starved runs").  Every rounding's batches stop one deal before the
+ * limit, since a rounding ended at the limit still has its deal to do,
+ * and so has the plan written after the solve (the caller keeps one
+ * greedy pass for it).  The keyed chain's first rounding keeps three:
+ * when the clock stops it there it is completed (ilp_complete.c), and
+ * the completed plan's deal, the one with nodes given to what it left
+ * unplaced and the deal of the plan written follow.  Only that rounding
+ * is completed: it runs first, under a clock that short it is the only
+ * one that gets time, and its plans are the ones whose deals lose the
+ * least.
  */
-#define COMPLETE_GREEDIES 15
+#define DEAL_GREEDIES 5
+#define COMPLETE_DEALS 3
 
 /*
  * Chain j's node key sets' rows: the keyed chain's LP copies and class
@@ -519,7 +522,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 	how.keys = chain_keys(j);
 	how.complete = j == KEYED_CHAIN && fb == 0;
 	how.completed = 0;
-	how.reserve = how.complete ? COMPLETE_GREEDIES * ic->deal_s : 0;
+	how.reserve = (how.complete ? COMPLETE_DEALS : 1) * DEAL_GREEDIES * ic->deal_s;
 	if (round_lp(ic, fb ? &c->sh : NULL, &how, x, &obj)) {
 		free(x);
 		return 0;
