@@ -479,6 +479,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		c.limit_s *= 1 - PROVE_SHARE;	/* the rest is the bound search's (solve_prove_take) */
 	c.deadline = c.t0 + c.limit_s;
 	c.verbose = o->verbose;
+	c.deal_s = o->deal_s;
 	memset(r, 0, sizeof(*r));
 	ilp_result_alloc(p, r);
 	ilp_glpk_thread_hook(o->verbose);

@@ -85,6 +85,13 @@ struct ilp_opts {
 	 * GPUPLAN_EXPERIMENT_COLGEN_S (seconds) sets it.
 	 */
 	double colgen_s;
+	/*
+	 * Wall seconds one deal of a whole plan over real nodes is expected
+	 * to take, measured by the caller on this run (the greedy pass over
+	 * every replica: the deal's work is of its kind); 0: unknown.  Sets
+	 * the reserve a rounding the clock stops is completed in (ilp_round.c).
+	 */
+	double deal_s;
 };
 
 struct ilp_pack;

@@ -56,6 +56,13 @@ struct ilp_ctx {
 	double limit_s;		/* the time limit, seconds */
 	double deadline;	/* t0 + limit_s */
 	struct ilp_pack *pack;	/* deals pack short classes exactly (ilp_pack.c); NULL: not */
+	double deal_s;		/* ilp_opts.deal_s */
+	/*
+	 * Test hook, as struct deadline's expire_polls: n > 0, the rounding's
+	 * clock runs out once n - 1 batches are rounded (1: before the first);
+	 * 0: the clock alone.
+	 */
+	int round_stop;
 };
 
 /* Adds the node columns (one per mode) and configuration columns of class k to P. */

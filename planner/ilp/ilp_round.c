@@ -14,7 +14,10 @@
  * rows in their LP copies and class MIPs (ilp_key.c; chain_keys).  The
  * class MIPs of a batch run on par_run threads and the chains' rounds on
  * par_run_seq threads, each writing only its own result, taken in a
- * fixed order: the plan does not depend on the number of threads.
+ * fixed order: the plan does not depend on the number of threads.  When
+ * the clock stops the keyed chain's first rounding, which runs first,
+ * it is completed in a reserve kept for it (ilp_complete.c), so that a
+ * starved run still has an ILP plan.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@
 #include "interrupt.h"
 #include "par.h"
 #include "util.h"
+#include "ilp_complete.h"
 #include "ilp_glpk.h"
 #include "ilp_key.h"
 #include "ilp_round.h"
@@ -68,7 +72,17 @@ struct class_jobs {
 	struct fixes *fx;	/* [job]: its counts */
 	int *rc;		/* [job]: class_mip's */
 	size_t done;		/* classes rounded and fixed in Q, the first of the order (round_batches; for the log) */
+	double *last;		/* NULL, or [column]: the last LP solved in Q (round_batches keeps it) */
 };
+
+/* Q's column values into x (1-based). */
+static void lp_values(glp_prob *Q, double *x)
+{
+	int j, n = glp_get_num_cols(Q);
+
+	for (j = 1; j <= n; j++)
+		x[j] = glp_get_col_prim(Q, j);
+}
 
 /*
  * Class k's own MIP (ilp_sub_mip), against the LP solved in cj->Q: for the
@@ -207,6 +221,8 @@ static const char *round_batches(struct class_jobs *cj, const size_t *order, siz
 
 	for (g0 = 0; g0 < p->nclasses; g0 += batch) {
 		size_t b, nb = 0;
+		if (cj->c->round_stop > 0 && g0 >= (size_t)(cj->c->round_stop - 1) * batch)
+			return "out of time (the test hook's clock)";
 		for (b = g0; b < g0 + batch && b < p->nclasses; b++)
 			if (p->classes[order[b]].modes)
 				cj->ks[nb++] = order[b];
@@ -224,6 +240,8 @@ static const char *round_batches(struct class_jobs *cj, const size_t *order, siz
 			ilp_fix_col(Q, fx->f[f].col, fx->f[f].val);
 		if (fx->n && ilp_simplex(Q, 0, cj->c->verbose, cj->c->deadline, &code) != LP_OPTIMAL)
 			return "the LP with a batch of classes fixed was not solved";
+		if (cj->last && fx->n)
+			lp_values(Q, cj->last);
 		cj->done = g0 + batch < p->nclasses ? g0 + batch : p->nclasses;
 	}
 	return NULL;
@@ -269,24 +287,29 @@ struct round_how {
 	size_t batch;		/* classes rounded at a time */
 	int threads;		/* for the class MIPs */
 	unsigned keys;		/* KEYS_ROWS, KEYS_FALLBACK */
+	double reserve;		/* seconds before c's deadline the batches stop: the deals after them */
+	int complete;		/* a rounding the clock stops is completed (ilp_complete_counts) */
+	int completed;		/* out: the rounding was completed */
 };
 
 /*
  * Rounds the LP solution of c->P into an integer plan (see the top of
  * the file), how->batch classes at a time, the class MIPs on
  * how->threads threads, with sh taken off the nodes when not NULL and
- * the node key sets' CPU and RAM rows in the copy when keyed.  Fills x
- * (1-based, every column) and *obj and returns 0, or -1 when there was
- * no time or an LP failed (logged).
+ * the node key sets' CPU and RAM rows in the copy when keyed.  The
+ * batches stop how->reserve seconds before c's deadline; with
+ * how->complete a rounding they leave unfinished then is completed
+ * (ilp_complete_counts) in that reserve.  Fills x (1-based, every column)
+ * and *obj and returns 0, or -1 when there was no time or an LP failed
+ * (logged).
  */
-static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const struct round_how *how, double *x,
+static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct round_how *how, double *x,
 		    double *obj)
 {
 	size_t batch = how->batch;
-	int threads = how->threads;
-	unsigned keys = how->keys;
 	const struct problem *p = c->p;
 	glp_prob *Q = glp_create_prob();
+	struct ilp_ctx bc = *c;	/* the batches' clock */
 	struct shrink lsh;
 	const char *why;
 	size_t t, *order, ng = p->nclasses * MODE_COUNT;
@@ -295,9 +318,9 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
 	struct class_jobs cj;
 
 	memset(&cj, 0, sizeof(cj));
-
+	bc.deadline = c->deadline - how->reserve;
 	glp_copy_prob(Q, c->P, GLP_OFF);
-	if (keys & KEYS_ROWS)
+	if (how->keys & KEYS_ROWS)
 		ilp_key_res_all(Q, p, &c->ix, &c->cl);
 	ncols = glp_get_num_cols(Q);
 	order = slack_order(Q, p, &c->cl);
@@ -308,17 +331,21 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
 		memcpy(lsh.ram, sh->ram, ng * sizeof(*lsh.ram));
 		ilp_shrink_rows(Q, p, &c->cl, sh);
 	}
-	cj.c = c;
+	cj.c = &bc;
 	cj.Q = Q;
 	cj.sh = sh ? &lsh : NULL;
-	cj.keyed = (keys & KEYS_ROWS) != 0;
-	cj.fallback = (keys & KEYS_FALLBACK) != 0;
+	cj.keyed = (how->keys & KEYS_ROWS) != 0;
+	cj.fallback = (how->keys & KEYS_FALLBACK) != 0;
+	if (how->complete) {
+		cj.last = xcalloc((size_t)ncols + 1, sizeof(*cj.last));
+		lp_values(Q, cj.last);
+	}
 	cj.ks = xcalloc(batch + 1, sizeof(*cj.ks));
 	cj.fx = xcalloc(batch + 1, sizeof(*cj.fx));
 	cj.rc = xcalloc(batch + 1, sizeof(*cj.rc));
-	why = round_batches(&cj, order, batch, threads, &fx);
+	why = round_batches(&cj, order, batch, how->threads, &fx);
 	if (!why)
-		why = round_gpus(c, Q, &fx);
+		why = round_gpus(&bc, Q, &fx);
 	if (!why && !ilp_all_integral(Q))
 		why = "the counts were still fractional";
 	if (!why) {
@@ -331,7 +358,14 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
 	} else {
 		glp_printf("gpuplan-ilp: rounding stopped: %s (%.2f s left; %zu of %zu classes rounded)\n", why,
 			   ilp_ms_left(c->deadline) / 1000.0, cj.done, p->nclasses);
+		if (how->complete && (c->round_stop > 0 || !ilp_ms_left(bc.deadline)) && !interrupt_pending()) {
+			memcpy(x, cj.last, ((size_t)ncols + 1) * sizeof(*x));
+			ilp_complete_counts(c, x, obj);
+			how->completed = 1;
+			rc = 0;
+		}
 	}
+	free(cj.last);
 	for (t = 0; t < batch; t++)
 		free(cj.fx[t].f);
 	free(cj.ks);
@@ -363,6 +397,24 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, const stru
  * (chain_step).  Chain 1 carries them too (chain_keys).
  */
 #define KEYED_CHAIN 2
+/*
+ * A deal of a whole plan in greedy passes (ilp_ctx.deal_s, measured on
+ * the run, so that it grows with the load): a deal does more than a
+ * greedy pass (two plans of the counts, their repairs); set from
+ * measured runs with a margin (docs/benchmarks.md, "One thread, and
+ * starved runs").  Every rounding's batches stop one deal before the
+ * limit, since a rounding ended at the limit still has its deal to do,
+ * and so has the plan written after the solve (the caller keeps one
+ * greedy pass for it).  The keyed chain's first rounding keeps three:
+ * when the clock stops it there it is completed (ilp_complete.c), and
+ * the completed plan's deal, the one with nodes given to what it left
+ * unplaced and the deal of the plan written follow.  Only that rounding
+ * is completed: it runs first, under a clock that short it is the only
+ * one that gets time, and its plans are the ones whose deals lose the
+ * least.
+ */
+#define DEAL_GREEDIES 5
+#define COMPLETE_DEALS 3
 
 /*
  * Chain j's node key sets' rows: the keyed chain's LP copies and class
@@ -468,6 +520,9 @@ static int chain_step(void *ctx, size_t job, int fb)
 	how.batch = chain_batch(ic->p->nclasses, j);
 	how.threads = cj->threads;
 	how.keys = chain_keys(j);
+	how.complete = j == KEYED_CHAIN && fb == 0;
+	how.completed = 0;
+	how.reserve = (how.complete ? COMPLETE_DEALS : 1) * DEAL_GREEDIES * ic->deal_s;
 	if (round_lp(ic, fb ? &c->sh : NULL, &how, x, &obj)) {
 		free(x);
 		return 0;
@@ -475,6 +530,10 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->t_deal = util_now_s();
 	fixed = ilp_repair_vector(ic, x);
 	lg->t_deal = util_now_s() - lg->t_deal;
+	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5) { /* its replicas left unplaced get nodes */
+		lg->fobj = ilp_vec_obj(ic->P, fixed);
+		fixed = ilp_complete_room(ic, x, &obj, fixed, &lg->fobj);
+	}
 	lg->obj = obj;
 	lg->unplaced = ilp_unplaced_sum(ic->p, cl, x);
 	lg->fobj = ilp_vec_obj(ic->P, fixed);

@@ -360,6 +360,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	reserve = gt.wall_per_cpu * plan_reserve_of(r) + (sc->resilience.present ? PLAN_RESIL_GREEDIES * gt.t_greedy : 0);
 	plan_ilp_opts(r, sc, o, plan_search_s(deadline_left(&r->dl), gt.t_greedy, gt.t_check, reserve), &sink,
 		      &opts);
+	opts.deal_s = gt.t_greedy;	/* measured: the reserve a rounding the clock stops is completed in */
 	if (plan_solve(r, o, &opts, d))
 		return -1;
 	r->status = r->res.status;
