@@ -29,11 +29,11 @@ static void headline(struct sb *sb, const cJSON *x, const char *asked)
 
 	if (gpus > 0 && cJSON_IsNumber(per))
 		t = xasprintf("Resilience %s: %s. The headroom costs %s USD a year, %s USD per headroom GPU-year "
-			      "(%.0f GPU%s more in used nodes).",
+			      "(%.0f GPU%s put into service for failover).",
 			      asked, html_jstr(x, "verdict"), fmt_fixed(b1, sizeof(b1), html_jnum(x, "extra_cost_per_year_usd"), 2),
 			      fmt_fixed(b2, sizeof(b2), per->valuedouble, 2), gpus, plural(gpus));
 	else
-		t = xasprintf("Resilience %s: %s. The headroom costs %s USD a year and adds no GPU.", asked,
+		t = xasprintf("Resilience %s: %s. The headroom costs %s USD a year and puts no GPU into service.", asked,
 			      html_jstr(x, "verdict"), fmt_fixed(b1, sizeof(b1), html_jnum(x, "extra_cost_per_year_usd"), 2));
 	sb_addf(sb, "<p class=\"%s\">", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x, "met")) ? "verdict" : "bad");
 	html_esc(sb, t);
@@ -62,7 +62,7 @@ void html_headroom(struct sb *sb, const cJSON *doc)
 		      fmt_fixed(b3, sizeof(b3), html_jnum(x, "cost_without_usd"), 2));
 	html_kv(sb, "extra cost", t);
 	free(t);
-	t = xasprintf("%.0f GPU%s (%.0f GPUs in used nodes with it, %.0f without; %.0f nodes against %.0f)",
+	t = xasprintf("%.0f GPU%s put into service (%.0f GPUs in used nodes with it, %.0f without; %.0f nodes against %.0f)",
 		      html_jnum(x, "headroom_gpus"), plural(html_jnum(x, "headroom_gpus")), html_jnum(x, "gpus_with"),
 		      html_jnum(x, "gpus_without"), html_jnum(x, "nodes_with"), html_jnum(x, "nodes_without"));
 	html_kv(sb, "headroom", t);
@@ -72,7 +72,7 @@ void html_headroom(struct sb *sb, const cJSON *doc)
 		html_kv(sb, "per headroom GPU-year", t);
 		free(t);
 	} else {
-		html_kv(sb, "per headroom GPU-year", "no GPU added");
+		html_kv(sb, "per headroom GPU-year", "no GPU put into service");
 	}
 	t = xasprintf("%.0f by the worst failure checked%s%s (%.0f before the headroom)", html_jnum(x, "stranded"),
 		      cJSON_IsString(cJSON_GetObjectItemCaseSensitive(x, "worst")) ? ", " : "", html_jstr(x, "worst"),

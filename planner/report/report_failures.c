@@ -106,7 +106,7 @@ void report_build_failures(struct docs *dc, const struct plan_result *r)
 	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
 	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
 	ja[FAIL_GPU] = cJSON_AddArrayToObject(jf, "by_gpu");
-	/* 4.1.0: the worst set of a resilience: count k > 1, one kind a plan */
+	/* 5.0.0: the worst set of a resilience: count k > 1, one kind a plan */
 	ja[FAIL_NODE_SET] = ja[FAIL_SITE_SET] = ja[FAIL_GPU_SET] = cJSON_AddArrayToObject(jf, "by_set");
 	report_resilience_json(jf, r);
 	if (!r->have_fail)
