@@ -57,7 +57,7 @@ static const struct cli_option check_options[] = {
 	LIMIT("max-weighted-unplaced-increase", "N", RD_WEIGHTED, 1e15, 1,
 	      "most the sum of priority x unplaced replicas may rise (default 0)"),
 	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
-	      "fail when a workload of priority P or above has more unplaced replicas"),
+	      "fail when a workload of priority P or above has more unplaced replicas\n(a roadmap: a period with more of priority P or above)"),
 	FAIL_UNPLACED,
 	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
 	      "fail when the worst node, site or GPU loss strands more replicas of priority\nP or above than the baseline's (default 1; 0: not checked)"),
@@ -83,7 +83,7 @@ static const struct cli_option diff_options[] = {
 	LIMIT("max-weighted-unplaced-increase", "N", RD_WEIGHTED, 1e15, 1,
 	      "most the sum of priority x unplaced replicas may rise (priority 1 without a scenario)"),
 	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
-	      "fail when a workload of priority P or above has more unplaced replicas"),
+	      "fail when a workload of priority P or above has more unplaced replicas\n(a roadmap: a period with more of priority P or above)"),
 	FAIL_UNPLACED,
 	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
 	      "fail when the worst node, site or GPU loss strands more replicas of priority\nP or above than the baseline's (0: not checked)"),
@@ -292,7 +292,8 @@ const struct cli_command cmd_check_entry = {
 	.description = "plans SCENARIO, compares the plan with the baseline plan.json (cost in total and by category,\n"
 		       "licences, nodes, mode mix, replicas, utilisation, unplaced workloads) and exits 1 when a\n"
 		       "threshold is exceeded; with a roadmap.json baseline, plans the scenario's roadmap and compares\n"
-		       "its total cost, purchases and unplaced replicas period by period",
+		       "its total cost, purchases and unplaced replicas period by period (and by priority;\n"
+		       "text or json)",
 	.options = check_options,
 	.operands = { CLI_STRING, offsetof(struct check_args, pos), 1, "more than one scenario given", NULL },
 };

@@ -239,6 +239,26 @@ static void print_resilience(FILE *out, const struct plan_result *r)
 }
 
 /* start: plan --start's file (shown when r made it concrete), or NULL */
+/* The summary's licences line: GPUs and seats per product, and how they are counted. */
+static void print_licences(FILE *out, const struct plan_result *r, const struct cplan_cost *cost)
+{
+	int q, first = 1;
+
+	cli_printf(out, "  licences:  ");
+	for (q = LIC_COUNT - 1; q > 0; q--) {
+		if (cost->lic_gpus[q])
+			cli_printf(out, "%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q),
+				   cost->lic_gpus[q], cost->lic_gpus[q] == 1 ? "" : "s");
+		if (cost->seats[q])
+			cli_printf(out, "%s %s %ld seat%s", cost->lic_gpus[q] || !first ? "," : "",
+				   lic_product_id((enum lic_product)q), cost->seats[q], cost->seats[q] == 1 ? "" : "s");
+		if (cost->lic_gpus[q] || cost->seats[q])
+			first = 0;
+	}
+	cli_printf(out, "%s (counted per %s)\n", first ? " none" : "",
+		   r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
+}
+
 static void print_summary(FILE *out, const struct plan_result *r, const struct solfile *start, const char *dir)
 {
 	const struct cplan *cp = r->final;
@@ -280,20 +300,7 @@ static void print_summary(FILE *out, const struct plan_result *r, const struct s
 		fmt_fixed(b3, sizeof(b3), round(gh.gpu_eq_placed * 100) / 100, 2));
 	cli_printf(out, "  nodes:      %ld used, %ld GPUs, %ld active, %ld licensed\n", cost.nodes, cost.gpus,
 	       cost.gpus_active, cost.gpus_licensed);
-	cli_printf(out, "  licences:  ");
-	first = 1;
-	for (q = LIC_COUNT - 1; q > 0; q--) {
-		if (cost.lic_gpus[q])
-			cli_printf(out, "%s %s %ld GPU%s", first ? "" : ",", lic_product_id((enum lic_product)q), cost.lic_gpus[q],
-			       cost.lic_gpus[q] == 1 ? "" : "s");
-		if (cost.seats[q])
-			cli_printf(out, "%s %s %ld seat%s", cost.lic_gpus[q] || !first ? "," : "",
-			       lic_product_id((enum lic_product)q), cost.seats[q], cost.seats[q] == 1 ? "" : "s");
-		if (cost.lic_gpus[q] || cost.seats[q])
-			first = 0;
-	}
-	cli_printf(out, "%s (counted per %s)\n", first ? " none" : "",
-	       r->pr.counting == COUNT_VGPU_SEAT ? "vGPU seat" : "physical GPU");
+	print_licences(out, r, &cost);
 	print_assumptions(out, r, &cost, &st);
 	cli_printf(out, "  mode mix:  ");
 	first = 1;

@@ -373,8 +373,7 @@ static long rmd_periods(struct sb *sb, const struct rmd_report *b, const struct 
 	return worst;
 }
 
-/* Period label of r, or NULL. */
-static const struct rmd_period *rmd_period_of(const struct rmd_report *r, const char *label)
+const struct rmd_period *rmd_period_of(const struct rmd_report *r, const char *label)
 {
 	size_t i;
 	for (i = 0; i < r->nperiods; i++)

@@ -104,6 +104,8 @@ int rmd_report_parse(struct rmd_report *r, const char *file, const char *text, s
 /* The figures of a roadmap run, as its roadmap.json holds them; file names the scenario. */
 void rmd_report_from_roadmap(struct rmd_report *r, const char *file, const struct roadmap_result *rr);
 void rmd_report_release(struct rmd_report *r);
+/* The period of r labelled label, or NULL. */
+const struct rmd_period *rmd_period_of(const struct rmd_report *r, const char *label);
 
 /*
  * The comparison of cur with base as text, judged by lim (the limits

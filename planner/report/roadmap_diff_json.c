@@ -47,19 +47,10 @@ static cJSON *j_side(const struct rmd_report *r)
 	return o;
 }
 
-static const struct rmd_period *period_of(const struct rmd_report *r, const char *label)
-{
-	size_t i;
-	for (i = 0; i < r->nperiods; i++)
-		if (!strcmp(r->per[i].period, label))
-			return &r->per[i];
-	return NULL;
-}
-
 /* One period of either side: its unplaced replicas and cost by category; whether any differs. */
 static int j_period(cJSON *a, const char *label, const struct rmd_report *b, const struct rmd_report *c)
 {
-	const struct rmd_period *x = period_of(b, label), *y = period_of(c, label);
+	const struct rmd_period *x = rmd_period_of(b, label), *y = rmd_period_of(c, label);
 	cJSON *e = cJSON_CreateObject(), *cats;
 	int q, changed = 0;
 
@@ -88,7 +79,7 @@ static int j_periods(cJSON *root, const struct rmd_report *b, const struct rmd_r
 	for (i = 0; i < b->nperiods; i++)
 		changed |= j_period(a, b->per[i].period, b, c);
 	for (i = 0; i < c->nperiods; i++)
-		if (!period_of(b, c->per[i].period))
+		if (!rmd_period_of(b, c->per[i].period))
 			changed |= j_period(a, c->per[i].period, b, c);
 	return changed;
 }

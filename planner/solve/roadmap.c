@@ -183,9 +183,9 @@ static void own_assumptions(struct rm_ctx *c)
 	const char *const fixed[] = {
 		"roadmap: capex is paid in the period a node arrives (invoice on delivery: assumed)",
 		"roadmap: a bought node stays to the end and is depreciated straight-line over its row's amortization_years",
-		"roadmap: the period plans price licences at the shortest subscription's yearly rate; the terms held are "
-		"then chosen over the periods (a licence counts GPUs: moving it to another GPU of the fleet is assumed "
-		"allowed)",
+		"roadmap: the licence terms held are chosen over the periods after the period plans, at the rate the "
+		"line on the period plans' licences gives (a licence counts GPUs: moving it to another GPU of the fleet "
+		"is assumed allowed)",
 		"roadmap: reservations are chosen over the rented nodes the period plans use (the plans price rent at "
 		"each row's own rate and are not revisited)",
 		"roadmap: a bundle's licence years run from a bought node's arrival (activation at arrival), an owned "
