@@ -83,7 +83,7 @@ static const struct cli_option diff_options[] = {
 	LIMIT("max-weighted-unplaced-increase", "N", RD_WEIGHTED, 1e15, 1,
 	      "most the sum of priority x unplaced replicas may rise (priority 1 without a scenario)"),
 	LIMIT("fail-unplaced-priority", "P", RD_PRIORITY, 1000, 1,
-	      "fail when a workload of priority P or above has more unplaced replicas\n(a roadmap: a period with more of priority P or above)"),
+	      "fail when a workload of priority P or above has more unplaced replicas"),
 	FAIL_UNPLACED,
 	LIMIT("fail-stranded-priority", "P", RD_STRANDED, 1000, 1,
 	      "fail when the worst node, site or GPU loss strands more replicas of priority\nP or above than the baseline's (0: not checked)"),
