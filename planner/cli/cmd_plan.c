@@ -219,8 +219,9 @@ static void print_resilience(FILE *out, const struct plan_result *r)
 
 	if (!r->have_resil)
 		return;
-	cli_printf(out, "  resilience: %s x%d%s, priority >= %d: ", resil_kind_name(x->ask.survive), x->ask.count,
-		   x->ask.survive == RESIL_GPU && x->ask.gpu_as_node ? " as node" : "", x->ask.priority_at_least);
+	cli_printf(out, "  resilience: %s x%d%s, priority >= %d%s: ", resil_kind_name(x->ask.survive), x->ask.count,
+		   x->ask.survive == RESIL_GPU && x->ask.gpu_as_node ? " as node" : "", x->ask.priority_at_least,
+		   x->ask.preempt ? ", preempting lower priorities" : "");
 	if (x->met)
 		cli_printf(out, "met over %zu failure%s%s", x->failures, x->failures == 1 ? "" : "s",
 			   x->proven ? "" : " (chosen sets, not every one)");

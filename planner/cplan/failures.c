@@ -18,6 +18,7 @@
 
 #include "failures.h"
 #include "cplan_engine.h"
+#include "preempt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -33,11 +34,17 @@ int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu)
 	return (size_t)sl->node == node && (gpu < 0 || (sl->gpu <= gpu && gpu < sl->gpu + sl->ngpus));
 }
 
-/* A replica of a failed domain: placed again by its workload's rank (failures.c's order), then slot. */
+/*
+ * A replica of a failed domain, or one evicted for a replica of the
+ * preemption floor or above: placed again by its workload's rank
+ * (failures.c's order), then slot.
+ */
 struct lost_ref {
 	size_t rank;
 	int d;
 	size_t slot;
+	int evicted;		/* preempted: slot is where it ran, now another's */
+	long replica;		/* evicted: its replica number, to put it back */
 };
 
 struct qsave {
@@ -72,6 +79,12 @@ struct fctx {
 	size_t *rank;			/* per demand: by priority (highest first), workload name, index */
 	unsigned char *never;		/* per demand: no free slot of the plan takes it, whatever fails */
 	int full_d;			/* the demand the last search found no slot for, this failure */
+	int floor;			/* preemption: replicas of priority >= floor evict those below; 0: none */
+	struct preempt_index px;	/* floor > 0: the slots a replica below it holds */
+	unsigned char *lostslot;	/* floor > 0: per slot, its replica is lost this failure */
+	struct lost_ref *q;		/* this failure's replicas to place again: the lost, then the evicted */
+	size_t nq, qcap;
+	size_t nev;			/* of q, the evicted */
 	size_t rowcap;
 	struct deadline *dl;		/* polled before each failure; NULL: never */
 	int cut;			/* dl passed: the failures left are not analysed */
@@ -134,6 +147,11 @@ static void undo(struct fctx *c)
 		c->repl[cp->slots[s].d] = 0;
 		cplan_slot_clear(cp, s);
 	}
+	for (i = c->nq; i > 0; i--)	/* the evicted back where they ran (their slots are free again) */
+		if (c->q[i - 1].evicted)
+			cplan_slot_fill(cp, c->q[i - 1].slot, c->q[i - 1].d, c->q[i - 1].replica);
+	c->nq = 0;
+	c->nev = 0;
 	while (c->nns > 0) {
 		const struct nsave *n = &c->ns[--c->nns];
 		cp->nodes[n->node].cpu_used = n->cpu;
@@ -150,6 +168,8 @@ static void undo(struct fctx *c)
 		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
 		if (c->gone)
 			c->gone[c->lost[i].slot] = 0;
+		if (c->lostslot)
+			c->lostslot[c->lost[i].slot] = 0;
 	}
 	c->nlost = 0;
 	while (c->noff > 0)	/* a failed GPU's free slots are free again */
@@ -193,7 +213,10 @@ static void fail_unit(struct fctx *c, size_t node, int gpu)
 			n->cpu_used -= cp->p->demands[d].w->cpu_cores;
 			n->ram_used -= cp->p->demands[d].w->ram_gib;
 		}
+		if (c->lostslot)
+			c->lostslot[s] = 1;
 		XGROW(c->lost, c->lostcap, c->nlost + 1);
+		memset(&c->lost[c->nlost], 0, sizeof(c->lost[c->nlost]));
 		c->lost[c->nlost].rank = c->rank[d];
 		c->lost[c->nlost].d = d;
 		c->lost[c->nlost].slot = s;
@@ -238,32 +261,52 @@ static int demand_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * Places the lost replicas again (in rank order), adds a row per
- * workload that had some, then undoes it all.  site: the failed site, or
- * NULL for a node.
- */
-static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const char *site)
+/* Evicts the replica of slot s (below the floor) for one of d: it joins the replicas to place again. */
+static void evict(struct fctx *c, size_t s)
 {
 	struct cplan *cp = &c->cp;
-	struct failures *f = c->f;
-	size_t i, j;
+	struct lost_ref *e;
+	int v = cp->slots[s].d;
 
-	qsort(c->lost, c->nlost, sizeof(*c->lost), lost_order);
+	XGROW(c->q, c->qcap, c->nq + 1);
+	e = &c->q[c->nq++];
+	e->rank = c->rank[v];
+	e->d = v;
+	e->slot = s;
+	e->evicted = 1;
+	e->replica = cp->slots[s].replica;
+	c->nev++;
+	save_node(c, (size_t)cp->slots[s].node);
+	cplan_slot_clear(cp, s);
+}
+
+/*
+ * Places q[lo .. hi) again, in order: each into a free slot, else (its
+ * priority at the preemption floor or above) into a slot it takes from
+ * a replica below the floor.
+ */
+static void place_run(struct fctx *c, size_t lo, size_t hi)
+{
+	struct cplan *cp = &c->cp;
+	size_t i;
+
 	c->full_d = -1;
-	for (i = 0; i < c->nlost; i++) {
-		int d = c->lost[i].d;
+	for (i = lo; i < hi; i++) {
+		int d = c->q[i].d;
 		size_t s;
-		if (i > 0 && c->lost[i - 1].d == d && c->full_d == d)
+		if (i > lo && c->q[i - 1].d == d && c->full_d == d)
 			continue;	/* nothing is freed during a failure: d's next replicas find no slot either */
-		if (i == 0 || c->lost[i - 1].d != d) {
-			if (c->never[d]) {
+		if (i == lo || c->q[i - 1].d != d) {
+			/* an eviction may give back CPU (a smaller replica took the slot): no shortcut after one */
+			if (c->never[d] && !c->nev && cp->p->demands[d].w->priority < (c->floor ? c->floor : INT_MAX)) {
 				c->full_d = d;
 				continue;
 			}
 			save_queues(c, d);
 		}
 		s = cplan_find_free(cp, d);
+		if (s == (size_t)-1 && c->floor && (s = preempt_find(cp, &c->px, d, c->lostslot)) != (size_t)-1)
+			evict(c, s);
 		if (s == (size_t)-1) {
 			c->full_d = d;
 			continue;
@@ -274,33 +317,70 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 		c->filled[c->nfilled++] = s;
 		c->repl[d]++;
 	}
+}
+
+/* Why row r's workload has stranded replicas (site: the failed site, or NULL); ev: some were evicted. */
+static const char *row_reason(const struct cplan *cp, const struct fail_row *r, const char *site, int ev)
+{
+	const struct workload *w = cp->p->demands[r->d].w;
+
+	if (!held_by_site(w, site) && cplan_caps_bind(cp, r->d))
+		/* a domain left is at the spread's cap: the scheduler keeps them pending */
+		return "its spread (DoNotSchedule) allows no more on the nodes left with a free slot it fits";
+	if (ev)
+		return "evicted for a replica of the resilience: floor or above (preemption: lower-priority); no free "
+		       "slot it fits, with the CPU and RAM it asks, on the nodes left";
+	return stranded_reason(w, site);
+}
+
+/*
+ * Places the lost replicas again (in rank order), adds a row per
+ * workload that had some, then undoes it all.  site: the failed site, or
+ * NULL for a node.  With a preemption floor, those of the floor or above
+ * go first and may evict replicas below it, which are placed again with
+ * the lost ones below it, in rank order (never evicting).
+ */
+static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const char *site)
+{
+	struct cplan *cp = &c->cp;
+	struct failures *f = c->f;
+	size_t i, j, top;
+
+	qsort(c->lost, c->nlost, sizeof(*c->lost), lost_order);
+	XGROW(c->q, c->qcap, c->nlost + 1);
+	memcpy(c->q, c->lost, c->nlost * sizeof(*c->q));
+	c->nq = c->nlost;
+	for (top = 0; c->floor && top < c->nq && cp->p->demands[c->q[top].d].w->priority >= c->floor; top++)
+		;
+	place_run(c, 0, top);
+	qsort(c->q + top, c->nq - top, sizeof(*c->q), lost_order);	/* the evicted among the rest, by rank */
+	place_run(c, top, c->nq);
 	if (c->nlost)
 		f->nwith[kind]++;
-	for (i = 0; i < c->nlost; i = j) {
+	for (i = 0; i < c->nq; i = j) {
 		struct fail_row *r;
-		for (j = i; j < c->nlost && c->lost[j].d == c->lost[i].d; j++)
-			;
+		int ev = 0;
+		for (j = i; j < c->nq && c->q[j].d == c->q[i].d; j++)
+			ev |= c->q[j].evicted;
 		XGROW(f->rows, c->rowcap, f->nrows + 1);
 		r = &f->rows[f->nrows++];
 		memset(r, 0, sizeof(*r));
 		r->kind = kind;
 		r->failure = failure;
-		r->d = c->lost[i].d;
+		r->d = c->q[i].d;
 		r->lost = (long)(j - i);
 		r->replaced = c->repl[r->d];
 		r->stranded = r->lost - r->replaced;
-		if (r->stranded)
-			r->reason = stranded_reason(cp->p->demands[r->d].w, site);
-		if (r->stranded && !held_by_site(cp->p->demands[r->d].w, site) && cplan_caps_bind(cp, r->d)) {
-			/* a domain left is at the spread's cap: the scheduler keeps them pending */
+		if (!r->stranded)
+			continue;
+		r->reason = row_reason(cp, r, site, ev);
+		if (!held_by_site(cp->p->demands[r->d].w, site) && cplan_caps_bind(cp, r->d))
 			r->pending_by_spread = r->stranded;
-			r->reason = "its spread (DoNotSchedule) allows no more on the nodes left with a free slot it fits";
-		}
 	}
 	undo(c);
 }
 
-static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
+static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp, int floor)
 {
 	const struct problem *p = cp->p;
 	const struct pdemand **by = xmalloc((p->ndemands + 1) * sizeof(*by));
@@ -346,6 +426,11 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp)
 	for (i = 0; i < p->ndemands; i++)
 		c->never[i] = cplan_find_free(&c->cp, (int)i) == (size_t)-1 && p->demands[i].cap < 0;
 	c->cp.memo->epoch++;
+	c->floor = floor > 1 ? floor : 0;	/* a floor of 1 leaves no replica below it */
+	if (c->floor) {
+		preempt_index_build(&c->px, &c->cp, c->floor);
+		c->lostslot = xcalloc(cp->nslots + 1, 1);
+	}
 }
 
 /* True when failure after failure may still be analysed (dl not passed; once passed, never again). */
@@ -372,6 +457,10 @@ static void ctx_release(struct fctx *c)
 	free(c->rank);
 	free(c->never);
 	free(c->gone);
+	free(c->q);
+	free(c->lostslot);
+	if (c->floor)
+		preempt_index_release(&c->px);
 }
 
 /* A node or site by name, for sorting: by name, then node. */
@@ -574,12 +663,12 @@ static void find_worst(struct failures *f, const struct cplan *cp)
 	}
 }
 
-void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
+void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu, int preempt)
 {
 	struct fctx c;
 
 	memset(f, 0, sizeof(*f));
-	ctx_init(&c, f, cp);
+	ctx_init(&c, f, cp, preempt);
 	analyse_kind(&c, cp, FAIL_NODE, NULL);
 	analyse_kind(&c, cp, FAIL_SITE, NULL);
 	if (by_gpu)
@@ -590,12 +679,12 @@ void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu)
 }
 
 void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
-			    struct fail_domains *dm)
+			    struct fail_domains *dm, int preempt)
 {
 	struct fctx c;
 
 	memset(f, 0, sizeof(*f));
-	ctx_init(&c, f, cp);
+	ctx_init(&c, f, cp, preempt);
 	c.dl = dl;
 	analyse_kind(&c, cp, k, dm);
 	f->by_gpu = k == FAIL_GPU;
@@ -621,7 +710,7 @@ void failures_add_set(struct failures *f, const struct cplan *cp, const struct f
 	struct fctx c;
 	size_t i;
 
-	ctx_init(&c, f, cp);
+	ctx_init(&c, f, cp, s->preempt);
 	c.rowcap = f->nrows;	/* rows is exactly nrows long (XGROW's capacity: grow from there) */
 	c.gone = xcalloc(cp->nslots + 1, 1);
 	for (i = 0; i < s->n; i++)

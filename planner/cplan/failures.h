@@ -20,6 +20,12 @@
  *
  * Cost: one copy of the plan, then per failure work in the replicas it
  * held (and the free slots scanned for them), so linear-ish in replicas.
+ *
+ * With preemption (failures_analyse's preempt), a replica of priority at
+ * the floor or above that finds no free slot may take one that a replica
+ * below the floor holds (Kubernetes' PreemptLowerPriority, preempt.h):
+ * that replica is evicted and placed again, into free capacity, with the
+ * lost replicas below the floor; its workload's row counts it as lost.
  */
 #ifndef PLANNER_FAILURES_H
 #define PLANNER_FAILURES_H
@@ -44,8 +50,8 @@ struct fail_row {
 	enum fail_kind kind;
 	size_t failure;		/* index in failures.names[kind] */
 	int d;			/* the demand (its workload) */
-	long lost;		/* replicas on the failed domain */
-	long replaced;		/* placed again into free capacity */
+	long lost;		/* replicas on the failed domain; with preemption, and those evicted */
+	long replaced;		/* placed again (a free slot, or with preemption one taken) */
 	long stranded;		/* lost - replaced */
 	long pending_by_spread;	/* of the stranded, those a spread rule holds back */
 	const char *reason;	/* why some are stranded (static text); NULL when none is */
@@ -93,9 +99,15 @@ void fail_domains_release(struct fail_domains *dm);
 
 /*
  * The analysis of plan cp into f (released by failures_release): every
- * node and every site; with by_gpu, every GPU too.
+ * node and every site; with by_gpu, every GPU too.  preempt > 1 (a
+ * resilience: block's priority_at_least with `preemption:
+ * lower-priority`): the lost replicas of priority >= preempt that find no
+ * free slot may take one a replica of lower priority holds (preempt.h);
+ * the evicted replica is placed again with the lost ones below preempt,
+ * into free capacity, and counts in its workload's row as lost (and
+ * stranded when it finds no slot); 0: free capacity only.
  */
-void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu);
+void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu, int preempt);
 
 /*
  * A failed GPU's free slot while its failure is looked at: marked taken,
@@ -116,7 +128,7 @@ int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu);
  * NULL).  Release dm with fail_domains_release, f with failures_release.
  */
 void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
-			    struct fail_domains *dm);
+			    struct fail_domains *dm, int preempt);
 void failures_release(struct failures *f);
 
 /* A set of domains lost at once: nodes[i] whole, or (gpus) its GPU gpus[i]. */
@@ -126,6 +138,7 @@ struct fail_set {
 	const size_t *nodes;
 	const int *gpus;	/* NULL: whole nodes */
 	size_t n;
+	int preempt;		/* as failures_analyse's */
 };
 
 /*

@@ -10,6 +10,7 @@
 #include "reserve.h"
 #include "cplan_engine.h"
 #include "failures.h"
+#include "preempt.h"
 #include "cplan_greedy.h"
 #include "util.h"
 #include "banned.h"
@@ -505,9 +506,68 @@ static size_t split_for(struct cplan *cp, int d, const struct reserve_loss *ls, 
 	return cplan_find_free(cp, d);
 }
 
+/* The replicas evicted in a cover (preemption), to put back: their slots, demands, replica numbers. */
+struct evicted {
+	struct preempt_index px;
+	int built;
+	unsigned char *gone;	/* per slot: on a GPU the loss takes; NULL: whole nodes */
+	size_t n, cap;
+	size_t *slot;
+	int *d;
+	long *replica;
+};
+
+/* A slot d takes by evicting a replica below the floor (ev's index built on the first call); (size_t)-1: none. */
+static size_t preempt_for(struct cplan *cp, const struct reserve_loss *ls, int d, struct evicted *ev)
+{
+	size_t s;
+
+	if (!ls->preempt || ls->prio <= 1)
+		return (size_t)-1;
+	if (!ev->built) {
+		preempt_index_build(&ev->px, cp, ls->prio);
+		ev->built = 1;
+		if (ls->gpus) {
+			ev->gone = xcalloc(cp->nslots + 1, 1);
+			for (s = 0; s < cp->nslots; s++)
+				ev->gone[s] = (unsigned char)on_lost(cp, ls, s);
+		}
+	}
+	s = preempt_find(cp, &ev->px, d, ev->gone);
+	if (s == (size_t)-1)
+		return s;
+	if (ev->n == ev->cap) {
+		ev->cap = ev->cap ? 2 * ev->cap : 8;
+		ev->slot = xrealloc(ev->slot, ev->cap * sizeof(*ev->slot));
+		ev->d = xrealloc(ev->d, ev->cap * sizeof(*ev->d));
+		ev->replica = xrealloc(ev->replica, ev->cap * sizeof(*ev->replica));
+	}
+	ev->slot[ev->n] = s;
+	ev->d[ev->n] = cp->slots[s].d;
+	ev->replica[ev->n++] = cp->slots[s].replica;
+	cplan_slot_clear(cp, s);
+	return s;
+}
+
+/* The evicted back in their slots (emptied again by then), last first; ev released. */
+static void evicted_back(struct cplan *cp, struct evicted *ev)
+{
+	while (ev->n > 0) {
+		ev->n--;
+		cplan_slot_fill(cp, ev->slot[ev->n], ev->d[ev->n], ev->replica[ev->n]);
+	}
+	if (ev->built)
+		preempt_index_release(&ev->px);
+	free(ev->gone);
+	free(ev->slot);
+	free(ev->d);
+	free(ev->replica);
+}
+
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
 		   struct reserve_cover *out)
 {
+	struct evicted ev;
 	int add = ls->add;
 	struct lost *l;
 	size_t n = collect(cp, ix, ls, &l), i, nfill = 0, nslots0 = cp->nslots;
@@ -517,6 +577,7 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	unsigned char *nosplit = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 
 	memset(out, 0, sizeof(*out));
+	memset(&ev, 0, sizeof(ev));
 	out->lost = (long)n;
 	take_out(cp, ls, &t);
 	for (i = 0; i < n; i++) {
@@ -529,6 +590,8 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 			continue;
 		}
 		s = cplan_find_free(cp, d);
+		if (s == (size_t)-1)
+			s = preempt_for(cp, ls, d, &ev);
 		if (s == (size_t)-1 && add) {
 			long left = 0;
 			for (j = i; j < n && l[j].d == d; j++)
@@ -556,6 +619,7 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	}
 	while (nfill > 0)
 		cplan_slot_clear(cp, filled[--nfill]);
+	evicted_back(cp, &ev);
 	put_back(cp, ls, &t);
 	out->added = (long)(cp->nslots - nslots0);
 	free(filled);

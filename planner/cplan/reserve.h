@@ -24,6 +24,11 @@
  * groups another failure counted on, so the caller checks every failure
  * again (resilience.h).
  *
+ * With preemption (reserve_loss.preempt), a replica that finds no free
+ * slot takes one a replica below the floor holds, before any capacity is
+ * added (the failure analysis's order: preempt.h); the evicted replica
+ * is put back with the rest, so that slot is headroom without being free.
+ *
  * Ownership: a reserve_index points into no plan; reserve_index_release
  * frees it.
  */
@@ -66,6 +71,7 @@ struct reserve_loss {
 	int add;		/* 0: only check (no GPU configured, no node opened); 1: add what is missing */
 	const int *gpus;	/* per node: the GPU lost (its node keeps running); NULL: the whole nodes */
 	struct deadline *dl;	/* polled before each replica is covered (add 1); NULL: never */
+	int preempt;		/* 1: a replica covered may take a slot one below prio holds (preempt.h) */
 };
 
 /*

@@ -50,6 +50,12 @@ struct scenario_resilience {
 	int count;		/* domains lost at once; default 1 (site: 1 only) */
 	int priority_at_least;	/* default 1: every replica */
 	int gpu_as_node;	/* survive gpu: a failed GPU takes its node out (drained) */
+	/*
+	 * preemption: lower-priority: after a failure a replica of priority
+	 * >= priority_at_least may evict one of lower priority (Kubernetes'
+	 * PreemptLowerPriority); 0 (none, the default): only free capacity
+	 */
+	int preempt;
 	long line;		/* of the block, for messages */
 	long count_line, count_col;	/* of count's value (or the block's key when absent) */
 	long prio_line, prio_col;	/* of priority_at_least's value (or the block's key) */

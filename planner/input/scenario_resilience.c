@@ -63,9 +63,31 @@ static int read_survive(const struct yread *y, struct scenario_resilience *R)
 	return -1;
 }
 
+/* preemption: none (the default) or lower-priority. */
+static int read_preemption(const struct yread *y, struct scenario_resilience *R)
+{
+	static const char *const kinds[] = { "none", "lower-priority", NULL };
+	const char *s;
+	char *hint;
+	int k, rc;
+
+	if ((rc = yread_str(y, "preemption", 0, &s)) != 0)
+		return rc < 0 ? -1 : 0;
+	for (k = 0; kinds[k] && strcmp(kinds[k], s); k++)
+		;
+	if (kinds[k]) {
+		R->preempt = k;
+		return 0;
+	}
+	hint = str_hint(s, kinds);
+	ydoc_error(y->doc, ymap_get(y->map, "preemption"), y->d, "field 'preemption': unknown value '%s'%s", s, hint);
+	free(hint);
+	return -1;
+}
+
 int scenario_resilience_load(struct scenario *sc, const struct ydoc *doc, struct diag *d)
 {
-	static const char *const keys[] = { "survive", "count", "priority_at_least", "gpu_counts_as_node", NULL };
+	static const char *const keys[] = { "survive", "count", "priority_at_least", "gpu_counts_as_node", "preemption", NULL };
 	const struct ynode *m = ymap_get(doc->root, "resilience"), *n;
 	struct scenario_resilience *R = &sc->resilience;
 	struct yread y;
@@ -80,7 +102,7 @@ int scenario_resilience_load(struct scenario *sc, const struct ydoc *doc, struct
 	y = (struct yread){ doc, m, d };
 	if (read_survive(&y, R) || yread_int(&y, "count", 0, 1, RESIL_COUNT_MAX, &count) < 0 ||
 	    yread_int(&y, "priority_at_least", 0, 1, 1000, &prio) < 0 ||
-	    yread_bool(&y, "gpu_counts_as_node", 0, &R->gpu_as_node) < 0)
+	    yread_bool(&y, "gpu_counts_as_node", 0, &R->gpu_as_node) < 0 || read_preemption(&y, R))
 		return -1;
 	if ((n = ymap_get(m, "gpu_counts_as_node")) && R->survive != RESIL_GPU)
 		return ydoc_error(doc, n, d, "field 'gpu_counts_as_node' applies to survive: gpu only");

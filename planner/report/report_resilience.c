@@ -12,11 +12,12 @@
 #include "util.h"
 #include "banned.h"
 
-/* "node x1, priority >= 5" (gpu: "gpu x1 as node, ..."). */
+/* "node x1, priority >= 5" (gpu: "gpu x1 as node, ..."; preemption: "..., preempting lower priorities"). */
 static char *ask_text(const struct scenario_resilience *a)
 {
-	return xasprintf("%s x%d%s, priority >= %d", resil_kind_name(a->survive), a->count,
-			 a->survive == RESIL_GPU && a->gpu_as_node ? " as node" : "", a->priority_at_least);
+	return xasprintf("%s x%d%s, priority >= %d%s", resil_kind_name(a->survive), a->count,
+			 a->survive == RESIL_GPU && a->gpu_as_node ? " as node" : "", a->priority_at_least,
+			 a->preempt ? ", preempting lower priorities" : "");
 }
 
 /* "met", "met for the sets checked", "not met: why". */

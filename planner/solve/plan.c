@@ -380,7 +380,8 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	ilp_progress_report(&sink, "done", fc.objective, fc.objective * (1 - r->gap));
 	if (verify_plan(r->final, d))
 		return -1;
-	failures_analyse(&r->fail, r->final, sc->resilience.present && resilience_kind(&sc->resilience) == FAIL_GPU);
+	failures_analyse(&r->fail, r->final, sc->resilience.present && resilience_kind(&sc->resilience) == FAIL_GPU,
+			 resilience_preempt_floor(&sc->resilience));
 	if (r->have_resil)
 		plan_resilience_rows(&r->resil, &r->fail, r->final);
 	r->have_fail = 1;

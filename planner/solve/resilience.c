@@ -86,7 +86,7 @@ static void check_single(struct rctx *c)
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse_until(&f, c->cp, k, c->dl, &dm);	/* domain i is the analysis's failure i of kind k */
+	failures_analyse_until(&f, c->cp, k, c->dl, &dm, resilience_preempt_floor(&r->ask));	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nchecked[k];
 	r->sets_total = (double)f.nnames[k];
 	c->cut = f.nchecked[k] < f.nnames[k];
@@ -164,7 +164,7 @@ static void check_set(struct rctx *c, const struct reserve_index *ix, const stru
 	const int *g = dm->gpu ? gpus : NULL;
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL }, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL, c->r->ask.preempt }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
 		long was = c->r->stranded;
@@ -326,7 +326,8 @@ static long cover_all(struct rctx *c, struct deadline *dl, int *cut)
 			break;
 		}
 		reserve_cover(c->cp, &ix,
-			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus, dl },
+			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus, dl,
+						      c->r->ask.preempt },
 			      &rc);
 		added += rc.added + rc.moved + rc.split;
 		*cut = rc.cut;
@@ -502,6 +503,11 @@ enum fail_kind resilience_kind(const struct scenario_resilience *a)
 	return a->survive == RESIL_GPU && !a->gpu_as_node ? FAIL_GPU : FAIL_NODE;
 }
 
+int resilience_preempt_floor(const struct scenario_resilience *a)
+{
+	return a->present && a->preempt ? a->priority_at_least : 0;
+}
+
 void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, const struct cplan *cp)
 {
 	enum fail_kind k = resilience_kind(&r->ask);
@@ -510,7 +516,7 @@ void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, c
 		return;
 	failures_add_set(f, cp,
 			 &(struct fail_set){ (enum fail_kind)(FAIL_NODE_SET + k), r->worst, r->worst_nodes, r->worst_gpus,
-					     r->worst_n });
+					     r->worst_n, resilience_preempt_floor(&r->ask) });
 }
 
 void plan_resilience_release(struct plan_resilience *r)

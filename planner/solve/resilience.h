@@ -95,4 +95,11 @@ void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, c
  */
 enum fail_kind resilience_kind(const struct scenario_resilience *a);
 
+/*
+ * The preemption floor of a resilience: block for the failure analysis
+ * and the covers (failures_analyse's preempt): priority_at_least with
+ * `preemption: lower-priority`, else 0 (none, or no block).
+ */
+int resilience_preempt_floor(const struct scenario_resilience *a);
+
 #endif

@@ -95,7 +95,7 @@ static void test_replace(void)
 		return;
 	for (i = 0; i < 3; i++)
 		used[i] = cp.nodes[i].gpu_used[0];
-	failures_analyse(&f, &cp, 0);
+	failures_analyse(&f, &cp, 0, 0);
 	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
 	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
@@ -132,7 +132,7 @@ static void test_cpu_room(void)
 	/* lo asks 20 cores: b-000 holds 3 (60 of 64), so losing a-000 places hi on b-000 (1 core) 4 times */
 	if (build(&fx, &cp, 20, &hi, &lo))
 		return;
-	failures_analyse(&f, &cp, 0);
+	failures_analyse(&f, &cp, 0, 0);
 	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	/* losing b-000: 3 lo of 20 cores onto a-000 (5 cores used): 2 free slots, room for both */
 	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
@@ -181,7 +181,7 @@ static void test_gpu(void)
 		      dm.by[1] == 0 && dm.gpu[1] == 1,
 	      "gpu domains: %zu", dm.n);
 	fail_domains_release(&dm);
-	failures_analyse(&f, &cp, 1);
+	failures_analyse(&f, &cp, 1, 0);
 	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
 	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 2, 0);
 	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 2, 0);

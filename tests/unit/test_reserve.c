@@ -130,7 +130,7 @@ static void check_headroom(const struct fixture *fx, struct cplan *cp)
 	CHECK(rc.stranded == 0, "a-000 covered: stranded %ld", rc.stranded);
 	CHECK(verify_plan(cp, &d) == 0, "the plan with headroom verifies: %s", d.msg ? d.msg : "");
 	diag_release(&d);
-	failures_analyse(&f, cp, 0);
+	failures_analyse(&f, cp, 0, 0);
 	for (i = 0; i < f.nrows; i++)
 		if (f.rows[i].kind == FAIL_NODE && fx->p.demands[f.rows[i].d].w->priority >= 5)
 			CHECK(f.rows[i].stranded == 0, "failure analysis: %s strands %ld", f.names[FAIL_NODE][f.rows[i].failure],

@@ -1,0 +1,52 @@
+/*
+ * preempt.h - Kubernetes priority preemption after a failure, for the
+ * failure analysis and the headroom covers (a resilience: block's
+ * `preemption: lower-priority`, docs/formulation.md "Resilience"): a
+ * replica of priority >= the floor that finds no free slot may take a
+ * slot a replica of priority < the floor holds, which is evicted.
+ *
+ * Two tiers, not Kubernetes' every-priority-against-every-lower: only
+ * the replicas the guarantee covers evict, and only replicas it does not
+ * cover are evicted; a replica of priority >= the floor never loses its
+ * slot to another, so what the guarantee counts on is never taken from
+ * it.  The slot taken is one the replica could have been placed in (a
+ * slot type of its arcs), on a node with the CPU and RAM it asks once
+ * the evicted replica's are given back, within its spread caps; first
+ * fit in the workload's arc order, then slot order, as free slots are.
+ * A passthrough group of another size is never taken (its GPUs would
+ * have to be grouped anew): conservative, the guarantee counts less.
+ *
+ * Private to cplan/: failures.c and reserve.c use it.
+ */
+#ifndef PLANNER_PREEMPT_H
+#define PLANNER_PREEMPT_H
+
+#include <stddef.h>
+
+#include "cplan.h"
+
+/*
+ * The slots held by a replica of priority < floor when built, grouped by
+ * free slot queue (class, representative slot type); slot ids stay valid
+ * while the plan grows.  A slot's holder is checked when searched, so
+ * evictions and moves since only make it miss a slot (never take a
+ * wrong one).
+ */
+struct preempt_index {
+	int floor;
+	size_t *qoff;		/* per class: its first key */
+	size_t *first, *by;	/* key g's slots: by[first[g]] .. by[first[g + 1] - 1] */
+};
+
+void preempt_index_build(struct preempt_index *px, const struct cplan *cp, int floor);
+void preempt_index_release(struct preempt_index *px);
+
+/*
+ * A slot d (priority >= px->floor) may take by evicting its holder
+ * (priority < floor, not FAIL_SLOT_OFF, not gone[slot]: lost with the
+ * failure; gone NULL: none), on a node with room for d once the holder
+ * leaves; (size_t)-1 when none.
+ */
+size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int d, const unsigned char *gone);
+
+#endif
