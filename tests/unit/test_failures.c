@@ -195,7 +195,7 @@ static void test_gpu(void)
 		static const size_t nodes[] = { 0, 0 };
 		static const int gpus[] = { 0, 1 };
 		size_t before = f.nrows;
-		failures_add_set(&f, &cp, &(struct fail_set){ FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", nodes, gpus, 2 });
+		failures_add_set(&f, &cp, &(struct fail_set){ FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", nodes, gpus, 2, 0 });
 		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "hi", 5, 0);
 		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "lo", 4, 0);
 		CHECK(f.nrows == before + 2 && f.rows[before].kind == FAIL_GPU_SET && f.worst[FAIL_GPU_SET].have &&

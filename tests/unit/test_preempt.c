@@ -1,0 +1,231 @@
+/*
+ * test_preempt.c - priority preemption after a failure (preempt.h): the
+ * failure analysis and the headroom covers with a floor of 5, on the
+ * hand-built MIG plan of test_failures.c (one-GPU H100 nodes as 7 x
+ * 1g.10gb; hi priority 5, lo priority 1, one slot a replica):
+ *
+ *   a-000 (dc1): 5 hi (2 free)   b-000 (dc1): 3 lo (4 free)   c-000 (dc2): 4 hi, 3 lo
+ *
+ * Losing a-000: 4 hi fit b-000's free slots, the fifth evicts b-000's
+ * first lo (no free slot is left for it: lo lost 1, stranded 1).  Losing
+ * b-000 or c-000 is as without preemption (lo never evicts; c-000's hi
+ * fit the free slots), which holds only when a-000's eviction was undone.
+ * Losing dc1: c-000's 3 lo make way for 3 hi, 2 hi strand; lo loses its
+ * 3 and the 3 evicted.  With class b able to open a second node, the
+ * cover of a-000 adds nothing: the eviction is the headroom; the plan is
+ * as it was after it.
+ *
+ * A lost GPU's replicas are not evicted again: one node of two GPUs, GPU
+ * 0 with 5 hi and 2 lo, GPU 1 with 7 lo.  Losing GPU 0 places its 5 hi
+ * by evicting 5 lo of GPU 1 (not GPU 0's 2 lo, whose slots come first):
+ * lo lost 2 + 5 = 7.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cplan.h"
+#include "failures.h"
+#include "fixture.h"
+#include "fixture_mig.h"
+#include "reserve.h"
+#include "verify.h"
+
+#define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
+
+static const struct fail_row *row_of(const struct failures *f, const struct problem *p, enum fail_kind k,
+				     const char *failure, const char *wl)
+{
+	size_t i;
+	for (i = 0; i < f->nrows; i++)
+		if (f->rows[i].kind == k && !strcmp(f->names[k][f->rows[i].failure], failure) &&
+		    !strcmp(p->demands[f->rows[i].d].w->name, wl))
+			return &f->rows[i];
+	return NULL;
+}
+
+static void expect(const struct failures *f, const struct problem *p, enum fail_kind k, const char *failure,
+		   const char *wl, long lost, long replaced)
+{
+	const struct fail_row *r = row_of(f, p, k, failure, wl);
+	CHECK(r && r->lost == lost && r->replaced == replaced && r->stranded == lost - replaced &&
+		      (r->stranded > 0) == (r->reason != NULL),
+	      "%s %s, %s: lost %ld replaced %ld, want %ld and %ld", fail_kind_name(k), failure, wl, r ? r->lost : -1,
+	      r ? r->replaced : -1, lost, replaced);
+}
+
+/* The plan of the header, class b with b_count nodes; 0, or -1. */
+static int build(struct fixture *fx, struct cplan *cp, int b_count)
+{
+	char *inv = xasprintf(INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+					 "b,%d,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+					 "c,1,H100-SXM5-80GB,1,baremetal,dc2,64,512,owned,,,,\n",
+			      b_count);
+	int rc = fixture_build(fx, FIXTURE_SC_TEXT("preempt"), inv,
+			       WL_HEADER "hi,t,9,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+					 "lo,t,6,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			       0);
+	int hi, lo;
+
+	free(inv);
+	if (rc)
+		return -1;
+	hi = demand_named(&fx->p, "hi");
+	lo = demand_named(&fx->p, "lo");
+	if (hi < 0 || lo < 0 || mig7(&fx->p.classes[0]) < 0) {
+		CHECK(0, "hi %d, lo %d", hi, lo);
+		fixture_release(fx);
+		return -1;
+	}
+	cplan_init(cp, &fx->p);
+	fill_node(cp, 0, hi, 5, lo, 0);
+	fill_node(cp, 1, hi, 0, lo, 3);
+	fill_node(cp, 2, hi, 4, lo, 3);
+	return 0;
+}
+
+/* Every slot holds what snap says (demand, replica): the plan is as it was. */
+static int same_slots(const struct cplan *cp, const struct cslot *snap, size_t n)
+{
+	size_t i;
+
+	if (cp->nslots != n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (cp->slots[i].d != snap[i].d || cp->slots[i].replica != snap[i].replica)
+			return 0;
+	return 1;
+}
+
+static void test_analysis(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct failures f;
+	const struct fail_row *r;
+
+	if (build(&fx, &cp, 1))
+		return;
+	failures_analyse(&f, &cp, 0, 5);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 5);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "lo", 1, 0);
+	r = row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo");
+	CHECK(r && r->reason && strstr(r->reason, "evicted"), "a-000's lo row says evicted: %s",
+	      r && r->reason ? r->reason : "(none)");
+	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
+	expect(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 3);
+	expect(&f, &fx.p, FAIL_SITE, "dc1", "lo", 6, 0);
+	expect(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
+	expect(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
+	CHECK(f.nrows == 9, "%zu rows", f.nrows);
+	CHECK(f.worst[FAIL_NODE].have && f.worst[FAIL_NODE].top_priority == 1 &&
+		      !strcmp(f.names[FAIL_NODE][f.worst[FAIL_NODE].failure], "a-000"),
+	      "worst node: a-000, strands priority 1 only");
+	failures_release(&f);
+	/* a floor of 1 leaves nothing below it: as without preemption */
+	failures_analyse(&f, &cp, 0, 1);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	CHECK(!row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "floor 1: no lo row for a-000");
+	failures_release(&f);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static struct reserve_cover cover(struct cplan *cp, size_t node, int add, int preempt)
+{
+	struct reserve_index ix;
+	struct reserve_cover rc;
+
+	reserve_index_build(&ix, cp);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, 5, add, NULL, NULL, preempt }, &rc);
+	reserve_index_release(&ix);
+	return rc;
+}
+
+static void test_cover(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_cover rc;
+	struct diag d = DIAG_INIT;
+	struct cslot *snap;
+	size_t n;
+
+	if (build(&fx, &cp, 2))
+		return;
+	n = cp.nslots;
+	snap = xmalloc(n * sizeof(*snap));
+	memcpy(snap, cp.slots, n * sizeof(*snap));
+	rc = cover(&cp, 0, 0, 0);
+	CHECK(rc.lost == 5 && rc.stranded == 1, "a-000 without preemption: stranded %ld", rc.stranded);
+	rc = cover(&cp, 0, 0, 1);
+	CHECK(rc.lost == 5 && rc.stranded == 0, "a-000 with preemption: stranded %ld", rc.stranded);
+	rc = cover(&cp, 0, 1, 1);
+	CHECK(rc.stranded == 0 && rc.added == 0 && rc.moved == 0 && cp.nnodes == 3,
+	      "the cover adds nothing: added %ld moved %ld, %zu nodes", rc.added, rc.moved, cp.nnodes);
+	CHECK(same_slots(&cp, snap, n), "every replica back in its slot");
+	CHECK(cp.nodes[1].gpu_used[0] == 3 && cp.nodes[1].cpu_used == 3, "b-000's load as it was: %d GPU slots, %g cores",
+	      cp.nodes[1].gpu_used[0], cp.nodes[1].cpu_used);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	rc = cover(&cp, 0, 1, 0);
+	CHECK(rc.stranded == 0 && rc.added >= 1 && cp.nnodes == 4, "without preemption b-001 opens: added %ld",
+	      rc.added);
+	free(snap);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static void test_gpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct failures f;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct cslot *snap;
+	size_t node = 0, n;
+	int g0 = 0, hi, lo;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("preempt"), INV_HEADER "g,1,H100-SXM5-80GB,2,baremetal,dc1,48,512,owned,,,,\n",
+			  WL_HEADER "hi,t,5,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+				    "lo,t,9,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return;
+	hi = demand_named(&fx.p, "hi");
+	lo = demand_named(&fx.p, "lo");
+	cplan_init(&cp, &fx.p);
+	fill_node(&cp, 0, hi, 5, lo, 9);
+	failures_analyse(&f, &cp, 1, 5);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 7, 0);
+	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 7, 0);
+	failures_release(&f);
+	n = cp.nslots;
+	snap = xmalloc(n * sizeof(*snap));
+	memcpy(snap, cp.slots, n * sizeof(*snap));
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 1 }, &rc);
+	reserve_index_release(&ix);
+	CHECK(rc.lost == 5 && rc.stranded == 0, "GPU 0 covered by eviction: lost %ld stranded %ld", rc.lost,
+	      rc.stranded);
+	CHECK(same_slots(&cp, snap, n) && cp.nodes[0].cpu_used == 14, "the plan as it was (%g cores)",
+	      cp.nodes[0].cpu_used);
+	free(snap);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+int main(void)
+{
+	if (fixture_setup("test_preempt"))
+		return 1;
+	test_analysis();
+	test_cover();
+	test_gpu();
+	fixture_teardown();
+	return check_done();
+}
