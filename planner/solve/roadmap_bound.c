@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "roadmap_bound.h"
 #include "util.h"
@@ -224,62 +225,186 @@ static void dual_release(struct cap_dual *du)
 /* Supergradient steps from pi (changed): each price moves by its class's overload, step shrinking. */
 #define DUAL_STEPS 200
 
+/* The best L found from pi; the prices it was found at into pi. */
 static double dual_ascent(const struct cap_dual *du, double *pi, double scale, double best)
 {
-	double *grad = xcalloc(du->nk + 1, sizeof(double));
+	double *grad = xcalloc(du->nk + 1, sizeof(double)), *at = xcalloc(du->nk + 1, sizeof(double));
 	int t;
 	size_t k;
 
+	memcpy(at, pi, du->nk * sizeof(double));
 	for (t = 0; t < DUAL_STEPS && scale > 0; t++) {
-		double step = scale / (1.0 + t);
-		best = fmax(best, dual_value(du, pi, grad));
+		double step = scale / (1.0 + t), v = dual_value(du, pi, grad);
+		if (v > best) {
+			best = v;
+			memcpy(at, pi, du->nk * sizeof(double));
+		}
 		for (k = 0; k < du->nk; k++)
 			if (du->cap[k] > 0)
 				pi[k] = fmax(0, pi[k] + step * grad[k] / du->cap[k]);
 	}
-	best = fmax(best, dual_value(du, pi, NULL));
+	if (dual_value(du, pi, NULL) > best) {
+		best = dual_value(du, pi, NULL);
+		memcpy(at, pi, du->nk * sizeof(double));
+	}
+	memcpy(pi, at, du->nk * sizeof(double));
 	free(grad);
+	free(at);
 	return best;
 }
 
-/* The best L of kind's relaxation found: one price for all classes, then per class. */
-static double kind_bound(const struct problem *p, enum cap_kind kind)
+/*
+ * The best L of du's relaxation found: one price for all classes, then
+ * per class; the prices into pi (du->nk) and the one price into *lam.
+ */
+static double kind_bound(const struct cap_dual *du, double *pi, double *lam)
 {
-	struct cap_dual du;
-	double *pi, best = 0, lam = 0;
+	double best = 0;
 	size_t i, k;
 
-	dual_build(&du, p, kind);
-	pi = xcalloc(du.nk + 1, sizeof(double));
-	for (i = 0; i < du.nd; i++) {
+	*lam = 0;
+	for (i = 0; i < du->nd; i++) {
 		double a = HUGE_VAL, v;
-		for (k = 0; k < du.nk; k++)
-			a = fmin(a, du.a[i * du.nk + k]);
+		for (k = 0; k < du->nk; k++)
+			a = fmin(a, du->a[i * du->nk + k]);
 		if (!(a > 0 && a < HUGE_VAL))
 			continue;
-		for (k = 0; k < du.nk; k++)
-			pi[k] = du.pen[i] / a;
-		v = dual_value(&du, pi, NULL);
+		for (k = 0; k < du->nk; k++)
+			pi[k] = du->pen[i] / a;
+		v = dual_value(du, pi, NULL);
 		if (v > best) {
 			best = v;
-			lam = du.pen[i] / a;
+			*lam = du->pen[i] / a;
 		}
 	}
-	for (k = 0; k < du.nk; k++)
-		pi[k] = lam;
-	best = dual_ascent(&du, pi, lam, best);
-	free(pi);
-	dual_release(&du);
+	for (k = 0; k < du->nk; k++)
+		pi[k] = *lam;
+	return dual_ascent(du, pi, *lam, best);
+}
+
+/*
+ * The five measures priced together: prices pi[k][m] >= 0 of each
+ * class's room in each measure, a replica of demand i on class k priced
+ * at sum_m a_ikm pi_km.  Every plan keeps each measure's rows, so
+ *
+ *     L(pi) = sum_i n_i min(pen_i, min_k sum_m a_ikm pi_km) - sum_k sum_m C_km pi_km
+ *
+ * is below its optimum for any such prices, as one measure's is
+ * (docs/formulation.md, Roadmap, "The capacity bound").  A class may
+ * hold demand i where a slot of it does (its slots' a_ik finite); a
+ * measure with no room in a class (no CPU or RAM figure) is not priced
+ * there.  From the best single measure's prices, supergradient steps on
+ * all of them, each measure's step in its own unit (its one price).
+ */
+struct cap_joint {
+	const struct cap_dual *du;	/* [CAP_KINDS], over the same demands and classes */
+	double *pi;			/* [k * CAP_KINDS + m] */
+	double lam[CAP_KINDS];
+};
+
+/* L(pi) of the joint relaxation, and its supergradient into grad ([k * CAP_KINDS + m]; NULL: not wanted). */
+static double joint_value(const struct cap_joint *j, double *grad)
+{
+	const struct cap_dual *d0 = &j->du[CAP_SLOTS];
+	double L = 0;
+	size_t i, k;
+	int m;
+
+	for (k = 0; k < d0->nk; k++)
+		for (m = 0; m < CAP_KINDS; m++) {
+			double cap = j->du[m].cap[k] > 0 ? j->du[m].cap[k] : 0;
+			L -= cap * j->pi[k * CAP_KINDS + m];
+			if (grad)
+				grad[k * CAP_KINDS + m] = -cap;
+		}
+	for (i = 0; i < d0->nd; i++) {
+		double best = d0->pen[i];
+		size_t arg = d0->nk;
+		for (k = 0; k < d0->nk; k++) {
+			double v = 0;
+			if (!(d0->a[i * d0->nk + k] < HUGE_VAL))
+				continue;
+			for (m = 0; m < CAP_KINDS; m++)
+				if (j->du[m].cap[k] > 0 && j->du[m].a[i * d0->nk + k] < HUGE_VAL)
+					v += j->du[m].a[i * d0->nk + k] * j->pi[k * CAP_KINDS + m];
+			if (v < best) {
+				best = v;
+				arg = k;
+			}
+		}
+		L += d0->n[i] * best;
+		for (m = 0; grad && arg < d0->nk && m < CAP_KINDS; m++)
+			if (j->du[m].cap[arg] > 0 && j->du[m].a[i * d0->nk + arg] < HUGE_VAL)
+				grad[arg * CAP_KINDS + m] += d0->n[i] * j->du[m].a[i * d0->nk + arg];
+	}
+	return L;
+}
+
+/* Supergradient steps of `scale` times each measure's step from j->pi; the best prices are left in j->pi. */
+static double joint_ascent(struct cap_joint *j, double best, double scale)
+{
+	size_t nk = j->du[CAP_SLOTS].nk, n = nk * CAP_KINDS, k;
+	double *grad = xcalloc(n + 1, sizeof(double)), *at = xcalloc(n + 1, sizeof(double)), v;
+	int t, m;
+
+	memcpy(at, j->pi, n * sizeof(double));
+	for (t = 0; t <= DUAL_STEPS; t++) {
+		if ((v = joint_value(j, grad)) > best) {
+			best = v;
+			memcpy(at, j->pi, n * sizeof(double));
+		}
+		for (k = 0; k < nk && t < DUAL_STEPS; k++)
+			for (m = 0; m < CAP_KINDS; m++)
+				if (j->du[m].cap[k] > 0)
+					j->pi[k * CAP_KINDS + m] = fmax(0, j->pi[k * CAP_KINDS + m] + scale * j->lam[m] / (1.0 + t) *
+										 grad[k * CAP_KINDS + m] / j->du[m].cap[k]);
+	}
+	memcpy(j->pi, at, n * sizeof(double));
+	free(grad);
+	free(at);
 	return best;
+}
+
+/* The fleet's whole room in du's measure. */
+static double room(const struct cap_dual *du)
+{
+	double r = 0;
+	size_t k;
+	for (k = 0; k < du->nk; k++)
+		r += fmax(0, du->cap[k]);
+	return r;
 }
 
 double rm_capacity_bound(const struct problem *p)
 {
-	double best = 0;
-	int kind;
+	struct cap_dual du[CAP_KINDS];
+	struct cap_joint j;
+	double *pi[CAP_KINDS], best = 0, v;
+	size_t k;
+	int kind, top = 0;
 
-	for (kind = 0; kind < CAP_KINDS; kind++)
-		best = fmax(best, kind_bound(p, (enum cap_kind)kind));
+	for (kind = 0; kind < CAP_KINDS; kind++) {
+		dual_build(&du[kind], p, (enum cap_kind)kind);
+		pi[kind] = xcalloc(du[kind].nk + 1, sizeof(double));
+		v = kind_bound(&du[kind], pi[kind], &j.lam[kind]);
+		if (v > best) {
+			best = v;
+			top = kind;
+		}
+	}
+	j.du = du;
+	for (kind = 0; kind < CAP_KINDS; kind++) /* each measure's step: the top one's, by the fleet's whole room */
+		j.lam[kind] = room(&du[kind]) > 0 ? j.lam[top] * room(&du[top]) / room(&du[kind]) : 0;
+	j.pi = xcalloc(p->nclasses * CAP_KINDS + 1, sizeof(double));
+	for (k = 0; k < p->nclasses; k++)
+		j.pi[k * CAP_KINDS + top] = pi[top][k];
+	for (v = 0.3; v > 0.002; v /= 3) /* the steps shrink from the single measure's prices: large ones overshoot */
+		best = joint_ascent(&j, best, v);
+	free(j.pi);
+	for (kind = 0; kind < CAP_KINDS; kind++) {
+		free(pi[kind]);
+		dual_release(&du[kind]);
+	}
 	/* a hair under: the sums are rounded; a bound must not be */
 	return best * (1 - 1e-9);
 }
