@@ -283,9 +283,9 @@ static double kind_bound(const struct cap_dual *du, double *pi, double *lam)
 }
 
 /*
- * The five measures priced together: prices pi[k][m] >= 0 of each
- * class's room in each measure, a replica of demand i on class k priced
- * at sum_m a_ikm pi_km.  Every plan keeps each measure's rows, so
+ * The five measures priced together: prices pi_km >= 0 of each class's
+ * room in each measure, a replica of demand i on class k priced at
+ * sum_m a_ikm pi_km.  Every plan keeps each measure's rows, so
  *
  *     L(pi) = sum_i n_i min(pen_i, min_k sum_m a_ikm pi_km) - sum_k sum_m C_km pi_km
  *
@@ -293,114 +293,136 @@ static double kind_bound(const struct cap_dual *du, double *pi, double *lam)
  * (docs/formulation.md, Roadmap, "The capacity bound").  A class may
  * hold demand i where a slot of it does (its slots' a_ik finite); a
  * measure with no room in a class (no CPU or RAM figure) is not priced
- * there.  From the best single measure's prices, supergradient steps on
- * all of them, each measure's step in its own unit (its one price).
+ * there.  The prices are searched as y_km = pi_km C_km (each class's
+ * room in each measure worth y_km), so that the measures' units do not
+ * matter: from the best single measure's prices, subgradient steps of
+ * Polyak's kind towards a target above the best L found, the target
+ * coming down when the steps stop finding better.
  */
 struct cap_joint {
-	const struct cap_dual *du;	/* [CAP_KINDS], over the same demands and classes */
-	double *pi;			/* [k * CAP_KINDS + m] */
-	double lam[CAP_KINDS];
+	size_t nd, nk;
+	const double *n, *pen;	/* per demand */
+	double *b;		/* [(i * nk + k) * CAP_KINDS + m]: a_ikm / C_km; 0: not priced */
+	unsigned char *can;	/* [i * nk + k]: a slot of k holds i */
+	double *y;		/* [k * CAP_KINDS + m] */
 };
 
-/* L(pi) of the joint relaxation, and its supergradient into grad ([k * CAP_KINDS + m]; NULL: not wanted). */
-static double joint_value(const struct cap_joint *j, double *grad)
+#define JOINT_STEPS 1000
+
+static void joint_build(struct cap_joint *j, const struct cap_dual *du)
 {
-	const struct cap_dual *d0 = &j->du[CAP_SLOTS];
-	double L = 0;
-	size_t i, k;
+	size_t i, k, n;
 	int m;
 
-	for (k = 0; k < d0->nk; k++)
-		for (m = 0; m < CAP_KINDS; m++) {
-			double cap = j->du[m].cap[k] > 0 ? j->du[m].cap[k] : 0;
-			L -= cap * j->pi[k * CAP_KINDS + m];
-			if (grad)
-				grad[k * CAP_KINDS + m] = -cap;
+	j->nd = du[CAP_SLOTS].nd;
+	j->nk = du[CAP_SLOTS].nk;
+	j->n = du[CAP_SLOTS].n;
+	j->pen = du[CAP_SLOTS].pen;
+	n = j->nd * j->nk;
+	j->b = xcalloc(n * CAP_KINDS + 1, sizeof(double));
+	j->can = xcalloc(n + 1, 1);
+	j->y = xcalloc(j->nk * CAP_KINDS + 1, sizeof(double));
+	for (i = 0; i < j->nd; i++)
+		for (k = 0; k < j->nk; k++) {
+			j->can[i * j->nk + k] = du[CAP_SLOTS].a[i * j->nk + k] < HUGE_VAL;
+			for (m = 0; m < CAP_KINDS && j->can[i * j->nk + k]; m++)
+				if (du[m].cap[k] > 0 && du[m].a[i * j->nk + k] < HUGE_VAL)
+					j->b[(i * j->nk + k) * CAP_KINDS + m] = du[m].a[i * j->nk + k] / du[m].cap[k];
 		}
-	for (i = 0; i < d0->nd; i++) {
-		double best = d0->pen[i];
-		size_t arg = d0->nk;
-		for (k = 0; k < d0->nk; k++) {
+}
+
+static void joint_release(struct cap_joint *j)
+{
+	free(j->b);
+	free(j->can);
+	free(j->y);
+}
+
+/* L at j->y, and its subgradient into g ([k * CAP_KINDS + m]). */
+static double joint_value(const struct cap_joint *j, double *g)
+{
+	double L = 0;
+	size_t i, k, nm = j->nk * CAP_KINDS;
+	int m;
+
+	for (k = 0; k < nm; k++) {
+		L -= j->y[k];
+		g[k] = -1;
+	}
+	for (i = 0; i < j->nd; i++) {
+		double best = j->pen[i];
+		size_t arg = j->nk;
+		for (k = 0; k < j->nk; k++) {
+			const double *b = &j->b[(i * j->nk + k) * CAP_KINDS];
 			double v = 0;
-			if (!(d0->a[i * d0->nk + k] < HUGE_VAL))
+			if (!j->can[i * j->nk + k])
 				continue;
 			for (m = 0; m < CAP_KINDS; m++)
-				if (j->du[m].cap[k] > 0 && j->du[m].a[i * d0->nk + k] < HUGE_VAL)
-					v += j->du[m].a[i * d0->nk + k] * j->pi[k * CAP_KINDS + m];
+				v += b[m] * j->y[k * CAP_KINDS + m];
 			if (v < best) {
 				best = v;
 				arg = k;
 			}
 		}
-		L += d0->n[i] * best;
-		for (m = 0; grad && arg < d0->nk && m < CAP_KINDS; m++)
-			if (j->du[m].cap[arg] > 0 && j->du[m].a[i * d0->nk + arg] < HUGE_VAL)
-				grad[arg * CAP_KINDS + m] += d0->n[i] * j->du[m].a[i * d0->nk + arg];
+		L += j->n[i] * best;
+		for (m = 0; arg < j->nk && m < CAP_KINDS; m++)
+			g[arg * CAP_KINDS + m] += j->n[i] * j->b[(i * j->nk + arg) * CAP_KINDS + m];
 	}
 	return L;
 }
 
-/* Supergradient steps of `scale` times each measure's step from j->pi; the best prices are left in j->pi. */
-static double joint_ascent(struct cap_joint *j, double best, double scale)
+/* The best L found from j->y (Polyak steps towards best + delta, delta halved when they stall). */
+static double joint_ascent(struct cap_joint *j, double best)
 {
-	size_t nk = j->du[CAP_SLOTS].nk, n = nk * CAP_KINDS, k;
-	double *grad = xcalloc(n + 1, sizeof(double)), *at = xcalloc(n + 1, sizeof(double)), v;
-	int t, m;
+	size_t nm = j->nk * CAP_KINDS, k, i;
+	double *g = xcalloc(nm + 1, sizeof(double)), delta = 0, gg, L;
+	int t, stall = 0;
 
-	memcpy(at, j->pi, n * sizeof(double));
-	for (t = 0; t <= DUAL_STEPS; t++) {
-		if ((v = joint_value(j, grad)) > best) {
-			best = v;
-			memcpy(at, j->pi, n * sizeof(double));
+	for (i = 0; i < j->nd; i++)
+		delta = fmax(delta, j->n[i] * j->pen[i]);
+	delta = fmax(delta * 0.1, best * 0.1);
+	for (t = 0; t < JOINT_STEPS && delta > 0; t++) {
+		L = joint_value(j, g);
+		if (L > best + 1e-9 * fabs(best)) {
+			best = L;
+			stall = 0;
+		} else if (++stall >= 20) {
+			delta /= 2;
+			stall = 0;
 		}
-		for (k = 0; k < nk && t < DUAL_STEPS; k++)
-			for (m = 0; m < CAP_KINDS; m++)
-				if (j->du[m].cap[k] > 0)
-					j->pi[k * CAP_KINDS + m] = fmax(0, j->pi[k * CAP_KINDS + m] + scale * j->lam[m] / (1.0 + t) *
-										 grad[k * CAP_KINDS + m] / j->du[m].cap[k]);
+		for (k = 0, gg = 0; k < nm; k++) /* an unpriced measure's price stays 0 */
+			gg += g[k] * g[k];
+		if (gg <= 0)
+			break;
+		for (k = 0; k < nm; k++)
+			j->y[k] = fmax(0, j->y[k] + (best + delta - L) / gg * g[k]);
 	}
-	memcpy(j->pi, at, n * sizeof(double));
-	free(grad);
-	free(at);
-	return best;
-}
-
-/* The fleet's whole room in du's measure. */
-static double room(const struct cap_dual *du)
-{
-	double r = 0;
-	size_t k;
-	for (k = 0; k < du->nk; k++)
-		r += fmax(0, du->cap[k]);
-	return r;
+	free(g);
+	return fmax(best, 0);
 }
 
 double rm_capacity_bound(const struct problem *p)
 {
 	struct cap_dual du[CAP_KINDS];
 	struct cap_joint j;
-	double *pi[CAP_KINDS], best = 0, v;
+	double *pi[CAP_KINDS], best = 0, v, lam;
 	size_t k;
 	int kind, top = 0;
 
 	for (kind = 0; kind < CAP_KINDS; kind++) {
 		dual_build(&du[kind], p, (enum cap_kind)kind);
 		pi[kind] = xcalloc(du[kind].nk + 1, sizeof(double));
-		v = kind_bound(&du[kind], pi[kind], &j.lam[kind]);
+		v = kind_bound(&du[kind], pi[kind], &lam);
 		if (v > best) {
 			best = v;
 			top = kind;
 		}
 	}
-	j.du = du;
-	for (kind = 0; kind < CAP_KINDS; kind++) /* each measure's step: the top one's, by the fleet's whole room */
-		j.lam[kind] = room(&du[kind]) > 0 ? j.lam[top] * room(&du[top]) / room(&du[kind]) : 0;
-	j.pi = xcalloc(p->nclasses * CAP_KINDS + 1, sizeof(double));
-	for (k = 0; k < p->nclasses; k++)
-		j.pi[k * CAP_KINDS + top] = pi[top][k];
-	for (v = 0.3; v > 0.002; v /= 3) /* the steps shrink from the single measure's prices: large ones overshoot */
-		best = joint_ascent(&j, best, v);
-	free(j.pi);
+	joint_build(&j, du);
+	for (k = 0; k < j.nk; k++)
+		j.y[k * CAP_KINDS + top] = du[top].cap[k] > 0 ? pi[top][k] * du[top].cap[k] : 0;
+	best = joint_ascent(&j, best);
+	joint_release(&j);
 	for (kind = 0; kind < CAP_KINDS; kind++) {
 		free(pi[kind]);
 		dual_release(&du[kind]);
