@@ -245,6 +245,7 @@ static void budget_weights(struct rm_ctx *c)
 		c->weight_all += (c->relax ? 2 : 1) * rm_plan_weight(c, c->demand);
 	}
 	c->weight_left = c->weight_all;
+	c->defer = c->relax && c->nodes <= 0;
 }
 
 /* The context's arrays, the lead time and the shared-out budgets. */
@@ -301,6 +302,8 @@ int roadmap_run(struct roadmap_result *r, const struct scenario *sc, const struc
 		if (rm_buy_for(&c, t, d) || rm_plan_period(&c, t, d))
 			goto out;
 	}
+	if (rm_bound_pass(&c, d))
+		goto out;
 	for (t = 0; t < c.T; t++)
 		period_fleet(&c, t);
 	if (roadmap_commit_choose(r, &c.use, d) || roadmap_licence_choose(r, &c.use, d))

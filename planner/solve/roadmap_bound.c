@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "roadmap_bound.h"
 #include "util.h"
@@ -224,62 +225,208 @@ static void dual_release(struct cap_dual *du)
 /* Supergradient steps from pi (changed): each price moves by its class's overload, step shrinking. */
 #define DUAL_STEPS 200
 
+/* The best L found from pi; the prices it was found at into pi. */
 static double dual_ascent(const struct cap_dual *du, double *pi, double scale, double best)
 {
-	double *grad = xcalloc(du->nk + 1, sizeof(double));
+	double *grad = xcalloc(du->nk + 1, sizeof(double)), *at = xcalloc(du->nk + 1, sizeof(double));
 	int t;
 	size_t k;
 
+	memcpy(at, pi, du->nk * sizeof(double));
 	for (t = 0; t < DUAL_STEPS && scale > 0; t++) {
-		double step = scale / (1.0 + t);
-		best = fmax(best, dual_value(du, pi, grad));
+		double step = scale / (1.0 + t), v = dual_value(du, pi, grad);
+		if (v > best) {
+			best = v;
+			memcpy(at, pi, du->nk * sizeof(double));
+		}
 		for (k = 0; k < du->nk; k++)
 			if (du->cap[k] > 0)
 				pi[k] = fmax(0, pi[k] + step * grad[k] / du->cap[k]);
 	}
-	best = fmax(best, dual_value(du, pi, NULL));
+	if (dual_value(du, pi, NULL) > best) {
+		best = dual_value(du, pi, NULL);
+		memcpy(at, pi, du->nk * sizeof(double));
+	}
+	memcpy(pi, at, du->nk * sizeof(double));
 	free(grad);
+	free(at);
 	return best;
 }
 
-/* The best L of kind's relaxation found: one price for all classes, then per class. */
-static double kind_bound(const struct problem *p, enum cap_kind kind)
+/*
+ * The best L of du's relaxation found: one price for all classes, then
+ * per class; the prices into pi (du->nk) and the one price into *lam.
+ */
+static double kind_bound(const struct cap_dual *du, double *pi, double *lam)
 {
-	struct cap_dual du;
-	double *pi, best = 0, lam = 0;
+	double best = 0;
 	size_t i, k;
 
-	dual_build(&du, p, kind);
-	pi = xcalloc(du.nk + 1, sizeof(double));
-	for (i = 0; i < du.nd; i++) {
+	*lam = 0;
+	for (i = 0; i < du->nd; i++) {
 		double a = HUGE_VAL, v;
-		for (k = 0; k < du.nk; k++)
-			a = fmin(a, du.a[i * du.nk + k]);
+		for (k = 0; k < du->nk; k++)
+			a = fmin(a, du->a[i * du->nk + k]);
 		if (!(a > 0 && a < HUGE_VAL))
 			continue;
-		for (k = 0; k < du.nk; k++)
-			pi[k] = du.pen[i] / a;
-		v = dual_value(&du, pi, NULL);
+		for (k = 0; k < du->nk; k++)
+			pi[k] = du->pen[i] / a;
+		v = dual_value(du, pi, NULL);
 		if (v > best) {
 			best = v;
-			lam = du.pen[i] / a;
+			*lam = du->pen[i] / a;
 		}
 	}
-	for (k = 0; k < du.nk; k++)
-		pi[k] = lam;
-	best = dual_ascent(&du, pi, lam, best);
-	free(pi);
-	dual_release(&du);
-	return best;
+	for (k = 0; k < du->nk; k++)
+		pi[k] = *lam;
+	return dual_ascent(du, pi, *lam, best);
+}
+
+/*
+ * The five measures priced together: prices pi_km >= 0 of each class's
+ * room in each measure, a replica of demand i on class k priced at
+ * sum_m a_ikm pi_km.  Every plan keeps each measure's rows, so
+ *
+ *     L(pi) = sum_i n_i min(pen_i, min_k sum_m a_ikm pi_km) - sum_k sum_m C_km pi_km
+ *
+ * is below its optimum for any such prices, as one measure's is
+ * (docs/formulation.md, Roadmap, "The capacity bound").  A class may
+ * hold demand i where a slot of it does (its slots' a_ik finite); a
+ * measure with no room in a class (no CPU or RAM figure) is not priced
+ * there.  The prices are searched as y_km = pi_km C_km (each class's
+ * room in each measure worth y_km), so that the measures' units do not
+ * matter: from the best single measure's prices, subgradient steps of
+ * Polyak's kind towards a target above the best L found, the target
+ * coming down when the steps stop finding better.
+ */
+struct cap_joint {
+	size_t nd, nk;
+	const double *n, *pen;	/* per demand */
+	double *b;		/* [(i * nk + k) * CAP_KINDS + m]: a_ikm / C_km; 0: not priced */
+	unsigned char *can;	/* [i * nk + k]: a slot of k holds i */
+	double *y;		/* [k * CAP_KINDS + m] */
+};
+
+#define JOINT_STEPS 1000
+
+static void joint_build(struct cap_joint *j, const struct cap_dual *du)
+{
+	size_t i, k, n;
+	int m;
+
+	j->nd = du[CAP_SLOTS].nd;
+	j->nk = du[CAP_SLOTS].nk;
+	j->n = du[CAP_SLOTS].n;
+	j->pen = du[CAP_SLOTS].pen;
+	n = j->nd * j->nk;
+	j->b = xcalloc(n * CAP_KINDS + 1, sizeof(double));
+	j->can = xcalloc(n + 1, 1);
+	j->y = xcalloc(j->nk * CAP_KINDS + 1, sizeof(double));
+	for (i = 0; i < j->nd; i++)
+		for (k = 0; k < j->nk; k++) {
+			j->can[i * j->nk + k] = du[CAP_SLOTS].a[i * j->nk + k] < HUGE_VAL;
+			for (m = 0; m < CAP_KINDS && j->can[i * j->nk + k]; m++)
+				if (du[m].cap[k] > 0 && du[m].a[i * j->nk + k] < HUGE_VAL)
+					j->b[(i * j->nk + k) * CAP_KINDS + m] = du[m].a[i * j->nk + k] / du[m].cap[k];
+		}
+}
+
+static void joint_release(struct cap_joint *j)
+{
+	free(j->b);
+	free(j->can);
+	free(j->y);
+}
+
+/* L at j->y, and its subgradient into g ([k * CAP_KINDS + m]). */
+static double joint_value(const struct cap_joint *j, double *g)
+{
+	double L = 0;
+	size_t i, k, nm = j->nk * CAP_KINDS;
+	int m;
+
+	for (k = 0; k < nm; k++) {
+		L -= j->y[k];
+		g[k] = -1;
+	}
+	for (i = 0; i < j->nd; i++) {
+		double best = j->pen[i];
+		size_t arg = j->nk;
+		for (k = 0; k < j->nk; k++) {
+			const double *b = &j->b[(i * j->nk + k) * CAP_KINDS];
+			double v = 0;
+			if (!j->can[i * j->nk + k])
+				continue;
+			for (m = 0; m < CAP_KINDS; m++)
+				v += b[m] * j->y[k * CAP_KINDS + m];
+			if (v < best) {
+				best = v;
+				arg = k;
+			}
+		}
+		L += j->n[i] * best;
+		for (m = 0; arg < j->nk && m < CAP_KINDS; m++)
+			g[arg * CAP_KINDS + m] += j->n[i] * j->b[(i * j->nk + arg) * CAP_KINDS + m];
+	}
+	return L;
+}
+
+/* The best L found from j->y (Polyak steps towards best + delta, delta halved when they stall). */
+static double joint_ascent(struct cap_joint *j, double best)
+{
+	size_t nm = j->nk * CAP_KINDS, k, i;
+	double *g = xcalloc(nm + 1, sizeof(double)), delta = 0, gg, L;
+	int t, stall = 0;
+
+	for (i = 0; i < j->nd; i++)
+		delta = fmax(delta, j->n[i] * j->pen[i]);
+	delta = fmax(delta * 0.1, best * 0.1);
+	for (t = 0; t < JOINT_STEPS && delta > 0; t++) {
+		L = joint_value(j, g);
+		if (L > best + 1e-9 * fabs(best)) {
+			best = L;
+			stall = 0;
+		} else if (++stall >= 20) {
+			delta /= 2;
+			stall = 0;
+		}
+		for (k = 0, gg = 0; k < nm; k++) /* an unpriced measure's price stays 0 */
+			gg += g[k] * g[k];
+		if (gg <= 0)
+			break;
+		for (k = 0; k < nm; k++)
+			j->y[k] = fmax(0, j->y[k] + (best + delta - L) / gg * g[k]);
+	}
+	free(g);
+	return fmax(best, 0);
 }
 
 double rm_capacity_bound(const struct problem *p)
 {
-	double best = 0;
-	int kind;
+	struct cap_dual du[CAP_KINDS];
+	struct cap_joint j;
+	double *pi[CAP_KINDS], best = 0, v, lam;
+	size_t k;
+	int kind, top = 0;
 
-	for (kind = 0; kind < CAP_KINDS; kind++)
-		best = fmax(best, kind_bound(p, (enum cap_kind)kind));
+	for (kind = 0; kind < CAP_KINDS; kind++) {
+		dual_build(&du[kind], p, (enum cap_kind)kind);
+		pi[kind] = xcalloc(du[kind].nk + 1, sizeof(double));
+		v = kind_bound(&du[kind], pi[kind], &lam);
+		if (v > best) {
+			best = v;
+			top = kind;
+		}
+	}
+	joint_build(&j, du);
+	for (k = 0; k < j.nk; k++)
+		j.y[k * CAP_KINDS + top] = du[top].cap[k] > 0 ? pi[top][k] * du[top].cap[k] : 0;
+	best = joint_ascent(&j, best);
+	joint_release(&j);
+	for (kind = 0; kind < CAP_KINDS; kind++) {
+		free(pi[kind]);
+		dual_release(&du[kind]);
+	}
 	/* a hair under: the sums are rounded; a bound must not be */
 	return best * (1 - 1e-9);
 }

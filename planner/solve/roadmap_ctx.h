@@ -34,12 +34,18 @@ struct rm_ctx {
 	long *demand;		/* this plan's demand per workload */
 	int has_buy;		/* the inventory has a buy row */
 	int relax;		/* the bound needs the relaxation: buy rows, or a rate a commitment undercuts */
+	int defer;		/* the relaxations are solved in the bound pass (a time limit, no node limit) */
 	/*
 	 * The shared-out budgets (budget_split): the run's time limit from
 	 * t0, the weight of the plans not run yet; the node limit in all and
 	 * the weight of all plans.
 	 */
 	double time_s, t0, weight_left, weight_all;
+	/*
+	 * The share a plan needs to reach its LP, as the plans run so far
+	 * show it (budget_learn); 0: not known, no solve is skipped.
+	 */
+	double need_s;
 	long nodes;
 	const struct deadline *dl;	/* the run's, or NULL: from t0 */
 	struct rm_carry carry;		/* the last period plan (roadmap_warm.h) */
@@ -58,5 +64,10 @@ void rm_base_load(struct rm_ctx *c, size_t t);
 int rm_buy_for(struct rm_ctx *c, size_t t, struct diag *d);
 /* Period t: the plan of its demand and its bound.  0, or -1 with d set. */
 int rm_plan_period(struct rm_ctx *c, size_t t, struct diag *d);
+/*
+ * Under a time limit, after the periods: the time left spent on the
+ * periods' bounds, the latest first (roadmap_period.c).  0, or -1 with d set.
+ */
+int rm_bound_pass(struct rm_ctx *c, struct diag *d);
 
 #endif

@@ -22,7 +22,9 @@
  * or perpetual the cloud GPUs are covered apart, by the marketplace alone
  * or by terms of that kind alone (brought to the instances), and the
  * fleet's by the other terms, so a one-period roadmap prices a cloud
- * node's licence as plan does.
+ * node's licence as plan does.  Under auto with licensing.term: perpetual
+ * (no subscription for the fleet) they are covered apart too, by the
+ * marketplace or subscriptions, as plan's auto prices them.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -104,6 +106,20 @@ double roadmap_licence_floor(const struct scenario *sc, int p)
 	return best >= 0 ? best : kind_floor(sc, p, -1);
 }
 
+/*
+ * Whether the cloud's GPUs are covered apart from the fleet's: under a
+ * cloud_term other than auto, and under auto when licensing.term:
+ * perpetual leaves the fleet no subscription (without licence_terms) -
+ * plan's auto is the cheaper of the marketplace and a subscription on
+ * cloud nodes whatever the fleet's term, and a perpetual licence is the
+ * fleet's, not a cloud instance's.
+ */
+static int cloud_apart(const struct scenario *sc)
+{
+	const struct scenario_roadmap *R = &sc->roadmap;
+	return cloud_kind(sc) >= 0 || (!strcmp(sc->licensing.term, "perpetual") && !(R->present && R->nterms));
+}
+
 /* Whose GPUs a cover takes: all (cloud_term auto), or the fleet's and the cloud's apart. */
 enum lic_pool { POOL_ALL, POOL_ONPREM, POOL_CLOUD };
 
@@ -112,14 +128,16 @@ enum lic_pool { POOL_ALL, POOL_ONPREM, POOL_CLOUD };
  * names it; without the field every term, but no subscription under
  * licensing.term: perpetual (the scenario buys its licences outright, as
  * plan prices them).  The cloud's, covered apart, only of cloud_term's
- * kind; the fleet's then no hourly one.
+ * kind (under auto the marketplace and the subscriptions); the fleet's
+ * then no hourly one.
  */
 static int term_allowed(const struct scenario *sc, const struct lic_term *term, enum lic_pool pool)
 {
 	const struct scenario_roadmap *R = &sc->roadmap;
 	size_t i;
 
-	if (pool == POOL_CLOUD && (int)term->kind != cloud_kind(sc))
+	if (pool == POOL_CLOUD &&
+	    (cloud_kind(sc) >= 0 ? (int)term->kind != cloud_kind(sc) : term->kind == TERM_PERPETUAL))
 		return 0;
 	if (pool == POOL_ONPREM && term->kind == TERM_HOURLY)
 		return 0;
@@ -316,7 +334,7 @@ static int pool_charge(struct roadmap_result *r, const struct rm_usage *u, int p
 	return rc;
 }
 
-/* The assumption a cloud_term other than auto adds. */
+/* The assumption covering the cloud's GPUs apart adds. */
 static void cloud_assumption(struct roadmap_result *r)
 {
 	r->assumptions = xrealloc(r->assumptions, (r->nassumptions + 1) * sizeof(*r->assumptions));
@@ -324,13 +342,15 @@ static void cloud_assumption(struct roadmap_result *r)
 		xasprintf("roadmap: licensing.cloud_term %s: the GPUs on cloud nodes are licensed %s, apart from the "
 			  "fleet's terms, as plan prices them", r->sc->licensing.cloud_term,
 			  cloud_kind(r->sc) == TERM_HOURLY ? "at the marketplace's hourly price"
-							   : "by terms of that kind brought to the instances");
+			  : cloud_kind(r->sc) < 0 ? "at the marketplace's hourly price or by subscriptions brought to the "
+						    "instances (licensing.term perpetual is the fleet's)"
+						  : "by terms of that kind brought to the instances");
 }
 
 int roadmap_licence_choose(struct roadmap_result *r, const struct rm_usage *u, struct diag *d)
 {
 	const struct scenario *sc = r->sc;
-	int split = cloud_kind(sc) >= 0, cloud = 0, p, rc = 0;
+	int split = cloud_apart(sc), cloud = 0, p, rc = 0;
 	size_t t;
 
 	for (p = 1; p < LIC_COUNT && !rc; p++) {

@@ -160,16 +160,41 @@ static void budget_split(struct rm_ctx *c, double w, struct plan_opts *po)
 	*po = c->po;
 	po->greedy_whole = 1;
 	po->time_limit_s = c->weight_left > 0 ? fmax(0, c->time_s - spent) * fmin(1, w / c->weight_left) : 0;
+	if (c->defer && po->time_limit_s < c->need_s)
+		po->time_limit_s = 0; /* too short to reach the LP: the time goes on (budget_learn) */
 	c->weight_left = fmax(0, c->weight_left - w);
 	if (c->nodes > 0)
 		po->node_limit = (long)fmax(1, floor((double)c->nodes * w / c->weight_all));
 }
 
 /*
- * Plans ps into pr, from c->seed when set; 0, or -1 with d set.  A
- * scenario with no demand is not planned (*planned 0).
+ * What plan pr, run with po's share, says of the share a plan needs to
+ * reach its LP: no more than it had when it reached it (a proven bound,
+ * or a solve the clock did not cut), more when the clock cut it first.
+ * Used where the bounds are the deferred relaxations' (c->defer): there
+ * a period plan's solve is for its plan alone, and a share too short to
+ * reach the LP leaves the greedy plan, so budget_split gives that time
+ * to the later plans and the bound pass instead.
  */
-static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned,
+static void budget_learn(struct rm_ctx *c, const struct plan_opts *po, const struct plan_result *pr)
+{
+	double share = po->time_limit_s;
+
+	if (!c->defer || po->greedy_only || share <= 0 || pr->res.status == ILP_SKIPPED)
+		return;
+	if (pr->bound > 0 || !pr->res.cut)
+		c->need_s = c->need_s > 0 ? fmin(c->need_s, share) : 0;
+	else
+		c->need_s = fmax(c->need_s, 1.5 * share);
+}
+
+/*
+ * Plans ps into pr, from c->seed when set; 0, or -1 with d set.  A
+ * scenario with no demand is not planned (*planned 0).  greedy: its
+ * greedy pass only, no share of the budgets spent (a relaxation the bound
+ * pass solves, c->defer).
+ */
+static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_result *pr, int *planned, int greedy,
 		      struct diag *d)
 {
 	struct plan_opts po;
@@ -178,7 +203,13 @@ static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_resu
 	memset(pr, 0, sizeof(*pr));
 	if (!ps->s.workloads.n)
 		return 0;
-	budget_split(c, rm_plan_weight(c, c->demand), &po);
+	if (greedy) {
+		po = c->po;
+		po.greedy_whole = 1;
+		po.greedy_only = 1;
+	} else {
+		budget_split(c, rm_plan_weight(c, c->demand), &po);
+	}
 	if (c->seed) {
 		po.seed = rm_seed_plan;
 		po.seed_ctx = c->seed;
@@ -187,6 +218,7 @@ static int plan_pscen(struct rm_ctx *c, const struct pscen *ps, struct plan_resu
 		plan_release(pr);
 		return -1;
 	}
+	budget_learn(c, &po, pr);
 	*planned = 1;
 	return 0;
 }
@@ -268,7 +300,7 @@ int rm_buy_for(struct rm_ctx *c, size_t t, struct diag *d)
 		return 0;
 	}
 	pscen_build(c, PS_BUY, t, &ps);
-	if (plan_pscen(c, &ps, &pr, &planned, d)) {
+	if (plan_pscen(c, &ps, &pr, &planned, 0, d)) {
 		pscen_release(&ps);
 		return -1;
 	}
@@ -460,10 +492,10 @@ int rm_plan_period(struct rm_ctx *c, size_t t, struct diag *d)
 	pscen_build(c, PS_PERIOD, t, &ps);
 	pscen_build(c, PS_BOUND, t, &bs);
 	warm_seed(c, &ps, &sd, &cls_carry);
-	rc = plan_pscen(c, &ps, &pr, &planned, d);
+	rc = plan_pscen(c, &ps, &pr, &planned, 0, d);
 	c->seed = NULL;
 	free(cls_carry);
-	if (rc || (c->relax && plan_pscen(c, &bs, &br, &bplanned, d))) {
+	if (rc || (c->relax && plan_pscen(c, &bs, &br, &bplanned, c->defer, d))) {
 		rc = -1;
 		goto out;
 	}
@@ -490,3 +522,83 @@ out:
 	return rc;
 }
 
+
+/* ================= the bound pass ================= */
+
+/* Whether periods s and t ask the same demand (then their bound problems are one). */
+static int same_demand(const struct rm_ctx *c, size_t s, size_t t)
+{
+	size_t w;
+	for (w = 0; w < c->nw; w++)
+		if (forecast_at(c->fc, s, w) != forecast_at(c->fc, t, w))
+			return 0;
+	return 1;
+}
+
+/*
+ * Period t's bound problem solved with `share` seconds: its proven bound
+ * raises the bound of every period of the same demand (done[] marks them).
+ */
+static int bound_solve(struct rm_ctx *c, size_t t, double share, unsigned char *done, struct diag *d)
+{
+	struct pscen bs;
+	struct plan_result br;
+	struct plan_opts po = c->po;
+	size_t s, w;
+	int rc = 0;
+
+	for (w = 0; w < c->nw; w++)
+		c->demand[w] = forecast_at(c->fc, t, w);
+	pscen_build(c, c->relax ? PS_BOUND : PS_PERIOD, t, &bs);
+	po.greedy_whole = 1;
+	po.time_limit_s = share;
+	memset(&br, 0, sizeof(br));
+	if (bs.s.workloads.n && (rc = plan_run(&br, &bs.s, &po, d)) == 0) {
+		for (s = 0; s < c->T; s++)
+			if (!done[s] && same_demand(c, s, t)) {
+				c->r->per[s].bound = fmax(c->r->per[s].bound, fmax(0, br.bound));
+				done[s] = 1;
+			}
+	}
+	if (bs.s.workloads.n)
+		plan_release(&br);
+	pscen_release(&bs);
+	return rc ? -1 : 0;
+}
+
+/*
+ * The periods' bound problems (the relaxation R_t, or without one the
+ * period's own problem, which then is the same for every roadmap) solved
+ * again with the time the periods left, the latest period first: its
+ * demand is the largest under growth and its penalties the most at stake.
+ * Each takes half the time left (the last one all of it): a share too
+ * short to reach the LP proves nothing, so the shares fall from the
+ * latest period back rather than split evenly.  Each proven bound only
+ * raises the period's (the larger of two lower bounds on one optimum), so
+ * the pass changes no plan and no objective.  Under a node limit there is
+ * no pass: the in-loop solves had their fixed shares.
+ */
+int rm_bound_pass(struct rm_ctx *c, struct diag *d)
+{
+	unsigned char *done;
+	size_t t, s;
+	int rc = 0;
+
+	if (c->nodes > 0 || !c->T)
+		return 0;
+	done = xcalloc(c->T + 1, 1);
+	for (t = c->T; t-- > 0 && rc == 0;) {
+		double spent = c->dl ? deadline_elapsed(c->dl) : util_now_s() - c->t0;
+		double left = c->time_s - spent;
+		int more = 0;
+		if (left <= 0)
+			break;
+		if (done[t])
+			continue;
+		for (s = 0; s < t && !more; s++)
+			more = !done[s] && !same_demand(c, s, t);
+		rc = bound_solve(c, t, more ? left / 2 : left, done, d);
+	}
+	free(done);
+	return rc;
+}

@@ -24,6 +24,7 @@
 
 static char dir[64];
 static int greedy_only;	/* the period plans skip the ILP: no bound of their own */
+static const char *chat_cpu = ""; /* the chat replica's cpu_cores ("": none asked) */
 
 static void put(const char *name, const char *text)
 {
@@ -58,12 +59,14 @@ static void run_with(struct run *x, const char *block, const char *owned, const 
 			      "%s"
 			      "rent,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,rent,,,2,\n", owned,
 			      buy ? buy : "buy,4,H100-SXM5-80GB,8,baremetal,dc1,112,2048,buy,80000,5,,\n");
-	char *path = xasprintf("%s/scenario.yaml", dir);
+	char *path = xasprintf("%s/scenario.yaml", dir), *wl;
 
 	put("scenario.yaml", sc);
 	put("inventory.csv", inv);
-	put("workloads.csv", "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
-			     "sites,needs_nvaie,priority\nchat,a,8,1,,,exclusive,false,,,,passthrough,,false,1\n");
+	wl = xasprintf("name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,"
+		       "sites,needs_nvaie,priority\nchat,a,8,1,,,exclusive,false,%s,,,passthrough,,false,1\n", chat_cpu);
+	put("workloads.csv", wl);
+	free(wl);
 	put("forecast.csv", forecast);
 	o.po.node_limit = 1000;
 	o.po.greedy_only = greedy_only;
@@ -179,6 +182,22 @@ static void test_capacity_bound(void)
 		 "period,workload,replicas\n2027-Q1,chat,40\n");
 	CHECK(!x.ok || (x.r.per[0].unplaced == 0 && x.r.bound == 0), "all fit: bound %f", x.ok ? x.r.bound : -1);
 	done(&x);
+	/*
+	 * Two measures binding on two classes: 36 replicas of 1 GPU and 4
+	 * cores on 40 GPUs and 456 cores, but the owned node's 8 cores hold 2
+	 * of them and the rent nodes' 32 GPUs 32, so 2 stay unplaced.  Each
+	 * measure alone sees room for all (bound 0); priced together they
+	 * prove a bound (the search finds part of the 2 replicas'
+	 * penalties), never above the plan.
+	 */
+	chat_cpu = "4";
+	run_with(&x, "periods: 1, lead_time_weeks: 0", "owned,1,H100-SXM5-80GB,8,baremetal,dc1,8,2048,owned,,,,\n", "",
+		 "period,workload,replicas\n2027-Q1,chat,36\n");
+	if (x.ok)
+		CHECK(x.r.per[0].unplaced == 2 && x.r.bound > 0 && x.r.bound <= x.r.objective,
+		      "unplaced %ld bound %f objective %f", x.r.per[0].unplaced, x.r.bound, x.r.objective);
+	done(&x);
+	chat_cpu = "";
 	greedy_only = 0;
 }
 
