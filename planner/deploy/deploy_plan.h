@@ -94,6 +94,16 @@ const char *deploy_resource(const struct dplan *dp, const struct cslot *s, int *
 /* Adds requests.csv and requests.yaml (the workloads' extended resources) to os; -1 when YAML fails. */
 int deploy_requests(const struct dplan *dp, struct outset *os);
 
+/* True when the scenario asks resilience `preemption: lower-priority` (deploy_priority.c). */
+int deploy_preempts(const struct scenario *sc);
+
+struct dyaml;
+/* A request's priorityClassName for w when deploy_preempts (else nothing). */
+void deploy_priority_field(struct dyaml *y, const struct scenario *sc, const struct workload *w);
+
+/* requests.yaml's priorityClasses: the scheduling.k8s.io/v1 PriorityClasses its requests name, when deploy_preempts. */
+void deploy_priority_classes(struct dyaml *y, const struct dplan *dp);
+
 struct cJSON;
 /* Adds file `name` to os: root printed by cJSON and a newline; frees root. */
 void deploy_add_json(struct outset *os, const char *name, struct cJSON *root);

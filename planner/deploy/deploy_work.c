@@ -329,6 +329,7 @@ static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, 
 		dyaml_end(&y, 0);
 		dyaml_end(&y, 0);
 		request_spread(&y, w);
+		deploy_priority_field(&y, p->sc, w);
 		dyaml_ki(&y, "replicas", total);
 		dyaml_str(&y, "nodes");
 		dyaml_map(&y, 0);
@@ -339,6 +340,7 @@ static int requests_yaml(const struct dplan *dp, const struct req *r, size_t n, 
 	}
 	dyaml_end(&y, 1);
 	request_pdbs(&y, dp, r, n);
+	deploy_priority_classes(&y, dp);
 	dyaml_end(&y, 0);
 	if (dyaml_finish(&y, &text, &len))
 		return -1;

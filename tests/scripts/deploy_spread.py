@@ -5,7 +5,13 @@ IsValidLabelValue), each topologySpreadConstraint has only core/v1 TopologySprea
 with a topologyKey gpuplan plans, a whenUnsatisfiable Kubernetes knows, minDomains only with
 DoNotSchedule, and a labelSelector that selects the request's own pods; each PodDisruptionBudget
 is policy/v1, named with a Kubernetes object name, with one of minAvailable/maxUnavailable and a selector that selects some request's
-pods.  Exit 1 with one line per fault."""
+pods.  With priorityClasses (resilience preemption: lower-priority, docs/deploy.md "Priority and
+preemption"): each is scheduling.k8s.io/v1 with only PriorityClass's fields, an object name not
+under the reserved system- prefix, a value within the user range (<= 1,000,000,000), not a global
+default; every request names one of them and every one is named; a workload's requests name one
+class; and the classes make two tiers, as the plan counts: every PreemptLowerPriority class has one
+value (so they never preempt one another), above every other class's, and the others are Never.
+Exit 1 with one line per fault."""
 import os, re, sys
 import yaml
 
@@ -53,6 +59,41 @@ for b in doc.get("podDisruptionBudgets") or []:
         faults.append(f"PDB {name}: give one of minAvailable, maxUnavailable")
     if not any(selects(spec.get("selector"), l) for l in all_labels):
         faults.append(f"PDB {name}: its selector selects no request's pods")
+PC_FIELDS = {"apiVersion", "kind", "metadata", "value", "globalDefault", "preemptionPolicy", "description"}
+classes = {}
+for c in doc.get("priorityClasses") or []:
+    name = (c.get("metadata") or {}).get("name", "")
+    classes[name] = c
+    if c.get("apiVersion") != "scheduling.k8s.io/v1" or c.get("kind") != "PriorityClass":
+        faults.append(f"PriorityClass {name}: {c.get('apiVersion')}/{c.get('kind')}")
+    if set(c) - PC_FIELDS:
+        faults.append(f"PriorityClass {name}: fields {sorted(set(c) - PC_FIELDS)} are not PriorityClass's")
+    if len(name) > 253 or not NAME.match(name) or name.startswith("system-"):
+        faults.append(f"PriorityClass {name!r}: not a user object name (RFC 1123 subdomain, no system- prefix)")
+    v = c.get("value")
+    if not (isinstance(v, int) and not isinstance(v, bool) and -2**31 <= v <= 10**9):
+        faults.append(f"PriorityClass {name}: value {v!r} outside the user range")
+    if c.get("globalDefault") is not False:
+        faults.append(f"PriorityClass {name}: globalDefault {c.get('globalDefault')!r}")
+    if c.get("preemptionPolicy") not in ("Never", "PreemptLowerPriority"):
+        faults.append(f"PriorityClass {name}: preemptionPolicy {c.get('preemptionPolicy')!r}")
+reqs = doc.get("requests") or []
+named = [r.get("priorityClassName") for r in reqs]
+if classes or any(named):
+    by_workload = {}
+    for i, (r, n) in enumerate(zip(reqs, named)):
+        if n not in classes:
+            faults.append(f"request {i} ({r['workload']}): priorityClassName {n!r} is not a listed PriorityClass")
+        if by_workload.setdefault(r["workload"], n) != n:
+            faults.append(f"workload {r['workload']}: its requests name two classes")
+    for name in set(classes) - set(named):
+        faults.append(f"PriorityClass {name}: no request names it")
+    up = {c.get("value") for c in classes.values() if c.get("preemptionPolicy") == "PreemptLowerPriority"}
+    down = [c.get("value") for c in classes.values() if c.get("preemptionPolicy") != "PreemptLowerPriority"]
+    if len(up) > 1:
+        faults.append(f"preempting classes of values {sorted(up)}: the higher would evict the lower")
+    if up and down and min(up) <= max(down):
+        faults.append(f"preempting class value {min(up)} not above every Never class ({max(down)})")
 for f in faults:
     print("FAIL:", f)
 sys.exit(1 if faults else 0)

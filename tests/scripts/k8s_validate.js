@@ -11,7 +11,10 @@
 const fs = require('fs'), YAML = require('yaml');
 const { Job } = require('kubernetes-models/batch/v1/Job');
 const { ConfigMap } = require('kubernetes-models/v1/ConfigMap');
-const models = { 'batch/v1/Job': Job, 'v1/ConfigMap': ConfigMap };
+const { Pod } = require('kubernetes-models/v1/Pod');
+const { PriorityClass } = require('kubernetes-models/scheduling.k8s.io/v1/PriorityClass');
+const models = { 'batch/v1/Job': Job, 'v1/ConfigMap': ConfigMap, 'v1/Pod': Pod,
+  'scheduling.k8s.io/v1/PriorityClass': PriorityClass };
 const cmFields = ['apiVersion', 'kind', 'metadata', 'data', 'binaryData', 'immutable'];
 
 function configMapExtra(o) {
