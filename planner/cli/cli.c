@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "date.h"
-#include "interrupt.h"
 #include "outfile.h"
 #include "util.h"
 #include "banned.h"
@@ -74,15 +73,14 @@ void cli_warn_spread_skew(const struct plan_result *r)
 }
 
 /*
- * An interrupt also stops the greedy pass before its end, but the run
- * then ends with the interrupt's own line and writes no report: the
- * warning, which names --time-limit, is only for a plan that is written.
+ * Only a cut by the deadline: a signal's cut (CPLAN_STOP_SIGNAL) ends
+ * the run with the interrupt's own line and no report.
  */
 void cli_warn_cut(const struct plan_result *r)
 {
-	long n = r->final ? r->final->not_attempted : 0;
+	long n = r->final && r->final->stopped == CPLAN_STOP_DEADLINE ? r->final->not_attempted : 0;
 
-	if (n && !interrupt_pending())
+	if (n)
 		cli_printf(stderr, "gpuplan: warning: --time-limit cut the greedy pass: %ld replica%s not attempted, reported "
 				   "unplaced (stopped by the time limit before it was placed); the plan depends on when "
 				   "the limit fell (docs/commands.md, Signals and time limits)\n", n, n == 1 ? "" : "s");

@@ -46,6 +46,13 @@ struct cnode {
 	double cpu_used, ram_used;
 };
 
+/*
+ * What cut a greedy pass short (cplan.stopped): nothing, the deadline (or
+ * what it leaves no more than cplan.keep_s), or SIGINT/SIGTERM
+ * (interrupt.h), after which the run writes no plan.
+ */
+enum cplan_stop { CPLAN_RUN, CPLAN_STOP_DEADLINE, CPLAN_STOP_SIGNAL };
+
 struct cplan {
 	const struct problem *p;
 	size_t nnodes, nodecap;
@@ -71,7 +78,7 @@ struct cplan {
 	 */
 	double (*keep_s)(const struct cplan *cp, void *ctx);
 	void *keep_ctx;			/* keep_s's */
-	int stopped;			/* the deadline cut the greedy pass: the rest is unplaced */
+	enum cplan_stop stopped;	/* what cut the greedy pass (CPLAN_RUN: nothing): the rest is unplaced */
 	long not_attempted;		/* replicas the cut left unplaced before the pass tried them */
 	/* spread and availability caps (cplan_caps.c): replicas of each capped demand */
 	long *capn;			/* per node: [node * p->ncapped + cap] */
@@ -137,9 +144,10 @@ long cplan_unplaced_count(const struct cplan *cp);
 /*
  * Greedy first-fit decreasing from an empty plan: cplan_greedy_add of
  * every replica.  When cp->deadline passes (or leaves only cp->keep_s),
- * the replicas not yet placed are counted unplaced ("stopped by the time
- * limit") and in cp->not_attempted, cp->stopped is set, and the plan so
- * far stands: a plan the verifier accepts.
+ * or a signal comes (interrupt_pending), the replicas not yet placed are
+ * counted unplaced ("stopped by the time limit", or by the signal) and
+ * in cp->not_attempted, cp->stopped says which, and the plan so far
+ * stands: a plan the verifier accepts.
  */
 void cplan_greedy(struct cplan *cp);
 /*

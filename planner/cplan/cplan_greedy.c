@@ -591,25 +591,33 @@ void cplan_place_more(struct cplan *cp, const long *add)
 }
 
 /*
- * True when the greedy pass stops before its next replica: a signal, the
+ * What stops the greedy pass before its next replica, or CPLAN_RUN: a
+ * signal (first: the run ends on it whatever the clock says), the
  * deadline passed, or what is left of it is no more than what the run
  * keeps for after the pass (cplan.keep_s; not under the test hook).
  */
-static int greedy_must_stop(struct cplan *cp)
+static enum cplan_stop greedy_must_stop(struct cplan *cp)
 {
-	if (deadline_passed(cp->deadline) || interrupt_pending())
-		return 1;
-	return cp->keep_s && cp->deadline && cp->deadline->expire_polls < 0 &&
-	       deadline_left(cp->deadline) <= cp->keep_s(cp, cp->keep_ctx);
+	if (interrupt_pending())
+		return CPLAN_STOP_SIGNAL;
+	if (deadline_passed(cp->deadline))
+		return CPLAN_STOP_DEADLINE;
+	if (cp->keep_s && cp->deadline && cp->deadline->expire_polls < 0 &&
+	    deadline_left(cp->deadline) <= cp->keep_s(cp, cp->keep_ctx))
+		return CPLAN_STOP_DEADLINE;
+	return CPLAN_RUN;
 }
 
-/* The replicas of d a cut of the pass leaves: unplaced, not attempted. */
+/* The replicas of d a cut of the pass leaves: unplaced, not attempted; cp->stopped says what cut it. */
 static void greedy_cut(struct cplan *cp, int d, long n)
 {
-	cp->stopped = 1;
 	cp->unplaced[d] += n;
 	cp->not_attempted += n;
-	if (!cp->reason[d])
+	if (cp->reason[d])
+		return;
+	if (cp->stopped == CPLAN_STOP_SIGNAL)
+		cp->reason[d] = xasprintf("stopped by %s before it was placed", interrupt_signame(interrupt_pending()));
+	else
 		cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
 }
 
@@ -653,7 +661,8 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 		}
 		for (r = 0; r < add[d]; r++) {
 			size_t s;
-			if (greedy_must_stop(cp)) {
+			cp->stopped = greedy_must_stop(cp);
+			if (cp->stopped) {
 				greedy_cut(cp, d, add[d] - r);
 				break;
 			}

@@ -420,8 +420,7 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const s
  */
 static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_result *r, int rc)
 {
-	const char *env = getenv("GPUPLAN_EXPERIMENT_COLGEN_S");
-	double s = o->colgen_s > 0 ? o->colgen_s : env ? strtod(env, NULL) : 0, t = util_now_s();
+	double s = o->colgen_s, t = util_now_s();
 	struct ilp_colgen cg;
 	struct cplan cp, mine;
 	struct cplan_cost cost;

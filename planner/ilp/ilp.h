@@ -81,8 +81,7 @@ struct ilp_opts {
 	 * Experimental, off (0): after its plan, ilp_solve runs the
 	 * node-pattern column generation (ilp_colgen.h) from warm for this
 	 * many seconds more and only logs what it found (--verbose); the plan
-	 * and the result do not change.  When 0, the environment variable
-	 * GPUPLAN_EXPERIMENT_COLGEN_S (seconds) sets it.
+	 * and the result do not change (plan --colgen-seconds S sets it).
 	 */
 	double colgen_s;
 	/*

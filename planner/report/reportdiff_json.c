@@ -158,30 +158,38 @@ static void j_failures(cJSON *root, const struct rd_diff *df)
 	}
 }
 
+cJSON *rd_json_threshold(const char *option, const char *measures, const char *unit, double limit, double value,
+			 int exceeded)
+{
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "option", option);
+	if (measures)
+		cJSON_AddStringToObject(e, "measures", measures);
+	cJSON_AddStringToObject(e, "unit", unit);
+	cJSON_AddNumberToObject(e, "limit", limit);
+	if (isinf(value))
+		cJSON_AddNullToObject(e, "value");
+	else
+		cJSON_AddNumberToObject(e, "value", round(value * 1e4) / 1e4 + 0.0);
+	cJSON_AddBoolToObject(e, "exceeded", exceeded);
+	return e;
+}
+
 /* Each checked threshold: its option, unit, limit, value and whether it was exceeded. */
 static void j_thresholds(cJSON *root, const struct rd_diff *df)
 {
-	cJSON *a;
+	static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",
+					    "workloads", "workloads", "replicas" };
+	cJSON *a = cJSON_AddArrayToObject(root, "thresholds");
 	int l;
 
-	a = cJSON_AddArrayToObject(root, "thresholds");
 	for (l = 0; l < RD_LIMIT_COUNT; l++) {
-		static const char *const unit[] = { "percent", "usd", "replicas", "points", "priority-replicas",
-						    "workloads", "workloads", "replicas" };
 		const struct rd_verdict *v = &df->verdict[l];
-		cJSON *e;
-		if (!v->checked)
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "option", rd_limit_option((enum rd_limit)l));
-		cJSON_AddStringToObject(e, "unit", unit[l]);
-		cJSON_AddNumberToObject(e, "limit", df->limits.limit[l]);
-		if (v->infinite)
-			cJSON_AddNullToObject(e, "value");
-		else
-			cJSON_AddNumberToObject(e, "value", round(v->value * 1e4) / 1e4 + 0.0);
-		cJSON_AddBoolToObject(e, "exceeded", v->exceeded);
-		cJSON_AddItemToArray(a, e);
+		if (v->checked)
+			cJSON_AddItemToArray(a, rd_json_threshold(rd_limit_option((enum rd_limit)l), NULL, unit[l],
+								  df->limits.limit[l], v->infinite ? HUGE_VAL : v->value,
+								  v->exceeded));
 	}
 }
 

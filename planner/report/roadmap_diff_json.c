@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reportdiff_json.h"
 #include "roadmap_diff.h"
 #include "util.h"
 #include "banned.h"
@@ -151,20 +152,9 @@ static void j_thresholds(cJSON *root, const struct rmd_judgement *j)
 
 	for (k = 0; k < RMD_CHECK_COUNT; k++) {
 		const struct rmd_verdict *v = &j->v[k];
-		cJSON *e;
-		if (!v->checked)
-			continue;
-		e = cJSON_CreateObject();
-		cJSON_AddStringToObject(e, "option", option[k]);
-		cJSON_AddStringToObject(e, "measures", what[k]);
-		cJSON_AddStringToObject(e, "unit", unit[k]);
-		cJSON_AddNumberToObject(e, "limit", v->limit);
-		if (v->infinite)
-			cJSON_AddNullToObject(e, "value");
-		else
-			cJSON_AddNumberToObject(e, "value", round(v->value * 1e4) / 1e4 + 0.0);
-		cJSON_AddBoolToObject(e, "exceeded", v->exceeded);
-		cJSON_AddItemToArray(a, e);
+		if (v->checked)
+			cJSON_AddItemToArray(a, rd_json_threshold(option[k], what[k], unit[k], v->limit,
+								  v->infinite ? HUGE_VAL : v->value, v->exceeded));
 	}
 }
 

@@ -239,6 +239,7 @@ static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, cons
 	opts->start = o->start;
 	opts->warm = &r->greedy;
 	opts->progress = sink;
+	opts->colgen_s = o->colgen_s;
 }
 
 /*

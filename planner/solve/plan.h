@@ -61,8 +61,9 @@ struct plan_opts {
 	 * Written through a pointer so the options stay const; NULL: not told.
 	 */
 	int *seed_kept;
+	double colgen_s;	/* experimental (ilp_opts.colgen_s): plan --colgen-seconds; 0: off */
 };
-#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL }
+#define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0 }
 
 struct plan_whatif;
 

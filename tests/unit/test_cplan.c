@@ -7,10 +7,12 @@
  * cheapest idle GPU; a GPU swap places what moving replicas cannot;
  * cplan_cost on
  * hand-computed instances (each expected number written out from the
- * README's cost formula with the literal inputs); node names.  Scenarios
+ * README's cost formula with the literal inputs); node names; a greedy
+ * pass cut by the deadline or by a signal says which.  Scenarios
  * are written to a temp directory.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "cplan.h"
 #include "fixture.h"
 #include "ilp.h"
+#include "interrupt.h"
 #include "problem.h"
 #include "verify.h"
 #include "cplan_repair.h"
@@ -139,7 +142,7 @@ static void test_greedy_keep(void)
 	cplan_greedy(&fx.cp);
 	deadline_set_clock(NULL);
 	cplan_cost(&fx.cp, &cost);
-	CHECK(fx.cp.stopped, "keep: the pass was cut");
+	CHECK(fx.cp.stopped == CPLAN_STOP_DEADLINE, "keep: the pass was cut by the deadline (%d)", (int)fx.cp.stopped);
 	CHECK(cost.placed == 5, "keep: %ld placed, 5 expected", cost.placed);
 	CHECK(fx.cp.not_attempted == 26 - 5 && cost.unplaced == 26 - 5, "keep: %ld not attempted, %ld unplaced",
 	      fx.cp.not_attempted, cost.unplaced);
@@ -168,6 +171,34 @@ static void test_greedy_keep(void)
 	cplan_cost(&fx.cp, &cost);
 	CHECK(asks == 0 && cost.placed == 3 && fx.cp.not_attempted == 23, "hook: %ld asks, %ld placed, %ld not attempted",
 	      asks, cost.placed, fx.cp.not_attempted);
+	fixture_release(&fx);
+}
+
+/*
+ * A signal (as the handler records it) cuts the pass before its first
+ * replica, with no deadline at all: the cut says so, and so do the
+ * reasons, not "the time limit" (the CLI warns of a deadline's cut only).
+ */
+static void test_greedy_signal(void)
+{
+	struct fixture fx;
+	struct cplan_cost cost;
+	size_t i;
+
+	if (fixture_build(&fx, SC_TEXT, inv_easy, wl_easy, 0))
+		return;
+	cplan_init(&fx.cp, &fx.p);
+	fx.has_cp = 1;
+	interrupt_signal = SIGTERM;
+	cplan_greedy(&fx.cp);
+	interrupt_signal = 0;
+	cplan_cost(&fx.cp, &cost);
+	CHECK(fx.cp.stopped == CPLAN_STOP_SIGNAL, "signal: the pass was cut by it (%d)", (int)fx.cp.stopped);
+	CHECK(cost.placed == 0 && fx.cp.not_attempted == 26, "signal: %ld placed, %ld not attempted", cost.placed,
+	      fx.cp.not_attempted);
+	for (i = 0; i < fx.p.ndemands; i++)
+		if (fx.cp.unplaced[i])
+			CHECK_STR(fx.cp.reason[i], "stopped by SIGTERM before it was placed", "signal: the reason");
 	fixture_release(&fx);
 }
 
@@ -609,6 +640,7 @@ int main(void)
 		return 1;
 	test_greedy_easy();
 	test_greedy_keep();
+	test_greedy_signal();
 	test_round_trip();
 	test_deal_cpu();
 	test_leftover_cheapest();
