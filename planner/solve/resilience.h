@@ -82,9 +82,9 @@ struct plan_resilience {
 /*
  * Adds the headroom sc->resilience asks to cp (the plan to report), with
  * dl the run's deadline; the figures into r (released by
- * plan_resilience_release).  The checks run to dl's limit; the covers end
- * after_s seconds before it (for what follows the loop) and a check's
- * time more.
+ * plan_resilience_release).  Checks of single losses run whole, checks of
+ * sets to dl's limit; the covers end after_s seconds before it (for what
+ * follows the loop) and a check's time more.
  */
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
 			 struct deadline *dl, double after_s);
