@@ -39,8 +39,8 @@ struct rctx {
 	int prio;
 	struct fset *sets;	/* failing this round */
 	size_t nsets, setcap;
-	struct deadline *dl;	/* the checks': polled before each failure */
-	int cut;		/* dl cut this round's check: failures left unchecked */
+	struct deadline *dl;	/* the checks of sets': polled before each set (single losses: never) */
+	int cut;		/* dl cut this round's check of sets: sets left unchecked */
 };
 
 static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
