@@ -678,6 +678,43 @@ void failures_analyse(struct failures *f, const struct cplan *cp, int by_gpu, in
 	find_worst(f, cp);
 }
 
+/* The failures of kind k moved from have into c's analysis (failures_analyse_with). */
+static void take_kind(struct fctx *c, struct failures *have, enum fail_kind k)
+{
+	struct failures *f = c->f;
+	size_t i;
+
+	XGROW(f->rows, c->rowcap, f->nrows + have->nrows + 1);
+	for (i = 0; i < have->nrows; i++)
+		if (have->rows[i].kind == k)
+			f->rows[f->nrows++] = have->rows[i];
+	f->nnames[k] = have->nnames[k];
+	f->names[k] = have->names[k];
+	f->nwith[k] = have->nwith[k];
+	f->nchecked[k] = have->nchecked[k];
+	have->nnames[k] = 0;
+	have->names[k] = NULL;
+	failures_release(have);
+}
+
+void failures_analyse_with(struct failures *f, const struct cplan *cp, int by_gpu, int preempt,
+			   struct failures *have, enum fail_kind k)
+{
+	struct fctx c;
+	enum fail_kind kind;
+
+	memset(f, 0, sizeof(*f));
+	ctx_init(&c, f, cp, preempt);
+	for (kind = FAIL_NODE; kind <= (by_gpu ? FAIL_GPU : FAIL_SITE); kind++)
+		if (kind == k)
+			take_kind(&c, have, k);
+		else
+			analyse_kind(&c, cp, kind, NULL);
+	f->by_gpu = by_gpu;
+	ctx_release(&c);
+	find_worst(f, cp);
+}
+
 void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fail_kind k, struct deadline *dl,
 			    struct fail_domains *dm, int preempt)
 {

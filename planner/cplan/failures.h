@@ -131,6 +131,17 @@ void failures_analyse_until(struct failures *f, const struct cplan *cp, enum fai
 			    struct fail_domains *dm, int preempt);
 void failures_release(struct failures *f);
 
+/*
+ * As failures_analyse, but the failures of kind k are taken from *have
+ * rather than analysed again: have must be failures_analyse_until's
+ * complete analysis of kind k (every failure checked) of this very plan
+ * with the same preempt, as the resilience loop's last check is (the
+ * same engine, order and undo, so its rows are those failures_analyse
+ * would make).  have's rows and names move into f; have is left empty.
+ */
+void failures_analyse_with(struct failures *f, const struct cplan *cp, int by_gpu, int preempt,
+			   struct failures *have, enum fail_kind k);
+
 /* A set of domains lost at once: nodes[i] whole, or (gpus) its GPU gpus[i]. */
 struct fail_set {
 	enum fail_kind kind;	/* FAIL_NODE_SET, FAIL_SITE_SET or FAIL_GPU_SET */

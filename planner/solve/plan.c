@@ -29,10 +29,16 @@
 /*
  * With a resilience: block, the headroom loop's share of the reserve, in
  * greedy passes: each round analyses every failure (about one greedy
- * pass of work) and covers those that strand (placing their replicas,
- * less); a few rounds are the rule (resilience.h).
+ * pass of work: the analysis re-places each failure's replicas with the
+ * greedy pass's engine, every replica about once over all the failures)
+ * and covers those that strand (placing their replicas, less); a few
+ * rounds are the rule (resilience.h).  With count > 1, the checks of the
+ * sets more (resilience_check_passes: sets times the domains each loses,
+ * in analyses of every domain).  The whole loop's share is at most
+ * PLAN_RESIL_SHARE of the time left, so that the solver keeps the rest.
  */
 #define PLAN_RESIL_GREEDIES 4
+#define PLAN_RESIL_SHARE 0.5
 /*
  * The greedy pass asks what to keep once a replica; the answer is worked
  * out again every PLAN_KEEP_EVERY asks (the CPU clock is a system call,
@@ -292,6 +298,17 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 	return ilp_solve(&r->p, opts, &r->res, d);
 }
 
+/* The headroom loop's share of the solver's reserve (PLAN_RESIL_GREEDIES), t_greedy the greedy pass's time. */
+static double plan_resil_reserve(const struct plan_result *r, double t_greedy)
+{
+	double passes;
+
+	if (!r->sc->resilience.present)
+		return 0;
+	passes = PLAN_RESIL_GREEDIES + resilience_check_passes(&r->sc->resilience, &r->greedy);
+	return fmin(passes * t_greedy, PLAN_RESIL_SHARE * deadline_left(&r->dl));
+}
+
 /*
  * The headroom sc's resilience: block asks, added to the plan picked
  * (resilience.h); none without one.  The loop's covers end `after`
@@ -307,6 +324,27 @@ static void plan_headroom(struct plan_result *r, const struct scenario *sc, doub
 	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
 	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
 		r->status = ILP_FEASIBLE;
+}
+
+/*
+ * The failure analysis of the plan written, for the reports; with count
+ * 1, the headroom loop's last check, when it is of that plan, is its
+ * failures of the loop's kind (the same computation: resilience.c), not
+ * made again.
+ */
+static void plan_failures(struct plan_result *r, const struct scenario *sc)
+{
+	const struct scenario_resilience *a = &sc->resilience;
+	int by_gpu = a->present && resilience_kind(a) == FAIL_GPU;
+
+	if (r->have_resil && r->resil.have_check)
+		failures_analyse_with(&r->fail, r->final, by_gpu, resilience_preempt_floor(a), &r->resil.check,
+				      resilience_kind(a));
+	else
+		failures_analyse(&r->fail, r->final, by_gpu, resilience_preempt_floor(a));
+	if (r->have_resil)
+		plan_resilience_rows(&r->resil, &r->fail, r->final);
+	r->have_fail = 1;
 }
 
 int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan_opts *o, struct diag *d)
@@ -358,7 +396,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	 * the failure analysis and the reports, estimated from its size, and
 	 * PLAN_RESIL_GREEDIES greedy passes more for a resilience: block.
 	 */
-	reserve = gt.wall_per_cpu * plan_reserve_of(r) + (sc->resilience.present ? PLAN_RESIL_GREEDIES * gt.t_greedy : 0);
+	reserve = gt.wall_per_cpu * plan_reserve_of(r) + plan_resil_reserve(r, gt.t_greedy);
 	plan_ilp_opts(r, sc, o, plan_search_s(deadline_left(&r->dl), gt.t_greedy, gt.t_check, reserve), &sink,
 		      &opts);
 	opts.deal_s = gt.t_greedy;	/* measured: the reserve a rounding the clock stops is completed in */
@@ -381,11 +419,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	ilp_progress_report(&sink, "done", fc.objective, fc.objective * (1 - r->gap));
 	if (verify_plan(r->final, d))
 		return -1;
-	failures_analyse(&r->fail, r->final, sc->resilience.present && resilience_kind(&sc->resilience) == FAIL_GPU,
-			 resilience_preempt_floor(&sc->resilience));
-	if (r->have_resil)
-		plan_resilience_rows(&r->resil, &r->fail, r->final);
-	r->have_fail = 1;
+	plan_failures(r, sc);
 	return 0;
 }
 

@@ -2,7 +2,12 @@
  * resilience.c - the headroom loop (resilience.h).
  *
  * One failure at a time (count 1): the failure analysis (failures.h) is
- * the check, so what the loop stops on is exactly what the reports show.
+ * the check, so what the loop stops on is exactly what the reports show:
+ * the same computation (kind, engine, order, preemption floor), so it is
+ * made once.  The check is never cut by the deadline (the reports would
+ * run it whole anyway, and a verdict of a plan not checked says
+ * nothing), and the last one, when no cover ran after it, is the
+ * reports' analysis of that kind (failures_analyse_with).
  * survive: gpu is checked and covered per GPU (failures.h loses a GPU:
  * its replicas, its free slots; its node runs on), so headroom on the
  * node's other GPUs counts; with gpu_counts_as_node a failed GPU drains
@@ -34,8 +39,8 @@ struct rctx {
 	int prio;
 	struct fset *sets;	/* failing this round */
 	size_t nsets, setcap;
-	struct deadline *dl;	/* the checks': polled before each failure */
-	int cut;		/* dl cut this round's check: failures left unchecked */
+	struct deadline *dl;	/* the checks of sets': polled before each set (single losses: never) */
+	int cut;		/* dl cut this round's check of sets: sets left unchecked */
 };
 
 static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
@@ -77,7 +82,11 @@ static void note_worst(struct plan_resilience *r, long stranded, char *name)
 	}
 }
 
-/* Count 1: the failure analysis of the plan; the failures that strand a replica of priority >= P. */
+/*
+ * Count 1: the failure analysis of the plan, whole (no deadline: it is
+ * the reports' own, kept in r->check); the failures that strand a
+ * replica of priority >= P.
+ */
 static void check_single(struct rctx *c)
 {
 	struct plan_resilience *r = c->r;
@@ -86,10 +95,9 @@ static void check_single(struct rctx *c)
 	struct failures f;
 	size_t i, j;
 
-	failures_analyse_until(&f, c->cp, k, c->dl, &dm, resilience_preempt_floor(&r->ask));	/* domain i is the analysis's failure i of kind k */
+	failures_analyse_until(&f, c->cp, k, NULL, &dm, resilience_preempt_floor(&r->ask));	/* domain i is the analysis's failure i of kind k */
 	r->failures = f.nchecked[k];
 	r->sets_total = (double)f.nnames[k];
-	c->cut = f.nchecked[k] < f.nnames[k];
 	for (i = 0; i < f.nrows; i = j) {
 		long stranded = 0;
 		for (j = i; j < f.nrows && f.rows[j].kind == f.rows[i].kind && f.rows[j].failure == f.rows[i].failure; j++)
@@ -103,7 +111,9 @@ static void check_single(struct rctx *c)
 		}
 		note_worst(r, stranded, xstrdup(f.names[k][f.rows[i].failure]));
 	}
-	failures_release(&f);
+	failures_release(&r->check);
+	r->check = f;
+	r->have_check = 1;
 	fail_domains_release(&dm);
 }
 
@@ -478,6 +488,7 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 			break;
 		}
 		r->rounds++;
+		r->have_check = 0;	/* of the plan before the covers */
 		if (cover_round(&c, &loop, t_check, &covers_cut) == 0 && !covers_cut) {
 			r->why = "no capacity is left to add outside the failed domain (inventory exhausted, or the "
 				 "replicas' sites or GPU types allow nothing else)";
@@ -494,6 +505,27 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	r->usd_per_year = (r->cost_with - r->cost_without) / sc->horizon_years;
 	if (r->headroom_gpus > 0)
 		r->usd_per_year_per_gpu = r->usd_per_year / (double)r->headroom_gpus;
+}
+
+double resilience_check_passes(const struct scenario_resilience *a, const struct cplan *cp)
+{
+	struct fail_domains dm;
+	size_t k = a->count > 1 ? (size_t)a->count : 1;
+	double sets;
+
+	if (!a->present || k <= 1)
+		return 0;
+	fail_domains_build(&dm, cp, resilience_kind(a));
+	if (!dm.n) {
+		fail_domains_release(&dm);
+		return 0;
+	}
+	sets = dm.n <= k ? 1 : choose(dm.n, k);
+	if (sets > RESIL_SETS_MAX)
+		sets = (double)dm.n;	/* chosen: at most one set per domain */
+	sets = RESIL_SET_CHECKS * sets * (double)(dm.n <= k ? dm.n : k) / (double)dm.n;
+	fail_domains_release(&dm);
+	return sets;
 }
 
 enum fail_kind resilience_kind(const struct scenario_resilience *a)
@@ -521,6 +553,7 @@ void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, c
 
 void plan_resilience_release(struct plan_resilience *r)
 {
+	failures_release(&r->check);
 	free(r->worst);
 	free(r->worst_nodes);
 	free(r->worst_gpus);

@@ -8,13 +8,17 @@
  * that strands a replica of priority >= P by adding capacity outside it
  * (reserve.h), analyse again; stop when none strands (met), when a round
  * changes nothing (the inventory has no more to give: not met), after
- * RESIL_ROUNDS rounds, or at the run's deadline.  The deadline is polled
- * before each failure checked and each set and replica covered; covers
- * run only while a check after them fits (the last check's time), and a
- * check has the run's whole limit, so every stop but a check cut short
- * comes right after a check of the plan as it is, and the verdict is of
- * the plan written; a check cut short says how many failures it reached
- * and is never "met".  No replica of
+ * RESIL_ROUNDS rounds, or at the run's deadline.  With count 1 the check
+ * is the failure analysis the reports make anyway: it is never cut (its
+ * time is the reports'), and the last one is handed to them
+ * (plan_resilience.check), so the plan written always has a verdict.
+ * With count > 1 the deadline is polled before each set checked.  It is
+ * polled before each set and replica covered; covers run only while a
+ * check after them fits (the last check's time), and a check has the
+ * run's whole limit, so every stop but a check cut short comes right
+ * after a check of the plan as it is, and the verdict is of the plan
+ * written; a check cut short (count > 1) says how many failures it
+ * reached and is never "met".  No replica of
  * the floor or above moves, so each failure loses the same such
  * replicas every round.
  */
@@ -65,14 +69,22 @@ struct plan_resilience {
 	long headroom_gpus;
 	double usd_per_year;		/* (cost_with - cost_without) / horizon */
 	double usd_per_year_per_gpu;	/* that per GPU of headroom; 0 when headroom_gpus <= 0 */
+	/*
+	 * count 1: the last check, the failure analysis of the kind of the
+	 * plan as the loop left it (have_check; 0 when covers ran after it),
+	 * for the reports' analysis to take rather than run again
+	 * (failures_analyse_with).
+	 */
+	struct failures check;
+	int have_check;
 };
 
 /*
  * Adds the headroom sc->resilience asks to cp (the plan to report), with
  * dl the run's deadline; the figures into r (released by
- * plan_resilience_release).  The checks run to dl's limit; the covers end
- * after_s seconds before it (for what follows the loop) and a check's
- * time more.
+ * plan_resilience_release).  Checks of single losses run whole, checks of
+ * sets to dl's limit; the covers end after_s seconds before it (for what
+ * follows the loop) and a check's time more.
  */
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
 			 struct deadline *dl, double after_s);
@@ -87,6 +99,19 @@ void plan_resilience_release(struct plan_resilience *r);
  * losses are f's own rows).
  */
 void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, const struct cplan *cp);
+
+/*
+ * What the loop's checks cost beyond the reports' failure analysis, in
+ * analyses of every failure of the kind of the plan cp (the greedy
+ * plan: its domains), for the solver's time reserve (plan.c).  count 1:
+ * none, the checks being the reports' analysis or within the covers'
+ * time (they stop while a check fits); count > 1: a check of the sets it
+ * would check (every one, or one per domain) loses count domains a set,
+ * and RESIL_SET_CHECKS such checks are kept for.
+ */
+double resilience_check_passes(const struct scenario_resilience *a, const struct cplan *cp);
+/* Checks of the sets the reserve keeps time for: the first, and one after a round of covers. */
+#define RESIL_SET_CHECKS 2
 
 /*
  * The failure kind a resilience: block is checked and covered by: site,

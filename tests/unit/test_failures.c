@@ -13,6 +13,9 @@
  * b-000).  Losing dc1 strands all 8 (c-000 is full), dc2 as c-000.  The
  * worst node is a-000 (it strands priority 5), the worst site dc1.  A
  * second case gives c-000 no CPU left for lo: its free slots do not count.
+ * Each analysis is also made with one kind taken from an analysis of that
+ * kind alone (failures_analyse_with, as the resilience loop hands its
+ * check to the reports): the same rows, names, counts and worst.
  */
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +56,37 @@ static void expect(const struct failures *f, const struct problem *p, enum fail_
 		      (r->stranded > 0) == (r->reason != NULL),
 	      "%s %s, %s: lost %ld replaced %ld, want %ld and %ld", fail_kind_name(k), failure, wl, r ? r->lost : -1,
 	      r ? r->replaced : -1, lost, replaced);
+}
+
+/* failures_analyse_with, each kind of f's taken from an analysis of it alone, gives f exactly. */
+static void same_with_each_kind(const struct failures *f, const struct cplan *cp, int by_gpu)
+{
+	enum fail_kind k;
+	size_t i, j;
+
+	for (k = FAIL_NODE; k <= (by_gpu ? FAIL_GPU : FAIL_SITE); k++) {
+		struct failures have, g;
+		failures_analyse_until(&have, cp, k, NULL, NULL, 0);
+		failures_analyse_with(&g, cp, by_gpu, 0, &have, k);
+		CHECK(g.nrows == f->nrows && g.by_gpu == f->by_gpu && have.nrows == 0 && !have.names[k],
+		      "%s taken: %zu rows, want %zu; handed on empty", fail_kind_name(k), g.nrows, f->nrows);
+		for (i = 0; i < g.nrows && i < f->nrows; i++)
+			CHECK(g.rows[i].kind == f->rows[i].kind && g.rows[i].failure == f->rows[i].failure &&
+				      g.rows[i].d == f->rows[i].d && g.rows[i].lost == f->rows[i].lost &&
+				      g.rows[i].replaced == f->rows[i].replaced && g.rows[i].reason == f->rows[i].reason &&
+				      g.rows[i].pending_by_spread == f->rows[i].pending_by_spread,
+			      "%s taken: row %zu differs", fail_kind_name(k), i);
+		for (j = FAIL_NODE; j < FAIL_KIND_COUNT; j++) {
+			CHECK(g.nnames[j] == f->nnames[j] && g.nwith[j] == f->nwith[j] && g.nchecked[j] == f->nchecked[j] &&
+				      !memcmp(&g.worst[j], &f->worst[j], sizeof(g.worst[j])),
+			      "%s taken: kind %zu's counts or worst differ", fail_kind_name(k), j);
+			for (i = 0; i < g.nnames[j] && i < f->nnames[j]; i++)
+				CHECK(!strcmp(g.names[j][i], f->names[j][i]), "%s taken: name %zu of kind %zu",
+				      fail_kind_name(k), i, j);
+		}
+		failures_release(&g);
+		failures_release(&have);
+	}
 }
 
 /* Builds the plan of the header (lo_cpu: cores per lo replica); 0, or -1 after a failed check. */
@@ -114,6 +148,7 @@ static void test_replace(void)
 	      "worst site: dc1, 8 replicas, 5 of the top priority");
 	CHECK(fabs(f.worst[FAIL_SITE].stranded_gpu_eq - 8 * 0.12) < 1e-9, "GPU-equivalents %g",
 	      f.worst[FAIL_SITE].stranded_gpu_eq);
+	same_with_each_kind(&f, &cp, 0);
 	for (i = 0; i < 3; i++)
 		CHECK(cp.nodes[i].gpu_used[0] == used[i] && cp.nodes[i].cpu_used < 64, "node %zu unchanged", i);
 	failures_release(&f);
@@ -190,6 +225,7 @@ static void test_gpu(void)
 	CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
 	      "worst gpu: gpu 0 (it strands priority 1 as gpu 1 does, and comes first)");
 	CHECK(cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2, "the plan is unchanged");
+	same_with_each_kind(&f, &cp, 1);
 	{
 		/* both GPUs at once (a resilience count of 2): every replica lost once, none placed again */
 		static const size_t nodes[] = { 0, 0 };

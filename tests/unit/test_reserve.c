@@ -16,13 +16,18 @@
  *   a-000: 4 hi fit b-000, and the fifth takes a slot of b-000 after one
  *   lo moves to c-000 (it still runs).
  *   deadline: the check plan above under resilience: node x1, priority
- *   >= 5 with the test hook of the deadline: expired at the second poll,
- *   the first check reaches 1 failure of 3 and stops (not met, not every
- *   failure checked); expired at the fourth, the check ends (3 polls) and
- *   the covers stop at their first poll, then the check after them too.
- *   With a 10 s limit on a clock that stands still and the covers asked
- *   to end 20 s before it, the check runs whole (a check has the whole
- *   limit) and no cover starts: stopped, every failure checked.
+ *   >= 5 with the test hook of the deadline.  A check of single losses is
+ *   the reports' failure analysis and is never cut: expired at once or at
+ *   the second poll, the check reaches all 3 failures (1 strands), the
+ *   covers stop at their first poll (nothing added), the check after them
+ *   runs whole again: stopped before every failure was covered, every
+ *   failure checked; that last check, of the plan as the loop leaves it,
+ *   is handed to the reports.  With node x2 (3 sets of 2), the check of the sets is
+ *   cut: expired at the second poll, it reaches 1 set of 3 (not met, not
+ *   every failure checked).  With a 10 s limit on a clock that stands
+ *   still and the covers asked to end 20 s before it, the check runs
+ *   whole and no cover starts: stopped, every failure checked, and that
+ *   check is the reports' analysis of node losses.
  *
  * split (a class full of movable work): passthrough nodes of 2 H100 GPUs;
  *   pin (priority 5, 1 GPU, dc1 only, 2 replicas) and train (priority 1,
@@ -263,7 +268,10 @@ static double still_clock(void)
  * deadline expiring after `polls` polls (< 0: never); with after_s > 0, a
  * 10 s limit on a clock that stands still, the covers' end after_s before it.
  */
-static void resil_run(long polls, double after_s, struct plan_resilience *r)
+/* The node losses the last check handed to the reports named and analysed (0 0: none handed). */
+static size_t resil_named, resil_checked;
+
+static void resil_run(long polls, double after_s, int count, struct plan_resilience *r)
 {
 	static const int layout[3][2] = { { 5, 0 }, { 0, 3 }, { 4, 3 } };
 	struct fixture fx;
@@ -275,7 +283,7 @@ static void resil_run(long polls, double after_s, struct plan_resilience *r)
 		return;
 	fx.sc.resilience.present = 1;
 	fx.sc.resilience.survive = RESIL_NODE;
-	fx.sc.resilience.count = 1;
+	fx.sc.resilience.count = count;
 	fx.sc.resilience.priority_at_least = 5;
 	if (after_s > 0)
 		deadline_set_clock(still_clock);
@@ -287,6 +295,13 @@ static void resil_run(long polls, double after_s, struct plan_resilience *r)
 	deadline_set_clock(NULL);
 	free(r->worst);
 	r->worst = NULL;
+	free(r->worst_nodes);
+	r->worst_nodes = NULL;
+	free(r->worst_gpus);
+	r->worst_gpus = NULL;
+	resil_named = r->have_check ? r->check.nnames[FAIL_NODE] : 0;
+	resil_checked = r->have_check ? r->check.nchecked[FAIL_NODE] : 0;
+	failures_release(&r->check);
 	cplan_release(&cp);
 	fixture_release(&fx);
 }
@@ -295,28 +310,38 @@ static void test_deadline(void)
 {
 	struct plan_resilience r;
 
-	resil_run(-1, 0, &r);	/* no limit: covered (b-001 opened), every failure checked */
+	resil_run(-1, 0, 1, &r);	/* no limit: covered (b-001 opened), every failure checked */
 	CHECK(r.met && r.proven && !r.stopped && r.failures == 4 && r.stranded == 0,
 	      "no limit: met %d proven %d stopped %d failures %zu stranded %ld", r.met, r.proven, r.stopped, r.failures,
 	      r.stranded);
 	CHECK(r.headroom_gpus == 1 && r.usd_per_year_per_gpu == r.usd_per_year,
 	      "no limit: b-001's GPU put into service is the headroom (%ld GPUs)", r.headroom_gpus);
-	resil_run(1, 0, &r);	/* the check itself stops after one failure */
+	long polls[] = { 0, 1 };
+	size_t i;
+
+	for (i = 0; i < sizeof(polls) / sizeof(polls[0]); i++) {
+		resil_run(polls[i], 0, 1, &r);	/* the check runs whole; the covers stop at once, not the check after them */
+		CHECK(!r.met && r.proven && r.stopped && r.rounds == 1 && r.failures == 3 && r.sets_total == 3 &&
+			      r.failing == 1 && r.failing_without == 1 && r.have_check && resil_checked == 3,
+		      "covers cut (expired after %ld polls): met %d proven %d stopped %d rounds %d failures %zu of %g, "
+		      "failing %zu, before %zu, check handed %d",
+		      polls[i], r.met, r.proven, r.stopped, r.rounds, r.failures, r.sets_total, r.failing,
+		      r.failing_without, r.have_check);
+		CHECK(r.why && strstr(r.why, "before every failure was covered"), "covers cut: %s", r.why ? r.why : "");
+		CHECK(r.gpus_with == r.gpus_without && r.headroom_gpus == 0 && r.usd_per_year_per_gpu == 0,
+		      "covers cut: nothing added (%ld GPUs, %ld before, headroom %ld)", r.gpus_with, r.gpus_without,
+		      r.headroom_gpus);
+	}
+	resil_run(1, 0, 2, &r);	/* sets of 2: that check is cut after one set */
 	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 0 && r.failures == 1 && r.sets_total == 3,
-	      "check cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
+	      "sets cut: met %d proven %d stopped %d rounds %d failures %zu of %g", r.met, r.proven, r.stopped, r.rounds,
 	      r.failures, r.sets_total);
-	CHECK(r.why && strstr(r.why, "before every failure was checked"), "check cut: %s", r.why ? r.why : "");
-	resil_run(3, 0, &r);	/* the check ends; the covers stop at once, and the check after them */
-	CHECK(!r.met && !r.proven && r.stopped && r.rounds == 1 && r.failures == 0 && r.failing_without == 1,
-	      "covers cut: met %d proven %d stopped %d rounds %d failures %zu failing before %zu", r.met, r.proven,
-	      r.stopped, r.rounds, r.failures, r.failing_without);
-	CHECK(r.gpus_with == r.gpus_without && r.headroom_gpus == 0 && r.usd_per_year_per_gpu == 0,
-	      "covers cut: nothing added (%ld GPUs, %ld before, headroom %ld)", r.gpus_with, r.gpus_without,
-	      r.headroom_gpus);
-	resil_run(-1, 20, &r);	/* no time left for covers after the first check, which has the whole limit */
-	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1,
-	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu", r.met, r.proven,
-	      r.stopped, r.rounds, r.failures, r.failing);
+	CHECK(r.why && strstr(r.why, "before every failure was checked"), "sets cut: %s", r.why ? r.why : "");
+	resil_run(-1, 20, 1, &r);	/* no time left for covers after the first check, which has the whole limit */
+	CHECK(!r.met && r.proven && r.stopped && r.rounds == 0 && r.failures == 3 && r.failing == 1 && r.have_check &&
+		      resil_checked == 3 && resil_named == 3,
+	      "no time for covers: met %d proven %d stopped %d rounds %d failures %zu failing %zu, check handed %d",
+	      r.met, r.proven, r.stopped, r.rounds, r.failures, r.failing, r.have_check);
 	CHECK(r.why && strstr(r.why, "before every failure was covered"), "no time for covers: %s", r.why ? r.why : "");
 }
 
