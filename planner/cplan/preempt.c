@@ -27,7 +27,7 @@ void preempt_index_build(struct preempt_index *px, const struct cplan *cp, int f
 	for (i = 0; i < cp->nslots; i++) {
 		const struct cslot *s = &cp->slots[i];
 		int k = cp->nodes[s->node].k;
-		if (s->d < 0 || s->d == FAIL_SLOT_OFF || p->demands[s->d].w->priority >= floor)
+		if (s->d < 0 || s->d == FAIL_SLOT_OFF || p->demands[s->d].w->priority >= floor || p->demands[s->d].w->vm)
 			continue;
 		occ[n] = i;
 		key[n++] = px->qoff[k] + (size_t)p->classes[k].slot_types[s->type].rep;
@@ -63,7 +63,8 @@ size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int 
 	const struct problem *p = cp->p;
 	size_t lo, hi, a, j;
 
-	if (p->demands[d].w->priority < px->floor)
+	/* a VM is no pod: the scheduler neither evicts it nor evicts for it */
+	if (p->demands[d].w->priority < px->floor || p->demands[d].w->vm)
 		return (size_t)-1;
 	problem_arcs_of(p, d, &lo, &hi);
 	for (a = lo; a < hi; a++) {
@@ -72,7 +73,7 @@ size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int 
 			size_t s = px->by[j];
 			int e = cp->slots[s].d;
 			if (e < 0 || e == FAIL_SLOT_OFF || (gone && gone[s]) || p->demands[e].w->priority >= px->floor ||
-			    !room_without(cp, cp->slots[s].node, p->demands[e].w, d))
+			    p->demands[e].w->vm || !room_without(cp, cp->slots[s].node, p->demands[e].w, d))
 				continue;
 			return s;
 		}

@@ -15,6 +15,8 @@
  * fit in the workload's arc order, then slot order, as free slots are.
  * A passthrough group of another size is never taken (its GPUs would
  * have to be grouped anew): conservative, the guarantee counts less.
+ * A `vm` workload runs as a VM, not a pod (deploy gives it no
+ * PriorityClass): it neither evicts nor is evicted.
  *
  * Private to cplan/: failures.c and reserve.c use it.
  */

@@ -15,6 +15,9 @@
  * cover of a-000 adds nothing: the eviction is the headroom; the plan is
  * as it was after it.
  *
+ * With lo a VM workload (no pod), nothing evicts it: a-000's fifth hi
+ * strands.
+ *
  * A lost GPU's replicas are not evicted again: one node of two GPUs, GPU
  * 0 with 5 hi and 2 lo, GPU 1 with 7 lo.  Losing GPU 0 places its 5 hi
  * by evicting 5 lo of GPU 1 (not GPU 0's 2 lo, whose slots come first):
@@ -129,6 +132,16 @@ static void test_analysis(void)
 	failures_analyse(&f, &cp, 0, 1);
 	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	CHECK(!row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "floor 1: no lo row for a-000");
+	failures_release(&f);
+	/*
+	 * lo as a VM (no pod: nothing evicts it): a-000's fifth hi strands.
+	 * The flag is set on the scenario's workload the demand points to,
+	 * to reach the rule without a hypervisor fixture.
+	 */
+	fx.sc.workloads.w[fx.p.demands[demand_named(&fx.p, "lo")].index].vm = 1;
+	failures_analyse(&f, &cp, 0, 5);
+	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	CHECK(!row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "lo a VM: no lo row for a-000");
 	failures_release(&f);
 	cplan_release(&cp);
 	fixture_release(&fx);
