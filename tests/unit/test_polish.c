@@ -13,9 +13,16 @@
  * The plain polish changes nothing, so each level of its passes (short,
  * deep, deep with cuts) solves every pair once, in that order; a polish
  * of the deep passes alone (POLISH_DEEP) skips the short level.
+ *
+ * A plan that leaves a replica unplaced: two rented one-H100 classes e
+ * and f, each holding a replica of low-priority w3 (whole GPUs), and
+ * w4's one replica of priority 10 left out.  Only leaving a w3 replica
+ * in its place places it; a pair MIP that is not offered the plan's
+ * unplaced replicas never sees w4, and the plan keeps it unplaced.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fixture_ilp.h"
 #include "ilp_polish.h"
@@ -28,6 +35,13 @@ static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolatio
 			 "modes,sites,needs_nvaie,priority\n"
 			 "w1,t,1,1,79,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
 			 "w2,t,1,1,16,1,none,false,8,8,,,,false,10\n";
+
+static const char inv_short[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					   "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n";
+static const char wl_short[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			       "modes,sites,needs_nvaie,priority\n"
+			       "w3,t,2,1,40,1,none,false,2,8,,,,false,1\n"
+			       "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
 
 /* The class of inventory row `row`, or nclasses (checked). */
 static size_t class_of(const struct problem *p, size_t row)
@@ -113,6 +127,62 @@ static void check_levels(const struct polish_stats *st, int short_pass)
 	      st->mips[POLISH_LEVEL_SHORT], n, st->mips[POLISH_LEVEL_CUTS], short_pass ? "" : " but the short one");
 }
 
+/* Sets the upper bound of demand d's arc columns to ub (0: it cannot be placed; HUGE_VAL: its replicas). */
+static void hold_demand(struct ilp_ctx *c, size_t d, double ub)
+{
+	size_t i;
+
+	for (i = 0; i < c->p->narcs; i++)
+		if ((size_t)c->p->arcs[i].d == d)
+			glp_set_col_bnds(c->P, c->cl.arc[i], ub > 0 ? GLP_DB : GLP_FX, 0,
+					 ub < HUGE_VAL ? ub : (double)c->p->demands[d].replicas);
+}
+
+/*
+ * The short plan: the MIP's optimum with w4 held out (both GPUs hold w3),
+ * polished; the polish places w4 in a w3 replica's stead.
+ */
+static void short_plan(void)
+{
+	struct fixture fx;
+	struct ilp_ctx c;
+	struct polish_stats st;
+	double *start = NULL, start_obj = 0, obj, dn;
+	size_t n;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("short"), inv_short, wl_short, 0) != 0)
+		return;
+	if (fx.p.ndemands == 2 && fixture_ilp_build(&c, &fx) == 0) {
+		size_t w4 = strcmp(fx.p.demands[0].w->name, "w4") == 0 ? 0 : 1;
+		glp_iocp io;
+		n = (size_t)glp_get_num_cols(c.P) + 1;
+		hold_demand(&c, w4, 0);
+		glp_init_iocp(&io);
+		io.msg_lev = GLP_MSG_OFF;
+		io.presolve = GLP_ON;
+		int rc = glp_intopt(c.P, &io);
+		if (rc == 0 && glp_mip_status(c.P) == GLP_OPT) {
+			double *y = xcalloc(n, sizeof(*y));
+			for (size_t j = 1; j < n; j++)
+				y[j] = glp_mip_col_val(c.P, (int)j);
+			start = y; /* the counts as they are: the deal would place w4 itself */
+			start_obj = ilp_vec_obj(c.P, start);
+		}
+		hold_demand(&c, w4, HUGE_VAL);
+		CHECK(start && ilp_unplaced_sum(c.p, &c.cl, start) > 0.5, "the short start leaves w4 out");
+		if (start) {
+			obj = polish(&c, start, start_obj, POLISH_BOTH, 0, &dn, &st);
+			CHECK(obj < start_obj - fx.p.demands[w4].penalty / 2,
+			      "short plan polished: %.2f from %.2f, want w4 placed (its penalty %.2f)", obj, start_obj,
+			      fx.p.demands[w4].penalty);
+			printf("short start %.2f, polished %.2f\n", start_obj, obj);
+			free(start);
+		}
+		fixture_ilp_release(&c, &fx);
+	}
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	struct fixture fx;
@@ -148,6 +218,7 @@ int main(void)
 		}
 		fixture_release(&fx);
 	}
+	short_plan();
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
