@@ -433,6 +433,21 @@ static int pair_moved(const struct polish *ps, const struct pair *pr)
 	return ps->moved[pr->k1] || ps->moved[pr->k2] || (pr->kd != NO_CLASS && ps->moved[pr->kd]);
 }
 
+/*
+ * Whether a pair taken before job b in this wave placed replicas offered
+ * to b too (pair_offer offers each wave's pairs the same ones): b's plan
+ * would place them twice, so it waits for the next wave.
+ */
+static int offer_taken(const struct polish *ps, const struct pair_job *b)
+{
+	size_t d;
+
+	for (d = 0; d < ps->c->p->ndemands; d++)
+		if (b->off[d] > 0 && ps->cur.unplaced[d] < b->off[d] - 1e-9)
+			return 1;
+	return 0;
+}
+
 /* Marks pr's classes changed (or put off) in this wave. */
 static void pair_mark(struct polish *ps, const struct pair *pr)
 {
@@ -459,7 +474,7 @@ static void polish_take(struct polish *ps, size_t w)
 	size_t t, ci, i;
 	int m;
 
-	if (pair_moved(ps, &ps->pairs[wp[w].pi])) {
+	if (pair_moved(ps, &ps->pairs[wp[w].pi]) || (wp[w].job >= 0 && offer_taken(ps, &ps->pj.job[wp[w].job]))) {
 		pair_mark(ps, &ps->pairs[wp[w].pi]);
 		ps->wasted += wp[w].job >= 0;
 		return;

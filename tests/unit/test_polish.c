@@ -18,7 +18,9 @@
  * and f, each holding a replica of low-priority w3 (whole GPUs), and
  * w4's one replica of priority 10 left out.  Only leaving a w3 replica
  * in its place places it; a pair MIP that is not offered the plan's
- * unplaced replicas never sees w4, and the plan keeps it unplaced.
+ * unplaced replicas never sees w4, and the plan keeps it unplaced.  Then
+ * two such pairs, (e, f) holding w3 and (g, h) holding A100-only w5,
+ * solved in one wave and both offered w4: it is placed once.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +44,16 @@ static const char wl_short[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,is
 			       "modes,sites,needs_nvaie,priority\n"
 			       "w3,t,2,1,40,1,none,false,2,8,,,,false,1\n"
 			       "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
+
+static const char inv_two[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					 "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					 "g,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n"
+					 "h,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n";
+static const char wl_two[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			     "modes,sites,needs_nvaie,priority\n"
+			     "w3,t,2,1,40,1,none,false,2,8,H100-SXM5-80GB,,,false,1\n"
+			     "w5,t,2,1,40,1,none,false,2,8,A100-PCIE-80GB,,,false,1\n"
+			     "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
 
 /* The class of inventory row `row`, or nclasses (checked). */
 static size_t class_of(const struct problem *p, size_t row)
@@ -138,46 +150,71 @@ static void hold_demand(struct ilp_ctx *c, size_t d, double ub)
 					 ub < HUGE_VAL ? ub : (double)c->p->demands[d].replicas);
 }
 
+/* w4's replicas the polished counts x place (its arcs) and leave (its unplaced column). */
+static void w4_in(const struct ilp_ctx *c, size_t w4, const double *x, double *placed, double *left)
+{
+	size_t i;
+
+	*placed = 0;
+	for (i = 0; i < c->p->narcs; i++)
+		if ((size_t)c->p->arcs[i].d == w4)
+			*placed += x[c->cl.arc[i]];
+	*left = x[c->cl.u[w4]];
+}
+
 /*
- * The short plan: the MIP's optimum with w4 held out (both GPUs hold w3),
- * polished; the polish places w4 in a w3 replica's stead.
+ * The short plan on `inventory` (every class one H100, each holding
+ * a w3 replica): the MIP's optimum with w4 held out, polished; the
+ * polish places w4 in a w3 replica's stead, and once.
  */
-static void short_plan(void)
+static void short_plan(const char *inventory, const char *workloads)
 {
 	struct fixture fx;
 	struct ilp_ctx c;
-	struct polish_stats st;
-	double *start = NULL, start_obj = 0, obj, dn;
-	size_t n;
+	double *x = NULL, *lp, *made = NULL, start_obj = 0, obj, placed, left;
+	size_t n, j, w4;
+	glp_iocp io;
+	int code = 0;
 
-	if (fixture_build(&fx, FIXTURE_SC_TEXT("short"), inv_short, wl_short, 0) != 0)
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("short"), inventory, workloads, 0) != 0)
 		return;
-	if (fx.p.ndemands == 2 && fixture_ilp_build(&c, &fx) == 0) {
-		size_t w4 = strcmp(fx.p.demands[0].w->name, "w4") == 0 ? 0 : 1;
-		glp_iocp io;
+	for (w4 = 0; w4 < fx.p.ndemands && strcmp(fx.p.demands[w4].w->name, "w4") != 0; w4++)
+		;
+	if (w4 < fx.p.ndemands && fixture_ilp_build(&c, &fx) == 0) {
+		struct polish_opts po = { NULL, HUGE_VAL, POLISH_BOTH };
 		n = (size_t)glp_get_num_cols(c.P) + 1;
+		lp = xcalloc(n, sizeof(*lp));
+		for (j = 1; j < n; j++)
+			lp[j] = glp_get_col_prim(c.P, (int)j);
+		po.lp = lp;
 		hold_demand(&c, w4, 0);
 		glp_init_iocp(&io);
 		io.msg_lev = GLP_MSG_OFF;
 		io.presolve = GLP_ON;
-		int rc = glp_intopt(c.P, &io);
-		if (rc == 0 && glp_mip_status(c.P) == GLP_OPT) {
-			double *y = xcalloc(n, sizeof(*y));
-			for (size_t j = 1; j < n; j++)
-				y[j] = glp_mip_col_val(c.P, (int)j);
-			start = y; /* the counts as they are: the deal would place w4 itself */
-			start_obj = ilp_vec_obj(c.P, start);
+		if (glp_intopt(c.P, &io) == 0 && glp_mip_status(c.P) == GLP_OPT) {
+			x = xcalloc(n, sizeof(*x)); /* the counts as they are: the deal would place w4 itself */
+			for (j = 1; j < n; j++)
+				x[j] = glp_mip_col_val(c.P, (int)j);
+			start_obj = ilp_vec_obj(c.P, x);
 		}
 		hold_demand(&c, w4, HUGE_VAL);
-		CHECK(start && ilp_unplaced_sum(c.p, &c.cl, start) > 0.5, "the short start leaves w4 out");
-		if (start) {
-			obj = polish(&c, start, start_obj, POLISH_BOTH, 0, &dn, &st);
+		CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
+		CHECK(x && ilp_unplaced_sum(c.p, &c.cl, x) > 0.5, "the short start leaves w4 out");
+		if (x) {
+			ilp_polish(&c, x, start_obj, &po, &made, NULL);
+			obj = made ? ilp_vec_obj(c.P, made) : start_obj;
+			w4_in(&c, w4, x, &placed, &left);
 			CHECK(obj < start_obj - fx.p.demands[w4].penalty / 2,
-			      "short plan polished: %.2f from %.2f, want w4 placed (its penalty %.2f)", obj, start_obj,
-			      fx.p.demands[w4].penalty);
-			printf("short start %.2f, polished %.2f\n", start_obj, obj);
-			free(start);
+			      "%zu classes: short plan polished %.2f from %.2f, want w4 placed (its penalty %.2f)",
+			      fx.p.nclasses, obj, start_obj, fx.p.demands[w4].penalty);
+			CHECK(fabs(placed - 1) < 1e-6 && fabs(left) < 1e-6,
+			      "%zu classes: the polished counts place w4 %g times and leave %g (want 1 and 0)",
+			      fx.p.nclasses, placed, left);
+			printf("%zu classes: short start %.2f, polished %.2f\n", fx.p.nclasses, start_obj, obj);
+			free(made);
+			free(x);
 		}
+		free(lp);
 		fixture_ilp_release(&c, &fx);
 	}
 	fixture_release(&fx);
@@ -218,7 +255,8 @@ int main(void)
 		}
 		fixture_release(&fx);
 	}
-	short_plan();
+	short_plan(inv_short, wl_short);
+	short_plan(inv_two, wl_two);
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
