@@ -123,6 +123,7 @@ struct pair_scan {
 	char *has;		/* [demand * nc + class] */
 	char *placed;		/* [demand * nc + class] */
 	double *excess;		/* [class]: class_excess */
+	double *lost;		/* [class]: the penalties of the replicas x leaves unplaced that it has arcs for */
 };
 
 /* Whether the classes a and b (a == b: one class) have arcs for each of the demands dl[0 .. nd). */
@@ -184,7 +185,9 @@ static size_t eject_pairs(const struct ilp_ctx *c, const struct pair_scan *sc, s
  * may take all it holds (eject_pairs).  The most promising first: the
  * classes' excess over the root LP (class_excess), doubled in effect
  * (the larger excess counts twice) when one of a pair has nodes x leaves
- * unused, where the other's replicas can go.
+ * unused, where the other's replicas can go, plus the penalties of the
+ * replicas x leaves unplaced that one of them could take (pair_offer
+ * offers them): a pair that may place one gains more than any cost.
  */
 static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_obj, const double *lp, int eject,
 			   struct pair **out)
@@ -200,7 +203,11 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 	sc.has = xcalloc(p->ndemands * nc + 1, 1);
 	sc.placed = xcalloc(p->ndemands * nc + 1, 1);
 	sc.excess = xcalloc(nc + 1, sizeof(*sc.excess));
+	sc.lost = xcalloc(nc + 1, sizeof(*sc.lost));
 	for (i = 0; i < p->narcs; i++) {
+		d = (size_t)p->arcs[i].d;
+		if (!sc.has[d * nc + (size_t)p->arcs[i].k])
+			sc.lost[p->arcs[i].k] += p->demands[d].penalty * x[cl->u[d]];
 		sc.has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
 		if (x[cl->arc[i]] > 1e-6)
 			sc.placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
@@ -221,7 +228,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 				pairs[n].k1 = a;
 				pairs[n].k2 = b;
 				pairs[n].kd = NO_CLASS;
-				pairs[n].promise = sc.excess[a] + sc.excess[b] +
+				pairs[n].promise = sc.excess[a] + sc.excess[b] + fmax(sc.lost[a], sc.lost[b]) +
 						   (room[a] || room[b] ? fmax(sc.excess[a], sc.excess[b]) : 0);
 				paired[a] = paired[b] = 1;
 				n++;
@@ -230,7 +237,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 		if (!paired[a] && p->classes[a].modes) {
 			pairs[n].k1 = pairs[n].k2 = a;
 			pairs[n].kd = NO_CLASS;
-			pairs[n].promise = sc.excess[a];
+			pairs[n].promise = sc.excess[a] + sc.lost[a];
 			n++;
 		}
 	for (a = 0; eject && a < nc; a++) {
@@ -242,6 +249,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 	free(sc.has);
 	free(sc.placed);
 	free(sc.excess);
+	free(sc.lost);
 	free(share);
 	free(paired);
 	free(room);
@@ -253,7 +261,8 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 struct pair_job {
 	size_t ks[2], nk;	/* the classes; 1 or 2 of them */
 	size_t kd;		/* the class they empty (struct pair), or NO_CLASS */
-	double *q;		/* [demand]: the replicas x gives the two (and kd) */
+	double *q;		/* [demand]: the replicas x gives the two (and kd), and those it offers them */
+	double *off;		/* [demand]: of those, the replicas x leaves unplaced (pair_offer) */
 	double old, obj;	/* what the two (and kd) cost in x (less rounding); what the MIP found */
 	struct shrink sh;	/* the MIP's own, from nothing */
 	struct ilp_result got;	/* the MIP's plan of the two */
@@ -338,6 +347,36 @@ struct polish {
 };
 
 /*
+ * The replicas the plan leaves unplaced, offered to pair b too (in its
+ * q and, at their penalty, in what the two cost now) when one of its
+ * classes has an arc for them: a pair MIP took only the replicas the
+ * plan gives its classes, so a plan the rounding left short kept every
+ * unplaced replica through the polish, even where two classes together
+ * could take one by moving others between them or by leaving replicas
+ * of a lower priority in its place.
+ */
+static void pair_offer(const struct polish *ps, struct pair_job *b)
+{
+	const struct problem *p = ps->c->p;
+	const struct arcidx *ix = &ps->c->ix;
+	size_t t, a;
+
+	memset(b->off, 0, p->ndemands * sizeof(*b->off));
+	for (t = 0; t < job_nclasses(b); t++) {
+		size_t k = job_class(b, t);
+		for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
+			int d = p->arcs[ix->byk[a]].d;
+			double u = ps->cur.unplaced[d];
+			if (u > 1e-6 && b->off[d] == 0) {
+				b->off[d] = u;
+				b->q[d] += u;
+				b->old += p->demands[d].penalty * u;
+			}
+		}
+	}
+}
+
+/*
  * The next wave: the pairs not yet done in this pass (done[]), in order,
  * until POLISH_WAVE of them are to be solved; a pair whose classes
  * nothing changed since it was last solved is listed without a job, and
@@ -380,6 +419,7 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 			for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
 				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
 		}
+		pair_offer(ps, b);
 		b->old -= 1e-6 * fmax(1, fabs(b->old)); /* cheaper by more than rounding */
 		nj++;
 	}
@@ -391,6 +431,21 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 static int pair_moved(const struct polish *ps, const struct pair *pr)
 {
 	return ps->moved[pr->k1] || ps->moved[pr->k2] || (pr->kd != NO_CLASS && ps->moved[pr->kd]);
+}
+
+/*
+ * Whether a pair taken before job b in this wave placed replicas offered
+ * to b too (pair_offer offers each wave's pairs the same ones): b's plan
+ * would place them twice, so it waits for the next wave.
+ */
+static int offer_taken(const struct polish *ps, const struct pair_job *b)
+{
+	size_t d;
+
+	for (d = 0; d < ps->c->p->ndemands; d++)
+		if (b->off[d] > 0 && ps->cur.unplaced[d] < b->off[d] - 1e-9)
+			return 1;
+	return 0;
 }
 
 /* Marks pr's classes changed (or put off) in this wave. */
@@ -419,7 +474,7 @@ static void polish_take(struct polish *ps, size_t w)
 	size_t t, ci, i;
 	int m;
 
-	if (pair_moved(ps, &ps->pairs[wp[w].pi])) {
+	if (pair_moved(ps, &ps->pairs[wp[w].pi]) || (wp[w].job >= 0 && offer_taken(ps, &ps->pj.job[wp[w].job]))) {
 		pair_mark(ps, &ps->pairs[wp[w].pi]);
 		ps->wasted += wp[w].job >= 0;
 		return;
@@ -442,7 +497,7 @@ static void polish_take(struct polish *ps, size_t w)
 			ps->cur.arc[ix->byk[a]] = b->got.arc[ix->byk[a]];
 	}
 	for (i = 0; i < p->ndemands; i++)
-		ps->cur.unplaced[i] += b->got.unplaced[i];
+		ps->cur.unplaced[i] += b->got.unplaced[i] - b->off[i];
 	ilp_counts_vector(p, cl, &ps->cur, ps->xc);
 	ps->t_deal -= util_now_s();
 	fixed = ilp_repair_vector(ps->c, ps->xc);
@@ -510,6 +565,7 @@ static void polish_alloc(struct polish *ps, const double *lp, int eject)
 	ps->pj.job = xcalloc(POLISH_WAVE, sizeof(*ps->pj.job));
 	for (w = 0; w < POLISH_WAVE; w++) {
 		ps->pj.job[w].q = xcalloc(p->ndemands + 1, sizeof(*ps->pj.job[w].q));
+		ps->pj.job[w].off = xcalloc(p->ndemands + 1, sizeof(*ps->pj.job[w].off));
 		ilp_shrink_alloc(&ps->pj.job[w].sh, ng);
 		ilp_result_alloc(p, &ps->pj.job[w].got);
 	}
@@ -523,6 +579,7 @@ static void polish_free(struct polish *ps)
 	free(ps->xc);
 	for (w = 0; w < POLISH_WAVE; w++) {
 		free(ps->pj.job[w].q);
+		free(ps->pj.job[w].off);
 		ilp_shrink_free(&ps->pj.job[w].sh);
 		ilp_result_release(p, &ps->pj.job[w].got);
 	}

@@ -13,9 +13,18 @@
  * The plain polish changes nothing, so each level of its passes (short,
  * deep, deep with cuts) solves every pair once, in that order; a polish
  * of the deep passes alone (POLISH_DEEP) skips the short level.
+ *
+ * A plan that leaves a replica unplaced: two rented one-H100 classes e
+ * and f, each holding a replica of low-priority w3 (whole GPUs), and
+ * w4's one replica of priority 10 left out.  Only leaving a w3 replica
+ * in its place places it; a pair MIP that is not offered the plan's
+ * unplaced replicas never sees w4, and the plan keeps it unplaced.  Then
+ * two such pairs, (e, f) holding w3 and (g, h) holding A100-only w5,
+ * solved in one wave and both offered w4: it is placed once.
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fixture_ilp.h"
 #include "ilp_polish.h"
@@ -28,6 +37,23 @@ static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolatio
 			 "modes,sites,needs_nvaie,priority\n"
 			 "w1,t,1,1,79,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
 			 "w2,t,1,1,16,1,none,false,8,8,,,,false,10\n";
+
+static const char inv_short[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					   "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n";
+static const char wl_short[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			       "modes,sites,needs_nvaie,priority\n"
+			       "w3,t,2,1,40,1,none,false,2,8,,,,false,1\n"
+			       "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
+
+static const char inv_two[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					 "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+					 "g,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n"
+					 "h,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n";
+static const char wl_two[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			     "modes,sites,needs_nvaie,priority\n"
+			     "w3,t,2,1,40,1,none,false,2,8,H100-SXM5-80GB,,,false,1\n"
+			     "w5,t,2,1,40,1,none,false,2,8,A100-PCIE-80GB,,,false,1\n"
+			     "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
 
 /* The class of inventory row `row`, or nclasses (checked). */
 static size_t class_of(const struct problem *p, size_t row)
@@ -113,6 +139,87 @@ static void check_levels(const struct polish_stats *st, int short_pass)
 	      st->mips[POLISH_LEVEL_SHORT], n, st->mips[POLISH_LEVEL_CUTS], short_pass ? "" : " but the short one");
 }
 
+/* Sets the upper bound of demand d's arc columns to ub (0: it cannot be placed; HUGE_VAL: its replicas). */
+static void hold_demand(struct ilp_ctx *c, size_t d, double ub)
+{
+	size_t i;
+
+	for (i = 0; i < c->p->narcs; i++)
+		if ((size_t)c->p->arcs[i].d == d)
+			glp_set_col_bnds(c->P, c->cl.arc[i], ub > 0 ? GLP_DB : GLP_FX, 0,
+					 ub < HUGE_VAL ? ub : (double)c->p->demands[d].replicas);
+}
+
+/* w4's replicas the polished counts x place (its arcs) and leave (its unplaced column). */
+static void w4_in(const struct ilp_ctx *c, size_t w4, const double *x, double *placed, double *left)
+{
+	size_t i;
+
+	*placed = 0;
+	for (i = 0; i < c->p->narcs; i++)
+		if ((size_t)c->p->arcs[i].d == w4)
+			*placed += x[c->cl.arc[i]];
+	*left = x[c->cl.u[w4]];
+}
+
+/*
+ * The short plan on `inventory` (every class one H100, each holding
+ * a w3 replica): the MIP's optimum with w4 held out, polished; the
+ * polish places w4 in a w3 replica's stead, and once.
+ */
+static void short_plan(const char *inventory, const char *workloads)
+{
+	struct fixture fx;
+	struct ilp_ctx c;
+	double *x = NULL, *lp, *made = NULL, start_obj = 0, obj, placed, left;
+	size_t n, j, w4;
+	glp_iocp io;
+	int code = 0;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("short"), inventory, workloads, 0) != 0)
+		return;
+	for (w4 = 0; w4 < fx.p.ndemands && strcmp(fx.p.demands[w4].w->name, "w4") != 0; w4++)
+		;
+	if (w4 < fx.p.ndemands && fixture_ilp_build(&c, &fx) == 0) {
+		struct polish_opts po = { NULL, HUGE_VAL, POLISH_BOTH };
+		n = (size_t)glp_get_num_cols(c.P) + 1;
+		lp = xcalloc(n, sizeof(*lp));
+		for (j = 1; j < n; j++)
+			lp[j] = glp_get_col_prim(c.P, (int)j);
+		po.lp = lp;
+		hold_demand(&c, w4, 0);
+		glp_init_iocp(&io);
+		io.msg_lev = GLP_MSG_OFF;
+		io.presolve = GLP_ON;
+		if (glp_intopt(c.P, &io) == 0 && glp_mip_status(c.P) == GLP_OPT) {
+			x = xcalloc(n, sizeof(*x)); /* the counts as they are: the deal would place w4 itself */
+			for (j = 1; j < n; j++)
+				x[j] = glp_mip_col_val(c.P, (int)j);
+			start_obj = ilp_vec_obj(c.P, x);
+		}
+		hold_demand(&c, w4, HUGE_VAL);
+		CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
+		CHECK(x && ilp_unplaced_sum(c.p, &c.cl, x) > 0.5, "the short start leaves w4 out");
+		if (x) {
+			ilp_polish(&c, x, start_obj, &po, &made, NULL);
+			obj = made ? ilp_vec_obj(c.P, made) : start_obj;
+			w4_in(&c, w4, x, &placed, &left);
+			CHECK(obj < start_obj - fx.p.demands[w4].penalty / 2,
+			      "%zu classes: short plan polished %.2f from %.2f, want w4 placed (its penalty %.2f)",
+			      fx.p.nclasses, obj, start_obj, fx.p.demands[w4].penalty);
+			CHECK(fabs(placed - 1) < 1e-6 && fabs(left) < 1e-6,
+			      "%zu classes: the polished counts place w4 %g times and leave %g (want 1 and 0)",
+			      fx.p.nclasses, placed, left);
+			printf("%zu classes: short start %.2f, polished %.2f\n", fx.p.nclasses, start_obj, obj);
+			free(made);
+			free(x);
+		}
+		free(lp);
+		fixture_ilp_release(&c, &fx);
+	}
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	struct fixture fx;
@@ -148,6 +255,8 @@ int main(void)
 		}
 		fixture_release(&fx);
 	}
+	short_plan(inv_short, wl_short);
+	short_plan(inv_two, wl_two);
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
