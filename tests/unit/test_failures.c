@@ -36,28 +36,6 @@ static const char inv_text[] = INV_HEADER
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
 
-/* The row of (kind, failure name, workload), or NULL. */
-static const struct fail_row *row_of(const struct failures *f, const struct problem *p, enum fail_kind k,
-				     const char *failure, const char *wl)
-{
-	size_t i;
-	for (i = 0; i < f->nrows; i++)
-		if (f->rows[i].kind == k && !strcmp(f->names[k][f->rows[i].failure], failure) &&
-		    !strcmp(p->demands[f->rows[i].d].w->name, wl))
-			return &f->rows[i];
-	return NULL;
-}
-
-static void expect(const struct failures *f, const struct problem *p, enum fail_kind k, const char *failure,
-		   const char *wl, long lost, long replaced)
-{
-	const struct fail_row *r = row_of(f, p, k, failure, wl);
-	CHECK(r && r->lost == lost && r->replaced == replaced && r->stranded == lost - replaced &&
-		      (r->stranded > 0) == (r->reason != NULL),
-	      "%s %s, %s: lost %ld replaced %ld, want %ld and %ld", fail_kind_name(k), failure, wl, r ? r->lost : -1,
-	      r ? r->replaced : -1, lost, replaced);
-}
-
 /* failures_analyse_with, each kind of f's taken from an analysis of it alone, gives f exactly. */
 static void same_with_each_kind(const struct failures *f, const struct cplan *cp, int by_gpu)
 {
@@ -100,13 +78,8 @@ static int build(struct fixture *fx, struct cplan *cp, int lo_cpu, int *hi, int 
 	free(wl);
 	if (rc)
 		return -1;
-	*hi = demand_named(&fx->p, "hi");
-	*lo = demand_named(&fx->p, "lo");
-	CHECK(*hi >= 0 && *lo >= 0 && mig7(&fx->p.classes[0]) >= 0, "hi %d, lo %d", *hi, *lo);
-	if (*hi < 0 || *lo < 0 || mig7(&fx->p.classes[0]) < 0) {
-		fixture_release(fx);
+	if (mig_hi_lo(fx, hi, lo))
 		return -1;
-	}
 	cplan_init(cp, &fx->p);
 	fill_node(cp, 0, *hi, 5, *lo, 0);
 	fill_node(cp, 1, *hi, 0, *lo, 3);
@@ -130,14 +103,14 @@ static void test_replace(void)
 	for (i = 0; i < 3; i++)
 		used[i] = cp.nodes[i].gpu_used[0];
 	failures_analyse(&f, &cp, 0, 0);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
-	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
-	expect(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 0);
-	expect(&f, &fx.p, FAIL_SITE, "dc1", "lo", 3, 0);
-	expect(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
-	expect(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 0);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc1", "lo", 3, 0);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
 	CHECK(f.nrows == 8, "%zu rows", f.nrows);
 	CHECK(f.nrows >= 4 && f.rows[2].d == hi && f.rows[3].d == lo, "c-000's rows: priority first");
 	CHECK(f.worst[FAIL_NODE].have && !strcmp(f.names[FAIL_NODE][f.worst[FAIL_NODE].failure], "a-000") &&
@@ -168,12 +141,12 @@ static void test_cpu_room(void)
 	if (build(&fx, &cp, 20, &hi, &lo))
 		return;
 	failures_analyse(&f, &cp, 0, 0);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
 	/* losing b-000: 3 lo of 20 cores onto a-000 (5 cores used): 2 free slots, room for both */
-	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
 	/* losing c-000: 4 hi onto a-000 (2) and b-000 (2, 62 cores); lo finds no core left: 3 stranded */
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 0);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 0);
 	failures_release(&f);
 	cplan_release(&cp);
 	fixture_release(&fx);
@@ -217,10 +190,10 @@ static void test_gpu(void)
 	      "gpu domains: %zu", dm.n);
 	fail_domains_release(&dm);
 	failures_analyse(&f, &cp, 1, 0);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 2, 0);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 2, 0);
-	expect(&f, &fx.p, FAIL_NODE, "g-000", "hi", 5, 0);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 2, 0);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 2, 0);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "g-000", "hi", 5, 0);
 	CHECK(f.nrows == 7 && f.by_gpu, "%zu rows", f.nrows);
 	CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
 	      "worst gpu: gpu 0 (it strands priority 1 as gpu 1 does, and comes first)");
@@ -232,8 +205,8 @@ static void test_gpu(void)
 		static const int gpus[] = { 0, 1 };
 		size_t before = f.nrows;
 		failures_add_set(&f, &cp, &(struct fail_set){ FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", nodes, gpus, 2, 0 });
-		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "hi", 5, 0);
-		expect(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "lo", 4, 0);
+		expect_fail_row(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "hi", 5, 0);
+		expect_fail_row(&f, &fx.p, FAIL_GPU_SET, "g-000/gpu 0+g-000/gpu 1", "lo", 4, 0);
 		CHECK(f.nrows == before + 2 && f.rows[before].kind == FAIL_GPU_SET && f.worst[FAIL_GPU_SET].have &&
 			      f.worst[FAIL_GPU_SET].stranded == 9 && !strcmp(fail_kind_name(FAIL_GPU_SET), "gpu-set"),
 		      "gpu-set rows: %zu", f.nrows - before);

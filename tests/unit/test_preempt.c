@@ -37,27 +37,6 @@
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
 
-static const struct fail_row *row_of(const struct failures *f, const struct problem *p, enum fail_kind k,
-				     const char *failure, const char *wl)
-{
-	size_t i;
-	for (i = 0; i < f->nrows; i++)
-		if (f->rows[i].kind == k && !strcmp(f->names[k][f->rows[i].failure], failure) &&
-		    !strcmp(p->demands[f->rows[i].d].w->name, wl))
-			return &f->rows[i];
-	return NULL;
-}
-
-static void expect(const struct failures *f, const struct problem *p, enum fail_kind k, const char *failure,
-		   const char *wl, long lost, long replaced)
-{
-	const struct fail_row *r = row_of(f, p, k, failure, wl);
-	CHECK(r && r->lost == lost && r->replaced == replaced && r->stranded == lost - replaced &&
-		      (r->stranded > 0) == (r->reason != NULL),
-	      "%s %s, %s: lost %ld replaced %ld, want %ld and %ld", fail_kind_name(k), failure, wl, r ? r->lost : -1,
-	      r ? r->replaced : -1, lost, replaced);
-}
-
 /* The plan of the header, class b with b_count nodes; 0, or -1. */
 static int build(struct fixture *fx, struct cplan *cp, int b_count)
 {
@@ -74,13 +53,8 @@ static int build(struct fixture *fx, struct cplan *cp, int b_count)
 	free(inv);
 	if (rc)
 		return -1;
-	hi = demand_named(&fx->p, "hi");
-	lo = demand_named(&fx->p, "lo");
-	if (hi < 0 || lo < 0 || mig7(&fx->p.classes[0]) < 0) {
-		CHECK(0, "hi %d, lo %d", hi, lo);
-		fixture_release(fx);
+	if (mig_hi_lo(fx, &hi, &lo))
 		return -1;
-	}
 	cplan_init(cp, &fx->p);
 	fill_node(cp, 0, hi, 5, lo, 0);
 	fill_node(cp, 1, hi, 0, lo, 3);
@@ -111,18 +85,18 @@ static void test_analysis(void)
 	if (build(&fx, &cp, 1))
 		return;
 	failures_analyse(&f, &cp, 0, 5);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 5);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "lo", 1, 0);
-	r = row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo");
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 5);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "lo", 1, 0);
+	r = fail_row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo");
 	CHECK(r && r->reason && strstr(r->reason, "evicted"), "a-000's lo row says evicted: %s",
 	      r && r->reason ? r->reason : "(none)");
-	expect(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
-	expect(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
-	expect(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 3);
-	expect(&f, &fx.p, FAIL_SITE, "dc1", "lo", 6, 0);
-	expect(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
-	expect(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "b-000", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "hi", 4, 4);
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "c-000", "lo", 3, 2);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc1", "hi", 5, 3);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc1", "lo", 6, 0);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc2", "hi", 4, 4);
+	expect_fail_row(&f, &fx.p, FAIL_SITE, "dc2", "lo", 3, 2);
 	CHECK(f.nrows == 9, "%zu rows", f.nrows);
 	CHECK(f.worst[FAIL_NODE].have && f.worst[FAIL_NODE].top_priority == 1 &&
 		      !strcmp(f.names[FAIL_NODE][f.worst[FAIL_NODE].failure], "a-000"),
@@ -130,8 +104,8 @@ static void test_analysis(void)
 	failures_release(&f);
 	/* a floor of 1 leaves nothing below it: as without preemption */
 	failures_analyse(&f, &cp, 0, 1);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
-	CHECK(!row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "floor 1: no lo row for a-000");
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	CHECK(!fail_row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "floor 1: no lo row for a-000");
 	failures_release(&f);
 	/*
 	 * lo as a VM (no pod: nothing evicts it): a-000's fifth hi strands.
@@ -140,8 +114,8 @@ static void test_analysis(void)
 	 */
 	fx.sc.workloads.w[fx.p.demands[demand_named(&fx.p, "lo")].index].vm = 1;
 	failures_analyse(&f, &cp, 0, 5);
-	expect(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
-	CHECK(!row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "lo a VM: no lo row for a-000");
+	expect_fail_row(&f, &fx.p, FAIL_NODE, "a-000", "hi", 5, 4);
+	CHECK(!fail_row_of(&f, &fx.p, FAIL_NODE, "a-000", "lo"), "lo a VM: no lo row for a-000");
 	failures_release(&f);
 	cplan_release(&cp);
 	fixture_release(&fx);
@@ -213,9 +187,9 @@ static void test_gpu(void)
 	cplan_init(&cp, &fx.p);
 	fill_node(&cp, 0, hi, 5, lo, 9);
 	failures_analyse(&f, &cp, 1, 5);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 7, 0);
-	expect(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 7, 0);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "hi", 5, 5);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 0", "lo", 7, 0);
+	expect_fail_row(&f, &fx.p, FAIL_GPU, "g-000/gpu 1", "lo", 7, 0);
 	failures_release(&f);
 	n = cp.nslots;
 	snap = xmalloc(n * sizeof(*snap));

@@ -87,13 +87,8 @@ static int build(struct fixture *fx, struct cplan *cp, int b_count, const char *
 	free(wl);
 	if (rc)
 		return -1;
-	hi = demand_named(&fx->p, "hi");
-	lo = demand_named(&fx->p, "lo");
-	if (hi < 0 || lo < 0 || mig7(&fx->p.classes[0]) < 0) {
-		CHECK(0, "hi %d, lo %d", hi, lo);
-		fixture_release(fx);
+	if (mig_hi_lo(fx, &hi, &lo))
 		return -1;
-	}
 	cplan_init(cp, &fx->p);
 	for (k = 0; k < 3; k++)
 		fill_node(cp, k, hi, layout[k][0], lo, layout[k][1]);
