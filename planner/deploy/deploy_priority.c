@@ -59,12 +59,7 @@ void deploy_priority_field(struct dyaml *y, const struct scenario *sc, const str
 /* One PriorityClass: value, preemptionPolicy and a fixed description. */
 static void priority_class(struct dyaml *y, const char *name, long value, int preempts, const char *what)
 {
-	dyaml_map(y, 0);
-	dyaml_kv(y, "apiVersion", "scheduling.k8s.io/v1");
-	dyaml_kv(y, "kind", "PriorityClass");
-	dyaml_str(y, "metadata");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", name);
+	dyaml_k8s_head(y, "scheduling.k8s.io/v1", "PriorityClass", name);
 	dyaml_end(y, 0);
 	dyaml_ki(y, "value", value);
 	dyaml_str(y, "globalDefault");

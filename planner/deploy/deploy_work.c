@@ -255,12 +255,7 @@ static void request_pdb(struct dyaml *y, const struct workload *w)
 	char label[64], obj[64], v[32];
 
 	workload_label(w->name, label, sizeof(label));
-	dyaml_map(y, 0);
-	dyaml_kv(y, "apiVersion", "policy/v1");
-	dyaml_kv(y, "kind", "PodDisruptionBudget");
-	dyaml_str(y, "metadata");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", workload_object_name(w->name, label, obj, sizeof(obj)));
+	dyaml_k8s_head(y, "policy/v1", "PodDisruptionBudget", workload_object_name(w->name, label, obj, sizeof(obj)));
 	dyaml_end(y, 0);
 	dyaml_str(y, "spec");
 	dyaml_map(y, 0);

@@ -135,6 +135,16 @@ void dyaml_ki(struct dyaml *y, const char *key, long v)
 	dyaml_int(y, v);
 }
 
+void dyaml_k8s_head(struct dyaml *y, const char *api_version, const char *kind, const char *name)
+{
+	dyaml_map(y, 0);
+	dyaml_kv(y, "apiVersion", api_version);
+	dyaml_kv(y, "kind", kind);
+	dyaml_str(y, "metadata");
+	dyaml_map(y, 0);
+	dyaml_kv(y, "name", name);
+}
+
 int dyaml_finish(struct dyaml *y, char **text, size_t *len)
 {
 	yaml_event_t ev;

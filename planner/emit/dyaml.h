@@ -43,6 +43,13 @@ void dyaml_kv(struct dyaml *y, const char *key, const char *v);
 /* A key and its integer value. */
 void dyaml_ki(struct dyaml *y, const char *key, long v);
 /*
+ * A Kubernetes object's head: its block mapping opened with apiVersion,
+ * kind and metadata's name, metadata left open for more (labels): the
+ * caller ends it (dyaml_end(y, 0)), then writes the rest and ends the
+ * object.
+ */
+void dyaml_k8s_head(struct dyaml *y, const char *api_version, const char *kind, const char *name);
+/*
  * Ends the document and the stream; the text in *text (caller frees).
  * 0, or -1 (nothing in *text) when an event failed.
  */

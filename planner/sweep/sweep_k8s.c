@@ -211,12 +211,7 @@ static void emit_configmap(struct dyaml *y, const struct kinputs *in, const char
 {
 	size_t i;
 
-	dyaml_map(y, 0);
-	dyaml_kv(y, "apiVersion", "v1");
-	dyaml_kv(y, "kind", "ConfigMap");
-	dyaml_str(y, "metadata");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", name);
+	dyaml_k8s_head(y, "v1", "ConfigMap", name);
 	dyaml_end(y, 0);
 	dyaml_str(y, "data");
 	dyaml_map(y, 0);
@@ -305,12 +300,7 @@ static void labels(struct dyaml *y, const char *job)
 
 static void emit_job(struct dyaml *y, const struct sweep_k8s *k, const char *job, const char *cm, const char *spec_key)
 {
-	dyaml_map(y, 0);
-	dyaml_kv(y, "apiVersion", "batch/v1");
-	dyaml_kv(y, "kind", "Job");
-	dyaml_str(y, "metadata");
-	dyaml_map(y, 0);
-	dyaml_kv(y, "name", job);
+	dyaml_k8s_head(y, "batch/v1", "Job", job);
 	labels(y, job);
 	dyaml_end(y, 0);
 	dyaml_str(y, "spec");
