@@ -135,6 +135,17 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
  * the time left.  The main thread only.
  */
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
+/*
+ * The root LP relaxation of p's model alone (ilp_lp.c): the model
+ * ilp_solve builds and its first LP (ilp_result.lp_bound), without the
+ * rounding, search or any plan.  Its optimum is a lower bound on the
+ * model's optimum (every plan of the model is a point of its LP).
+ * Reads o's time_limit_s (none under node_limit: the LP runs to its end)
+ * and verbose.  Returns 1 with *bound the LP optimum; 0 (*bound 0) when
+ * the clock or an interrupt stopped it first; -1 when GLPK failed (d
+ * filled, DIAG_SOLVER).
+ */
+int ilp_lp_bound(const struct problem *p, const struct ilp_opts *o, double *bound, struct diag *d);
 void ilp_result_release(const struct problem *p, struct ilp_result *r);
 /* Frees GLPK's environment (the caller's thread's); call once before exit.  In ilp_glpk.c. */
 void ilp_cleanup(void);

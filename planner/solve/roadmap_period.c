@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "roadmap_bound.h"
+#include "ilp.h"
 #include "roadmap_ctx.h"
 #include "util.h"
 #include "banned.h"
@@ -536,16 +537,52 @@ static int same_demand(const struct rm_ctx *c, size_t s, size_t t)
 }
 
 /*
- * Period t's bound problem solved with `share` seconds: its proven bound
- * raises the bound of every period of the same demand (done[] marks them).
+ * The root LP bound of scenario s's problem (ilp_lp_bound: no rounding,
+ * no search, no plan made concrete) within `share` seconds from now,
+ * its pricing and model included.  Returns 1 with *b, 0 when the clock
+ * stopped the LP first (no bound), -1 with d set.
  */
-static int bound_solve(struct rm_ctx *c, size_t t, double share, unsigned char *done, struct diag *d)
+static int lp_bound_of(const struct scenario *s, const struct plan_opts *po, double share, double *b,
+		       struct diag *d)
+{
+	struct pricing pr;
+	struct problem p;
+	struct ilp_opts io;
+	double t0 = util_now_s();
+	int rc;
+
+	*b = 0;
+	if (pricing_build(&pr, s, d)) {
+		pricing_release(&pr);
+		return -1;
+	}
+	if (problem_build(&p, s, &pr, d)) {
+		pricing_release(&pr);
+		return -1;
+	}
+	memset(&io, 0, sizeof(io));
+	io.time_limit_s = fmax(0, share - (util_now_s() - t0));
+	io.verbose = po->verbose;
+	rc = io.time_limit_s > 0 ? ilp_lp_bound(&p, &io, b, d) : 0;
+	problem_release(&p);
+	pricing_release(&pr);
+	return rc;
+}
+
+/*
+ * Period t's bound problem solved with `share` seconds, its LP alone
+ * (lp_only: lp_bound_of) or whole (plan_run: its search may prove more
+ * than the LP, the optimum on a small problem): its proven bound raises
+ * the bound of every period of the same demand (done[] marks them).
+ */
+static int bound_solve(struct rm_ctx *c, size_t t, double share, int lp_only, unsigned char *done, struct diag *d)
 {
 	struct pscen bs;
 	struct plan_result br;
 	struct plan_opts po = c->po;
+	double b = 0;
 	size_t s, w;
-	int rc = 0;
+	int rc = 0, got = 0;
 
 	for (w = 0; w < c->nw; w++)
 		c->demand[w] = forecast_at(c->fc, t, w);
@@ -553,17 +590,22 @@ static int bound_solve(struct rm_ctx *c, size_t t, double share, unsigned char *
 	po.greedy_whole = 1;
 	po.time_limit_s = share;
 	memset(&br, 0, sizeof(br));
-	if (bs.s.workloads.n && (rc = plan_run(&br, &bs.s, &po, d)) == 0) {
-		for (s = 0; s < c->T; s++)
-			if (!done[s] && same_demand(c, s, t)) {
-				c->r->per[s].bound = fmax(c->r->per[s].bound, fmax(0, br.bound));
-				done[s] = 1;
-			}
-	}
-	if (bs.s.workloads.n)
+	if (bs.s.workloads.n && lp_only) {
+		rc = lp_bound_of(&bs.s, &c->po, share, &b, d);
+		got = rc == 1;
+	} else if (bs.s.workloads.n) {
+		rc = plan_run(&br, &bs.s, &po, d);
+		got = rc == 0;
+		b = br.bound;
 		plan_release(&br);
+	}
+	for (s = 0; got && s < c->T; s++)
+		if (!done[s] && same_demand(c, s, t)) {
+			c->r->per[s].bound = fmax(c->r->per[s].bound, fmax(0, b));
+			done[s] = 1;
+		}
 	pscen_release(&bs);
-	return rc ? -1 : 0;
+	return rc < 0 ? -1 : 0;
 }
 
 /*
@@ -573,7 +615,11 @@ static int bound_solve(struct rm_ctx *c, size_t t, double share, unsigned char *
  * demand is the largest under growth and its penalties the most at stake.
  * Each takes half the time left (the last one all of it): a share too
  * short to reach the LP proves nothing, so the shares fall from the
- * latest period back rather than split evenly.  Each proven bound only
+ * latest period back rather than split evenly.  Two rounds: the LPs
+ * alone first (no rounding, no plan: many periods get one in the time a
+ * whole solve takes), then, in the time they leave, the whole solves
+ * (whose search proves more than the LP, a small problem's optimum).
+ * Each proven bound only
  * raises the period's (the larger of two lower bounds on one optimum), so
  * the pass changes no plan and no objective.  Under a node limit there is
  * no pass: the in-loop solves had their fixed shares.
@@ -582,22 +628,25 @@ int rm_bound_pass(struct rm_ctx *c, struct diag *d)
 {
 	unsigned char *done;
 	size_t t, s;
-	int rc = 0;
+	int rc = 0, lp_only;
 
 	if (c->nodes > 0 || !c->T)
 		return 0;
 	done = xcalloc(c->T + 1, 1);
-	for (t = c->T; t-- > 0 && rc == 0;) {
-		double spent = c->dl ? deadline_elapsed(c->dl) : util_now_s() - c->t0;
-		double left = c->time_s - spent;
-		int more = 0;
-		if (left <= 0)
-			break;
-		if (done[t])
-			continue;
-		for (s = 0; s < t && !more; s++)
-			more = !done[s] && !same_demand(c, s, t);
-		rc = bound_solve(c, t, more ? left / 2 : left, done, d);
+	for (lp_only = 1; lp_only >= 0 && rc == 0; lp_only--) {
+		memset(done, 0, c->T);
+		for (t = c->T; t-- > 0 && rc == 0;) {
+			double spent = c->dl ? deadline_elapsed(c->dl) : util_now_s() - c->t0;
+			double left = c->time_s - spent;
+			int more = 0;
+			if (left <= 0)
+				break;
+			if (done[t])
+				continue;
+			for (s = 0; s < t && !more; s++)
+				more = !done[s] && !same_demand(c, s, t);
+			rc = bound_solve(c, t, more ? left / 2 : left, lp_only, done, d);
+		}
 	}
 	free(done);
 	return rc;

@@ -7,7 +7,8 @@
  * is what stops it.  Also: the rounded LP plan is a plan (integral counts),
  * the objective is that of the plan its counts make over real nodes,
  * the polish's deep pass takes S within 0.6% of its optimum, and a replica too big to share its node (RAM) is counted with the GPUs
- * it leaves idle (alone_row); the exported model holds the node key
+ * it leaves idle (alone_row), and the root LP alone (ilp_lp_bound) is the
+ * solve's LP bound; the exported model holds the node key
  * sets' CPU rows (key_res_rows): the replicas of one MPS client count need
  * the CPU of that count's own nodes; a search that solves the model but
  * whose plan deals badly searches again with the lost CPU taken off, and
@@ -57,7 +58,7 @@ static double alone_bound(const char *big_ram, double *node_cost)
 	struct ilp_opts o;
 	struct ilp_result r;
 	struct diag d = DIAG_INIT;
-	double bound = -1;
+	double bound = -1, lp = -1;
 
 	if (fixture_build(&fx, FIXTURE_SC_TEXT("alone"), inv, wl, 0) == 0) {
 		memset(&o, 0, sizeof(o));
@@ -67,6 +68,8 @@ static double alone_bound(const char *big_ram, double *node_cost)
 		CHECK(r.unplaced_total < 1e-9, "alone %s: %g unplaced", big_ram, r.unplaced_total);
 		bound = r.lp_bound;
 		*node_cost = fx.p.classes[0].node_cost;
+		CHECK(ilp_lp_bound(&fx.p, &o, &lp, &d) == 1 && fabs(lp - r.lp_bound) <= 1e-9 * fmax(1, fabs(lp)),
+		      "alone %s: the LP alone %.6f, the solve's LP bound %.6f", big_ram, lp, r.lp_bound);
 		ilp_result_release(&fx.p, &r);
 		fixture_release(&fx);
 	}
