@@ -466,24 +466,16 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	double end;
 	int rc = -1;
 
-	memset(&c, 0, sizeof(c));
 	memset(&pl, 0, sizeof(pl));
-	c.t0 = util_now_s();
-	/* a node limit: no deadline at all (ilp_ms_left gives GLPK its largest tm_lim) */
-	c.limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
+	ilp_ctx_open(&c, p, o);
 	c.threads = o->threads > 0 ? o->threads : par_processors();
-	c.p = p;
 	end = c.t0 + c.limit_s;
 	if (prove_after(&c, o))
 		c.limit_s *= 1 - PROVE_SHARE;	/* the rest is the bound search's (solve_prove_take) */
 	c.deadline = c.t0 + c.limit_s;
-	c.verbose = o->verbose;
 	c.deal_s = o->deal_s;
 	memset(r, 0, sizeof(*r));
 	ilp_result_alloc(p, r);
-	ilp_glpk_thread_hook(o->verbose);
-	c.P = ilp_glpk_shared_prob();
-	ilp_arcidx_build(&c.ix, p);
 	ilp_pack_init(pack, p, &c.ix, c.deadline);
 	c.pack = pack;
 	ilp_build(c.P, p, &c.ix, &c.cl);
@@ -530,9 +522,6 @@ out:
 	free(pl.warm);
 	free(pl.rounded);
 	free(pl.in_set);
-	ilp_arcidx_release(&c.ix);
-	ilp_cols_free(p, &c.cl);
-	glp_delete_prob(c.P);
-	glp_term_hook(NULL, NULL);
+	ilp_ctx_close(&c);
 	return rc;
 }

@@ -6,7 +6,6 @@
  * all a caller that only needs a proven bound (the roadmap's bound pass)
  * wants of the solve.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,18 +22,8 @@ int ilp_lp_bound(const struct problem *p, const struct ilp_opts *o, double *boun
 	int code = 0, rounds = 0, rc;
 	enum lp_end e;
 
-	memset(&c, 0, sizeof(c));
 	*bound = 0;
-	c.t0 = util_now_s();
-	/* as ilp_solve: a node limit is no deadline at all (the LP runs to its end) */
-	c.limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
-	c.deadline = c.t0 + c.limit_s;
-	c.threads = 1;
-	c.p = p;
-	c.verbose = o->verbose;
-	ilp_glpk_thread_hook(o->verbose);
-	c.P = ilp_glpk_shared_prob();
-	ilp_arcidx_build(&c.ix, p);
+	ilp_ctx_open(&c, p, o);	/* as ilp_solve's: a node limit lets the LP run to its end */
 	ilp_build(c.P, p, &c.ix, &c.cl);
 	in_set = xcalloc(p->narcs + 1, 1);
 	/* no warm plan: it only seeds sifting's first working set, and sifting ends on the same optimum */
@@ -51,9 +40,6 @@ int ilp_lp_bound(const struct problem *p, const struct ilp_opts *o, double *boun
 	glp_printf("gpuplan-ilp: lp only: %s lp_bound %.2f lp_rounds %d t_lp %.2f\n",
 		   rc == 1 ? "optimal" : rc == 0 ? "cut" : "failed", *bound, rounds, util_now_s() - c.t0);
 	free(in_set);
-	ilp_arcidx_release(&c.ix);
-	ilp_cols_free(p, &c.cl);
-	glp_delete_prob(c.P);
-	glp_term_hook(NULL, NULL);
+	ilp_ctx_close(&c);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ilp.h"
 #include "ilp_glpk.h"
 #include "ilp_key.h"
 #include "ilp_model.h"
@@ -391,4 +392,26 @@ int ilp_write_model(const struct ilp_ctx *c, const char *path, struct outstage *
 		return diag_set(d, DIAG_IO, path, 0, 0, "cannot write the model: GLPK could not write it");
 	}
 	return model_landed(tmp, path, st, d);
+}
+
+void ilp_ctx_open(struct ilp_ctx *c, const struct problem *p, const struct ilp_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->t0 = util_now_s();
+	c->limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
+	c->deadline = c->t0 + c->limit_s;
+	c->threads = 1;
+	c->p = p;
+	c->verbose = o->verbose;
+	ilp_glpk_thread_hook(o->verbose);
+	c->P = ilp_glpk_shared_prob();
+	ilp_arcidx_build(&c->ix, p);
+}
+
+void ilp_ctx_close(struct ilp_ctx *c)
+{
+	ilp_arcidx_release(&c->ix);
+	ilp_cols_free(c->p, &c->cl);
+	glp_delete_prob(c->P);
+	glp_term_hook(NULL, NULL);
 }

@@ -65,6 +65,18 @@ struct ilp_ctx {
 	int round_stop;
 };
 
+struct ilp_opts;
+
+/*
+ * Opens c for p under o: its clock (t0; a node limit is no deadline at
+ * all, ilp_ms_left then gives GLPK its largest tm_lim), GLPK's thread
+ * hook, the shared whole model P (empty) and p's arc index.  The caller
+ * sets threads and the deadline and builds P (ilp_build);
+ * ilp_ctx_close frees what both made.
+ */
+void ilp_ctx_open(struct ilp_ctx *c, const struct problem *p, const struct ilp_opts *o);
+void ilp_ctx_close(struct ilp_ctx *c);
+
 /* Adds the node columns (one per mode) and configuration columns of class k to P. */
 void ilp_class_cols(glp_prob *P, const struct problem *p, struct cols *cl, size_t k);
 /* Adds the column of arc i to P. */
