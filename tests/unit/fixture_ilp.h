@@ -13,22 +13,19 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "ilp.h"
 #include "ilp_glpk.h"
 #include "ilp_model.h"
 
 /* c on fx's problem, its root LP solved; returns 0, or -1 when the LP was not (CHECK recorded). */
 static int fixture_ilp_build(struct ilp_ctx *c, struct fixture *fx)
 {
+	struct ilp_opts o;
 	int code = 0;
 
-	memset(c, 0, sizeof(*c));
-	c->p = &fx->p;
-	c->threads = 1;
-	c->limit_s = HUGE_VAL;
-	c->deadline = HUGE_VAL;
-	ilp_glpk_thread_hook(0);
-	c->P = glp_create_prob();
-	ilp_arcidx_build(&c->ix, &fx->p);
+	memset(&o, 0, sizeof(o));
+	o.node_limit = 1;	/* no clock, as under a node limit */
+	ilp_ctx_open(c, &fx->p, &o);
 	ilp_build(c->P, &fx->p, &c->ix, &c->cl);
 	if (ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL)
 		return 0;
@@ -38,9 +35,21 @@ static int fixture_ilp_build(struct ilp_ctx *c, struct fixture *fx)
 
 static void fixture_ilp_release(struct ilp_ctx *c, struct fixture *fx)
 {
-	ilp_arcidx_release(&c->ix);
-	ilp_cols_free(&fx->p, &c->cl);
-	glp_delete_prob(c->P);
+	(void)fx;	/* c holds its problem */
+	ilp_ctx_close(c);
 }
+
+/*
+ * test_pack's class worked by hand, which test_colgen solves again: three
+ * nodes of one L4, 12 cores and 12 GiB each, MPS; replicas a (6 cores,
+ * 4 GiB) x3, b (3 cores, 5 GiB) x2, c (3 cores, 4 GiB) x2.
+ */
+#define PACK_INV INV_HEADER "n,3,L4,1,baremetal,dc1,12,12,rent,,,10,\n"
+#define PACK_WL                                                                                    \
+	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"        \
+	"needs_nvaie,priority\n"                                                                     \
+	"a,t,3,0,2,0.1,none,false,6,4,mps,false,10\n"                                                \
+	"b,t,2,0,2,0.1,none,false,3,5,mps,false,10\n"                                                \
+	"c,t,2,0,2,0.1,none,false,3,4,mps,false,10\n"
 
 #endif

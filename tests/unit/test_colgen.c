@@ -25,12 +25,8 @@
 #include "verify.h"
 #include "ilp_colgen.h"
 
-static const char inv[] = INV_HEADER "n,3,L4,1,baremetal,dc1,12,12,rent,,,10,\n";
-static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,"
-			 "needs_nvaie,priority\n"
-			 "a,t,3,0,2,0.1,none,false,6,4,mps,false,10\n"
-			 "b,t,2,0,2,0.1,none,false,3,5,mps,false,10\n"
-			 "c,t,2,0,2,0.1,none,false,3,4,mps,false,10\n";
+static const char inv[] = PACK_INV;
+static const char wl[] = PACK_WL;
 
 /* The demand of workload `name`. */
 static int demand_of(const struct problem *p, const char *name)
