@@ -204,22 +204,27 @@ static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const doub
 
 /*
  * The share of the time left after the root LP that the roundings'
- * batches get when a plan is in hand already (the greedy plan, or
- * another solver's): the rest is the polish's and the search's.  Under
- * a load that leaves the rounding too little CPU its first roundings
- * otherwise ran to the limit and no polish ran, where the polish is what
- * places the replicas a rounding leaves out (docs/benchmarks.md, "The
- * ILP within its time").  The keyed chain's first rounding is completed
- * when the share stops it (ilp_round.c), so there is still a rounded plan.
+ * batches get when the plans in hand (the greedy plan, another solver's)
+ * leave replicas unplaced: the rest is the polish's and the search's.
+ * Under a load that leaves the rounding too little CPU its first
+ * roundings otherwise ran to the limit and no polish ran, where the
+ * polish is what places the replicas a rounding leaves out
+ * (docs/benchmarks.md, "The ILP within its time").  Where a plan in hand
+ * places every replica the roundings keep the whole time: cut, they gave
+ * dearer plans than the polish made up for.  The keyed chain's first
+ * rounding is completed when the share stops it (ilp_round.c), so there
+ * is still a rounded plan.
  */
 #define ROUND_SHARE 0.75
 
-/* When the roundings' batches stop (ilp_round_chains): ROUND_SHARE of the time left; none without a clock or a plan. */
+/* When the roundings' batches stop (ilp_round_chains): see ROUND_SHARE; HUGE_VAL: only the clock stops them. */
 static double round_by(const struct ilp_ctx *c, const struct ilp_plans *pl)
 {
+	const struct problem *p = c->p;
 	double now = util_now_s();
 
-	if (isinf(c->deadline) || (!pl->warm && !pl->start))
+	if (isinf(c->deadline) || (!pl->warm && !pl->start) || (pl->warm && ilp_unplaced_sum(p, &c->cl, pl->warm) < 0.5) ||
+	    (pl->start && ilp_unplaced_sum(p, &c->cl, pl->start) < 0.5))
 		return HUGE_VAL;
 	return now + ROUND_SHARE * fmax(0, c->deadline - now);
 }
