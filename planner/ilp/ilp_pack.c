@@ -82,6 +82,7 @@ void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct ar
 	pk->p = p;
 	pk->ix = ix;
 	pk->deadline = deadline;
+	pk->stop_by = HUGE_VAL;
 	pk->mip_nodes = PACK_MIP_NODES;
 	pthread_mutex_init(&pk->lock, NULL);
 }
@@ -704,7 +705,7 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		return;
 	t = util_now_s() - t;
 	/* the packings stop in time for the plan with them (about one more plan of the counts) */
-	sh.by = pk->deadline - deal_tail(pk, t);
+	sh.by = fmin(pk->deadline - deal_tail(pk, t), pk->stop_by);
 	target = cplan_round_arcs(p, arc);
 	sh.target = target;
 	got = xcalloc(p->narcs + 1, sizeof(*got));

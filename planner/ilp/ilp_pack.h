@@ -39,6 +39,7 @@ struct ilp_pack {
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
 	long started;		/* packings that started from the deal's layout */
 	double tail_s;		/* the longest a deal took but for its packings (ilp_pack_tail) */
+	double stop_by;		/* packings stop by this too (the roundings' share: ilp_round_chains); HUGE_VAL: none */
 	struct pack_memo memo[PACK_MEMO]; /* the cheapest concrete plans, by cost then hash (under the lock) */
 	size_t nmemo;
 };

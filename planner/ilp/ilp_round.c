@@ -29,6 +29,7 @@
 #include "ilp_complete.h"
 #include "ilp_glpk.h"
 #include "ilp_key.h"
+#include "ilp_pack.h"
 #include "ilp_round.h"
 #include "ilp_shrink.h"
 #include "ilp_sub.h"
@@ -661,7 +662,11 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double sto
 	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
 	cj.stop_by = stop_by;
 	cj.ch = ch;
+	if (ctx->pack)	/* the roundings' deals pack within their share too: the rest is the polish's */
+		ctx->pack->stop_by = stop_by;
 	par_run_seq(ROUND_CHAINS, threads, chain_step, &cj, ilp_glpk_thread_end);
+	if (ctx->pack)
+		ctx->pack->stop_by = HUGE_VAL;
 	for (j = 0; j < ROUND_CHAINS; j++) {
 		struct chain *c = &ch[j];
 		for (fb = 0; fb < c->nrounds; fb++) {

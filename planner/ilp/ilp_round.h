@@ -27,9 +27,9 @@ struct round_starts {
  * the same on any number of threads.  Logs each round (glp_printf).
  * Returns the cheapest plan made concrete (1-based columns of c->P;
  * NULL when none; caller frees), *best_obj its cost.  The roundings'
- * batches stop by stop_by (util_now_s() time; HUGE_VAL: only the clock's
- * deadline stops them), the keyed chain's first rounding then completed
- * (ilp_complete.c).  Fills more with other starts:
+ * batches, and the packings of their deals (ilp_pack.stop_by), stop by
+ * stop_by (util_now_s() time; HUGE_VAL: only the clock's deadline stops
+ * them), the keyed chain's first rounding then completed (ilp_complete.c).  Fills more with other starts:
  * when the plan returned is the keyed chain's (ilp_round.c,
  * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
  * other plans, the cheapest first, each at a cost no plan before it has
