@@ -40,8 +40,8 @@
  *     cheapest is offered to the branch-and-cut as an incumbent next to
  *     the warm (greedy) plan.
  *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
- *     the better of the two, stopped by the relative gap, the time limit (less the time
- *     one deal takes), the node limit or an interrupt.  When sifting left
+ *     the better of the two, stopped by the relative gap, the time limit (less two
+ *     deals' tails: ilp_search_by), the node limit or an interrupt.  When sifting left
  *     arcs out, the search runs on the working set: its plans are plans
  *     of the whole model, but its bound is not, so its bound is the whole
  *     model's LP bound (the bound search, ilp_prove.c, raises it: the LP

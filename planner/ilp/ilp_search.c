@@ -126,7 +126,7 @@ double ilp_search_by(const struct ilp_ctx *c)
 
 /*
  * Runs glp_intopt on P (c->P or a copy: the same columns, its LP solved)
- * with cb's starts and node limit, within the time limit less two deals;
+ * with cb's starts and node limit, until ilp_search_by (two deals' tails before the deadline);
  * *st: glp_mip_status.  Returns glp_intopt's return (GLP_ETMLIM, *st
  * GLP_UNDEF, when there was no time to start).
  */
@@ -234,7 +234,7 @@ static void search_concrete(const struct ilp_ctx *c, const struct ilp_opts *o, c
 
 /*
  * One search again on Q, a copy of the model with CPU and RAM taken off,
- * from the plan pl->x, within the time limit less two deals and the node
+ * from the plan pl->x, until ilp_search_by and within the node
  * limit; its plan into xm, and r->cut set when the clock (or a signal)
  * stopped it.  Returns 1 when it found a plan.
  */

@@ -31,7 +31,7 @@ double ilp_search_by(const struct ilp_ctx *c);
 
 /*
  * Branch-and-cut (glp_intopt, on the root basis of c->P) from the starts
- * in pl, stopped by the relative gap, the time limit less two deals,
+ * in pl, stopped by the relative gap, ilp_search_by,
  * o->node_limit or an interrupt.  Its plan made concrete, or the rounded
  * plan where cheaper, goes to pl->x, with r's status, objective and
  * bound (and r->nodes); when it found no plan of its own the best

@@ -32,10 +32,10 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
 double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
 /*
  * A deal's tail in greedy passes (ilp_ctx.deal_s, measured on the run, so
- * that it grows with the load), until a deal has been measured: a deal
- * makes two plans of the counts and repairs them, more than a greedy
- * pass; set from measured runs with a margin (docs/benchmarks.md, "One
- * thread, and starved runs").
+ * that it grows with the load), before a deal has been measured and at
+ * least: a deal makes two plans of the counts and repairs them, more
+ * than a greedy pass; set from measured runs with a margin
+ * (docs/benchmarks.md, "One thread, and starved runs").
  */
 #define DEAL_GREEDIES 5
 /*

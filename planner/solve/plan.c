@@ -393,7 +393,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
-	 * room for the deal after it (twice its longest deal); what it gets is
+	 * room for the deal after it (two deal tails: ilp_search_by); what it gets is
 	 * what is left less the reserve after it (plan_search_s): the deal of
 	 * its counts, the check and costing, measured on the greedy plan, and
 	 * the failure analysis and the reports, estimated from its size, and
