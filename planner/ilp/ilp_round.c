@@ -318,9 +318,9 @@ static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes
  * the node key sets' CPU and RAM rows in the copy when keyed.  The
  * batches stop how->deals deals before c's deadline, or at how->stop_by
  * (batch_clock); with how->complete a rounding they leave unfinished
- * then is completed (ilp_complete_counts) in that reserve.  Fills x (1-based, every column)
- * and *obj and returns 0, or -1 when there was no time or an LP failed
- * (logged).
+ * then is completed (ilp_complete_counts) in that reserve.  Fills x
+ * (1-based, every column) and *obj and returns 0, or -1 when there was no
+ * time or an LP failed (logged).
  */
 static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct round_how *how, double *x,
 		    double *obj)
