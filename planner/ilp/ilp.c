@@ -40,8 +40,8 @@
  *     cheapest is offered to the branch-and-cut as an incumbent next to
  *     the warm (greedy) plan.
  *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
- *     the better of the two, stopped by the relative gap, the time limit (less the time
- *     one deal takes), the node limit or an interrupt.  When sifting left
+ *     the better of the two, stopped by the relative gap, the time limit (less two
+ *     deals' tails: ilp_search_by), the node limit or an interrupt.  When sifting left
  *     arcs out, the search runs on the working set: its plans are plans
  *     of the whole model, but its bound is not, so its bound is the whole
  *     model's LP bound (the bound search, ilp_prove.c, raises it: the LP
@@ -146,7 +146,7 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, double *y, double *y_obj,
 			 unsigned passes)
 {
-	struct polish_opts po = { lp, c->deadline - 2 * pl->t_deal_max, passes };
+	struct polish_opts po = { lp, ilp_search_by(c), passes };
 	double *fy, fo;
 	int better;
 
@@ -164,9 +164,9 @@ static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const do
 }
 
 /* Whether the polish still has time. */
-static int solve_polish_time(const struct ilp_ctx *c, const struct ilp_plans *pl)
+static int solve_polish_time(const struct ilp_ctx *c)
 {
-	return ilp_ms_left(c->deadline - 2 * pl->t_deal_max) > 0 && !interrupt_pending();
+	return ilp_ms_left(ilp_search_by(c)) > 0 && !interrupt_pending();
 }
 
 /*
@@ -186,20 +186,47 @@ static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const doub
 	size_t i, t, nd = 1, order[ROUND_STARTS];
 
 	done[0] = deep;
-	for (i = 0; i < more->n && solve_polish_time(c, pl); i++)
+	for (i = 0; i < more->n && solve_polish_time(c); i++)
 		solve_polish(c, pl, lp, more->x[i], &more->obj[i], POLISH_SHORT);
 	for (i = 0; i < more->n; i++) {	/* by cost, ties in list order: an insertion sort of ROUND_STARTS */
 		for (t = i; t > 0 && more->obj[order[t - 1]] > more->obj[i]; t--)
 			order[t] = order[t - 1];
 		order[t] = i;
 	}
-	for (i = 0; i < more->n && solve_polish_time(c, pl); i++) {
+	for (i = 0; i < more->n && solve_polish_time(c); i++) {
 		size_t k = order[i];
 		if (ilp_same_cost(done, nd, more->obj[k]))
 			continue;
 		solve_polish(c, pl, lp, more->x[k], &more->obj[k], POLISH_DEEP);
 		done[nd++] = more->obj[k];
 	}
+}
+
+/*
+ * The share of the time left after the root LP that the roundings'
+ * batches get when the plans in hand (the greedy plan, another solver's)
+ * leave replicas unplaced: the rest is the polish's and the search's.
+ * Under a load that leaves the rounding too little CPU its first
+ * roundings otherwise ran to the limit and no polish ran, where the
+ * polish is what places the replicas a rounding leaves out
+ * (docs/benchmarks.md, "The ILP within its time").  Where a plan in hand
+ * places every replica the roundings keep the whole time: cut, they gave
+ * dearer plans than the polish made up for.  The keyed chain's first
+ * rounding is completed when the share stops it (ilp_round.c), so there
+ * is still a rounded plan.
+ */
+#define ROUND_SHARE 0.75
+
+/* When the roundings' batches stop (ilp_round_chains): see ROUND_SHARE; HUGE_VAL: only the clock stops them. */
+static double round_by(const struct ilp_ctx *c, const struct ilp_plans *pl)
+{
+	const struct problem *p = c->p;
+	double now = util_now_s();
+
+	if (isinf(c->deadline) || (!pl->warm && !pl->start) || (pl->warm && ilp_unplaced_sum(p, &c->cl, pl->warm) < 0.5) ||
+	    (pl->start && ilp_unplaced_sum(p, &c->cl, pl->start) < 0.5))
+		return HUGE_VAL;
+	return now + ROUND_SHARE * fmax(0, c->deadline - now);
 }
 
 /*
@@ -217,7 +244,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	size_t i;
 	int j;
 
-	pl->rounded = ilp_round_chains(c, &pl->round_obj, &pl->t_deal_max, &more);
+	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), &more);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
@@ -506,7 +533,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		r->objective = pl.start_obj;
 		rc = 1;
 	}
-	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, end - 2 * pl.t_deal_max, r);
+	solve_prove_take(&c, o, &pv, rc == 1 ? pl.x : NULL, end - 2 * ilp_deal_tail(&c), r);
 	ilp_prove_free(&pv);
 	if (rc == 1) {
 		solve_done(&c, pl.x, r);

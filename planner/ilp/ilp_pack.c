@@ -61,6 +61,7 @@ struct share {
 	const long *target;	/* the counts' replicas per arc (cplan_round_arcs) */
 	long *lay;		/* the deal's nodes of k (deal_layout), LAY_WIDTH numbers a node */
 	long nlay;		/* how many */
+	double by;		/* util_now_s() time its packing stops by (ilp_deal) */
 };
 
 /* The packing MIP of a share being built and solved. */
@@ -81,6 +82,7 @@ void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct ar
 	pk->p = p;
 	pk->ix = ix;
 	pk->deadline = deadline;
+	pk->stop_by = HUGE_VAL;
 	pk->mip_nodes = PACK_MIP_NODES;
 	pthread_mutex_init(&pk->lock, NULL);
 }
@@ -357,7 +359,7 @@ static double *layout_start(const struct pack_mip *mp)
 	smcp.msg_lev = GLP_MSG_OFF;
 	glp_init_iocp(&iocp);
 	iocp.msg_lev = GLP_MSG_OFF;
-	iocp.tm_lim = smcp.tm_lim = ilp_ms_left(pk->deadline);
+	iocp.tm_lim = smcp.tm_lim = ilp_ms_left(mp->sh->by);
 	if (smcp.tm_lim > 0 && !glp_simplex(E, &smcp) && glp_get_status(E) == GLP_OPT && !glp_intopt(E, &iocp) &&
 	    (glp_mip_status(E) == GLP_OPT || glp_mip_status(E) == GLP_FEAS)) {
 		x = xcalloc((size_t)n + 1, sizeof(*x));
@@ -498,7 +500,7 @@ static void pack_class(const struct ilp_pack *pk, const struct share *sh, struct
 	cb.started = 0;
 	glp_init_smcp(&smcp);
 	smcp.msg_lev = GLP_MSG_OFF;
-	smcp.tm_lim = ilp_ms_left(pk->deadline);
+	smcp.tm_lim = ilp_ms_left(sh->by);
 	glp_init_iocp(&iocp);
 	iocp.tm_lim = smcp.tm_lim;
 	iocp.msg_lev = GLP_MSG_OFF;
@@ -561,11 +563,11 @@ static struct pack_entry *cache_find(const struct ilp_pack *pk, const struct pac
  * the cache while it has room.  *owned: the caller frees the entry (the
  * cache was full).  Entries in the cache never change or move.
  */
-static struct pack_entry *pack_share(struct ilp_pack *pk, size_t k, const long *nmode, const long *target,
-				     const struct cplan *cp, int *owned)
+static struct pack_entry *pack_share(struct ilp_pack *pk, const struct share *of, const struct cplan *cp,
+				     int *owned)
 {
 	struct pack_entry *e = xcalloc(1, sizeof(*e)), *hit;
-	struct share sh = { k, nmode, target, NULL, 0 };
+	struct share sh = *of;
 
 	deal_layout(pk, &sh, cp);
 	share_key(pk, &sh, e);
@@ -665,20 +667,47 @@ static int deal_packed(struct cplan *cp, const struct packed *pd, const long *nm
 	return better;
 }
 
+/*
+ * The longest part of a deal no clock stops (its plans of the counts:
+ * cplan_from_counts, then the plan with the packed classes) now, and
+ * t more measured.
+ */
+static double deal_tail(struct ilp_pack *pk, double t)
+{
+	double tail;
+
+	pthread_mutex_lock(&pk->lock);
+	if (t > pk->tail_s)
+		pk->tail_s = t;
+	tail = pk->tail_s;
+	pthread_mutex_unlock(&pk->lock);
+	return tail;
+}
+
+double ilp_pack_tail(struct ilp_pack *pk)
+{
+	return deal_tail(pk, 0);
+}
+
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc)
 {
 	const struct problem *p = cp->p;
 	long *target, placed, want, nodes;
-	double *got;
+	double *got, t = util_now_s();
 	struct packed pd = { NULL, 0, 0, NULL };
 	struct pack_entry **own = NULL;
+	struct share sh = { 0, nmode, NULL, NULL, 0, 0 };
 	size_t k, nown = 0;
 	int m, owned;
 
 	cplan_from_counts(cp, nmode, ncfg, arc);
 	if (!pk)
 		return;
+	t = util_now_s() - t;
+	/* the packings stop in time for the plan with them (about one more plan of the counts) */
+	sh.by = fmin(pk->deadline - deal_tail(pk, t), pk->stop_by);
 	target = cplan_round_arcs(p, arc);
+	sh.target = target;
 	got = xcalloc(p->narcs + 1, sizeof(*got));
 	pd.is = xcalloc(p->nclasses + 1, 1);
 	own = xcalloc(p->nclasses + 1, sizeof(*own));
@@ -691,7 +720,8 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		if (placed >= want || nodes <= 0 || nodes > PACK_MAX_NODES ||
 		    nodes * (long)(pk->ix->kstart[k + 1] - pk->ix->kstart[k]) > PACK_MAX_ARC_COLS)
 			continue;
-		e = pack_share(pk, k, nmode, target, cp, &owned);
+		sh.k = k;
+		e = pack_share(pk, &sh, cp, &owned);
 		if (owned)
 			own[nown++] = e;
 		if (e->placed <= placed)
@@ -701,9 +731,12 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 		memcpy(pd.pre + pd.npre, e->rec, e->nrec * sizeof(*pd.pre));
 		pd.npre += e->nrec;
 	}
-	if (pd.npre && deal_packed(cp, &pd, nmode, ncfg, arc)) {
+	if (pd.npre) {
+		double t1 = util_now_s();
+		int better = deal_packed(cp, &pd, nmode, ncfg, arc);
+		deal_tail(pk, t + util_now_s() - t1);
 		pthread_mutex_lock(&pk->lock);
-		pk->kept++;
+		pk->kept += better;
 		pthread_mutex_unlock(&pk->lock);
 	}
 	while (nown--) {

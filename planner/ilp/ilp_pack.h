@@ -38,6 +38,8 @@ struct ilp_pack {
 	int mip_nodes;		/* each packing's branch-and-bound budget: PACK_MIP_NODES (tests set less) */
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
 	long started;		/* packings that started from the deal's layout */
+	double tail_s;		/* the longest a deal took but for its packings (ilp_pack_tail) */
+	double stop_by;		/* packings stop by this too (the roundings' share: ilp_round_chains); HUGE_VAL: none */
 	struct pack_memo memo[PACK_MEMO]; /* the cheapest concrete plans, by cost then hash (under the lock) */
 	size_t nmemo;
 };
@@ -72,8 +74,18 @@ void ilp_pack_release(struct ilp_pack *pk);
  * it is better (cplan_better) and passes verify_plan.  Past the
  * deadline nothing is packed; a packing the deadline cuts is used but not
  * kept in the cache (what the cache holds does not depend on the clock).
+ * The packings stop one deal tail (ilp_pack_tail) before the deadline, so
+ * that the deal ends by it when it starts a tail before it.
  */
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+/*
+ * The longest a deal took so far apart from its packings (seconds,
+ * wall): its plans of the counts, which no clock stops, where the
+ * packings stop at the deadline.  A phase keeps that much for each deal
+ * it has still to make (ilp_deal_tail).
+ */
+double ilp_pack_tail(struct ilp_pack *pk);
 
 /*
  * Remembers that the counts `from`, dealt by ilp_deal, made a concrete

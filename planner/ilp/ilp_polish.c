@@ -461,7 +461,8 @@ static void pair_mark(struct polish *ps, const struct pair *pr)
  * when a pair before it changed (or put off) one of its classes;
  * otherwise, when its MIP found the two cheaper (with the class they
  * empty), the pair's plan replaces theirs in ps->x if the whole plan,
- * made concrete, is cheaper too.
+ * made concrete, is cheaper too.  Past the polish's deadline no pair is
+ * dealt: that time is kept for the deals of the plan (ilp_search_by).
  */
 static void polish_take(struct polish *ps, size_t w)
 {
@@ -487,6 +488,8 @@ static void polish_take(struct polish *ps, size_t w)
 	ps->tried += b->kd != NO_CLASS;
 	if (b->rc || b->obj >= b->old)
 		return;
+	if (!ilp_ms_left(ps->pj.deadline))
+		return; /* no time for its deal: kept for the plan's (ilp_search_by) */
 	for (t = 0; t < job_nclasses(b); t++) {
 		size_t k = job_class(b, t), a;
 		for (m = 0; m < MODE_COUNT; m++)

@@ -29,6 +29,7 @@
 #include "ilp_complete.h"
 #include "ilp_glpk.h"
 #include "ilp_key.h"
+#include "ilp_pack.h"
 #include "ilp_round.h"
 #include "ilp_shrink.h"
 #include "ilp_sub.h"
@@ -61,6 +62,17 @@ static void fixes_add(struct fixes *fx, int col, double v)
 	fx->n++;
 }
 
+/* How one rounding runs. */
+struct round_how {
+	size_t batch;		/* classes rounded at a time */
+	int threads;		/* for the class MIPs */
+	unsigned keys;		/* KEYS_ROWS, KEYS_FALLBACK */
+	int deals;		/* deals kept for before c's deadline, when the batches stop (ilp_deal_tail each) */
+	double stop_by;		/* util_now_s() time the batches stop by anyway (ilp_round_chains); HUGE_VAL: none */
+	int complete;		/* a rounding the clock stops is completed (ilp_complete_counts) */
+	int completed;		/* out: the rounding was completed */
+};
+
 /* A batch of class MIPs against the same LP (Q), one job per class. */
 struct class_jobs {
 	const struct ilp_ctx *c;	/* the whole model and the run's settings */
@@ -72,6 +84,9 @@ struct class_jobs {
 	struct fixes *fx;	/* [job]: its counts */
 	int *rc;		/* [job]: class_mip's */
 	size_t done;		/* classes rounded and fixed in Q, the first of the order (round_batches; for the log) */
+	struct ilp_ctx *clock;	/* the batches' clock, c itself: its deadline set before each batch (batch_clock) */
+	const struct ilp_ctx *whole;	/* the run's clock */
+	const struct round_how *how;	/* the deals kept for and the stop */
 	double *last;		/* NULL, or [column]: the last LP solved in Q (round_batches keeps it) */
 };
 
@@ -206,6 +221,18 @@ static void class_job(void *ctx, size_t j)
 }
 
 /*
+ * When the next batch of cj's rounding must end: its deals' tails before
+ * the run's deadline, and how->stop_by.  0 when that has passed.
+ */
+static int batch_clock(const struct class_jobs *cj)
+{
+	const struct round_how *how = cj->how;
+
+	cj->clock->deadline = fmin(cj->whole->deadline - how->deals * ilp_deal_tail(cj->whole), how->stop_by);
+	return ilp_ms_left(cj->clock->deadline) > 0;
+}
+
+/*
  * Step 1 of a rounding: each class's own MIP against the last LP of
  * cj->Q, a batch of classes at a time (in parallel, on threads), in
  * order; the batch's counts fixed (fx: a buffer) and the LP re-solved.
@@ -223,6 +250,8 @@ static const char *round_batches(struct class_jobs *cj, const size_t *order, siz
 		size_t b, nb = 0;
 		if (cj->c->round_stop > 0 && g0 >= (size_t)(cj->c->round_stop - 1) * batch)
 			return "out of time (the test hook's clock)";
+		if (!batch_clock(cj))
+			return "out of time";
 		for (b = g0; b < g0 + batch && b < p->nclasses; b++)
 			if (p->classes[order[b]].modes)
 				cj->ks[nb++] = order[b];
@@ -282,26 +311,16 @@ static const char *round_gpus(const struct ilp_ctx *c, glp_prob *Q, struct fixes
 	return NULL;
 }
 
-/* How one rounding runs. */
-struct round_how {
-	size_t batch;		/* classes rounded at a time */
-	int threads;		/* for the class MIPs */
-	unsigned keys;		/* KEYS_ROWS, KEYS_FALLBACK */
-	double reserve;		/* seconds before c's deadline the batches stop: the deals after them */
-	int complete;		/* a rounding the clock stops is completed (ilp_complete_counts) */
-	int completed;		/* out: the rounding was completed */
-};
-
 /*
  * Rounds the LP solution of c->P into an integer plan (see the top of
  * the file), how->batch classes at a time, the class MIPs on
  * how->threads threads, with sh taken off the nodes when not NULL and
  * the node key sets' CPU and RAM rows in the copy when keyed.  The
- * batches stop how->reserve seconds before c's deadline; with
- * how->complete a rounding they leave unfinished then is completed
- * (ilp_complete_counts) in that reserve.  Fills x (1-based, every column)
- * and *obj and returns 0, or -1 when there was no time or an LP failed
- * (logged).
+ * batches stop how->deals deals before c's deadline, or at how->stop_by
+ * (batch_clock); with how->complete a rounding they leave unfinished
+ * then is completed (ilp_complete_counts) in that reserve.  Fills x
+ * (1-based, every column) and *obj and returns 0, or -1 when there was no
+ * time or an LP failed (logged).
  */
 static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct round_how *how, double *x,
 		    double *obj)
@@ -318,7 +337,9 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct rou
 	struct class_jobs cj;
 
 	memset(&cj, 0, sizeof(cj));
-	bc.deadline = c->deadline - how->reserve;
+	cj.clock = &bc;
+	cj.whole = c;
+	cj.how = how;
 	glp_copy_prob(Q, c->P, GLP_OFF);
 	if (how->keys & KEYS_ROWS)
 		ilp_key_res_all(Q, p, &c->ix, &c->cl);
@@ -398,22 +419,19 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct rou
  */
 #define KEYED_CHAIN 2
 /*
- * A deal of a whole plan in greedy passes (ilp_ctx.deal_s, measured on
- * the run, so that it grows with the load): a deal does more than a
- * greedy pass (two plans of the counts, their repairs); set from
- * measured runs with a margin (docs/benchmarks.md, "One thread, and
- * starved runs").  Every rounding's batches stop one deal before the
- * limit, since a rounding ended at the limit still has its deal to do,
- * and so has the plan written after the solve (the caller keeps one
- * greedy pass for it).  The keyed chain's first rounding keeps three:
- * when the clock stops it there it is completed (ilp_complete.c), and
- * the completed plan's deal, the one with nodes given to what it left
- * unplaced and the deal of the plan written follow.  Only that rounding
- * is completed: it runs first, under a clock that short it is the only
- * one that gets time, and its plans are the ones whose deals lose the
- * least.
+ * Deals a rounding keeps time for before the deadline (ilp_deal_tail
+ * each, read again before every batch: the tail measured grows with the
+ * deals made).  Every rounding's batches stop one deal before the limit,
+ * since a rounding ended at the limit still has its deal to do; the
+ * plan written after the solve has its own (ilp.c keeps it).  The keyed
+ * chain's first rounding keeps three: when the clock stops it there it
+ * is completed (ilp_complete.c), and the completed plan's deal and the
+ * one with nodes given to what it left unplaced follow, with one spare
+ * (the tail is a maximum measured so far, not a bound).  Only that
+ * rounding is completed: it runs first, under a clock that short it is
+ * the only one that gets time, and its plans are the ones whose deals
+ * lose the least.
  */
-#define DEAL_GREEDIES 5
 #define COMPLETE_DEALS 3
 
 /*
@@ -478,6 +496,7 @@ struct chain {
 struct chain_jobs {
 	const struct ilp_ctx *ctx;	/* the whole model and the run's settings */
 	int threads;		/* for each chain's class MIPs */
+	double stop_by;		/* ilp_round_chains's */
 	struct chain *ch;	/* [chain] */
 };
 
@@ -522,7 +541,8 @@ static int chain_step(void *ctx, size_t job, int fb)
 	how.keys = chain_keys(j);
 	how.complete = j == KEYED_CHAIN && fb == 0;
 	how.completed = 0;
-	how.reserve = (how.complete ? COMPLETE_DEALS : 1) * DEAL_GREEDIES * ic->deal_s;
+	how.deals = how.complete ? COMPLETE_DEALS : 1;
+	how.stop_by = cj->stop_by;
 	if (round_lp(ic, fb ? &c->sh : NULL, &how, x, &obj)) {
 		free(x);
 		return 0;
@@ -530,7 +550,9 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->t_deal = util_now_s();
 	fixed = ilp_repair_vector(ic, x);
 	lg->t_deal = util_now_s() - lg->t_deal;
-	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5) { /* its replicas left unplaced get nodes */
+	/* its replicas left unplaced get nodes, when there is time for one more deal (else that deal ran past the limit) */
+	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5 &&
+	    ilp_ms_left(ic->deadline - ilp_deal_tail(ic)) > 0) {
 		lg->fobj = ilp_vec_obj(ic->P, fixed);
 		fixed = ilp_complete_room(ic, x, &obj, fixed, &lg->fobj);
 	}
@@ -620,7 +642,7 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 	}
 }
 
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, struct round_starts *more)
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, struct round_starts *more)
 {
 	const struct problem *p = ctx->p;
 	int threads = ctx->threads;
@@ -638,13 +660,17 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_
 	cj.ctx = ctx;
 	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
 	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
+	cj.stop_by = stop_by;
 	cj.ch = ch;
+	if (ctx->pack)	/* the roundings' deals pack within their share too: the rest is the polish's */
+		ctx->pack->stop_by = stop_by;
 	par_run_seq(ROUND_CHAINS, threads, chain_step, &cj, ilp_glpk_thread_end);
+	if (ctx->pack)
+		ctx->pack->stop_by = HUGE_VAL;
 	for (j = 0; j < ROUND_CHAINS; j++) {
 		struct chain *c = &ch[j];
 		for (fb = 0; fb < c->nrounds; fb++) {
 			const struct chain_round *lg = &c->log[fb];
-			*t_deal_max = fmax(*t_deal_max, lg->t_deal);
 			glp_printf("gpuplan-ilp: chain %zu (%zu classes a batch), rounding %d: objective %.2f unplaced %.0f; "
 				   "made concrete %.2f unplaced %.0f (deal %.2f s; %.2f s; thread CPU %.2f s)\n", j,
 				   chain_batch(p->nclasses, j), fb, lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal,

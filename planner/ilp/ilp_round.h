@@ -26,13 +26,15 @@ struct round_starts {
  * so that, when no chain is cut short by the time limit, the plan is
  * the same on any number of threads.  Logs each round (glp_printf).
  * Returns the cheapest plan made concrete (1-based columns of c->P;
- * NULL when none; caller frees), *best_obj its cost, *t_deal_max the
- * longest deal (raised, never lowered).  Fills more with other starts:
+ * NULL when none; caller frees), *best_obj its cost.  The roundings'
+ * batches, and the packings of their deals (ilp_pack.stop_by), stop by
+ * stop_by (util_now_s() time; HUGE_VAL: only the clock's deadline stops
+ * them), the keyed chain's first rounding then completed (ilp_complete.c).  Fills more with other starts:
  * when the plan returned is the keyed chain's (ilp_round.c,
  * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
  * other plans, the cheapest first, each at a cost no plan before it has
  * (the same plan, most likely), up to ROUND_STARTS.
  */
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double *t_deal_max, struct round_starts *more);
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, struct round_starts *more);
 
 #endif

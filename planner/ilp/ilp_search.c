@@ -119,14 +119,18 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
+double ilp_search_by(const struct ilp_ctx *c)
+{
+	return c->deadline - 2 * ilp_deal_tail(c);
+}
+
 /*
  * Runs glp_intopt on P (c->P or a copy: the same columns, its LP solved)
- * with cb's starts and node limit, within the time limit less two deals;
+ * with cb's starts and node limit, until ilp_search_by (two deals' tails before the deadline);
  * *st: glp_mip_status.  Returns glp_intopt's return (GLP_ETMLIM, *st
  * GLP_UNDEF, when there was no time to start).
  */
-static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, glp_prob *P,
-		      struct cbinfo *cb, int *st)
+static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, glp_prob *P, struct cbinfo *cb, int *st)
 {
 	glp_iocp iocp;
 	int ret;
@@ -135,7 +139,7 @@ static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	iocp.presolve = GLP_OFF;	/* deal_bingo reads the plans in P's columns */
 	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
 	/* room to make its plan concrete, here and once more in plan.c */
-	iocp.tm_lim = ilp_ms_left(c->deadline - 2 * pl->t_deal_max);
+	iocp.tm_lim = ilp_ms_left(ilp_search_by(c));
 	iocp.mip_gap = o->mip_gap;
 	iocp.cb_func = callback;
 	iocp.cb_info = cb;
@@ -159,7 +163,7 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	cb->start[0] = pl->rounded;
 	cb->start[1] = pl->warm;
 	cb->progress = o->progress;
-	ret = intopt_run(c, o, pl, S, cb, st);
+	ret = intopt_run(c, o, S, cb, st);
 	if (ret == GLP_EMIPGAP && *st == GLP_FEAS) {
 		/*
 		 * Stopped on its relative gap: GLPK proved its best node bound
@@ -230,7 +234,7 @@ static void search_concrete(const struct ilp_ctx *c, const struct ilp_opts *o, c
 
 /*
  * One search again on Q, a copy of the model with CPU and RAM taken off,
- * from the plan pl->x, within the time limit less two deals and the node
+ * from the plan pl->x, until ilp_search_by and within the node
  * limit; its plan into xm, and r->cut set when the clock (or a signal)
  * stopped it.  Returns 1 when it found a plan.
  */
@@ -240,11 +244,11 @@ static int feedback_once(const struct ilp_ctx *c, const struct ilp_opts *o, cons
 	struct cbinfo cb;
 	int j, ret, st, code;
 
-	if (ilp_simplex(Q, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL)
+	if (ilp_simplex(Q, 1, 0, ilp_search_by(c), &code) != LP_OPTIMAL)
 		return 0;
 	memset(&cb, 0, sizeof(cb));
 	cb.start[0] = pl->x;
-	ret = intopt_run(c, o, pl, Q, &cb, &st);
+	ret = intopt_run(c, o, Q, &cb, &st);
 	if ((ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop)
 		r->cut = 1;
 	if (!(ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ETMLIM || ret == GLP_ESTOP) || (st != GLP_OPT && st != GLP_FEAS))
@@ -322,7 +326,7 @@ static glp_prob *search_model(const struct ilp_ctx *c, const struct ilp_plans *p
 	S = glp_create_prob();
 	glp_copy_prob(S, c->P, GLP_OFF);
 	ilp_key_res_all(S, c->p, &c->ix, &c->cl);
-	if (ilp_simplex(S, 1, 0, c->deadline - 2 * pl->t_deal_max, &code) != LP_OPTIMAL) {
+	if (ilp_simplex(S, 1, 0, ilp_search_by(c), &code) != LP_OPTIMAL) {
 		glp_delete_prob(S);
 		return c->P;
 	}

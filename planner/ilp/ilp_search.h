@@ -19,13 +19,19 @@ struct ilp_plans {
 	double best_obj;		/* its cost */
 	char *in_set;			/* [arc]: free in the model (sifting's working set) */
 	int restricted;			/* sifting left arcs out: the search sees the working set only */
-	double t_deal_max;		/* the longest deal over real nodes so far, seconds */
 	double *x;			/* [ncols + 1]: the plan returned */
 };
 
 /*
+ * When the polish and the search for plans stop (util_now_s() time): c's
+ * deadline less two deals' tails (ilp_deal_tail), room to make the plan
+ * concrete here and once more after the solve (ilp_concrete).
+ */
+double ilp_search_by(const struct ilp_ctx *c);
+
+/*
  * Branch-and-cut (glp_intopt, on the root basis of c->P) from the starts
- * in pl, stopped by the relative gap, the time limit less two deals,
+ * in pl, stopped by the relative gap, ilp_search_by,
  * o->node_limit or an interrupt.  Its plan made concrete, or the rounded
  * plan where cheaper, goes to pl->x, with r's status, objective and
  * bound (and r->nodes); when it found no plan of its own the best

@@ -154,6 +154,13 @@ double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
 	return out;
 }
 
+double ilp_deal_tail(const struct ilp_ctx *c)
+{
+	double t = DEAL_GREEDIES * c->deal_s;
+
+	return c->pack ? fmax(t, ilp_pack_tail(c->pack)) : t;
+}
+
 /*
  * A rounded plan made concrete (fixed, objective fobj) replaces *best
  * when cheaper; fixed is consumed.  Rounded plans are compared made

@@ -31,6 +31,21 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
  */
 double *ilp_repair_vector(const struct ilp_ctx *c, const double *x);
 /*
+ * A deal's tail in greedy passes (ilp_ctx.deal_s, measured on the run, so
+ * that it grows with the load), before a deal has been measured and at
+ * least: a deal makes two plans of the counts and repairs them, more
+ * than a greedy pass; set from measured runs with a margin
+ * (docs/benchmarks.md, "One thread, and starved runs").
+ */
+#define DEAL_GREEDIES 5
+/*
+ * The seconds a phase keeps before its deadline for each deal it has
+ * still to make: the longest part of a deal no clock stops so far
+ * (ilp_pack_tail; the packings stop at the deadline), and at least
+ * DEAL_GREEDIES greedy passes.
+ */
+double ilp_deal_tail(const struct ilp_ctx *c);
+/*
  * A plan made concrete (fixed, objective fobj) replaces *best (objective
  * *best_obj) when cheaper or when there is none; fixed is consumed.
  */

@@ -250,10 +250,13 @@ static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, cons
 
 /*
  * The ILP's plan made concrete into r->ilp, and r->final the better of it
- * and the greedy plan (gc: its cost).
+ * and the greedy plan (gc: its cost); its packings (ilp_concrete) end
+ * `after` seconds before the run's limit, for what follows.
  */
-static void plan_pick(struct plan_result *r, const struct cplan_cost *gc)
+static void plan_pick(struct plan_result *r, const struct cplan_cost *gc, double after)
 {
+	double left = deadline_left(&r->dl);
+
 	struct cplan_cost ic;
 
 	r->final = &r->greedy;
@@ -262,7 +265,7 @@ static void plan_pick(struct plan_result *r, const struct cplan_cost *gc)
 		return;
 	cplan_init(&r->ilp, &r->p);
 	r->have_ilp = 1;
-	ilp_concrete(&r->p, &r->res, &r->ilp, deadline_left(&r->dl));
+	ilp_concrete(&r->p, &r->res, &r->ilp, isinf(left) ? left : fmax(0, left - after));
 	cplan_cost(&r->ilp, &ic);
 	/*
 	 * keep the ILP's plan unless the greedy one is better by the
@@ -390,7 +393,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
-	 * room for the deal after it (twice its longest deal); what it gets is
+	 * room for the deal after it (two deal tails: ilp_search_by); what it gets is
 	 * what is left less the reserve after it (plan_search_s): the deal of
 	 * its counts, the check and costing, measured on the greedy plan, and
 	 * the failure analysis and the reports, estimated from its size, and
@@ -407,7 +410,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);
 	r->lp_bound = r->res.lp_bound;
 	r->bound = r->res.bound;
-	plan_pick(r, &gc);
+	plan_pick(r, &gc, 2 * gt.t_check + reserve);
 	plan_headroom(r, sc, gt.t_check + gt.wall_per_cpu * plan_reserve_of(r));
 	cplan_cost(r->final, &fc);
 	if (fc.unplaced > 0)

@@ -21,6 +21,7 @@
 #include "fixture.h"
 #include "fixture_ilp.h"
 #include "ilp.h"
+#include "util.h"
 #include "verify.h"
 #include "ilp_pack.h"
 #include "ilp_vec.h"
@@ -141,6 +142,51 @@ static void test_short_class(void)
 }
 
 /*
+ * A deal's packings stop one deal tail (ilp_pack_tail, the longest part
+ * of a deal no clock stops) before the packer's deadline, so that a deal
+ * started a tail before it ends by it: with a deadline far ahead but a
+ * tail longer than that, the short class is not packed (the deal's own
+ * plan, one replica unplaced) and nothing is cached; the same packer
+ * with no deadline packs it.  No clock decides: the tail is set, the
+ * deadline is 10^6 s ahead.  The phases keep ilp_deal_tail for each deal
+ * still to make: at least DEAL_GREEDIES greedy passes, else the tail.
+ */
+static void test_tail(void)
+{
+	struct fixture fx;
+	struct ilp_ctx c;
+	struct ilp_result r;
+	struct ilp_pack pk;
+	struct cplan cut, packed;
+
+	if (case_open(&fx, &c, &r) == 0) {
+		ilp_pack_init(&pk, &fx.p, &c.ix, util_now_s() + 1e6);
+		pk.tail_s = 2e6;
+		cplan_init(&cut, &fx.p);
+		ilp_deal(&pk, &cut, r.nmode, r.ncfg, r.arc);
+		CHECK(cplan_unplaced_count(&cut) == 1 && pk.n == 0 && pk.kept == 0,
+		      "no time for the packing before the deadline less the tail: %ld unplaced, %zu cached, %ld kept",
+		      cplan_unplaced_count(&cut), pk.n, pk.kept);
+		CHECK(ilp_pack_tail(&pk) >= 2e6, "the tail is the longest measured (%g)", ilp_pack_tail(&pk));
+		c.pack = &pk;
+		c.deal_s = 1;
+		CHECK(ilp_deal_tail(&c) == pk.tail_s, "the tail kept is the measured one (%g)", ilp_deal_tail(&c));
+		pk.tail_s = 0;
+		CHECK(ilp_deal_tail(&c) >= DEAL_GREEDIES * c.deal_s, "at least DEAL_GREEDIES greedy passes (%g)",
+		      ilp_deal_tail(&c));
+		c.pack = NULL;
+		pk.deadline = HUGE_VAL;
+		cplan_init(&packed, &fx.p);
+		ilp_deal(&pk, &packed, r.nmode, r.ncfg, r.arc);
+		CHECK(cplan_unplaced_count(&packed) == 0, "no deadline: packed (%ld unplaced)", cplan_unplaced_count(&packed));
+		cplan_release(&packed);
+		cplan_release(&cut);
+		ilp_pack_release(&pk);
+		case_close(&fx, &c, &r);
+	}
+}
+
+/*
  * The plan written is the plan the solve made concrete: ilp_repair_vector
  * remembers the counts each concrete plan was dealt from, and
  * ilp_concrete, given the solve's packer (ilp_result.pack), deals those
@@ -238,6 +284,7 @@ int main(void)
 	if (fixture_setup("test_pack"))
 		return 1;
 	test_short_class();
+	test_tail();
 	test_memo();
 	test_memo_order();
 	ilp_cleanup();

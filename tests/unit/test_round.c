@@ -36,13 +36,13 @@
  */
 static double chains(struct ilp_ctx *c, int threads, double *alt_obj, double *unplaced)
 {
-	double best_obj = 0, t_deal = 0, *best;
+	double best_obj = 0, *best;
 	struct round_starts more;
 	size_t i, t;
 
 	c->threads = threads;
 	c->t0 = util_now_s();
-	best = ilp_round_chains(c, &best_obj, &t_deal, &more);
+	best = ilp_round_chains(c, &best_obj, HUGE_VAL, &more);
 	CHECK(best != NULL, "%d threads: a plan", threads);
 	CHECK(more.n <= ROUND_STARTS, "%d threads: %zu other starts", threads, more.n);
 	*alt_obj = more.alt ? more.obj[0] : -1;

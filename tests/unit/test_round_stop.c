@@ -13,7 +13,10 @@
  * to them (complete_room) take room others needed, so that plan is kept
  * and the greedy one is the cheaper (plan_pick keeps it).  Without the
  * completion no chain ends a rounding and there is no plan: the test
- * fails.
+ * fails.  The roundings' own stop (ilp_round_chains's stop_by, the share
+ * of the time the roundings get when a plan is in hand: ilp.c,
+ * ROUND_SHARE), already past, stops them as the hook does before the
+ * first batch: the same completed plan.
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,14 +32,15 @@
 /* The chains on c with the clock stopping at batch `stop` on `threads`: the plan's cost (-1: none), *unplaced its unplaced. */
 static double stopped_chains(struct ilp_ctx *c, int stop, int threads, double *unplaced)
 {
-	double best_obj = -1, t_deal = 0, *best;
+	double best_obj = -1, *best;
 	struct round_starts more;
 	size_t i;
 
-	c->round_stop = stop;
+	c->round_stop = stop > 0 ? stop : 0;
 	c->threads = threads;
 	c->t0 = util_now_s();
-	best = ilp_round_chains(c, &best_obj, &t_deal, &more);
+	/* stop 0: no hook, the chains' stop_by already past */
+	best = ilp_round_chains(c, &best_obj, stop > 0 ? HUGE_VAL : c->t0 - 1, &more);
 	for (i = 0; i < more.n; i++)
 		free(more.x[i]);
 	if (!best)
@@ -71,6 +75,11 @@ int main(void)
 				CHECK(o1 == o3 && u1 == u3, "stopped at batch %d: 1 and 3 threads: %.2f / %.2f", stop, o1, o3);
 				printf("bench S seed 1, the clock stopping batch %d: completed, made concrete %.2f (%g unplaced)\n",
 				       stop, o1, u1);
+				if (stop == 1) {
+					double u0 = -1, o0 = stopped_chains(&c, 0, 1, &u0);
+					CHECK(o0 == o1 && u0 == u1, "stop_by past: %.2f (%g unplaced), the hook's %.2f (%g)", o0,
+					      u0, o1, u1);
+				}
 			}
 			fixture_ilp_release(&c, &fx);
 		}
