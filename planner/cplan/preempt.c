@@ -80,3 +80,81 @@ size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int 
 	}
 	return (size_t)-1;
 }
+
+/* ================= make_room: leave-out-lower-priority ================= */
+
+/* The first arc of d (lo .. hi) to the slot type of slot s's class; hi when none. */
+static size_t arc_to(const struct cplan *cp, size_t lo, size_t hi, size_t s)
+{
+	const struct problem *p = cp->p;
+	int k = cp->nodes[cp->slots[s].node].k, rep = p->classes[k].slot_types[cp->slots[s].type].rep;
+	size_t a;
+
+	for (a = lo; a < hi && !(p->arcs[a].k == k && p->arcs[a].s == rep); a++)
+		;
+	return a;
+}
+
+/* Holder e at arc a before holder f at arc b: lower priority, then less penalty, then arc (then slot: the caller). */
+static int leave_first(const struct problem *p, int e, size_t a, int f, size_t b)
+{
+	const struct pdemand *x = &p->demands[e], *y = &p->demands[f];
+
+	if (x->w->priority != y->w->priority)
+		return x->w->priority < y->w->priority;
+	if (x->penalty != y->penalty)
+		return x->penalty < y->penalty;
+	return a < b;
+}
+
+size_t preempt_leave_out_find(const struct cplan *cp, int d, int floor, const unsigned char *gone, size_t ngone)
+{
+	const struct problem *p = cp->p;
+	size_t lo, hi, s, a, best = (size_t)-1, best_arc = 0;
+
+	problem_arcs_of(p, d, &lo, &hi);
+	for (s = 0; s < cp->nslots; s++) {
+		int e = cp->slots[s].d;
+		if (e < 0 || e == FAIL_SLOT_OFF || e == d || (s < ngone && gone[s]) || p->demands[e].w->priority >= floor ||
+		    p->demands[e].cap >= 0)
+			continue;
+		a = arc_to(cp, lo, hi, s);
+		if (a == hi || (best != (size_t)-1 && !leave_first(p, e, a, cp->slots[best].d, best_arc)) ||
+		    !room_without(cp, cp->slots[s].node, p->demands[e].w, d))
+			continue;
+		best = s;
+		best_arc = a;
+	}
+	return best;
+}
+
+void preempt_leave_out(struct cplan *cp, size_t slot)
+{
+	int e = cp->slots[slot].d;
+
+	cplan_slot_clear(cp, slot);
+	cp->placed[e]--;
+	cp->unplaced[e]++;
+}
+
+void preempt_renumber(struct cplan *cp, int d)
+{
+	long n = cp->placed[d], next = 0;
+	unsigned char *used = xcalloc((size_t)n + 1, 1);
+	size_t s;
+
+	for (s = 0; s < cp->nslots; s++)
+		if (cp->slots[s].d == d && cp->slots[s].replica >= 0 && cp->slots[s].replica < n)
+			used[cp->slots[s].replica] = 1;
+	for (s = 0; s < cp->nslots; s++) {
+		if (cp->slots[s].d != d || (cp->slots[s].replica >= 0 && cp->slots[s].replica < n))
+			continue;
+		while (next < n && used[next])
+			next++;
+		if (next < n) {
+			cp->slots[s].replica = next;
+			used[next] = 1;
+		}
+	}
+	free(used);
+}

@@ -127,7 +127,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int add, int pr
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, 5, add, NULL, NULL, preempt }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, 5, add, NULL, NULL, preempt, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
@@ -195,7 +195,7 @@ static void test_gpu(void)
 	snap = xmalloc(n * sizeof(*snap));
 	memcpy(snap, cp.slots, n * sizeof(*snap));
 	reserve_index_build(&ix, &cp);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 1 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 1, NULL }, &rc);
 	reserve_index_release(&ix);
 	CHECK(rc.lost == 5 && rc.stranded == 0, "GPU 0 covered by eviction: lost %ld stranded %ld", rc.lost,
 	      rc.stranded);
