@@ -73,6 +73,25 @@ size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int 
 size_t preempt_leave_out_find(const struct cplan *cp, int d, int floor, const unsigned char *gone, size_t ngone);
 
 /*
+ * make_room's second form, where preempt_leave_out_find finds no slot: a
+ * free slot of d's arcs (not gone) on a surviving node that lacks the CPU
+ * or RAM d asks, and the replicas below floor on that node to leave out
+ * so that it has them (the same holders as preempt_leave_out_find's, in
+ * its order: the lowest priority first, then the least penalty, then slot
+ * order; one only while it gives back CPU or RAM still short).  The
+ * first such slot in d's arc order, then slot order, that the node's
+ * holders can make room for.  r->slot is (size_t)-1 when none; r->out
+ * (r->n slots, the caller frees it) lists the holders to leave out.
+ */
+struct preempt_room {
+	size_t slot;		/* the free slot for d; (size_t)-1: none */
+	size_t n;		/* slots in out */
+	size_t *out;		/* the slots whose replicas to leave out, in order */
+};
+void preempt_leave_out_room(const struct cplan *cp, int d, int floor, const unsigned char *gone, size_t ngone,
+			    struct preempt_room *r);
+
+/*
  * Leaves the replica in slot `slot` unplaced: the slot free (and queued),
  * its demand's placed count one less and unplaced one more.  Its replica
  * number is left a gap until preempt_renumber.

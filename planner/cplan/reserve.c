@@ -559,10 +559,21 @@ static size_t preempt_for(struct cplan *cp, const struct reserve_loss *ls, int d
 	return s;
 }
 
+/* The replica in slot s left out of the plan, noted in lf. */
+static void leave_out(struct cplan *cp, struct reserve_left *lf, size_t s)
+{
+	XGROW(lf->at, lf->cap, lf->n + 1);
+	lf->at[lf->n].slot = s;
+	lf->at[lf->n++].d = cp->slots[s].d;
+	preempt_leave_out(cp, s);
+}
+
 /*
  * make_room's last resort for d: a slot a replica below the floor holds,
- * that replica left out of the plan (noted in ls->left, counted in
- * out->left_out); the slot, or (size_t)-1 when none.  A gone slot
+ * that replica left out of the plan; else a free slot of d's on a node
+ * short of CPU or RAM, replicas below the floor on it left out until it
+ * has them (noted in ls->left, counted in out->left_out); the slot, or
+ * (size_t)-1 when none.  A gone slot
  * (lost with a GPU) is marked when first asked: the slots added since
  * are on GPUs that survive.
  */
@@ -571,20 +582,24 @@ static size_t leave_out_for(struct cplan *cp, const struct reserve_loss *ls, int
 {
 	struct reserve_left *lf = ls->left;
 	const unsigned char *gone;
-	size_t s;
+	struct preempt_room room;
+	size_t s, i;
 
 	if (!lf || ls->prio <= 1)
 		return (size_t)-1;
 	gone = gone_of(cp, ls, ev);
 	s = preempt_leave_out_find(cp, d, ls->prio, gone, gone ? ev->ngone : 0);
-	if (s == (size_t)-1)
+	if (s != (size_t)-1) {
+		leave_out(cp, lf, s);
+		out->left_out++;
 		return s;
-	XGROW(lf->at, lf->cap, lf->n + 1);
-	lf->at[lf->n].slot = s;
-	lf->at[lf->n++].d = cp->slots[s].d;
-	preempt_leave_out(cp, s);
-	out->left_out++;
-	return s;
+	}
+	preempt_leave_out_room(cp, d, ls->prio, gone, gone ? ev->ngone : 0, &room);
+	for (i = 0; i < room.n; i++)
+		leave_out(cp, lf, room.out[i]);
+	out->left_out += (long)room.n;
+	free(room.out);
+	return room.slot;
 }
 
 /* The evicted back in their slots (emptied again by then), last first; ev released. */

@@ -433,8 +433,8 @@ static void left_out_reason(struct cplan *cp, int d, long out, const struct scen
 {
 	char *was = cp->reason[d], *why;
 
-	why = xasprintf("left out of the plan as headroom: its slot is kept free for the replicas of priority >= %d "
-			"%s would strand (resilience: make_room: leave-out-lower-priority)",
+	why = xasprintf("left out of the plan as headroom: its slot, or its node's CPU and RAM, kept free for the "
+			"replicas of priority >= %d %s would strand (resilience: make_room: leave-out-lower-priority)",
 			a->priority_at_least, loss_text(a));
 	if (cp->unplaced[d] > out && was)
 		cp->reason[d] = xasprintf("%ld %s; the other %ld: %s", out, why, cp->unplaced[d] - out, was);

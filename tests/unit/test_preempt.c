@@ -34,6 +34,13 @@
  * verifies (placed + unplaced = replicas).  Without make_room all 7
  * strand and nothing changes.  A replica left out leaves a gap in its
  * workload's replica numbers, which preempt_renumber closes.
+ *
+ * make_room where CPU is short: nodes of 8 cores, hi asking 2 a replica,
+ * lo 1.  a-000 3 hi; b-000 2 hi, 4 lo and a free slot, its 8 cores
+ * taken.  Losing a-000: no lo slot can be taken for hi (8 - 1 + 2 > 8),
+ * so the free slot is, with 2 lo left out for its CPU; the second hi the
+ * same (a slot 2 lo freed, 2 lo more out); the third finds no lo left
+ * and strands: 3 lost, 1 stranded, 4 left out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,6 +320,44 @@ static void test_renumber(void)
 	fixture_release(&fx);
 }
 
+static void test_leave_out_cpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct reserve_left left = { 0, 0, NULL };
+	struct diag d = DIAG_INIT;
+	size_t node = 0;
+	int hi, lo;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("preempt"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,8,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,1,baremetal,dc1,8,512,owned,,,,\n",
+			  WL_HEADER "hi,t,5,0,9.5,0.12,hardware,false,2,8,H100-SXM5-80GB,mig,5\n"
+				    "lo,t,4,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return;
+	if (mig_hi_lo(&fx, &hi, &lo))
+		return;
+	cplan_init(&cp, &fx.p);
+	fill_node(&cp, 0, hi, 3, lo, 0);
+	fill_node(&cp, 1, hi, 2, lo, 4);
+	CHECK(cp.nodes[1].cpu_used == 8, "b-000's 8 cores taken: %g", cp.nodes[1].cpu_used);
+	CHECK(preempt_leave_out_find(&cp, hi, 5, NULL, 0) == (size_t)-1, "no lo slot gives hi its 2 cores");
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 0, &left }, &rc);
+	reserve_index_release(&ix);
+	CHECK(rc.lost == 3 && rc.stranded == 1 && rc.left_out == 4 && left.n == 4 && cp.unplaced[lo] == 4,
+	      "lost %ld, stranded %ld, left out %ld", rc.lost, rc.stranded, rc.left_out);
+	CHECK(cp.nodes[1].cpu_used == 4, "b-000 keeps its 2 hi: %g cores", cp.nodes[1].cpu_used);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(left.at);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_preempt"))
@@ -322,6 +367,7 @@ int main(void)
 	test_gpu();
 	test_leave_out();
 	test_renumber();
+	test_leave_out_cpu();
 	fixture_teardown();
 	return check_done();
 }
