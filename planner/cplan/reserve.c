@@ -511,11 +511,26 @@ struct evicted {
 	struct preempt_index px;
 	int built;
 	unsigned char *gone;	/* per slot: on a GPU the loss takes; NULL: whole nodes */
+	size_t ngone;		/* the slots gone covers: those of the plan when it was built */
 	size_t n, cap;
 	size_t *slot;
 	int *d;
 	long *replica;
 };
+
+/* Per slot, whether it is on a GPU the loss takes (built on the first call into ev->gone); NULL: whole nodes. */
+static const unsigned char *gone_of(const struct cplan *cp, const struct reserve_loss *ls, struct evicted *ev)
+{
+	size_t s;
+
+	if (ls->gpus && !ev->gone) {
+		ev->gone = xcalloc(cp->nslots + 1, 1);
+		ev->ngone = cp->nslots;
+		for (s = 0; s < cp->nslots; s++)
+			ev->gone[s] = (unsigned char)on_lost(cp, ls, s);
+	}
+	return ev->gone;
+}
 
 /* A slot d takes by evicting a replica below the floor (ev's index built on the first call); (size_t)-1: none. */
 static size_t preempt_for(struct cplan *cp, const struct reserve_loss *ls, int d, struct evicted *ev)
@@ -527,13 +542,8 @@ static size_t preempt_for(struct cplan *cp, const struct reserve_loss *ls, int d
 	if (!ev->built) {
 		preempt_index_build(&ev->px, cp, ls->prio);
 		ev->built = 1;
-		if (ls->gpus) {
-			ev->gone = xcalloc(cp->nslots + 1, 1);
-			for (s = 0; s < cp->nslots; s++)
-				ev->gone[s] = (unsigned char)on_lost(cp, ls, s);
-		}
 	}
-	s = preempt_find(cp, &ev->px, d, ev->gone);
+	s = preempt_find(cp, &ev->px, d, gone_of(cp, ls, ev));
 	if (s == (size_t)-1)
 		return s;
 	if (ev->n == ev->cap) {
@@ -547,6 +557,49 @@ static size_t preempt_for(struct cplan *cp, const struct reserve_loss *ls, int d
 	ev->replica[ev->n++] = cp->slots[s].replica;
 	cplan_slot_clear(cp, s);
 	return s;
+}
+
+/* The replica in slot s left out of the plan, noted in lf. */
+static void leave_out(struct cplan *cp, struct reserve_left *lf, size_t s)
+{
+	XGROW(lf->at, lf->cap, lf->n + 1);
+	lf->at[lf->n].slot = s;
+	lf->at[lf->n++].d = cp->slots[s].d;
+	preempt_leave_out(cp, s);
+}
+
+/*
+ * make_room's last resort for d: a slot a replica below the floor holds,
+ * that replica left out of the plan; else a free slot of d's on a node
+ * short of CPU or RAM, replicas below the floor on it left out until it
+ * has them (noted in ls->left, counted in out->left_out); the slot, or
+ * (size_t)-1 when none.  A gone slot
+ * (lost with a GPU) is marked when first asked: the slots added since
+ * are on GPUs that survive.
+ */
+static size_t leave_out_for(struct cplan *cp, const struct reserve_loss *ls, int d, struct evicted *ev,
+			    struct reserve_cover *out)
+{
+	struct reserve_left *lf = ls->left;
+	const unsigned char *gone;
+	struct preempt_room room;
+	size_t s, i;
+
+	if (!lf || ls->prio <= 1)
+		return (size_t)-1;
+	gone = gone_of(cp, ls, ev);
+	s = preempt_leave_out_find(cp, d, ls->prio, gone, gone ? ev->ngone : 0);
+	if (s != (size_t)-1) {
+		leave_out(cp, lf, s);
+		out->left_out++;
+		return s;
+	}
+	preempt_leave_out_room(cp, d, ls->prio, gone, gone ? ev->ngone : 0, &room);
+	for (i = 0; i < room.n; i++)
+		leave_out(cp, lf, room.out[i]);
+	out->left_out += (long)room.n;
+	free(room.out);
+	return room.slot;
 }
 
 /* The evicted back in their slots (emptied again by then), last first; ev released. */
@@ -606,6 +659,8 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 				s = split_for(cp, d, ls, stuck, &out->moved, &out->split);
 				nosplit[d] = s == (size_t)-1;
 			}
+			if (s == (size_t)-1)
+				s = leave_out_for(cp, ls, d, &ev, out);
 		}
 		if (s == (size_t)-1) {
 			/* d's replicas come in a run, and a failed search frees nothing: the rest of the run strands */
@@ -626,4 +681,9 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	free(stuck);
 	free(nosplit);
 	free(l);
+}
+
+void reserve_renumber(struct cplan *cp, int d)
+{
+	preempt_renumber(cp, d);
 }

@@ -29,8 +29,16 @@
  * added (the failure analysis's order: preempt.h); the evicted replica
  * is put back with the rest, so that slot is headroom without being free.
  *
+ * With make_room (reserve_loss.left), the last resort, when neither a
+ * free slot, an eviction, new capacity, a move nor a split places a
+ * replica: a slot a replica below the floor holds (VM or pod alike), that
+ * replica left unplaced in the plan (preempt_leave_out_find); the slot
+ * stays free as headroom.  Leaving out only frees capacity and moves no
+ * replica of the floor or above, so the loop's proof holds (a plan has
+ * finitely many replicas below the floor to leave out).
+ *
  * Ownership: a reserve_index points into no plan; reserve_index_release
- * frees it.
+ * frees it; a reserve_left's arrays are the caller's to free.
  */
 #ifndef PLANNER_RESERVE_H
 #define PLANNER_RESERVE_H
@@ -56,7 +64,17 @@ struct reserve_cover {
 	long added;		/* slots that did not exist before (on GPUs configured, nodes opened) */
 	long moved;		/* replicas below the floor moved to make room (they still run) */
 	long split;		/* passthrough nodes split anew by another pattern to make room */
+	long left_out;		/* replicas below the floor left out of the plan to make room (make_room) */
 	int cut;		/* the loss's deadline stopped the cover: the replicas left count stranded */
+};
+
+/* The replicas covers left out of the plan (make_room): the slot each held and its demand, in the order left out. */
+struct reserve_left {
+	size_t n, cap;
+	struct reserve_left_one {
+		size_t slot;
+		int d;
+	} *at;
 };
 
 /*
@@ -72,14 +90,20 @@ struct reserve_loss {
 	const int *gpus;	/* per node: the GPU lost (its node keeps running); NULL: the whole nodes */
 	struct deadline *dl;	/* polled before each replica is covered (add 1); NULL: never */
 	int preempt;		/* 1: a replica covered may take a slot one below prio holds (preempt.h) */
+	struct reserve_left *left;	/* add 1, non-NULL: may leave replicas below prio out, noted here; NULL: never */
 };
 
 /*
  * Covers the loss of ls->nodes for the replicas of priority >= ls->prio
  * (index ix, built on cp).  cp's placements are as they were on return, but for the
- * replicas below the floor moved (out->moved).
+ * replicas below the floor moved (out->moved) or left out (out->left_out,
+ * appended to ls->left; their replica numbers are gaps until
+ * preempt_renumber).
  */
 void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struct reserve_loss *ls,
 		   struct reserve_cover *out);
+
+/* Makes d's replica numbers contiguous again once replicas were left out (preempt.h's preempt_renumber). */
+void reserve_renumber(struct cplan *cp, int d);
 
 #endif

@@ -56,6 +56,14 @@ struct scenario_resilience {
 	 * PreemptLowerPriority); 0 (none, the default): only free capacity
 	 */
 	int preempt;
+	/*
+	 * make_room: leave-out-lower-priority: where the headroom loop finds
+	 * nothing else for a replica of priority >= priority_at_least, a
+	 * replica below it is left unplaced in the plan and its slot kept
+	 * free (docs/formulation.md, "Resilience"); 0 (none, the default):
+	 * never
+	 */
+	int leave_out;
 	long line;		/* of the block, for messages */
 	long count_line, count_col;	/* of count's value (or the block's key when absent) */
 	long prio_line, prio_col;	/* of priority_at_least's value (or the block's key) */

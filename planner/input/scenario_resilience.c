@@ -63,31 +63,44 @@ static int read_survive(const struct yread *y, struct scenario_resilience *R)
 	return -1;
 }
 
-/* preemption: none (the default) or lower-priority. */
-static int read_preemption(const struct yread *y, struct scenario_resilience *R)
+/*
+ * Field key, an enum of kinds (the first the default when absent), into
+ * *out: 0, or -1 with the closest valid names in the message.
+ */
+static int read_choice(const struct yread *y, const char *key, const char *const *kinds, int *out)
 {
-	static const char *const kinds[] = { "none", "lower-priority", NULL };
 	const char *s;
 	char *hint;
 	int k, rc;
 
-	if ((rc = yread_str(y, "preemption", 0, &s)) != 0)
+	if ((rc = yread_str(y, key, 0, &s)) != 0)
 		return rc < 0 ? -1 : 0;
 	for (k = 0; kinds[k] && strcmp(kinds[k], s); k++)
 		;
 	if (kinds[k]) {
-		R->preempt = k;
+		*out = k;
 		return 0;
 	}
 	hint = str_hint(s, kinds);
-	ydoc_error(y->doc, ymap_get(y->map, "preemption"), y->d, "field 'preemption': unknown value '%s'%s", s, hint);
+	ydoc_error(y->doc, ymap_get(y->map, key), y->d, "field '%s': unknown value '%s'%s", key, s, hint);
 	free(hint);
 	return -1;
 }
 
+/* preemption: none (the default) or lower-priority; make_room: none (the default) or leave-out-lower-priority. */
+static int read_choices(const struct yread *y, struct scenario_resilience *R)
+{
+	static const char *const preemption[] = { "none", "lower-priority", NULL };
+	static const char *const make_room[] = { "none", "leave-out-lower-priority", NULL };
+
+	return read_choice(y, "preemption", preemption, &R->preempt) ||
+	       read_choice(y, "make_room", make_room, &R->leave_out);
+}
+
 int scenario_resilience_load(struct scenario *sc, const struct ydoc *doc, struct diag *d)
 {
-	static const char *const keys[] = { "survive", "count", "priority_at_least", "gpu_counts_as_node", "preemption", NULL };
+	static const char *const keys[] = { "survive", "count", "priority_at_least", "gpu_counts_as_node",
+					    "preemption", "make_room", NULL };
 	const struct ynode *m = ymap_get(doc->root, "resilience"), *n;
 	struct scenario_resilience *R = &sc->resilience;
 	struct yread y;
@@ -102,7 +115,7 @@ int scenario_resilience_load(struct scenario *sc, const struct ydoc *doc, struct
 	y = (struct yread){ doc, m, d };
 	if (read_survive(&y, R) || yread_int(&y, "count", 0, 1, RESIL_COUNT_MAX, &count) < 0 ||
 	    yread_int(&y, "priority_at_least", 0, 1, 1000, &prio) < 0 ||
-	    yread_bool(&y, "gpu_counts_as_node", 0, &R->gpu_as_node) < 0 || read_preemption(&y, R))
+	    yread_bool(&y, "gpu_counts_as_node", 0, &R->gpu_as_node) < 0 || read_choices(&y, R))
 		return -1;
 	if ((n = ymap_get(m, "gpu_counts_as_node")) && R->survive != RESIL_GPU)
 		return ydoc_error(doc, n, d, "field 'gpu_counts_as_node' applies to survive: gpu only");

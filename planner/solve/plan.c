@@ -320,13 +320,19 @@ static double plan_resil_reserve(const struct plan_result *r, double t_greedy)
  */
 static void plan_headroom(struct plan_result *r, const struct scenario *sc, double after)
 {
+	char *note;
+
 	if (!sc->resilience.present)
 		return;
 	plan_resilience_run(&r->resil, r->final == &r->ilp ? &r->ilp : &r->greedy, sc, &r->dl, after);
 	r->have_resil = 1;
 	/* the ILP's optimum is the plan's without the headroom: its bound still holds, the proof does not */
-	if (r->resil.cost_with > r->resil.cost_without + 1e-9 && r->status == ILP_OPTIMAL)
+	if ((r->resil.cost_with > r->resil.cost_without + 1e-9 || r->resil.left_out) && r->status == ILP_OPTIMAL)
 		r->status = ILP_FEASIBLE;
+	if ((note = plan_resilience_note(&r->resil)) != NULL) {
+		pricing_assume(&r->pr, -1, -1, note, "gpuplan plan: resilience make_room");
+		free(note);
+	}
 }
 
 /*

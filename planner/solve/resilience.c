@@ -41,6 +41,7 @@ struct rctx {
 	size_t nsets, setcap;
 	struct deadline *dl;	/* the checks of sets': polled before each set (single losses: never) */
 	int cut;		/* dl cut this round's check of sets: sets left unchecked */
+	struct reserve_left left;	/* make_room: the replicas the covers left out of the plan */
 };
 
 static void set_add(struct rctx *c, const size_t *nodes, const int *gpus, size_t n)
@@ -174,7 +175,7 @@ static void check_set(struct rctx *c, const struct reserve_index *ix, const stru
 	const int *g = dm->gpu ? gpus : NULL;
 	struct reserve_cover rc;
 
-	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL, c->r->ask.preempt }, &rc);
+	reserve_cover(c->cp, ix, &(struct reserve_loss){ nodes, n, c->prio, 0, g, NULL, c->r->ask.preempt, NULL }, &rc);
 	c->r->failures++;
 	if (rc.stranded) {
 		long was = c->r->stranded;
@@ -337,9 +338,9 @@ static long cover_all(struct rctx *c, struct deadline *dl, int *cut)
 		}
 		reserve_cover(c->cp, &ix,
 			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus, dl,
-						      c->r->ask.preempt },
+						      c->r->ask.preempt, c->r->ask.leave_out ? &c->left : NULL },
 			      &rc);
-		added += rc.added + rc.moved + rc.split;
+		added += rc.added + rc.moved + rc.split + rc.left_out;
 		*cut = rc.cut;
 	}
 	reserve_index_release(&ix);
@@ -417,6 +418,72 @@ static void cost_of(const struct cplan *cp, double *total, long *gpus, long *nod
 	*gpus = cc.gpus;
 	*nodes = cc.nodes;
 	*in_service = gpus_in_service(cp);
+}
+
+/* "a node loss" (site, GPU): what the headroom is kept for, in a reason. */
+static const char *loss_text(const struct scenario_resilience *a)
+{
+	enum fail_kind k = resilience_kind(a);
+
+	return k == FAIL_SITE ? "a site loss" : k == FAIL_GPU ? "a GPU loss" : "a node loss";
+}
+
+/* Demand d's reason, now that `out` of its unplaced replicas were left out as headroom. */
+static void left_out_reason(struct cplan *cp, int d, long out, const struct scenario_resilience *a)
+{
+	char *was = cp->reason[d], *why;
+
+	why = xasprintf("left out of the plan as headroom: its slot, or its node's CPU and RAM, kept free for the "
+			"replicas of priority >= %d %s would strand (resilience: make_room: leave-out-lower-priority)",
+			a->priority_at_least, loss_text(a));
+	if (cp->unplaced[d] > out && was)
+		cp->reason[d] = xasprintf("%ld %s; the other %ld: %s", out, why, cp->unplaced[d] - out, was);
+	else
+		cp->reason[d] = xstrdup(why);
+	free(why);
+	free(was);
+}
+
+/*
+ * The replicas the covers left out (make_room): each demand's reason
+ * says so, its replica numbers made contiguous again; r->left_out their
+ * count.  The GPUs they left without a replica that still have none
+ * (a later move may have filled one): headroom the slots counted in
+ * service do not show (their slots were there before).
+ */
+static long left_out_done(struct rctx *c)
+{
+	struct cplan *cp = c->cp;
+	const struct reserve_left *lf = &c->left;
+	long *by = xcalloc(cp->p->ndemands + 1, sizeof(*by)), emptied = 0;
+	size_t i, k, n = 0, *base = xmalloc((cp->nnodes + 1) * sizeof(*base));
+	unsigned char *seen;
+	int g;
+
+	for (i = 0; i < cp->nnodes; i++) {
+		base[i] = n;
+		n += (size_t)cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
+	}
+	seen = xcalloc(n + 1, 1);
+	for (i = 0; i < lf->n; i++) {
+		const struct cslot *s = &cp->slots[lf->at[i].slot];
+		by[lf->at[i].d]++;
+		for (g = s->gpu; g < s->gpu + s->ngpus; g++) {
+			k = base[s->node] + (size_t)g;
+			emptied += !seen[k] && cp->nodes[s->node].gpu_used[g] == 0;
+			seen[k] = 1;
+		}
+	}
+	for (i = 0; i < cp->p->ndemands; i++)
+		if (by[i]) {
+			left_out_reason(cp, (int)i, by[i], &c->r->ask);
+			reserve_renumber(cp, (int)i);
+		}
+	c->r->left_out = (long)lf->n;
+	free(by);
+	free(base);
+	free(seen);
+	return emptied;
 }
 
 /*
@@ -501,7 +568,8 @@ void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const stru
 	sets_clear(&c);
 	free(c.sets);
 	cost_of(cp, &r->cost_with, &r->gpus_with, &r->nodes_with, &served_with);
-	r->headroom_gpus = served_with - served_without;
+	r->headroom_gpus = served_with - served_without + left_out_done(&c);
+	free(c.left.at);
 	r->usd_per_year = (r->cost_with - r->cost_without) / sc->horizon_years;
 	if (r->headroom_gpus > 0)
 		r->usd_per_year_per_gpu = r->usd_per_year / (double)r->headroom_gpus;
@@ -549,6 +617,16 @@ void plan_resilience_rows(const struct plan_resilience *r, struct failures *f, c
 	failures_add_set(f, cp,
 			 &(struct fail_set){ (enum fail_kind)(FAIL_NODE_SET + k), r->worst, r->worst_nodes, r->worst_gpus,
 					     r->worst_n, resilience_preempt_floor(&r->ask) });
+}
+
+char *plan_resilience_note(const struct plan_resilience *r)
+{
+	if (!r->left_out)
+		return NULL;
+	return xasprintf("resilience: %ld replica%s of priority below %d left out of the plan as headroom for %s "
+			 "(make_room: leave-out-lower-priority; unplaced.csv names them, the objective carries their "
+			 "penalty)",
+			 r->left_out, r->left_out == 1 ? "" : "s", r->ask.priority_at_least, loss_text(&r->ask));
 }
 
 void plan_resilience_release(struct plan_resilience *r)

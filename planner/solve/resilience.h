@@ -65,8 +65,11 @@ struct plan_resilience {
 	 * plans, so these are GPUs kept free for a failure's replicas; an
 	 * idle GPU of a used node is none (the failure analysis configures
 	 * no GPU), a GPU the headroom configured on a node already in use is.
+	 * With make_room, plus the GPUs its left-out replicas left empty
+	 * (their slots were in service before).
 	 */
 	long headroom_gpus;
+	long left_out;			/* make_room: replicas below the floor left out of the plan for headroom */
 	double usd_per_year;		/* (cost_with - cost_without) / horizon */
 	double usd_per_year_per_gpu;	/* that per GPU of headroom; 0 when headroom_gpus <= 0 */
 	/*
@@ -89,6 +92,13 @@ struct plan_resilience {
 void plan_resilience_run(struct plan_resilience *r, struct cplan *cp, const struct scenario *sc,
 			 struct deadline *dl, double after_s);
 void plan_resilience_release(struct plan_resilience *r);
+
+/*
+ * What the reports say of replicas left out of the plan for headroom
+ * (make_room), as a line of the plan's assumptions; NULL when none was.
+ * Caller frees.
+ */
+char *plan_resilience_note(const struct plan_resilience *r);
 
 /*
  * With count > 1, the worst set of `count` failures the last check found

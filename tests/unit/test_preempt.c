@@ -22,6 +22,25 @@
  * 0 with 5 hi and 2 lo, GPU 1 with 7 lo.  Losing GPU 0 places its 5 hi
  * by evicting 5 lo of GPU 1 (not GPU 0's 2 lo, whose slots come first):
  * lo lost 2 + 5 = 7.
+ *
+ * make_room (leave-out-lower-priority), the covers' last resort: classes
+ * a and b of one node each at dc1, both full; hi (priority 5, a VM: it
+ * evicts nothing) 7 on a-000, b-000 holding mid (priority 3) in its
+ * first 2 slots, then lo (priority 1) in 5.  The choice for hi is the
+ * lowest priority, not slot order: lo's first slot (b-000's third).  A
+ * cover of a-000 (no free slot, no node to open, lo and mid nowhere to
+ * move, MIG is never split) leaves out lo's 5 then mid's 2: 7 lost, 0
+ * stranded, 7 left out, every one noted; b-000 then empty and the plan
+ * verifies (placed + unplaced = replicas).  Without make_room all 7
+ * strand and nothing changes.  A replica left out leaves a gap in its
+ * workload's replica numbers, which preempt_renumber closes.
+ *
+ * make_room where CPU is short: nodes of 8 cores, hi asking 2 a replica,
+ * lo 1.  a-000 3 hi; b-000 2 hi, 4 lo and a free slot, its 8 cores
+ * taken.  Losing a-000: no lo slot can be taken for hi (8 - 1 + 2 > 8),
+ * so the free slot is, with 2 lo left out for its CPU; the second hi the
+ * same (a slot 2 lo freed, 2 lo more out); the third finds no lo left
+ * and strands: 3 lost, 1 stranded, 4 left out.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +51,7 @@
 #include "failures.h"
 #include "fixture.h"
 #include "fixture_mig.h"
+#include "preempt.h"
 #include "reserve.h"
 #include "verify.h"
 
@@ -127,7 +147,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int add, int pr
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, 5, add, NULL, NULL, preempt }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, 5, add, NULL, NULL, preempt, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
@@ -195,13 +215,145 @@ static void test_gpu(void)
 	snap = xmalloc(n * sizeof(*snap));
 	memcpy(snap, cp.slots, n * sizeof(*snap));
 	reserve_index_build(&ix, &cp);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 1 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 1, NULL }, &rc);
 	reserve_index_release(&ix);
 	CHECK(rc.lost == 5 && rc.stranded == 0, "GPU 0 covered by eviction: lost %ld stranded %ld", rc.lost,
 	      rc.stranded);
 	CHECK(same_slots(&cp, snap, n) && cp.nodes[0].cpu_used == 14, "the plan as it was (%g cores)",
 	      cp.nodes[0].cpu_used);
 	free(snap);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+/* The plan of make_room's case (header); 0, or -1. */
+static int build_full(struct fixture *fx, struct cplan *cp, int *hi, int *mid, int *lo)
+{
+	size_t s;
+	int i;
+
+	if (fixture_build(fx, FIXTURE_SC_TEXT("preempt"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n",
+			  WL_HEADER "hi,t,7,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+				    "mid,t,2,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,3\n"
+				    "lo,t,5,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return -1;
+	*hi = demand_named(&fx->p, "hi");
+	*mid = demand_named(&fx->p, "mid");
+	*lo = demand_named(&fx->p, "lo");
+	if (*hi < 0 || *mid < 0 || *lo < 0) {
+		CHECK(0, "hi %d, mid %d, lo %d", *hi, *mid, *lo);
+		fixture_release(fx);
+		return -1;
+	}
+	/* hi a VM (it evicts nothing), set on the scenario's workload to reach the rule without a hypervisor fixture */
+	fx->sc.workloads.w[fx->p.demands[*hi].index].vm = 1;
+	cplan_init(cp, &fx->p);
+	fill_node(cp, 0, *hi, 7, *lo, 0);
+	fill_node(cp, 1, *mid, 2, *lo, 5);
+	for (s = 0, i = 0; s < cp->nslots; s++)
+		i += cp->slots[s].d >= 0;
+	CHECK(i == 14 && cp->nslots == 14, "both nodes full: %d of %zu slots", i, cp->nslots);
+	return 0;
+}
+
+static void test_leave_out(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct reserve_left left = { 0, 0, NULL };
+	struct diag d = DIAG_INIT;
+	size_t node = 0, s, nlo = 0;
+	int hi, mid, lo;
+
+	if (build_full(&fx, &cp, &hi, &mid, &lo))
+		return;
+	s = preempt_leave_out_find(&cp, hi, 5, NULL, 0);
+	CHECK(s == 9 && cp.slots[s].d == lo && cp.slots[s].replica == 0, "the choice: lo's first slot (9), got %zu", s);
+	CHECK(preempt_leave_out_find(&cp, hi, 1, NULL, 0) == (size_t)-1, "floor 1: nothing below it");
+	CHECK(preempt_leave_out_find(&cp, hi, 3, NULL, 0) == 9, "floor 3: lo only, its first slot");
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 1, NULL }, &rc);
+	CHECK(rc.lost == 7 && rc.stranded == 7 && rc.left_out == 0 && cp.unplaced[lo] == 0,
+	      "without make_room: %ld stranded, %ld left out", rc.stranded, rc.left_out);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 1, &left }, &rc);
+	reserve_index_release(&ix);
+	CHECK(rc.lost == 7 && rc.stranded == 0 && rc.left_out == 7 && left.n == 7,
+	      "make_room: lost %ld, stranded %ld, left out %ld (%zu noted)", rc.lost, rc.stranded, rc.left_out, left.n);
+	for (s = 0; s < left.n; s++)
+		nlo += left.at[s].d == lo && s < 5;
+	CHECK(nlo == 5 && left.n == 7 && left.at[5].d == mid && left.at[5].slot == 7, "lo's 5 first, then mid's");
+	CHECK(cp.placed[lo] == 0 && cp.unplaced[lo] == 5 && cp.placed[mid] == 0 && cp.unplaced[mid] == 2 &&
+		      cp.nodes[1].gpu_used[0] == 0 && cp.nodes[1].cpu_used == 0,
+	      "b-000 empty: %d on its GPU, %g cores", cp.nodes[1].gpu_used[0], cp.nodes[1].cpu_used);
+	fx.sc.workloads.w[fx.p.demands[hi].index].vm = 0;	/* a VM on bare metal only for the eviction rule */
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(left.at);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+/* A replica left out leaves a gap in the numbers: preempt_renumber closes it, the highest first into it. */
+static void test_renumber(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	int hi, mid, lo, seen = 0;
+	size_t s;
+
+	if (build_full(&fx, &cp, &hi, &mid, &lo))
+		return;
+	preempt_leave_out(&cp, 10);	/* lo's replica 1 */
+	CHECK(cp.placed[lo] == 4 && cp.unplaced[lo] == 1 && cp.slots[10].d < 0, "left out: %ld placed",
+	      cp.placed[lo]);
+	preempt_renumber(&cp, lo);
+	for (s = 0; s < cp.nslots; s++)
+		if (cp.slots[s].d == lo)
+			seen |= 1 << cp.slots[s].replica;
+	CHECK(seen == 0xf && cp.slots[13].replica == 1, "numbers 0 .. 3 (mask %#x), replica 4 became 1", seen);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static void test_leave_out_cpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct reserve_left left = { 0, 0, NULL };
+	struct diag d = DIAG_INIT;
+	size_t node = 0;
+	int hi, lo;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("preempt"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,8,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,1,baremetal,dc1,8,512,owned,,,,\n",
+			  WL_HEADER "hi,t,5,0,9.5,0.12,hardware,false,2,8,H100-SXM5-80GB,mig,5\n"
+				    "lo,t,4,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return;
+	if (mig_hi_lo(&fx, &hi, &lo))
+		return;
+	cplan_init(&cp, &fx.p);
+	fill_node(&cp, 0, hi, 3, lo, 0);
+	fill_node(&cp, 1, hi, 2, lo, 4);
+	CHECK(cp.nodes[1].cpu_used == 8, "b-000's 8 cores taken: %g", cp.nodes[1].cpu_used);
+	CHECK(preempt_leave_out_find(&cp, hi, 5, NULL, 0) == (size_t)-1, "no lo slot gives hi its 2 cores");
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 0, &left }, &rc);
+	reserve_index_release(&ix);
+	CHECK(rc.lost == 3 && rc.stranded == 1 && rc.left_out == 4 && left.n == 4 && cp.unplaced[lo] == 4,
+	      "lost %ld, stranded %ld, left out %ld", rc.lost, rc.stranded, rc.left_out);
+	CHECK(cp.nodes[1].cpu_used == 4, "b-000 keeps its 2 hi: %g cores", cp.nodes[1].cpu_used);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(left.at);
 	cplan_release(&cp);
 	fixture_release(&fx);
 }
@@ -213,6 +365,9 @@ int main(void)
 	test_analysis();
 	test_cover();
 	test_gpu();
+	test_leave_out();
+	test_renumber();
+	test_leave_out_cpu();
 	fixture_teardown();
 	return check_done();
 }

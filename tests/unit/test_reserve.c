@@ -110,7 +110,7 @@ static struct reserve_cover cover(struct cplan *cp, size_t node, int prio, int a
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL, NULL, 0 }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, NULL, NULL, 0, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
@@ -239,9 +239,9 @@ static void test_gpu(void)
 	fill_node(&cp, 0, hi, 5, lo, 4);
 	nslots = cp.nslots;
 	reserve_index_build(&ix, &cp);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 0 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 0, &g0, NULL, 0, NULL }, &rc);
 	CHECK(rc.lost == 5 && rc.stranded == 0, "gpu 0 at 5: lost %ld stranded %ld", rc.lost, rc.stranded);
-	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 1, 1, &g1, NULL, 0 }, &rc);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 1, 1, &g1, NULL, 0, NULL }, &rc);
 	CHECK(rc.lost == 2 && rc.stranded == 2 && rc.added == 0 && rc.moved == 0,
 	      "gpu 1 at 1: lost %ld stranded %ld added %ld moved %ld", rc.lost, rc.stranded, rc.added, rc.moved);
 	CHECK(cp.nslots == nslots && cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2 &&
@@ -361,7 +361,7 @@ static struct reserve_cover cover_gpu(struct cplan *cp, size_t node, int gpu, in
 	struct reserve_cover rc;
 
 	reserve_index_build(&ix, cp);
-	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, &gpu, NULL, 0 }, &rc);
+	reserve_cover(cp, &ix, &(struct reserve_loss){ &node, 1, prio, add, &gpu, NULL, 0, NULL }, &rc);
 	reserve_index_release(&ix);
 	return rc;
 }
