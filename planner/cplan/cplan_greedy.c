@@ -271,9 +271,31 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 }
 
 /*
+ * What a new node of class k, its GPUs in configuration cf (fit slots
+ * each for d), costs per replica of d it can hold: no more than its
+ * GPUs' slots, nor than its CPU and RAM take (cheapest_node has checked
+ * that they take one).
+ */
+static double node_per_replica(const struct problem *p, int d, int k, const struct config *cf, int fit)
+{
+	const struct workload *w = p->demands[d].w;
+	const struct pclass *c = &p->classes[k];
+	double n = (double)fit * c->nc->gpus_per_node;
+
+	if (w->cpu_cores > 0)
+		n = fmin(n, floor(c->nc->cpu_cores / w->cpu_cores + 1e-9));
+	if (w->ram_gib > 0)
+		n = fmin(n, floor(c->nc->ram_gib / w->ram_gib + 1e-9));
+	return (c->node_cost + p->tiebreak + ceil(n / fit) * cf->cost) / n;
+}
+
+/*
  * The (class, configuration) whose new node costs least per replica of
  * d, in *bk and *bc (-1: none), among the configurations of the tier's
- * modes; left as in open_node_for.
+ * modes; left as in open_node_for.  Within a tier the cost counts the
+ * replicas a node's CPU and RAM hold (node_per_replica), not only its
+ * GPUs' slots, so a replica asking much RAM does not open a node that
+ * holds few of it when another holds more for less.
  */
 static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out, int *bc_out)
 {
@@ -313,6 +335,8 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
 				} else if (cf->node_pattern) {
 					per = (c->node_cost + p->tiebreak + cf->cost) / fit + ac;
+				} else if (greedy_tier >= 0) {
+					per = node_per_replica(p, d, (int)k, cf, fit) + ac;
 				} else {
 					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
 				}
@@ -394,10 +418,55 @@ static int demand_order(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* True when node n (passthrough) has at least `want` GPUs holding nothing. */
+static int idle_gpus(const struct cplan *cp, const struct cnode *n, int want)
+{
+	int g, idle = 0;
+
+	for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+		idle += n->gpu_used[g] == 0;
+	return idle >= want;
+}
+
+/*
+ * For a replica of d asking whole GPUs: an open passthrough node split
+ * into GPU groups (a node pattern) whose idle GPUs hold no group of d's
+ * size is split anew by another pattern of its class that keeps its
+ * groups in use and offers d a group (cplan_node_resplit); the first such
+ * node and pattern, in order.  A free slot for d, or (size_t)-1 with
+ * nothing changed.
+ */
+static size_t resplit_for(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t ni, ci;
+
+	for (ni = 0; ni < cp->nnodes; ni++) {
+		const struct cnode *n = &cp->nodes[ni];
+		const struct pclass *c = &p->classes[n->k];
+		if (n->mode != MODE_PASSTHROUGH || n->pattern < 0 || !idle_gpus(cp, n, w->gpus) ||
+		    !cplan_node_has_room(cp, n, w))
+			continue;
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			size_t s;
+			if ((int)ci == n->pattern || cf->mode != MODE_PASSTHROUGH || !cf->node_pattern ||
+			    !cplan_fit_count(p, d, n->k, cf) || cplan_node_resplit(cp, (int)ni, (int)ci))
+				continue;
+			s = find_free_tier(cp, d);
+			if (s != (size_t)-1)
+				return s;
+		}
+	}
+	return (size_t)-1;
+}
+
 /*
  * A slot for one more replica of d in the least isolating mode that has
  * one, tier by tier (mode_level) from `first` up to `top` (a tier takes
- * the modes of the tiers below it too): a free slot, else a new GPU of an
+ * the modes of the tiers below it too): a free slot, else (passthrough,
+ * whole GPUs) an open node split anew (resplit_for), else a new GPU of an
  * open node, else a new node, all in that tier's modes.  A tier set
  * in *failed is skipped: it failed for an earlier replica of d, and
  * nothing frees in between (slots and nodes only fill up); one that fails
@@ -413,6 +482,8 @@ static size_t place_tiered(struct cplan *cp, int d, int first, int top, unsigned
 			continue;
 		greedy_tier = t;
 		s = find_free_tier(cp, d);
+		if (s == (size_t)-1 && t == GREEDY_TIERS - 1 && cp->p->demands[d].w->gpus > 0)
+			s = resplit_for(cp, d);
 		if (s == (size_t)-1)
 			s = first_fit_gpu(cp, d);
 		if (s == (size_t)-1)

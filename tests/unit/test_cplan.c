@@ -9,7 +9,8 @@
  * hand-computed instances (each expected number written out from the
  * README's cost formula with the literal inputs); node names; a greedy
  * pass cut by the deadline or by a signal says which; the greedy pass's
- * isolation tiers leave MIG slices to the replicas that need them.  Scenarios
+ * isolation tiers leave MIG slices to the replicas that need them, and its
+ * sweeps split a passthrough node anew for a group size it lacks.  Scenarios
  * are written to a temp directory.
  */
 #include <math.h>
@@ -82,6 +83,18 @@ static const char wl_tier[] = WL_HEADER
 	"any,t,7,0,8,0.1,none,false,,,,false,2\n"
 	"iso,t,7,0,8,0.1,hardware,false,,,mig,false,1\n";
 
+/*
+ * A node split anew: one 8-GPU node; "big" (4 GPUs) comes first (more
+ * GPUs) and splits it into two groups of 4; "pair" (two replicas of 2
+ * GPUs) finds no group of 2 and no other node, so both orders leave them
+ * unplaced.  The sweeps split the node again (4 + 2 + 2, big's group
+ * kept where it is) and place both.
+ */
+static const char inv_split[] = INV_HEADER "h,1,H100-SXM5-80GB,8,baremetal,dc1,128,1024,owned,,,,1300\n";
+static const char wl_split[] = WL_HEADER
+	"big,t,1,4,,,exclusive,false,,,passthrough,false,1\n"
+	"pair,t,2,2,,,exclusive,false,,,passthrough,false,1\n";
+
 /* ================= greedy ================= */
 
 static void test_greedy_easy(void)
@@ -134,6 +147,20 @@ static void test_greedy_tiers(void)
 			      mode_name(fx.cp.nodes[s->node].mode));
 	}
 	verifies(&fx.cp, "tiers greedy");
+	fixture_release(&fx);
+}
+
+static void test_greedy_resplit(void)
+{
+	struct fixture fx;
+	struct cplan_cost cost;
+
+	if (fixture_build(&fx, SC_TEXT, inv_split, wl_split, FIXTURE_GREEDY))
+		return;
+	cplan_cost(&fx.cp, &cost);
+	CHECK(cost.unplaced == 0 && cost.placed == 3 && cost.nodes == 1, "resplit: %ld placed, %ld unplaced, %ld nodes",
+	      cost.placed, cost.unplaced, cost.nodes);
+	verifies(&fx.cp, "resplit greedy");
 	fixture_release(&fx);
 }
 
@@ -683,6 +710,7 @@ int main(void)
 		return 1;
 	test_greedy_easy();
 	test_greedy_tiers();
+	test_greedy_resplit();
 	test_greedy_keep();
 	test_greedy_signal();
 	test_round_trip();
