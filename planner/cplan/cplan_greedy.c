@@ -433,8 +433,9 @@ static int idle_gpus(const struct cplan *cp, const struct cnode *n, int want)
  * into GPU groups (a node pattern) whose idle GPUs hold no group of d's
  * size is split anew by another pattern of its class that keeps its
  * groups in use and offers d a group (cplan_node_resplit); the first such
- * node and pattern, in order.  A free slot for d, or (size_t)-1 with
- * nothing changed.
+ * node and pattern, in order.  A free slot for d, or (size_t)-1.  A split
+ * whose free groups still hold none for d (the pattern's groups of d's
+ * size are those in use) stays: it changes no cost.
  */
 static size_t resplit_for(struct cplan *cp, int d)
 {
