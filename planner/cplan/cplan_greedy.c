@@ -561,10 +561,9 @@ static int try_order(struct cplan *cp, const long *add, enum greedy_how how)
 void cplan_greedy_add(struct cplan *cp, const long *add)
 {
 	place_ordered(cp, add, GREEDY_FIT);
-	if (!cplan_unplaced_count(cp) || cp->stopped)
+	if (!cplan_unplaced_count(cp) || cp->stopped || !try_order(cp, add, GREEDY_PRIORITY))
 		return;
-	if (try_order(cp, add, GREEDY_PRIORITY) && cplan_unplaced_count(cp) &&
-	    try_order(cp, add, GREEDY_TIERED) && cplan_unplaced_count(cp))
+	if (cplan_unplaced_count(cp) && try_order(cp, add, GREEDY_TIERED))
 		try_order(cp, add, GREEDY_DEFERRED);
 }
 
