@@ -9,7 +9,8 @@
  * reports read the result.
  *
  * Files: cplan.c (the engine: nodes, GPUs, slots, free slot queues),
- * cplan_greedy.c (first-fit decreasing), cplan_repair.c (ejection
+ * cplan_greedy.c (first-fit decreasing), cplan_greedy_reason.c (why a
+ * replica stays unplaced), cplan_repair.c (ejection
  * chains for what stays unplaced), cplan_swap.c (GPU swaps between
  * nodes for what still does), cplan_deal.c (ILP counts to a plan
  * and back), cplan_bill.c (costs and licences).
@@ -153,9 +154,11 @@ void cplan_greedy(struct cplan *cp);
 /*
  * Places add[d] replicas of every demand d into the empty plan cp first-fit
  * decreasing; when some stay unplaced, also highest priority first into
- * another plan, and keeps the one with the lower objective (penalties
- * are lexicographic by priority, so: fewer unplaced by priority, then
- * cost).
+ * another plan, and while some still do, highest priority first in two
+ * sweeps per priority (cplan_greedy.c: the least isolating mode first, a
+ * whole GPU for a fraction of one last) into two more; keeps the best by
+ * the priority rule, then cost (fewer unplaced by priority, then the
+ * lower objective).
  */
 void cplan_greedy_add(struct cplan *cp, const long *add);
 

@@ -80,6 +80,65 @@ static int config_cached(struct cplan *cp, int d, int k, enum gpu_mode m, int ke
 	return mo->kc[km][i].cfg;
 }
 
+static _Thread_local int greedy_tier = -1;	/* the most isolating mode level used; -1: any */
+
+/* How scarce a mode's slots are: the isolation they give (time-slicing least, passthrough most). */
+static int mode_level(enum gpu_mode m)
+{
+	switch (m) {
+	case MODE_TIMESLICE:
+		return 0;
+	case MODE_MPS:
+	case MODE_VGPU:
+		return 1;
+	case MODE_MIG:
+	case MODE_MIG_VGPU:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+#define GREEDY_TIERS 4	/* mode_level's values */
+
+/*
+ * first_fit_gpu's cursor for one tier (cplan_memo's gd, gepoch, gpos
+ * hold the one for every mode): nodes before pos are of no use to
+ * demand d in that tier while the epoch lasts.  Reset by place_sweeps.
+ */
+struct tier_cursor {
+	int d;
+	unsigned long epoch;
+	size_t pos;
+};
+static _Thread_local struct tier_cursor tier_cur[GREEDY_TIERS];
+
+static int tier_allows(enum gpu_mode m)
+{
+	return greedy_tier < 0 || mode_level(m) <= greedy_tier;
+}
+
+/*
+ * A free slot of d's in a mode the tier allows, on a node with room;
+ * (size_t)-1 if none.  Outside a tier, cplan_find_free.
+ */
+static size_t find_free_tier(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	size_t lo, hi, i;
+
+	problem_arcs_of(p, d, &lo, &hi);
+	for (i = lo; i < hi; i++) {
+		size_t s;
+		if (!tier_allows(p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode))
+			continue;
+		s = cplan_take_free(cp, p->arcs[i].k, p->arcs[i].s, p->demands[d].w);
+		if (s != (size_t)-1)
+			return s;
+	}
+	return (size_t)-1;
+}
+
 /* The first idle GPU of node n, or -1. */
 static int idle_gpu(const struct cplan *cp, const struct cnode *n)
 {
@@ -130,28 +189,35 @@ static size_t first_fit_gpu(struct cplan *cp, int d)
 {
 	struct cplan_memo *mo = cp->memo;
 	const struct workload *w = cp->p->demands[d].w;
-	size_t ni = 0;
+	struct tier_cursor own = { mo->gd, mo->gepoch, mo->gpos };
+	struct tier_cursor *cur = greedy_tier < 0 ? &own : &tier_cur[greedy_tier];
+	size_t ni = 0, s = (size_t)-1;
+	int best = -1;
 
-	if (mo->gd == d && mo->gepoch == mo->epoch)
-		ni = mo->gpos;
+	if (cur->d == d && cur->epoch == mo->epoch)
+		ni = cur->pos;
 	for (ni = alive_from(cp, ni); ni < cp->nnodes; ni = alive_from(cp, ni + 1)) {
 		struct cnode *n = &cp->nodes[ni];
-		int best;
-		if (!cplan_node_has_room(cp, n, w))
+		if (!tier_allows(n->mode) || !cplan_node_has_room(cp, n, w))
 			continue;
 		best = config_cached(cp, d, n->k, n->mode, cplan_node_key(cp, n), NULL);
 		if (best < 0)
 			continue;
-		mo->gd = d;
-		mo->gepoch = mo->epoch;
-		mo->gpos = ni;
-		cplan_configure_gpu(cp, (int)ni, idle_gpu(cp, n), best);
-		return cplan_find_free(cp, d);
+		break;
 	}
-	mo->gd = d;
-	mo->gepoch = mo->epoch;
-	mo->gpos = ni;
-	return (size_t)-1;
+	cur->d = d;
+	cur->epoch = mo->epoch;
+	cur->pos = ni;
+	if (cur == &own) {
+		mo->gd = own.d;
+		mo->gepoch = own.epoch;
+		mo->gpos = own.pos;
+	}
+	if (ni < cp->nnodes) {
+		cplan_configure_gpu(cp, (int)ni, idle_gpu(cp, &cp->nodes[ni]), best);
+		s = find_free_tier(cp, d);
+	}
+	return s;
 }
 
 static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
@@ -205,8 +271,31 @@ static size_t open_gpu_for(struct cplan *cp, int d, int cheapest)
 }
 
 /*
+ * What a new node of class k, its GPUs in configuration cf (fit slots
+ * each for d), costs per replica of d it can hold: no more than its
+ * GPUs' slots, nor than its CPU and RAM take (cheapest_node has checked
+ * that they take one).
+ */
+static double node_per_replica(const struct problem *p, int d, int k, const struct config *cf, int fit)
+{
+	const struct workload *w = p->demands[d].w;
+	const struct pclass *c = &p->classes[k];
+	double n = (double)fit * c->nc->gpus_per_node;
+
+	if (w->cpu_cores > 0)
+		n = fmin(n, floor(c->nc->cpu_cores / w->cpu_cores + 1e-9));
+	if (w->ram_gib > 0)
+		n = fmin(n, floor(c->nc->ram_gib / w->ram_gib + 1e-9));
+	return (c->node_cost + p->tiebreak + ceil(n / fit) * cf->cost) / n;
+}
+
+/*
  * The (class, configuration) whose new node costs least per replica of
- * d, in *bk and *bc (-1: none); left as in open_node_for.
+ * d, in *bk and *bc (-1: none), among the configurations of the tier's
+ * modes; left as in open_node_for.  Within a tier the cost counts the
+ * replicas a node's CPU and RAM hold (node_per_replica), not only its
+ * GPUs' slots, so a replica asking much RAM does not open a node that
+ * holds few of it when another holds more for less.
  */
 static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out, int *bc_out)
 {
@@ -225,7 +314,7 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 			continue;
 		for (ci = 0; ci < c->nconfigs; ci++) {
 			const struct config *cf = &c->configs[ci];
-			int fit = cplan_fit_count(p, d, (int)k, cf);
+			int fit = tier_allows(cf->mode) ? cplan_fit_count(p, d, (int)k, cf) : 0;
 			double per;
 			if (!fit)
 				continue;
@@ -246,6 +335,8 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 					per = (c->node_cost + p->tiebreak + (double)used * cf->cost) / (double)take + ac;
 				} else if (cf->node_pattern) {
 					per = (c->node_cost + p->tiebreak + cf->cost) / fit + ac;
+				} else if (greedy_tier >= 0) {
+					per = node_per_replica(p, d, (int)k, cf, fit) + ac;
 				} else {
 					per = ((c->node_cost + p->tiebreak) / g + cf->cost) / fit + ac;
 				}
@@ -263,8 +354,9 @@ static void cheapest_node(const struct cplan *cp, int d, long left, int *bk_out,
 
 /*
  * Opens the node (class, mode, configuration) cheapest per replica of d.
- * For the first fit (left 0) the choice depends only on d and on which
- * classes have every node opened, so it is kept while both stay.
+ * For the first fit (left 0) outside a tier the choice depends only on d
+ * and on which classes have every node opened, so it is kept while both
+ * stay; within a tier (place_tiered) it is made afresh.
  */
 static size_t open_node_for(struct cplan *cp, int d, long left)
 {
@@ -272,7 +364,7 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 	struct cplan_memo *mo = cp->memo;
 	int bk, bc, node;
 
-	if (left > 0) {
+	if (left > 0 || greedy_tier >= 0) {
 		cheapest_node(cp, d, left, &bk, &bc);
 	} else {
 		if (mo->nd != d || mo->nd_full != mo->nfull || (mo->bk >= 0 && !cplan_caps_class(cp, d, mo->bk))) {
@@ -291,7 +383,7 @@ static size_t open_node_for(struct cplan *cp, int d, long left)
 		node = cplan_open_node(cp, bk, p->classes[bk].configs[bc].mode, -1);
 		cplan_configure_gpu(cp, node, 0, bc);
 	}
-	return cplan_find_free(cp, d);
+	return find_free_tier(cp, d);
 }
 
 static _Thread_local const struct problem *sort_problem; /* par_run threads deal at once */
@@ -326,171 +418,82 @@ static int demand_order(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/*
- * For a fraction d takes by time-slicing or MPS: how many of it one GPU
- * shares at most, and the memory each gets there, the GPU's usable memory
- * divided by the replicas (the device plugin's limit for an MPS client),
- * as "; a T4 holds at most 3 of it in mps (15109 MiB / 3 = 5036 MiB
- * each)"; "" when d takes no such slot.  Caller frees.
- */
-static char *shared_limit(const struct problem *p, int d)
+/* True when node n (passthrough) has at least `want` GPUs holding nothing. */
+static int idle_gpus(const struct cplan *cp, const struct cnode *n, int want)
 {
-	const struct workload *w = p->demands[d].w;
-	const struct slot_type *best = NULL;
-	const struct gpu_type *g = NULL;
-	size_t lo, hi, i, j;
-	long long k = 0;
+	int g, idle = 0;
 
-	problem_arcs_of(p, d, &lo, &hi);
-	for (i = lo; i < hi; i++) {
-		const struct pclass *c = &p->classes[p->arcs[i].k];
-		if (c->slot_types[p->arcs[i].s].mode != MODE_MPS && c->slot_types[p->arcs[i].s].mode != MODE_TIMESLICE)
+	for (g = 0; g < cp->p->classes[n->k].nc->gpus_per_node; g++)
+		idle += n->gpu_used[g] == 0;
+	return idle >= want;
+}
+
+/*
+ * For a replica of d asking whole GPUs: an open passthrough node split
+ * into GPU groups (a node pattern) whose idle GPUs hold no group of d's
+ * size is split anew by another pattern of its class that keeps its
+ * groups in use and offers d a group (cplan_node_resplit); the first such
+ * node and pattern, in order.  A free slot for d, or (size_t)-1.  A split
+ * whose free groups still hold none for d (the pattern's groups of d's
+ * size are those in use) stays: it changes no cost.
+ */
+static size_t resplit_for(struct cplan *cp, int d)
+{
+	const struct problem *p = cp->p;
+	const struct workload *w = p->demands[d].w;
+	size_t ni, ci;
+
+	for (ni = 0; ni < cp->nnodes; ni++) {
+		const struct cnode *n = &cp->nodes[ni];
+		const struct pclass *c = &p->classes[n->k];
+		if (n->mode != MODE_PASSTHROUGH || n->pattern < 0 || !idle_gpus(cp, n, w->gpus) ||
+		    !cplan_node_has_room(cp, n, w))
 			continue;
-		for (j = 0; j < c->nslot_types; j++) {
-			const struct slot_type *st = &c->slot_types[j];
-			if ((st->mode != MODE_MPS && st->mode != MODE_TIMESLICE) || st->share ||
-			    !(w->modes & MODE_BIT(st->mode)) || st->iso < w->iso || (double)st->memory_mib < w->gpu_mem_gib * 1024.0 || st->compute + 1e-9 < w->compute ||
-			    (best && st->memory_mib >= best->memory_mib))
+		for (ci = 0; ci < c->nconfigs; ci++) {
+			const struct config *cf = &c->configs[ci];
+			size_t s;
+			if ((int)ci == n->pattern || cf->mode != MODE_PASSTHROUGH || !cf->node_pattern ||
+			    !cplan_fit_count(p, d, n->k, cf) || cplan_node_resplit(cp, (int)ni, (int)ci))
 				continue;
-			best = st;
-			g = c->nc->gpu;
+			s = find_free_tier(cp, d);
+			if (s != (size_t)-1)
+				return s;
 		}
 	}
-	/* the slot's name is "mps<k>" or "ts<k>" (problem_config.c) */
-	if (!best || parse_llong(best->name + (best->mode == MODE_MPS ? 3 : 2), &k))
-		return xstrdup("");
-	return xasprintf("; a %s holds at most %lld of it in %s (%ld MiB / %lld = %ld MiB each)", g->id, k,
-			 mode_name(best->mode), g->memory_mib, k, best->memory_mib);
+	return (size_t)-1;
 }
 
 /*
- * "not enough capacity: every node it fits on is in use", and the node
- * that comes nearest: the one of a class d may use with the most GPUs
- * holding nothing, what mode it is in, and what d needs (whole GPUs, or
- * a slot of a mode the node is not in).
+ * A slot for one more replica of d in the least isolating mode that has
+ * one, tier by tier (mode_level) from `first` up to `top` (a tier takes
+ * the modes of the tiers below it too): a free slot, else (passthrough,
+ * whole GPUs) an open node split anew (resplit_for), else a new GPU of an
+ * open node, else a new node, all in that tier's modes.  A tier set
+ * in *failed is skipped: it failed for an earlier replica of d, and
+ * nothing frees in between (slots and nodes only fill up); one that fails
+ * here is set.  (size_t)-1 when none.
  */
-static char *nearest_node(const struct cplan *cp, int d)
+static size_t place_tiered(struct cplan *cp, int d, int first, int top, unsigned *failed)
 {
-	const struct problem *p = cp->p;
-	const struct workload *w = p->demands[d].w;
-	size_t lo, hi, i, best = (size_t)-1;
-	int best_idle = -1, mode_ok = 0, g;
-	char *name, *out;
+	size_t s = (size_t)-1;
+	int t;
 
-	char *allowed = xcalloc(p->nclasses + 1, 1);
-
-	problem_arcs_of(p, d, &lo, &hi);
-	for (i = lo; i < hi; i++)
-		allowed[p->arcs[i].k] = 1;
-	for (i = 0; i < cp->nnodes; i++) {
-		const struct cnode *n = &cp->nodes[i];
-		int idle = 0;
-		if (!allowed[n->k])
+	for (t = first; t <= top && s == (size_t)-1; t++) {
+		if (*failed & (1u << t))
 			continue;
-		for (g = 0; g < p->classes[n->k].nc->gpus_per_node; g++)
-			idle += n->gpu_used[g] == 0;
-		if (idle > best_idle) {
-			best_idle = idle;
-			best = i;
-		}
+		greedy_tier = t;
+		s = find_free_tier(cp, d);
+		if (s == (size_t)-1 && t == GREEDY_TIERS - 1 && cp->p->demands[d].w->gpus > 0)
+			s = resplit_for(cp, d);
+		if (s == (size_t)-1)
+			s = first_fit_gpu(cp, d);
+		if (s == (size_t)-1)
+			s = open_node_for(cp, d, 0);
+		if (s == (size_t)-1)
+			*failed |= 1u << t;
 	}
-	free(allowed);
-	if (best == (size_t)-1 || best_idle == 0) {
-		char *lim = shared_limit(p, d);
-		out = xasprintf("not enough capacity: every node it fits on is in use, with no GPU idle%s", lim);
-		free(lim);
-		return out;
-	}
-	for (i = lo; i < hi; i++)
-		if (p->arcs[i].k == cp->nodes[best].k &&
-		    p->classes[p->arcs[i].k].slot_types[p->arcs[i].s].mode == cp->nodes[best].mode)
-			mode_ok = 1;
-	name = cplan_node_name(cp, &cp->nodes[best]);
-	if (!mode_ok)
-		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s has %d of its %d GPUs "
-				"idle but is in %s mode, which holds no slot for it", name, best_idle,
-				p->classes[cp->nodes[best].k].nc->gpus_per_node, mode_name(cp->nodes[best].mode));
-	else
-		out = xasprintf("not enough capacity: every node it fits on is in use; nearest: %s (%s) has %d of its %d "
-				"GPUs idle, it needs %d%s", name, mode_name(cp->nodes[best].mode), best_idle,
-				p->classes[cp->nodes[best].k].nc->gpus_per_node, w->gpus > 0 ? w->gpus : 1,
-				w->gpus > 1 ? " on one node" : " with a free slot");
-	free(name);
-	return out;
-}
-
-/*
- * "the nodes with a free slot it fits have no CPU or RAM left", and the
- * node with such a slot that lacks the least (CPU and RAM as shares of
- * the node's), with what it lacks.
- */
-static char *nearest_cpu_ram(struct cplan *cp, int d)
-{
-	const struct problem *p = cp->p;
-	const struct workload *w = p->demands[d].w;
-	const struct cslot *bs = NULL;
-	double best = HUGE_VAL, cpu = 0, ram = 0;
-	char a[64], b[64], *name, *out;
-	size_t lo, hi, i, j;
-
-	problem_arcs_of(p, d, &lo, &hi);
-	for (i = lo; i < hi; i++) {
-		const struct node_class *nc = p->classes[p->arcs[i].k].nc;
-		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s);
-		for (j = 0; j < cp->fqn[p->arcs[i].k][p->arcs[i].s]; j++) {
-			const struct cslot *s = &cp->slots[q[j]];
-			const struct cnode *n = &cp->nodes[s->node];
-			double lc = fmax(0, n->cpu_used + w->cpu_cores - nc->cpu_cores);
-			double lr = fmax(0, n->ram_used + w->ram_gib - nc->ram_gib);
-			double x = (nc->cpu_cores > 0 ? lc / nc->cpu_cores : 0) + (nc->ram_gib > 0 ? lr / nc->ram_gib : 0);
-			if (s->d >= 0 || x >= best)
-				continue;
-			best = x;
-			bs = s;
-			cpu = lc;
-			ram = lr;
-		}
-	}
-	if (!bs)
-		return xstrdup("the nodes with a free slot it fits have no CPU or RAM left");
-	name = cplan_node_name(cp, &cp->nodes[bs->node]);
-	out = xasprintf("the nodes with a free slot it fits have no CPU or RAM left; nearest: %s (%s) has a "
-			"free %s slot but lacks %s%s%s%s%s", name, mode_name(cp->nodes[bs->node].mode),
-			p->classes[cp->nodes[bs->node].k].slot_types[bs->type].name,
-			cpu > 0 ? fmt_num_short(a, sizeof(a), cpu, 2) : "", cpu > 0 ? " CPU cores" : "",
-			cpu > 0 && ram > 0 ? " and " : "", ram > 0 ? fmt_num_short(b, sizeof(b), ram, 2) : "",
-			ram > 0 ? " GiB of RAM" : "");
-	free(name);
-	return out;
-}
-
-/* Why free capacity could not take a replica of d. */
-void cplan_set_reason(struct cplan *cp, int d)
-{
-	const struct problem *p = cp->p;
-	size_t lo, hi, i;
-	int slot_left = 0;
-
-	if (cp->reason[d])
-		return;
-	if (p->demands[d].unhostable) {
-		cp->reason[d] = xstrdup(p->demands[d].unhostable);
-		return;
-	}
-	if (cplan_caps_bind(cp, d)) {
-		cp->reason[d] = problem_cap_reason(p, d);
-		return;
-	}
-	problem_arcs_of(p, d, &lo, &hi);
-	for (i = lo; i < hi && !slot_left; i++) {
-		size_t *q = cplan_queue(cp, p->arcs[i].k, p->arcs[i].s), j;
-		/* a free slot behind the head is queued again after it (cplan_slot_clear) */
-		for (j = cp->fqhead[p->arcs[i].k][p->arcs[i].s]; j < cp->fqn[p->arcs[i].k][p->arcs[i].s] && !slot_left;
-		     j++)
-			if (cp->slots[q[j]].d < 0)
-				slot_left = 1;
-	}
-	cp->reason[d] = slot_left ? nearest_cpu_ram(cp, d) : nearest_node(cp, d);
+	greedy_tier = -1;
+	return s;
 }
 
 /*
@@ -515,29 +518,34 @@ size_t cplan_place_opened(struct cplan *cp, int d, long left)
 	return s;
 }
 
-static void place_ordered(struct cplan *cp, const long *add, int by_priority);
+/*
+ * The greedy pass's orders: first-fit decreasing (most constrained
+ * first); highest priority first; and highest priority first in
+ * place_sweeps, by isolation tiers (TIERED) or whole GPUs deferred only
+ * (DEFERRED).
+ */
+enum greedy_how { GREEDY_FIT, GREEDY_PRIORITY, GREEDY_TIERED, GREEDY_DEFERRED };
 
-void cplan_greedy_add(struct cplan *cp, const long *add)
+static void place_ordered(struct cplan *cp, const long *add, enum greedy_how how);
+
+/*
+ * Places add into a new plan by `how` and keeps it in *cp when it is
+ * better by the priority rule, then by cost; 0 when the pass was cut
+ * short (the plan *cp stands).
+ */
+static int try_order(struct cplan *cp, const long *add, enum greedy_how how)
 {
-	const struct problem *p = cp->p;
 	struct cplan alt;
 	struct cplan_cost a, b;
-	size_t i;
-	long left = 0;
 
-	place_ordered(cp, add, 0);
-	for (i = 0; i < p->ndemands; i++)
-		left += cp->unplaced[i];
-	if (!left || cp->stopped)
-		return;
-	cplan_init(&alt, p);
+	cplan_init(&alt, cp->p);
 	alt.deadline = cp->deadline;
 	alt.keep_s = cp->keep_s;
 	alt.keep_ctx = cp->keep_ctx;
-	place_ordered(&alt, add, 1);
-	if (alt.stopped) {	/* cut short: the first pass stands */
+	place_ordered(&alt, add, how);
+	if (alt.stopped) {
 		cplan_release(&alt);
-		return;
+		return 0;
 	}
 	cplan_cost(cp, &a);
 	cplan_cost(&alt, &b);
@@ -547,6 +555,16 @@ void cplan_greedy_add(struct cplan *cp, const long *add)
 		alt = x;
 	}
 	cplan_release(&alt);
+	return 1;
+}
+
+void cplan_greedy_add(struct cplan *cp, const long *add)
+{
+	place_ordered(cp, add, GREEDY_FIT);
+	if (!cplan_unplaced_count(cp) || cp->stopped || !try_order(cp, add, GREEDY_PRIORITY))
+		return;
+	if (cplan_unplaced_count(cp) && try_order(cp, add, GREEDY_TIERED))
+		try_order(cp, add, GREEDY_DEFERRED);
 }
 
 void cplan_greedy(struct cplan *cp)
@@ -587,7 +605,7 @@ size_t *cplan_demands_by_load(const struct problem *p)
 
 void cplan_place_more(struct cplan *cp, const long *add)
 {
-	place_ordered(cp, add, 0);
+	place_ordered(cp, add, GREEDY_FIT);
 }
 
 /*
@@ -621,30 +639,82 @@ static void greedy_cut(struct cplan *cp, int d, long n)
 		cp->reason[d] = xstrdup("stopped by the time limit before it was placed");
 }
 
-/* Places add[d] more replicas of every demand d, in demand_order. */
-static void place_ordered(struct cplan *cp, const long *add, int by_priority)
+/* Places up to n replicas of d with place_tiered from `first` up to `top`; the replicas not placed. */
+static long sweep_one(struct cplan *cp, int d, long n, int first, int top)
+{
+	unsigned failed = 0;
+	long r;
+
+	for (r = 0; r < n; r++) {
+		size_t s;
+		cp->stopped = greedy_must_stop(cp);
+		if (cp->stopped)
+			return n - r;
+		s = place_tiered(cp, d, first, top, &failed);
+		if (s == (size_t)-1)
+			return n - r;
+		cplan_place_at(cp, s, d);
+	}
+	return 0;
+}
+
+/*
+ * Places add[d] replicas of every demand in `order` (highest priority
+ * first), one priority at a time, in two sweeps: first each replica, a
+ * fraction of a GPU never on a whole GPU (passthrough) and, with
+ * `tiered`, in the least isolating mode that has a slot for it
+ * (place_tiered); then what the first left, a whole GPU allowed.  So a
+ * replica that needs no isolation does not take the MIG slice another
+ * replica needs, and a small replica takes a whole GPU only once the
+ * other replicas of its priority have their slots.
+ */
+static void place_sweeps(struct cplan *cp, const long *add, const int *order, int tiered)
 {
 	const struct problem *p = cp->p;
-	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
-	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
-	size_t i;
+	long *left = xcalloc(p->ndemands + 1, sizeof(*left));
+	size_t i, j, g;
+	int sweep;
 
+	memset(tier_cur, 0, sizeof(tier_cur));
+	for (i = 0; i < GREEDY_TIERS; i++)
+		tier_cur[i].d = -1;
+	for (i = 0; i < p->ndemands; i++)
+		left[i] = add[i] > 0 && !p->demands[i].unhostable ? add[i] : 0;
+	for (g = 0; g < p->ndemands; g = j) {
+		for (j = g; j < p->ndemands && p->demands[order[j]].w->priority == p->demands[order[g]].w->priority; j++)
+			;
+		for (sweep = 0; sweep < 2; sweep++)
+			for (i = g; i < j; i++) {
+				int d = order[i], whole = p->demands[d].w->gpus > 0;
+				int top = sweep || whole ? GREEDY_TIERS - 1 : GREEDY_TIERS - 2;
+				if (left[d] <= 0 || cp->stopped || (sweep && whole))
+					continue;
+				left[d] = sweep_one(cp, d, left[d], tiered ? 0 : top, top);
+			}
+	}
 	for (i = 0; i < p->ndemands; i++) {
-		size_t lo, hi, j;
-		int last = -1;
-		order[i] = (int)i;
-		problem_arcs_of(p, (int)i, &lo, &hi);
-		for (j = lo; j < hi; j++) {
-			if (p->arcs[j].k != last)
-				options[i]++;
-			last = p->arcs[j].k;
+		int d = order[i];
+		if (add[d] <= 0)
+			continue;
+		if (p->demands[d].unhostable) {
+			cp->unplaced[d] += add[d];
+			cplan_set_reason(cp, d);
+		} else if (left[d] > 0 && cp->stopped) {
+			greedy_cut(cp, d, left[d]);
+		} else if (left[d] > 0) {
+			cp->unplaced[d] += left[d];
+			cplan_set_reason(cp, d);
 		}
 	}
-	sort_problem = p;
-	sort_options = options;
-	sort_by_priority = by_priority;
-	qsort(order, p->ndemands, sizeof(*order), demand_order);
-	free(options);
+	free(left);
+}
+
+/* Places add[d] replicas of every demand in `order`, each demand's replicas in turn. */
+static void place_plain(struct cplan *cp, const long *add, const int *order)
+{
+	const struct problem *p = cp->p;
+	size_t i;
+
 	for (i = 0; i < p->ndemands; i++) {
 		int d = order[i];
 		long r;
@@ -675,6 +745,40 @@ static void place_ordered(struct cplan *cp, const long *add, int by_priority)
 			cplan_place_at(cp, s, d);
 		}
 	}
+}
+
+/*
+ * Places add[d] more replicas of every demand d, in demand_order (by
+ * priority first unless `how` is GREEDY_FIT), each demand in turn or, for
+ * GREEDY_TIERED, in place_sweeps.
+ */
+static void place_ordered(struct cplan *cp, const long *add, enum greedy_how how)
+{
+	const struct problem *p = cp->p;
+	int *order = xmalloc((p->ndemands ? p->ndemands : 1) * sizeof(*order));
+	size_t *options = xcalloc(p->ndemands + 1, sizeof(*options));
+	size_t i;
+
+	for (i = 0; i < p->ndemands; i++) {
+		size_t lo, hi, j;
+		int last = -1;
+		order[i] = (int)i;
+		problem_arcs_of(p, (int)i, &lo, &hi);
+		for (j = lo; j < hi; j++) {
+			if (p->arcs[j].k != last)
+				options[i]++;
+			last = p->arcs[j].k;
+		}
+	}
+	sort_problem = p;
+	sort_options = options;
+	sort_by_priority = how != GREEDY_FIT;
+	qsort(order, p->ndemands, sizeof(*order), demand_order);
+	free(options);
+	if (how == GREEDY_TIERED || how == GREEDY_DEFERRED)
+		place_sweeps(cp, add, order, how == GREEDY_TIERED);
+	else
+		place_plain(cp, add, order);
 	free(order);
 	cplan_caps_trim(cp);
 }

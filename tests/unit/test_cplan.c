@@ -8,7 +8,9 @@
  * cplan_cost on
  * hand-computed instances (each expected number written out from the
  * README's cost formula with the literal inputs); node names; a greedy
- * pass cut by the deadline or by a signal says which.  Scenarios
+ * pass cut by the deadline or by a signal says which; the greedy pass's
+ * isolation tiers leave MIG slices to the replicas that need them, and its
+ * sweeps split a passthrough node anew for a group size it lacks.  Scenarios
  * are written to a temp directory.
  */
 #include <math.h>
@@ -65,6 +67,34 @@ static const char wl_buy[] = WL_HEADER
 static const char inv_rent[] = INV_HEADER "rent,1,H100-SXM5-80GB,8,baremetal,dc1,64,512,rent,,,3.0,1300\n";
 static const char wl_rent[] = WL_HEADER "nv,t,1,1,,,exclusive,false,,,passthrough,true,1\n";
 
+/*
+ * Isolation tiers: two one-GPU A100 nodes; "first" (priority 3) needs a
+ * MIG slice and opens one GPU in 1g.10gb*7, six slices left free; "any"
+ * (priority 2, no isolation) has 7 replicas, "iso" (priority 1) 7 that
+ * need MIG.  Taken in turn, "any" fills the six free slices and opens the
+ * other GPU for its 7th, so no slice is left for "iso": 7 unplaced, by
+ * either order.  By tiers, "any" goes to the least isolating mode first:
+ * the second GPU, time-sliced 8 ways, takes all 7; "iso" gets the six
+ * slices, and one of its replicas stays unplaced (15 replicas, 14 slots).
+ */
+static const char inv_tier[] = INV_HEADER "a100,2,A100-SXM4-80GB,1,baremetal,dc1,64,512,owned,,,,650\n";
+static const char wl_tier[] = WL_HEADER
+	"first,t,1,0,8,0.1,hardware,false,,,mig,false,3\n"
+	"any,t,7,0,8,0.1,none,false,,,,false,2\n"
+	"iso,t,7,0,8,0.1,hardware,false,,,mig,false,1\n";
+
+/*
+ * A node split anew: one 8-GPU node; "big" (4 GPUs) comes first (more
+ * GPUs) and splits it into two groups of 4; "pair" (two replicas of 2
+ * GPUs) finds no group of 2 and no other node, so both orders leave them
+ * unplaced.  The sweeps split the node again (4 + 2 + 2, big's group
+ * kept where it is) and place both.
+ */
+static const char inv_split[] = INV_HEADER "h,1,H100-SXM5-80GB,8,baremetal,dc1,128,1024,owned,,,,1300\n";
+static const char wl_split[] = WL_HEADER
+	"big,t,1,4,,,exclusive,false,,,passthrough,false,1\n"
+	"pair,t,2,2,,,exclusive,false,,,passthrough,false,1\n";
+
 /* ================= greedy ================= */
 
 static void test_greedy_easy(void)
@@ -91,6 +121,46 @@ static void test_greedy_easy(void)
 			      "easy: train replica %ld in a group of %d", s->replica, s->ngpus);
 	}
 	verifies(&fx.cp, "easy greedy");
+	fixture_release(&fx);
+}
+
+static void test_greedy_tiers(void)
+{
+	struct fixture fx;
+	struct cplan_cost cost;
+	size_t i;
+
+	if (fixture_build(&fx, SC_TEXT, inv_tier, wl_tier, FIXTURE_GREEDY))
+		return;
+	cplan_cost(&fx.cp, &cost);
+	CHECK(cost.unplaced == 1 && cost.placed == 14, "tiers: %ld placed, %ld unplaced (14, 1)", cost.placed,
+	      cost.unplaced);
+	for (i = 0; i < fx.p.ndemands; i++) {
+		const char *name = fx.p.demands[i].w->name;
+		long want = strcmp(name, "iso") == 0 ? 6 : fx.p.demands[i].replicas;
+		CHECK(fx.cp.placed[i] == want, "tiers: %s placed %ld of %ld", name, fx.cp.placed[i], want);
+	}
+	for (i = 0; i < fx.cp.nslots; i++) {
+		const struct cslot *s = &fx.cp.slots[i];
+		if (s->d >= 0 && strcmp(fx.p.demands[s->d].w->name, "any") == 0)
+			CHECK(fx.cp.nodes[s->node].mode == MODE_TIMESLICE, "tiers: any replica %ld in %s mode", s->replica,
+			      mode_name(fx.cp.nodes[s->node].mode));
+	}
+	verifies(&fx.cp, "tiers greedy");
+	fixture_release(&fx);
+}
+
+static void test_greedy_resplit(void)
+{
+	struct fixture fx;
+	struct cplan_cost cost;
+
+	if (fixture_build(&fx, SC_TEXT, inv_split, wl_split, FIXTURE_GREEDY))
+		return;
+	cplan_cost(&fx.cp, &cost);
+	CHECK(cost.unplaced == 0 && cost.placed == 3 && cost.nodes == 1, "resplit: %ld placed, %ld unplaced, %ld nodes",
+	      cost.placed, cost.unplaced, cost.nodes);
+	verifies(&fx.cp, "resplit greedy");
 	fixture_release(&fx);
 }
 
@@ -639,6 +709,8 @@ int main(void)
 	if (fixture_setup("test_cplan"))
 		return 1;
 	test_greedy_easy();
+	test_greedy_tiers();
+	test_greedy_resplit();
 	test_greedy_keep();
 	test_greedy_signal();
 	test_round_trip();
