@@ -266,23 +266,29 @@ int cplan_open_node(struct cplan *cp, int k, enum gpu_mode m, int pattern)
 	n->gpu_nvaie = xcalloc((size_t)g, sizeof(*n->gpu_nvaie));
 	for (i = 0; i < g; i++)
 		n->gpu_config[i] = -1;
-	if (pattern >= 0) {
-		const struct config *cf = &c->configs[pattern];
-		int next = 0;
-		size_t j;
-		/* groups largest first, on consecutive GPUs; a vgpu pattern's GPUs carry it */
-		for (j = 0; j < cf->nreal; j++) {
-			const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
-			int r;
-			for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
-				add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
-				for (i = next; m != MODE_PASSTHROUGH && i < next + st->gpus; i++)
-					n->gpu_config[i] = pattern;
-				next += st->gpus;
-			}
+	if (pattern >= 0)
+		cplan_node_lay(cp, node, pattern);
+	return node;
+}
+
+void cplan_node_lay(struct cplan *cp, int node, int pattern)
+{
+	struct cnode *n = &cp->nodes[node];
+	const struct pclass *c = &cp->p->classes[n->k];
+	const struct config *cf = &c->configs[pattern];
+	int g = c->nc->gpus_per_node, next = 0, i, r;
+	size_t j;
+
+	/* groups largest first, on consecutive GPUs; a vgpu pattern's GPUs carry it */
+	for (j = 0; j < cf->nreal; j++) {
+		const struct slot_type *st = &c->slot_types[cf->real_slot[j]];
+		for (r = 0; r < cf->real_count[j] && next + st->gpus <= g; r++) {
+			add_slot(cp, node, next, st->gpus, cf->real_slot[j], -1);
+			for (i = next; n->mode != MODE_PASSTHROUGH && i < next + st->gpus; i++)
+				n->gpu_config[i] = pattern;
+			next += st->gpus;
 		}
 	}
-	return node;
 }
 
 /* A group of a node pattern's layout: its first GPU, its GPUs, its slot type; `kept` a slot id or -1. */

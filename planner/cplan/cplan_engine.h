@@ -121,6 +121,23 @@ int cplan_node_has_room(const struct cplan *cp, const struct cnode *n, const str
  */
 int cplan_node_resplit(struct cplan *cp, int node, int pattern);
 
+/* Lays node pattern `pattern`'s groups on node `node` (no slot yet), as cplan_open_node does. */
+void cplan_node_lay(struct cplan *cp, int node, int pattern);
+
+/*
+ * Configurations undone (cplan_reset.c), for a node or GPU whose slots
+ * are all free: the slots are deleted, the others renumbered in order
+ * (remap[old] is the new id, (size_t)-1 for a deleted one; the caller
+ * sizes remap to cp->nslots), the free slot queues kept in their order
+ * without them.  Every other holder of slot ids is the caller's to remap.
+ * cplan_gpu_reset makes GPU gpu of node `node` (not passthrough, no node
+ * pattern) idle; cplan_node_reopen makes node `node` as cplan_open_node
+ * opens one in mode m and pattern `pattern` (-1: none), keeping its
+ * index and name.  0, or -1 (nothing changed) when a slot is taken.
+ */
+int cplan_gpu_reset(struct cplan *cp, int node, int gpu, size_t *remap);
+int cplan_node_reopen(struct cplan *cp, int node, enum gpu_mode m, int pattern, size_t *remap);
+
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
 void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica);
 

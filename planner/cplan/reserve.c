@@ -11,6 +11,7 @@
 #include "cplan_engine.h"
 #include "failures.h"
 #include "preempt.h"
+#include "reserve_empty.h"
 #include "cplan_greedy.h"
 #include "util.h"
 #include "banned.h"
@@ -564,6 +565,9 @@ static void leave_out(struct cplan *cp, struct reserve_left *lf, size_t s)
 {
 	XGROW(lf->at, lf->cap, lf->n + 1);
 	lf->at[lf->n].slot = s;
+	lf->at[lf->n].node = cp->slots[s].node;
+	lf->at[lf->n].gpu = cp->slots[s].gpu;
+	lf->at[lf->n].ngpus = cp->slots[s].ngpus;
 	lf->at[lf->n++].d = cp->slots[s].d;
 	preempt_leave_out(cp, s);
 }
@@ -602,6 +606,71 @@ static size_t leave_out_for(struct cplan *cp, const struct reserve_loss *ls, int
 	return room.slot;
 }
 
+/* The slot ids a cover holds while it runs, to renumber when a GPU or node is emptied. */
+struct held {
+	struct evicted *ev;
+	size_t *filled, nfill;
+	size_t nslots0;		/* the plan's slots before the cover, less those deleted since */
+	struct reserve_cover *out;
+};
+
+/* The cover's slot ids (and the noted replicas left out) renumbered by remap; nold slots before. */
+static void held_remap(struct held *h, struct reserve_left *lf, const size_t *remap, size_t nold)
+{
+	size_t i, dropped = 0;
+
+	for (i = 0; i < nold; i++)
+		dropped += remap[i] == (size_t)-1 && i < h->nslots0;
+	h->nslots0 -= dropped;
+	for (i = 0; i < h->nfill; i++)
+		h->filled[i] = remap[h->filled[i]];
+	for (i = 0; i < h->ev->n; i++)
+		h->ev->slot[i] = remap[h->ev->slot[i]];
+	if (h->ev->built) {	/* built again when next asked */
+		preempt_index_release(&h->ev->px);
+		h->ev->built = 0;
+	}
+	for (i = 0; i < lf->n; i++)
+		if (lf->at[i].slot != (size_t)-1)
+			lf->at[i].slot = lf->at[i].slot < nold ? remap[lf->at[i].slot] : (size_t)-1;
+}
+
+/*
+ * make_room's last step for d (node and site losses): a GPU or a node
+ * holding only replicas below the floor (reserve_empty_find), they left
+ * out (noted in ls->left), made idle or opened anew (cplan_gpu_reset,
+ * cplan_node_reopen), the cover's ids renumbered, then d placed as a new
+ * GPU of an open node is (cplan_place_opened, `left` replicas of d to
+ * come); the slot, or (size_t)-1.
+ */
+static size_t empty_for(struct cplan *cp, const struct reserve_loss *ls, int d, long left, struct held *h)
+{
+	struct reserve_empty e;
+	size_t nold = cp->nslots, i, *remap;
+	int rc;
+
+	if (!ls->left || ls->gpus || ls->prio <= 1)
+		return (size_t)-1;
+	reserve_empty_find(cp, d, ls->prio, &e);
+	if (e.node < 0)
+		return (size_t)-1;
+	for (i = 0; i < cp->nslots; i++)
+		if (cp->slots[i].node == e.node && cp->slots[i].d >= 0 &&
+		    (e.gpu < 0 || (cp->slots[i].gpu <= e.gpu && e.gpu < cp->slots[i].gpu + cp->slots[i].ngpus)))
+			leave_out(cp, ls->left, i);
+	h->out->left_out += e.n;
+	remap = xmalloc((nold + 1) * sizeof(*remap));
+	rc = e.gpu >= 0 ? cplan_gpu_reset(cp, e.node, e.gpu, remap) : cplan_node_reopen(cp, e.node, e.mode, e.pattern, remap);
+	if (rc == 0) {
+		held_remap(h, ls->left, remap, nold);
+		h->out->emptied++;
+		if (e.gpu < 0 && e.cfg >= 0)
+			cplan_configure_gpu(cp, e.node, 0, e.cfg);	/* as a node opened for d is */
+	}
+	free(remap);
+	return rc == 0 ? cplan_place_opened(cp, d, left) : (size_t)-1;
+}
+
 /* The evicted back in their slots (emptied again by then), last first; ev released. */
 static void evicted_back(struct cplan *cp, struct evicted *ev)
 {
@@ -623,8 +692,9 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 	struct evicted ev;
 	int add = ls->add;
 	struct lost *l;
-	size_t n = collect(cp, ix, ls, &l), i, nfill = 0, nslots0 = cp->nslots;
+	size_t n = collect(cp, ix, ls, &l), i;
 	size_t *filled = xmalloc((n + 1) * sizeof(*filled));
+	struct held h = { &ev, filled, 0, cp->nslots, out };
 	struct taken t;
 	unsigned char *stuck = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
 	unsigned char *nosplit = add ? xcalloc(cp->p->ndemands + 1, 1) : NULL;
@@ -661,6 +731,8 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 			}
 			if (s == (size_t)-1)
 				s = leave_out_for(cp, ls, d, &ev, out);
+			if (s == (size_t)-1)
+				s = empty_for(cp, ls, d, left, &h);
 		}
 		if (s == (size_t)-1) {
 			/* d's replicas come in a run, and a failed search frees nothing: the rest of the run strands */
@@ -670,13 +742,13 @@ void reserve_cover(struct cplan *cp, const struct reserve_index *ix, const struc
 			continue;
 		}
 		cplan_slot_fill(cp, s, d, -1);
-		filled[nfill++] = s;
+		filled[h.nfill++] = s;
 	}
-	while (nfill > 0)
-		cplan_slot_clear(cp, filled[--nfill]);
+	while (h.nfill > 0)
+		cplan_slot_clear(cp, filled[--h.nfill]);
 	evicted_back(cp, &ev);
 	put_back(cp, ls, &t);
-	out->added = (long)(cp->nslots - nslots0);
+	out->added = (long)(cp->nslots - h.nslots0);
 	free(filled);
 	free(stuck);
 	free(nosplit);

@@ -33,9 +33,14 @@
  * free slot, an eviction, new capacity, a move nor a split places a
  * replica: a slot a replica below the floor holds (VM or pod alike), that
  * replica left unplaced in the plan (preempt_leave_out_find); the slot
- * stays free as headroom.  Leaving out only frees capacity and moves no
- * replica of the floor or above, so the loop's proof holds (a plan has
- * finitely many replicas below the floor to leave out).
+ * stays free as headroom.  Where no such slot exists (node and site
+ * losses), a GPU or a node holding only replicas below the floor is
+ * emptied, they left out, and configured anew for the replica
+ * (reserve_empty.h): slot ids are then renumbered (out->emptied), and
+ * the caller's index must be built again.  Leaving out moves no replica
+ * of the floor or above, and every emptying leaves one out at least, so
+ * the loop's proof holds (a plan has finitely many replicas below the
+ * floor to leave out).
  *
  * Ownership: a reserve_index points into no plan; reserve_index_release
  * frees it; a reserve_left's arrays are the caller's to free.
@@ -65,14 +70,20 @@ struct reserve_cover {
 	long moved;		/* replicas below the floor moved to make room (they still run) */
 	long split;		/* passthrough nodes split anew by another pattern to make room */
 	long left_out;		/* replicas below the floor left out of the plan to make room (make_room) */
+	long emptied;		/* GPUs and nodes emptied and configured anew (make_room): slot ids renumbered */
 	int cut;		/* the loss's deadline stopped the cover: the replicas left count stranded */
 };
 
-/* The replicas covers left out of the plan (make_room): the slot each held and its demand, in the order left out. */
+/*
+ * The replicas covers left out of the plan (make_room), in the order left
+ * out: the slot each held ((size_t)-1 once a GPU or node emptied deleted
+ * it), its node and GPUs, and its demand.
+ */
 struct reserve_left {
 	size_t n, cap;
 	struct reserve_left_one {
 		size_t slot;
+		int node, gpu, ngpus;
 		int d;
 	} *at;
 };

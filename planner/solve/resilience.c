@@ -340,8 +340,12 @@ static long cover_all(struct rctx *c, struct deadline *dl, int *cut)
 			      &(struct reserve_loss){ c->sets[i].nodes, c->sets[i].n, c->prio, 1, c->sets[i].gpus, dl,
 						      c->r->ask.preempt, c->r->ask.leave_out ? &c->left : NULL },
 			      &rc);
-		added += rc.added + rc.moved + rc.split + rc.left_out;
+		added += rc.added + rc.moved + rc.split + rc.left_out + rc.emptied;
 		*cut = rc.cut;
+		if (rc.emptied) {	/* slot ids renumbered */
+			reserve_index_release(&ix);
+			reserve_index_build(&ix, c->cp);
+		}
 	}
 	reserve_index_release(&ix);
 	return added;
@@ -466,8 +470,8 @@ static long left_out_done(struct rctx *c)
 	}
 	seen = xcalloc(n + 1, 1);
 	for (i = 0; i < lf->n; i++) {
-		const struct cslot *s = &cp->slots[lf->at[i].slot];
-		by[lf->at[i].d]++;
+		const struct reserve_left_one *s = &lf->at[i];
+		by[s->d]++;
 		for (g = s->gpu; g < s->gpu + s->ngpus; g++) {
 			k = base[s->node] + (size_t)g;
 			emptied += !seen[k] && cp->nodes[s->node].gpu_used[g] == 0;

@@ -41,6 +41,21 @@
  * so the free slot is, with 2 lo left out for its CPU; the second hi the
  * same (a slot 2 lo freed, 2 lo more out); the third finds no lo left
  * and strands: 3 lost, 1 stranded, 4 left out.
+ *
+ * make_room where no slot of the type is held: two KVM hosts of one H100
+ * each; hi (priority 5, a VM that takes vGPU only) 4 on a-000 in vGPU
+ * (the profile taking the most of it), b-000 in bare MIG holding lo
+ * (priority 1) in 7 x 1g.10gb.  Losing a-000: no vGPU slot is free or
+ * held, no node is left to open, MIG is never split; no GPU of b-000 can
+ * serve hi in MIG, so b-000 is emptied whole (its 7 lo left out) and
+ * opened anew in vGPU: 4 lost, 0 stranded, 7 left out, 1 emptied, and
+ * the plan verifies.  Without the step all 4 strand.
+ *
+ * The same with a GPU: two bare-metal hosts of one H100 in MIG; hi (a
+ * pod of priority 5 that takes a 3g.40gb instance) 1 on a-000, b-000's
+ * GPU as 7 x 1g.10gb holding 7 lo.  Losing a-000: no 3g.40gb slot is
+ * free or held, so b-000's GPU is emptied and made idle, then
+ * configured anew in MIG for hi: b-000 stays in MIG, not reopened.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,11 +63,13 @@
 
 #include "check.h"
 #include "cplan.h"
+#include "cplan_engine.h"
 #include "failures.h"
 #include "fixture.h"
 #include "fixture_mig.h"
 #include "preempt.h"
 #include "reserve.h"
+#include "reserve_empty.h"
 #include "verify.h"
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
@@ -358,6 +375,134 @@ static void test_leave_out_cpu(void)
 	fixture_release(&fx);
 }
 
+/* The VM hi (vGPU), 4 replicas on a-000 in vGPU; b-000 in bare MIG holding 7 lo; 0, or -1 (fx released). */
+static int build_vgpu(struct fixture *fx, struct cplan *cp, int *hi, int *lo)
+{
+	const struct pclass *a;
+	int node, best = -1, fit = 0, i;
+	size_t ci, s;
+
+	if (fixture_build(fx, FIXTURE_SC_TEXT("preempt"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,1,kvm,dc1,64,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,1,kvm,dc1,64,512,owned,,,,\n",
+			  WL_HEADER "hi,t,4,0,9.5,0.12,memory,true,1,8,H100-SXM5-80GB,vgpu,5\n"
+				    "lo,t,7,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return -1;
+	if (mig_hi_lo(fx, hi, lo))
+		return -1;
+	a = &fx->p.classes[0];
+	for (ci = 0; ci < a->nconfigs; ci++)
+		if (a->configs[ci].mode == MODE_VGPU && !a->configs[ci].node_pattern &&
+		    cplan_fit_count(&fx->p, *hi, 0, &a->configs[ci]) > fit) {
+			best = (int)ci;
+			fit = cplan_fit_count(&fx->p, *hi, 0, &a->configs[ci]);
+		}
+	if (best < 0 || fit < 4) {
+		CHECK(0, "no vGPU configuration takes 4 hi: %d", fit);
+		fixture_release(fx);
+		return -1;
+	}
+	cplan_init(cp, &fx->p);
+	node = cplan_open_node(cp, 0, MODE_VGPU, -1);
+	cplan_configure_gpu(cp, node, 0, best);
+	for (s = 0, i = 0; i < 4; s++, i++)
+		cplan_place_at(cp, s, *hi);
+	fill_node(cp, 1, *hi, 0, *lo, 7);
+	return 0;
+}
+
+static void test_empty_node(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct reserve_left left = { 0, 0, NULL };
+	struct diag d = DIAG_INIT;
+	size_t node = 0, s, nvgpu = 0, nbusy = 0;
+	int hi, lo;
+
+	if (build_vgpu(&fx, &cp, &hi, &lo))
+		return;
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 1, NULL }, &rc);
+	CHECK(rc.lost == 4 && rc.stranded == 4 && rc.emptied == 0, "without make_room: %ld of %ld stranded",
+	      rc.stranded, rc.lost);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 1, &left }, &rc);
+	reserve_index_release(&ix);
+	CHECK(rc.lost == 4 && rc.stranded == 0 && rc.left_out == 7 && rc.emptied == 1 && left.n == 7,
+	      "make_room: lost %ld, stranded %ld, left out %ld, emptied %ld", rc.lost, rc.stranded, rc.left_out,
+	      rc.emptied);
+	CHECK(cp.nodes[1].mode == MODE_VGPU && cp.nodes[1].gpu_config[0] >= 0 && cp.nodes[1].cpu_used == 0,
+	      "b-000 opened anew in vGPU, its GPU configured, empty: mode %d", (int)cp.nodes[1].mode);
+	for (s = 0; s < cp.nslots; s++) {
+		nbusy += cp.slots[s].node == 1 && cp.slots[s].d >= 0;
+		nvgpu += cp.slots[s].node == 1 && cp.p->classes[1].slot_types[cp.slots[s].type].mode == MODE_VGPU;
+	}
+	CHECK(nbusy == 0 && nvgpu >= 4 && left.at[0].node == 1 && left.at[6].slot == (size_t)-1 && cp.unplaced[lo] == 7 &&
+		      cp.placed[hi] == 4,
+	      "%zu vGPU slots on b-000 for hi's 4; lo's 7 out, their slots deleted", nvgpu);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(left.at);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
+static void test_empty_gpu(void)
+{
+	struct fixture fx;
+	struct cplan cp;
+	struct reserve_index ix;
+	struct reserve_cover rc;
+	struct reserve_left left = { 0, 0, NULL };
+	struct diag d = DIAG_INIT;
+	struct reserve_empty e;
+	const struct pclass *a;
+	size_t node = 0, ci, s;
+	int hi, lo, n;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("preempt"),
+			  INV_HEADER "a,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n"
+				     "b,1,H100-SXM5-80GB,1,baremetal,dc1,64,512,owned,,,,\n",
+			  WL_HEADER "hi,t,1,0,35,0.3,hardware,false,1,8,H100-SXM5-80GB,mig,5\n"
+				    "lo,t,7,0,9.5,0.12,hardware,false,1,8,H100-SXM5-80GB,mig,1\n",
+			  0))
+		return;
+	if (mig_hi_lo(&fx, &hi, &lo))
+		return;
+	a = &fx.p.classes[0];
+	for (ci = 0; ci < a->nconfigs; ci++)
+		if (a->configs[ci].mode == MODE_MIG && cplan_fit_count(&fx.p, hi, 0, &a->configs[ci]) > 0)
+			break;
+	CHECK(ci < a->nconfigs && cplan_fit_count(&fx.p, hi, 0, &a->configs[mig7(a)]) == 0,
+	      "a MIG configuration takes hi, 7 x 1g.10gb does not");
+	cplan_init(&cp, &fx.p);
+	n = cplan_open_node(&cp, 0, MODE_MIG, -1);
+	cplan_configure_gpu(&cp, n, 0, (int)ci);
+	s = cplan_find_free(&cp, hi);
+	if (s != (size_t)-1)
+		cplan_place_at(&cp, s, hi);
+	fill_node(&cp, 1, hi, 0, lo, 7);
+	reserve_empty_find(&cp, hi, 5, &e);
+	CHECK(e.node == 1 && e.gpu == 0 && e.n == 7, "the choice: b-000's GPU 0 (7 lo), got node %d GPU %d", e.node,
+	      e.gpu);
+	reserve_index_build(&ix, &cp);
+	reserve_cover(&cp, &ix, &(struct reserve_loss){ &node, 1, 5, 1, NULL, NULL, 1, &left }, &rc);
+	reserve_index_release(&ix);
+	CHECK(s != (size_t)-1 && rc.lost == 1 && rc.stranded == 0 && rc.left_out == 7 && rc.emptied == 1,
+	      "lost %ld, stranded %ld, left out %ld, emptied %ld", rc.lost, rc.stranded, rc.left_out, rc.emptied);
+	CHECK(cp.nodes[1].mode == MODE_MIG && cp.nodes[1].gpu_config[0] >= 0 && cp.nodes[1].gpu_config[0] != mig7(a) &&
+		      cp.unplaced[lo] == 7,
+	      "b-000's GPU configured anew in MIG: config %d", cp.nodes[1].gpu_config[0]);
+	CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
+	diag_release(&d);
+	free(left.at);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_preempt"))
@@ -368,6 +513,8 @@ int main(void)
 	test_leave_out();
 	test_renumber();
 	test_leave_out_cpu();
+	test_empty_node();
+	test_empty_gpu();
 	fixture_teardown();
 	return check_done();
 }
