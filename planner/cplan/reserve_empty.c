@@ -107,10 +107,20 @@ static int better(const struct tally *t, const struct reserve_empty *e)
 	return t->n < e->n;
 }
 
-/* Node i's GPUs (its slots by[0 .. n)) to empty for d, into *e when better. */
-static void gpu_try(const struct cplan *cp, int d, int floor, int i, const size_t *by, size_t n,
-		    struct reserve_empty *e)
+/* What is searched: a GPU or a node to empty for d, below floor; the plan's slots grouped by node. */
+struct want {
+	const struct cplan *cp;
+	int d, floor;
+	const size_t *first, *by;	/* node i's slots: by[first[i] .. first[i + 1]) */
+};
+
+/* Node i's GPUs to empty for q->d, into *e when better. */
+static void gpu_try(const struct want *q, int i, struct reserve_empty *e)
 {
+	const struct cplan *cp = q->cp;
+	const size_t *by = q->by + q->first[i];
+	size_t n = q->first[i + 1] - q->first[i];
+	int d = q->d, floor = q->floor;
 	const struct cnode *nd = &cp->nodes[i];
 	const struct node_class *nc = cp->p->classes[nd->k].nc;
 	const struct workload *w = cp->p->demands[d].w;
@@ -132,10 +142,13 @@ static void gpu_try(const struct cplan *cp, int d, int floor, int i, const size_
 	}
 }
 
-/* Node i (its slots by[0 .. n)) to empty whole and open anew for d, into *e when better. */
-static void node_try(const struct cplan *cp, int d, int floor, int i, const size_t *by, size_t n,
-		     struct reserve_empty *e)
+/* Node i to empty whole and open anew for q->d, into *e when better. */
+static void node_try(const struct want *q, int i, struct reserve_empty *e)
 {
+	const struct cplan *cp = q->cp;
+	const size_t *by = q->by + q->first[i];
+	size_t n = q->first[i + 1] - q->first[i];
+	int d = q->d, floor = q->floor;
 	const struct problem *p = cp->p;
 	const struct cnode *nd = &cp->nodes[i];
 	const struct node_class *nc = p->classes[nd->k].nc;
@@ -158,6 +171,7 @@ static void node_try(const struct cplan *cp, int d, int floor, int i, const size
 void reserve_empty_find(const struct cplan *cp, int d, int floor, struct reserve_empty *e)
 {
 	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i;
+	struct want q;
 	int pass;
 
 	memset(e, 0, sizeof(*e));
@@ -165,14 +179,15 @@ void reserve_empty_find(const struct cplan *cp, int d, int floor, struct reserve
 	for (i = 0; i < cp->nslots; i++)
 		key[i] = (size_t)cp->slots[i].node;
 	cplan_group_by(key, cp->nslots, cp->nnodes, &first, &by);
+	q = (struct want){ cp, d, floor, first, by };
 	for (pass = 0; pass < 2 && e->node < 0; pass++)	/* a GPU, else a whole node */
 		for (i = 0; i < cp->nnodes; i++) {
 			if (isinf(cp->nodes[i].cpu_used) || !cplan_caps_allow(cp, d, (int)i))
 				continue;	/* lost with the failure, or d's caps say no */
 			if (pass == 0)
-				gpu_try(cp, d, floor, (int)i, by + first[i], first[i + 1] - first[i], e);
+				gpu_try(&q, (int)i, e);
 			else
-				node_try(cp, d, floor, (int)i, by + first[i], first[i + 1] - first[i], e);
+				node_try(&q, (int)i, e);
 		}
 	free(key);
 	free(first);
