@@ -504,6 +504,16 @@ void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, s
 	*by = b;
 }
 
+void cplan_slots_by_node(const struct cplan *cp, size_t **first, size_t **by)
+{
+	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), i;
+
+	for (i = 0; i < cp->nslots; i++)
+		key[i] = (size_t)cp->slots[i].node;
+	cplan_group_by(key, cp->nslots, cp->nnodes, first, by);
+	free(key);
+}
+
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */
 void cplan_slot_fill(struct cplan *cp, size_t slot, int d, long replica)
 {

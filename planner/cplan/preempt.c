@@ -108,13 +108,17 @@ static int leave_first(const struct problem *p, int e, size_t a, int f, size_t b
 	return a < b;
 }
 
-/* What a holder of slot s may be: below floor, no domain cap, not d, not gone (preempt_leave_out_find's rule). */
+int preempt_may_leave(const struct problem *p, int e, int floor)
+{
+	return e >= 0 && e != FAIL_SLOT_OFF && p->demands[e].w->priority < floor && p->demands[e].cap < 0;
+}
+
+/* Slot s's holder may be left out for d: preempt_may_leave's rule, not d, not gone. */
 static int may_leave(const struct cplan *cp, size_t s, int d, int floor, const unsigned char *gone, size_t ngone)
 {
 	int e = cp->slots[s].d;
 
-	return e >= 0 && e != FAIL_SLOT_OFF && e != d && !(s < ngone && gone[s]) &&
-	       cp->p->demands[e].w->priority < floor && cp->p->demands[e].cap < 0;
+	return e != d && !(s < ngone && gone[s]) && preempt_may_leave(cp->p, e, floor);
 }
 
 size_t preempt_leave_out_find(const struct cplan *cp, int d, int floor, const unsigned char *gone, size_t ngone)
@@ -183,16 +187,14 @@ void preempt_leave_out_room(const struct cplan *cp, int d, int floor, const unsi
 {
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
-	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, *mine, lo, hi, a, s, j, n;
+	size_t *first, *by, *mine, lo, hi, a, s, j, n;
 	unsigned char *tried = xcalloc(cp->nnodes + 1, 1);
 
 	r->slot = (size_t)-1;
 	r->n = 0;
 	r->out = xmalloc((cp->nslots + 1) * sizeof(*r->out));
 	mine = xmalloc((cp->nslots + 1) * sizeof(*mine));
-	for (s = 0; s < cp->nslots; s++)
-		key[s] = (size_t)cp->slots[s].node;
-	cplan_group_by(key, cp->nslots, cp->nnodes, &first, &by);
+	cplan_slots_by_node(cp, &first, &by);
 	problem_arcs_of(p, d, &lo, &hi);
 	for (a = lo; a < hi && r->slot == (size_t)-1; a++)
 		for (s = 0; s < cp->nslots && r->slot == (size_t)-1; s++) {
@@ -210,7 +212,6 @@ void preempt_leave_out_room(const struct cplan *cp, int d, int floor, const unsi
 		}
 	if (r->slot == (size_t)-1)
 		r->n = 0;
-	free(key);
 	free(first);
 	free(by);
 	free(mine);

@@ -57,6 +57,15 @@ void preempt_index_release(struct preempt_index *px);
 size_t preempt_find(const struct cplan *cp, const struct preempt_index *px, int d, const unsigned char *gone);
 
 /*
+ * make_room's rule for a slot's holder e (a demand; -1 free; FAIL_SLOT_OFF
+ * lost with the failure): 1 when it may be left out of the plan for a
+ * replica at `floor`: placed, below the floor, its workload without a
+ * domain cap (a DoNotSchedule spread or min_available one replica fewer
+ * could break).
+ */
+int preempt_may_leave(const struct problem *p, int e, int floor);
+
+/*
  * make_room: leave-out-lower-priority (reserve.h): a slot d may have once
  * its holder is left unplaced in the plan, made before any failure, not
  * by the scheduler.  The slot rules are preempt_find's (a slot type of

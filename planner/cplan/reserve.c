@@ -378,14 +378,12 @@ static void split_best(const struct cplan *cp, int d, const struct reserve_loss 
 {
 	const struct problem *p = cp->p;
 	const struct split_ask ask = { d, ls, stuck };
-	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i, ci;
+	size_t *first, *by, i, ci;
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 
 	memset(best, 0, sizeof(*best));
 	best->node = -1;
-	for (i = 0; i < cp->nslots; i++)
-		key[i] = (size_t)cp->slots[i].node;
-	cplan_group_by(key, cp->nslots, cp->nnodes, &first, &by);
+	cplan_slots_by_node(cp, &first, &by);
 	for (i = 0; i < cp->nnodes; i++) {
 		const struct cnode *n = &cp->nodes[i];
 		const struct pclass *c = &p->classes[n->k];
@@ -402,7 +400,6 @@ static void split_best(const struct cplan *cp, int d, const struct reserve_loss 
 				*best = sp;
 		}
 	}
-	free(key);
 	free(first);
 	free(by);
 	free(mv);

@@ -8,7 +8,7 @@
 
 #include "reserve_empty.h"
 #include "cplan_engine.h"
-#include "failures.h"
+#include "preempt.h"
 #include "util.h"
 #include "banned.h"
 
@@ -39,7 +39,7 @@ static int tally_of(const struct cplan *cp, const size_t *by, size_t n, int gpu,
 			continue;
 		if (e == -1)
 			continue;
-		if (e == FAIL_SLOT_OFF || p->demands[e].w->priority >= floor || p->demands[e].cap >= 0)
+		if (!preempt_may_leave(p, e, floor))
 			return -1;
 		t->penalty += p->demands[e].penalty;
 		t->cpu += p->demands[e].w->cpu_cores;
@@ -170,15 +170,13 @@ static void node_try(const struct want *q, int i, struct reserve_empty *e)
 
 void reserve_empty_find(const struct cplan *cp, int d, int floor, struct reserve_empty *e)
 {
-	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), *first, *by, i;
+	size_t *first, *by, i;
 	struct want q;
 	int pass;
 
 	memset(e, 0, sizeof(*e));
 	e->node = -1;
-	for (i = 0; i < cp->nslots; i++)
-		key[i] = (size_t)cp->slots[i].node;
-	cplan_group_by(key, cp->nslots, cp->nnodes, &first, &by);
+	cplan_slots_by_node(cp, &first, &by);
 	q = (struct want){ cp, d, floor, first, by };
 	for (pass = 0; pass < 2 && e->node < 0; pass++)	/* a GPU, else a whole node */
 		for (i = 0; i < cp->nnodes; i++) {
@@ -189,7 +187,6 @@ void reserve_empty_find(const struct cplan *cp, int d, int floor, struct reserve
 			else
 				node_try(&q, (int)i, e);
 		}
-	free(key);
 	free(first);
 	free(by);
 }
