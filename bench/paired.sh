@@ -4,10 +4,11 @@
 #
 # usage: bench/paired.sh [-g GPUPLAN] [-s "S M"] [--seeds "1 2 3"] [--limit SECONDS]
 #                        [--busy N] [--conditions "idle busy"] [--no-cbc] [--no-highs]
-#                        [--doc FILE] [-w WORKDIR]
+#                        [--known FILE] [--doc FILE] [-w WORKDIR] [--tabulate]
 #
 # Per size and seed (S 1-17 and M 1-12 unless --seeds): `gpuplan bench gen`, then the
-# model gpuplan solves, exported once (`plan --export-model`, not timed).  Then, per
+# model gpuplan solves, exported once (`plan --export-model`, not timed: 1 s, and the
+# size's limit when that built no model, as for XL).  Then, per
 # condition, the three runs with the same wall-clock limit (S, M, L 10 s; XL 60 s;
 # --limit for all): gpuplan's own plan (`plan --time-limit`), and CBC and HiGHS on the
 # exported model (bench/lib/solve.sh, as bench/run.sh runs them), in an order that
@@ -19,12 +20,25 @@
 # --start`, dealt over real nodes, not timed, after the busy loops are stopped): the
 # model's objective is only a bound on a plan's real cost.
 # Prints per condition a table, a row per instance (gpuplan's plan and proven gap, each
-# solver's plan made concrete, and gpuplan's over the cheapest of the others), and per
-# size a line: how many seeds each solver's plan was cheaper than gpuplan's, and the
-# geometric mean of gpuplan's over the cheapest other.  With --doc FILE the same text
-# replaces what FILE holds between the lines `<!-- bench/paired.sh: begin -->` and
-# `<!-- bench/paired.sh: end -->` (written to a temporary file, then renamed).
-# Exit 2 on bad arguments, a missing build or a --doc FILE without both lines.
+# solver's plan made concrete, gpuplan's over the cheapest of the others, the
+# instance's best known concrete plan from bench/best-known.csv (--known FILE for
+# another) while its row fits the instance and the models gpuplan reads, and
+# gpuplan's over it), and per size two lines: how many seeds (and which) each solver's
+# plan was cheaper than gpuplan's and the geometric mean of gpuplan's over the cheapest
+# other; the geometric mean and the largest of gpuplan's over the best known and on how
+# many seeds gpuplan's proven gap is at most 5 %.  Then a line per instance whose row is
+# stale, and a "new best known" line (bench/lib/parse.sh's bench_best) per instance
+# where a run's concrete plan is cheaper than its row: replace the row with that run.
+# --tabulate prints the tables of an earlier run again from its work directory (-w,
+# which must hold its `instances`), against today's bench/best-known.csv, running
+# nothing: no instance generated, no timed run, the concrete costs read from the
+# `plan --start` logs the run left; it writes nothing into that directory (-s, --seeds
+# and --limit are the run's own; --conditions picks among those it ran).
+# With --doc FILE the same text replaces what FILE holds between the lines
+# `<!-- bench/paired.sh: begin -->` and `<!-- bench/paired.sh: end -->` (written to a
+# temporary file, then renamed).
+# Exit 2 on bad arguments, a missing build, a --doc FILE without both lines or, with
+# --tabulate, a work directory that holds no run.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(dirname "$here")
@@ -38,7 +52,9 @@ conditions="idle busy"
 cbc=1
 highs=1
 doc=""
-work=${TMPDIR:-/tmp}/gpuplan-paired.$$
+known_csv=$src/bench/best-known.csv
+tabulate=0
+work=""
 die() { echo "bench/paired.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -51,6 +67,8 @@ while [ $# -gt 0 ]; do
 	--no-cbc) cbc=0; shift ;;
 	--no-highs) highs=0; shift ;;
 	--doc) doc=$2; shift 2 ;;
+	--known) known_csv=$2; shift 2 ;;
+	--tabulate) tabulate=1; shift ;;
 	-w) work=$2; shift 2 ;;
 	-h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown argument '$1'" ;;
@@ -59,6 +77,11 @@ done
 case $gpuplan in /*) ;; *) gpuplan=$PWD/$gpuplan ;; esac
 case $npm_dir in /*) ;; *) npm_dir=$PWD/$npm_dir ;; esac
 case $doc in /* | "") ;; *) doc=$PWD/$doc ;; esac
+case $known_csv in /*) ;; *) known_csv=$PWD/$known_csv ;; esac
+if [ $tabulate -eq 1 ]; then
+	[ -f "$work/instances" ] || die "--tabulate needs -w DIR, the work directory of a run (no ${work:-DIR}/instances)"
+fi
+work=${work:-${TMPDIR:-/tmp}/gpuplan-paired.$$}
 [ -x "$gpuplan" ] || die "no gpuplan at $gpuplan (build first, or -g PATH)"
 case $limit in "" | [1-9] | [1-9][0-9] | [1-9][0-9][0-9]) ;; *) die "--limit wants 1 to 999 seconds" ;; esac
 case $busy in [1-8]) ;; *) die "--busy wants 1 to 8 loops per core" ;; esac
@@ -77,27 +100,47 @@ fi
 . "$here/lib/solve.sh"
 # shellcheck source=bench/lib/busy.sh
 . "$here/lib/busy.sh"
-trap bench_busy_stop EXIT
-trap 'bench_busy_stop; exit 130' INT
-trap 'bench_busy_stop; exit 143' TERM
-bench_setup
+# the files the tables are made from: the work directory's, or with --tabulate a
+# directory of our own, so that the run's stays as it was
+scratch=. tabdir=""
+cleanup() {
+	bench_busy_stop
+	[ -z "$tabdir" ] || rm -rf "$tabdir"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
 export LC_ALL=C
-mkdir -p "$work" || exit 2
+cbc_version="" highs_version=""
+if [ $tabulate -eq 1 ]; then
+	tabdir=$(mktemp -d "${TMPDIR:-/tmp}/gpuplan-paired-tab.XXXXXX") || exit 2
+	scratch=$tabdir
+else
+	bench_setup
+	mkdir -p "$work" || exit 2
+fi
 cd "$work" || exit 2
 load() { cut -d' ' -f1 /proc/loadavg; }
 runs="gpuplan"
 [ $cbc -eq 0 ] || runs="$runs cbc"
 [ $highs -eq 0 ] || runs="$runs highs"
+# what prices the instances besides their own files, for the rows of bench/best-known.csv
+models=$(bench_models_digest "$gpuplan")
 
 # instances: "SIZE SEED LIMIT" lines; each generated and its model exported once
-: >instances
-for s in $sizes; do
+[ $tabulate -eq 1 ] || : >instances
+[ $tabulate -eq 1 ] || for s in $sizes; do
 	read -r tl list <<<"$(bench_size_runs "$s" "$limit" "$seeds")"
 	for n in $list; do
 		g=gen-$s$n
 		"$gpuplan" bench gen --size "$s" --seed "$n" -o "$g" >"$g.log" 2>&1 || die "bench gen $s $n: $(head -1 "$g.log")"
-		"$gpuplan" plan "$g/scenario.yaml" --time-limit 1 --export-model "model-$s$n.mps" -o "exp-$s$n" \
-			--format csv >"exp-$s$n.log" 2>&1
+		# 1 s is enough to build S, M and L's model; XL's takes longer, so again with the size's limit
+		rm -f "model-$s$n.mps"
+		for t in 1 "$tl"; do
+			"$gpuplan" plan "$g/scenario.yaml" --time-limit "$t" --export-model "model-$s$n.mps" -o "exp-$s$n" \
+				--format csv >"exp-$s$n.log" 2>&1
+			[ ! -s "model-$s$n.mps" ] || break
+		done
 		[ -s "model-$s$n.mps" ] || die "$s $n: no model exported: $(tail -1 "exp-$s$n.log")"
 		echo "$s $n $tl" >>instances
 	done
@@ -121,13 +164,13 @@ timed() {
 	esac
 }
 
-# condition COND: the timed runs of every instance (busy loops around them for busy),
-# then the plans made concrete and the table
-condition() {
+# run_condition COND: the timed runs of every instance (busy loops around them for busy),
+# in the order order-COND records; the load average at the start (head-COND) and end (end-COND)
+run_condition() {
 	local c=$1 k=0 s n tl order r i
-	echo "### $c$([ "$c" = busy ] && echo ": $busy busy-loop processes per core") (load average $(load) at the start)"
-	echo
+	echo "### $c$([ "$c" = busy ] && echo ": $busy busy-loop processes per core") (load average $(load) at the start)" >"head-$c"
 	[ "$c" = idle ] || bench_busy_start "$busy" "gpuplan-bench-busy-$$"
+	: >"order-$c"
 	while read -r s n tl; do
 		# the order rotates with the instance: gpuplan first, second, third in turn
 		# shellcheck disable=SC2086
@@ -142,53 +185,124 @@ condition() {
 	done <instances
 	echo "load average $(load) at the end of the timed runs" >"end-$c"
 	bench_busy_stop
-	echo "| size | seed | limit | order | gpuplan | gap | CBC made concrete | HiGHS made concrete | gpuplan / cheapest other |"
-	echo "|---|---|---|---|---|---|---|---|---|"
-	: >"sum-$c"
+}
+
+# concrete cbc|highs SIZESEED LIMIT COND: that solver's plan made concrete by gpuplan (plan
+# --start, bench_concrete); with --tabulate read from the log that run left; "-" for none
+concrete() {
+	local tag=$4-$1-$2
+	if [ $tabulate -eq 1 ]; then
+		if [ -s "$tag.sol" ]; then bench_start "start-$tag.log"; else echo "-"; fi
+	elif { [ "$1" = cbc ] && [ $cbc -eq 1 ]; } || { [ "$1" = highs ] && [ $highs -eq 1 ]; }; then
+		bench_concrete "$gpuplan" "gen-$2/scenario.yaml" "$tag" "$3"
+	else
+		echo "-"
+	fi
+}
+
+# result COND-RUN-SIZESEED: the run's result line (res-...; "-" words when it has none)
+result() {
+	if [ -s "res-$1" ]; then cat "res-$1"; else echo "- - - - -"; fi
+}
+
+# table COND: the condition's table from its runs' files, a row per instance (the plans
+# made concrete first, when not --tabulate), then per size its two lines (summarize), the
+# instances whose best known row is stale and those a run's concrete plan beats
+table() {
+	local c=$1 s n tl order g lb gap cc hc co cl ho hl known kn line
+	if [ -f "head-$c" ]; then cat "head-$c"; elif [ -f "table-$c" ]; then head -1 "table-$c"; else echo "### $c"; fi
+	echo
+	echo "| size | seed | limit | order | gpuplan | gap | CBC made concrete | HiGHS made concrete | gpuplan / cheapest other | best known | gpuplan / best known |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	: >"$scratch/sum-$c"
+	: >"$scratch/known-$c"
 	while read -r s n tl order; do
-		local g="" gap="" cc=- hc=-
-		read -r _ g _ gap _ <"res-$c-gpuplan-$s$n"
-		[ $cbc -eq 0 ] || cc=$(bench_concrete "$gpuplan" "gen-$s$n/scenario.yaml" "$c-cbc-$s$n" "$tl")
-		[ $highs -eq 0 ] || hc=$(bench_concrete "$gpuplan" "gen-$s$n/scenario.yaml" "$c-highs-$s$n" "$tl")
-		awk -v s="$s" -v n="$n" -v tl="$tl" -v o="$order" -v g="$g" -v gap="$gap" -v cc="$cc" -v hc="$hc" 'BEGIN {
+		read -r _ g lb gap _ <<<"$(result "$c-gpuplan-$s$n")"
+		read -r _ co cl _ <<<"$(result "$c-cbc-$s$n")"
+		read -r _ ho hl _ <<<"$(result "$c-highs-$s$n")"
+		cc=$(concrete cbc "$s$n" "$tl" "$c")
+		hc=$(concrete highs "$s$n" "$tl" "$c")
+		known=$(bench_known "$known_csv" "$s$n" "$(bench_digest "gen-$s$n")" "$models")
+		kn=${known%% *}
+		awk -v s="$s" -v n="$n" -v tl="$tl" -v o="$order" -v g="$g" -v gap="$gap" -v cc="$cc" -v hc="$hc" \
+			-v k="$kn" -v why="$known" 'BEGIN {
 			best = cc != "-" ? cc : ""; if (hc != "-" && (best == "" || hc + 0 < best + 0)) best = hc
-			printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s |\n", s, n, tl, o, num(g),
+			printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, n, tl, o, num(g),
 				gap == "-" || gap == "" ? "" : sprintf("%.3f%%", 100 * gap), num(cc), num(hc),
-				g == "-" || best == "" ? "" : sprintf("%+.2f%%", 100 * (g / best - 1))
+				g == "-" || best == "" ? "" : sprintf("%+.2f%%", 100 * (g / best - 1)),
+				k != "-" ? num(k) : (why ~ /stale/ ? "stale" : ""),
+				g == "-" || k == "-" || k + 0 <= 0 ? "" : sprintf("%+.2f%%", 100 * (g / k - 1))
 		}
 		function num(x) { return x == "-" || x == "" ? "" : sprintf("%.2f", x) }'
-		echo "$s $g $cc $hc" >>"sum-$c"
+		echo "$s $n $g $cc $hc $gap $kn" >>"$scratch/sum-$c"
+		case $known in
+		"- stale"*) echo "$s$n: bench/best-known.csv's row is ${known#- }" >>"$scratch/known-$c" ;;
+		-*) ;;
+		*)
+			line=$(printf '%s\n' "gpuplan-$c $g $lb" "CBC-$c $co $cl $cc" "HiGHS-$c $ho $hl $hc" | bench_best "$s$n" "$g" "$known")
+			case $line in *"new best known"*) echo "$line" >>"$scratch/known-$c" ;; esac ;;
+		esac
 	done <"order-$c"
 	echo
-	awk '
-		!($1 in n) { sz[++ns] = $1 }
-		{ n[$1]++ }
-		$2 != "-" && $3 != "-" && $3 + 0 < $2 - 0.005 { cbc[$1]++ }
-		$2 != "-" && $4 != "-" && $4 + 0 < $2 - 0.005 { hi[$1]++ }
-		{ b = $3 != "-" ? $3 : ""; if ($4 != "-" && (b == "" || $4 + 0 < b + 0)) b = $4 }
-		$2 != "-" && $2 + 0 > 0 && b != "" && b + 0 > 0 { lg[$1] += log($2 / b); m[$1]++ }
-		END {
-			for (i = 1; i <= ns; i++) {
-				s = sz[i]
-				printf "%s: %d seeds; CBC cheaper than gpuplan on %d, HiGHS on %d; gpuplan / cheapest other: geometric mean %s\n",
-					s, n[s], cbc[s], hi[s], m[s] ? sprintf("%+.2f%%", 100 * (exp(lg[s] / m[s]) - 1)) : "-"
-			}
-		}' "sum-$c"
-	cat "end-$c"
+	summarize <"$scratch/sum-$c"
+	cat "$scratch/known-$c"
+	[ ! -f "end-$c" ] || cat "end-$c"
 	echo
 }
 
+# summarize < "SIZE SEED GPUPLAN CBC_CONCRETE HIGHS_CONCRETE GAP KNOWN" lines ("-": none):
+# per size, in the order first seen, the seeds each solver's concrete plan is cheaper than
+# gpuplan's on and the geometric mean of gpuplan's over the cheapest other; then the
+# geometric mean and the largest of gpuplan's over the best known (over the seeds with
+# both) and on how many seeds gpuplan's proven gap is at most 5 %
+summarize() {
+	awk '
+		!($1 in n) { sz[++ns] = $1 }
+		{ n[$1]++ }
+		$3 != "-" && $4 != "-" && $4 + 0 < $3 - 0.005 { cbc[$1]++; cbcs[$1] = cbcs[$1] (cbc[$1] > 1 ? ", " : "") $2 }
+		$3 != "-" && $5 != "-" && $5 + 0 < $3 - 0.005 { hi[$1]++; his[$1] = his[$1] (hi[$1] > 1 ? ", " : "") $2 }
+		{ b = $4 != "-" ? $4 : ""; if ($5 != "-" && (b == "" || $5 + 0 < b + 0)) b = $5 }
+		$3 != "-" && $3 + 0 > 0 && b != "" && b + 0 > 0 { lg[$1] += log($3 / b); m[$1]++ }
+		$3 != "-" && $3 + 0 > 0 && $7 != "-" && $7 + 0 > 0 {
+			r = $3 / $7; lk[$1] += log(r); mk[$1]++
+			if (!($1 in top) || r > top[$1]) { top[$1] = r; tops[$1] = $2 }
+		}
+		$6 != "-" && $6 + 0 <= 0.05 + 1e-12 { g5[$1]++ }
+		END {
+			for (i = 1; i <= ns; i++) {
+				s = sz[i]
+				printf "%s: %d seeds; CBC cheaper than gpuplan on %d%s, HiGHS on %d%s; gpuplan / cheapest other: geometric mean %s\n",
+					s, n[s], cbc[s], cbc[s] ? " (" cbcs[s] ")" : "", hi[s], hi[s] ? " (" his[s] ")" : "",
+					m[s] ? sprintf("%+.2f%%", 100 * (exp(lg[s] / m[s]) - 1)) : "-"
+				printf "%s: gpuplan / best known: %s; proven gap at most 5%% on %d of %d seeds\n", s,
+					mk[s] ? sprintf("geometric mean %+.2f%%, at most %+.2f%% (seed %s), over %d seeds",
+						100 * (exp(lk[s] / mk[s]) - 1), 100 * (top[s] - 1), tops[s], mk[s]) : "no seed with a best known",
+					g5[s], n[s]
+			}
+		}'
+}
+
 # not in a pipe: the busy loops' pids and the traps stay in this shell
-printf '%s%s%s; %s cores; %s UTC\n\n' "$("$gpuplan" --version)" "$cbc_version" "$highs_version" \
-	"$(nproc)" "$(date -u '+%Y-%m-%d %H:%M')" >report.md
-cat report.md
+if [ $tabulate -eq 1 ] && [ -f report.md ]; then
+	head -1 report.md >"$scratch/report.md"
+else
+	printf '%s%s%s; %s cores; %s UTC\n' "$("$gpuplan" --version)" "$cbc_version" "$highs_version" \
+		"$(nproc)" "$(date -u '+%Y-%m-%d %H:%M')" >"$scratch/report.md"
+fi
+echo >>"$scratch/report.md"
+cat "$scratch/report.md"
 for c in $conditions; do
-	condition "$c" >"table-$c"
-	cat "table-$c" >>report.md
-	cat "table-$c"
+	if [ $tabulate -eq 1 ]; then
+		[ -f "order-$c" ] || continue
+	else
+		run_condition "$c"
+	fi
+	table "$c" >"$scratch/table-$c"
+	cat "$scratch/table-$c" >>"$scratch/report.md"
+	cat "$scratch/table-$c"
 done
 if [ -n "$doc" ]; then
-	awk -v b="$begin" -v e="$end" -v rep="report.md" '
+	awk -v b="$begin" -v e="$end" -v rep="$scratch/report.md" '
 		$0 == b { print; while ((getline l < rep) > 0) print l; skip = 1; next }
 		$0 == e { skip = 0 }
 		!skip' "$doc" >"$doc.tmp.$$" || die "$doc: cannot rewrite"

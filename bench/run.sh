@@ -22,7 +22,7 @@
 # solvers' objectives are of the model: their plans dealt over real nodes may cost
 # more, or leave replicas unplaced), and the plan made concrete over the instance's
 # best known concrete plan (bench/best-known.csv, when its row still fits the
-# instance and the models: the same bytes, the same greedy plan's cost); then per
+# instance and the models: the same bytes of each, bench/lib/parse.sh); then per
 # size the instance, the greedy plan's objective, the best plan and best bound of all
 # runs, how far gpuplan's plan is above that bound and above the best known plan,
 # and "new best known" when a run's concrete plan is cheaper than the file's.
@@ -135,6 +135,7 @@ run_solver() {
 	echo "$name-${tl}s $obj $lb $concrete" >>"best-$s"
 }
 
+models=$(bench_models_digest "$gpuplan")
 for s in $sizes; do
 	case $s in XL) tl=60 ;; *) tl=10 ;; esac
 	base=$tl
@@ -143,10 +144,8 @@ for s in $sizes; do
 		continue
 	fi
 	# the best known concrete plan of this instance (bench/best-known.csv), if its row still fits:
-	# the same instance bytes and the same greedy plan's cost (plan --greedy, not timed)
-	"$gpuplan" plan "gen-$s/scenario.yaml" --greedy -o "greedy-$s" --format csv >/dev/null 2>&1
-	greedy=$(field greedy_objective "greedy-$s/summary.csv" 2>/dev/null)
-	known=$(bench_known "$src/bench/best-known.csv" "$s$seed" "$(bench_digest "gen-$s")" "${greedy:--}")
+	# the same instance bytes and the same models
+	known=$(bench_known "$src/bench/best-known.csv" "$s$seed" "$(bench_digest "gen-$s")" "$models")
 	ref=-
 	run_gpuplan gpuplan "$gpuplan" "$s" "$tl" "$s"
 	read -r _ ref lb _ lp <"res-$s"

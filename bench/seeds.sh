@@ -18,8 +18,8 @@
 # tree: build the base in a worktree of the base commit.
 # Prints a row per instance (the base's and the new plan, the change, the base's
 # second run against its first, and the new plan against the instance's best known
-# concrete plan in bench/best-known.csv, while its row fits the instance: the same
-# bytes and the same greedy plan's cost) and per size a line: the geometric mean of new / base
+# concrete plan in bench/best-known.csv, while its row fits the instance and the models
+# the new build reads: the same bytes of each) and per size a line: the geometric mean of new / base
 # and how many seeds are cheaper or dearer by more than the base's own spread (the
 # widest change between its two runs; without --repeat every change counts).
 # Exit 2 on bad arguments or a missing build.
@@ -84,6 +84,8 @@ echo "| size | seed | base | gap | new | gap | new / base | base again / base | 
 echo "|---|---|---|---|---|---|---|---|---|"
 : >objectives
 rm -f newbest
+# the models the new build plans with, for the rows of bench/best-known.csv
+models=$(bench_models_digest "$new")
 for s in $sizes; do
 	read -r tl list <<<"$(bench_size_runs "$s" "$limit" "$seeds")"
 	for n in $list; do
@@ -99,8 +101,7 @@ for s in $sizes; do
 			read -r _ again _ <<<"$(plan "$s$n-again" "$base" "$g" "$tl")"
 		fi
 		# the best known concrete plan (bench/best-known.csv) while its row fits this instance
-		greedy=$(sed -n 's/^greedy_objective,//p' "out-$s$n-base/summary.csv" 2>/dev/null)
-		known=$(bench_known "$here/best-known.csv" "$s$n" "$(bench_digest "$g")" "${greedy:--}")
+		known=$(bench_known "$here/best-known.csv" "$s$n" "$(bench_digest "$g")" "$models")
 		bench_pair_row "$s" "$n" "$rb" "$rn" "$again" "${known%% *}"
 		case $known in -*) ;; *) read -r _ on _ <<<"$rn"
 			awk -v a="$on" -v k="${known%% *}" 'BEGIN { exit !(a != "-" && a + 0 < k - 0.005) }' \

@@ -160,19 +160,44 @@ bench_digest() {
 	cat "$1/scenario.yaml" "$1/inventory.csv" "$1/workloads.csv" 2>/dev/null | sha256sum | cut -d' ' -f1
 }
 
-# bench_known FILE INSTANCE SHA GREEDY: the best known concrete plan of INSTANCE (S1,
+# bench_models_sha DIR: the SHA-256 of what prices a bench instance besides its own files:
+# the models directory DIR's gpus.yaml, licenses.yaml and clouds.yaml, in that order, without
+# their blank lines and the lines that are only a comment (a comment prices nothing; a
+# comment after a value stays in), so that only an edit of the tables moves it
+# (bench/best-known.csv's models_sha256); "unknown" when a file cannot be read.
+bench_models_sha() {
+	local f
+	for f in gpus licenses clouds; do
+		[ -r "$1/$f.yaml" ] || { echo unknown; return; }
+	done
+	for f in gpus licenses clouds; do
+		grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$1/$f.yaml"
+	done | sha256sum | cut -d' ' -f1
+}
+
+# bench_models_digest GPUPLAN: bench_models_sha of the models directory GPUPLAN plans with,
+# the one `GPUPLAN models check` names ($GPUPLAN_MODELS, the installed models or the source
+# tree the build was made from); "unknown" when it names none.
+bench_models_digest() {
+	local dir
+	dir=$("$1" models check 2>/dev/null | sed -n '1s/^models \(.*\): consistent .*/\1/p')
+	if [ -n "$dir" ]; then bench_models_sha "$dir"; else echo unknown; fi
+}
+
+# bench_known FILE INSTANCE SHA MODELS_SHA: the best known concrete plan of INSTANCE (S1,
 # M12, ...) from bench/best-known.csv when the row still fits the instance (its
-# instance_sha256 is SHA and its greedy_usd GREEDY, the greedy plan's objective; "-"
-# skips either check): "OBJECTIVE (ENGINE BUILD, TIME s, MEASURED)"; else
-# "- none" or "- stale (...)".
+# instance_sha256 is SHA, bench_digest's, and its models_sha256 MODELS_SHA,
+# bench_models_digest's; "-" skips either check): "OBJECTIVE (ENGINE, build BUILD, TIME s,
+# MEASURED)"; else "- none" or "- stale (...)".
 bench_known() {
-	awk -F, -v inst="$2" -v sha="$3" -v greedy="$4" '
+	awk -F, -v inst="$2" -v sha="$3" -v models="$4" '
 		/^#/ || $1 != inst { next }
 		{ found = 1 }
-		sha != "-" && $12 != sha { stale = "the instance differs from the one measured" }
-		greedy != "-" && sprintf("%.2f", $11) != sprintf("%.2f", greedy) {
-			stale = sprintf("the greedy plan costs %.2f, not %.2f: the models or the generator changed", greedy, $11)
+		models == "unknown" { stale = "the models gpuplan reads could not be read" }
+		models != "-" && models != "unknown" && $11 != models {
+			stale = "the models differ from those the row was checked with: see the header of bench/best-known.csv"
 		}
+		sha != "-" && $12 != sha { stale = "the instance differs from the one measured: the generator changed" }
 		found && !stale { printf "%.2f (%s, build %s, %s s, %s)\n", $4, $5, $6, $8, $9 }
 		found && stale { printf "- stale (%s)\n", stale }
 		{ exit }

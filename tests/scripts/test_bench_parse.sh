@@ -5,7 +5,9 @@
 # from fake objectives, its argument checks, and one run of it on S seed 4 (1 s a plan;
 # only the form of its output is checked, nothing that depends on the clock, the plan
 # set against S4's best known); bench/best-known.csv's format and the functions that
-# read it (a row that fits, a stale one, none; a new best known).
+# read it (a row that fits, one whose instance or models changed, none; a new best known)
+# and fingerprint the models (a comment or a blank line does not move the fingerprint,
+# a price does).
 #
 # usage: bash test_bench_parse.sh GPUPLAN_EXE SRC_DIR WORK_DIR
 # The CBC logs are cut from real CBC 2.10.8 logs (a time limit with a plan, one
@@ -107,22 +109,23 @@ expect "best of nothing" "$(printf 'gpuplan - -\n' | bench_best M -)" "M: best p
 
 # bench/best-known.csv: a row per instance bench/run.sh and bench/seeds.sh plan (S 1-17, M 1-12,
 # L 1-4, XL 1), each in its format: the header as written, twelve cells (no comma inside one), the
-# instance its size and seed, the objective and the greedy plan's cost in cents, the objective at
-# most the greedy plan's, a build, a command, seconds, a date, a source and a SHA-256
+# instance its size and seed, the objective in cents, a build, a command, seconds, a date, a source
+# and two SHA-256s, the rows checked against one version of the models
 known=$src/bench/best-known.csv
 expect "best-known.csv header" "$(grep -v '^#' "$known" | head -1)" \
-	"instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,greedy_usd,instance_sha256"
+	"instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,models_sha256,instance_sha256"
 expect "best-known.csv rows" "$(awk -F, '!/^#/ && $1 != "instance" { print $1 }' "$known" | tr '\n' ' ')" \
 	"$(for s in S M L XL; do case $s in S) n=17 ;; M) n=12 ;; L) n=4 ;; XL) n=1 ;; esac
 		for i in $(seq 1 $n); do printf '%s%s ' $s "$i"; done; done)"
 awk -F, '/^#/ || $1 == "instance" { next }
 	NF != 12 { print "line " NR ": " NF " cells"; next }
 	$1 != $2 $3 || $2 !~ /^(S|M|L|XL)$/ || $3 !~ /^[1-9][0-9]*$/ { print "line " NR ": instance " $1 " is not size " $2 " seed " $3 }
-	$4 !~ /^[0-9]+\.[0-9][0-9]$/ || $11 !~ /^[0-9]+\.[0-9][0-9]$/ { print "line " NR ": objective or greedy not in cents" }
-	$4 + 0 > $11 + 0 { print "line " NR ": the best known plan costs more than the greedy one" }
+	$4 !~ /^[0-9]+\.[0-9][0-9]$/ || $4 + 0 <= 0 { print "line " NR ": objective not in cents" }
 	$5 == "" || $6 !~ /^[0-9a-f]+$/ || length($6) < 7 || $7 !~ /^(gpuplan|bench\/|HiGHS|CBC)/ { print "line " NR ": engine, build or command" }
 	$8 !~ /^[0-9]+$/ || $9 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/ || $10 == "" { print "line " NR ": time, date or source" }
-	$12 !~ /^[0-9a-f]+$/ || length($12) != 64 { print "line " NR ": no SHA-256" }' "$known" >known.bad
+	$11 !~ /^[0-9a-f]+$/ || length($11) != 64 || $12 !~ /^[0-9a-f]+$/ || length($12) != 64 { print "line " NR ": no SHA-256" }
+	models != "" && $11 != models { print "line " NR ": checked against other models than line " first }
+	models == "" { models = $11; first = NR }' "$known" >known.bad
 expect "best-known.csv rows in their format" "$(cat known.bad)" ""
 # bench_size_runs: each size's defaults, and a limit or seeds given
 expect "S defaults" "$(bench_size_runs S "" "")" "10 $(seq -s ' ' 1 17)"
@@ -131,21 +134,42 @@ expect "L defaults" "$(bench_size_runs L "" "")" "10 1 2 3 4"
 expect "XL defaults" "$(bench_size_runs XL "" "")" "60 1"
 expect "limit and seeds given" "$(bench_size_runs M 30 "2 5")" "30 2 5"
 
-# bench_known: a row that fits, one whose instance or greedy plan changed (stale), none
+# bench_known: a row that fits, one whose instance or models changed (stale), none
 cat >known.csv <<'EOF'
 # a comment
-instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,greedy_usd,instance_sha256
-M1,M,1,15110505.14,HiGHS 1.15; polished by gpuplan,b4744f0,gpuplan plan SCENARIO --start SOL,110,2026-11-28,docs,5579350681.46,abc
+instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,models_sha256,instance_sha256
+M1,M,1,15110505.14,HiGHS 1.15; polished by gpuplan,b4744f0,gpuplan plan SCENARIO --start SOL,110,2026-11-28,docs,def,abc
 EOF
 how="(HiGHS 1.15; polished by gpuplan, build b4744f0, 110 s, 2026-11-28)"
-expect "known" "$(bench_known known.csv M1 abc 5579350681.46)" "15110505.14 $how"
+expect "known" "$(bench_known known.csv M1 abc def)" "15110505.14 $how"
 expect "known, checks skipped" "$(bench_known known.csv M1 - -)" "15110505.14 $how"
-expect "known, other instance" "$(bench_known known.csv M1 abd 5579350681.46)" "- stale (the instance differs from the one measured)"
-expect "known, other models" "$(bench_known known.csv M1 abc 5579350681.47)" \
-	"- stale (the greedy plan costs 5579350681.47, not 5579350681.46: the models or the generator changed)"
-expect "known, none" "$(bench_known known.csv M2 abc 1)" "- none"
+expect "known, other instance" "$(bench_known known.csv M1 abd def)" \
+	"- stale (the instance differs from the one measured: the generator changed)"
+expect "known, other models" "$(bench_known known.csv M1 abc deg)" \
+	"- stale (the models differ from those the row was checked with: see the header of bench/best-known.csv)"
+expect "known, models not read" "$(bench_known known.csv M1 abc unknown)" "- stale (the models gpuplan reads could not be read)"
+expect "known, none" "$(bench_known known.csv M2 abc def)" "- none"
 mkdir -p inst && printf 'a\n' >inst/scenario.yaml && printf 'b\n' >inst/inventory.csv && printf 'c\n' >inst/workloads.csv
 expect "digest" "$(bench_digest inst)" "$(printf 'a\nb\nc\n' | sha256sum | cut -d' ' -f1)"
+# bench_models_sha: the three tables without blank and comment-only lines; a value moves it
+mkdir -p m1 m2
+printf '# gpus\ngpus:\n  - id: X   # a comment after a value\n' >m1/gpus.yaml
+printf 'terms:\n  - {usd: 4500}\n' >m1/licenses.yaml
+printf 'offers: []\n' >m1/clouds.yaml
+want=$(printf 'gpus:\n  - id: X   # a comment after a value\nterms:\n  - {usd: 4500}\noffers: []\n' | sha256sum | cut -d' ' -f1)
+expect "models sha" "$(bench_models_sha m1)" "$want"
+cp m1/* m2/
+printf '\n    # a new comment\n\n' >>m2/gpus.yaml
+expect "models sha: comments and blank lines do not move it" "$(bench_models_sha m2)" "$want"
+printf 'terms:\n  - {usd: 4600}\n' >m2/licenses.yaml
+if [ "$(bench_models_sha m2)" != "$want" ]; then ok; else bad "models sha: a price does not move it"; fi
+rm m2/clouds.yaml
+expect "models sha: a table missing" "$(bench_models_sha m2)" "unknown"
+# bench_models_digest: the models the build plans with (the source tree's here, or $GPUPLAN_MODELS)
+expect "models digest of the build" "$(bench_models_digest "$exe")" "$(bench_models_sha "$src/models")"
+expect "models digest under GPUPLAN_MODELS" "$(GPUPLAN_MODELS=$src/models bench_models_digest "$exe")" \
+	"$(bench_models_sha "$src/models")"
+expect "models digest without models" "$(GPUPLAN_MODELS=$PWD/m2 bench_models_digest "$exe")" "unknown"
 k=$(bench_known known.csv M1 - -)
 expect "best against the best known" \
 	"$(printf 'gpuplan 17919955.42 14447689.02\nHiGHS-100s 14652108.14 14455552.82 15151326.14\n' | bench_best M 17919955.42 "$k")" \
