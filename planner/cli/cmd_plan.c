@@ -61,8 +61,8 @@ static const struct cli_option plan_options[] = {
 	{ "require-all", 0, NULL, "exit 1 when some replica stays unplaced", .kind = CLI_FLAG, .offset = OFF(require_all) },
 	CLI_OPT_GREEDY(struct plan_args, "skip the ILP: report the greedy first-fit-decreasing plan (a baseline)"),
 	CLI_OPT_PROGRESS(struct plan_args),
-	{ "colgen-seconds", 0, "S", "experimental: after the plan, run the node-pattern column generation\nfor S seconds more "
-	  "and log what it finds (--verbose); the plan does not change", .kind = CLI_DOUBLE, .offset = OFF(po.colgen_s),
+	{ "colgen-seconds", 0, "S", "after the plan, run the node-pattern column generation for S seconds\nmore: "
+	  "its plan is kept when better, its bound when higher", .kind = CLI_DOUBLE, .offset = OFF(po.colgen_s),
 	  .range = { 0, 86400, RANGE_LO_OPEN } },
 	{ "deploy", 0, "DIR",
 	  "also write the NVIDIA GPU Operator's inputs into DIR: mig-parted\nand device-plugin configs, "

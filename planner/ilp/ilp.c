@@ -438,50 +438,70 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const s
 }
 
 /*
- * The experimental node-pattern column generation (ilp_opts.colgen_s),
+ * The node-pattern column generation (ilp_opts.colgen_s) until `until`,
  * from the warm plan and r's plan made concrete (as the caller will,
- * ilp_concrete), logged: its bound, whether proven, and its integer plan
- * on the model and built over real nodes.  Changes nothing else (the
- * packings it adds to r->pack's cache are those the caller's deal
- * would make).
+ * ilp_concrete): its proven bound raises r's (ilp_colgen_raise), and
+ * the master's integer plan built over real nodes is offered beside r's
+ * plan, or in place of none (r->colgen: the caller keeps the better,
+ * ilp_take_colgen).  Logged: its bound, whether proven, its plan on the
+ * model and built.  (The packings it adds to r->pack's cache are those
+ * the caller's deal would make.)
  */
-static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_result *r, int rc)
+static void solve_colgen(const struct ilp_ctx *c, const struct ilp_opts *o, struct ilp_result *r, int rc, double until)
 {
-	double s = o->colgen_s, t = util_now_s();
+	double t = util_now_s();
 	struct ilp_colgen cg;
-	struct cplan cp, mine;
+	struct cplan *cp, mine;
 	struct cplan_cost cost;
 	const struct cplan *starts[2];
+	int plan = r->status == ILP_OPTIMAL || r->status == ILP_FEASIBLE;
 	double warm_obj;
 
-	if (rc != 0 || !(s > 0) || !o->warm)
+	if (rc != 0 || !(until > t) || !o->warm)
 		return;
 	cplan_cost(o->warm, &cost);
 	warm_obj = cost.objective;
 	cplan_init(&mine, c->p);
-	if (r->status == ILP_OPTIMAL || r->status == ILP_FEASIBLE)
-		ilp_concrete(c->p, r, &mine, HUGE_VAL);	/* else an empty plan: none */
+	if (plan)
+		ilp_concrete(c->p, r, &mine, until - t);	/* else an empty plan: none */
 	cplan_cost(&mine, &cost);
 	starts[0] = o->warm;
 	starts[1] = &mine;
-	ilp_colgen_init(&cg, util_now_s() + s);
+	ilp_colgen_init(&cg, until);
 	glp_printf("gpuplan-ilp: colgen: start plans %.2f (warm) and %.2f (the plan, %ld unplaced)\n",
 		   warm_obj, cost.objective, cplan_unplaced_count(&mine));
 	if (ilp_colgen_run(&cg, c->p, &c->ix, starts, mine.nnodes ? 2 : 1) == 0 && cg.use) {
-		cplan_init(&cp, c->p);
-		ilp_colgen_plan(&cg, c->p, &c->ix, &cp);
-		cplan_cost(&cp, &cost);
+		cp = xcalloc(1, sizeof(*cp));
+		cplan_init(cp, c->p);
+		ilp_colgen_plan(&cg, c->p, &c->ix, cp);
+		cplan_cost(cp, &cost);
 		glp_printf("gpuplan-ilp: colgen: columns %zu (%zu from the starts) rounds %d lp %.2f bound %.2f%s "
 			   "integer %.2f%s unplaced %.0f from %.2f; built %.2f unplaced %ld t %.2f (generation %.2f)\n",
 			   cg.ncols, cg.nstart, cg.iters, cg.lp, cg.bound, cg.proven ? " (lp proven)" : " (lp not a bound)", cg.int_obj,
 			   cg.int_optimal ? " (optimal over the columns)" : "", cg.unplaced, cg.start_obj, cost.objective,
-			   cplan_unplaced_count(&cp), util_now_s() - t, cg.t_gen);
-		cplan_release(&cp);
+			   cplan_unplaced_count(cp), util_now_s() - t, cg.t_gen);
+		r->colgen = cp;
 	} else {
 		glp_printf("gpuplan-ilp: colgen: no integer plan (rounds %d, bound %.2f)\n", cg.iters, cg.bound);
 	}
+	if (ilp_colgen_raise(&cg, r, o->mip_gap))
+		glp_printf("gpuplan-ilp: colgen: bound raised to %.2f; status %s gap %.6f\n", r->bound,
+			   ilp_status_name(r->status), r->gap);
 	ilp_colgen_free(&cg);
 	cplan_release(&mine);
+}
+
+/*
+ * When the column generation stops (solve_colgen): ilp_opts.colgen_s
+ * seconds after the plan, or, under a node limit, at its own budgets
+ * (rounds and branch-and-bound nodes: no clock, so the same plan on any
+ * machine); 0: it does not run.
+ */
+static double colgen_until(const struct ilp_opts *o)
+{
+	if (!(o->colgen_s > 0))
+		return 0;
+	return o->node_limit > 0 ? HUGE_VAL : util_now_s() + o->colgen_s;
 }
 
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
@@ -543,7 +563,7 @@ out:
 	solve_summary(&c, r, pack);
 	pack->ix = NULL;	/* c.ix goes; ilp_concrete lends it its own */
 	r->pack = pack;		/* its packings, for the deal of the plan written */
-	solve_colgen(&c, o, r, rc);
+	solve_colgen(&c, o, r, rc, colgen_until(o));
 	free(pl.x);
 	free(pl.start);
 	free(pl.warm);

@@ -78,10 +78,12 @@ struct ilp_opts {
 	int threads;
 	const struct ilp_progress_sink *progress; /* or NULL */
 	/*
-	 * Experimental, off (0): after its plan, ilp_solve runs the
-	 * node-pattern column generation (ilp_colgen.h) from warm for this
-	 * many seconds more and only logs what it found (--verbose); the plan
-	 * and the result do not change (plan --colgen-seconds S sets it).
+	 * Off (0): after its plan, ilp_solve runs the node-pattern column
+	 * generation (ilp_colgen.h) from warm and that plan for this many
+	 * seconds more (under a node limit, to its own budgets: no clock;
+	 * plan --colgen-seconds S sets it): its bound raises
+	 * the result's, and its plan over real nodes is the result's colgen,
+	 * for the caller to weigh against the counts' (ilp_take_colgen).
 	 */
 	double colgen_s;
 	/*
@@ -122,6 +124,13 @@ struct ilp_result {
 	struct outstage model;
 	/* ilp_solve's exact packings (ilp_pack.h), which ilp_concrete finds again; NULL: none */
 	struct ilp_pack *pack;
+	/*
+	 * The column generation's integer plan built over real nodes
+	 * (ilp_opts.colgen_s), whether or not the result has a plan of its
+	 * own (ILP_TIME_LIMIT: none); NULL: none.  Owned; ilp_take_colgen
+	 * moves it out.
+	 */
+	struct cplan *colgen;
 };
 
 /* Solves; fails (d filled, DIAG_IO) only when the model cannot be written or GLPK errs. */
@@ -135,6 +144,13 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
  * the time left.  The main thread only.
  */
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
+/*
+ * When r carries the column generation's plan (r->colgen) and it is
+ * better than cp (costing *cc) by the priority rule, then by cost
+ * (cplan_better), it replaces cp and *cc and leaves r; returns 1 then,
+ * else 0 (cp as it was).  The plan compared is the plan kept.
+ */
+int ilp_take_colgen(struct ilp_result *r, struct cplan *cp, struct cplan_cost *cc);
 /*
  * The root LP relaxation of p's model alone (ilp_lp.c): the model
  * ilp_solve builds and its first LP (ilp_result.lp_bound), without the

@@ -422,17 +422,28 @@ static void master_int(struct cg_run *r, size_t nstarts)
 		cg->unplaced += glp_mip_col_val(r->M, j);
 }
 
-/* Generates columns until none prices out (or the cap, or the deadline); 0, or -1 when the master failed. */
+/*
+ * The share of the time to the deadline the generation may use: the
+ * integer master after it needs the rest (past the deadline it has no
+ * time at all, and no plan).
+ */
+#define COLGEN_GEN_SHARE 0.5
+
+/*
+ * Generates columns until none prices out (or the cap, or COLGEN_GEN_SHARE
+ * of the time to the deadline); 0, or -1 when the master failed.
+ */
 static int generate(struct cg_run *r, int max_iters)
 {
 	struct ilp_colgen *cg = r->cg;
+	double t0 = util_now_s(), by = isinf(cg->deadline) ? cg->deadline : t0 + COLGEN_GEN_SHARE * (cg->deadline - t0);
 	int got = 1, iters = 0;
 
 	while (got == 1) {
 		if (master_lp(r))
 			return -1;
 		cg->proven = 0;
-		if (iters >= max_iters || util_now_s() >= cg->deadline)
+		if (iters >= max_iters || util_now_s() >= by)
 			break;
 		got = price_round(r);
 		iters++;
@@ -463,6 +474,26 @@ int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct 
 		master_int(&r, nstarts);
 	run_close(&r);
 	return rc;
+}
+
+int ilp_colgen_raise(const struct ilp_colgen *cg, struct ilp_result *r, double mip_gap)
+{
+	int plan = r->status == ILP_OPTIMAL || r->status == ILP_FEASIBLE;
+	double b = cg->bound, had = fmax(r->bound, r->lp_bound);
+
+	if (plan && b > r->objective)
+		b = r->objective;	/* above a plan's objective only by the tolerances */
+	if (!isfinite(b) || b <= had)
+		return 0;
+	r->bound = b;
+	if (plan) {
+		r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
+		if (r->objective - r->bound <= mip_gap * fabs(r->objective) + 1e-9) {
+			r->status = ILP_OPTIMAL;
+			r->cut = 0;	/* proven: what the clock cut short could not have done better */
+		}
+	}
+	return 1;
 }
 
 /*

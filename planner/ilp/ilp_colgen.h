@@ -4,14 +4,16 @@
  * its GPUs' configurations, the replicas it holds within its CPU, RAM
  * and node key), priced by the class's one-node model (ilp_pack.h);
  * the master chooses how many nodes of each pattern, over every class
- * at once, against each demand's replicas.  Experimental: ilp_solve
- * runs it only when asked (ilp_opts.colgen_s), after its own plan, and
- * only logs what it found.
+ * at once, against each demand's replicas.  ilp_solve runs it only when
+ * asked (ilp_opts.colgen_s), after its own plan: its bound raises the
+ * result's (ilp_colgen_raise), its integer plan built over real nodes
+ * is offered to the caller (ilp_result.colgen).
  */
 #ifndef PLANNER_ILP_COLGEN_H
 #define PLANNER_ILP_COLGEN_H
 
 #include "cplan.h"
+#include "ilp.h"
 #include "ilp_cols.h"
 
 /* Pricing rounds at most (each prices every class once). */
@@ -77,5 +79,15 @@ int ilp_colgen_run(struct ilp_colgen *cg, const struct problem *p, const struct 
  */
 void ilp_colgen_plan(const struct ilp_colgen *cg, const struct problem *p, const struct arcidx *ix, struct cplan *cp);
 void ilp_colgen_free(struct ilp_colgen *cg);
+/*
+ * cg's bound raises r's (r->bound) where it is higher than r's bound
+ * and LP bound (r->lp_bound, the bound of a result without a plan): only a bound
+ * proven on every concrete plan (cg->bound finite: a pricing round
+ * priced every class to a proven lower bound, or the LP proven, which
+ * ilp_colgen_run folds into it), never above r's plan (r->objective,
+ * when r has one); a plan then within mip_gap of it is proven
+ * (ILP_OPTIMAL).  Returns 1 when it raised r's bound, else 0.
+ */
+int ilp_colgen_raise(const struct ilp_colgen *cg, struct ilp_result *r, double mip_gap);
 
 #endif

@@ -20,7 +20,7 @@
  *   ilp_search.c  branch-and-cut
  *   ilp_prove.c   the proven bound: branch-and-bound, costliest node counts first
  *   ilp_pattern.c the node patterns of single-GPU classes, for the proven bound
- *   ilp_colgen.c  whole-node patterns by column generation (experimental, off)
+ *   ilp_colgen.c  whole-node patterns by column generation (plan --colgen-seconds; off)
  */
 #ifndef PLANNER_ILP_MODEL_H
 #define PLANNER_ILP_MODEL_H

@@ -34,6 +34,7 @@ void ilp_result_alloc(const struct problem *p, struct ilp_result *r)
 	memset(&r->model, 0, sizeof(r->model)); /* nothing staged (callers need not zero r) */
 	r->model.slot = -1;
 	r->pack = NULL;
+	r->colgen = NULL;
 	r->nmode = xcalloc(p->nclasses * MODE_COUNT + 1, sizeof(*r->nmode));
 	r->ncfg = xcalloc(p->nclasses + 1, sizeof(*r->ncfg));
 	for (k = 0; k < p->nclasses; k++)
@@ -66,11 +67,33 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 	r->arc = NULL;
 	r->unplaced = NULL;
 	outstage_discard(&r->model);
+	if (r->colgen) {
+		cplan_release(r->colgen);
+		free(r->colgen);
+		r->colgen = NULL;
+	}
 	if (r->pack) {
 		ilp_pack_release(r->pack);
 		free(r->pack);
 		r->pack = NULL;
 	}
+}
+
+int ilp_take_colgen(struct ilp_result *r, struct cplan *cp, struct cplan_cost *cc)
+{
+	struct cplan_cost gc;
+
+	if (!r->colgen)
+		return 0;
+	cplan_cost(r->colgen, &gc);
+	if (!cplan_better(r->colgen, &gc, cp, cc))
+		return 0;
+	cplan_release(cp);
+	*cp = *r->colgen;
+	*cc = gc;
+	free(r->colgen);
+	r->colgen = NULL;
+	return 1;
 }
 
 void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase, double best, double bound)

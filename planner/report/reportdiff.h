@@ -39,7 +39,7 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_SCHEMA_VERSION "1.5.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.6.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */
@@ -74,7 +74,7 @@ struct rd_report {
 	char *models_digest;		/* which model tables it was planned with (3.3.0); NULL: not said */
 	char *scenario;			/* the scenario's name */
 	char *status;			/* solver status: "optimal", "feasible", ... */
-	char *plan_source;		/* "ilp" or "greedy" */
+	char *plan_source;		/* "ilp", "colgen" or "greedy" */
 	double horizon_years;
 	double gap;			/* relative, as reported */
 	long long total_cents;

@@ -249,6 +249,43 @@ static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, cons
 }
 
 /*
+ * The ILP's plan made concrete, r->ilp (ic: its cost), or the column
+ * generation's plan over real nodes (plan --colgen-seconds) in its place
+ * when that is better by the priority rule, then by cost
+ * (ilp_take_colgen; ic then its cost): the plan compared with the greedy
+ * plan is the plan written.  Returns where r->ilp came from.
+ */
+static const char *plan_colgen(struct plan_result *r, struct cplan_cost *ic)
+{
+	return ilp_take_colgen(&r->res, &r->ilp, ic) ? "colgen" : "ilp";
+}
+
+/*
+ * With no plan of the solver's (its time ran out first), the column
+ * generation's plan (plan --colgen-seconds) into r->ilp, and r->final
+ * when it is better than the greedy plan (gc: its cost) by the priority
+ * rule, then by cost: an integer program's plan, so the status becomes
+ * feasible.
+ */
+static void plan_colgen_only(struct plan_result *r, const struct cplan_cost *gc)
+{
+	struct cplan_cost ic;
+
+	if (!r->res.colgen || r->res.status != ILP_TIME_LIMIT)
+		return;
+	cplan_cost(r->res.colgen, &ic);
+	if (!cplan_better(r->res.colgen, &ic, &r->greedy, gc))
+		return;
+	r->ilp = *r->res.colgen;	/* moved: the plan compared is the plan written */
+	free(r->res.colgen);
+	r->res.colgen = NULL;
+	r->have_ilp = 1;
+	r->final = &r->ilp;
+	r->plan_source = "colgen";
+	r->status = ILP_FEASIBLE;
+}
+
+/*
  * The ILP's plan made concrete into r->ilp, and r->final the better of it
  * and the greedy plan (gc: its cost); its packings (ilp_concrete) end
  * `after` seconds before the run's limit, for what follows.
@@ -258,22 +295,26 @@ static void plan_pick(struct plan_result *r, const struct cplan_cost *gc, double
 	double left = deadline_left(&r->dl);
 
 	struct cplan_cost ic;
+	const char *source;
 
 	r->final = &r->greedy;
 	r->plan_source = "greedy";
-	if (r->res.status != ILP_OPTIMAL && r->res.status != ILP_FEASIBLE)
+	if (r->res.status != ILP_OPTIMAL && r->res.status != ILP_FEASIBLE) {
+		plan_colgen_only(r, gc);
 		return;
+	}
 	cplan_init(&r->ilp, &r->p);
 	r->have_ilp = 1;
 	ilp_concrete(&r->p, &r->res, &r->ilp, isinf(left) ? left : fmax(0, left - after));
 	cplan_cost(&r->ilp, &ic);
+	source = plan_colgen(r, &ic);
 	/*
 	 * keep the ILP's plan unless the greedy one is better by the
 	 * priority rule, or the same by it and cheaper
 	 */
 	if (!cplan_better(&r->greedy, gc, &r->ilp, &ic)) {
 		r->final = &r->ilp;
-		r->plan_source = "ilp";
+		r->plan_source = source;
 	} else if (cplan_prio_cmp(&r->greedy, &r->ilp) < 0 && r->status == ILP_OPTIMAL) {
 		/* the ILP's optimum is of capped weights (problem.h): not proven by the rule */
 		r->status = ILP_FEASIBLE;

@@ -61,7 +61,7 @@ struct plan_opts {
 	 * Written through a pointer so the options stay const; NULL: not told.
 	 */
 	int *seed_kept;
-	double colgen_s;	/* experimental (ilp_opts.colgen_s): plan --colgen-seconds; 0: off */
+	double colgen_s;	/* ilp_opts.colgen_s: plan --colgen-seconds; 0: off */
 };
 #define PLAN_OPTS_INIT { -1, -1, -1, 0, NULL, 0, 0, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0 }
 
@@ -75,7 +75,7 @@ struct plan_result {
 	struct ilp_result res;
 	const struct cplan *final;	/* the plan reported: &ilp or &greedy */
 	long node_limit;	/* the deterministic budget it ran under (nodes), 0: the time limit */
-	const char *plan_source;	/* "ilp" or "greedy" */
+	const char *plan_source;	/* "ilp", "colgen" (plan --colgen-seconds: ilp_take_colgen) or "greedy" */
 	enum ilp_status status;
 	double objective;		/* of final */
 	double bound;			/* best proven lower bound */

@@ -223,7 +223,7 @@ int plan_whatif_run(struct plan_whatif *w, const struct plan_result *base, const
 	if (!extend(w, base))
 		return 0;
 	po.export_path = NULL;
-	po.colgen_s = 0;	/* the experiment logs the plan asked for, not this one */
+	po.colgen_s = 0;	/* its seconds are for the plan asked for, not this one */
 	po.start = NULL;	/* a plan of the first run's model, not of this one's */
 	w->ran = 1;
 	if (plan_run(&w->r, &w->sc, &po, d))

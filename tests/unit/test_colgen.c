@@ -91,6 +91,127 @@ static void check_integer(const struct problem *p, const struct ilp_colgen *cg)
 	      nodes, acc, got[0], got[1], got[2], cg->unplaced);
 }
 
+/* A plan of the integer master of the hand-worked class, built over its nodes (heap, for ilp_result.colgen). */
+static struct cplan *built(const struct problem *p, const struct arcidx *ix, const struct ilp_colgen *cg)
+{
+	struct cplan *cp = xcalloc(1, sizeof(*cp));
+
+	cplan_init(cp, p);
+	ilp_colgen_plan(cg, p, ix, cp);
+	return cp;
+}
+
+/* cp, initialised as the plan that places nothing: every replica unplaced. */
+static struct cplan *nothing_placed(const struct problem *p, struct cplan *cp)
+{
+	size_t d;
+
+	cplan_init(cp, p);
+	for (d = 0; d < p->ndemands; d++)
+		cp->unplaced[d] = p->demands[d].replicas;
+	return cp;
+}
+
+/*
+ * ilp_take_colgen: the column generation's plan replaces the plan it is
+ * offered against only when better by the priority rule, then by cost;
+ * a tie keeps the plan in hand.  The plan that places nothing is the
+ * worse by the priority rule.
+ */
+static void check_take(const struct problem *p, const struct arcidx *ix, const struct ilp_colgen *cg)
+{
+	struct ilp_result r;
+	struct cplan cp, *was;
+	struct cplan_cost cc, oc;
+
+	memset(&r, 0, sizeof(r));
+	nothing_placed(p, &cp);	/* the worse */
+	cplan_cost(&cp, &cc);
+	r.colgen = built(p, ix, cg);
+	cplan_cost(r.colgen, &oc);
+	CHECK(ilp_take_colgen(&r, &cp, &cc) == 1 && !r.colgen && cp.nnodes == 3 && cplan_unplaced_count(&cp) == 0 &&
+		      fabs(cc.objective - oc.objective) <= 1e-9 * oc.objective,
+	      "the better plan is taken: %zu nodes, %ld unplaced, cost %.4f (offered %.4f), offer left %d", cp.nnodes,
+	      cplan_unplaced_count(&cp), cc.objective, oc.objective, r.colgen != NULL);
+	was = nothing_placed(p, xcalloc(1, sizeof(*was)));	/* now the worse is offered against the better */
+	r.colgen = was;
+	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && r.colgen == was && cp.nnodes == 3 &&
+		      fabs(cc.objective - oc.objective) <= 1e-9 * oc.objective,
+	      "the worse plan is not taken: %zu nodes, cost %.4f", cp.nnodes, cc.objective);
+	cplan_release(r.colgen);
+	free(r.colgen);
+	r.colgen = built(p, ix, cg);	/* the same plan again: a tie */
+	was = r.colgen;
+	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && r.colgen == was, "a tie keeps the plan in hand");
+	cplan_release(r.colgen);
+	free(r.colgen);
+	r.colgen = NULL;
+	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && cp.nnodes == 3, "no plan offered: the plan stays");
+	cplan_release(&cp);
+}
+
+/* A result with a plan of objective obj, its bound `bound`, LP bound lp, status st. */
+static void result_at(struct ilp_result *r, enum ilp_status st, double obj, double bound, double lp)
+{
+	memset(r, 0, sizeof(*r));
+	r->status = st;
+	r->objective = obj;
+	r->bound = bound;
+	r->lp_bound = lp;
+	r->gap = obj > 0 ? (obj - bound) / obj : 0;
+	r->cut = 1;
+}
+
+/*
+ * ilp_colgen_raise: the result's bound rises only to a proven bound
+ * (cg.bound finite), only when higher than its bound and LP bound,
+ * never above its plan; within the gap the plan is proven.
+ */
+static void test_raise(void)
+{
+	struct ilp_colgen cg;
+	struct ilp_result r;
+
+	ilp_colgen_init(&cg, HUGE_VAL);
+	cg.lp = 95;	/* a master LP not proven (cg.proven 0): no bound */
+	result_at(&r, ILP_FEASIBLE, 100, 80, 70);
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 0 && r.bound == 80 && r.status == ILP_FEASIBLE,
+	      "no proven bound: the bound stays (%.1f)", r.bound);
+	cg.bound = 75;
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 0 && r.bound == 80, "a lower proven bound: it stays (%.1f)", r.bound);
+	cg.bound = 90;
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 1 && r.bound == 90 && fabs(r.gap - 0.1) < 1e-12 &&
+		      r.status == ILP_FEASIBLE && r.cut == 1,
+	      "a higher proven bound raises it: %.1f, gap %.4f, status %s", r.bound, r.gap, ilp_status_name(r.status));
+	cg.bound = 99.5;
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 1 && r.bound == 99.5 && r.status == ILP_OPTIMAL && r.cut == 0,
+	      "within the gap the plan is proven: %.1f, status %s, cut %d", r.bound, ilp_status_name(r.status), r.cut);
+	cg.bound = 100 + 1e-7;
+	result_at(&r, ILP_FEASIBLE, 100, 80, 70);
+	CHECK(ilp_colgen_raise(&cg, &r, 0) == 1 && r.bound == 100 && r.gap == 0 && r.status == ILP_OPTIMAL,
+	      "never above the plan: %.9f", r.bound);
+	cg.bound = 60;
+	result_at(&r, ILP_TIME_LIMIT, 0, 0, 70);
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 0 && r.bound == 0, "no plan: under the LP bound it stays (%.1f)", r.bound);
+	cg.bound = 85;
+	CHECK(ilp_colgen_raise(&cg, &r, 0.01) == 1 && r.bound == 85 && r.status == ILP_TIME_LIMIT,
+	      "no plan: above the LP bound it rises (%.1f), the status stays %s", r.bound, ilp_status_name(r.status));
+}
+
+/*
+ * The generation's bound, proven, raises a result at the aggregated
+ * model's LP bound to the 3 nodes of the optimum: a plan there is proven.
+ */
+static void check_bound(const struct ilp_colgen *cg, double lp, double opt)
+{
+	struct ilp_result r;
+
+	result_at(&r, ILP_FEASIBLE, opt, lp, lp);
+	CHECK(ilp_colgen_raise(cg, &r, 1e-4) == 1 && fabs(r.bound - opt) <= 1e-6 * opt && r.status == ILP_OPTIMAL,
+	      "the proven pattern bound raises %.4f to %.4f (optimum %.4f), status %s", lp, r.bound, opt,
+	      ilp_status_name(r.status));
+}
+
 static void test_hand_worked(void)
 {
 	struct fixture fx;
@@ -131,6 +252,8 @@ static void test_hand_worked(void)
 		      cplan_unplaced_count(&cp), cp.nnodes, cost.objective, cg.int_obj);
 		CHECK(verify_plan(&cp, &d) == 0, "the plan verifies: %s", d.msg ? d.msg : "");
 		cplan_release(&cp);
+		check_take(&fx.p, &c.ix, &cg);
+		check_bound(&cg, agg_lp, opt);
 		ilp_colgen_free(&cg);
 		cplan_release(&start);
 		fixture_ilp_release(&c, &fx);
@@ -144,6 +267,7 @@ int main(void)
 	if (fixture_setup("test_colgen"))
 		return 1;
 	test_hand_worked();
+	test_raise();
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
