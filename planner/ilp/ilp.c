@@ -298,9 +298,7 @@ static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struc
 /* The plan x with its objective into r: the bound no higher than it, the gap, the counts. */
 static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_result *r)
 {
-	if (r->bound > r->objective)
-		r->bound = r->objective;
-	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
+	ilp_result_gap(r);
 	ilp_take_plan(c->p, &c->cl, x, r);
 }
 
@@ -412,10 +410,7 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 		glp_printf("gpuplan-ilp: proven bound %.2f (%ld nodes) over %.2f\n", pv->bound, pv->nodes, r->bound);
 		r->bound = pv->bound;
 	}
-	if (r->objective - r->bound <= o->mip_gap * fabs(r->objective) + 1e-9) {
-		r->status = ILP_OPTIMAL;
-		r->cut = 0; /* proven: what the clock cut short could not have done better */
-	}
+	ilp_result_proven(r, o->mip_gap);
 }
 
 /*

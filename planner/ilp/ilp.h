@@ -169,5 +169,13 @@ void ilp_cleanup(void);
 void ilp_result_alloc(const struct problem *p, struct ilp_result *r);
 /* The replicas r leaves unplaced (the sum of r->unplaced; 0 when not allocated). */
 double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r);
+/* r's plan and bound: the bound no higher than the objective, and the gap of the two. */
+void ilp_result_gap(struct ilp_result *r);
+/*
+ * When r's objective is within mip_gap of its bound: r is proven
+ * (ILP_OPTIMAL, and not cut: what the clock cut short could not have
+ * done better); returns 1 then, else 0.
+ */
+int ilp_result_proven(struct ilp_result *r, double mip_gap);
 
 #endif

@@ -487,11 +487,8 @@ int ilp_colgen_raise(const struct ilp_colgen *cg, struct ilp_result *r, double m
 		return 0;
 	r->bound = b;
 	if (plan) {
-		r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
-		if (r->objective - r->bound <= mip_gap * fabs(r->objective) + 1e-9) {
-			r->status = ILP_OPTIMAL;
-			r->cut = 0;	/* proven: what the clock cut short could not have done better */
-		}
+		ilp_result_gap(r);
+		ilp_result_proven(r, mip_gap);
 	}
 	return 1;
 }

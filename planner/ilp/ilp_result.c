@@ -79,6 +79,22 @@ void ilp_result_release(const struct problem *p, struct ilp_result *r)
 	}
 }
 
+void ilp_result_gap(struct ilp_result *r)
+{
+	if (r->bound > r->objective)
+		r->bound = r->objective;
+	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
+}
+
+int ilp_result_proven(struct ilp_result *r, double mip_gap)
+{
+	if (r->objective - r->bound > mip_gap * fabs(r->objective) + 1e-9)
+		return 0;
+	r->status = ILP_OPTIMAL;
+	r->cut = 0;
+	return 1;
+}
+
 int ilp_take_colgen(struct ilp_result *r, struct cplan *cp, struct cplan_cost *cc)
 {
 	struct cplan_cost gc;
