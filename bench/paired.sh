@@ -19,20 +19,35 @@
 # script is interrupted).  Each solver's plan is then made concrete by gpuplan (`plan
 # --start`, dealt over real nodes, not timed, after the busy loops are stopped): the
 # model's objective is only a bound on a plan's real cost.
+# Plans are compared as gpuplan compares them (docs/formulation.md, "Priority"): by the
+# priority rule first (fewer replicas unplaced at the highest priority where two plans
+# differ), then by cost; where the ILP's priority weights are capped a cheaper plan can
+# lose by the rule, and gpuplan would never return it.  What a plan leaves unplaced per
+# priority: gpuplan's from its unplaced.csv and the instance's workloads.csv, a solver's
+# from the `plan --start` log's start line ("by priority P:N+P:N", a build since prio42),
+# the best known's from its row (unplaced_by_priority); where one is not known (an older
+# log, a row with "-") the two are compared by cost alone and the table says so.
 # Prints per condition a table, a row per instance (gpuplan's plan and proven gap, each
-# solver's plan made concrete, gpuplan's over the cheapest of the others, the
-# instance's best known concrete plan from bench/best-known.csv (--known FILE for
-# another) while its row fits the instance and the models gpuplan reads, and
-# gpuplan's over it), and per size two lines: how many seeds (and which) each solver's
-# plan was cheaper than gpuplan's and the geometric mean of gpuplan's over the cheapest
-# other; the geometric mean and the largest of gpuplan's over the best known and on how
-# many seeds gpuplan's proven gap is at most 5 %.  Then a line per instance whose row is
-# stale, and a "new best known" line (bench/lib/parse.sh's bench_best) per instance
-# where a run's concrete plan is cheaper than its row: replace the row with that run.
+# solver's plan made concrete, marked "(more unplaced at priority P)" or "(fewer
+# unplaced at priority P)" where the rule decides against gpuplan's, or "(by cost
+# alone)"; gpuplan's over the best of the others, by the rule then cost, or "gpuplan
+# more/fewer unplaced at priority P" where the rule decides; the instance's best known
+# concrete plan from bench/best-known.csv (--known FILE for another) while its row fits
+# the instance and the models gpuplan reads, and gpuplan's over it, or the same words),
+# and per size two lines: on how many seeds (and which) each solver's plan was better
+# than gpuplan's, on how many it was cheaper but worse by the rule, and the geometric
+# mean of gpuplan's over the best other over the seeds the rule leaves to cost; the
+# geometric mean and the largest of gpuplan's over the best known (the same seeds) and
+# on how many seeds gpuplan's proven gap is at most 5 %.  Then a line per instance whose
+# row is stale, and a "new best known" line (bench/lib/parse.sh's bench_best) per
+# instance where a run's concrete plan is better than its row by the rule, then cost:
+# replace the row with that run.
 # --tabulate prints the tables of an earlier run again from its work directory (-w,
 # which must hold its `instances`), against today's bench/best-known.csv, running
-# nothing: no instance generated, no timed run, the concrete costs read from the
-# `plan --start` logs the run left; it writes nothing into that directory (-s, --seeds
+# nothing: no instance generated, no timed run, the concrete costs (and unplaced per
+# priority) read from the `plan --start` logs the run left (the logs of a build before
+# prio42 state no unplaced per priority: their plans are compared by cost alone, said
+# so); it writes nothing into that directory (-s, --seeds
 # and --limit are the run's own; --conditions picks among those it ran).
 # With --doc FILE the same text replaces what FILE holds between the lines
 # `<!-- bench/paired.sh: begin -->` and `<!-- bench/paired.sh: end -->` (written to a
@@ -205,14 +220,26 @@ result() {
 	if [ -s "res-$1" ]; then cat "res-$1"; else echo "- - - - -"; fi
 }
 
+# concrete_prio cbc|highs SIZESEED COND CONCRETE: what that solver's plan made concrete
+# (CONCRETE, concrete's) leaves unplaced per priority, from the start line of its plan
+# --start log (bench_start_prio); "-" for no plan or a log that does not state it
+concrete_prio() {
+	local tag=$3-$1-$2
+	if [ "$4" != - ] && [ -s "$tag.sol" ]; then bench_start_prio "start-$tag.log"; else echo "-"; fi
+}
+
 # table COND: the condition's table from its runs' files, a row per instance (the plans
 # made concrete first, when not --tabulate), then per size its two lines (summarize), the
-# instances whose best known row is stale and those a run's concrete plan beats
+# instances whose best known row is stale and those a run's concrete plan beats.  Plans
+# are compared by the priority rule, then by cost (BENCH_PRIO_AWK): gpuplan's unplaced
+# replicas per priority from its unplaced.csv and the instance's workloads.csv, a
+# solver's from its plan --start log, the best known's from its row; by cost alone where
+# one is not known, and the cell says "(by cost alone)"
 table() {
-	local c=$1 s n tl order g lb gap cc hc co cl ho hl known kn line
+	local c=$1 s n tl order g lb gap cc hc co cl ho hl known kn line gp cp hp kp
 	if [ -f "head-$c" ]; then cat "head-$c"; elif [ -f "table-$c" ]; then head -1 "table-$c"; else echo "### $c"; fi
 	echo
-	echo "| size | seed | limit | order | gpuplan | gap | CBC made concrete | HiGHS made concrete | gpuplan / cheapest other | best known | gpuplan / best known |"
+	echo "| size | seed | limit | order | gpuplan | gap | CBC made concrete | HiGHS made concrete | gpuplan / best other | best known | gpuplan / best known |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|"
 	: >"$scratch/sum-$c"
 	: >"$scratch/known-$c"
@@ -222,24 +249,55 @@ table() {
 		read -r _ ho hl _ <<<"$(result "$c-highs-$s$n")"
 		cc=$(concrete cbc "$s$n" "$tl" "$c")
 		hc=$(concrete highs "$s$n" "$tl" "$c")
+		gp=-
+		[ "$g" = - ] || gp=$(bench_unplaced_prio "out-$c-gpuplan-$s$n/unplaced.csv" "gen-$s$n/workloads.csv")
+		cp=$(concrete_prio cbc "$s$n" "$c" "$cc")
+		hp=$(concrete_prio highs "$s$n" "$c" "$hc")
 		known=$(bench_known "$known_csv" "$s$n" "$(bench_digest "gen-$s$n")" "$models")
-		kn=${known%% *}
+		kn=${known%% *} kp=-
+		[ "$kn" = - ] || kp=$(bench_known_prio "$known_csv" "$s$n")
 		awk -v s="$s" -v n="$n" -v tl="$tl" -v o="$order" -v g="$g" -v gap="$gap" -v cc="$cc" -v hc="$hc" \
-			-v k="$kn" -v why="$known" 'BEGIN {
-			best = cc != "-" ? cc : ""; if (hc != "-" && (best == "" || hc + 0 < best + 0)) best = hc
+			-v k="$kn" -v why="$known" -v gp="$gp" -v cp="$cp" -v hp="$hp" -v kp="$kp" -v sum="$scratch/sum-$c" \
+			"$BENCH_PRIO_AWK"' BEGIN {
+			rc = g == "-" || cc == "-" ? "" : prio_cmp(cp, gp)
+			rh = g == "-" || hc == "-" ? "" : prio_cmp(hp, gp)
+			# the best other plan: by the rule, then by cost
+			if (cc != "-") { b = cc; bp = cp }
+			if (hc != "-" && (b == "" || better(hc, hp, cc, cp))) { b = hc; bp = hp }
+			ro = g == "-" || b == "" ? "" : prio_cmp(gp, bp)
+			rk = g == "-" || k == "-" ? "" : prio_cmp(gp, kp)
+			xo = ro ~ /^-?1 / ? "prio" : g + 0 <= 0 || b + 0 <= 0 ? "-" : sprintf("%.12g", g / b)
+			xk = rk ~ /^-?1 / ? "prio" : g + 0 <= 0 || k + 0 <= 0 ? "-" : sprintf("%.12g", g / k)
 			printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, n, tl, o, num(g),
-				gap == "-" || gap == "" ? "" : sprintf("%.3f%%", 100 * gap), num(cc), num(hc),
-				g == "-" || best == "" ? "" : sprintf("%+.2f%%", 100 * (g / best - 1)),
-				k != "-" ? num(k) : (why ~ /stale/ ? "stale" : ""),
-				g == "-" || k == "-" || k + 0 <= 0 ? "" : sprintf("%+.2f%%", 100 * (g / k - 1))
+				gap == "-" || gap == "" ? "" : sprintf("%.3f%%", 100 * gap), num(cc) note(rc), num(hc) note(rh),
+				ro == "" ? "" : ours(ro, xo), k != "-" ? num(k) : (why ~ /stale/ ? "stale" : ""), rk == "" ? "" : ours(rk, xk)
+			printf "%s %s %s %s %s %s %s %s\n", s, n, verdict(cc, rc), verdict(hc, rh), xo, xk,
+				gap == "" ? "-" : gap, rc == "?" || rh == "?" || rk == "?" ? "cost" : "-" >>sum
 		}
-		function num(x) { return x == "-" || x == "" ? "" : sprintf("%.2f", x) }'
-		echo "$s $n $g $cc $hc $gap $kn" >>"$scratch/sum-$c"
+		function num(x) { return x == "-" || x == "" ? "" : sprintf("%.2f", x) }
+		function better(x, xp, y, yp,   r) { r = prio_cmp(xp, yp); return r ~ /^-1/ || (r !~ /^1/ && x + 0 < y + 0) }
+		function note(r) {
+			return r ~ /^-1/ ? " (fewer unplaced at priority " substr(r, 4) ")" : r ~ /^1/ ? " (more unplaced at priority " \
+				substr(r, 3) ")" : r == "?" ? " (by cost alone)" : ""
+		}
+		function ours(r, x) {
+			return r ~ /^-1/ ? "gpuplan fewer unplaced at priority " substr(r, 4) : r ~ /^1/ ? \
+				"gpuplan more unplaced at priority " substr(r, 3) : x == "-" ? "" : sprintf("%+.2f%%", 100 * (x - 1)) \
+				(r == "?" ? " (by cost alone)" : "")
+		}
+		# "better" than gpuplan by the rule, then by cost; "lost": cheaper, yet worse by the rule
+		function verdict(x, r) {
+			if (x == "-" || r == "") return "-"
+			if (r ~ /^-1/) return "better"
+			if (r ~ /^1/) return x + 0 < g - 0.005 ? "lost" : "-"
+			return x + 0 < g - 0.005 ? "better" : "-"
+		}'
 		case $known in
 		"- stale"*) echo "$s$n: bench/best-known.csv's row is ${known#- }" >>"$scratch/known-$c" ;;
 		-*) ;;
 		*)
-			line=$(printf '%s\n' "gpuplan-$c $g $lb" "CBC-$c $co $cl $cc" "HiGHS-$c $ho $hl $hc" | bench_best "$s$n" "$g" "$known")
+			line=$(printf '%s\n' "gpuplan-$c $g $lb $g $gp" "CBC-$c $co $cl $cc $cp" "HiGHS-$c $ho $hl $hc $hp" |
+				bench_best "$s$n" "$g" "$known" "$kp")
 			case $line in *"new best known"*) echo "$line" >>"$scratch/known-$c" ;; esac ;;
 		esac
 	done <"order-$c"
@@ -250,35 +308,48 @@ table() {
 	echo
 }
 
-# summarize < "SIZE SEED GPUPLAN CBC_CONCRETE HIGHS_CONCRETE GAP KNOWN" lines ("-": none):
-# per size, in the order first seen, the seeds each solver's concrete plan is cheaper than
-# gpuplan's on and the geometric mean of gpuplan's over the cheapest other; then the
-# geometric mean and the largest of gpuplan's over the best known (over the seeds with
-# both) and on how many seeds gpuplan's proven gap is at most 5 %
+# summarize < "SIZE SEED CBC HIGHS OTHER KNOWN GAP COST" lines (table's; "-": none): per
+# size, in the order first seen, the seeds each solver's concrete plan is better than
+# gpuplan's on (CBC, HIGHS "better"; by the priority rule, then cost), those it is cheaper
+# on yet worse by the rule ("lost"), and the geometric mean of gpuplan's cost over the best
+# other's (OTHER, a ratio over the seeds where the rule leaves it to cost; "prio": the rule
+# decided, those seeds listed); then the geometric mean and the largest of gpuplan's over
+# the best known (KNOWN, the same way) and on how many seeds gpuplan's proven gap is at
+# most 5 %; and when some plan was compared by cost alone (COST "cost"), why
 summarize() {
 	awk '
 		!($1 in n) { sz[++ns] = $1 }
 		{ n[$1]++ }
-		$3 != "-" && $4 != "-" && $4 + 0 < $3 - 0.005 { cbc[$1]++; cbcs[$1] = cbcs[$1] (cbc[$1] > 1 ? ", " : "") $2 }
-		$3 != "-" && $5 != "-" && $5 + 0 < $3 - 0.005 { hi[$1]++; his[$1] = his[$1] (hi[$1] > 1 ? ", " : "") $2 }
-		{ b = $4 != "-" ? $4 : ""; if ($5 != "-" && (b == "" || $5 + 0 < b + 0)) b = $5 }
-		$3 != "-" && $3 + 0 > 0 && b != "" && b + 0 > 0 { lg[$1] += log($3 / b); m[$1]++ }
-		$3 != "-" && $3 + 0 > 0 && $7 != "-" && $7 + 0 > 0 {
-			r = $3 / $7; lk[$1] += log(r); mk[$1]++
+		$3 == "better" { cbc[$1]++; cbcs[$1] = cbcs[$1] (cbc[$1] > 1 ? ", " : "") $2 }
+		$4 == "better" { hi[$1]++; his[$1] = his[$1] (hi[$1] > 1 ? ", " : "") $2 }
+		$3 == "lost" { cbl[$1]++; cbls[$1] = cbls[$1] (cbl[$1] > 1 ? ", " : "") $2 }
+		$4 == "lost" { hil[$1]++; hils[$1] = hils[$1] (hil[$1] > 1 ? ", " : "") $2 }
+		$5 == "prio" { po[$1]++; pos[$1] = pos[$1] (po[$1] > 1 ? ", " : "") $2 }
+		$6 == "prio" { pk[$1]++; pks[$1] = pks[$1] (pk[$1] > 1 ? ", " : "") $2 }
+		$5 != "-" && $5 != "prio" { lg[$1] += log($5); m[$1]++ }
+		$6 != "-" && $6 != "prio" {
+			r = $6; lk[$1] += log(r); mk[$1]++
 			if (!($1 in top) || r > top[$1]) { top[$1] = r; tops[$1] = $2 }
 		}
-		$6 != "-" && $6 + 0 <= 0.05 + 1e-12 { g5[$1]++ }
+		$7 != "-" && $7 + 0 <= 0.05 + 1e-12 { g5[$1]++ }
+		$8 == "cost" { cost = 1 }
+		function by(c, list) { return c ? sprintf(" (decided by priority on %d: %s)", c, list) : "" }
 		END {
 			for (i = 1; i <= ns; i++) {
 				s = sz[i]
-				printf "%s: %d seeds; CBC cheaper than gpuplan on %d%s, HiGHS on %d%s; gpuplan / cheapest other: geometric mean %s\n",
+				printf "%s: %d seeds; better than gpuplan (priority, then cost): CBC on %d%s, HiGHS on %d%s; " \
+					"cheaper but worse by priority: CBC on %d%s, HiGHS on %d%s; gpuplan / best other: geometric mean %s\n",
 					s, n[s], cbc[s], cbc[s] ? " (" cbcs[s] ")" : "", hi[s], hi[s] ? " (" his[s] ")" : "",
-					m[s] ? sprintf("%+.2f%%", 100 * (exp(lg[s] / m[s]) - 1)) : "-"
-				printf "%s: gpuplan / best known: %s; proven gap at most 5%% on %d of %d seeds\n", s,
+					cbl[s], cbl[s] ? " (" cbls[s] ")" : "", hil[s], hil[s] ? " (" hils[s] ")" : "",
+					(m[s] ? sprintf("%+.2f%% over %d seeds", 100 * (exp(lg[s] / m[s]) - 1), m[s]) : "-") by(po[s], pos[s])
+				printf "%s: gpuplan / best known: %s%s; proven gap at most 5%% on %d of %d seeds\n", s,
 					mk[s] ? sprintf("geometric mean %+.2f%%, at most %+.2f%% (seed %s), over %d seeds",
-						100 * (exp(lk[s] / mk[s]) - 1), 100 * (top[s] - 1), tops[s], mk[s]) : "no seed with a best known",
-					g5[s], n[s]
+						100 * (exp(lk[s] / mk[s]) - 1), 100 * (top[s] - 1), tops[s], mk[s]) : \
+						pk[s] ? "no seed the rule leaves to cost" : "no seed with a best known", by(pk[s], pks[s]), g5[s], n[s]
 			}
+			if (cost)
+				print "(by cost alone): what one of the two plans leaves unplaced per priority is not known (a plan --start log " \
+					"of a build before prio42 does not state it, nor a row of bench/best-known.csv with \"-\"): compared by cost alone"
 		}'
 }
 

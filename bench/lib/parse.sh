@@ -90,6 +90,62 @@ bench_start() {
 		END { print y == "" ? "-" : y }' "$1" 2>/dev/null || echo "-"
 }
 
+# bench_start_prio LOG: what that plan made concrete leaves unplaced per priority, the
+# "by priority P:N+P:N" ("none": every replica placed) the start line of a build since
+# prio42 ends with; "-" without one (an older build's log, or none).
+bench_start_prio() {
+	awk '$1 == "gpuplan-ilp:" && $2 == "start" { for (i = 3; i < NF; i++) if ($i == "by" && $(i + 1) == "priority") y = $(i + 2) }
+		END { print y == "" ? "-" : y }' "$1" 2>/dev/null || echo "-"
+}
+
+# bench_unplaced_prio UNPLACED_CSV WORKLOADS_CSV: what a plan leaves unplaced per priority in
+# the form of bench_start_prio, from its unplaced.csv (workload, tenant, replicas, reason)
+# and the instance's workloads.csv (its priority column; 1 where empty); "-" when either
+# file cannot be read.  Replicas count 1 each: the priority rule's figures where the
+# scenario does not weigh them by GPUs (unplaced_weight: gpus), as no bench instance does.
+bench_unplaced_prio() {
+	if [ ! -r "$1" ] || [ ! -r "$2" ]; then
+		echo "-"
+		return
+	fi
+	awk -F, '
+		NR == FNR && /^#/ { next }
+		NR == FNR && !h { for (i = 1; i <= NF; i++) if ($i == "priority") pc = i; h = 1; next }
+		NR == FNR { pr[$1] = pc && $pc != "" ? $pc + 0 : 1; next }
+		FNR > 1 && $3 + 0 > 0 { q = ($1 in pr) ? pr[$1] : 1; if (!(q in u)) k[++n] = q; u[q] += $3 }
+		END {
+			for (i = 2; i <= n; i++)	# highest priority first: an insertion sort of a few
+				for (j = i; j > 1 && k[j] > k[j - 1]; j--) { t = k[j]; k[j] = k[j - 1]; k[j - 1] = t }
+			for (i = 1; i <= n; i++) s = s (i > 1 ? "+" : "") k[i] ":" u[k[i]]
+			print n ? s : "none"
+		}' "$2" "$1"
+}
+
+# The priority rule (docs/formulation.md, "Priority") between two such forms, for awk
+# programs: prio_cmp(A, B) is "-1 P" when A leaves fewer replicas unplaced than B at P,
+# the highest priority where they differ, "1 P" when more, "0" when they leave as many at
+# every priority, "?" when either is "-" or empty (not known: compare by cost alone).
+# shellcheck disable=SC2016 # awk source
+BENCH_PRIO_AWK='
+function prio_read(s, c,   f, t, i, n) {
+	if (s == "none") return
+	n = split(s, f, "+")
+	for (i = 1; i <= n; i++) { split(f[i], t, ":"); c[t[1] + 0] += t[2] }
+}
+function prio_cmp(a, b,   ca, cb, p, top) {
+	if (a == "-" || a == "" || b == "-" || b == "") return "?"
+	prio_read(a, ca); prio_read(b, cb)
+	top = 0
+	for (p in ca) if (ca[p] + 0 != cb[p] + 0 && p + 0 > top) top = p + 0
+	for (p in cb) if (ca[p] + 0 != cb[p] + 0 && p + 0 > top) top = p + 0
+	return top == 0 ? "0" : (ca[top] + 0 < cb[top] + 0 ? "-1 " : "1 ") top
+}'
+
+# bench_prio_cmp A B: prio_cmp(A, B) of BENCH_PRIO_AWK.
+bench_prio_cmp() {
+	awk -v a="$1" -v b="$2" "$BENCH_PRIO_AWK"' BEGIN { print prio_cmp(a, b) }'
+}
+
 # bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF [KNOWN]: one row of the results table
 # (bench_header); RESULT a result line, REF gpuplan's objective for the next two columns
 # (the run's objective / gpuplan's, and its plan made concrete / gpuplan's: a solver's
@@ -116,20 +172,34 @@ bench_header() {
 	printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 }
 
-# bench_best SIZE GPUPLAN_OBJECTIVE [KNOWN] < "RUN OBJECTIVE BOUND [CONCRETE]" lines: the
-# best plan and the best proven bound over a size's runs (RUN one word; OBJECTIVE a
-# solver's on the model, CONCRETE its plan made concrete, gpuplan's own objective when
-# absent), how far gpuplan's plan is above that bound, and with KNOWN (bench_known's
-# line) how far above the best known concrete plan, and whether a run's concrete plan
-# is cheaper than that (then bench/best-known.csv wants the new row):
+# bench_best SIZE GPUPLAN_OBJECTIVE [KNOWN [KNOWN_PRIO]] < "RUN OBJECTIVE BOUND [CONCRETE
+# [PRIO]]" lines: the best plan and the best proven bound over a size's runs (RUN one word;
+# OBJECTIVE a solver's on the model, CONCRETE its plan made concrete, gpuplan's own
+# objective when absent; PRIO what that plan leaves unplaced per priority, bench_start_prio's
+# form, "-" or absent: not known), how far gpuplan's plan is above that bound, and with KNOWN
+# (bench_known's line) how far above the best known concrete plan, and whether a run's
+# concrete plan is better than that (then bench/best-known.csv wants the new row): by the
+# priority rule against KNOWN_PRIO (the row's unplaced_by_priority, bench_known_prio), then
+# by cost; by cost alone, and said so, where either is not known:
 #   "best plan X (RUN); best bound Y (RUN); gpuplan Z% above it; best known K (HOW);
-#    gpuplan W% above it[; new best known: C (RUN)]"
+#    gpuplan W% over it[; new best known: C (RUN)[, fewer unplaced at priority P than the
+#    row|, by cost alone: unplaced per priority not known]: update bench/best-known.csv]"
+# (the best among several: by the rule, then by cost, the first on a tie)
 bench_best() {
-	awk -v s="$1" -v ours="$2" -v known="${3:--}" '
+	awk -v s="$1" -v ours="$2" -v known="${3:--}" -v kp="${4:--}" "$BENCH_PRIO_AWK"'
 		$2 != "-" && (bo == "" || $2 + 0 < bo + 0) { bo = $2; bor = $1 }
 		$3 != "-" && (bb == "" || $3 + 0 > bb + 0) { bb = $3; bbr = $1 }
-		{ c = NF >= 4 ? $4 : $2 }
-		c != "-" && (bc == "" || c + 0 < bc + 0) { bc = c; bcr = $1 }
+		{ c = NF >= 4 ? $4 : $2; cp = NF >= 5 ? $5 : "-"; split(known, k, " ") }
+		# a candidate: better than the row (by the rule, then cost), and than the one before
+		c != "-" && k[1] != "-" && k[1] != "" {
+			r = prio_cmp(cp, kp)
+			if (!(r ~ /^-1/ || (r !~ /^1/ && c + 0 < k[1] - 0.005))) next
+			if (bc != "") {
+				q = prio_cmp(cp, bcp)
+				if (q ~ /^1/ || (q !~ /^-1/ && c + 0 >= bc + 0)) next
+			}
+			bc = c; bcr = $1; bcp = cp; bck = r
+		}
 		END {
 			printf "%s: best plan %s; best bound %s", s,
 				bo == "" ? "none" : sprintf("%.2f (%s)", bo, bor), bb == "" ? "none" : sprintf("%.2f (%s)", bb, bbr)
@@ -147,11 +217,21 @@ bench_best() {
 				printf "; best known %.2f %s", k[1], how
 				if (ours != "-")
 					printf "; gpuplan %+.3f%% over it", 100 * (ours / k[1] - 1)
-				if (bc != "" && bc + 0 < k[1] - 0.005)
-					printf "; new best known: %.2f (%s): update bench/best-known.csv", bc, bcr
+				if (bc != "")
+					printf "; new best known: %.2f (%s)%s: update bench/best-known.csv", bc, bcr,
+						bck ~ /^-1/ ? ", fewer unplaced at priority " substr(bck, 4) " than the row" : \
+						bck == "?" ? ", by cost alone: unplaced per priority not known" : ""
 			}
 			printf "\n"
 		}'
+}
+
+# bench_known_prio FILE INSTANCE: the unplaced_by_priority of INSTANCE's row in
+# bench/best-known.csv (bench_start_prio's form); "-" when the row has none (a row written
+# before the column, or "-" in it) or there is no row.
+bench_known_prio() {
+	awk -F, -v inst="$2" '!/^#/ && $1 == inst { p = $13; exit } END { print p == "" ? "-" : p }' "$1" 2>/dev/null ||
+		echo "-"
 }
 
 # bench_digest DIR: the SHA-256 of a generated instance's scenario.yaml, inventory.csv and

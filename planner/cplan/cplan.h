@@ -236,6 +236,14 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
  */
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
 /*
+ * The replicas left unplaced per priority (unplaced[i]: demand i's), as
+ * "P:N+P:N", highest priority first, a priority with none left out, or
+ * "none" (caller frees): what the priority rule compares where every
+ * replica weighs 1 (no unplaced_weight: gpus), in one word a log line
+ * can give another tool that compares plans by the rule.
+ */
+char *cplan_prio_unplaced(const struct problem *p, const double *unplaced);
+/*
  * True when plan a (costing ca) is better than b (cb): by the priority
  * rule (cplan_prio_cmp), then by a lower objective.
  */

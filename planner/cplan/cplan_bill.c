@@ -157,6 +157,27 @@ int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 	return r;
 }
 
+char *cplan_prio_unplaced(const struct problem *p, const double *unplaced)
+{
+	double *n = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*n));
+	struct sb sb;
+	size_t i;
+	int q;
+
+	sb_init(&sb);
+	for (i = 0; i < p->ndemands; i++) {
+		int pr = p->demands[i].w->priority;
+		n[pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr] += unplaced[i];
+	}
+	for (q = CPLAN_PRIO_MAX; q >= 1; q--)
+		if (floor(n[q] + 0.5) >= 1)
+			sb_addf(&sb, "%s%d:%.0f", sb.len ? "+" : "", q, floor(n[q] + 0.5));
+	if (!sb.len)
+		sb_adds(&sb, "none");
+	free(n);
+	return sb_detach(&sb);
+}
+
 int cplan_better(const struct cplan *a, const struct cplan_cost *ca, const struct cplan *b,
 		 const struct cplan_cost *cb)
 {

@@ -101,6 +101,27 @@ echo "gpuplan-ilp: start h.sol (HiGHS, 'Optimal', objective 604890.93): objectiv
 expect "start made concrete" "$(bench_start start-a.log)" "689491.62"
 echo "gpuplan: h.sol:9: no column 'x' in the model" >start-b.log
 expect "start refused" "$(bench_start start-b.log)" "-"
+# the start line's unplaced replicas per priority (a build since prio42), none in an older one's
+echo "gpuplan-ilp: start h.sol (HiGHS, 'Optimal', objective 9.5): objective 9.50 unplaced 3; made concrete 10.00 unplaced 3 by priority 20:1+1:2" >start-c.log
+expect "start made concrete, with priorities" "$(bench_start start-c.log)" "10.00"
+expect "start's unplaced per priority" "$(bench_start_prio start-c.log)" "20:1+1:2"
+expect "start's unplaced per priority, an older build's line" "$(bench_start_prio start-a.log)" "-"
+expect "start's unplaced per priority, refused" "$(bench_start_prio start-b.log)" "-"
+expect "start's unplaced per priority, no log" "$(bench_start_prio start-none.log)" "-"
+# a plan's unplaced per priority from its unplaced.csv and the instance's workloads.csv
+printf '# a comment\nname,tenant,replicas,priority\na,t,5,3\nb,t,9,\nc,t,4,20\nd,t,2,3\n' >wl-p.csv
+printf 'workload,tenant,replicas,reason\na,t,2,"no room, none"\nb,t,9,x\nd,t,1,x\n' >un-p.csv
+expect "unplaced per priority" "$(bench_unplaced_prio un-p.csv wl-p.csv)" "3:3+1:9"
+printf 'workload,tenant,replicas,reason\n' >un-none.csv
+expect "unplaced per priority, none" "$(bench_unplaced_prio un-none.csv wl-p.csv)" "none"
+expect "unplaced per priority, no unplaced.csv" "$(bench_unplaced_prio un-missing.csv wl-p.csv)" "-"
+# the priority rule: the highest priority where they differ decides; "?" when one is not known
+expect "rule: fewer at the lowest" "$(bench_prio_cmp 20:11+10:70+1:64 20:11+10:70+1:77)" "-1 1"
+expect "rule: more at a higher, fewer in all" "$(bench_prio_cmp 20:12+1:1 20:11+10:70+1:77)" "1 20"
+expect "rule: none against some" "$(bench_prio_cmp none 5:1)" "-1 5"
+expect "rule: alike" "$(bench_prio_cmp 3:3+1:9 3:3+1:9)" "0"
+expect "rule: both none" "$(bench_prio_cmp none none)" "0"
+expect "rule: not known" "$(bench_prio_cmp - none)" "?"
 expect "row of a killed run" "$(bench_row XL HiGHS 600 - - "killed - - - -" 55254957.76)" \
 	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |  |  |"
 expect "best" "$(printf 'gpuplan 100 90\ngpuplan-LP - 80\nCBC-10s 99 95\nHiGHS-10s - -\n' | bench_best S 100)" \
@@ -108,22 +129,24 @@ expect "best" "$(printf 'gpuplan 100 90\ngpuplan-LP - 80\nCBC-10s 99 95\nHiGHS-1
 expect "best of nothing" "$(printf 'gpuplan - -\n' | bench_best M -)" "M: best plan none; best bound none"
 
 # bench/best-known.csv: a row per instance bench/run.sh and bench/seeds.sh plan (S 1-17, M 1-12,
-# L 1-4, XL 1), each in its format: the header as written, twelve cells (no comma inside one), the
-# instance its size and seed, the objective in cents, a build, a command, seconds, a date, a source
-# and two SHA-256s, the rows checked against one version of the models
+# L 1-4, XL 1), each in its format: the header as written, thirteen cells (no comma inside one), the
+# instance its size and seed, the objective in cents, a build, a command, seconds, a date, a source,
+# two SHA-256s and the unplaced replicas per priority ("-": not recorded), the rows checked against
+# one version of the models
 known=$src/bench/best-known.csv
 expect "best-known.csv header" "$(grep -v '^#' "$known" | head -1)" \
-	"instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,models_sha256,instance_sha256"
+	"instance,size,seed,objective_usd,engine,build,command,solver_time_s,measured,source,models_sha256,instance_sha256,unplaced_by_priority"
 expect "best-known.csv rows" "$(awk -F, '!/^#/ && $1 != "instance" { print $1 }' "$known" | tr '\n' ' ')" \
 	"$(for s in S M L XL; do case $s in S) n=17 ;; M) n=12 ;; L) n=4 ;; XL) n=1 ;; esac
 		for i in $(seq 1 $n); do printf '%s%s ' $s "$i"; done; done)"
 awk -F, '/^#/ || $1 == "instance" { next }
-	NF != 12 { print "line " NR ": " NF " cells"; next }
+	NF != 13 { print "line " NR ": " NF " cells"; next }
 	$1 != $2 $3 || $2 !~ /^(S|M|L|XL)$/ || $3 !~ /^[1-9][0-9]*$/ { print "line " NR ": instance " $1 " is not size " $2 " seed " $3 }
 	$4 !~ /^[0-9]+\.[0-9][0-9]$/ || $4 + 0 <= 0 { print "line " NR ": objective not in cents" }
 	$5 == "" || $6 !~ /^[0-9a-f]+$/ || length($6) < 7 || $7 !~ /^(gpuplan|bench\/|HiGHS|CBC)/ { print "line " NR ": engine, build or command" }
 	$8 !~ /^[0-9]+$/ || $9 !~ /^20[0-9][0-9]-[01][0-9]-[0-3][0-9]$/ || $10 == "" { print "line " NR ": time, date or source" }
 	$11 !~ /^[0-9a-f]+$/ || length($11) != 64 || $12 !~ /^[0-9a-f]+$/ || length($12) != 64 { print "line " NR ": no SHA-256" }
+	$13 !~ /^(-|none|[1-9][0-9]*:[1-9][0-9]*(\+[1-9][0-9]*:[1-9][0-9]*)*)$/ { print "line " NR ": unplaced_by_priority " $13 }
 	models != "" && $11 != models { print "line " NR ": checked against other models than line " first }
 	models == "" { models = $11; first = NR }' "$known" >known.bad
 expect "best-known.csv rows in their format" "$(cat known.bad)" ""
@@ -149,6 +172,11 @@ expect "known, other models" "$(bench_known known.csv M1 abc deg)" \
 	"- stale (the models differ from those the row was checked with: see the header of bench/best-known.csv)"
 expect "known, models not read" "$(bench_known known.csv M1 abc unknown)" "- stale (the models gpuplan reads could not be read)"
 expect "known, none" "$(bench_known known.csv M2 abc def)" "- none"
+# the row's unplaced per priority: "-" in a row written before the column, and for no row
+echo "S2,S,2,219307125774.12,CBC,800c299,bench/paired.sh,10,2026-12-06,docs,def,abc,20:11+10:70+1:64" >>known.csv
+expect "known's unplaced per priority" "$(bench_known_prio known.csv S2)" "20:11+10:70+1:64"
+expect "known's unplaced per priority, a row without the column" "$(bench_known_prio known.csv M1)" "-"
+expect "known's unplaced per priority, no row" "$(bench_known_prio known.csv M2)" "-"
 mkdir -p inst && printf 'a\n' >inst/scenario.yaml && printf 'b\n' >inst/inventory.csv && printf 'c\n' >inst/workloads.csv
 expect "digest" "$(bench_digest inst)" "$(printf 'a\nb\nc\n' | sha256sum | cut -d' ' -f1)"
 # bench_models_sha: the three tables without blank and comment-only lines; a value moves it
@@ -175,7 +203,18 @@ expect "best against the best known" \
 	"$(printf 'gpuplan 17919955.42 14447689.02\nHiGHS-100s 14652108.14 14455552.82 15151326.14\n' | bench_best M 17919955.42 "$k")" \
 	"M: best plan 14652108.14 (HiGHS-100s); best bound 14455552.82 (HiGHS-100s); gpuplan 19.333% above it; best known 15110505.14 $how; gpuplan +18.593% over it"
 expect "a new best known" "$(printf 'gpuplan 15000000.00 14447689.02\n' | bench_best M 15000000.00 "$k")" \
-	"M: best plan 15000000.00 (gpuplan); best bound 14447689.02 (gpuplan); gpuplan 3.682% above it; best known 15110505.14 $how; gpuplan -0.731% over it; new best known: 15000000.00 (gpuplan): update bench/best-known.csv"
+	"M: best plan 15000000.00 (gpuplan); best bound 14447689.02 (gpuplan); gpuplan 3.682% above it; best known 15110505.14 $how; gpuplan -0.731% over it; new best known: 15000000.00 (gpuplan), by cost alone: unplaced per priority not known: update bench/best-known.csv"
+# by the priority rule against the row's unplaced per priority: a cheaper plan that leaves more at
+# priority 10 is not a new best known; one as good by priority and cheaper is; one with fewer
+# unplaced at a higher priority is, however dear
+head="M: best plan 14000000.00 (HiGHS); best bound 14447689.02 (gpuplan); gpuplan 3.682% above it; best known 15110505.14 $how; gpuplan -0.731% over it"
+printf 'gpuplan 15000000.00 14447689.02 15000000.00 10:1+1:5\nHiGHS 14000000.00 - 15010000.00 10:2\n' >rule-a
+expect "cheaper but worse by priority than the row" "$(bench_best M 15000000.00 "$k" 10:1+1:4 <rule-a)" "$head"
+expect "as good by priority and cheaper than the row" "$(bench_best M 15000000.00 "$k" 10:1+1:5 <rule-a)" \
+	"$head; new best known: 15000000.00 (gpuplan): update bench/best-known.csv"
+printf 'gpuplan 15000000.00 14447689.02 15000000.00 10:1+1:5\nHiGHS 14000000.00 - 15200000.00 none\n' >rule-b
+expect "fewer unplaced at a higher priority than the row, dearer" "$(bench_best M 15000000.00 "$k" 10:1+1:5 <rule-b)" \
+	"$head; new best known: 15200000.00 (HiGHS), fewer unplaced at priority 10 than the row: update bench/best-known.csv"
 expect "best known stale" "$(printf 'gpuplan 10 9\n' | bench_best S 10 "- stale (x)")" \
 	"S: best plan 10.00 (gpuplan); best bound 9.00 (gpuplan); gpuplan 10.000% above it; best known: stale (x)"
 expect "pair row against the best known" \

@@ -704,6 +704,27 @@ static void test_cost_rent(void)
 	fixture_release(&fx);
 }
 
+/* cplan_prio_unplaced: the tiers' three priorities, highest first, those with none left out */
+static void test_prio_unplaced(void)
+{
+	static const double none[] = { 0, 0, 0 }, some[] = { 1, 0, 7 }, mid[] = { 0, 2, 0 };
+	struct fixture fx;
+	char *s;
+
+	if (fixture_build(&fx, SC_TEXT, inv_tier, wl_tier, 0))
+		return;
+	s = cplan_prio_unplaced(&fx.p, none);
+	CHECK_STR(s, "none", "every replica placed");
+	free(s);
+	s = cplan_prio_unplaced(&fx.p, some);
+	CHECK_STR(s, "3:1+1:7", "priorities 3 and 1");
+	free(s);
+	s = cplan_prio_unplaced(&fx.p, mid);
+	CHECK_STR(s, "2:2", "priority 2 alone");
+	free(s);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_cplan"))
@@ -720,6 +741,7 @@ int main(void)
 	test_cost_mig();
 	test_cost_buy();
 	test_cost_rent();
+	test_prio_unplaced();
 	fixture_teardown();
 	return check_done();
 }
