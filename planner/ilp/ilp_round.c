@@ -550,9 +550,15 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->t_deal = util_now_s();
 	fixed = ilp_repair_vector(ic, x);
 	lg->t_deal = util_now_s() - lg->t_deal;
-	/* its replicas left unplaced get nodes, when there is time for one more deal (else that deal ran past the limit) */
-	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5 &&
-	    ilp_ms_left(ic->deadline - ilp_deal_tail(ic)) > 0) {
+	/*
+	 * its replicas left unplaced get nodes, when there is time for one
+	 * more deal as long as this one, its completion included (else that
+	 * deal ran past the limit; the caller keeps the plan written's deal
+	 * after the deadline).  A deal's whole tail, five greedy passes, was
+	 * more than a starved run had left, and this rounding was its only
+	 * plan.
+	 */
+	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5 && ilp_ms_left(ic->deadline - lg->t_deal) > 0) {
 		lg->fobj = ilp_vec_obj(ic->P, fixed);
 		fixed = ilp_complete_room(ic, x, &obj, fixed, &lg->fobj);
 	}

@@ -138,16 +138,20 @@ int ilp_deal_complete(struct ilp_pack *pk, struct cplan *cp, double model_unplac
 }
 
 /*
- * cp, dealt from x, completed (ilp_deal_complete) when there is time for
- * it: about a greedy pass and a check, which the deal's tail covers; the
- * line in the log says what the deal left and what the completion made.
+ * cp, dealt from x, completed (ilp_deal_complete) when a greedy pass's
+ * time (ilp_ctx.deal_s) is left before the deadline: the completion
+ * places only what is unplaced, then checks the plan, less work than a
+ * pass over every replica.  (A deal's whole tail, five passes, was too
+ * much to ask: on a starved run the rounding that was the only plan
+ * ended with less left, and the run returned the greedy plan.)  The line
+ * in the log says what the deal left and what the completion made.
  */
 static void repair_complete(const struct ilp_ctx *c, const double *x, struct cplan *cp)
 {
 	struct cplan_cost was, now;
 	double t = util_now_s(), un = ilp_unplaced_sum(c->p, &c->cl, x);
 
-	if (!((double)cplan_unplaced_count(cp) > un + 0.5) || !ilp_ms_left(c->deadline - ilp_deal_tail(c)))
+	if (!((double)cplan_unplaced_count(cp) > un + 0.5) || !ilp_ms_left(c->deadline - c->deal_s))
 		return;
 	cplan_cost(cp, &was);
 	if (!ilp_deal_complete(c->pack, cp, un))
