@@ -13,7 +13,8 @@
  * replica stays unplaced), cplan_repair.c (ejection
  * chains for what stays unplaced), cplan_swap.c (GPU swaps between
  * nodes for what still does), cplan_deal.c (ILP counts to a plan
- * and back), cplan_bill.c (costs and licences).
+ * and back), cplan_complete.c (what a plan leaves unplaced, placed on
+ * top of it), cplan_bill.c (costs and licences).
  *
  * Ownership: the cplan owns its arrays; it points into the problem,
  * which must outlive it.  cplan_release frees everything.
@@ -220,6 +221,20 @@ size_t cplan_slot_arc(const struct cplan *cp, size_t slot);
  */
 long cplan_deal_loss(const struct problem *p, const long *nmode, long *const *ncfg, const double *arc,
 		     double *lost_cpu, double *lost_ram);
+
+/*
+ * What cp leaves unplaced, placed by the greedy pass's engine on top of
+ * it (cplan_complete.c): cp built again with only its nodes and GPUs that
+ * hold a replica (each replica where it was, each node under its name;
+ * the rest given back), then cplan_place_more of what is unplaced, and,
+ * while some still is, the same highest priority first by isolation
+ * tiers, the better kept.  The result replaces cp when it is better
+ * (cplan_better: the priority rule, then the objective) and passes
+ * verify_plan: 1 then, else 0 and cp as it was (also when nothing a slot
+ * could take is unplaced).  Polls no clock: about a greedy pass and a
+ * check of work.
+ */
+int cplan_complete(struct cplan *cp);
 
 /* Counts of a plan in the ILP's terms (inverse of cplan_from_counts). */
 void cplan_counts(const struct cplan *cp, long *nmode, long *const *ncfg, double *arc, double *unplaced);

@@ -608,6 +608,11 @@ void cplan_place_more(struct cplan *cp, const long *add)
 	place_ordered(cp, add, GREEDY_FIT);
 }
 
+void cplan_place_more_tiered(struct cplan *cp, const long *add)
+{
+	place_ordered(cp, add, GREEDY_TIERED);
+}
+
 /*
  * What stops the greedy pass before its next replica, or CPLAN_RUN: a
  * signal (first: the run ends on it whatever the clock says), the

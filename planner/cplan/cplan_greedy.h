@@ -23,6 +23,14 @@ size_t cplan_place_opened(struct cplan *cp, int d, long left);
 /* Sets cp->reason[d], unless set: why free capacity could not take a replica of d. */
 void cplan_set_reason(struct cplan *cp, int d);
 
+/*
+ * cplan_place_more highest priority first, by isolation tiers (the greedy
+ * pass's third order, cplan_greedy_add): so a completion (cplan_complete)
+ * splits a passthrough node anew for a group size it lacks, as the pass's
+ * sweeps do.
+ */
+void cplan_place_more_tiered(struct cplan *cp, const long *add);
+
 /* The demands by CPU, then RAM per replica, decreasing; then in index order.  Caller frees. */
 size_t *cplan_demands_by_load(const struct problem *p);
 

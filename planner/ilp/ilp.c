@@ -25,8 +25,12 @@
  *     concrete (ilp_deal: counts dealt over real nodes with their CPU
  *     and RAM, replicas left without a slot put on a free slot, a new GPU
  *     or a new node; a small class the deal leaves short packed exactly,
- *     ilp_pack.c) and read back; plans are compared made
- *     concrete, because that is what will be reported.  Rounding is done
+ *     ilp_pack.c; what the deal still lost, replicas the counts place,
+ *     placed by the greedy engine on top of the plan: ilp_deal_complete)
+ *     and read back; plans are compared made concrete, and completed,
+ *     because that is what will be reported: a plan the deal left
+ *     short would lose to the warm (greedy) plan by its penalties,
+ *     however cheap otherwise.  Rounding is done
  *     again up to FEEDBACK_ROUNDS times (or until a round is no cheaper
  *     made concrete than the ones before), each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
@@ -425,7 +429,8 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 /*
  * The replicas r leaves unplaced, and one summary line in the solver's
  * log (stderr with --verbose; bench/run.sh reads it), then the exact
- * packer's line when it packed.
+ * packer's line when it packed and the completions' when a deal was
+ * completed (ilp_deal_complete).
  */
 static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const struct ilp_pack *pack)
 {
@@ -439,6 +444,9 @@ static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const s
 	if (pack->packs)
 		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
 			   "the cache, %ld plans the better for it\n", pack->packs, pack->started, pack->hits, pack->kept);
+	if (pack->completions)
+		glp_printf("gpuplan-ilp: deals completed by the greedy engine: %ld of %ld\n", pack->completed,
+			   pack->completions);
 }
 
 /*

@@ -762,7 +762,7 @@ void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cp
 	struct arcidx ix;
 	struct ilp_pack own, *pk = r->pack;
 	struct pack_counts from = { r->nmode, r->ncfg, r->arc };
-	double deadline = seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds;
+	double deadline = seconds > 1e9 ? HUGE_VAL : util_now_s() + seconds, un;
 	size_t i;
 
 	ilp_arcidx_build(&ix, p);
@@ -778,6 +778,9 @@ void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cp
 		pk = &own;
 	}
 	ilp_deal(pk, cp, from.nmode, from.ncfg, from.arc);
+	for (un = 0, i = 0; i < p->ndemands; i++)
+		un += r->unplaced[i];
+	ilp_deal_complete(pk, cp, un);	/* as the solve completed it (ilp_repair_vector) */
 	if (pk == &own)
 		ilp_pack_release(&own);
 	else

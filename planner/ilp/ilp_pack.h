@@ -37,6 +37,7 @@ struct ilp_pack {
 	pthread_mutex_t lock;
 	int mip_nodes;		/* each packing's branch-and-bound budget: PACK_MIP_NODES (tests set less) */
 	long packs, hits, kept;	/* MIPs solved, cache hits, plans improved (for --verbose) */
+	long completions, completed; /* deals completed by the greedy engine: tried, kept (ilp_deal_complete) */
 	long started;		/* packings that started from the deal's layout */
 	double tail_s;		/* the longest a deal took but for its packings (ilp_pack_tail) */
 	double stop_by;		/* packings stop by this too (the roundings' share: ilp_round_chains); HUGE_VAL: none */
@@ -78,6 +79,22 @@ void ilp_pack_release(struct ilp_pack *pk);
  * that the deal ends by it when it starts a tail before it.
  */
 void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *const *ncfg, const double *arc);
+
+/*
+ * The plan cp, dealt from counts that leave model_unplaced replicas
+ * unplaced, completed by the greedy engine (cplan_complete: its nodes and
+ * GPUs that hold nothing given back, then the unplaced replicas on free
+ * slots, GPUs of its nodes and nodes its classes still have) when the deal
+ * left more unplaced than the counts do: the replicas the deal lost for
+ * want of a slot on real nodes.  Replicas the counts leave out are left
+ * to the model (on a full fleet, completing every deal would be a greedy
+ * pass of work for nothing).  Returns 1 when the completed plan replaced
+ * cp (better by the priority rule, then cost, and checked).  The plan
+ * search completes its plans so (ilp_repair_vector), and ilp_concrete
+ * the plan written by the same rule, so that it is the plan the search
+ * costed.  Polls no clock.  pk: its counters, or NULL.  Any thread.
+ */
+int ilp_deal_complete(struct ilp_pack *pk, struct cplan *cp, double model_unplaced);
 
 /*
  * The longest a deal took so far apart from its packings (seconds,

@@ -20,6 +20,7 @@
  * starved run still has an ILP plan.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,7 +405,10 @@ static int round_lp(const struct ilp_ctx *c, const struct shrink *sh, struct rou
  * No feedback round starts when it would end past this share of the time
  * limit, by the chain's last round's wall time: on the largest fleets
  * a round takes a good part of the limit, and one started just before
- * the share would leave the polish little.
+ * the share would leave the polish little.  Nor a chain's first rounding
+ * once another chain has a plan (round_wall): with fewer threads than
+ * chains it starts only when another chain's round ends, and on a busy
+ * machine it then ran to the limit and left the polish no time.
  */
 #define FEEDBACK_SHARE 0.5
 #define ROUND_CHAINS 3
@@ -498,7 +502,47 @@ struct chain_jobs {
 	int threads;		/* for each chain's class MIPs */
 	double stop_by;		/* ilp_round_chains's */
 	struct chain *ch;	/* [chain] */
+	pthread_mutex_t lock;	/* guards what follows, which every chain's thread writes */
+	double first_cpu;	/* the first roundings ended with a plan: their thread CPU seconds, summed */
+	int nfirst;		/* and how many */
+	double wall_per_cpu;	/* the wall seconds a CPU second took in the round that ended last */
 };
+
+/*
+ * The wall seconds round fb of chain c is expected to take, for
+ * FEEDBACK_SHARE: a feedback round, the chain's last round's; a chain's
+ * first rounding, once another chain's ended with a plan, the thread CPU
+ * seconds the first roundings took (a measure of their work that the load
+ * does not change), on average, times the wall seconds a CPU second took
+ * in the round that ended last (the share of a processor a chain's thread
+ * gets now); 0 before (some chain must round: it runs).
+ */
+static double round_wall(struct chain_jobs *cj, const struct chain *c, int fb)
+{
+	double t = 0;
+
+	if (fb)
+		return c->t_last;
+	pthread_mutex_lock(&cj->lock);
+	if (cj->nfirst > 0)
+		t = cj->first_cpu / cj->nfirst * cj->wall_per_cpu;
+	pthread_mutex_unlock(&cj->lock);
+	return t;
+}
+
+/* Round fb of a chain ended with a plan, in wall and thread CPU seconds: for round_wall. */
+static void round_ended(struct chain_jobs *cj, int fb, double wall, double cpu)
+{
+	if (!(cpu > 0))
+		return;
+	pthread_mutex_lock(&cj->lock);
+	if (fb == 0) {
+		cj->first_cpu += cpu;
+		cj->nfirst++;
+	}
+	cj->wall_per_cpu = wall / cpu;
+	pthread_mutex_unlock(&cj->lock);
+}
 
 /*
  * Round fb of chain j (a step of par_run_seq, which runs the chains'
@@ -509,7 +553,8 @@ struct chain_jobs {
  * deal lost taken off, until a round fails, a deal loses
  * nothing, a round made concrete is no cheaper than the chain's best so
  * far, FEEDBACK_ROUNDS are done or a round would end past
- * FEEDBACK_SHARE of the time limit.  The stop on a round no cheaper
+ * FEEDBACK_SHARE of the time limit (round_wall; a chain's first rounding
+ * too, once another chain has a plan).  The stop on a round no cheaper
  * leaves that time to the polish, which gains more in it than the
  * chain's next draws do (docs/benchmarks.md); it
  * depends on the chain's own rounds only, so it is as deterministic as
@@ -529,7 +574,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 
 	if (interrupt_pending())
 		return 0;
-	if (fb && t_start - ic->t0 + c->t_last > FEEDBACK_SHARE * ic->limit_s) {
+	if (t_start - ic->t0 + round_wall(cj, c, fb) > FEEDBACK_SHARE * ic->limit_s) {
 		c->cut = 1;
 		return 0;
 	}
@@ -550,9 +595,15 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->t_deal = util_now_s();
 	fixed = ilp_repair_vector(ic, x);
 	lg->t_deal = util_now_s() - lg->t_deal;
-	/* its replicas left unplaced get nodes, when there is time for one more deal (else that deal ran past the limit) */
-	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5 &&
-	    ilp_ms_left(ic->deadline - ilp_deal_tail(ic)) > 0) {
+	/*
+	 * its replicas left unplaced get nodes, when there is time for one
+	 * more deal as long as this one, its completion included (else that
+	 * deal ran past the limit; the caller keeps the plan written's deal
+	 * after the deadline).  A deal's whole tail, five greedy passes, was
+	 * more than a starved run had left, and this rounding was its only
+	 * plan.
+	 */
+	if (how.completed && ilp_unplaced_sum(ic->p, cl, fixed) > 0.5 && ilp_ms_left(ic->deadline - lg->t_deal) > 0) {
 		lg->fobj = ilp_vec_obj(ic->P, fixed);
 		fixed = ilp_complete_room(ic, x, &obj, fixed, &lg->fobj);
 	}
@@ -563,6 +614,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 	lg->t_end = util_now_s() - ic->t0;
 	c->t_last = util_now_s() - t_start;
 	lg->t_cpu = util_thread_cpu_s() - lg->t_cpu;
+	round_ended(cj, fb, c->t_last, lg->t_cpu);
 	c->nrounds = fb + 1;
 	more = ilp_shrink_add(ic->p, cl, x, fixed, &c->sh);
 	c->stale = c->best >= 0 && lg->fobj >= c->best_obj - 1e-6;
@@ -662,9 +714,13 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double sto
 	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
 	cj.stop_by = stop_by;
 	cj.ch = ch;
+	cj.first_cpu = cj.wall_per_cpu = 0;
+	cj.nfirst = 0;
+	pthread_mutex_init(&cj.lock, NULL);
 	if (ctx->pack)	/* the roundings' deals pack within their share too: the rest is the polish's */
 		ctx->pack->stop_by = stop_by;
 	par_run_seq(ROUND_CHAINS, threads, chain_step, &cj, ilp_glpk_thread_end);
+	pthread_mutex_destroy(&cj.lock);
 	if (ctx->pack)
 		ctx->pack->stop_by = HUGE_VAL;
 	for (j = 0; j < ROUND_CHAINS; j++) {
@@ -676,9 +732,13 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double sto
 				   chain_batch(p->nclasses, j), fb, lg->obj, lg->unplaced, lg->fobj, lg->funplaced, lg->t_deal,
 				   lg->t_end, lg->t_cpu);
 		}
-		if (c->cut)
+		if (c->cut && c->nrounds)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: it would end past %.0f%% of the time limit, left to "
 				   "the polish\n", j, c->nrounds, 100 * FEEDBACK_SHARE);
+		else if (c->cut)
+			glp_printf("gpuplan-ilp: chain %zu: no rounding: by the CPU the other chains' took and the share of it the "
+				   "threads get, it would end past %.0f%% of the time limit, left to the polish\n", j,
+				   100 * FEEDBACK_SHARE);
 		if (c->stale && c->nrounds <= FEEDBACK_ROUNDS)
 			glp_printf("gpuplan-ilp: chain %zu: no feedback round %d: round %d was no cheaper than the chain's "
 				   "best, left to the polish\n", j, c->nrounds, c->nrounds - 1);

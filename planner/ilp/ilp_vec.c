@@ -13,6 +13,7 @@
 #include "util.h"
 #include "ilp_key.h"
 #include "ilp_pack.h"
+#include "ilp_glpk.h"
 #include "ilp_vec.h"
 #include "banned.h"
 
@@ -120,13 +121,55 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
 		r->unplaced[i] = x[cl->u[i]];
 }
 
+int ilp_deal_complete(struct ilp_pack *pk, struct cplan *cp, double model_unplaced)
+{
+	int kept;
+
+	if (!((double)cplan_unplaced_count(cp) > model_unplaced + 0.5))
+		return 0;
+	kept = cplan_complete(cp);
+	if (pk) {
+		pthread_mutex_lock(&pk->lock);
+		pk->completions++;
+		pk->completed += kept;
+		pthread_mutex_unlock(&pk->lock);
+	}
+	return kept;
+}
+
+/*
+ * cp, dealt from x, completed (ilp_deal_complete) when a greedy pass's
+ * time (ilp_ctx.deal_s) is left before the deadline: the completion
+ * places only what is unplaced, then checks the plan, less work than a
+ * pass over every replica.  (A deal's whole tail, five passes, was too
+ * much to ask: on a starved run the rounding that was the only plan
+ * ended with less left, and the run returned the greedy plan.)  The line
+ * in the log says what the deal left and what the completion made.
+ */
+static void repair_complete(const struct ilp_ctx *c, const double *x, struct cplan *cp)
+{
+	struct cplan_cost was, now;
+	double t = util_now_s(), un = ilp_unplaced_sum(c->p, &c->cl, x);
+
+	if (!((double)cplan_unplaced_count(cp) > un + 0.5) || !ilp_ms_left(c->deadline - c->deal_s))
+		return;
+	cplan_cost(cp, &was);
+	if (!ilp_deal_complete(c->pack, cp, un))
+		return;
+	cplan_cost(cp, &now);
+	glp_printf("gpuplan-ilp: a deal completed by the greedy engine: made concrete %.2f unplaced %ld, completed %.2f "
+		   "unplaced %ld (%.2f s)\n", was.objective, was.unplaced, now.objective, now.unplaced, util_now_s() - t);
+}
+
 /*
  * The plan x (1-based column values) made concrete: its counts dealt
  * over real nodes (per-node CPU and RAM), the replicas that found no
  * slot placed as the greedy planner would (a free slot, a new GPU, a new
- * node), a small class left short packed exactly (ilp_deal), and read
- * back as a column vector.  Where the fleet has room
- * this turns a rounded plan's unplaced replicas into a little more cost.
+ * node), a small class left short packed exactly (ilp_deal), what the
+ * deal lost then placed by the greedy engine on top of it
+ * (repair_complete), and read back as a column vector.  Where the fleet
+ * has room this turns a rounded plan's unplaced replicas into a little
+ * more cost.
  */
 double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
 {
@@ -141,6 +184,7 @@ double *ilp_repair_vector(const struct ilp_ctx *c, const double *x)
 	ilp_take_plan(p, cl, x, &counts);
 	cplan_init(&cp, p);
 	ilp_deal(c->pack, &cp, counts.nmode, counts.ncfg, counts.arc);
+	repair_complete(c, x, &cp);
 	out = ilp_warm_vector(p, cl, &cp);
 	if (c->pack) {	/* so that the plan written, if it is this one, is dealt from counts (ilp_concrete) */
 		struct ilp_result made;
