@@ -35,7 +35,7 @@
  *     made concrete than the ones before), each time with the CPU and RAM
  *     the last deal could not use in a (class, mode) taken off its nodes
  *     (struct shrink: in the rounding's copy only; the LP bound never
- *     sees it).  Two such chains of roundings run at once, each with its
+ *     sees it).  Three such chains of roundings run at once, each with its
  *     own feedback, batching the classes differently (ilp_round.c).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
