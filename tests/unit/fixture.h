@@ -24,6 +24,7 @@
 #include "problem.h"
 #include "scenario.h"
 #include "util.h"
+#include "verify.h"
 
 #define FIXTURE_MODELS TEST_SRC_DIR "/models"
 #define FIXTURE_LICENSE 4500.0 /* NVAIE per GPU-year: 3 years = subscription-3y, 13500 */
@@ -151,6 +152,17 @@ static void fixture_release(struct fixture *fx)
 	scenario_release(&fx->sc);
 	fx->ok = 0;
 	fx->has_cp = 0;
+}
+
+/* CHECK that cp passes verify_plan (what names the plan in the message); returns 1 when it does. */
+static inline int fixture_verifies(const struct cplan *cp, const char *what)
+{
+	struct diag d = DIAG_INIT;
+	int rc = verify_plan(cp, &d);
+
+	CHECK(rc == 0, "%s: verify_plan: %s", what, d.msg ? d.msg : "");
+	diag_release(&d);
+	return rc == 0;
 }
 
 #endif

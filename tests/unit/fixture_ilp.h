@@ -16,6 +16,7 @@
 #include "ilp.h"
 #include "ilp_glpk.h"
 #include "ilp_model.h"
+#include "ilp_vec.h"
 
 /* c on fx's problem, its root LP solved; returns 0, or -1 when the LP was not (CHECK recorded). */
 static int fixture_ilp_build(struct ilp_ctx *c, struct fixture *fx)
@@ -51,5 +52,18 @@ static void fixture_ilp_release(struct ilp_ctx *c, struct fixture *fx)
 	"a,t,3,0,2,0.1,none,false,6,4,mps,false,10\n"                                                \
 	"b,t,2,0,2,0.1,none,false,3,5,mps,false,10\n"                                                \
 	"c,t,2,0,2,0.1,none,false,3,4,mps,false,10\n"
+
+/* CHECK that cp, read back as a column vector, is x: ilp_concrete gave the plan ilp_repair_vector made. */
+static inline void fixture_ilp_same_plan(const struct ilp_ctx *c, const struct fixture *fx, const struct cplan *cp,
+					 const double *x)
+{
+	double *back = ilp_warm_vector(&fx->p, &c->cl, cp);
+	int j, same = 1;
+
+	for (j = 1; j <= c->cl.ncols; j++)
+		same &= fabs(back[j] - x[j]) < 1e-9;
+	CHECK(same, "ilp_concrete gives the plan ilp_repair_vector made");
+	free(back);
+}
 
 #endif

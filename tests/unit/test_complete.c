@@ -34,15 +34,6 @@
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
 #define SC_TEXT FIXTURE_SC_TEXT("c")
 
-static int verifies(const struct cplan *cp, const char *what)
-{
-	struct diag d = DIAG_INIT;
-	int rc = verify_plan(cp, &d);
-	CHECK(rc == 0, "%s: verify_plan: %s", what, d.msg ? d.msg : "");
-	diag_release(&d);
-	return rc == 0;
-}
-
 /* The class named `name`, or -1. */
 static int class_named(const struct problem *p, const char *name)
 {
@@ -129,7 +120,7 @@ static void test_ilp_wins(void)
 	}
 	for (i = 0; i < fx.p.ndemands; i++)
 		CHECK(cp.reason[i] == NULL, "completed: %s has a reason", fx.p.demands[i].w->name);
-	verifies(&cp, "completed");
+	fixture_verifies(&cp, "completed");
 	/* now the ILP's plan is kept: as many placed, for less */
 	CHECK(!cplan_better(&fx.cp, &gc, &cp, &ic) && ic.objective < gc.objective - 1,
 	      "completed: objective %.2f, greedy %.2f", ic.objective, gc.objective);
@@ -199,7 +190,7 @@ static void test_rebuilt(void)
 	}
 	CHECK(cplan_complete(&cp) == 1, "the replica taken out was not placed again");
 	CHECK(cplan_unplaced_count(&cp) == 0, "completed: %ld unplaced", cplan_unplaced_count(&cp));
-	verifies(&cp, "rebuilt");
+	fixture_verifies(&cp, "rebuilt");
 	for (i = 0; i < fx.p.ndemands; i++)
 		for (r = 0; r < fx.p.demands[i].replicas; r++) {
 			char *a = NULL, *b = NULL;
@@ -248,9 +239,9 @@ static void test_in_solve(void)
 	struct ilp_result x, rf;
 	struct ilp_pack pk;
 	struct cplan cp;
-	double *v, *fixed, *back;
+	double *v, *fixed;
 	long ai, af, tried;
-	int big, small, j, same = 1;
+	int big, small, j;
 
 	if (fixture_build(&fx, SC_TEXT, inv_mig_left, wl_mig_left, 0))
 		return;
@@ -295,12 +286,8 @@ static void test_in_solve(void)
 	      pk.completed);
 	CHECK(cplan_unplaced_count(&cp) == 0, "written: %ld unplaced", cplan_unplaced_count(&cp));
 	CHECK_STR(class_of(&cp, "iso"), "big", "written: iso's node");
-	verifies(&cp, "written");
-	back = ilp_warm_vector(&fx.p, &c.cl, &cp);
-	for (j = 1; j <= c.cl.ncols; j++)
-		same &= fabs(back[j] - fixed[j]) < 1e-9;
-	CHECK(same, "ilp_concrete gives the plan ilp_repair_vector made");
-	free(back);
+	fixture_verifies(&cp, "written");
+	fixture_ilp_same_plan(&c, &fx, &cp, fixed);
 	cplan_release(&cp);
 	ilp_result_release(&fx.p, &rf);
 	free(fixed);

@@ -31,15 +31,6 @@
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,modes,needs_nvaie,priority\n"
 #define SC_TEXT FIXTURE_SC_TEXT("c")
 
-static int verifies(const struct cplan *cp, const char *what)
-{
-	struct diag d = DIAG_INIT;
-	int rc = verify_plan(cp, &d);
-	CHECK(rc == 0, "%s: verify_plan: %s", what, d.msg ? d.msg : "");
-	diag_release(&d);
-	return rc == 0;
-}
-
 /* ================= instances ================= */
 
 /* Easy: room for everything, several modes and a 2-GPU replica. */
@@ -120,7 +111,7 @@ static void test_greedy_easy(void)
 			CHECK(s->ngpus == 2 && fx.cp.nodes[s->node].mode == MODE_PASSTHROUGH,
 			      "easy: train replica %ld in a group of %d", s->replica, s->ngpus);
 	}
-	verifies(&fx.cp, "easy greedy");
+	fixture_verifies(&fx.cp, "easy greedy");
 	fixture_release(&fx);
 }
 
@@ -146,7 +137,7 @@ static void test_greedy_tiers(void)
 			CHECK(fx.cp.nodes[s->node].mode == MODE_TIMESLICE, "tiers: any replica %ld in %s mode", s->replica,
 			      mode_name(fx.cp.nodes[s->node].mode));
 	}
-	verifies(&fx.cp, "tiers greedy");
+	fixture_verifies(&fx.cp, "tiers greedy");
 	fixture_release(&fx);
 }
 
@@ -160,7 +151,7 @@ static void test_greedy_resplit(void)
 	cplan_cost(&fx.cp, &cost);
 	CHECK(cost.unplaced == 0 && cost.placed == 3 && cost.nodes == 1, "resplit: %ld placed, %ld unplaced, %ld nodes",
 	      cost.placed, cost.unplaced, cost.nodes);
-	verifies(&fx.cp, "resplit greedy");
+	fixture_verifies(&fx.cp, "resplit greedy");
 	fixture_release(&fx);
 }
 
@@ -223,7 +214,7 @@ static void test_greedy_keep(void)
 			cut++;
 		}
 	CHECK(cut > 0, "keep: some workload cut");
-	verifies(&fx.cp, "keep: the cut plan");
+	fixture_verifies(&fx.cp, "keep: the cut plan");
 	cplan_release(&fx.cp);
 	/* the same under the test hook: the hook alone decides, keep_s is not asked */
 	frozen_now = 50;
@@ -308,7 +299,7 @@ static void round_trip(const char *what, const char *inv, const char *wl)
 	CHECK(c1.nodes == c2.nodes && c1.gpus_active == c2.gpus_active && c1.placed == c2.placed,
 	      "%s: nodes %ld/%ld, active %ld/%ld, placed %ld/%ld", what, c1.nodes, c2.nodes, c1.gpus_active,
 	      c2.gpus_active, c1.placed, c2.placed);
-	verifies(&back, what);
+	fixture_verifies(&back, what);
 	cplan_release(&back);
 	ilp_result_release(&fx.p, &a);
 	ilp_result_release(&fx.p, &b);
@@ -475,7 +466,7 @@ static void test_deal_cpu(void)
 			for (i = 0; i < fx.p.ndemands; i++)
 				CHECK((cp.unplaced[i] > 0) == (cp.reason[i] != NULL), "%s: %s: %ld unplaced, reason '%s'",
 				      dc->name, fx.p.demands[i].w->name, cp.unplaced[i], cp.reason[i] ? cp.reason[i] : "");
-			verifies(&cp, dc->name);
+			fixture_verifies(&cp, dc->name);
 			cplan_release(&cp);
 		}
 		ilp_result_release(&fx.p, &x);
@@ -520,7 +511,7 @@ static void test_leftover_cheapest(void)
 	for (i = 0; i < cp.nslots; i++)
 		if (cp.slots[i].d >= 0)
 			CHECK(cp.nodes[cp.slots[i].node].k == 1, "a replica on class %d", cp.nodes[cp.slots[i].node].k);
-	verifies(&cp, "leftover");
+	fixture_verifies(&cp, "leftover");
 	cplan_release(&cp);
 	ilp_result_release(&fx.p, &x);
 	fixture_release(&fx);
@@ -588,7 +579,7 @@ static void test_repair_swap(void)
 	CHECK(cost.nodes == 2 && cost.gpus_active == 4, "%ld nodes, %ld GPUs active", cost.nodes, cost.gpus_active);
 	CHECK(cp.nodes[0].cpu_used <= 9 && cp.nodes[1].cpu_used <= 9 && cp.nodes[0].cpu_used + cp.nodes[1].cpu_used == 17,
 	      "cores used: %g, %g", cp.nodes[0].cpu_used, cp.nodes[1].cpu_used);
-	verifies(&cp, "swap");
+	fixture_verifies(&cp, "swap");
 	cplan_release(&cp);
 	fixture_release(&fx);
 }

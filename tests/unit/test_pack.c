@@ -201,9 +201,8 @@ static void test_memo(void)
 	struct ilp_result r, rf, memo;
 	struct ilp_pack pk;
 	struct cplan cp;
-	double *x, *fixed, *back;
+	double *x, *fixed;
 	long hits;
-	int j, same = 1;
 
 	if (case_open(&fx, &c, &r) == 0) {
 		ilp_pack_init(&pk, &fx.p, &c.ix, HUGE_VAL);
@@ -231,11 +230,7 @@ static void test_memo(void)
 		ilp_concrete(&fx.p, &rf, &cp, HUGE_VAL);
 		rf.pack = NULL;
 		CHECK(pk.hits == hits + 1 && pk.ix == NULL, "the packing from the cache (%ld hits)", pk.hits - hits);
-		back = ilp_warm_vector(&fx.p, &c.cl, &cp);
-		for (j = 1; j <= c.cl.ncols; j++)
-			same &= fabs(back[j] - fixed[j]) < 1e-9;
-		CHECK(same, "ilp_concrete gives the plan ilp_repair_vector made");
-		free(back);
+		fixture_ilp_same_plan(&c, &fx, &cp, fixed);
 		cplan_release(&cp);
 		ilp_result_release(&fx.p, &rf);
 		free(fixed);
