@@ -750,6 +750,22 @@ void ilp_deal(struct ilp_pack *pk, struct cplan *cp, const long *nmode, long *co
 	free(target);
 }
 
+int ilp_deal_complete(struct ilp_pack *pk, struct cplan *cp, double model_unplaced)
+{
+	int kept;
+
+	if (!((double)cplan_unplaced_count(cp) > model_unplaced + 0.5))
+		return 0;
+	kept = cplan_complete(cp);
+	if (pk) {
+		pthread_mutex_lock(&pk->lock);
+		pk->completions++;
+		pk->completed += kept;
+		pthread_mutex_unlock(&pk->lock);
+	}
+	return kept;
+}
+
 void ilp_pack_remember(struct ilp_pack *pk, uint64_t made, double cost, const struct ilp_result *from)
 {
 	pthread_mutex_lock(&pk->lock);

@@ -121,22 +121,6 @@ void ilp_take_plan(const struct problem *p, const struct cols *cl, const double 
 		r->unplaced[i] = x[cl->u[i]];
 }
 
-int ilp_deal_complete(struct ilp_pack *pk, struct cplan *cp, double model_unplaced)
-{
-	int kept;
-
-	if (!((double)cplan_unplaced_count(cp) > model_unplaced + 0.5))
-		return 0;
-	kept = cplan_complete(cp);
-	if (pk) {
-		pthread_mutex_lock(&pk->lock);
-		pk->completions++;
-		pk->completed += kept;
-		pthread_mutex_unlock(&pk->lock);
-	}
-	return kept;
-}
-
 /*
  * cp, dealt from x, completed (ilp_deal_complete) when a greedy pass's
  * time (ilp_ctx.deal_s) is left before the deadline: the completion
