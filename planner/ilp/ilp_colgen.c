@@ -4,7 +4,7 @@
  * The aggregated model sums CPU and RAM over a (class, mode)'s nodes, so
  * its plans can need more than one node has, and its bound misses what
  * single nodes cannot hold.  Here a column is one whole node, a solution
- * of its class's one-node model (ilp_pack.h: the class's rows with one
+ * of its class's one-node model (ilp_one_node.h: the class's rows with one
  * node, integer replicas), and the master (every class at once) is
  *
  *   min sum_p cost_p lam_p + sum_d pen_d U_d
@@ -39,7 +39,7 @@
 #include "util.h"
 #include "ilp_colgen.h"
 #include "ilp_glpk.h"
-#include "ilp_pack.h"
+#include "ilp_one_node.h"
 #include "banned.h"
 
 /* One run's state: the master, the classes' one-node models and their own costs. */

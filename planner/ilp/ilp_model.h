@@ -13,6 +13,7 @@
  *   ilp_bound.c   the root LP (sifting): the lower bound
  *   ilp_vec.c     plans as column vectors, made concrete
  *   ilp_pack.c    a class the deal leaves short, packed exactly (one-node model copies)
+ *   ilp_one_node.c a class's one-node model (the packer's copies, colgen's pricing)
  *   ilp_shrink.c  CPU and RAM a deal lost, taken off nodes
  *   ilp_sub.c     the MIP of one or two classes (rounding and polish)
  *   ilp_round.c   rounding chains

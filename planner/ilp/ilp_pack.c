@@ -33,6 +33,7 @@
 #include "util.h"
 #include "verify.h"
 #include "ilp_glpk.h"
+#include "ilp_one_node.h"
 #include "ilp_pack.h"
 #include "banned.h"
 
@@ -106,41 +107,6 @@ void ilp_pack_release(struct ilp_pack *pk)
 	free(pk->cache);
 	ilp_memo_free(pk->p, pk->memo, pk->nmemo);
 	pthread_mutex_destroy(&pk->lock);
-}
-
-void ilp_one_node_build(const struct problem *p, const struct arcidx *ix, size_t k, struct ilp_one_node *on)
-{
-	struct rowbuf rb = { NULL, NULL, 0, 0, NULL };
-	struct ilp_rows rw;
-	size_t a;
-
-	on->S = glp_create_prob();
-	memset(&on->lc, 0, sizeof(on->lc));
-	ilp_cols_alloc(p, &on->lc);
-	ilp_class_cols(on->S, p, &on->lc, k);
-	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
-		ilp_arc_col(on->S, p, &on->lc, ix->byk[a]);
-		glp_set_col_kind(on->S, on->lc.arc[ix->byk[a]], GLP_IV);
-	}
-	ilp_agg_cols(on->S, p, &on->lc, k);
-	rb.pos = xcalloc((size_t)glp_get_num_cols(on->S) + 1, sizeof(*rb.pos));
-	rw.P = on->S;
-	rw.p = p;
-	rw.ix = ix;
-	rw.cl = &on->lc;
-	rw.rb = &rb;
-	ilp_class_rows(&rw, k, NULL);
-	ilp_rb_free(&rb);
-	if (on->lc.avail_row[k])
-		glp_set_row_bnds(on->S, on->lc.avail_row[k], GLP_UP, 0, 1);
-	on->nr = glp_get_num_rows(on->S);
-	on->nc = glp_get_num_cols(on->S);
-}
-
-void ilp_one_node_free(const struct problem *p, struct ilp_one_node *on)
-{
-	glp_delete_prob(on->S);
-	ilp_cols_free(p, &on->lc);
 }
 
 /* Appends a copy of on's columns and rows to E; the copy's first column less one. */

@@ -45,20 +45,6 @@ struct ilp_pack {
 	size_t nmemo;
 };
 
-/*
- * The one-node model of a class: its problem S (the class's rows as the
- * model has them, at most one node, integer replicas), S's columns lc,
- * its size.  The packer copies it once a node; column generation
- * (ilp_colgen.c) prices node patterns with it.
- */
-struct ilp_one_node {
-	glp_prob *S;
-	struct cols lc;
-	int nr, nc;
-};
-void ilp_one_node_build(const struct problem *p, const struct arcidx *ix, size_t k, struct ilp_one_node *on);
-void ilp_one_node_free(const struct problem *p, struct ilp_one_node *on);
-
 /* deadline: when packing stops (util_now_s() time), HUGE_VAL for none. */
 void ilp_pack_init(struct ilp_pack *pk, const struct problem *p, const struct arcidx *ix, double deadline);
 void ilp_pack_release(struct ilp_pack *pk);
