@@ -146,11 +146,13 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 void ilp_concrete(const struct problem *p, const struct ilp_result *r, struct cplan *cp, double seconds);
 /*
  * When r carries the column generation's plan (r->colgen) and it is
- * better than cp (costing *cc) by the priority rule, then by cost
- * (cplan_better), it replaces cp and *cc and leaves r; returns 1 then,
- * else 0 (cp as it was).  The plan compared is the plan kept.
+ * better than plan than (costing *tc) by the priority rule, then by cost
+ * (cplan_better), it replaces into (an initialised plan, released; than
+ * itself or another) and *cc, and leaves r; returns 1 then, else 0 (into
+ * as it was).  The plan compared is the plan kept.
  */
-int ilp_take_colgen(struct ilp_result *r, struct cplan *cp, struct cplan_cost *cc);
+int ilp_take_colgen(struct ilp_result *r, const struct cplan *than, const struct cplan_cost *tc, struct cplan *into,
+		    struct cplan_cost *cc);
 /*
  * The root LP relaxation of p's model alone (ilp_lp.c): the model
  * ilp_solve builds and its first LP (ilp_result.lp_bound), without the

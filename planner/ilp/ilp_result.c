@@ -95,17 +95,18 @@ int ilp_result_proven(struct ilp_result *r, double mip_gap)
 	return 1;
 }
 
-int ilp_take_colgen(struct ilp_result *r, struct cplan *cp, struct cplan_cost *cc)
+int ilp_take_colgen(struct ilp_result *r, const struct cplan *than, const struct cplan_cost *tc, struct cplan *into,
+		    struct cplan_cost *cc)
 {
 	struct cplan_cost gc;
 
 	if (!r->colgen)
 		return 0;
 	cplan_cost(r->colgen, &gc);
-	if (!cplan_better(r->colgen, &gc, cp, cc))
+	if (!cplan_better(r->colgen, &gc, than, tc))
 		return 0;
-	cplan_release(cp);
-	*cp = *r->colgen;
+	cplan_release(into);
+	*into = *r->colgen;
 	*cc = gc;
 	free(r->colgen);
 	r->colgen = NULL;

@@ -257,7 +257,7 @@ static void plan_ilp_opts(struct plan_result *r, const struct scenario *sc, cons
  */
 static const char *plan_colgen(struct plan_result *r, struct cplan_cost *ic)
 {
-	return ilp_take_colgen(&r->res, &r->ilp, ic) ? "colgen" : "ilp";
+	return ilp_take_colgen(&r->res, &r->ilp, ic, &r->ilp, ic) ? "colgen" : "ilp";
 }
 
 /*
@@ -273,12 +273,11 @@ static void plan_colgen_only(struct plan_result *r, const struct cplan_cost *gc)
 
 	if (!r->res.colgen || r->res.status != ILP_TIME_LIMIT)
 		return;
-	cplan_cost(r->res.colgen, &ic);
-	if (!cplan_better(r->res.colgen, &ic, &r->greedy, gc))
+	cplan_init(&r->ilp, &r->p);
+	if (!ilp_take_colgen(&r->res, &r->greedy, gc, &r->ilp, &ic)) {
+		cplan_release(&r->ilp);
 		return;
-	r->ilp = *r->res.colgen;	/* moved: the plan compared is the plan written */
-	free(r->res.colgen);
-	r->res.colgen = NULL;
+	}
 	r->have_ilp = 1;
 	r->final = &r->ilp;
 	r->plan_source = "colgen";

@@ -129,24 +129,24 @@ static void check_take(const struct problem *p, const struct arcidx *ix, const s
 	cplan_cost(&cp, &cc);
 	r.colgen = built(p, ix, cg);
 	cplan_cost(r.colgen, &oc);
-	CHECK(ilp_take_colgen(&r, &cp, &cc) == 1 && !r.colgen && cp.nnodes == 3 && cplan_unplaced_count(&cp) == 0 &&
+	CHECK(ilp_take_colgen(&r, &cp, &cc, &cp, &cc) == 1 && !r.colgen && cp.nnodes == 3 && cplan_unplaced_count(&cp) == 0 &&
 		      fabs(cc.objective - oc.objective) <= 1e-9 * oc.objective,
 	      "the better plan is taken: %zu nodes, %ld unplaced, cost %.4f (offered %.4f), offer left %d", cp.nnodes,
 	      cplan_unplaced_count(&cp), cc.objective, oc.objective, r.colgen != NULL);
 	was = nothing_placed(p, xcalloc(1, sizeof(*was)));	/* now the worse is offered against the better */
 	r.colgen = was;
-	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && r.colgen == was && cp.nnodes == 3 &&
+	CHECK(ilp_take_colgen(&r, &cp, &cc, &cp, &cc) == 0 && r.colgen == was && cp.nnodes == 3 &&
 		      fabs(cc.objective - oc.objective) <= 1e-9 * oc.objective,
 	      "the worse plan is not taken: %zu nodes, cost %.4f", cp.nnodes, cc.objective);
 	cplan_release(r.colgen);
 	free(r.colgen);
 	r.colgen = built(p, ix, cg);	/* the same plan again: a tie */
 	was = r.colgen;
-	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && r.colgen == was, "a tie keeps the plan in hand");
+	CHECK(ilp_take_colgen(&r, &cp, &cc, &cp, &cc) == 0 && r.colgen == was, "a tie keeps the plan in hand");
 	cplan_release(r.colgen);
 	free(r.colgen);
 	r.colgen = NULL;
-	CHECK(ilp_take_colgen(&r, &cp, &cc) == 0 && cp.nnodes == 3, "no plan offered: the plan stays");
+	CHECK(ilp_take_colgen(&r, &cp, &cc, &cp, &cc) == 0 && cp.nnodes == 3, "no plan offered: the plan stays");
 	cplan_release(&cp);
 }
 
