@@ -135,6 +135,14 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out)
 	out->objective += out->total;
 }
 
+/* The priority level of demand i as the rule counts it: 1..CPLAN_PRIO_MAX. */
+static int prio_level(const struct problem *p, size_t i)
+{
+	int pr = p->demands[i].w->priority;
+
+	return pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
+}
+
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 {
 	const struct problem *p = a->p;
@@ -143,9 +151,8 @@ int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 	int q, r = 0;
 
 	for (i = 0; i < p->ndemands; i++) {
-		int pr = p->demands[i].w->priority;
 		double wt = p->demands[i].weight;
-		q = pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
+		q = prio_level(p, i);
 		diff[q] += wt * (double)(a->unplaced[i] - b->unplaced[i]);
 		tot[q] += wt * (double)(a->unplaced[i] + b->unplaced[i]);
 	}
@@ -165,10 +172,8 @@ char *cplan_prio_unplaced(const struct problem *p, const double *unplaced)
 	int q;
 
 	sb_init(&sb);
-	for (i = 0; i < p->ndemands; i++) {
-		int pr = p->demands[i].w->priority;
-		n[pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr] += unplaced[i];
-	}
+	for (i = 0; i < p->ndemands; i++)
+		n[prio_level(p, i)] += unplaced[i];
 	for (q = CPLAN_PRIO_MAX; q >= 1; q--)
 		if (floor(n[q] + 0.5) >= 1)
 			sb_addf(&sb, "%s%d:%.0f", sb.len ? "+" : "", q, floor(n[q] + 0.5));
