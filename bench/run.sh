@@ -25,7 +25,8 @@
 # instance and the models: the same bytes of each, bench/lib/parse.sh); then per
 # size the instance, the greedy plan's objective, the best plan and best bound of all
 # runs, how far gpuplan's plan is above that bound and above the best known plan,
-# and "new best known" when a run's concrete plan is cheaper than the file's.
+# and "new best known" when a run's concrete plan is better than the file's row by
+# the priority rule, then by cost (docs/formulation.md, "Priority"; as bench/paired.sh).
 # gpuplan's bound and gap are the `lower_bound` and `gap`
 # of its summary.csv, what it reports; the solvers' are their own best bounds.
 # Then the greedy path at a million replicas, one row: bench XL with node counts and
@@ -121,7 +122,8 @@ run_gpuplan() {
 }
 
 # run_solver cbc|highs SIZE LIMIT: CBC or HiGHS on model-SIZE.mps with LIMIT seconds;
-# prints its row and adds "RUN OBJECTIVE BOUND" to best-SIZE.
+# prints its row and adds "RUN OBJECTIVE BOUND CONCRETE UNPLACED_BY_PRIORITY" to best-SIZE
+# (the last two: its plan made concrete, from the `plan --start` run's log).
 run_solver() {
 	local solver=$1 s=$2 tl=$3 tag=$1-$2-$3 res name obj lb
 	case $solver in cbc) name=CBC ;; highs) name=HiGHS ;; esac
@@ -132,7 +134,9 @@ run_solver() {
 	# shellcheck disable=SC2046
 	bench_row "$s" "$name" "$tl" $(bench_time "time-$tag") "$res" "$ref" "${known%% *}"
 	read -r _ obj lb _ _ concrete <<<"$res"
-	echo "$name-${tl}s $obj $lb $concrete" >>"best-$s"
+	prio=-
+	[ "$concrete" = - ] || prio=$(bench_start_prio "start-$tag.log")
+	echo "$name-${tl}s $obj $lb $concrete $prio" >>"best-$s"
 }
 
 models=$(bench_models_digest "$gpuplan")
@@ -149,12 +153,14 @@ for s in $sizes; do
 	ref=-
 	run_gpuplan gpuplan "$gpuplan" "$s" "$tl" "$s"
 	read -r _ ref lb _ lp <"res-$s"
-	echo "gpuplan $ref $lb" >"best-$s"
+	# each run's line: RUN OBJECTIVE BOUND CONCRETE UNPLACED_BY_PRIORITY (bench_best); a
+	# gpuplan plan is concrete, its unplaced per priority from its unplaced.csv
+	echo "gpuplan $ref $lb $ref $(bench_unplaced_prio "out-$s/unplaced.csv" "gen-$s/workloads.csv")" >"best-$s"
 	echo "gpuplan-LP - $lp" >>"best-$s"
 	if [ -n "$before" ]; then
 		run_gpuplan before "$before" "$s" "$tl" "$s-before"
 		read -r _ obj lb _ <"res-$s-before"
-		echo "before $obj $lb" >>"best-$s"
+		echo "before $obj $lb $obj $(bench_unplaced_prio "out-$s-before/unplaced.csv" "gen-$s/workloads.csv")" >>"best-$s"
 	fi
 	for f in 1 10; do
 		[ $f -eq 1 ] || [ $x10 -eq 1 ] || continue
@@ -170,7 +176,7 @@ for s in $sizes; do
 	if [ -f "$sum" ]; then
 		echo "$s: $gpus GPUs, $reps replicas, $ncl node classes, $nwl workloads; model $(field model_rows "$sum") x $(field model_columns "$sum") ($(field model_integer_columns "$sum") integer); greedy plan $(field greedy_objective "$sum")" >>instances
 	fi
-	bench_best "$s" "$ref" "$known" <"best-$s" >>instances
+	bench_best "$s" "$ref" "$known" "$(bench_known_prio "$src/bench/best-known.csv" "$s$seed")" <"best-$s" >>instances
 done
 # The greedy path at a million replicas: bench XL with every node count and every
 # workload's replicas times 10 (200,000 GPUs, 1,000,000 replicas), `plan --greedy`, 60 s.

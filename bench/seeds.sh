@@ -19,7 +19,8 @@
 # Prints a row per instance (the base's and the new plan, the change, the base's
 # second run against its first, and the new plan against the instance's best known
 # concrete plan in bench/best-known.csv, while its row fits the instance and the models
-# the new build reads: the same bytes of each) and per size a line: the geometric mean of new / base
+# the new build reads: the same bytes of each; "new best known" where the new plan is better
+# than the row by the priority rule, then by cost) and per size a line: the geometric mean of new / base
 # and how many seeds are cheaper or dearer by more than the base's own spread (the
 # widest change between its two runs; without --repeat every change counts).
 # Exit 2 on bad arguments or a missing build.
@@ -103,9 +104,11 @@ for s in $sizes; do
 		# the best known concrete plan (bench/best-known.csv) while its row fits this instance
 		known=$(bench_known "$here/best-known.csv" "$s$n" "$(bench_digest "$g")" "$models")
 		bench_pair_row "$s" "$n" "$rb" "$rn" "$again" "${known%% *}"
+		# a new best known: better than the row by the priority rule, then by cost
 		case $known in -*) ;; *) read -r _ on _ <<<"$rn"
-			awk -v a="$on" -v k="${known%% *}" 'BEGIN { exit !(a != "-" && a + 0 < k - 0.005) }' \
-				&& echo "$s$n: new best known: $on (the new build): update bench/best-known.csv" >>newbest ;;
+			bench_better "$on" "$(bench_unplaced_prio "out-$s$n-new/unplaced.csv" "$g/workloads.csv")" \
+				"${known%% *}" "$(bench_known_prio "$here/best-known.csv" "$s$n")" &&
+				echo "$s$n: new best known: $on (the new build): update bench/best-known.csv" >>newbest ;;
 		esac
 		read -r _ ob _ <<<"$rb"
 		read -r _ on _ <<<"$rn"

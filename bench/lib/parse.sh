@@ -146,6 +146,19 @@ bench_prio_cmp() {
 	awk -v a="$1" -v b="$2" "$BENCH_PRIO_AWK"' BEGIN { print prio_cmp(a, b) }'
 }
 
+# bench_better COST PRIO KNOWN KNOWN_PRIO: exit 0 when a concrete plan (COST, its unplaced
+# per priority PRIO) is better than an instance's best known row (KNOWN, its cost;
+# KNOWN_PRIO) by the priority rule, then by more than half a cent of cost; by cost alone
+# where either unplaced per priority is not known ("-").  Exit 1 otherwise, or when COST
+# or KNOWN is "-".
+bench_better() {
+	awk -v c="$1" -v cp="$2" -v k="$3" -v kp="$4" "$BENCH_PRIO_AWK"' BEGIN {
+		if (c == "-" || c == "" || k == "-" || k == "") exit 1
+		r = prio_cmp(cp, kp)
+		exit !(r ~ /^-1/ || (r !~ /^1/ && c + 0 < k - 0.005))
+	}'
+}
+
 # bench_row SIZE RUN LIMIT WALL RSS_KIB RESULT REF [KNOWN]: one row of the results table
 # (bench_header); RESULT a result line, REF gpuplan's objective for the next two columns
 # (the run's objective / gpuplan's, and its plan made concrete / gpuplan's: a solver's

@@ -121,6 +121,15 @@ expect "rule: more at a higher, fewer in all" "$(bench_prio_cmp 20:12+1:1 20:11+
 expect "rule: none against some" "$(bench_prio_cmp none 5:1)" "-1 5"
 expect "rule: alike" "$(bench_prio_cmp 3:3+1:9 3:3+1:9)" "0"
 expect "rule: both none" "$(bench_prio_cmp none none)" "0"
+# bench_better: a plan against a best known row, by the rule, then by cost (bench/seeds.sh)
+better() { if bench_better "$@"; then echo yes; else echo no; fi; }
+expect "better: fewer at a higher priority, dearer" "$(better 200 none 100 5:1)" "yes"
+expect "better: cheaper, more at a higher priority" "$(better 50 10:1 100 5:9)" "no"
+expect "better: alike by the rule, cheaper" "$(better 99 1:3 100 1:3)" "yes"
+expect "better: alike by the rule, half a cent" "$(better 99.996 1:3 100 1:3)" "no"
+expect "better: by cost where the row's rule is not known" "$(better 99 1:3 100 -)" "yes"
+expect "better: no plan" "$(better - none 100 none)" "no"
+expect "better: no row" "$(better 99 none - -)" "no"
 expect "rule: not known" "$(bench_prio_cmp - none)" "?"
 expect "row of a killed run" "$(bench_row XL HiGHS 600 - - "killed - - - -" 55254957.76)" \
 	"| XL | HiGHS | 600 s |  |  |  | killed |  |  |  |  |  |  |  |"
