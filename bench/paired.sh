@@ -28,7 +28,7 @@
 # the best known's from its row (unplaced_by_priority); where one is not known (an older
 # log, a row with "-") the two are compared by cost alone and the table says so.
 # Prints per condition a table, a row per instance (gpuplan's plan and proven gap, each
-# solver's plan made concrete, marked "(more unplaced at priority P)" or "(fewer
+# solver's plan made concrete ("none" where a run found no plan), marked "(more unplaced at priority P)" or "(fewer
 # unplaced at priority P)" where the rule decides against gpuplan's, or "(by cost
 # alone)"; gpuplan's over the best of the others, by the rule then cost, or "gpuplan
 # more/fewer unplaced at priority P" where the rule decides; the instance's best known
@@ -256,8 +256,11 @@ table() {
 		known=$(bench_known "$known_csv" "$s$n" "$(bench_digest "gen-$s$n")" "$models")
 		kn=${known%% *} kp=-
 		[ "$kn" = - ] || kp=$(bench_known_prio "$known_csv" "$s$n")
+		# which runs took place (their result files): "none" where one found no plan
+		ran=""
+		for r in gpuplan cbc highs; do [ -s "res-$c-$r-$s$n" ] && ran="$ran $r"; done
 		awk -v s="$s" -v n="$n" -v tl="$tl" -v o="$order" -v g="$g" -v gap="$gap" -v cc="$cc" -v hc="$hc" \
-			-v k="$kn" -v why="$known" -v gp="$gp" -v cp="$cp" -v hp="$hp" -v kp="$kp" -v sum="$scratch/sum-$c" \
+			-v k="$kn" -v why="$known" -v gp="$gp" -v cp="$cp" -v hp="$hp" -v kp="$kp" -v sum="$scratch/sum-$c" -v ran="$ran " \
 			"$BENCH_PRIO_AWK"' BEGIN {
 			rc = g == "-" || cc == "-" ? "" : prio_cmp(cp, gp)
 			rh = g == "-" || hc == "-" ? "" : prio_cmp(hp, gp)
@@ -268,13 +271,15 @@ table() {
 			rk = g == "-" || k == "-" ? "" : prio_cmp(gp, kp)
 			xo = ro ~ /^-?1 / ? "prio" : g + 0 <= 0 || b + 0 <= 0 ? "-" : sprintf("%.12g", g / b)
 			xk = rk ~ /^-?1 / ? "prio" : g + 0 <= 0 || k + 0 <= 0 ? "-" : sprintf("%.12g", g / k)
-			printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, n, tl, o, num(g),
-				gap == "-" || gap == "" ? "" : sprintf("%.3f%%", 100 * gap), num(cc) note(rc), num(hc) note(rh),
+			printf "| %s | %s | %d s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s, n, tl, o, plan(g, "gpuplan"),
+				gap == "-" || gap == "" ? "" : sprintf("%.3f%%", 100 * gap), plan(cc, "cbc") note(rc), plan(hc, "highs") note(rh),
 				ro == "" ? "" : ours(ro, xo), k != "-" ? num(k) : (why ~ /stale/ ? "stale" : ""), rk == "" ? "" : ours(rk, xk)
 			printf "%s %s %s %s %s %s %s %s\n", s, n, verdict(cc, rc), verdict(hc, rh), xo, xk,
 				gap == "" ? "-" : gap, rc == "?" || rh == "?" || rk == "?" ? "cost" : "-" >>sum
 		}
 		function num(x) { return x == "-" || x == "" ? "" : sprintf("%.2f", x) }
+		# the plan of a run: "none" where it ran and found none, empty where it did not run
+		function plan(x, r) { return x == "-" || x == "" ? (index(ran, " " r " ") ? "none" : "") : num(x) }
 		function better(x, xp, y, yp,   r) { r = prio_cmp(xp, yp); return r ~ /^-1/ || (r !~ /^1/ && x + 0 < y + 0) }
 		function note(r) {
 			return r ~ /^-1/ ? " (fewer unplaced at priority " substr(r, 4) ")" : r ~ /^1/ ? " (more unplaced at priority " \

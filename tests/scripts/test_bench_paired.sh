@@ -49,7 +49,8 @@ done
 # more unplaced at priority 10 (it loses), CBC's as gpuplan's by priority and dearer; S3 where
 # HiGHS's plan is as gpuplan's by priority and cheaper (it wins), CBC's dearer but with fewer
 # unplaced at priority 10 (it wins, and is the best other and a new best known by priority);
-# M1 with no row and no solver
+# M1 with no row and no solver; HiGHS on S1 ran and found no plan ("none"; no cell where a
+# solver did not run)
 mkdir -p fake && cd fake || exit 1
 printf 'S 1 10\nS 2 10\nS 3 10\nM 1 10\n' >instances
 printf 'gpuplan 9.9.9, CBC 2.10.8; 2 cores; 2026-01-01 00:00 UTC\n\nold tables\n' >report.md
@@ -104,7 +105,7 @@ gpuplan 9.9.9, CBC 2.10.8; 2 cores; 2026-01-01 00:00 UTC
 
 | size | seed | limit | order | gpuplan | gap | CBC made concrete | HiGHS made concrete | gpuplan / best other | best known | gpuplan / best known |
 |---|---|---|---|---|---|---|---|---|---|---|
-| S | 1 | 10 s | gpuplan cbc highs | 100.00 | 4.000% | 98.00 (by cost alone) |  | +2.04% (by cost alone) | 99.00 | +1.01% (by cost alone) |
+| S | 1 | 10 s | gpuplan cbc highs | 100.00 | 4.000% | 98.00 (by cost alone) | none | +2.04% (by cost alone) | 99.00 | +1.01% (by cost alone) |
 | S | 2 | 10 s | cbc highs gpuplan | 200.00 | 10.000% | 210.00 | 190.00 (more unplaced at priority 10) | -4.76% | stale |  |
 | S | 3 | 10 s | highs gpuplan cbc | 300.00 | 3.333% | 320.00 (fewer unplaced at priority 10) | 295.00 | gpuplan more unplaced at priority 10 | 310.00 | -3.23% |
 | M | 1 | 10 s | highs gpuplan cbc | 1000.00 | 1.000% |  |  |  |  |  |
