@@ -83,6 +83,34 @@
 #include "banned.h"
 
 /*
+ * Where the solver's penalties are spread (problem_prio_spread), the
+ * root LP of the documented model too, on a copy from the root basis
+ * (the solver's model and basis stay as they are): every documented
+ * penalty is at least its spread one, so its optimum is a bound of the
+ * documented objective no lower than the spread LP's, for the reports
+ * (ilp_result.doc_lp_bound).  Not on a sifted model (its working set's
+ * LP is no bound), nor when the clock stops it.
+ */
+static void solve_doc_lp(const struct ilp_ctx *c, const struct ilp_plans *pl, struct ilp_result *r)
+{
+	const struct problem *p = c->p;
+	glp_prob *Q;
+	int code;
+	size_t i;
+
+	r->doc_lp_bound = r->lp_bound;
+	if (!p->prio_spread || pl->restricted)
+		return;
+	Q = glp_create_prob();
+	glp_copy_prob(Q, c->P, GLP_OFF);
+	for (i = 0; i < p->ndemands; i++)
+		glp_set_obj_coef(Q, c->cl.u[i], p->demands[i].penalty);
+	if (ilp_simplex(Q, 0, 0, c->deadline, &code) == LP_OPTIMAL)
+		r->doc_lp_bound = fmax(r->lp_bound, glp_get_obj_val(Q));
+	glp_delete_prob(Q);
+}
+
+/*
  * Phase 1: the root LP (ilp_root_lp) and its bound into r.  Returns 1 to
  * go on, 0 when out of time (ILP_TIME_LIMIT), -1 when the LP failed (d
  * filled, ILP_NO_PLAN).
@@ -114,6 +142,7 @@ static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_
 	r->lp_arcs = 0;
 	for (i = 0; i < p->narcs; i++)
 		r->lp_arcs += pl->in_set[i];
+	solve_doc_lp(c, pl, r);
 	return 1;
 }
 
@@ -131,10 +160,11 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 
 	if (ilp_start_vector(c, s, &x, d))
 		return -1;
-	r->start_model = ilp_vec_obj(c->P, x);
+	/* the documented objective (ilp_vec_doc_obj): the exported model's, which s solved */
+	r->start_model = ilp_vec_doc_obj(c, x);
 	pl->start = ilp_repair_vector(c, x);
 	pl->start_obj = ilp_vec_obj(c->P, pl->start);
-	r->start_concrete = pl->start_obj;
+	r->start_concrete = ilp_vec_doc_obj(c, pl->start);
 	r->have_start = 1;
 	/* per priority too: the objective follows the priority rule only where its weights were not capped */
 	un = xcalloc(c->p->ndemands + 1, sizeof(*un));
@@ -143,7 +173,7 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 	by = cplan_prio_unplaced(c->p, un);
 	glp_printf("gpuplan-ilp: start %s (%s, '%s', objective %.2f): objective %.2f unplaced %.0f; made concrete %.2f "
 		   "unplaced %.0f by priority %s\n", s->path, s->solver, s->status, s->objective, r->start_model,
-		   ilp_unplaced_sum(c->p, &c->cl, x), pl->start_obj, ilp_unplaced_sum(c->p, &c->cl, pl->start), by);
+		   ilp_unplaced_sum(c->p, &c->cl, x), r->start_concrete, ilp_unplaced_sum(c->p, &c->cl, pl->start), by);
 	free(by);
 	free(un);
 	free(x);
@@ -298,7 +328,7 @@ static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struc
 			struct ilp_result *r, struct diag *d)
 {
 	pl->x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*pl->x));
-	if (pl->best && pl->best_obj - r->lp_bound <= o->mip_gap * fabs(pl->best_obj) + 1e-9) {
+	if (pl->best && ilp_gap_within(pl->best_obj, r->lp_bound, ilp_vec_cost(c, pl->best), o->mip_gap)) {
 		memcpy(pl->x, pl->best, ((size_t)c->cl.ncols + 1) * sizeof(*pl->x));
 		r->status = ILP_OPTIMAL;
 		r->objective = pl->best_obj;
@@ -312,6 +342,7 @@ static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struc
 static void solve_done(const struct ilp_ctx *c, const double *x, struct ilp_result *r)
 {
 	ilp_result_gap(r);
+	r->cost = ilp_vec_cost(c, x);
 	ilp_take_plan(c->p, &c->cl, x, r);
 }
 
@@ -397,7 +428,7 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 	int open = x && r->status == ILP_FEASIBLE;	/* a plan, not proven yet */
 
 	if (pv->task && open && ilp_ms_left(by) > 0) {
-		ilp_prove_finish(pv, r->objective - o->mip_gap * fabs(r->objective) - 1e-9, by);
+		ilp_prove_finish(pv, r->objective - ilp_gap_tol(ilp_vec_cost(c, x), o->mip_gap), by);
 		if (ilp_ms_left(by) <= 0)
 			r->cut = 1;
 	} else if (pv->task) {
@@ -413,7 +444,7 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 		double t = util_now_s();
 		ilp_prove_free(pv);
 		ilp_prove_init(pv, c, x, 0, by);
-		ilp_prove_until(pv, r->objective - o->mip_gap * fabs(r->objective) - 1e-9, by);
+		ilp_prove_until(pv, r->objective - ilp_gap_tol(ilp_vec_cost(c, x), o->mip_gap), by);
 		glp_printf("gpuplan-ilp: bound search after the search: %ld nodes, %.2f s\n", pv->nodes, util_now_s() - t);
 		if (ilp_ms_left(by) <= 0)
 			r->cut = 1;
@@ -423,6 +454,7 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 		glp_printf("gpuplan-ilp: proven bound %.2f (%ld nodes) over %.2f\n", pv->bound, pv->nodes, r->bound);
 		r->bound = pv->bound;
 	}
+	r->cost = ilp_vec_cost(c, x);
 	ilp_result_proven(r, o->mip_gap);
 }
 
@@ -435,11 +467,16 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 static void solve_summary(const struct ilp_ctx *c, struct ilp_result *r, const struct ilp_pack *pack)
 {
 	const struct problem *p = c->p;
+	double doc = r->objective;
+	size_t i;
 
 	r->unplaced_total = ilp_result_unplaced(p, r);
+	/* the documented objective of the plan (ilp_vec_doc_obj); the bound is the solver's, and a bound of it */
+	for (i = 0; p->prio_spread && i < p->ndemands; i++)
+		doc += (p->demands[i].penalty - p->demands[i].solve_penalty) * r->unplaced[i];
 	glp_printf("gpuplan-ilp: status %s objective %.2f bound %.2f lp_bound %.2f rounded %.2f lp_rounds %d "
 		   "lp_arcs %ld/%ld unplaced %.0f t_lp %.2f t_round %.2f t_total %.2f\n",
-		   ilp_status_name(r->status), r->objective, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
+		   ilp_status_name(r->status), doc, r->bound, r->lp_bound, r->round_objective, r->lp_rounds,
 		   r->lp_arcs, (long)p->narcs, r->unplaced_total, r->t_lp, r->t_round, util_now_s() - c->t0);
 	if (pack->packs)
 		glp_printf("gpuplan-ilp: exact packing: %ld classes packed (%ld from the deal's layout), %ld again from "
@@ -516,6 +553,12 @@ static double colgen_until(const struct ilp_opts *o)
 	return o->node_limit > 0 ? HUGE_VAL : util_now_s() + o->colgen_s;
 }
 
+/* The documented objective of the plan x (ilp_vec_doc_obj) for the progress shown; -1 without one. */
+static double doc_obj(const struct ilp_ctx *c, const double *x)
+{
+	return x ? ilp_vec_doc_obj(c, x) : -1;
+}
+
 int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_result *r, struct diag *d)
 {
 	struct ilp_ctx c;
@@ -551,12 +594,12 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		goto out;
 	pl.in_set = xcalloc(p->narcs + 1, 1);
 	solve_prove_start(&c, o, &pv, pl.warm);
-	ilp_progress_report(o->progress, "lp", pl.warm ? pl.warm_obj : -1, -1);
+	ilp_progress_report(o->progress, "lp", doc_obj(&c, pl.warm), -1);
 	rc = solve_root(&c, &pl, r, d);
 	if (rc == 1) {
-		ilp_progress_report(o->progress, "round", pl.warm ? pl.warm_obj : -1, r->lp_bound);
+		ilp_progress_report(o->progress, "round", doc_obj(&c, pl.warm), r->lp_bound);
 		solve_round(&c, &pl, r);
-		ilp_progress_report(o->progress, "search", pl.best ? pl.best_obj : -1, r->lp_bound);
+		ilp_progress_report(o->progress, "search", doc_obj(&c, pl.best), r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
 	} else if (rc == 0 && pl.start) {	/* no time for the LP: the start is the plan */
 		pl.x = pl.start;

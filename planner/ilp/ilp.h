@@ -56,7 +56,7 @@ void ilp_progress_report(const struct ilp_progress_sink *sink, const char *phase
 
 struct ilp_opts {
 	double time_limit_s;
-	double mip_gap;		/* relative */
+	double mip_gap;		/* relative, to the plan's cost: ilp_gap_within */
 	int verbose;		/* solver output to stderr */
 	const char *export_path; /* .mps or .lp: write the model before solving; NULL: none */
 	const struct cplan *warm; /* a feasible plan to start from, or NULL */
@@ -102,7 +102,15 @@ struct ilp_result {
 	double objective;	/* of the ILP incumbent */
 	double bound;		/* best proven lower bound */
 	double lp_bound;	/* root LP relaxation */
+	/*
+	 * The root LP of the documented model where the solver's penalties
+	 * are spread (problem_prio_spread): a bound of the documented
+	 * objective at least lp_bound; else lp_bound (0: no root LP).
+	 */
+	double doc_lp_bound;
 	double gap;		/* (objective - bound) / objective, >= 0 */
+	double cost;		/* the plan's objective less its unplaced replicas' penalties: the
+				 * measure of the stopping gap (ilp_gap_within) */
 	int rows, cols, int_cols;
 	/* how the solve went (for the benchmark and --verbose; not in the reports) */
 	int lp_rounds;		/* simplex solves of the root LP (> 1: sifting) */
@@ -174,10 +182,23 @@ double ilp_result_unplaced(const struct problem *p, const struct ilp_result *r);
 /* r's plan and bound: the bound no higher than the objective, and the gap of the two. */
 void ilp_result_gap(struct ilp_result *r);
 /*
- * When r's objective is within mip_gap of its bound: r is proven
- * (ILP_OPTIMAL, and not cut: what the clock cut short could not have
- * done better); returns 1 then, else 0.
+ * When r's objective is within mip_gap of its bound (ilp_gap_within, on
+ * r->cost): r is proven (ILP_OPTIMAL, and not cut: what the clock cut
+ * short could not have done better); returns 1 then, else 0.
  */
 int ilp_result_proven(struct ilp_result *r, double mip_gap);
+/*
+ * The stopping gap (plan --gap, docs/formulation.md "The stopping gap"):
+ * a plan of objective obj is proven within mip_gap of bound when obj -
+ * bound is at most ilp_gap_tol: mip_gap times |cost|, the plan's cost
+ * (its objective less the penalties of the replicas it leaves unplaced),
+ * plus 1e-9.  Measured on the objective, the tolerance of a plan that
+ * leaves replicas unplaced was a share of their penalties, far more than
+ * any cost difference, and the search stopped on plans far above the
+ * bound; on cost the test is never looser than on the objective
+ * (penalties are >= 0), and the same where every replica is placed.
+ */
+double ilp_gap_tol(double cost, double mip_gap);
+int ilp_gap_within(double obj, double bound, double cost, double mip_gap);
 
 #endif

@@ -137,7 +137,7 @@ static void master_open(struct cg_run *r)
 		glp_set_row_bnds(r->M, r->dem_row[d], GLP_LO, (double)p->demands[d].replicas, 0);
 		u = glp_add_cols(r->M, 1);
 		glp_set_col_bnds(r->M, u, GLP_LO, 0, 0);
-		glp_set_obj_coef(r->M, u, p->demands[d].penalty);
+		glp_set_obj_coef(r->M, u, p->demands[d].solve_penalty);
 		ind[1] = r->dem_row[d];
 		glp_set_mat_col(r->M, u, 1, ind, val);
 	}
@@ -378,7 +378,7 @@ static double start_vector(const struct cg_run *r, size_t s, double *x)
 		for (placed = 0, i = 0; i < cg->ncols; i++)
 			placed += (double)(cg->cols[i].start_use[s] * cg->cols[i].held[d]);
 		x[d + 1] = fmax(0, (double)p->demands[d].replicas - placed);
-		obj += x[d + 1] * p->demands[d].penalty;
+		obj += x[d + 1] * p->demands[d].solve_penalty;
 	}
 	for (i = 0; i < cg->ncols; i++) {
 		x[p->ndemands + 1 + i] = (double)cg->cols[i].start_use[s];

@@ -391,7 +391,7 @@ static void pack_rows(const struct pack_mip *mp)
 		u = glp_add_cols(E, 1);
 		glp_set_col_kind(E, u, GLP_IV);
 		glp_set_col_bnds(E, u, GLP_DB, 0, (double)want);
-		glp_set_obj_coef(E, u, p->demands[d].penalty);
+		glp_set_obj_coef(E, u, p->demands[d].solve_penalty);
 		ind[++n] = u;
 		val[n] = 1;
 		r = glp_add_rows(E, 1);

@@ -207,7 +207,7 @@ static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_ob
 	for (i = 0; i < p->narcs; i++) {
 		d = (size_t)p->arcs[i].d;
 		if (!sc.has[d * nc + (size_t)p->arcs[i].k])
-			sc.lost[p->arcs[i].k] += p->demands[d].penalty * x[cl->u[d]];
+			sc.lost[p->arcs[i].k] += p->demands[d].solve_penalty * x[cl->u[d]];
 		sc.has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
 		if (x[cl->arc[i]] > 1e-6)
 			sc.placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
@@ -370,7 +370,7 @@ static void pair_offer(const struct polish *ps, struct pair_job *b)
 			if (u > 1e-6 && b->off[d] == 0) {
 				b->off[d] = u;
 				b->q[d] += u;
-				b->old += p->demands[d].penalty * u;
+				b->old += p->demands[d].solve_penalty * u;
 			}
 		}
 	}

@@ -86,9 +86,19 @@ void ilp_result_gap(struct ilp_result *r)
 	r->gap = fabs(r->objective) > 1e-9 ? (r->objective - r->bound) / fabs(r->objective) : 0;
 }
 
+double ilp_gap_tol(double cost, double mip_gap)
+{
+	return mip_gap * fabs(cost) + 1e-9;
+}
+
+int ilp_gap_within(double obj, double bound, double cost, double mip_gap)
+{
+	return obj - bound <= ilp_gap_tol(cost, mip_gap);
+}
+
 int ilp_result_proven(struct ilp_result *r, double mip_gap)
 {
-	if (r->objective - r->bound > mip_gap * fabs(r->objective) + 1e-9)
+	if (!ilp_gap_within(r->objective, r->bound, r->cost, mip_gap))
 		return 0;
 	r->status = ILP_OPTIMAL;
 	r->cut = 0;

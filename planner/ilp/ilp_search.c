@@ -32,7 +32,70 @@ struct cbinfo {
 	double lp_bound;	/* the whole model's, for the progress's gap */
 	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
 	double *made, made_obj;	/* the cheapest of them made concrete (1-based columns of c->P), or NULL */
+	/* the stopping gap (gap_reached), checked here, not by GLPK */
+	const struct ilp_ctx *gc;	/* the model's demands and unplaced columns */
+	double mip_gap;
+	int gap_stop;		/* it stopped the search */
+	double cost_obj, cost;	/* the last incumbent's objective whose cost was taken, and that cost */
 };
+
+/*
+ * The incumbent's objective in P less its unplaced replicas' penalties
+ * (ilp_vec_cost), taken again only when the incumbent changed.
+ */
+static double incumbent_cost(glp_prob *P, struct cbinfo *cb)
+{
+	const struct problem *p = cb->gc->p;
+	double obj = glp_mip_obj_val(P), z = obj;
+	size_t i;
+
+	if (cb->cost_obj == obj)
+		return cb->cost;
+	for (i = 0; i < p->ndemands; i++)
+		z -= p->demands[i].solve_penalty * glp_mip_col_val(P, cb->gc->cl.u[i]);
+	cb->cost_obj = obj;
+	cb->cost = z;
+	return z;
+}
+
+/* The incumbent's documented objective (ilp_vec_doc_obj), for the progress shown. */
+static double incumbent_doc(glp_prob *P, const struct cbinfo *cb)
+{
+	const struct problem *p = cb->gc->p;
+	double z = glp_mip_obj_val(P);
+	size_t i;
+
+	for (i = 0; p->prio_spread && i < p->ndemands; i++)
+		z += (p->demands[i].penalty - p->demands[i].solve_penalty) * glp_mip_col_val(P, cb->gc->cl.u[i]);
+	return z;
+}
+
+/*
+ * The stopping gap (ilp_gap_within), where and as GLPK tests its own
+ * relative gap (as each subproblem is taken up: GLP_IPREPRO comes right
+ * after; the best open bound against the incumbent, a tree with no open
+ * node proving it) but on the incumbent's cost: GLPK's, on the
+ * objective, is left off (intopt_run), since on an objective of
+ * penalties it let plans far above the bound pass.  Stops the search
+ * when reached (cb->gap_stop, the cost in cb->cost).
+ */
+static int gap_reached(glp_tree *T, struct cbinfo *cb)
+{
+	glp_prob *P = glp_ios_get_prob(T);
+	double obj, cost;
+	int node;
+
+	if (!(cb->mip_gap > 0) || glp_ios_reason(T) != GLP_IPREPRO || glp_mip_status(P) != GLP_FEAS)
+		return 0;
+	obj = glp_mip_obj_val(P);
+	cost = incumbent_cost(P, cb);
+	node = glp_ios_best_node(T);
+	if (node && fabs(obj - glp_ios_node_bound(T, node)) > cb->mip_gap * (fabs(cost) + DBL_EPSILON))
+		return 0;
+	cb->gap_stop = 1;
+	glp_ios_terminate(T);
+	return 1;
+}
 
 /*
  * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
@@ -69,7 +132,7 @@ static void tell_progress(glp_tree *T, const struct cbinfo *cb)
 		return;
 	P = glp_ios_get_prob(T);
 	bound = cb->have_bound && cb->bound > cb->lp_bound ? cb->bound : cb->lp_bound;
-	ilp_progress_report(cb->progress, "search", glp_mip_status(P) == GLP_FEAS ? glp_mip_obj_val(P) : -1, bound);
+	ilp_progress_report(cb->progress, "search", glp_mip_status(P) == GLP_FEAS ? incumbent_doc(P, cb) : -1, bound);
 }
 
 static void callback(glp_tree *T, void *info)
@@ -77,6 +140,8 @@ static void callback(glp_tree *T, void *info)
 	struct cbinfo *cb = info;
 	int node;
 
+	if (gap_reached(T, cb))
+		return;
 	if (interrupt_pending()) {
 		glp_ios_terminate(T); /* SIGINT/SIGTERM: stop like a time limit */
 		return;
@@ -140,16 +205,21 @@ static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, glp_pro
 	iocp.msg_lev = o->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
 	/* room to make its plan concrete, here and once more in plan.c */
 	iocp.tm_lim = ilp_ms_left(ilp_search_by(c));
-	iocp.mip_gap = o->mip_gap;
+	iocp.mip_gap = 0;	/* the callback tests the gap, on cost (gap_reached) */
 	iocp.cb_func = callback;
 	iocp.cb_info = cb;
 	cb->node_limit = o->node_limit;
+	cb->gc = c;
+	cb->mip_gap = o->mip_gap;
+	cb->cost_obj = HUGE_VAL;
 	if (!iocp.tm_lim || interrupt_pending()) {
 		ret = GLP_ETMLIM;
 		*st = GLP_UNDEF;
 	} else {
 		ret = glp_intopt(P, &iocp);
 		*st = glp_mip_status(P);
+		if (ret == GLP_ESTOP && cb->gap_stop)
+			ret = GLP_EMIPGAP;	/* as GLPK's own stop on its gap said it */
 	}
 	return ret;
 }
@@ -166,12 +236,13 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 	ret = intopt_run(c, o, S, cb, st);
 	if (ret == GLP_EMIPGAP && *st == GLP_FEAS) {
 		/*
-		 * Stopped on its relative gap: GLPK proved its best node bound
-		 * within mip_gap of its plan (|obj - bound| / (|obj| + DBL_EPSILON),
-		 * glpk's ios_relative_gap), perhaps at the root before any node
-		 * selection the callback sees.  That is a proven bound.
+		 * Stopped on the gap (gap_reached): the best node bound is within
+		 * mip_gap of the plan's cost (|obj - bound| <= mip_gap x (|cost| +
+		 * DBL_EPSILON), GLPK's own test on cost), perhaps at the root
+		 * before any node selection the callback sees.  That is a
+		 * proven bound.
 		 */
-		double obj = glp_mip_obj_val(S), b = obj - o->mip_gap * (fabs(obj) + DBL_EPSILON);
+		double obj = glp_mip_obj_val(S), b = obj - o->mip_gap * (fabs(cb->cost) + DBL_EPSILON);
 		if (!cb->have_bound || b > cb->bound) {
 			cb->bound = b;
 			cb->have_bound = 1;
@@ -197,7 +268,7 @@ static void search_read(const struct ilp_ctx *c, const struct ilp_opts *o, const
 	else
 		r->bound = cb->have_bound ? fmax(cb->bound, r->lp_bound) : r->lp_bound;
 	if (pl->restricted && r->status == ILP_OPTIMAL &&
-	    r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+	    !ilp_gap_within(r->objective, r->bound, ilp_vec_cost(c, x), o->mip_gap))
 		r->status = ILP_FEASIBLE; /* optimal on the working set only */
 }
 
@@ -226,7 +297,7 @@ static void search_concrete(const struct ilp_ctx *c, const struct ilp_opts *o, c
 		r->objective = fo;
 	}
 	free(fx);
-	if (r->status == ILP_OPTIMAL && r->objective - r->bound > o->mip_gap * fabs(r->objective) + 1e-9)
+	if (r->status == ILP_OPTIMAL && !ilp_gap_within(r->objective, r->bound, ilp_vec_cost(c, x), o->mip_gap))
 		r->status = ILP_FEASIBLE;
 }
 

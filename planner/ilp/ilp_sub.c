@@ -122,7 +122,7 @@ static void sub_build(const struct ilp_ctx *c, const struct sub_mip_args *sa, st
 		if (s->lc.u[d])
 			continue;
 		snprintf(name, sizeof(name), "U_%d", d);
-		s->lc.u[d] = ilp_add_col(S, name, 0, 0, q[d], p->demands[d].penalty);
+		s->lc.u[d] = ilp_add_col(S, name, 0, 0, q[d], p->demands[d].solve_penalty);
 	}
 	for (t = 0; t < nk; t++)
 		ilp_agg_cols(S, p, &s->lc, ks[t]);

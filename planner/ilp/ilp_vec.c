@@ -103,6 +103,26 @@ double ilp_vec_obj(glp_prob *P, const double *x)
 	return z;
 }
 
+double ilp_vec_cost(const struct ilp_ctx *c, const double *x)
+{
+	double z = ilp_vec_obj(c->P, x);
+	size_t i;
+
+	for (i = 0; i < c->p->ndemands; i++)
+		z -= c->p->demands[i].solve_penalty * x[c->cl.u[i]];
+	return z;
+}
+
+double ilp_vec_doc_obj(const struct ilp_ctx *c, const double *x)
+{
+	double z = ilp_vec_obj(c->P, x);
+	size_t i;
+
+	for (i = 0; c->p->prio_spread && i < c->p->ndemands; i++)
+		z += (c->p->demands[i].penalty - c->p->demands[i].solve_penalty) * x[c->cl.u[i]];
+	return z;
+}
+
 void ilp_take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r)
 {
 	size_t k, i, ci;

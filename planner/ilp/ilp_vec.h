@@ -20,6 +20,19 @@ double ilp_unplaced_sum(const struct problem *p, const struct cols *cl, const do
 double ilp_class_nodes(const struct cols *cl, size_t k, const double *x);
 /* What x costs in P's objective. */
 double ilp_vec_obj(glp_prob *P, const double *x);
+/*
+ * x's objective in c->P less its unplaced replicas' penalties (the
+ * solver's, pdemand.solve_penalty): the stopping gap's measure
+ * (ilp_gap_within).
+ */
+double ilp_vec_cost(const struct ilp_ctx *c, const double *x);
+/*
+ * x's objective with the documented penalties (pdemand.penalty), which
+ * every plan is costed and reported with: ilp_vec_obj where the
+ * solver's model is as built, more where its penalties are spread
+ * (problem_prio_spread).  For the log lines others read.
+ */
+double ilp_vec_doc_obj(const struct ilp_ctx *c, const double *x);
 /* Reads the counts of the plan x (1-based column values) into r (allocated). */
 void ilp_take_plan(const struct problem *p, const struct cols *cl, const double *x, struct ilp_result *r);
 /*

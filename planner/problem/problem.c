@@ -203,7 +203,10 @@ static void add_arcs(struct problem *p, size_t i, size_t *cap)
  * at PRIO_WEIGHT_MAX: larger penalties wreck GLPK's numerics (GLPK
  * then stops short of the optimum another solver finds).  Past the cap the weights
  * only approximate the rule (*exact_u: the top weight the rule needs);
- * the plans are then compared by priority first (cplan_prio_cmp).
+ * the plans are then compared by priority first (cplan_prio_cmp); where
+ * the greedy plan leaves replicas of two levels at the cap unplaced, the
+ * solver's model spreads the levels at the cap below it
+ * (problem_prio_spread).
  */
 #define PRIO_STEP_MAX 1e4
 #define PRIO_MAX 1000	/* workload.c's limit */
@@ -224,6 +227,34 @@ static void demand_weights(struct problem *p)
 static int prio_level(const struct workload *w)
 {
 	return w->priority < 1 ? 1 : w->priority > PRIO_MAX ? PRIO_MAX : w->priority;
+}
+
+/*
+ * The levels of w (> 0: present) whose weight the cap reached, spread
+ * below it: the c of them get PROBLEM_PRIO_WEIGHT_MAX - (c - 1 - j) x
+ * step, j = 0 the lowest, step 1 (big) while that stays above the level
+ * below them, less otherwise.  A weight that the rule sets below the cap
+ * is not moved, and none rises.
+ */
+static void prio_spread(double *w)
+{
+	double below = 0, c = 0, step, j = 0;
+	int q;
+
+	for (q = 1; q <= PRIO_MAX; q++) {
+		if (w[q] <= 0)
+			continue;
+		if (w[q] >= PROBLEM_PRIO_WEIGHT_MAX)
+			c++;
+		else
+			below = w[q];
+	}
+	if (c < 2)
+		return;
+	step = fmin(1, (PROBLEM_PRIO_WEIGHT_MAX - below) / c);
+	for (q = 1; q <= PRIO_MAX; q++)
+		if (w[q] >= PROBLEM_PRIO_WEIGHT_MAX)
+			w[q] = PROBLEM_PRIO_WEIGHT_MAX - (c - 1 - j++) * step;
 }
 
 /*
@@ -261,6 +292,34 @@ static double *priority_weights(const struct problem *p, double *exact_u)
 	return w;
 }
 
+int problem_prio_spread(struct problem *p, const long *unplaced)
+{
+	double ignore, *w = priority_weights(p, &ignore), *spread = xcalloc(PRIO_MAX + 1, sizeof(*spread));
+	int q, at_cap = 0;
+	size_t i;
+
+	memcpy(spread, w, (PRIO_MAX + 1) * sizeof(*spread));
+	for (i = 0; i < p->ndemands; i++) {
+		q = prio_level(p->demands[i].w);
+		if (unplaced[i] > 0 && w[q] >= PROBLEM_PRIO_WEIGHT_MAX && spread[q] > 0) {
+			spread[q] = -1;	/* counted once */
+			at_cap++;
+		}
+	}
+	if (at_cap >= 2) {
+		memcpy(spread, w, (PRIO_MAX + 1) * sizeof(*spread));
+		prio_spread(spread);
+		for (i = 0; i < p->ndemands; i++) {
+			q = prio_level(p->demands[i].w);
+			p->demands[i].solve_penalty = p->demands[i].penalty * fmin(1, spread[q] / w[q]);
+			p->prio_spread |= spread[q] != w[q];
+		}
+	}
+	free(spread);
+	free(w);
+	return p->prio_spread;
+}
+
 /* The demands with their penalties, and their arcs sorted by (d, k, s). */
 static void build_demands(struct problem *p)
 {
@@ -280,6 +339,7 @@ static void build_demands(struct problem *p)
 	for (i = 0; i < wl->n; i++) {
 		struct pdemand *dm = &p->demands[i];
 		dm->penalty = big * weight[prio_level(dm->w)] * dm->weight;
+		dm->solve_penalty = dm->penalty;
 		add_arcs(p, i, &arccap);
 	}
 	free(weight);

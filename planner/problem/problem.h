@@ -89,6 +89,8 @@ struct pdemand {
 	size_t index;		/* in the workloads */
 	long replicas;
 	double penalty;		/* objective cost of one unplaced replica */
+	double solve_penalty;	/* the same in the solver's model: penalty, or less where the capped
+				 * priority levels are spread for the solver (problem_prio_spread) */
 	double weight;		/* what one unplaced replica counts within its priority: 1, or with
 				 * unplaced_weight: gpus its GPU-equivalents over the smallest's (>= 1) */
 	char *unhostable;	/* why no node could ever host it, or NULL */
@@ -117,6 +119,7 @@ struct problem {
 	int any_cpu, any_ram;	/* some demand asks CPU / RAM */
 	double prio_exact_u;	/* the top priority weight the exact rule needs; above
 				 * PROBLEM_PRIO_WEIGHT_MAX the penalties only approximate it */
+	int prio_spread;	/* the solver's penalties are spread (problem_prio_spread) */
 	size_t ncapped;		/* demands with a domain cap (pdemand.cap) */
 	size_t nsites;		/* the inventory's sites (case-insensitive) */
 	int *class_site;	/* per class: its site's index */
@@ -124,6 +127,25 @@ struct problem {
 
 /* The largest priority weight the penalties use (problem.c, docs/formulation.md "Priority"). */
 #define PROBLEM_PRIO_WEIGHT_MAX 1e3
+
+/*
+ * When unplaced (per demand: the greedy pass's plan) leaves replicas of
+ * two or more priority levels whose weight is at the cap unplaced, the
+ * levels at the cap are spread below it for the solver, one big apart
+ * (1000, 999, ..., the highest the heaviest): each demand's
+ * solve_penalty follows, its penalty does not; sets p->prio_spread and
+ * returns 1 then, else 0 (the model as built).  Tied at the cap, the
+ * solver trades a replica of a higher level for one of a lower level
+ * whenever that one costs less to place, and its plan then loses to the
+ * greedy plan by the rule; one big apart it never does, since placing a
+ * replica costs less than big.  Where the greedy plan leaves at most one
+ * such level short no such trade is in sight, and the solver's model is
+ * left as built: any change of the weights moves the solver's path.
+ * Every solve_penalty stays at most its penalty, so a bound of the
+ * solver's model is a bound of the documented objective, with which
+ * every plan is costed and compared (docs/formulation.md, "Priority").
+ */
+int problem_prio_spread(struct problem *p, const long *unplaced);
 
 /*
  * True when a replica of w on a passthrough GPU of class k carries an

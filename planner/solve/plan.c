@@ -341,6 +341,55 @@ static int plan_solve(struct plan_result *r, const struct plan_opts *o, const st
 	return ilp_solve(&r->p, opts, &r->res, d);
 }
 
+/*
+ * The priority levels the weight cap ties, spread in the solver's model
+ * when the greedy plan leaves two of them short (problem_prio_spread):
+ * only when a solver runs, and in its model only (pdemand.solve_penalty);
+ * every plan is costed, compared and reported with the documented
+ * weights.
+ */
+static void plan_spread(struct plan_result *r, const struct plan_opts *o)
+{
+	if (!o->greedy_only && !r->greedy.stopped)
+		problem_prio_spread(&r->p, r->greedy.unplaced);
+}
+
+/*
+ * Where the solver's penalties were spread, its proof is of its own
+ * model: the plan written (fc: its cost with the documented weights) is
+ * optimal only when it is within the gap of the bound (a bound of the
+ * documented objective too: no spread penalty exceeds its documented
+ * one) by the documented objective, its cost the measure
+ * (ilp_gap_within).
+ */
+static void plan_proven_documented(struct plan_result *r, const struct cplan_cost *fc, double mip_gap)
+{
+	double cost = fc->objective;
+	size_t i;
+
+	if (!r->p.prio_spread || r->status != ILP_OPTIMAL)
+		return;
+	for (i = 0; i < r->p.ndemands; i++)
+		cost -= r->p.demands[i].penalty * (double)r->final->unplaced[i];
+	if (!ilp_gap_within(fc->objective, r->bound, cost, mip_gap))
+		r->status = ILP_FEASIBLE;
+}
+
+/*
+ * The solver's bounds into r: its LP bound and best bound, raised to the
+ * documented model's LP where its penalties were spread (plan_spread:
+ * its own are bounds of the documented objective too, but lower).
+ */
+static void plan_bounds(struct plan_result *r)
+{
+	r->lp_bound = r->res.lp_bound;
+	r->bound = r->res.bound;
+	if (r->p.prio_spread && r->res.doc_lp_bound > r->lp_bound) {
+		r->lp_bound = r->res.doc_lp_bound;
+		r->bound = fmax(r->bound, r->lp_bound);
+	}
+}
+
 /* The headroom loop's share of the solver's reserve (PLAN_RESIL_GREEDIES), t_greedy the greedy pass's time. */
 static double plan_resil_reserve(const struct plan_result *r, double t_greedy)
 {
@@ -436,6 +485,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	ilp_progress_report(&sink, "greedy", -1, -1);
 	plan_greedy(r, node_limited, o->greedy_whole, &gc, &gt);
 	plan_seed(r, o, &gc);
+	plan_spread(r, o);
 	/*
 	 * The limit is for the whole run, from the program's start: reading,
 	 * pricing, the model and the greedy pass are spent.  The solver keeps
@@ -454,8 +504,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	r->status = r->res.status;
 	/* cut by the clock, not ended on the gap or short of it for another reason (a sifted model's search) */
 	r->stopped = r->greedy.stopped || (!node_limited && !o->greedy_only && r->res.cut);
-	r->lp_bound = r->res.lp_bound;
-	r->bound = r->res.bound;
+	plan_bounds(r);
 	plan_pick(r, &gc, 2 * gt.t_check + reserve);
 	plan_headroom(r, sc, gt.t_check + gt.wall_per_cpu * plan_reserve_of(r));
 	cplan_cost(r->final, &fc);
@@ -465,6 +514,7 @@ int plan_run(struct plan_result *r, const struct scenario *sc, const struct plan
 	if (r->bound <= 0)
 		r->bound = r->res.lp_bound;
 	r->gap = fabs(fc.objective) > 1e-9 ? fmax(0, (fc.objective - r->bound) / fabs(fc.objective)) : 0;
+	plan_proven_documented(r, &fc, opts.mip_gap);
 	ilp_progress_report(&sink, "done", fc.objective, fc.objective * (1 - r->gap));
 	if (verify_plan(r->final, d))
 		return -1;

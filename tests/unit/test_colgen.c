@@ -156,6 +156,7 @@ static void result_at(struct ilp_result *r, enum ilp_status st, double obj, doub
 	memset(r, 0, sizeof(*r));
 	r->status = st;
 	r->objective = obj;
+	r->cost = obj;	/* every replica placed: the stopping gap's measure is the objective */
 	r->bound = bound;
 	r->lp_bound = lp;
 	r->gap = obj > 0 ? (obj - bound) / obj : 0;

@@ -412,6 +412,50 @@ static void test_penalty(void)
 	fixture_release(&fx);
 }
 
+/*
+ * Past the weight cap: batch (priority 1, 600 replicas) makes the exact
+ * u(2) = 600 + 603 + 1 = 1204, so priorities 2, 3 and 4 all reach the cap
+ * of 1000 and tie.  A plan that leaves only one of them short keeps the
+ * solver's weights; one that leaves two short spreads them below the cap
+ * in the solver's model, one big apart: 998, 999 and 1000 (tied, the
+ * solver would trade a replica of a higher priority for a cheaper one of
+ * a lower: test_ilp, priocap).  The documented penalties never move (the
+ * plans are costed and reported with them), and no solver's penalty is
+ * above its documented one (so the solver's bound bounds the documented
+ * objective).
+ */
+static void test_penalty_spread(void)
+{
+	static const char wl[] = WL_HEADER "batch,t,600,1,,,exclusive,false,,,,,false,1\n"
+					   "two,t,1,1,,,exclusive,false,,,,,false,2\n"
+					   "three,t,1,1,,,exclusive,false,,,,,false,3\n"
+					   "four,t,1,1,,,exclusive,false,,,,,false,4\n";
+	static const long one_short[] = { 600, 0, 0, 1 }, two_short[] = { 600, 1, 0, 1 };
+	struct fixture fx;
+	double big;
+	int i;
+
+	if (fixture_build(&fx, SC_TEXT, inv_mixed, wl, FIXTURE_CHECK_BUILD))
+		return;
+	big = fx.p.demands[0].penalty;
+	CHECK(problem_prio_spread(&fx.p, one_short) == 0 && !fx.p.prio_spread, "spread: one level short spreads nothing");
+	for (i = 0; i < 4; i++)
+		CHECK(fx.p.demands[i].solve_penalty == fx.p.demands[i].penalty, "spread: %s moved with one level short",
+		      fx.p.demands[i].w->name);
+	CHECK(problem_prio_spread(&fx.p, two_short) == 1 && fx.p.prio_spread, "spread: two levels short spread");
+	CHECK(fx.p.demands[0].solve_penalty == big, "spread: priority 1 weighs %.6f in the solver, want 1",
+	      fx.p.demands[0].solve_penalty / big);
+	for (i = 0; i < 3; i++) {
+		const struct pdemand *dm = &fx.p.demands[i + 1];
+		CHECK(fabs(dm->penalty / big - 1000) < 1e-9, "spread: priority %d documented %.6f, want 1000", i + 2,
+		      dm->penalty / big);
+		CHECK(fabs(dm->solve_penalty / big - (998 + i)) < 1e-9, "spread: priority %d weighs %.6f in the solver, want %d",
+		      i + 2, dm->solve_penalty / big, 998 + i);
+		CHECK(dm->solve_penalty <= dm->penalty, "spread: priority %d above its documented penalty", i + 2);
+	}
+	fixture_release(&fx);
+}
+
 /* ================= merged slot types ================= */
 
 static void test_merge(void)
@@ -496,6 +540,7 @@ int main(void)
 	test_arcs();
 	test_configs();
 	test_penalty();
+	test_penalty_spread();
 	test_merge();
 	test_shares();
 	test_usable_memory();
