@@ -353,7 +353,10 @@ struct polish {
  * plan gives its classes, so a plan the rounding left short kept every
  * unplaced replica through the polish, even where two classes together
  * could take one by moving others between them or by leaving replicas
- * of a lower priority in its place.
+ * of a lower priority in its place.  Only the MIP's own classes count,
+ * not the class an emptying holds at 0: its arcs are not in the MIP, and
+ * a replica offered with no arc there was neither placed nor left in
+ * the MIP's plan (no unplaced column), which its cost did not charge.
  */
 static void pair_offer(const struct polish *ps, struct pair_job *b)
 {
@@ -362,8 +365,8 @@ static void pair_offer(const struct polish *ps, struct pair_job *b)
 	size_t t, a;
 
 	memset(b->off, 0, p->ndemands * sizeof(*b->off));
-	for (t = 0; t < job_nclasses(b); t++) {
-		size_t k = job_class(b, t);
+	for (t = 0; t < b->nk; t++) {
+		size_t k = b->ks[t];
 		for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
 			int d = p->arcs[ix->byk[a]].d;
 			double u = ps->cur.unplaced[d];
