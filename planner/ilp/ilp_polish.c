@@ -48,6 +48,15 @@
 
 #define POLISH_WAVE 4	/* pairs solved at once: fixed, so the plan is the same on any number of threads */
 
+/*
+ * Under a time limit, the share of the time left when the first triple
+ * pass starts that the triples may take, in all their passes: the rest
+ * is kept for what follows the polish (the other starts' polishes, the
+ * branch-and-cut), whose plans were cheaper than those of triples that
+ * ran to the limit.  Under a node limit there is no deadline, and no share.
+ */
+#define TRIPLE_SHARE 0.5
+
 /* One pair (or triple) of classes solved again (polish), a job of a wave. */
 struct pair_job {
 	size_t ks[3], nk;	/* the classes; 1, 2 or 3 of them */
@@ -435,10 +444,11 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	       struct polish_stats *st)
 {
 	const double *lp = po->lp;
-	double deadline = po->deadline;
+	double deadline = po->deadline, tri_by = deadline;
 	unsigned passes = po->passes;
 	struct polish ps;
 	size_t pi;
+	int tri_started = 0;
 
 	memset(&ps, 0, sizeof(ps));
 	ps.c = c;
@@ -452,7 +462,8 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	while (ps.found && ilp_ms_left(deadline) > 0 && !interrupt_pending()) {
 		ps.found = 0;
 		memset(ps.done, 0, ps.npairs);
-		while (ilp_ms_left(deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
+		ps.pj.deadline = ps.triples ? tri_by : deadline;
+		while (ilp_ms_left(ps.pj.deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
 			;
 		if (ps.triples) {
 			ps.triples = 0; /* after a triple pass: the pairs again if it changed the plan, else the end */
@@ -464,8 +475,10 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 				if (ps.pairs[pi].kd == NO_CLASS)
 					ps.seen[pi] = 0; /* an emptying is tried once */
 		} else if (!ps.found && ps.ntri) {
-			ps.triples = 1; /* the pairs at their last level change nothing: the triples */
-			ps.found = 1;
+			if (!tri_started++ && !isinf(deadline))
+				tri_by = util_now_s() + TRIPLE_SHARE * fmax(0, deadline - util_now_s());
+			ps.triples = ilp_ms_left(tri_by) > 0; /* the pairs at their last level change nothing */
+			ps.found = ps.triples;
 		}
 	}
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
