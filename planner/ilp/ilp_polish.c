@@ -52,8 +52,8 @@
  * Under a time limit, the share of the time left when the first triple
  * pass starts that the triples may take, in all their passes: the rest
  * is kept for what follows the polish (the other starts' polishes, the
- * branch-and-cut), whose plans were cheaper than those of triples that
- * ran to the limit.  Under a node limit there is no deadline, and no share.
+ * branch-and-cut), which on some fleets finds cheaper plans than the
+ * polish.  Under a node limit there is no deadline, and no share.
  */
 #define TRIPLE_SHARE 0.5
 
