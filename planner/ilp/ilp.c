@@ -39,7 +39,8 @@
  *     own feedback, batching the classes differently (ilp_round.c).
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
- *     plan, made concrete, is cheaper too; in the time it leaves, the
+ *     plan, made concrete, is cheaper too, and once the pairs change
+ *     nothing, three at a time (the first polish); in the time it leaves, the
  *     rounds' other plans are polished as well (2c, solve_more).  The
  *     cheapest is offered to the branch-and-cut as an incumbent next to
  *     the warm (greedy) plan.
@@ -300,7 +301,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
 		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
 		deep = pl->round_obj;
-		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT);
+		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | POLISH_TRIPLE);
 		free(y);
 	}
 	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */

@@ -1,6 +1,6 @@
 /*
  * ilp_polish.c - the cheapest concrete plan re-solved two classes at a
- * time.  Each pair of classes (polish_pairs) is solved again as one MIP
+ * time.  Each pair of classes (ilp_polish_pairs.c) is solved again as one MIP
  * (ilp_sub_mip) for the replicas the plan gives the two, every other
  * class as the plan has it, with the plan offered as the first
  * incumbent and a short search.  A cheaper plan of
@@ -21,6 +21,15 @@
  * a time (pair_wave), on par_run threads: most find nothing, so most of
  * a wave's results stand; they are taken in order, so the plan is the
  * same on any number of threads.
+ *
+ * A pair moves replicas between its two classes only, so a move that
+ * needs three classes at once (a node of each changing its mode, each
+ * taking what the one before it gives up, to place replicas none of
+ * them could alone) is never found one pair at a time: no step of it is
+ * cheaper alone.  With POLISH_TRIPLE, once the pairs change nothing the
+ * polish solves triples of classes that share demands (ilp_polish_pairs.c) as
+ * one MIP each, the same way, then the pairs again when a triple changed
+ * the plan, until a triple pass changes nothing.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +40,7 @@
 #include "util.h"
 #include "ilp_glpk.h"
 #include "ilp_polish.h"
+#include "ilp_polish_pairs.h"
 #include "ilp_shrink.h"
 #include "ilp_sub.h"
 #include "ilp_vec.h"
@@ -39,227 +49,17 @@
 #define POLISH_WAVE 4	/* pairs solved at once: fixed, so the plan is the same on any number of threads */
 
 /*
- * Emptying a class (POLISH_EJECT): a class is emptied into a pair when
- * it uses EJECT_NODES nodes or fewer and costs EJECT_SHARE of the plan
- * or more (so never while the plan leaves replicas unplaced: their
- * penalty outweighs every class); EJECT_PAIRS pairs at most are tried
- * for each such class, the most promising first.
+ * Under a time limit, the share of the time left when the first triple
+ * pass starts that the triples may take, in all their passes: the rest
+ * is kept for what follows the polish (the other starts' polishes, the
+ * branch-and-cut), which on some fleets finds cheaper plans than the
+ * polish.  Under a node limit there is no deadline, and no share.
  */
-#define EJECT_NODES 2
-#define EJECT_SHARE 0.05
-#define EJECT_PAIRS 16
+#define TRIPLE_SHARE 0.5
 
-#define NO_CLASS ((size_t)-1)
-
-/* A pair of classes to solve again together (k1 == k2: one class), and what it promises. */
-struct pair {
-	size_t k1, k2;		/* the classes, k1 <= k2 */
-	size_t kd;		/* a class whose replicas the two take, emptying it; NO_CLASS: none */
-	double promise;		/* what solving them again may gain (polish_pairs) */
-};
-
-static int pair_cmp(const void *a, const void *b)
-{
-	const struct pair *x = a, *y = b;
-	if (x->promise != y->promise)
-		return x->promise > y->promise ? -1 : 1;
-	if (x->k1 != y->k1)
-		return x->k1 < y->k1 ? -1 : 1;
-	if (x->k2 != y->k2)
-		return x->k2 < y->k2 ? -1 : 1;
-	return (x->kd > y->kd) - (x->kd < y->kd);
-}
-
-/* What the columns of class k cost in x (1-based, columns of c->P), arcs included. */
-static double class_cost(const struct ilp_ctx *c, size_t k, const double *x)
-{
-	glp_prob *P = c->P;
-	const struct problem *p = c->p;
-	const struct arcidx *ix = &c->ix;
-	const struct cols *cl = &c->cl;
-	double z = 0;
-	size_t ci, a;
-	int m;
-	for (m = 0; m < MODE_COUNT; m++)
-		if (cl->n[k * MODE_COUNT + (size_t)m])
-			z += glp_get_obj_coef(P, cl->n[k * MODE_COUNT + (size_t)m]) * x[cl->n[k * MODE_COUNT + (size_t)m]];
-	for (ci = 0; ci < p->classes[k].nconfigs; ci++)
-		z += glp_get_obj_coef(P, cl->g[k][ci]) * x[cl->g[k][ci]];
-	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
-		z += glp_get_obj_coef(P, cl->arc[ix->byk[a]]) * x[cl->arc[ix->byk[a]]];
-	return z;
-}
-
-/*
- * Class k's share of what the plan x costs over the root LP (lp, solved
- * in c->P): its columns' cost in x less in lp, less the replicas it holds
- * over lp's at their demand's dual price (what a replica is worth
- * wherever it goes).  With every demand placed, the shares sum to x's
- * gap to the LP bound, and each is >= 0 up to rounding: it is the sum of
- * reduced costs and row slacks times duals over k's own columns and
- * rows.  A class that holds more replicas than in lp is not charged for
- * them, nor is the class that gave them up credited.
- */
-static double class_excess(const struct ilp_ctx *c, size_t k, const double *x, const double *lp)
-{
-	glp_prob *P = c->P;
-	const struct problem *p = c->p;
-	const struct arcidx *ix = &c->ix;
-	const struct cols *cl = &c->cl;
-	double e = class_cost(c, k, x) - class_cost(c, k, lp);
-	size_t a;
-	for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
-		size_t i = ix->byk[a];
-		int u = cl->u[p->arcs[i].d];
-		double dual = glp_get_obj_coef(P, u) - glp_get_col_dual(P, u);
-		e -= dual * (x[cl->arc[i]] - lp[cl->arc[i]]);
-	}
-	return e;
-}
-
-/* What polish_pairs reads of the plan: per demand and class, whether it has an arc and whether x places any there. */
-struct pair_scan {
-	size_t nc;		/* classes */
-	char *has;		/* [demand * nc + class] */
-	char *placed;		/* [demand * nc + class] */
-	double *excess;		/* [class]: class_excess */
-	double *lost;		/* [class]: the penalties of the replicas x leaves unplaced that it has arcs for */
-};
-
-/* Whether the classes a and b (a == b: one class) have arcs for each of the demands dl[0 .. nd). */
-static int eject_covers(const struct pair_scan *sc, const size_t *dl, size_t nd, size_t a, size_t b)
-{
-	size_t i, nc = sc->nc;
-
-	for (i = 0; i < nd; i++)
-		if (!sc->has[dl[i] * nc + a] && !sc->has[dl[i] * nc + b])
-			return 0;
-	return 1;
-}
-
-/*
- * Adds to pairs (at n; returns the new count) the pairs that may empty
- * class kd: the EJECT_PAIRS pairs (a, b), a <= b, neither kd, that have
- * arcs for every demand x places in kd, the most promising first (the
- * three classes' excess over the root LP).
- */
-static size_t eject_pairs(const struct ilp_ctx *c, const struct pair_scan *sc, size_t kd, struct pair *pairs,
-			  size_t n)
-{
-	const struct problem *p = c->p;
-	size_t nc = sc->nc, a, b, d, nd = 0, m = 0, cap = 64;
-	size_t *dl = xcalloc(p->ndemands + 1, sizeof(*dl));
-	struct pair *cand = xcalloc(cap, sizeof(*cand));
-
-	for (d = 0; d < p->ndemands; d++)
-		if (sc->placed[d * nc + kd])
-			dl[nd++] = d;
-	for (a = 0; a < nc; a++)
-		for (b = a; b < nc; b++) {
-			if (a == kd || b == kd || !p->classes[a].modes || !p->classes[b].modes ||
-			    !eject_covers(sc, dl, nd, a, b))
-				continue;
-			if (m == cap)
-				cand = xrealloc(cand, (cap *= 2) * sizeof(*cand));
-			cand[m].k1 = a;
-			cand[m].k2 = b;
-			cand[m].kd = kd;
-			cand[m].promise = sc->excess[kd] + sc->excess[a] + (a != b ? sc->excess[b] : 0);
-			m++;
-		}
-	qsort(cand, m, sizeof(*cand), pair_cmp);
-	if (m > EJECT_PAIRS)
-		m = EJECT_PAIRS;
-	memcpy(pairs + n, cand, m * sizeof(*cand));
-	free(cand);
-	free(dl);
-	return n + m;
-}
-
-/*
- * The pairs of classes worth solving again together: k1 < k2 where a
- * demand the plan x places in one of them has an arc in the other (its
- * replicas can move between them); a class with no such partner is
- * paired with itself.  With eject, also for each class x uses little
- * and pays much for (EJECT_NODES, EJECT_SHARE of x_obj) the pairs that
- * may take all it holds (eject_pairs).  The most promising first: the
- * classes' excess over the root LP (class_excess), doubled in effect
- * (the larger excess counts twice) when one of a pair has nodes x leaves
- * unused, where the other's replicas can go, plus the penalties of the
- * replicas x leaves unplaced that one of them could take (pair_offer
- * offers them): a pair that may place one gains more than any cost.
- */
-static size_t polish_pairs(const struct ilp_ctx *c, const double *x, double x_obj, const double *lp, int eject,
-			   struct pair **out)
-{
-	const struct problem *p = c->p;
-	const struct cols *cl = &c->cl;
-	size_t nc = p->nclasses, i, d, a, b, n = 0;
-	struct pair_scan sc;
-	char *share = xcalloc(nc * nc + 1, 1), *paired = xcalloc(nc + 1, 1), *room = xcalloc(nc + 1, 1);
-	struct pair *pairs = xcalloc(nc * nc + (eject ? nc * EJECT_PAIRS : 0) + 1, sizeof(*pairs));
-
-	sc.nc = nc;
-	sc.has = xcalloc(p->ndemands * nc + 1, 1);
-	sc.placed = xcalloc(p->ndemands * nc + 1, 1);
-	sc.excess = xcalloc(nc + 1, sizeof(*sc.excess));
-	sc.lost = xcalloc(nc + 1, sizeof(*sc.lost));
-	for (i = 0; i < p->narcs; i++) {
-		d = (size_t)p->arcs[i].d;
-		if (!sc.has[d * nc + (size_t)p->arcs[i].k])
-			sc.lost[p->arcs[i].k] += p->demands[d].solve_penalty * x[cl->u[d]];
-		sc.has[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
-		if (x[cl->arc[i]] > 1e-6)
-			sc.placed[(size_t)p->arcs[i].d * nc + (size_t)p->arcs[i].k] = 1;
-	}
-	for (d = 0; d < p->ndemands; d++)
-		for (a = 0; a < nc; a++)
-			if (sc.placed[d * nc + a])
-				for (b = 0; b < nc; b++)
-					if (b != a && sc.has[d * nc + b])
-						share[(a < b ? a : b) * nc + (a < b ? b : a)] = 1;
-	for (a = 0; a < nc; a++) {
-		room[a] = ilp_class_nodes(&c->cl, a, x) + 0.5 < (double)p->classes[a].nc->count;
-		sc.excess[a] = class_excess(c, a, x, lp);
-	}
-	for (a = 0; a < nc; a++)
-		for (b = a + 1; b < nc; b++)
-			if (share[a * nc + b]) {
-				pairs[n].k1 = a;
-				pairs[n].k2 = b;
-				pairs[n].kd = NO_CLASS;
-				pairs[n].promise = sc.excess[a] + sc.excess[b] + fmax(sc.lost[a], sc.lost[b]) +
-						   (room[a] || room[b] ? fmax(sc.excess[a], sc.excess[b]) : 0);
-				paired[a] = paired[b] = 1;
-				n++;
-			}
-	for (a = 0; a < nc; a++)
-		if (!paired[a] && p->classes[a].modes) {
-			pairs[n].k1 = pairs[n].k2 = a;
-			pairs[n].kd = NO_CLASS;
-			pairs[n].promise = sc.excess[a] + sc.lost[a];
-			n++;
-		}
-	for (a = 0; eject && a < nc; a++) {
-		double used = ilp_class_nodes(&c->cl, a, x);
-		if (used > 0.5 && used < EJECT_NODES + 0.5 && class_cost(c, a, x) >= EJECT_SHARE * x_obj)
-			n = eject_pairs(c, &sc, a, pairs, n);
-	}
-	qsort(pairs, n, sizeof(*pairs), pair_cmp);
-	free(sc.has);
-	free(sc.placed);
-	free(sc.excess);
-	free(sc.lost);
-	free(share);
-	free(paired);
-	free(room);
-	*out = pairs;
-	return n;
-}
-
-/* One pair of classes solved again (polish), a job of a wave. */
+/* One pair (or triple) of classes solved again (polish), a job of a wave. */
 struct pair_job {
-	size_t ks[2], nk;	/* the classes; 1 or 2 of them */
+	size_t ks[3], nk;	/* the classes; 1, 2 or 3 of them */
 	size_t kd;		/* the class they empty (struct pair), or NO_CLASS */
 	double *q;		/* [demand]: the replicas x gives the two (and kd), and those it offers them */
 	double *off;		/* [demand]: of those, the replicas x leaves unplaced (pair_offer) */
@@ -309,7 +109,12 @@ static void pair_job_run(void *ctx, size_t j)
 	sa.worse = b->old;
 	sa.sh = &b->sh;
 	sa.deadline = pj->deadline;
-	sa.deep = b->kd != NO_CLASS ? SUB_DEEP_ALWAYS : pj->level > POLISH_LEVEL_SHORT ? SUB_DEEP : 0;
+	/*
+	 * An emptying or a triple is a MIP the short pass never saw: searched
+	 * deep.  A triple takes cuts only at the level that does (generating
+	 * them at its root took the time more triples would have had).
+	 */
+	sa.deep = b->kd != NO_CLASS || b->nk == 3 ? SUB_DEEP_ALWAYS : pj->level > POLISH_LEVEL_SHORT ? SUB_DEEP : 0;
 	sa.cuts = b->kd != NO_CLASS || pj->level == POLISH_LEVEL_CUTS;
 	b->rc = ilp_sub_mip(pj->c, &sa, &b->got, &b->obj);
 }
@@ -330,6 +135,8 @@ struct polish {
 	double **made;		/* x made concrete, once cheaper (ilp_polish's) */
 	struct pair *pairs;	/* [npairs], the most promising first */
 	size_t npairs;
+	size_t ntri, tri_all;	/* of the pairs, triples; the triples that share demands (struct pair_list) */
+	int triples;		/* this pass solves the triples (the others the rest) */
 	long *seen;		/* [pair]: stamp when last solved, 0: never */
 	char *done;		/* [pair]: taken in this pass */
 	long *changed;		/* [class]: stamp of the pair that last changed it */
@@ -338,7 +145,7 @@ struct polish {
 	struct pair_jobs pj;	/* the wave's jobs */
 	long stamp;		/* the next stamp */
 	long wasted, dearer;	/* pair MIPs solved again; cheaper but dearer made concrete */
-	struct polish_stats st;	/* pair MIPs solved, per level */
+	struct polish_stats st;	/* pair MIPs solved, per level; triple MIPs */
 	int better;		/* pairs that made x cheaper */
 	int emptied;		/* of those, pairs that emptied a class */
 	long tried;		/* pair MIPs that would empty a class */
@@ -353,7 +160,10 @@ struct polish {
  * plan gives its classes, so a plan the rounding left short kept every
  * unplaced replica through the polish, even where two classes together
  * could take one by moving others between them or by leaving replicas
- * of a lower priority in its place.
+ * of a lower priority in its place.  Only the MIP's own classes count,
+ * not the class an emptying holds at 0: its arcs are not in the MIP, and
+ * a replica offered with no arc there was neither placed nor left in
+ * the MIP's plan (no unplaced column), which its cost did not charge.
  */
 static void pair_offer(const struct polish *ps, struct pair_job *b)
 {
@@ -362,8 +172,8 @@ static void pair_offer(const struct polish *ps, struct pair_job *b)
 	size_t t, a;
 
 	memset(b->off, 0, p->ndemands * sizeof(*b->off));
-	for (t = 0; t < job_nclasses(b); t++) {
-		size_t k = job_class(b, t);
+	for (t = 0; t < b->nk; t++) {
+		size_t k = b->ks[t];
 		for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++) {
 			int d = p->arcs[ix->byk[a]].d;
 			double u = ps->cur.unplaced[d];
@@ -397,25 +207,27 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 	size_t n = 0, nj = 0, pi, t, a;
 
 	for (pi = 0; pi < ps->npairs && nj < POLISH_WAVE; pi++) {
-		size_t k1 = pairs[pi].k1, k2 = pairs[pi].k2, kd = pairs[pi].kd;
+		const struct pair *pr = &pairs[pi];
 		struct pair_job *b = &job[nj];
-		if (done[pi])
+		int fresh = 0;
+		if (done[pi] || (pr->nk == 3) != ps->triples)
 			continue;
 		wp[n].pi = pi;
 		wp[n].job = -1;
 		n++;
-		if (seen[pi] && (kd != NO_CLASS || (changed[k1] < seen[pi] && changed[k2] < seen[pi])))
+		for (t = 0; t < pr->nk; t++)
+			fresh |= changed[pr->k[t]] >= seen[pi];
+		if (seen[pi] && (pr->kd != NO_CLASS || !fresh))
 			continue; /* nothing new since it was last solved, or an emptying tried */
 		wp[n - 1].job = (long)nj;
-		b->ks[0] = k1;
-		b->ks[1] = k2;
-		b->nk = k1 == k2 ? 1 : 2;
-		b->kd = kd;
+		memcpy(b->ks, pr->k, sizeof(b->ks));
+		b->nk = pr->nk;
+		b->kd = pr->kd;
 		b->old = 0;
 		memset(b->q, 0, p->ndemands * sizeof(*b->q));
 		for (t = 0; t < job_nclasses(b); t++) {
 			size_t k = job_class(b, t);
-			b->old += class_cost(ps->c, k, ps->x);
+			b->old += ilp_class_cost(ps->c, k, ps->x);
 			for (a = ix->kstart[k]; a < ix->kstart[k + 1]; a++)
 				b->q[p->arcs[ix->byk[a]].d] += cur->arc[ix->byk[a]];
 		}
@@ -430,7 +242,12 @@ static size_t pair_wave(struct polish *ps, size_t *njobs)
 /* Whether a pair before pr in this wave changed (or put off) one of pr's classes. */
 static int pair_moved(const struct polish *ps, const struct pair *pr)
 {
-	return ps->moved[pr->k1] || ps->moved[pr->k2] || (pr->kd != NO_CLASS && ps->moved[pr->kd]);
+	size_t t;
+
+	for (t = 0; t < pr->nk; t++)
+		if (ps->moved[pr->k[t]])
+			return 1;
+	return pr->kd != NO_CLASS && ps->moved[pr->kd];
 }
 
 /*
@@ -451,7 +268,10 @@ static int offer_taken(const struct polish *ps, const struct pair_job *b)
 /* Marks pr's classes changed (or put off) in this wave. */
 static void pair_mark(struct polish *ps, const struct pair *pr)
 {
-	ps->moved[pr->k1] = ps->moved[pr->k2] = 1;
+	size_t t;
+
+	for (t = 0; t < pr->nk; t++)
+		ps->moved[pr->k[t]] = 1;
 	if (pr->kd != NO_CLASS)
 		ps->moved[pr->kd] = 1;
 }
@@ -520,6 +340,7 @@ static void polish_take(struct polish *ps, size_t w)
 		ps->changed[job_class(b, t)] = ps->seen[wp[w].pi];
 	pair_mark(ps, &ps->pairs[wp[w].pi]);
 	ps->emptied += b->kd != NO_CLASS;
+	ps->st.triples_better += b->nk == 3;
 	ps->found = 1;
 	ps->better++;
 }
@@ -539,18 +360,22 @@ static int polish_wave(struct polish *ps)
 	 * result taken is the one it would have been in order.
 	 */
 	par_run(nj, ps->c->threads, pair_job_run, &ps->pj, ilp_glpk_thread_end);
-	ps->st.mips[ps->pj.level] += (long)nj;
+	if (ps->triples)
+		ps->st.triples += (long)nj;
+	else
+		ps->st.mips[ps->pj.level] += (long)nj;
 	memset(ps->moved, 0, ps->c->p->nclasses);
 	for (w = 0; w < n; w++)
 		polish_take(ps, w);
 	return 1;
 }
 
-/* Allocates ps's arrays and jobs (ps->c, x, made and concrete set), with the pairs of x against lp. */
-static void polish_alloc(struct polish *ps, const double *lp, int eject)
+/* Allocates ps's arrays and jobs (ps->c, x, made and concrete set), with the pairs of x against lp for passes. */
+static void polish_alloc(struct polish *ps, const double *lp, unsigned passes)
 {
 	const struct problem *p = ps->c->p;
 	size_t ng = p->nclasses * MODE_COUNT, w;
+	struct pair_list pl;
 
 	ps->changed = xcalloc(p->nclasses + 1, sizeof(*ps->changed));
 	ps->stamp = 1;
@@ -559,7 +384,11 @@ static void polish_alloc(struct polish *ps, const double *lp, int eject)
 	*ps->made = NULL;
 	ilp_result_alloc(p, &ps->cur);
 	ilp_take_plan(p, &ps->c->cl, ps->x, &ps->cur);
-	ps->npairs = polish_pairs(ps->c, ps->x, ps->concrete, lp, eject, &ps->pairs);
+	ilp_polish_pairs(ps->c, ps->x, ps->concrete, lp, passes, &pl);
+	ps->pairs = pl.pairs;
+	ps->npairs = pl.n;
+	ps->ntri = pl.ntri;
+	ps->tri_all = pl.tri_all;
 	ps->seen = xcalloc(ps->npairs + 1, sizeof(*ps->seen));
 	ps->done = xcalloc(ps->npairs + 1, 1);
 	ps->wp = xcalloc(ps->npairs + 1, sizeof(*ps->wp));
@@ -615,10 +444,11 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	       struct polish_stats *st)
 {
 	const double *lp = po->lp;
-	double deadline = po->deadline;
+	double deadline = po->deadline, tri_by = deadline;
 	unsigned passes = po->passes;
 	struct polish ps;
 	size_t pi;
+	int tri_started = 0;
 
 	memset(&ps, 0, sizeof(ps));
 	ps.c = c;
@@ -627,28 +457,38 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	ps.concrete = x_obj;
 	ps.pj.deadline = deadline;
 	ps.pj.level = passes & POLISH_SHORT ? POLISH_LEVEL_SHORT : POLISH_LEVEL_DEEP;
-	polish_alloc(&ps, lp, !!(passes & POLISH_EJECT));
+	polish_alloc(&ps, lp, passes);
 	ps.found = 1;
 	while (ps.found && ilp_ms_left(deadline) > 0 && !interrupt_pending()) {
 		ps.found = 0;
 		memset(ps.done, 0, ps.npairs);
-		while (ilp_ms_left(deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
+		ps.pj.deadline = ps.triples ? tri_by : deadline;
+		while (ilp_ms_left(ps.pj.deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
 			;
-		if (!ps.found && (passes & POLISH_DEEP) && polish_deeper(&ps)) {
+		if (ps.triples) {
+			ps.triples = 0; /* after a triple pass: the pairs again if it changed the plan, else the end */
+		} else if (!ps.found && (passes & POLISH_DEEP) && polish_deeper(&ps)) {
 			/* converged: every pair once more, deeper, then with cuts */
 			ps.pj.level++;
 			ps.found = 1;
 			for (pi = 0; pi < ps.npairs; pi++)
 				if (ps.pairs[pi].kd == NO_CLASS)
 					ps.seen[pi] = 0; /* an emptying is tried once */
+		} else if (!ps.found && ps.ntri) {
+			if (!tri_started++ && !isinf(deadline))
+				tri_by = util_now_s() + TRIPLE_SHARE * fmax(0, deadline - util_now_s());
+			ps.triples = ilp_ms_left(tri_by) > 0; /* the pairs at their last level change nothing */
+			ps.found = ps.triples;
 		}
 	}
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
 		   "a pair before them in their wave changed), %d cheaper, %ld of those dearer made concrete; %d of %ld "
-		   "emptied a class (%.2f s in deals)\n",
+		   "emptied a class; %ld triple MIPs (%zu triples of %zu that share demands), %d cheaper (%.2f s in "
+		   "deals)\n",
 		   ps.st.mips[POLISH_LEVEL_SHORT] + ps.st.mips[POLISH_LEVEL_DEEP] + ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
-		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
+		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.st.triples, ps.ntri,
+		   ps.tri_all, ps.st.triples_better, ps.t_deal);
 	if (st)
 		*st = ps.st;
 	polish_free(&ps);

@@ -1,6 +1,6 @@
 /*
  * ilp_polish.h - the polish: a concrete plan re-solved two
- * classes at a time (ilp_polish.c).
+ * classes at a time, then three (ilp_polish.c).
  */
 #ifndef PLANNER_ILP_POLISH_H
 #define PLANNER_ILP_POLISH_H
@@ -12,7 +12,8 @@ enum {
 	POLISH_SHORT = 1,	/* short searches of each pair, until a pass changes nothing */
 	POLISH_DEEP = 2,	/* then (or from the start, alone) deeper searches, until a pass changes nothing */
 	POLISH_BOTH = 3,
-	POLISH_EJECT = 4	/* also try, once, to empty each small costly class into a pair (ilp_polish.c) */
+	POLISH_EJECT = 4,	/* also try, once, to empty each small costly class into a pair (ilp_polish.c) */
+	POLISH_TRIPLE = 8	/* once the pairs change nothing, triples of classes that share demands (ilp_polish.c) */
 };
 
 /*
@@ -33,13 +34,15 @@ enum {
 /* What a polish did (ilp_polish's st). */
 struct polish_stats {
 	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
+	long triples;		/* triple MIPs solved (POLISH_TRIPLE) */
+	int triples_better;	/* of those, ones that made the plan cheaper */
 };
 
 /* How a polish runs. */
 struct polish_opts {
 	const double *lp;	/* the root LP's column values (1-based columns of c->P) */
 	double deadline;	/* util_now_s() time it stops by */
-	unsigned passes;	/* POLISH_SHORT, POLISH_DEEP, POLISH_EJECT */
+	unsigned passes;	/* POLISH_SHORT, POLISH_DEEP, POLISH_EJECT, POLISH_TRIPLE */
 };
 
 /*
@@ -48,8 +51,8 @@ struct polish_opts {
  * interrupt, on c->threads threads (the plan does not depend on how
  * many); *made is x made concrete (caller frees), NULL when nothing was
  * cheaper; *st (when st is not NULL) what it did.  Logs a summary line
- * (glp_printf).  Returns the number of pairs of classes that made x
- * cheaper.
+ * (glp_printf).  Returns the number of pairs (and triples) of classes
+ * that made x cheaper.
  */
 int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
 	       struct polish_stats *st);

@@ -1,6 +1,6 @@
 /*
- * ilp_sub.c - the MIP of one or two classes alone (the rounding's class
- * MIPs, the polish's pair MIPs): built with the whole model's class
+ * ilp_sub.c - the MIP of one or more classes alone (the rounding's class
+ * MIPs, the polish's pair and triple MIPs): built with the whole model's class
  * columns and rows (ilp_model.c) plus a demand row per demand with an
  * arc there, started from a given plan (or from "leave everything"),
  * searched for a fixed number of branch-and-bound nodes (deterministic,

@@ -1,7 +1,7 @@
 /*
- * ilp_sub.h - the MIP of one or two classes alone (ilp_sub.c),
+ * ilp_sub.h - the MIP of one or more classes alone (ilp_sub.c),
  * solved by the rounding (one class against the LP) and by the polish
- * (two classes against the plan).
+ * (two or three classes against the plan).
  */
 #ifndef PLANNER_ILP_SUB_H
 #define PLANNER_ILP_SUB_H
@@ -12,7 +12,7 @@
 /* What ilp_sub_mip solves. */
 struct sub_mip_args {
 	const size_t *ks;	/* [nk]: the classes */
-	size_t nk;		/* 1 or 2 */
+	size_t nk;		/* how many: 1 (a rounding's class MIP), 2 or 3 (the polish's) */
 	const double *q;	/* [demand]: the replicas to take */
 	const char *use;	/* [arc]: the arcs it may use; NULL: every arc of the classes */
 	const double *start_x;	/* a plan of the whole model (columns c->cl) to start from; NULL: none */

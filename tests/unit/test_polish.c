@@ -1,6 +1,7 @@
 /*
  * test_polish.c - the polish (planner/ilp/ilp_polish.c) emptying a
- * class (POLISH_EJECT), and the levels of its passes.
+ * class (POLISH_EJECT), the levels of its passes, the unplaced replicas
+ * it is offered, and its triples (POLISH_TRIPLE).
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
  * with 16 cores at 11 $/h; d, two H100s with 16 cores at 100 $/h.  w1
@@ -21,6 +22,19 @@
  * unplaced replicas never sees w4, and the plan keeps it unplaced.  Then
  * two such pairs, (e, f) holding w3 and (g, h) holding A100-only w5,
  * solved in one wave and both offered w4: it is placed once.
+ *
+ * A move only three classes make together: rented one-GPU classes ta
+ * (H100, 10 $/h), tb (A100, 10 $/h) and tc (L40S, 11 $/h); t1 runs on
+ * an H100 or an A100, t2 on an A100 or an L40S, both of priority 10,
+ * and tw, priority 5, on an H100 only.  The start is the model's
+ * optimum with tw held out: t1 on ta, t2 on tb, tc unused.  Placing tw
+ * takes ta's GPU, so t1 must go to tb and t2 to tc, all at once: the
+ * pair (ta, tb) can place tw only by leaving t2 out, which costs more
+ * than tw; the pair (tb, tc) can only move t2 to the dearer tc, and is
+ * not offered tw.  The pairs keep tw out; a triple places it.  A fourth
+ * class no replica can use (tx, an L4 at 100 $/h) sets the penalty unit
+ * (the dearest node): without it tw's penalty is tc's cost, and leaving
+ * it out no dearer than placing it.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -49,6 +63,16 @@ static const char inv_two[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,6
 					 "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
 					 "g,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n"
 					 "h,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n";
+static const char inv_tri[] = INV_HEADER "ta,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n"
+					 "tb,1,A100-PCIE-80GB,1,baremetal,dc1,8,64,rent,,,10,300\n"
+					 "tc,1,L40S,1,baremetal,dc1,8,64,rent,,,11,300\n"
+					 "tx,1,L4,1,baremetal,dc1,8,64,rent,,,100,300\n";
+static const char wl_tri[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
+			     "modes,sites,needs_nvaie,priority\n"
+			     "t1,t,1,1,40,1,none,false,2,8,H100-SXM5-80GB|A100-PCIE-80GB,,,false,10\n"
+			     "t2,t,1,1,40,1,none,false,2,8,A100-PCIE-80GB|L40S,,,false,10\n"
+			     "tw,t,1,1,40,1,none,false,2,8,H100-SXM5-80GB,,,false,5\n";
+
 static const char wl_two[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
 			     "modes,sites,needs_nvaie,priority\n"
 			     "w3,t,2,1,40,1,none,false,2,8,H100-SXM5-80GB,,,false,1\n"
@@ -150,16 +174,54 @@ static void hold_demand(struct ilp_ctx *c, size_t d, double ub)
 					 ub < HUGE_VAL ? ub : (double)c->p->demands[d].replicas);
 }
 
-/* w4's replicas the polished counts x place (its arcs) and leave (its unplaced column). */
-static void w4_in(const struct ilp_ctx *c, size_t w4, const double *x, double *placed, double *left)
+/* Demand d's replicas the polished counts x place (its arcs) and leave (its unplaced column). */
+static void demand_in(const struct ilp_ctx *c, size_t d, const double *x, double *placed, double *left)
 {
 	size_t i;
 
 	*placed = 0;
 	for (i = 0; i < c->p->narcs; i++)
-		if ((size_t)c->p->arcs[i].d == w4)
+		if ((size_t)c->p->arcs[i].d == d)
 			*placed += x[c->cl.arc[i]];
-	*left = x[c->cl.u[w4]];
+	*left = x[c->cl.u[d]];
+}
+
+/* The demand of workload `name`, or p->ndemands. */
+static size_t demand_named(const struct problem *p, const char *name)
+{
+	size_t d;
+
+	for (d = 0; d < p->ndemands && strcmp(p->demands[d].w->name, name) != 0; d++)
+		;
+	return d;
+}
+
+/*
+ * The MIP's optimum with demand d held out, its counts as they are (the
+ * deal would place d itself), into a new vector (NULL when GLPK found
+ * none); *obj: its cost.  The root LP is solved again after.
+ */
+static double *held_out_start(struct ilp_ctx *c, size_t d, double *obj)
+{
+	size_t n = (size_t)glp_get_num_cols(c->P) + 1, j;
+	double *x = NULL;
+	glp_iocp io;
+	int code = 0;
+
+	hold_demand(c, d, 0);
+	glp_init_iocp(&io);
+	io.msg_lev = GLP_MSG_OFF;
+	io.presolve = GLP_ON;
+	if (glp_intopt(c->P, &io) == 0 && glp_mip_status(c->P) == GLP_OPT) {
+		x = xcalloc(n, sizeof(*x));
+		for (j = 1; j < n; j++)
+			x[j] = glp_mip_col_val(c->P, (int)j);
+		*obj = ilp_vec_obj(c->P, x);
+	}
+	hold_demand(c, d, HUGE_VAL);
+	CHECK(ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
+	CHECK(x && ilp_unplaced_sum(c->p, &c->cl, x) > 0.5, "the start leaves %s out", c->p->demands[d].w->name);
+	return x;
 }
 
 /*
@@ -173,13 +235,10 @@ static void short_plan(const char *inventory, const char *workloads)
 	struct ilp_ctx c;
 	double *x = NULL, *lp, *made = NULL, start_obj = 0, obj, placed, left;
 	size_t n, j, w4;
-	glp_iocp io;
-	int code = 0;
 
 	if (fixture_build(&fx, FIXTURE_SC_TEXT("short"), inventory, workloads, 0) != 0)
 		return;
-	for (w4 = 0; w4 < fx.p.ndemands && strcmp(fx.p.demands[w4].w->name, "w4") != 0; w4++)
-		;
+	w4 = demand_named(&fx.p, "w4");
 	if (w4 < fx.p.ndemands && fixture_ilp_build(&c, &fx) == 0) {
 		struct polish_opts po = { NULL, HUGE_VAL, POLISH_BOTH };
 		n = (size_t)glp_get_num_cols(c.P) + 1;
@@ -187,23 +246,11 @@ static void short_plan(const char *inventory, const char *workloads)
 		for (j = 1; j < n; j++)
 			lp[j] = glp_get_col_prim(c.P, (int)j);
 		po.lp = lp;
-		hold_demand(&c, w4, 0);
-		glp_init_iocp(&io);
-		io.msg_lev = GLP_MSG_OFF;
-		io.presolve = GLP_ON;
-		if (glp_intopt(c.P, &io) == 0 && glp_mip_status(c.P) == GLP_OPT) {
-			x = xcalloc(n, sizeof(*x)); /* the counts as they are: the deal would place w4 itself */
-			for (j = 1; j < n; j++)
-				x[j] = glp_mip_col_val(c.P, (int)j);
-			start_obj = ilp_vec_obj(c.P, x);
-		}
-		hold_demand(&c, w4, HUGE_VAL);
-		CHECK(ilp_simplex(c.P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
-		CHECK(x && ilp_unplaced_sum(c.p, &c.cl, x) > 0.5, "the short start leaves w4 out");
+		x = held_out_start(&c, w4, &start_obj);
 		if (x) {
 			ilp_polish(&c, x, start_obj, &po, &made, NULL);
 			obj = made ? ilp_vec_obj(c.P, made) : start_obj;
-			w4_in(&c, w4, x, &placed, &left);
+			demand_in(&c, w4, x, &placed, &left);
 			CHECK(obj < start_obj - fx.p.demands[w4].penalty / 2,
 			      "%zu classes: short plan polished %.2f from %.2f, want w4 placed (its penalty %.2f)",
 			      fx.p.nclasses, obj, start_obj, fx.p.demands[w4].penalty);
@@ -215,6 +262,68 @@ static void short_plan(const char *inventory, const char *workloads)
 			free(x);
 		}
 		free(lp);
+		fixture_ilp_release(&c, &fx);
+	}
+	fixture_release(&fx);
+}
+
+/*
+ * Polishes a copy of start (costing start_obj) with passes; returns the
+ * polished plan's cost, *placed: demand d's replicas its counts place,
+ * *st: what the polish did.
+ */
+static double polish_placing(struct ilp_ctx *c, const double *start, double start_obj, unsigned passes, size_t d,
+			     double *placed, struct polish_stats *st)
+{
+	size_t n = (size_t)glp_get_num_cols(c->P) + 1, j;
+	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj, left;
+	struct polish_opts po = { lp, HUGE_VAL, passes };
+
+	for (j = 1; j < n; j++)
+		lp[j] = glp_get_col_prim(c->P, (int)j);
+	memcpy(x, start, n * sizeof(*x));
+	ilp_polish(c, x, start_obj, &po, &made, st);
+	if (made)
+		obj = ilp_vec_obj(c->P, made);
+	demand_in(c, d, x, placed, &left);
+	free(made);
+	free(lp);
+	free(x);
+	return obj;
+}
+
+/* The move of three classes (inv_tri, wl_tri): the pairs keep the start, a triple places tw. */
+static void three_classes(void)
+{
+	struct fixture fx;
+	struct ilp_ctx c;
+	struct polish_stats st;
+	double *start, start_obj = 0, pairs, triples, placed, pen;
+	size_t tw;
+
+	if (fixture_build(&fx, FIXTURE_SC_TEXT("triple"), inv_tri, wl_tri, 0) != 0)
+		return;
+	tw = demand_named(&fx.p, "tw");
+	if (tw < fx.p.ndemands && fixture_ilp_build(&c, &fx) == 0) {
+		pen = fx.p.demands[tw].penalty;
+		start = held_out_start(&c, tw, &start_obj);
+		CHECK(!start || ilp_class_nodes(&c.cl, class_of(&fx.p, 2), start) < 0.5, "the start leaves tc unused");
+		if (start) {
+			pairs = polish_placing(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT, tw, &placed, &st);
+			CHECK(pairs > start_obj - pen / 2 && placed < 1e-6 && st.triples == 0,
+			      "pairs alone: %.2f from %.2f, tw placed %g, %ld triple MIPs: want tw left out", pairs,
+			      start_obj, placed, st.triples);
+			triples = polish_placing(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT | POLISH_TRIPLE, tw,
+						 &placed, &st);
+			CHECK(triples < start_obj - pen / 2 && fabs(placed - 1) < 1e-6,
+			      "with triples: %.2f from %.2f, tw placed %g: want it placed (its penalty %.2f)", triples,
+			      start_obj, placed, pen);
+			CHECK(st.triples > 0 && st.triples_better == 1,
+			      "with triples: %ld triple MIPs, %d cheaper: want one that placed tw", st.triples,
+			      st.triples_better);
+			printf("three classes: start %.2f, pairs %.2f, with triples %.2f\n", start_obj, pairs, triples);
+			free(start);
+		}
 		fixture_ilp_release(&c, &fx);
 	}
 	fixture_release(&fx);
@@ -257,6 +366,7 @@ int main(void)
 	}
 	short_plan(inv_short, wl_short);
 	short_plan(inv_two, wl_two);
+	three_classes();
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
