@@ -528,6 +528,7 @@ static void polish_take(struct polish *ps, size_t w)
 static int polish_wave(struct polish *ps)
 {
 	size_t n, nj, w;
+	double t;
 
 	n = pair_wave(ps, &nj);
 	if (!n)
@@ -538,7 +539,10 @@ static int polish_wave(struct polish *ps)
 	 * is put off to the next wave, with its classes, so that every
 	 * result taken is the one it would have been in order.
 	 */
+	t = util_now_s();
 	par_run(nj, ps->c->threads, pair_job_run, &ps->pj, ilp_glpk_thread_end);
+	if (ps->pj.level == POLISH_LEVEL_SHORT)	/* the pace of this run, load and all (ilp_search.c's tail) */
+		ps->st.wave_s = fmax(ps->st.wave_s, util_now_s() - t);
 	ps->st.mips[ps->pj.level] += (long)nj;
 	memset(ps->moved, 0, ps->c->p->nclasses);
 	for (w = 0; w < n; w++)
@@ -645,10 +649,10 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	}
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
 		   "a pair before them in their wave changed), %d cheaper, %ld of those dearer made concrete; %d of %ld "
-		   "emptied a class (%.2f s in deals)\n",
+		   "emptied a class (%.2f s in deals; longest short wave %.2f s)\n",
 		   ps.st.mips[POLISH_LEVEL_SHORT] + ps.st.mips[POLISH_LEVEL_DEEP] + ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
-		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal);
+		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.t_deal, ps.st.wave_s);
 	if (st)
 		*st = ps.st;
 	polish_free(&ps);

@@ -33,6 +33,7 @@ enum {
 /* What a polish did (ilp_polish's st). */
 struct polish_stats {
 	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
+	double wave_s;			/* the longest wall time a wave of short pair MIPs took, seconds */
 };
 
 /* How a polish runs. */
