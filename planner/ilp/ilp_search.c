@@ -32,6 +32,7 @@ struct cbinfo {
 	double lp_bound;	/* the whole model's, for the progress's gap */
 	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
 	double *made, made_obj;	/* the cheapest of them made concrete (1-based columns of c->P), or NULL */
+	double made_lost;	/* what made cost more made concrete than on the model */
 	double tail_by;		/* the search stops by here once made_obj < over (search_tail_by); 0: never */
 	double over;		/* the rounded plan's cost, what made must beat to be polished after the search */
 	double last, gap;	/* when the callback was last called; the longest between two calls so far */
@@ -40,9 +41,12 @@ struct cbinfo {
 
 /*
  * Whether the search stops now for the polish of its plan: it holds a
- * plan cheaper made concrete than the rounded one, and the next call
- * may come after tail_by (GLPK calls back between nodes and LPs, so
- * the longest gap between two calls so far is kept as a margin).
+ * plan cheaper made concrete than the rounded one, which lost in the
+ * deal what the model did not see (made concrete it costs more than on
+ * the model: what a pair MIP against the concrete plan finds again),
+ * and the next call may come after tail_by (GLPK calls back between
+ * nodes and LPs, so the longest gap between two calls so far is kept
+ * as a margin).
  */
 static int tail_stop(struct cbinfo *cb)
 {
@@ -54,7 +58,8 @@ static int tail_stop(struct cbinfo *cb)
 	if (cb->last > 0)
 		cb->gap = fmax(cb->gap, now - cb->last);
 	cb->last = now;
-	return cb->made && cb->made_obj < cb->over && now + cb->gap >= cb->tail_by;
+	return cb->made && cb->made_obj < cb->over && cb->made_lost > 1e-6 * fmax(1, fabs(cb->made_obj)) &&
+	       now + cb->gap >= cb->tail_by;
 }
 
 /*
@@ -80,6 +85,8 @@ static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 	fo = ilp_vec_obj(c->P, fx);
 	free(x);
 	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
+	if (cb->made == fx)
+		cb->made_lost = fo - glp_mip_obj_val(P);
 }
 
 /* The search's best plan and bound to the progress sink, if any. */
@@ -165,7 +172,8 @@ double ilp_search_by(const struct ilp_ctx *c)
  * and one deal (its plan made concrete before the polish), so that the
  * plans it finds late are mostly still found.  Where its plans deal no
  * cheaper than the rounded one it runs to ilp_search_by: nothing to
- * polish.  Never under a node limit (no clock: it polishes after the
+ * polish; so it does where its plan lost nothing in the deal: the
+ * search itself goes on improving a plan the model sees whole.  Never under a node limit (no clock: it polishes after the
  * whole search), nor when no wave was timed, nor when the tail is more
  * than SEARCH_TAIL_SHARE of the time the search has (a starved run: the
  * search needs that time more than a wave cut short would use it).
