@@ -403,17 +403,19 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 {
 	struct cbinfo cb;
 	int ret, st;
+	double tail;
 
 	memset(&cb, 0, sizeof(cb));
 	cb.lp_bound = r->lp_bound;
 	cb.c = c;
 	cb.tail_by = search_tail_by(c, o, pl);
+	tail = cb.tail_by > 0 ? ilp_search_by(c) - cb.tail_by : 0;
 	cb.over = pl->rounded ? pl->round_obj - 1e-6 * fmax(1, fabs(pl->round_obj)) : HUGE_VAL;
 	ret = search_run(c, o, pl, S, &cb, &st);
 	if (cb.tail_stop)
-		glp_printf("gpuplan-ilp: search stopped %.2f s before its end (a tail of %.2f s: a wave %.2f s, a deal "
-			   "%.2f s) for the polish of its plan (made concrete %.2f)\n", ilp_search_by(c) - util_now_s(),
-			   ilp_search_by(c) - cb.tail_by, pl->wave_s, ilp_deal_tail(c), cb.made_obj);
+		glp_printf("gpuplan-ilp: search stopped %.2f s before its end (a tail of %.2f s: a wave %.2f s and a "
+			   "deal) for the polish of its plan (made concrete %.2f)\n", ilp_search_by(c) - util_now_s(), tail,
+			   pl->wave_s, cb.made_obj);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
 	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {
