@@ -164,20 +164,21 @@ double ilp_search_by(const struct ilp_ctx *c)
 
 /*
  * When the search stops once it holds a plan that, made concrete, is
- * cheaper than the rounded one: its plans are the model's, dealt over
- * real nodes but never polished, and ilp.c polishes the one it reports
- * after it (solve_polish_search) until ilp_search_by.  So it stops a tail
- * before that: one wave of short pair MIPs at this run's pace (pl->wave_s,
- * the longest the polishes before took, on this machine under this load)
- * and one deal (its plan made concrete before the polish), so that the
- * plans it finds late are mostly still found.  Where its plans deal no
- * cheaper than the rounded one it runs to ilp_search_by: nothing to
- * polish; so it does where its plan lost nothing in the deal: the
- * search itself goes on improving a plan the model sees whole.  Never under a node limit (no clock: it polishes after the
- * whole search), nor when no wave was timed, nor when the tail is more
- * than SEARCH_TAIL_SHARE of the time the search has (a starved run: the
- * search needs that time more than a wave cut short would use it).
- * 0: never.
+ * cheaper than the rounded one and lost in the deal (tail_stop): its
+ * plans are the model's, dealt over real nodes but never polished, and
+ * ilp.c polishes the one it reports after it (solve_polish_search) until
+ * ilp_search_by.  So it stops a tail before that: one wave of short pair
+ * MIPs at this run's pace (pl->wave_s, the longest the polishes before
+ * took, on this machine under this load) and one deal (its plan made
+ * concrete before the polish), so that the plans it finds late are
+ * mostly still found.  Where its plans deal no cheaper than the rounded
+ * one it runs to ilp_search_by: nothing to polish; so it does where its
+ * plan lost nothing in the deal: the search itself goes on improving a
+ * plan the model sees whole.  Never under a node limit (no clock: it
+ * polishes after the whole search), nor when no wave was timed, nor when
+ * the tail is more than SEARCH_TAIL_SHARE of the time the search has (a
+ * starved run: the search needs that time more than a wave cut short
+ * would use it).  0: never.
  */
 static double search_tail_by(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl)
 {
