@@ -250,6 +250,8 @@ void cplan_cost(const struct cplan *cp, struct cplan_cost *out);
  * weight (problem.h: 1, or GPU-equivalents with unplaced_weight: gpus).
  */
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b);
+/* The same rule between two plans' unplaced replicas per demand (ua[i], ub[i]: demand i's, whole numbers). */
+int cplan_prio_cmp_unplaced(const struct problem *p, const double *ua, const double *ub);
 /*
  * The replicas left unplaced per priority (unplaced[i]: demand i's), as
  * "P:N+P:N", highest priority first, a priority with none left out, or

@@ -143,12 +143,29 @@ static int prio_level(const struct problem *p, size_t i)
 	return pr < 1 ? 1 : pr > CPLAN_PRIO_MAX ? CPLAN_PRIO_MAX : pr;
 }
 
+/*
+ * The priority rule's verdict from diff[q] (a's weighted unplaced less
+ * b's at level q) and tot[q] (their sum): the highest level where they
+ * differ decides.  Frees both.
+ */
+static int prio_verdict(double *diff, double *tot)
+{
+	int q, r = 0;
+
+	/* weights 1 sum exactly; GPU-equivalent weights up to rounding */
+	for (q = CPLAN_PRIO_MAX; q >= 1 && !r; q--)
+		r = fabs(diff[q]) <= 1e-9 * tot[q] ? 0 : diff[q] < 0 ? -1 : 1;
+	free(diff);
+	free(tot);
+	return r;
+}
+
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 {
 	const struct problem *p = a->p;
 	double *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff)), *tot = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*tot));
 	size_t i;
-	int q, r = 0;
+	int q;
 
 	for (i = 0; i < p->ndemands; i++) {
 		double wt = p->demands[i].weight;
@@ -156,12 +173,22 @@ int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 		diff[q] += wt * (double)(a->unplaced[i] - b->unplaced[i]);
 		tot[q] += wt * (double)(a->unplaced[i] + b->unplaced[i]);
 	}
-	/* weights 1 sum exactly; GPU-equivalent weights up to rounding */
-	for (q = CPLAN_PRIO_MAX; q >= 1 && !r; q--)
-		r = fabs(diff[q]) <= 1e-9 * tot[q] ? 0 : diff[q] < 0 ? -1 : 1;
-	free(diff);
-	free(tot);
-	return r;
+	return prio_verdict(diff, tot);
+}
+
+int cplan_prio_cmp_unplaced(const struct problem *p, const double *ua, const double *ub)
+{
+	double *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff)), *tot = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*tot));
+	size_t i;
+	int q;
+
+	for (i = 0; i < p->ndemands; i++) {
+		double wt = p->demands[i].weight;
+		q = prio_level(p, i);
+		diff[q] += wt * (ua[i] - ub[i]);
+		tot[q] += wt * (ua[i] + ub[i]);
+	}
+	return prio_verdict(diff, tot);
 }
 
 char *cplan_prio_unplaced(const struct problem *p, const double *unplaced)

@@ -54,6 +54,10 @@
  *     the gap of the LP bound, the search is skipped.  The search's plan
  *     is made concrete too, and the rounded one stands when that is
  *     cheaper: the objective returned is the concrete plan's.
+ *  3b. When the search's plan stands, it is polished as the rounded one
+ *     was (solve_polish_search): under a time limit in a short tail the
+ *     search leaves once it holds such a plan, or in what its early end
+ *     leaves; under a node limit after the whole search.
  *
  * Everything but the time limit is deterministic: with a node limit
  * (ilp_opts.node_limit) no phase looks at the clock, and two runs give
@@ -191,10 +195,12 @@ static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const do
 			 unsigned passes)
 {
 	struct polish_opts po = { lp, ilp_search_by(c), passes };
+	struct polish_stats st;
 	double *fy, fo;
 	int better;
 
-	better = ilp_polish(c, y, *y_obj, &po, &fy, NULL);
+	better = ilp_polish(c, y, *y_obj, &po, &fy, &st);
+	pl->wave_s = fmax(pl->wave_s, st.wave_s);
 	if (better) {
 		fo = ilp_vec_obj(c->P, fy);
 		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
@@ -309,7 +315,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		solve_more(c, pl, lp, &more, deep);
 	for (i = 0; i < more.n; i++)
 		free(more.x[i]);
-	free(lp);
+	pl->lp = lp;	/* for the polish after the search (solve_polish_search) */
 	r->round_objective = pl->rounded ? pl->round_obj : 0;
 	r->t_round = util_now_s() - c->t0;
 	if (pl->rounded && (!pl->warm || pl->round_obj <= pl->warm_obj)) {
@@ -337,6 +343,48 @@ static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struc
 		return 1;
 	}
 	return ilp_search(c, o, pl, r, d);
+}
+
+/*
+ * Phase 3b: the plan the search reports (pl->x, concrete, costing
+ * r->objective), when it is not the rounded one, polished as that was
+ * (POLISH_BOTH) until ilp_search_by, and kept when better by the
+ * priority rule, then cost (ilp_vec_better).  The search's plans are
+ * the model's, whose CPU and RAM rows sum over a class's nodes; dealt
+ * over real nodes they lose replicas or take more nodes, and a pair MIP
+ * against the concrete plan finds where those go.  Under a time limit
+ * it runs in the tail the search left it (search_tail_by, ilp_search.c)
+ * or in what an early end of the search left; under a node limit after
+ * the whole search, to its end, so the same plan on any machine.
+ */
+static void solve_polish_search(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
+{
+	struct polish_opts po = { pl->lp, ilp_search_by(c), POLISH_BOTH };
+	size_t n = (size_t)c->cl.ncols + 1;
+	double *y, *fy = NULL, fo, t = util_now_s();
+	int better, take;
+
+	if (!pl->lp || (pl->rounded && r->objective >= pl->round_obj - 1e-6 * fmax(1, fabs(pl->round_obj))) ||
+	    !solve_polish_time(c))
+		return;
+	y = xcalloc(n, sizeof(*y));
+	memcpy(y, pl->x, n * sizeof(*y));
+	glp_printf("gpuplan-ilp: polish after the search from %.2f (%.2f s)\n", r->objective, t - c->t0);
+	better = ilp_polish(c, y, r->objective, &po, &fy, NULL);
+	if (better) {
+		fo = ilp_vec_obj(c->P, fy);
+		take = ilp_vec_better(c, fy, fo, pl->x, r->objective);
+		glp_printf("gpuplan-ilp: polish after the search: %d pairs cheaper; made concrete %.2f unplaced %.0f, "
+			   "%s %.2f unplaced %.0f (%.2f s)\n", better, fo, ilp_unplaced_sum(c->p, &c->cl, fy),
+			   take ? "kept over" : "not kept (the priority rule) over", r->objective,
+			   ilp_unplaced_sum(c->p, &c->cl, pl->x), util_now_s() - c->t0);
+		if (take) {
+			memcpy(pl->x, fy, n * sizeof(*pl->x));
+			r->objective = fo;
+		}
+	}
+	free(fy);
+	free(y);
 }
 
 /* The plan x with its objective into r: the bound no higher than it, the gap, the counts. */
@@ -602,6 +650,8 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 		solve_round(&c, &pl, r);
 		ilp_progress_report(o->progress, "search", doc_obj(&c, pl.best), r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
+		if (rc == 1)
+			solve_polish_search(&c, &pl, r);
 	} else if (rc == 0 && pl.start) {	/* no time for the LP: the start is the plan */
 		pl.x = pl.start;
 		pl.start = NULL;
@@ -624,6 +674,7 @@ out:
 	free(pl.start);
 	free(pl.warm);
 	free(pl.rounded);
+	free(pl.lp);
 	free(pl.in_set);
 	ilp_ctx_close(&c);
 	return rc;

@@ -349,6 +349,7 @@ static void polish_take(struct polish *ps, size_t w)
 static int polish_wave(struct polish *ps)
 {
 	size_t n, nj, w;
+	double t;
 
 	n = pair_wave(ps, &nj);
 	if (!n)
@@ -359,7 +360,11 @@ static int polish_wave(struct polish *ps)
 	 * is put off to the next wave, with its classes, so that every
 	 * result taken is the one it would have been in order.
 	 */
+	t = util_now_s();
 	par_run(nj, ps->c->threads, pair_job_run, &ps->pj, ilp_glpk_thread_end);
+	/* the pace of this run, load and all (ilp_search.c's tail) */
+	if (ps->pj.level == POLISH_LEVEL_SHORT && !ps->triples)
+		ps->st.wave_s = fmax(ps->st.wave_s, util_now_s() - t);
 	if (ps->triples)
 		ps->st.triples += (long)nj;
 	else
@@ -484,11 +489,11 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 	glp_printf("gpuplan-ilp: polish: %ld pair MIPs (%ld short, %ld deep, %ld deep with cuts; %ld solved again, after "
 		   "a pair before them in their wave changed), %d cheaper, %ld of those dearer made concrete; %d of %ld "
 		   "emptied a class; %ld triple MIPs (%zu triples of %zu that share demands), %d cheaper (%.2f s in "
-		   "deals)\n",
+		   "deals; longest short wave %.2f s)\n",
 		   ps.st.mips[POLISH_LEVEL_SHORT] + ps.st.mips[POLISH_LEVEL_DEEP] + ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.st.triples, ps.ntri,
-		   ps.tri_all, ps.st.triples_better, ps.t_deal);
+		   ps.tri_all, ps.st.triples_better, ps.t_deal, ps.st.wave_s);
 	if (st)
 		*st = ps.st;
 	polish_free(&ps);

@@ -36,6 +36,7 @@ struct polish_stats {
 	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
 	long triples;		/* triple MIPs solved (POLISH_TRIPLE) */
 	int triples_better;	/* of those, ones that made the plan cheaper */
+	double wave_s;			/* the longest wall time a wave of short pair MIPs took, seconds */
 };
 
 /* How a polish runs. */

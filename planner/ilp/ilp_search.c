@@ -37,6 +37,11 @@ struct cbinfo {
 	double mip_gap;
 	int gap_stop;		/* it stopped the search */
 	double cost_obj, cost;	/* the last incumbent's objective whose cost was taken, and that cost */
+	double made_lost;	/* what made cost more made concrete than on the model */
+	double tail_by;		/* the search stops by here once made_obj < over (search_tail_by); 0: never */
+	double over;		/* the rounded plan's cost, what made must beat to be polished after the search */
+	double last, gap;	/* when the callback was last called; the longest between two calls so far */
+	int tail_stop;		/* stopped for tail_by */
 };
 
 /*
@@ -98,6 +103,29 @@ static int gap_reached(glp_tree *T, struct cbinfo *cb)
 }
 
 /*
+ * Whether the search stops now for the polish of its plan: it holds a
+ * plan cheaper made concrete than the rounded one, which lost in the
+ * deal what the model did not see (made concrete it costs more than on
+ * the model: what a pair MIP against the concrete plan finds again),
+ * and the next call may come after tail_by (GLPK calls back between
+ * nodes and LPs, so the longest gap between two calls so far is kept
+ * as a margin).
+ */
+static int tail_stop(struct cbinfo *cb)
+{
+	double now;
+
+	if (!(cb->tail_by > 0))
+		return 0;
+	now = util_now_s();
+	if (cb->last > 0)
+		cb->gap = fmax(cb->gap, now - cb->last);
+	cb->last = now;
+	return cb->made && cb->made_obj < cb->over && cb->made_lost > 1e-6 * fmax(1, fabs(cb->made_obj)) &&
+	       now + cb->gap >= cb->tail_by;
+}
+
+/*
  * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
  * in the columns of c->P) made concrete; kept in cb->made when cheaper
  * than those before.  The search's last plan is its cheapest on the
@@ -120,6 +148,8 @@ static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 	fo = ilp_vec_obj(c->P, fx);
 	free(x);
 	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
+	if (cb->made == fx)
+		cb->made_lost = fo - glp_mip_obj_val(P);
 }
 
 /* The search's best plan and bound to the progress sink, if any. */
@@ -155,6 +185,11 @@ static void callback(glp_tree *T, void *info)
 			return;
 		}
 	}
+	if (tail_stop(cb)) {
+		cb->tail_stop = 1;
+		glp_ios_terminate(T); /* its plan's polish gets the rest (search_tail_by) */
+		return;
+	}
 	switch (glp_ios_reason(T)) {
 	case GLP_IHEUR:
 		if (!cb->injected) {
@@ -187,6 +222,36 @@ static void callback(glp_tree *T, void *info)
 double ilp_search_by(const struct ilp_ctx *c)
 {
 	return c->deadline - 2 * ilp_deal_tail(c);
+}
+
+/* The most of the search's time the tail for its plan's polish may take (search_tail_by). */
+#define SEARCH_TAIL_SHARE 0.25
+
+/*
+ * When the search stops once it holds a plan that, made concrete, is
+ * cheaper than the rounded one and lost in the deal (tail_stop): its
+ * plans are the model's, dealt over real nodes but never polished, and
+ * ilp.c polishes the one it reports after it (solve_polish_search) until
+ * ilp_search_by.  So it stops a tail before that: one wave of short pair
+ * MIPs at this run's pace (pl->wave_s, the longest the polishes before
+ * took, on this machine under this load) and one deal (its plan made
+ * concrete before the polish), so that the plans it finds late are
+ * mostly still found.  Where its plans deal no cheaper than the rounded
+ * one it runs to ilp_search_by: nothing to polish; so it does where its
+ * plan lost nothing in the deal: the search itself goes on improving a
+ * plan the model sees whole.  Never under a node limit (no clock: it
+ * polishes after the whole search), nor when no wave was timed, nor when
+ * the tail is more than SEARCH_TAIL_SHARE of the time the search has (a
+ * starved run: the search needs that time more than a wave cut short
+ * would use it).  0: never.
+ */
+static double search_tail_by(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl)
+{
+	double by = ilp_search_by(c), tail = pl->wave_s + ilp_deal_tail(c);
+
+	if (o->node_limit > 0 || isinf(by) || !(pl->wave_s > 0) || tail > SEARCH_TAIL_SHARE * (by - util_now_s()))
+		return 0;
+	return by - tail;
 }
 
 /*
@@ -410,11 +475,19 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 {
 	struct cbinfo cb;
 	int ret, st;
+	double tail;
 
 	memset(&cb, 0, sizeof(cb));
 	cb.lp_bound = r->lp_bound;
 	cb.c = c;
+	cb.tail_by = search_tail_by(c, o, pl);
+	tail = cb.tail_by > 0 ? ilp_search_by(c) - cb.tail_by : 0;
+	cb.over = pl->rounded ? pl->round_obj - 1e-6 * fmax(1, fabs(pl->round_obj)) : HUGE_VAL;
 	ret = search_run(c, o, pl, S, &cb, &st);
+	if (cb.tail_stop)
+		glp_printf("gpuplan-ilp: search stopped %.2f s before its end (a tail of %.2f s: a wave %.2f s and a "
+			   "deal) for the polish of its plan (made concrete %.2f)\n", ilp_search_by(c) - util_now_s(), tail,
+			   pl->wave_s, cb.made_obj);
 	r->nodes = cb.node_stop ? o->node_limit : 0;
 	r->cut = (ret == GLP_ETMLIM || ret == GLP_ESTOP) && !cb.node_stop;
 	if ((ret == 0 || ret == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS)) {

@@ -20,6 +20,8 @@ struct ilp_plans {
 	char *in_set;			/* [arc]: free in the model (sifting's working set) */
 	int restricted;			/* sifting left arcs out: the search sees the working set only */
 	double *x;			/* [ncols + 1]: the plan returned */
+	double *lp;			/* [ncols + 1]: the root LP's column values, for the polishes; NULL: none */
+	double wave_s;			/* the polishes' longest wave of short pair MIPs (polish_stats.wave_s), seconds */
 };
 
 /*
@@ -31,8 +33,10 @@ double ilp_search_by(const struct ilp_ctx *c);
 
 /*
  * Branch-and-cut (glp_intopt, on the root basis of c->P) from the starts
- * in pl, stopped by the relative gap, ilp_search_by,
- * o->node_limit or an interrupt.  Its plan made concrete, or the rounded
+ * in pl, stopped by the relative gap, ilp_search_by (or, once it holds a
+ * plan cheaper made concrete than the rounded one, a polish's tail
+ * before it: search_tail_by in ilp_search.c), o->node_limit or an
+ * interrupt.  Its plan made concrete, or the rounded
  * plan where cheaper, goes to pl->x, with r's status, objective and
  * bound (and r->nodes); when it found no plan of its own the best
  * rounded start stands.  Returns 1 with a plan in pl->x, 0 with none

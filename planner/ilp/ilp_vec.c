@@ -226,6 +226,23 @@ void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fo
 	}
 }
 
+int ilp_vec_better(const struct ilp_ctx *c, const double *a, double a_obj, const double *b, double b_obj)
+{
+	const struct problem *p = c->p;
+	double *ua = xcalloc(p->ndemands + 1, sizeof(*ua)), *ub = xcalloc(p->ndemands + 1, sizeof(*ub));
+	size_t i;
+	int r;
+
+	for (i = 0; i < p->ndemands; i++) {
+		ua[i] = floor(a[c->cl.u[i]] + 0.5);
+		ub[i] = floor(b[c->cl.u[i]] + 0.5);
+	}
+	r = cplan_prio_cmp_unplaced(p, ua, ub);
+	free(ua);
+	free(ub);
+	return r ? r < 0 : a_obj < b_obj - 1e-6 * fmax(1, fabs(b_obj));
+}
+
 int ilp_same_cost(const double *got, size_t n, double obj)
 {
 	size_t i;

@@ -63,6 +63,14 @@ double ilp_deal_tail(const struct ilp_ctx *c);
  * *best_obj) when cheaper or when there is none; fixed is consumed.
  */
 void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fobj);
+/*
+ * Whether the concrete plan a (costing a_obj) is better than b (b_obj):
+ * by the priority rule (cplan_prio_cmp_unplaced, on the replicas each
+ * leaves unplaced), then by a lower cost, by more than rounding.  The
+ * objective follows the rule only where its penalty weights were not
+ * capped (problem.c), so a plan cheaper in it can still lose.
+ */
+int ilp_vec_better(const struct ilp_ctx *c, const double *a, double a_obj, const double *b, double b_obj);
 /* Whether obj costs what one of the n costs in got does, to 10^-6 of it (the same plan, most likely). */
 int ilp_same_cost(const double *got, size_t n, double obj);
 

@@ -1,7 +1,8 @@
 /*
  * test_polish.c - the polish (planner/ilp/ilp_polish.c) emptying a
- * class (POLISH_EJECT), the levels of its passes, the unplaced replicas
- * it is offered, and its triples (POLISH_TRIPLE).
+ * class (POLISH_EJECT), the levels of its passes (the short ones
+ * timed), the unplaced replicas it is offered, and its triples
+ * (POLISH_TRIPLE).
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
  * with 16 cores at 11 $/h; d, two H100s with 16 cores at 100 $/h.  w1
@@ -21,7 +22,9 @@
  * in its place places it; a pair MIP that is not offered the plan's
  * unplaced replicas never sees w4, and the plan keeps it unplaced.  Then
  * two such pairs, (e, f) holding w3 and (g, h) holding A100-only w5,
- * solved in one wave and both offered w4: it is placed once.
+ * solved in one wave and both offered w4: it is placed once.  The
+ * polished plan is better than the start by the priority rule, whatever
+ * either costs (ilp_vec_better, which keeps the search's polished plan).
  *
  * A move only three classes make together: rented one-GPU classes ta
  * (H100, 10 $/h), tb (A100, 10 $/h) and tc (L40S, 11 $/h); t1 runs on
@@ -161,6 +164,26 @@ static void check_levels(const struct polish_stats *st, int short_pass)
 	CHECK(n > 0 && st->mips[POLISH_LEVEL_CUTS] == n && st->mips[POLISH_LEVEL_SHORT] == (short_pass ? n : 0),
 	      "pair MIPs: short %ld, deep %ld, with cuts %ld; want each pair once at every level%s",
 	      st->mips[POLISH_LEVEL_SHORT], n, st->mips[POLISH_LEVEL_CUTS], short_pass ? "" : " but the short one");
+	/* the search's tail is timed on the short waves only (ilp_search.c, search_tail_by) */
+	CHECK(short_pass ? st->wave_s > 0 : st->wave_s == 0, "longest short wave %g s, want %s", st->wave_s,
+	      short_pass ? "timed" : "none");
+}
+
+/*
+ * ilp_vec_better on the short plan: the start (w4, priority 10, left
+ * out) and the polished plan (a priority-1 replica left out in its
+ * stead).  The polished plan is better, and the start is not better than
+ * it even at a lower cost (the priority rule first: the objective follows
+ * it only where the penalty weights were not capped); between plans that
+ * leave the same replicas out, the cheaper by more than rounding.
+ */
+static void check_better(const struct ilp_ctx *c, const double *start, double start_obj, const double *made,
+			 double obj)
+{
+	CHECK(ilp_vec_better(c, made, obj, start, start_obj), "the polished plan is better than the start");
+	CHECK(!ilp_vec_better(c, start, obj * (1 - 1e-3), made, obj), "the start, w4 left out, is not better at a lower cost");
+	CHECK(ilp_vec_better(c, made, obj * (1 - 1e-3), made, obj) && !ilp_vec_better(c, made, obj * (1 - 1e-9), made, obj) &&
+	      !ilp_vec_better(c, made, obj, made, obj), "the same replicas left out: the cheaper is better");
 }
 
 /* Sets the upper bound of demand d's arc columns to ub (0: it cannot be placed; HUGE_VAL: its replicas). */
@@ -248,6 +271,8 @@ static void short_plan(const char *inventory, const char *workloads)
 		po.lp = lp;
 		x = held_out_start(&c, w4, &start_obj);
 		if (x) {
+			double *start = xcalloc(n, sizeof(*start));
+			memcpy(start, x, n * sizeof(*start));
 			ilp_polish(&c, x, start_obj, &po, &made, NULL);
 			obj = made ? ilp_vec_obj(c.P, made) : start_obj;
 			demand_in(&c, w4, x, &placed, &left);
@@ -258,6 +283,9 @@ static void short_plan(const char *inventory, const char *workloads)
 			      "%zu classes: the polished counts place w4 %g times and leave %g (want 1 and 0)",
 			      fx.p.nclasses, placed, left);
 			printf("%zu classes: short start %.2f, polished %.2f\n", fx.p.nclasses, start_obj, obj);
+			if (made)
+				check_better(&c, start, start_obj, made, obj);
+			free(start);
 			free(made);
 			free(x);
 		}
