@@ -280,6 +280,19 @@ static double round_by(const struct ilp_ctx *c, const struct ilp_plans *pl)
 }
 
 /*
+ * The first polish's triples (POLISH_TRIPLE) when the plan y leaves
+ * replicas unplaced, the case they were made for: a replica placed only
+ * by a cycle over three classes.  Where y places every replica the time
+ * they would take is the other starts' (solve_more), whose deep polishes
+ * reach cheaper plans than triples did (docs/benchmarks.md, "Triples of
+ * classes in the polish").
+ */
+static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
+{
+	return ilp_unplaced_sum(c->p, &c->cl, y) >= 0.5 ? POLISH_TRIPLE : 0;
+}
+
+/*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (solve_polish), then the other starts in
  * the time left (solve_more: when the keyed chain's plan was the
@@ -307,7 +320,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
 		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
 		deep = pl->round_obj;
-		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | POLISH_TRIPLE);
+		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | polish_triples(c, y));
 		free(y);
 	}
 	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
