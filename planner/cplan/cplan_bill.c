@@ -160,19 +160,24 @@ static int prio_verdict(double *diff, double *tot)
 	return r;
 }
 
+/* Demand i's replicas left out by two plans (ua, ub) into the sums prio_verdict weighs. */
+static void prio_add(const struct problem *p, size_t i, double ua, double ub, double *diff, double *tot)
+{
+	double wt = p->demands[i].weight;
+	int q = prio_level(p, i);
+
+	diff[q] += wt * (ua - ub);
+	tot[q] += wt * (ua + ub);
+}
+
 int cplan_prio_cmp(const struct cplan *a, const struct cplan *b)
 {
 	const struct problem *p = a->p;
 	double *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff)), *tot = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*tot));
 	size_t i;
-	int q;
 
-	for (i = 0; i < p->ndemands; i++) {
-		double wt = p->demands[i].weight;
-		q = prio_level(p, i);
-		diff[q] += wt * (double)(a->unplaced[i] - b->unplaced[i]);
-		tot[q] += wt * (double)(a->unplaced[i] + b->unplaced[i]);
-	}
+	for (i = 0; i < p->ndemands; i++)
+		prio_add(p, i, (double)a->unplaced[i], (double)b->unplaced[i], diff, tot);
 	return prio_verdict(diff, tot);
 }
 
@@ -180,14 +185,9 @@ int cplan_prio_cmp_unplaced(const struct problem *p, const double *ua, const dou
 {
 	double *diff = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*diff)), *tot = xcalloc(CPLAN_PRIO_MAX + 1, sizeof(*tot));
 	size_t i;
-	int q;
 
-	for (i = 0; i < p->ndemands; i++) {
-		double wt = p->demands[i].weight;
-		q = prio_level(p, i);
-		diff[q] += wt * (ua[i] - ub[i]);
-		tot[q] += wt * (ua[i] + ub[i]);
-	}
+	for (i = 0; i < p->ndemands; i++)
+		prio_add(p, i, ua[i], ub[i], diff, tot);
 	return prio_verdict(diff, tot);
 }
 
