@@ -359,19 +359,12 @@ static void plan_spread(struct plan_result *r, const struct plan_opts *o)
  * model: the plan written (fc: its cost with the documented weights) is
  * optimal only when it is within the gap of the bound (a bound of the
  * documented objective too: no spread penalty exceeds its documented
- * one) by the documented objective, its cost the measure
- * (ilp_gap_within).
+ * one) by the documented objective, its cost (fc->total, the objective
+ * without the penalties and the tie-break) the measure (ilp_gap_within).
  */
 static void plan_proven_documented(struct plan_result *r, const struct cplan_cost *fc, double mip_gap)
 {
-	double cost = fc->objective;
-	size_t i;
-
-	if (!r->p.prio_spread || r->status != ILP_OPTIMAL)
-		return;
-	for (i = 0; i < r->p.ndemands; i++)
-		cost -= r->p.demands[i].penalty * (double)r->final->unplaced[i];
-	if (!ilp_gap_within(fc->objective, r->bound, cost, mip_gap))
+	if (r->p.prio_spread && r->status == ILP_OPTIMAL && !ilp_gap_within(fc->objective, r->bound, fc->total, mip_gap))
 		r->status = ILP_FEASIBLE;
 }
 
