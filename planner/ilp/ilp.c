@@ -298,9 +298,10 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
  * the time left (solve_more: when the keyed chain's plan was the
  * cheapest, the other chains' cheapest is the first of them: the
  * polishes end in different local optima from different starts); then
- * the better of it and the warm plan is the start.
+ * the better of it and the warm plan is the start.  Once the chains end,
+ * the bound search beside (pv) no longer yields to them (ilp_prove_rounded).
  */
-static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
+static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r, struct ilp_prove *pv)
 {
 	struct round_starts more;
 	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep = HUGE_VAL;
@@ -308,6 +309,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	int j;
 
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), &more);
+	ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
@@ -496,6 +498,9 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 	} else if (pv->task) {
 		ilp_prove_wait(pv);
 	}
+	if (pv->slept > 0)
+		glp_printf("gpuplan-ilp: bound search: slept %.2f s beside the search for plans (its share of a "
+			   "processor fell to %.2f)\n", pv->slept, pv->rate);
 	if (!open)
 		return; /* no plan, or proven already: the bound stays what the search proved */
 	if (!pv->have_bound && o->node_limit > 0) {
@@ -660,7 +665,7 @@ int ilp_solve(const struct problem *p, const struct ilp_opts *o, struct ilp_resu
 	rc = solve_root(&c, &pl, r, d);
 	if (rc == 1) {
 		ilp_progress_report(o->progress, "round", doc_obj(&c, pl.warm), r->lp_bound);
-		solve_round(&c, &pl, r);
+		solve_round(&c, &pl, r, &pv);
 		ilp_progress_report(o->progress, "search", doc_obj(&c, pl.best), r->lp_bound);
 		rc = solve_search(&c, o, &pl, r, d);
 		if (rc == 1)

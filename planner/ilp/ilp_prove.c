@@ -44,6 +44,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "interrupt.h"
 #include "par.h"
@@ -139,8 +140,10 @@ void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double 
 	pv->start = start;
 	pv->node_limit = node_limit;
 	pv->deadline = deadline;
+	pv->rate = 1;
 	atomic_init(&pv->stop, 0);
 	atomic_init(&pv->finish, 0);
+	atomic_init(&pv->rounded, 0);
 }
 
 /* Whether the run should end now: an interrupt, ilp_prove_wait, or ilp_prove_finish's bound or time reached. */
@@ -151,6 +154,81 @@ static int prove_stopping(const struct ilp_prove *pv)
 	if (!atomic_load(&pv->finish))
 		return 0;
 	return (pv->have_bound && pv->bound >= pv->enough) || util_now_s() >= pv->finish_by;
+}
+
+double ilp_prove_yield_s(double cpu, double wall, double work)
+{
+	return wall > 0 && work > 0 && cpu < PROVE_STARVED_RATE * wall ? PROVE_YIELD * work : 0;
+}
+
+/* The least wall seconds of work between two sleeps, and the slice a sleep looks at the stop flags in. */
+#define PACE_WORK 0.05
+#define PACE_SLICE 0.02
+
+/*
+ * Sleeps s seconds, no later than the deadline, in slices: wakes early
+ * once the roundings have ended (ilp_prove_rounded), the search for
+ * plans has (ilp_prove_finish) or the run stops.  Returns the seconds
+ * slept.
+ */
+static double prove_sleep(const struct ilp_prove *pv, double s)
+{
+	double t0 = util_now_s(), end = fmin(t0 + s, pv->deadline), left;
+
+	while (!prove_stopping(pv) && !atomic_load(&pv->finish) && !atomic_load(&pv->rounded) &&
+	       (left = end - util_now_s()) > 0) {
+		struct timespec ts;
+		left = fmin(left, PACE_SLICE);
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	return util_now_s() - t0;
+}
+
+/*
+ * Called from the tree's callback.  Beside the search for plans, the
+ * bound search's thread takes a share of the processors like each of
+ * the search's threads; where they are short (a busy machine, or fewer
+ * of them than threads), that share is taken from the roundings, which
+ * then end late and leave the polish little time.  So the thread
+ * measures the share it gets, its CPU seconds over the wall seconds it
+ * was awake, in windows of PROVE_RATE_WALL; while the last window's
+ * share is below PROVE_STARVED_RATE (less than an idle machine gives
+ * three threads on two processors) it sleeps PROVE_YIELD seconds for
+ * each second of work, until the roundings end (ilp_prove_rounded).
+ * Not after: on small fleets the bound search's tree is what finds the
+ * cheapest plan, and it needs its share of the rest of the time.  A
+ * clock rules it, so only under a time limit (on its own thread: under
+ * a node limit the bound search runs after the search, ilp.c).
+ */
+static void prove_pace(struct ilp_prove *pv)
+{
+	double now, awake, s;
+
+	if (!pv->beside || atomic_load(&pv->finish) || atomic_load(&pv->rounded))
+		return;
+	now = util_now_s();
+	awake = now - pv->pace_wall - pv->pace_slept;
+	if (awake >= PROVE_RATE_WALL) {
+		double cpu = util_thread_cpu_s() - pv->pace_cpu;
+		pv->starved = ilp_prove_yield_s(cpu, awake, 1) > 0;
+		pv->rate = fmin(pv->rate, cpu / awake);
+		pv->pace_wall = now;
+		pv->pace_cpu += cpu;
+		pv->pace_slept = 0;
+		pv->mark = now;
+	}
+	if (!pv->starved) {
+		pv->mark = now;
+		return;
+	}
+	if (now - pv->mark < PACE_WORK)
+		return;
+	s = prove_sleep(pv, PROVE_YIELD * (now - pv->mark));
+	pv->pace_slept += s;
+	pv->slept += s;
+	pv->mark = util_now_s();
 }
 
 /* The least bound of the open nodes into pv (kept when higher). */
@@ -189,6 +267,7 @@ static void prove_callback(glp_tree *T, void *info)
 
 	glp_ios_tree_size(T, NULL, NULL, &total);
 	pv->nodes = cb->base + total;
+	prove_pace(pv);
 	if (prove_stopping(pv) || (cb->limit > 0 && total >= cb->limit)) {
 		take_bound(T, pv);
 		glp_ios_terminate(T);
@@ -501,16 +580,31 @@ void ilp_prove_run(struct ilp_prove *pv)
 	prove_copy_free(pv, &qp);
 }
 
+/* Set on the thread that calls ilp_prove_start while it starts the job: par_start may run it there. */
+static _Thread_local int starting;
+
 static void prove_job(void *ctx, size_t j)
 {
+	struct ilp_prove *pv = ctx;
+
 	(void)j;
 	ilp_glpk_thread_hook(0);
-	ilp_prove_run(ctx);
+	pv->beside = !starting;
+	pv->pace_wall = pv->mark = util_now_s();
+	pv->pace_cpu = util_thread_cpu_s();
+	ilp_prove_run(pv);
 }
 
 void ilp_prove_start(struct ilp_prove *pv)
 {
+	starting = 1;
 	pv->task = par_start(prove_job, pv, ilp_glpk_thread_end);
+	starting = 0;
+}
+
+void ilp_prove_rounded(struct ilp_prove *pv)
+{
+	atomic_store(&pv->rounded, 1);
 }
 
 void ilp_prove_free(struct ilp_prove *pv)

@@ -34,6 +34,7 @@ struct ilp_prove {
 	double deadline;	/* util_now_s() to stop at; HUGE_VAL: none */
 	atomic_int stop;	/* set by ilp_prove_wait: stop now */
 	atomic_int finish;	/* set by ilp_prove_finish: stop once bound >= enough */
+	atomic_int rounded;	/* set by ilp_prove_rounded: the search for plans has its rounded plans */
 	double enough;		/* the bound that proves the plan (set before finish) */
 	double finish_by;	/* util_now_s() to stop at once finish is set */
 	double bound;		/* out: the best proven lower bound of the model */
@@ -47,7 +48,35 @@ struct ilp_prove {
 	double *x[2];
 	double x_obj[2];	/* out: what each costs on the model */
 	struct par_task *task;	/* the thread running it (ilp_prove_start), or NULL */
+	/* Its pace beside the search for plans (prove_pace): set on its own thread only. */
+	int beside;		/* runs on a thread of its own, beside the search for plans */
+	double pace_wall;	/* util_now_s() at the start of the window the rate is measured over */
+	double pace_cpu;	/* the thread's CPU seconds then */
+	double pace_slept;	/* seconds slept since then */
+	double mark;		/* util_now_s() when it last woke (or was judged starved) */
+	int starved;		/* the last window's rate was below PROVE_STARVED_RATE */
+	double rate;		/* out: the lowest rate a window measured (1 before any) */
+	double slept;		/* out: the seconds it gave up to the search for plans */
 };
+
+/*
+ * The bound search beside the search for plans yields the processor while
+ * its thread gets less than this share of one (its CPU seconds over the
+ * wall seconds it was not asleep, in windows of PROVE_RATE_WALL s):
+ * PROVE_YIELD seconds asleep for each second it works, until the search
+ * for plans has its rounded plans (ilp_prove_rounded) or ends
+ * (ilp_prove_finish), or the machine has the CPU again.
+ */
+#define PROVE_STARVED_RATE 0.5
+#define PROVE_RATE_WALL 1.0
+#define PROVE_YIELD 3.0
+/*
+ * The seconds the bound search beside the search for plans sleeps after
+ * working `work` wall seconds, when a window gave it `cpu` CPU seconds in
+ * `wall` wall seconds awake: PROVE_YIELD * work when that rate is below
+ * PROVE_STARVED_RATE, else 0.  A pure function of its arguments.
+ */
+double ilp_prove_yield_s(double cpu, double wall, double work);
 
 /*
  * Sets pv up for c's problem: start, node limit and deadline as given
@@ -84,6 +113,12 @@ void ilp_prove_finish(struct ilp_prove *pv, double enough, double by);
  * for it (ilp.c).
  */
 void ilp_prove_until(struct ilp_prove *pv, double enough, double by);
+/*
+ * The search for plans has its rounded plans: from now on the bound
+ * search beside it keeps its pace (prove_pace in ilp_prove.c), whatever
+ * share of a processor it gets.
+ */
+void ilp_prove_rounded(struct ilp_prove *pv);
 /* Frees what a run left in pv (its plan). */
 void ilp_prove_free(struct ilp_prove *pv);
 

@@ -44,6 +44,8 @@ static double prove_bound(struct ilp_ctx *c, const double *start, long nodes, lo
 
 	ilp_prove_init(&pv, c, start, nodes, HUGE_VAL);
 	ilp_prove_run(&pv);
+	CHECK(!pv.beside && pv.slept == 0, "on the caller's thread: not beside a search (%d), never asleep (%.2f s)",
+	      pv.beside, pv.slept);
 	*nodes_out = pv.nodes;
 	*have = pv.have_bound;
 	ilp_prove_free(&pv);
@@ -63,6 +65,7 @@ static void prove_finish(struct ilp_ctx *c, const double *start, double enough)
 	ilp_prove_start(&pv);
 	ilp_prove_finish(&pv, enough, HUGE_VAL);
 	CHECK(!pv.task, "finish: the thread is done");
+	CHECK(pv.beside, "ilp_prove_start: the search ran beside (on a thread of its own)");
 	CHECK(pv.have_bound && pv.bound >= enough, "finish: bound %.2f (have %d), want at least %.2f", pv.bound,
 	      pv.have_bound, enough);
 	ilp_prove_free(&pv);
@@ -270,6 +273,24 @@ static void test_patterns(void)
 	}
 }
 
+/*
+ * The bound search beside the search for plans sleeps PROVE_YIELD seconds
+ * for each second of work while its last window got less than
+ * PROVE_STARVED_RATE of a processor, and not at all otherwise: not on an
+ * idle machine (three threads on two processors: 2/3 each), not at the
+ * rate itself, not before a window has ended.
+ */
+static void test_yield(void)
+{
+	CHECK(fabs(ilp_prove_yield_s(0.25, 1.0, 0.1) - PROVE_YIELD * 0.1) < 1e-12,
+	      "a quarter of a processor: sleeps %.3f s after 0.1 s of work", ilp_prove_yield_s(0.25, 1.0, 0.1));
+	CHECK(ilp_prove_yield_s(2.0 / 3, 1.0, 0.1) == 0, "two thirds of a processor: no sleep");
+	CHECK(ilp_prove_yield_s(PROVE_STARVED_RATE * 2, 2.0, 0.1) == 0, "at the rate: no sleep");
+	CHECK(ilp_prove_yield_s(0, 0, 0.1) == 0, "no window measured yet: no sleep");
+	CHECK(ilp_prove_yield_s(0.1, 1.0, 0) == 0, "no work since it woke: no sleep");
+	CHECK(PROVE_STARVED_RATE < 2.0 / 3, "an idle two-processor machine's share (2/3) is not starved");
+}
+
 int main(void)
 {
 	struct catalog cat = CATALOG_INIT;
@@ -317,6 +338,7 @@ int main(void)
 	test_proved_plan(&cat);
 	test_tight_bound(&cat);
 	test_patterns();
+	test_yield();
 	catalog_release(&cat);
 	diag_release(&d);
 	ilp_cleanup();
