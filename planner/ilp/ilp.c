@@ -43,7 +43,10 @@
  *     nothing, three at a time (the first polish); in the time it leaves, the
  *     rounds' other plans are polished as well (2c, solve_more).  The
  *     cheapest is offered to the branch-and-cut as an incumbent next to
- *     the warm (greedy) plan.
+ *     the warm (greedy) plan; where triples made it cheaper, the plan
+ *     the pairs left before them is offered instead (ilp_search.c,
+ *     search_run), and the triples' plan stands when cheaper than the
+ *     search's.
  *  3. Branch-and-cut (ilp_search.c: glp_intopt, on the root basis) from
  *     the better of the two, stopped by the relative gap, the time limit (less two
  *     deals' tails: ilp_search_by), the node limit or an interrupt.  When sifting left
@@ -208,9 +211,14 @@ static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const do
 			   fo, ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
 		*y_obj = fo;
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, fy, fo);
-		if (pl->rounded == fy)
+		if (pl->rounded == fy) {
 			ilp_admit_arcs(c, pl->rounded, pl->in_set);
+			free(pl->untripled);	/* the search's start goes with the plan (struct ilp_plans) */
+			pl->untripled = st.untripled;
+			st.untripled = NULL;
+		}
 	}
+	free(st.untripled);
 }
 
 /* Whether the polish still has time. */
@@ -692,6 +700,7 @@ out:
 	free(pl.start);
 	free(pl.warm);
 	free(pl.rounded);
+	free(pl.untripled);
 	free(pl.lp);
 	free(pl.in_set);
 	ilp_ctx_close(&c);

@@ -445,6 +445,20 @@ static int polish_deeper(const struct polish *ps)
 	       (ps->pj.level == POLISH_LEVEL_DEEP && ilp_unplaced_sum(ps->c->p, &ps->c->cl, cx) < 0.5);
 }
 
+/*
+ * The plan as the pairs left it when the first triple pass starts, made
+ * concrete (ps->x is, until a pair made it cheaper: then *ps->made), into
+ * ps->st.untripled: ilp.c starts the branch-and-cut from it when the
+ * triples then made the plan cheaper (solve_polish).
+ */
+static void polish_untripled(struct polish *ps)
+{
+	size_t n = (size_t)ps->c->cl.ncols + 1;
+
+	ps->st.untripled = xcalloc(n, sizeof(*ps->st.untripled));
+	memcpy(ps->st.untripled, *ps->made ? *ps->made : ps->x, n * sizeof(*ps->st.untripled));
+}
+
 int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
 	       struct polish_stats *st)
 {
@@ -480,8 +494,11 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 				if (ps.pairs[pi].kd == NO_CLASS)
 					ps.seen[pi] = 0; /* an emptying is tried once */
 		} else if (!ps.found && ps.ntri) {
-			if (!tri_started++ && !isinf(deadline))
-				tri_by = util_now_s() + TRIPLE_SHARE * fmax(0, deadline - util_now_s());
+			if (!tri_started++) {
+				polish_untripled(&ps);
+				if (!isinf(deadline))
+					tri_by = util_now_s() + TRIPLE_SHARE * fmax(0, deadline - util_now_s());
+			}
 			ps.triples = ilp_ms_left(tri_by) > 0; /* the pairs at their last level change nothing */
 			ps.found = ps.triples;
 		}
@@ -494,6 +511,10 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.st.triples, ps.ntri,
 		   ps.tri_all, ps.st.triples_better, ps.t_deal, ps.st.wave_s);
+	if (!ps.st.triples_better || !st) {
+		free(ps.st.untripled);
+		ps.st.untripled = NULL;
+	}
 	if (st)
 		*st = ps.st;
 	polish_free(&ps);

@@ -37,6 +37,7 @@ struct polish_stats {
 	long triples;		/* triple MIPs solved (POLISH_TRIPLE) */
 	int triples_better;	/* of those, ones that made the plan cheaper */
 	double wave_s;			/* the longest wall time a wave of short pair MIPs took, seconds */
+	double *untripled;	/* triples_better > 0: the plan made concrete when the triples first started (caller frees) */
 };
 
 /* How a polish runs. */

@@ -1,7 +1,8 @@
 /*
  * ilp_search.c - branch-and-cut (glp_intopt) on the whole model, from
- * the better of the rounded and the warm plan, offered as incumbents at
- * its first heuristic call.  When sifting left arcs out, the search runs
+ * the better of the rounded and the warm plan (the rounded one as the
+ * pairs left it where triples changed it: search_run), offered as
+ * incumbents at its first heuristic call.  When sifting left arcs out, the search runs
  * on the working set: its plans are plans of the whole model, but its
  * bound is not, so the bound reported is the whole model's LP bound.
  * The search's plan is made concrete, and the rounded one stands when
@@ -125,6 +126,40 @@ static int tail_stop(struct cbinfo *cb)
 	       now + cb->gap >= cb->tail_by;
 }
 
+/* x's unplaced replicas by priority (cplan_prio_unplaced; caller frees). */
+static char *vec_prio_unplaced(const struct ilp_ctx *c, const double *x)
+{
+	double *un = xcalloc(c->p->ndemands + 1, sizeof(*un));
+	char *by;
+	size_t i;
+
+	for (i = 0; i < c->p->ndemands; i++)
+		un[i] = floor(x[c->cl.u[i]] + 0.5);
+	by = cplan_prio_unplaced(c->p, un);
+	free(un);
+	return by;
+}
+
+/*
+ * A line in the log for each new plan of the search: on the model (x,
+ * objective obj) and made concrete (fx, fo), with the replicas each
+ * leaves unplaced by priority: what the deal lost, and of which
+ * priority, is why a search's plan stands or not.
+ */
+static void bingo_log(const struct ilp_ctx *c, const double *x, double obj, const double *fx, double fo)
+{
+	char *on, *made;
+
+	if (!c->verbose)
+		return;
+	on = vec_prio_unplaced(c, x);
+	made = vec_prio_unplaced(c, fx);
+	glp_printf("gpuplan-ilp: search plan: objective %.2f unplaced %s; made concrete %.2f unplaced %s (%.2f s)\n", obj,
+		   on, fo, made, util_now_s() - c->t0);
+	free(on);
+	free(made);
+}
+
 /*
  * A new best plan of the search (GLP_IBINGO: presolve is off, so it is
  * in the columns of c->P) made concrete; kept in cb->made when cheaper
@@ -146,6 +181,7 @@ static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 		x[j] = glp_mip_col_val(P, j);
 	fx = ilp_repair_vector(c, x);
 	fo = ilp_vec_obj(c->P, fx);
+	bingo_log(c, x, glp_mip_obj_val(P), fx, fo);
 	free(x);
 	ilp_keep_cheapest(&cb->made, &cb->made_obj, fx, fo);
 	if (cb->made == fx)
@@ -295,7 +331,17 @@ static int search_run(const struct ilp_ctx *c, const struct ilp_opts *o, const s
 {
 	int ret;
 
-	cb->start[0] = pl->rounded;
+	/*
+	 * From the plan the pairs left where triples then made it cheaper
+	 * (pl->untripled): the triples' plan still stands against the
+	 * search's at the end (search_concrete, tail_stop's `over`), and the
+	 * search's path follows its incumbent, so from the triples' plan it
+	 * reaches other plans than it did from the pairs', which can deal
+	 * worse: most of its plans lose replicas in the deal, and one that
+	 * deals whole is found or not by the path.  So the triples change
+	 * the search's path in nothing and can only add a plan to it.
+	 */
+	cb->start[0] = pl->untripled ? pl->untripled : pl->rounded;
 	cb->start[1] = pl->warm;
 	cb->progress = o->progress;
 	ret = intopt_run(c, o, S, cb, st);

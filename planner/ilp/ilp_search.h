@@ -22,6 +22,7 @@ struct ilp_plans {
 	double *x;			/* [ncols + 1]: the plan returned */
 	double *lp;			/* [ncols + 1]: the root LP's column values, for the polishes; NULL: none */
 	double wave_s;			/* the polishes' longest wave of short pair MIPs (polish_stats.wave_s), seconds */
+	double *untripled;		/* rounded as the pairs left it, when triples then made it cheaper: the search's start; or NULL */
 };
 
 /*

@@ -320,6 +320,28 @@ static double polish_placing(struct ilp_ctx *c, const double *start, double star
 	return obj;
 }
 
+/*
+ * The plan before the triples (st->untripled, the branch-and-cut's start
+ * where the triples made the plan cheaper: ilp_search.c, search_run):
+ * the pairs' plan, costing what the pairs alone reach (`pairs`), demand
+ * d left out as they leave it; freed here.
+ */
+static void check_untripled(const struct ilp_ctx *c, struct polish_stats *st, double pairs, size_t d)
+{
+	double placed, left, obj;
+
+	CHECK(st->untripled != NULL, "with triples: no plan before them");
+	if (!st->untripled)
+		return;
+	obj = ilp_vec_obj(c->P, st->untripled);
+	demand_in(c, d, st->untripled, &placed, &left);
+	CHECK(fabs(obj - pairs) <= 1e-6 * fmax(1, fabs(pairs)) && placed < 1e-6,
+	      "the plan before the triples: %.2f, %s placed %g: want the pairs' plan, %.2f, without it", obj,
+	      c->p->demands[d].w->name, placed, pairs);
+	free(st->untripled);
+	st->untripled = NULL;
+}
+
 /* The move of three classes (inv_tri, wl_tri): the pairs keep the start, a triple places tw. */
 static void three_classes(void)
 {
@@ -341,6 +363,7 @@ static void three_classes(void)
 			CHECK(pairs > start_obj - pen / 2 && placed < 1e-6 && st.triples == 0,
 			      "pairs alone: %.2f from %.2f, tw placed %g, %ld triple MIPs: want tw left out", pairs,
 			      start_obj, placed, st.triples);
+			CHECK(!st.untripled, "pairs alone: a plan before the triples, where none ran");
 			triples = polish_placing(&c, start, start_obj, POLISH_BOTH | POLISH_EJECT | POLISH_TRIPLE, tw,
 						 &placed, &st);
 			CHECK(triples < start_obj - pen / 2 && fabs(placed - 1) < 1e-6,
@@ -349,6 +372,7 @@ static void three_classes(void)
 			CHECK(st.triples > 0 && st.triples_better == 1,
 			      "with triples: %ld triple MIPs, %d cheaper: want one that placed tw", st.triples,
 			      st.triples_better);
+			check_untripled(&c, &st, pairs, tw);
 			printf("three classes: start %.2f, pairs %.2f, with triples %.2f\n", start_obj, pairs, triples);
 			free(start);
 		}
