@@ -4,7 +4,7 @@
 # and `[text](#anchor)` a heading of that page, by GitHub's anchor rule
 # (lower case; punctuation but `-` and `_` dropped; spaces to `-`; a
 # repeated heading gets `-1`, `-2`).  Headings inside fenced code blocks are
-# not headings.  Moving a section (to docs/benchmarks-history.md, say)
+# not headings.  Moving a section (to the benchmarks history page, say)
 # breaks the links into it silently otherwise.  Also checks that it fails
 # on a copy of the docs with a broken link planted.
 # usage: bash test_doc_links.sh GPUPLAN_EXE SRC_DIR WORK_DIR
