@@ -162,9 +162,8 @@ static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_
 static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct ilp_plans *pl, struct ilp_result *r,
 		       struct diag *d)
 {
-	double *x, *un;
+	double *x;
 	char *by;
-	size_t i;
 
 	if (ilp_start_vector(c, s, &x, d))
 		return -1;
@@ -175,15 +174,11 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 	r->start_concrete = ilp_vec_doc_obj(c, pl->start);
 	r->have_start = 1;
 	/* per priority too: the objective follows the priority rule only where its weights were not capped */
-	un = xcalloc(c->p->ndemands + 1, sizeof(*un));
-	for (i = 0; i < c->p->ndemands; i++)
-		un[i] = pl->start[c->cl.u[i]];
-	by = cplan_prio_unplaced(c->p, un);
+	by = ilp_vec_prio_unplaced(c, pl->start);
 	glp_printf("gpuplan-ilp: start %s (%s, '%s', objective %.2f): objective %.2f unplaced %.0f; made concrete %.2f "
 		   "unplaced %.0f by priority %s\n", s->path, s->solver, s->status, s->objective, r->start_model,
 		   ilp_unplaced_sum(c->p, &c->cl, x), r->start_concrete, ilp_unplaced_sum(c->p, &c->cl, pl->start), by);
 	free(by);
-	free(un);
 	free(x);
 	return 0;
 }

@@ -210,24 +210,23 @@ static void prove_pace(struct ilp_prove *pv)
 		return;
 	now = util_now_s();
 	awake = now - pv->pace_wall - pv->pace_slept;
-	if (awake >= PROVE_RATE_WALL) {
-		double cpu = util_thread_cpu_s() - pv->pace_cpu;
-		pv->starved = ilp_prove_yield_s(cpu, awake, 1) > 0;
-		pv->rate = fmin(pv->rate, cpu / awake);
+	if (awake >= PROVE_RATE_WALL) {	/* a window ends: its rate rules the sleeps until the next */
+		pv->win_cpu = util_thread_cpu_s() - pv->pace_cpu;
+		pv->win_wall = awake;
+		pv->rate = fmin(pv->rate, pv->win_cpu / awake);
 		pv->pace_wall = now;
-		pv->pace_cpu += cpu;
+		pv->pace_cpu += pv->win_cpu;
 		pv->pace_slept = 0;
 		pv->mark = now;
 	}
-	if (!pv->starved) {
-		pv->mark = now;
-		return;
-	}
 	if (now - pv->mark < PACE_WORK)
 		return;
-	s = prove_sleep(pv, PROVE_YIELD * (now - pv->mark));
-	pv->pace_slept += s;
-	pv->slept += s;
+	s = ilp_prove_yield_s(pv->win_cpu, pv->win_wall, now - pv->mark);
+	if (s > 0) {
+		s = prove_sleep(pv, s);
+		pv->pace_slept += s;
+		pv->slept += s;
+	}
 	pv->mark = util_now_s();
 }
 

@@ -53,8 +53,9 @@ struct ilp_prove {
 	double pace_wall;	/* util_now_s() at the start of the window the rate is measured over */
 	double pace_cpu;	/* the thread's CPU seconds then */
 	double pace_slept;	/* seconds slept since then */
-	double mark;		/* util_now_s() when it last woke (or was judged starved) */
-	int starved;		/* the last window's rate was below PROVE_STARVED_RATE */
+	double mark;		/* util_now_s() when it last woke, or a window ended */
+	double win_cpu;		/* the last window's CPU seconds ... */
+	double win_wall;	/* ... over its wall seconds awake (0: no window yet) */
 	double rate;		/* out: the lowest rate a window measured (1 before any) */
 	double slept;		/* out: the seconds it gave up to the search for plans */
 };

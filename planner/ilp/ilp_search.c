@@ -126,20 +126,6 @@ static int tail_stop(struct cbinfo *cb)
 	       now + cb->gap >= cb->tail_by;
 }
 
-/* x's unplaced replicas by priority (cplan_prio_unplaced; caller frees). */
-static char *vec_prio_unplaced(const struct ilp_ctx *c, const double *x)
-{
-	double *un = xcalloc(c->p->ndemands + 1, sizeof(*un));
-	char *by;
-	size_t i;
-
-	for (i = 0; i < c->p->ndemands; i++)
-		un[i] = floor(x[c->cl.u[i]] + 0.5);
-	by = cplan_prio_unplaced(c->p, un);
-	free(un);
-	return by;
-}
-
 /*
  * A line in the log for each new plan of the search: on the model (x,
  * objective obj) and made concrete (fx, fo), with the replicas each
@@ -152,8 +138,8 @@ static void bingo_log(const struct ilp_ctx *c, const double *x, double obj, cons
 
 	if (!c->verbose)
 		return;
-	on = vec_prio_unplaced(c, x);
-	made = vec_prio_unplaced(c, fx);
+	on = ilp_vec_prio_unplaced(c, x);
+	made = ilp_vec_prio_unplaced(c, fx);
 	glp_printf("gpuplan-ilp: search plan: objective %.2f unplaced %s; made concrete %.2f unplaced %s (%.2f s)\n", obj,
 		   on, fo, made, util_now_s() - c->t0);
 	free(on);

@@ -226,18 +226,30 @@ void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fo
 	}
 }
 
+double *ilp_vec_unplaced(const struct ilp_ctx *c, const double *x)
+{
+	double *un = xcalloc(c->p->ndemands + 1, sizeof(*un));
+	size_t i;
+
+	for (i = 0; i < c->p->ndemands; i++)
+		un[i] = floor(x[c->cl.u[i]] + 0.5);
+	return un;
+}
+
+char *ilp_vec_prio_unplaced(const struct ilp_ctx *c, const double *x)
+{
+	double *un = ilp_vec_unplaced(c, x);
+	char *by = cplan_prio_unplaced(c->p, un);
+
+	free(un);
+	return by;
+}
+
 int ilp_vec_better(const struct ilp_ctx *c, const double *a, double a_obj, const double *b, double b_obj)
 {
-	const struct problem *p = c->p;
-	double *ua = xcalloc(p->ndemands + 1, sizeof(*ua)), *ub = xcalloc(p->ndemands + 1, sizeof(*ub));
-	size_t i;
-	int r;
+	double *ua = ilp_vec_unplaced(c, a), *ub = ilp_vec_unplaced(c, b);
+	int r = cplan_prio_cmp_unplaced(c->p, ua, ub);
 
-	for (i = 0; i < p->ndemands; i++) {
-		ua[i] = floor(a[c->cl.u[i]] + 0.5);
-		ub[i] = floor(b[c->cl.u[i]] + 0.5);
-	}
-	r = cplan_prio_cmp_unplaced(p, ua, ub);
 	free(ua);
 	free(ub);
 	return r ? r < 0 : a_obj < b_obj - 1e-6 * fmax(1, fabs(b_obj));

@@ -71,6 +71,10 @@ void ilp_keep_cheapest(double **best, double *best_obj, double *fixed, double fo
  * capped (problem.c), so a plan cheaper in it can still lose.
  */
 int ilp_vec_better(const struct ilp_ctx *c, const double *a, double a_obj, const double *b, double b_obj);
+/* The replicas plan x leaves unplaced, per demand, rounded to whole ones (caller frees). */
+double *ilp_vec_unplaced(const struct ilp_ctx *c, const double *x);
+/* The same by priority, as cplan_prio_unplaced writes them ("none", "P:N+P:N"; caller frees). */
+char *ilp_vec_prio_unplaced(const struct ilp_ctx *c, const double *x);
 /* Whether obj costs what one of the n costs in got does, to 10^-6 of it (the same plan, most likely). */
 int ilp_same_cost(const double *got, size_t n, double obj);
 
