@@ -198,6 +198,26 @@ void cplan_copy(struct cplan *dst, const struct cplan *src)
 	dst->no_avail_caps = src->no_avail_caps;
 }
 
+void cplan_shrink(struct cplan *cp)
+{
+	size_t k, s;
+
+	if (cp->nslots && cp->slotcap > cp->nslots) {
+		cp->slots = xrealloc(cp->slots, cp->nslots * sizeof(*cp->slots));
+		cp->slotcap = cp->nslots;
+	}
+	if (cp->nnodes && cp->nodecap > cp->nnodes) {
+		cp->nodes = xrealloc(cp->nodes, cp->nnodes * sizeof(*cp->nodes));
+		cp->nodecap = cp->nnodes;
+	}
+	for (k = 0; k < cp->p->nclasses; k++)
+		for (s = 0; s < cp->p->classes[k].nslot_types; s++)
+			if (cp->fqn[k][s] && cp->fqcap[k][s] > cp->fqn[k][s]) {
+				cp->fq[k][s] = xrealloc(cp->fq[k][s], cp->fqn[k][s] * sizeof(*cp->fq[k][s]));
+				cp->fqcap[k][s] = cp->fqn[k][s];
+			}
+}
+
 /*
  * Drops the taken slots from the part of queue (k, s) still ahead of its
  * head, keeping the order of the free ones.  A slot freed later is queued

@@ -153,6 +153,11 @@ long cplan_unplaced_count(const struct cplan *cp);
  */
 void cplan_greedy(struct cplan *cp);
 /*
+ * The slot, node and free slot queue arrays cut to their length: they grow
+ * by doubling, and a plan of a million replicas is kept to the end.
+ */
+void cplan_shrink(struct cplan *cp);
+/*
  * Places add[d] replicas of every demand d into the empty plan cp first-fit
  * decreasing; when some stay unplaced, also highest priority first into
  * another plan, and while some still do, highest priority first in two

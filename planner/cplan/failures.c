@@ -40,12 +40,16 @@ int fail_slot_on(const struct cplan *cp, size_t s, size_t node, int gpu)
  * (failures.c's order), then slot.
  */
 struct lost_ref {
-	size_t rank;
-	int d;
 	size_t slot;
-	int evicted;		/* preempted: slot is where it ran, now another's */
-	long replica;		/* evicted: its replica number, to put it back */
+	long replica;		/* evicted (preempted: slot is where it ran, now another's): its replica, to put back; -1: lost */
+	unsigned rank;		/* of d: below ndemands */
+	int d;
 };
+
+static int evicted(const struct lost_ref *e)
+{
+	return e->replica >= 0;
+}
 
 struct qsave {
 	int k, s;
@@ -61,7 +65,8 @@ struct nsave {
 struct fctx {
 	struct cplan cp;		/* the copy replicas are placed again into */
 	struct failures *f;
-	size_t *sfirst, *sby;		/* the slots by node */
+	size_t *sfirst;			/* the slots by node: node i's are sby[sfirst[i]] .. sby[sfirst[i + 1] - 1] */
+	unsigned *sby;			/* in slot order (a plan's slot ids fit an unsigned: it holds them all) */
 	size_t *off;			/* the free slots of a failed GPU, marked taken this failure */
 	size_t noff, offcap;
 	size_t *qoff;			/* per class: where its queues' marks start */
@@ -97,12 +102,43 @@ double fail_row_gpu_eq(const struct cplan *cp, const struct fail_row *r)
 	return (double)r->stranded * (w->gpus >= 1 ? (double)w->gpus : w->compute);
 }
 
-static int lost_order(const void *a, const void *b)
+static int lost_order(const struct lost_ref *x, const struct lost_ref *y)
 {
-	const struct lost_ref *x = a, *y = b;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
 	return (x->slot > y->slot) - (x->slot < y->slot);
+}
+
+/* Moves a[i] down the max-heap a[0..n) (lost_order) to its place. */
+static void sift_down(struct lost_ref *a, size_t i, size_t n)
+{
+	struct lost_ref t = a[i];
+	size_t j;
+
+	while ((j = 2 * i + 1) < n) {
+		if (j + 1 < n && lost_order(&a[j], &a[j + 1]) < 0)
+			j++;
+		if (lost_order(&t, &a[j]) >= 0)
+			break;
+		a[i] = a[j];
+		i = j;
+	}
+	a[i] = t;
+}
+
+/* a[0..n) by lost_order in place (heapsort; qsort may take a buffer as large); no two are equal (slots). */
+static void lost_sort(struct lost_ref *a, size_t n)
+{
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	while (n > 1) {
+		struct lost_ref t = a[0];
+		a[0] = a[--n];
+		a[n] = t;
+		sift_down(a, 0, n);
+	}
 }
 
 static void save_node(struct fctx *c, size_t node)
@@ -148,10 +184,8 @@ static void undo(struct fctx *c)
 		cplan_slot_clear(cp, s);
 	}
 	for (i = c->nq; i > 0; i--)	/* the evicted back where they ran (their slots are free again) */
-		if (c->q[i - 1].evicted)
+		if (evicted(&c->q[i - 1]))
 			cplan_slot_fill(cp, c->q[i - 1].slot, c->q[i - 1].d, c->q[i - 1].replica);
-	c->nq = 0;
-	c->nev = 0;
 	while (c->nns > 0) {
 		const struct nsave *n = &c->ns[--c->nns];
 		cp->nodes[n->node].cpu_used = n->cpu;
@@ -164,13 +198,23 @@ static void undo(struct fctx *c)
 		c->qmark[c->qoff[q->k] + (size_t)q->s] = 0;
 	}
 	c->nqs = 0;
-	for (i = 0; i < c->nlost; i++) {	/* the lost replicas count on their domains again */
-		cplan_caps_count(cp, c->lost[i].d, cp->slots[c->lost[i].slot].node, 1);
+	for (i = 0; i < c->nq; i++) {	/* the lost replicas count on their domains again */
+		const struct lost_ref *e = &c->q[i];
+		if (evicted(e))
+			continue;
+		cplan_caps_count(cp, e->d, cp->slots[e->slot].node, 1);
 		if (c->gone)
-			c->gone[c->lost[i].slot] = 0;
+			c->gone[e->slot] = 0;
 		if (c->lostslot)
-			c->lostslot[c->lost[i].slot] = 0;
+			c->lostslot[e->slot] = 0;
 	}
+	/* q's array back to lost, for the next failure */
+	c->lost = c->q;
+	c->lostcap = c->qcap;
+	c->q = NULL;
+	c->qcap = 0;
+	c->nq = 0;
+	c->nev = 0;
 	c->nlost = 0;
 	while (c->noff > 0)	/* a failed GPU's free slots are free again */
 		cp->slots[c->off[--c->noff]].d = -1;
@@ -217,9 +261,10 @@ static void fail_unit(struct fctx *c, size_t node, int gpu)
 			c->lostslot[s] = 1;
 		XGROW(c->lost, c->lostcap, c->nlost + 1);
 		memset(&c->lost[c->nlost], 0, sizeof(c->lost[c->nlost]));
-		c->lost[c->nlost].rank = c->rank[d];
+		c->lost[c->nlost].rank = (unsigned)c->rank[d];
 		c->lost[c->nlost].d = d;
 		c->lost[c->nlost].slot = s;
+		c->lost[c->nlost].replica = -1;
 		c->nlost++;
 		cplan_caps_count(cp, d, (int)node, -1);	/* a lost pod counts on no domain */
 	}
@@ -270,11 +315,10 @@ static void evict(struct fctx *c, size_t s)
 
 	XGROW(c->q, c->qcap, c->nq + 1);
 	e = &c->q[c->nq++];
-	e->rank = c->rank[v];
+	e->rank = (unsigned)c->rank[v];
 	e->d = v;
 	e->slot = s;
-	e->evicted = 1;
-	e->replica = cp->slots[s].replica;
+	e->replica = cp->slots[s].replica;	/* >= 0: evicted */
 	c->nev++;
 	save_node(c, (size_t)cp->slots[s].node);
 	cplan_slot_clear(cp, s);
@@ -346,14 +390,17 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 	struct failures *f = c->f;
 	size_t i, j, top;
 
-	qsort(c->lost, c->nlost, sizeof(*c->lost), lost_order);
-	XGROW(c->q, c->qcap, c->nlost + 1);
-	memcpy(c->q, c->lost, c->nlost * sizeof(*c->q));
+	lost_sort(c->lost, c->nlost);
+	/* q takes lost's array over, the evicted appended to it; undo gives it back (a site's loss may be most replicas) */
+	c->q = c->lost;
+	c->qcap = c->lostcap;
 	c->nq = c->nlost;
+	c->lost = NULL;
+	c->lostcap = 0;
 	for (top = 0; c->floor && top < c->nq && cp->p->demands[c->q[top].d].w->priority >= c->floor; top++)
 		;
 	place_run(c, 0, top);
-	qsort(c->q + top, c->nq - top, sizeof(*c->q), lost_order);	/* the evicted among the rest, by rank */
+	lost_sort(c->q + top, c->nq - top);	/* the evicted among the rest, by rank */
 	place_run(c, top, c->nq);
 	if (c->nlost)
 		f->nwith[kind]++;
@@ -361,7 +408,7 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 		struct fail_row *r;
 		int ev = 0;
 		for (j = i; j < c->nq && c->q[j].d == c->q[i].d; j++)
-			ev |= c->q[j].evicted;
+			ev |= evicted(&c->q[j]);
 		XGROW(f->rows, c->rowcap, f->nrows + 1);
 		r = &f->rows[f->nrows++];
 		memset(r, 0, sizeof(*r));
@@ -380,27 +427,33 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 	undo(c);
 }
 
+/* c's slots by node, as cplan_slots_by_node groups them, the ids in half the room. */
+static void slots_by_node(struct fctx *c, const struct cplan *cp)
+{
+	size_t *at = xcalloc(cp->nnodes + 2, sizeof(*at)), i;
+
+	for (i = 0; i < cp->nslots; i++)
+		at[cp->slots[i].node + 2]++;
+	for (i = 2; i < cp->nnodes + 2; i++)
+		at[i] += at[i - 1];
+	c->sby = xmalloc((cp->nslots + 1) * sizeof(*c->sby));
+	for (i = 0; i < cp->nslots; i++)
+		c->sby[at[cp->slots[i].node + 1]++] = (unsigned)i;
+	c->sfirst = at;
+}
+
 static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp, int floor)
 {
 	const struct problem *p = cp->p;
 	const struct pdemand **by = xmalloc((p->ndemands + 1) * sizeof(*by));
-	size_t *node = xmalloc((cp->nslots + 1) * sizeof(*node)), *occ = xmalloc((cp->nslots + 1) * sizeof(*occ));
-	size_t i, nocc = 0, nq = 0;
+	size_t i, nq = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->f = f;
 	cplan_copy(&c->cp, cp);
 	c->cp.no_avail_caps = 1;	/* a scheduler re-places under the spread rules, not the availability rule */
 	/* the slots, grouped by node (a failed node loses the occupied ones, a failed GPU also its free ones) */
-	for (i = 0; i < cp->nslots; i++) {
-		occ[nocc] = i;
-		node[nocc++] = (size_t)cp->slots[i].node;
-	}
-	cplan_group_by(node, nocc, cp->nnodes, &c->sfirst, &c->sby);
-	for (i = 0; i < nocc; i++)
-		c->sby[i] = occ[c->sby[i]];
-	free(node);
-	free(occ);
+	slots_by_node(c, cp);
 	c->qoff = xcalloc(p->nclasses + 1, sizeof(*c->qoff));
 	for (i = 0; i < p->nclasses; i++) {
 		c->qoff[i] = nq;
@@ -463,106 +516,21 @@ static void ctx_release(struct fctx *c)
 		preempt_index_release(&c->px);
 }
 
-/* A node or site by name, for sorting: by name, then node. */
-struct named {
-	char *name;
-	size_t node;
-};
-
-static int named_order(const void *a, const void *b)
+/*
+ * Room in lost for the replicas domain i of dm loses: its nodes' slots at
+ * most, allocated exactly when lost is shorter (a site's loss may list
+ * most replicas: grown by doubling, lost may waste as much again).
+ */
+static void lost_room(struct fctx *c, const struct fail_domains *dm, size_t i)
 {
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
+	size_t j, n = 0;
 
-static int site_order(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = str_casecmp(x->name, y->name);
-	if (c)
-		return c;
-	return (x->node > y->node) - (x->node < y->node);
-}
-
-/* Domains of kind gpu: each GPU of each node of dm's node domains, by node then GPU index. */
-static void gpu_domains(struct fail_domains *dm, const struct cplan *cp)
-{
-	size_t n = 0, i, node;
-	char **names;
-	int g, ng;
-
-	for (i = 0; i < cp->nnodes; i++)
-		n += (size_t)cp->p->classes[cp->nodes[i].k].nc->gpus_per_node;
-	names = xmalloc((n + 1) * sizeof(*names));
-	free(dm->first);
-	dm->first = xmalloc((n + 2) * sizeof(*dm->first));
-	dm->gpu = xmalloc((n + 1) * sizeof(*dm->gpu));
-	{
-		size_t *by = xmalloc((n + 1) * sizeof(*by));
-		for (n = 0, i = 0; i < dm->n; i++) {
-			node = dm->by[i];
-			ng = cp->p->classes[cp->nodes[node].k].nc->gpus_per_node;
-			for (g = 0; g < ng; g++, n++) {
-				dm->first[n] = n;
-				by[n] = node;
-				dm->gpu[n] = g;
-				names[n] = xasprintf("%s/gpu %d", dm->names[i], g);
-			}
-			free(dm->names[i]);
-		}
-		free(dm->by);
-		dm->by = by;
+	for (j = dm->first[i]; j < dm->first[i + 1]; j++)
+		n += c->sfirst[dm->by[j] + 1] - c->sfirst[dm->by[j]];
+	if (n > c->lostcap) {
+		c->lost = xrealloc(c->lost, n * sizeof(*c->lost));
+		c->lostcap = n;
 	}
-	free(dm->names);
-	dm->names = names;
-	dm->first[n] = n;
-	dm->n = n;
-}
-
-void fail_domains_build(struct fail_domains *dm, const struct cplan *cp, enum fail_kind k)
-{
-	struct named *nm = xmalloc((cp->nnodes + 1) * sizeof(*nm));
-	size_t i, j;
-
-	memset(dm, 0, sizeof(*dm));
-	dm->first = xmalloc((cp->nnodes + 2) * sizeof(*dm->first));
-	dm->by = xmalloc((cp->nnodes + 1) * sizeof(*dm->by));
-	dm->names = xmalloc((cp->nnodes + 1) * sizeof(*dm->names));
-	for (i = 0; i < cp->nnodes; i++) {
-		nm[i].name = k == FAIL_SITE ? xstrdup(cp->p->classes[cp->nodes[i].k].nc->site)
-					    : cplan_node_name(cp, &cp->nodes[i]);
-		nm[i].node = i;
-	}
-	qsort(nm, cp->nnodes, sizeof(*nm), k == FAIL_SITE ? site_order : named_order);
-	for (i = 0; i < cp->nnodes; i = j) {
-		dm->first[dm->n] = i;
-		dm->names[dm->n++] = xstrdup(nm[i].name);
-		for (j = i; j < cp->nnodes && (k == FAIL_SITE ? !str_casecmp(nm[j].name, nm[i].name) : j == i); j++)
-			dm->by[j] = nm[j].node;
-	}
-	dm->first[dm->n] = cp->nnodes;
-	for (i = 0; i < cp->nnodes; i++)
-		free(nm[i].name);
-	free(nm);
-	if (k == FAIL_GPU)
-		gpu_domains(dm, cp);
-}
-
-void fail_domains_release(struct fail_domains *dm)
-{
-	size_t i;
-
-	if (dm->names)
-		for (i = 0; i < dm->n; i++)
-			free(dm->names[i]);
-	free(dm->names);
-	free(dm->first);
-	free(dm->by);
-	free(dm->gpu);
-	memset(dm, 0, sizeof(*dm));
 }
 
 /*
@@ -580,6 +548,7 @@ static void analyse_kind(struct fctx *c, const struct cplan *cp, enum fail_kind 
 	for (i = 0; i < dm.n; i++) {
 		if (!go_on(c))
 			continue;	/* named, not analysed */
+		lost_room(c, &dm, i);
 		for (j = dm.first[i]; j < dm.first[i + 1]; j++)
 			fail_unit(c, dm.by[j], dm.gpu ? dm.gpu[j] : -1);
 		settle(c, k, i, k == FAIL_SITE ? dm.names[i] : NULL);

@@ -225,7 +225,7 @@ static size_t make_room(struct cplan *cp, int d, const struct reserve_loss *ls, 
 {
 	const struct problem *p = cp->p;
 	int prio = ls->prio;
-	size_t lo, hi, a, sl;
+	size_t lo, hi, a, sl, ni;
 
 	problem_arcs_of(p, d, &lo, &hi);
 	for (a = lo; a < hi; a++) {
@@ -243,14 +243,16 @@ static size_t make_room(struct cplan *cp, int d, const struct reserve_loss *ls, 
 			cpu = n->cpu_used;
 			n->cpu_used = HUGE_VAL;	/* e goes elsewhere */
 			cp->memo->epoch++;
+			replica = c->replica;
+			ni = (size_t)c->node;
+			/* it may open a node or lay slots: the arrays may move, c and n with them */
 			to = cplan_place_one(cp, e, 1);
-			n->cpu_used = cpu;
+			cp->nodes[ni].cpu_used = cpu;
 			cp->memo->epoch++;
 			if (to == (size_t)-1) {
 				stuck[e] = 1;
 				continue;
 			}
-			replica = c->replica;
 			cplan_slot_clear(cp, sl);
 			cplan_slot_fill(cp, to, e, replica);
 			return sl;

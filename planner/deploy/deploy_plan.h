@@ -66,7 +66,7 @@ struct dplan {
 	struct dk8s *k8s;	/* Kubernetes GPU nodes, host by host */
 	size_t nvms, vmcap;
 	struct dvm *vms;	/* VMs, host by host */
-	int lax;		/* names not checked (deploy_nodes_list): the reports name what they are given */
+	int lax;		/* deploy_nodes_list: names not checked, no VM of a workload's own made (the reports) */
 	int *slot_k8s;		/* per plan slot: its Kubernetes node, or -1 (a VM workload's, or free) */
 	int *slot_vm;		/* per plan slot: its VM, or -1 */
 };

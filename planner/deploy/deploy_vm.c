@@ -165,12 +165,14 @@ static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, stru
 		if (s->d < 0)
 			continue;
 		if (cp->p->demands[s->d].w->vm) {	/* a VM of its own */
+			left &= ~slot_gpus(s);
+			if (dp->lax)
+				continue;	/* no Kubernetes node: the reports' list has no use for it */
 			if (!(name = vm_name(dp, i, "-vm-", ++nvm, d)))
 				return -1;
 			v = add_vm(dp, i, name, -1, vgpu ? s->type : -1);
 			dp->vms[v].d = s->d;
 			dp->vms[v].replica = s->replica;
-			left &= ~slot_gpus(s);
 		} else if (vgpu) {			/* a worker VM with this vGPU */
 			if (!(name = vm_name(dp, i, "-k8s-", ++nworker, d)))
 				return -1;
@@ -188,8 +190,8 @@ static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, stru
 		return -1;
 	v = add_vm(dp, i, name, (int)add_k8s(dp, i, xstrdup(name), DEPLOY_NODE_VM_PASSTHROUGH, popcount64(left)), -1);
 	dp->vms[v].gpus = left;
-	for (j = 0; j < n; j++)
-		if (cp->slots[sl[j]].d >= 0 && dp->slot_vm[sl[j]] < 0)
+	for (j = 0; j < n; j++)	/* the replicas no VM of its own holds */
+		if (cp->slots[sl[j]].d >= 0 && !cp->p->demands[cp->slots[sl[j]].d].w->vm)
 			vm_take(dp, v, sl[j]);
 	return 0;
 }

@@ -343,8 +343,11 @@ static void build_demands(struct problem *p)
 		add_arcs(p, i, &arccap);
 	}
 	free(weight);
-	if (p->narcs)	/* no arc: p->arcs may be NULL, which qsort may not take */
+	if (p->narcs) {	/* no arc: p->arcs may be NULL, which qsort may not take */
+		/* grown by doubling, kept as long as the plan: down to its size */
+		p->arcs = xrealloc(p->arcs, p->narcs * sizeof(*p->arcs));
 		qsort(p->arcs, p->narcs, sizeof(*p->arcs), arc_cmp);
+	}
 }
 
 /* Says why each demand without an arc cannot be hosted. */

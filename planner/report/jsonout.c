@@ -9,7 +9,9 @@
  * at depth 2.
  *
  * The flat objects (jsonout_obj_*) are an array's elements: their members
- * at depth 3, their closing brace at depth 2.  A string with nothing to
+ * at depth 3, their closing brace at depth 2.  Inside a top-level member
+ * holding an object (jsonout_object_begin) everything is one level deeper:
+ * its members at depth 2, its arrays' elements at depth 3.  A string with nothing to
  * escape is copied as it is, any other printed by cJSON; an integer that
  * fits an int is printed in decimal (as cJSON prints it), any other number,
  * negative zero included, by cJSON itself, so the bytes cannot drift from
@@ -143,12 +145,12 @@ static void put_number(struct jsonout *jo, double v)
 	put(jo, p, (size_t)(e - p));
 }
 
-/* "\t\"key\":\t" after the previous member's ",\n". */
+/* "\t\"key\":\t" after the previous member's ",\n" (one tab more inside a member's object). */
 static void put_key(struct jsonout *jo, const char *key)
 {
-	if (jo->members++)
+	if (jo->depth ? jo->sub_members++ : jo->members++)
 		put(jo, ",\n", 2);
-	put(jo, "\t", 1);
+	put(jo, "\t\t", 1 + (size_t)jo->depth);
 	put_string(jo, key);
 	put(jo, ":\t", 2);
 }
@@ -158,7 +160,26 @@ void jsonout_member(struct jsonout *jo, cJSON *item)
 	if (!jo->f)
 		return;
 	put_key(jo, item->string);
-	put_value(jo, item, 1);
+	put_value(jo, item, 1 + jo->depth);
+}
+
+void jsonout_object_begin(struct jsonout *jo, const char *key)
+{
+	jo->depth = 1;
+	jo->sub_members = 0;
+	if (!jo->f)
+		return;
+	jo->depth = 0;
+	put_key(jo, key);
+	jo->depth = 1;
+	put(jo, "{\n", 2);
+}
+
+void jsonout_object_end(struct jsonout *jo)
+{
+	jo->depth = 0;
+	if (jo->f)
+		put(jo, jo->sub_members ? "\n\t}" : "\t}", jo->sub_members ? 3 : 2);
 }
 
 void jsonout_array_begin(struct jsonout *jo, const char *key)
@@ -175,7 +196,7 @@ void jsonout_elem(struct jsonout *jo, cJSON *item)
 	if (jo->f) {
 		if (jo->elems++)
 			put(jo, ", ", 2);
-		put_value(jo, item, 2);
+		put_value(jo, item, 2 + jo->depth);
 	}
 	cJSON_Delete(item);
 }
@@ -196,12 +217,12 @@ void jsonout_obj_begin(struct jsonout *jo)
 	put(jo, "{\n", 2);
 }
 
-/* The next member's key at depth 3. */
+/* The next member's key at depth 3 (4 inside a member's object). */
 static void obj_key(struct jsonout *jo, const char *key)
 {
 	if (jo->obj_members++)
 		put(jo, ",\n", 2);
-	put(jo, "\t\t\t", 3);
+	put(jo, "\t\t\t\t", 3 + (size_t)jo->depth);
 	put_string(jo, key);
 	put(jo, ":\t", 2);
 }
@@ -250,7 +271,10 @@ void jsonout_obj_end(struct jsonout *jo)
 {
 	if (!jo->f)
 		return;
-	put(jo, jo->obj_members ? "\n\t\t}" : "\t\t}", jo->obj_members ? 4 : 3);
+	if (jo->obj_members)
+		put(jo, "\n", 1);
+	put(jo, "\t\t\t", 2 + (size_t)jo->depth);
+	put(jo, "}", 1);
 }
 
 void jsonout_end(struct jsonout *jo)

@@ -18,6 +18,8 @@
 struct jsonout {
 	FILE *f;		/* where the document goes; NULL: nowhere (elements are only freed) */
 	int members;		/* top-level members written so far */
+	int depth;		/* 1 inside a top-level member holding an object (jsonout_object_begin), else 0 */
+	int sub_members;	/* members of that object written so far */
 	int elems;		/* elements of the open array written so far */
 	char *buf;		/* scratch for printing one element */
 	int cap;		/* its size */
@@ -30,9 +32,16 @@ struct jsonout {
 
 /* Starts the document ("{") on f (NULL: writes nothing). */
 void jsonout_begin(struct jsonout *jo, FILE *f);
-/* Writes item (its key item->string, its value) as the next top-level member. */
+/* Writes item (its key item->string, its value) as the next member. */
 void jsonout_member(struct jsonout *jo, cJSON *item);
-/* Starts a top-level member key holding an array; its elements follow (jsonout_elem). */
+/*
+ * Starts a top-level member key holding an object; until jsonout_object_end,
+ * jsonout_member and jsonout_array_begin write that object's members (one
+ * level of nesting, so that an object's big arrays stream too).
+ */
+void jsonout_object_begin(struct jsonout *jo, const char *key);
+void jsonout_object_end(struct jsonout *jo);
+/* Starts a member key holding an array; its elements follow (jsonout_elem). */
 void jsonout_array_begin(struct jsonout *jo, const char *key);
 /* Writes item as the open array's next element, and frees it. */
 void jsonout_elem(struct jsonout *jo, cJSON *item);

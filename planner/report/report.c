@@ -445,12 +445,15 @@ static int open_streams(struct docs *dc, struct outset *os, enum report_format f
 /*
  * plan.json's members in order, its big arrays made element by element
  * as the rows of hosts.csv, nodes.csv, gpus.csv and placements.csv, all
- * streamed.
+ * streamed; the node walk is released after placements, its last user,
+ * so that "failures" (and failures.csv) are written without it.
  */
-static void write_streams(struct docs *dc, const struct cplan *cp)
+static void write_streams(struct docs *dc, const struct plan_result *r)
 {
+	const struct cplan *cp = r->final;
 	struct slot_order so;
 	struct node_walk w;
+	int walking = 1;
 	cJSON *m;
 
 	slot_order_init(&so, cp);
@@ -464,12 +467,21 @@ static void write_streams(struct docs *dc, const struct cplan *cp)
 			write_nodes(dc, &w, DOC_GPUS);
 		else if (m == dc->jp)
 			write_placements(dc, &w);
+		else if (m == dc->jf)
+			report_write_failures(dc, r);
 		else
 			jsonout_member(&dc->jo, m);
+		if (m == dc->jp) {
+			node_walk_release(&w);
+			slot_order_release(&so);
+			walking = 0;
+		}
 	}
 	jsonout_end(&dc->jo);
-	node_walk_release(&w);
-	slot_order_release(&so);
+	if (walking) {
+		node_walk_release(&w);
+		slot_order_release(&so);
+	}
 }
 
 int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d)
@@ -507,7 +519,7 @@ int report_write(const char *dir, enum report_format fmt, const struct plan_resu
 	if (open_streams(&dc, &os, fmt, d))
 		goto out;
 	if (fmt & REPORT_BOTH)
-		write_streams(&dc, cp);
+		write_streams(&dc, r);
 	if (fmt & REPORT_CSV)
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			outset_add_sb(&os, names[i], parts[i]);

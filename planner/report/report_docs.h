@@ -16,6 +16,7 @@ struct docs {
 	struct sb summary, hosts, nodes, gpus, placements, unplaced, costs, licenses, tenants, additions, failures;
 	cJSON *json;		/* plan.json's tree, less the elements of the big arrays below */
 	cJSON *jh, *jn, *jg, *jp;	/* its "hosts", "nodes", "gpus" and "placements": empty, streamed */
+	cJSON *jf;		/* its "failures": the arrays empty, streamed; "resilience" kept */
 	FILE *fh, *fn, *fg, *fp;	/* hosts.csv, nodes.csv, gpus.csv, placements.csv, streamed (NULL: not written) */
 	struct jsonout jo;	/* plan.json, streamed */
 };
@@ -30,8 +31,12 @@ void report_build_summary(struct docs *dc, const struct plan_result *r);
 void report_build_costs(struct docs *dc, const struct plan_result *r);
 void report_build_licenses(struct docs *dc, const struct plan_result *r);
 
-/* failures.csv and plan.json's "failures" (report_failures.c); the summary's failure_* rows into s. */
+/*
+ * plan.json's "failures" in the tree, its arrays empty (report_failures.c); then failures.csv's
+ * rows and "failures" streamed, when write_streams reaches it; the summary's failure_* rows into s.
+ */
 void report_build_failures(struct docs *dc, const struct plan_result *r);
+void report_write_failures(struct docs *dc, const struct plan_result *r);
 void report_failure_summary(struct docs *dc, cJSON *s, const struct plan_result *r);
 /* The resilience rows of summary.csv (none without resilience:), and failures.resilience (null without). */
 void report_resilience_summary(struct docs *dc, cJSON *s, const struct plan_result *r);

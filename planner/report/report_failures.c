@@ -1,11 +1,15 @@
 /*
  * report_failures.c - failures.csv and plan.json's "failures": the
  * failure analysis of the plan (failures.h), one row per failure and
- * workload that had replicas on it; and its summary rows.
+ * workload that had replicas on it; and its summary rows.  The rows are
+ * written with the streamed documents (report.c), after the node walk is
+ * released: the tree holds "failures" with its arrays empty and its
+ * "resilience" (the HTML page reads it).
  */
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report_docs.h"
 #include "failures.h"
@@ -60,59 +64,87 @@ static char *row_reason(const struct plan_result *r, const struct fail_row *fr)
 			 spread_name(workload_avail_domain(w)), running, need);
 }
 
-/* One row of failures.csv and its object in the kind's JSON array. */
-static void failure_row(struct docs *dc, cJSON *ja, const struct plan_result *r, const struct fail_row *fr)
+/* One row of failures.csv. */
+static void failure_csv_row(struct sb *sb, const struct plan_result *r, const struct fail_row *fr)
 {
-	const struct failures *f = &r->fail;
 	const struct workload *w = r->final->p->demands[fr->d].w;
-	const char *name = f->names[fr->kind][fr->failure];
-	double eq = fail_row_gpu_eq(r->final, fr);
-	cJSON *o = cJSON_CreateObject();
 	char buf[64], *reason = row_reason(r, fr);
 
-	sb_addf(&dc->failures, "%s,", fail_kind_name(fr->kind));
-	sb_add_csv(&dc->failures, name);
-	sb_addn(&dc->failures, ",", 1);
-	sb_add_csv(&dc->failures, w->name);
-	sb_addn(&dc->failures, ",", 1);
-	sb_add_csv(&dc->failures, w->tenant);
-	sb_addf(&dc->failures, ",%d,%ld,%ld,%ld,%s,%ld,", w->priority, fr->lost, fr->replaced, fr->stranded,
-		fmt_fixed(buf, sizeof(buf), eq, 4), fr->pending_by_spread);
-	sb_add_csv(&dc->failures, reason);
-	sb_addn(&dc->failures, "\n", 1);
-	if (fr->kind >= FAIL_NODE_SET)
-		cJSON_AddStringToObject(o, "kind", fail_kind_name(fr->kind));
-	cJSON_AddStringToObject(o, "failure", name);
-	cJSON_AddStringToObject(o, "workload", w->name);
-	cJSON_AddStringToObject(o, "tenant", w->tenant);
-	cJSON_AddNumberToObject(o, "priority", w->priority);
-	cJSON_AddNumberToObject(o, "lost", (double)fr->lost);
-	cJSON_AddNumberToObject(o, "replaced", (double)fr->replaced);
-	cJSON_AddNumberToObject(o, "stranded", (double)fr->stranded);
-	cJSON_AddNumberToObject(o, "stranded_gpu_equivalents", report_round(eq, 4));
-	cJSON_AddNumberToObject(o, "pending_by_spread", (double)fr->pending_by_spread);
-	cJSON_AddStringToObject(o, "reason", reason);
-	cJSON_AddItemToArray(ja, o);
+	sb_addf(sb, "%s,", fail_kind_name(fr->kind));
+	sb_add_csv(sb, r->fail.names[fr->kind][fr->failure]);
+	sb_addn(sb, ",", 1);
+	sb_add_csv(sb, w->name);
+	sb_addn(sb, ",", 1);
+	sb_add_csv(sb, w->tenant);
+	sb_addf(sb, ",%d,%ld,%ld,%ld,%s,%ld,", w->priority, fr->lost, fr->replaced, fr->stranded,
+		fmt_fixed(buf, sizeof(buf), fail_row_gpu_eq(r->final, fr), 4), fr->pending_by_spread);
+	sb_add_csv(sb, reason);
+	sb_addn(sb, "\n", 1);
 	free(reason);
+}
+
+/* Its object in the kind's array of plan.json's "failures", written as it is made. */
+static void failure_json_row(struct jsonout *jo, const struct plan_result *r, const struct fail_row *fr)
+{
+	const struct workload *w = r->final->p->demands[fr->d].w;
+	char *reason = row_reason(r, fr);
+
+	jsonout_obj_begin(jo);
+	if (fr->kind >= FAIL_NODE_SET)
+		jsonout_obj_str(jo, "kind", fail_kind_name(fr->kind));
+	jsonout_obj_str(jo, "failure", r->fail.names[fr->kind][fr->failure]);
+	jsonout_obj_str(jo, "workload", w->name);
+	jsonout_obj_str(jo, "tenant", w->tenant);
+	jsonout_obj_num(jo, "priority", w->priority);
+	jsonout_obj_num(jo, "lost", (double)fr->lost);
+	jsonout_obj_num(jo, "replaced", (double)fr->replaced);
+	jsonout_obj_num(jo, "stranded", (double)fr->stranded);
+	jsonout_obj_num(jo, "stranded_gpu_equivalents", report_round(fail_row_gpu_eq(r->final, fr), 4));
+	jsonout_obj_num(jo, "pending_by_spread", (double)fr->pending_by_spread);
+	jsonout_obj_str(jo, "reason", reason);
+	jsonout_obj_end(jo);
+	free(reason);
+}
+
+/* The array of "failures" that holds the rows of kind k. */
+static const char *kind_array(enum fail_kind k)
+{
+	if (k >= FAIL_NODE_SET)	/* 5.0.0: the worst set of a resilience: count k > 1, one kind a plan */
+		return "by_set";
+	return k == FAIL_NODE ? "by_node" : k == FAIL_SITE ? "by_site" : "by_gpu";
 }
 
 void report_build_failures(struct docs *dc, const struct plan_result *r)
 {
-	cJSON *jf = cJSON_AddObjectToObject(dc->json, "failures");
-	cJSON *ja[FAIL_KIND_COUNT];
-	size_t i;
+	dc->jf = cJSON_AddObjectToObject(dc->json, "failures");
+	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_NODE));
+	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_SITE));
+	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_GPU));
+	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_NODE_SET));
+	report_resilience_json(dc->jf, r);
+}
+
+void report_write_failures(struct docs *dc, const struct plan_result *r)
+{
+	size_t nrows = r->have_fail ? r->fail.nrows : 0, i;
+	cJSON *m;
 
 	sb_adds(&dc->failures, FAILURES_HEADER);
-	ja[FAIL_NODE] = cJSON_AddArrayToObject(jf, "by_node");
-	ja[FAIL_SITE] = cJSON_AddArrayToObject(jf, "by_site");
-	ja[FAIL_GPU] = cJSON_AddArrayToObject(jf, "by_gpu");
-	/* 5.0.0: the worst set of a resilience: count k > 1, one kind a plan */
-	ja[FAIL_NODE_SET] = ja[FAIL_SITE_SET] = ja[FAIL_GPU_SET] = cJSON_AddArrayToObject(jf, "by_set");
-	report_resilience_json(jf, r);
-	if (!r->have_fail)
-		return;
-	for (i = 0; i < r->fail.nrows; i++)
-		failure_row(dc, ja[r->fail.rows[i].kind], r, &r->fail.rows[i]);
+	for (i = 0; dc->fh && i < nrows; i++)	/* fh: the CSV files are written */
+		failure_csv_row(&dc->failures, r, &r->fail.rows[i]);
+	jsonout_object_begin(&dc->jo, dc->jf->string);
+	cJSON_ArrayForEach(m, dc->jf) {
+		if (!cJSON_IsArray(m)) {
+			jsonout_member(&dc->jo, m);
+			continue;
+		}
+		jsonout_array_begin(&dc->jo, m->string);
+		for (i = 0; dc->jo.f && i < nrows; i++)
+			if (!strcmp(kind_array(r->fail.rows[i].kind), m->string))
+				failure_json_row(&dc->jo, r, &r->fail.rows[i]);
+		jsonout_array_end(&dc->jo);
+	}
+	jsonout_object_end(&dc->jo);
 }
 
 /* The summary rows of one kind: failure_worst_<kind>, _stranded, _stranded_gpu_equivalents. */

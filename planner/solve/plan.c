@@ -178,6 +178,7 @@ static void plan_greedy(struct plan_result *r, int node_limited, int whole, stru
 	r->greedy.keep_s = plan_keep;
 	r->greedy.keep_ctx = &keep;
 	cplan_greedy(&r->greedy);
+	cplan_shrink(&r->greedy);
 	r->greedy.deadline = NULL;
 	r->greedy.keep_s = NULL;
 	r->greedy.keep_ctx = NULL;

@@ -3,7 +3,8 @@
  * document written member by member, its arrays' flat objects member by
  * member, must be the bytes cJSON_Print gives for the same tree.  Rows
  * of awkward values: strings to escape, control characters, UTF-8,
- * integers at int's edges, fractions, negative zero, NaN.
+ * integers at int's edges, fractions, negative zero, NaN; and the same
+ * inside a member holding an object (plan.json's "failures").
  */
 #include <cJSON.h>
 #include <float.h>
@@ -111,10 +112,78 @@ static void test_doc(size_t n)
 	fclose(f);
 }
 
+/*
+ * A member holding an object (jsonout_object_begin) whose members are an
+ * array of n flat objects, an array of trees, an empty array, an object and
+ * a null, then an empty object and a member after them: one level deeper.
+ */
+static void test_nested(size_t n)
+{
+	cJSON *doc = cJSON_CreateObject(), *grp, *rows, *trees, *res, *m, *c;
+	struct jsonout jo;
+	FILE *f = tmpfile();
+	char *want, *got;
+	size_t i;
+
+	cJSON_AddStringToObject(doc, "schema_version", "1.2.3");
+	grp = cJSON_AddObjectToObject(doc, "group");
+	rows = cJSON_AddArrayToObject(grp, "rows");
+	for (i = 0; i < n; i++)
+		add_tree_elem(rows, i);
+	trees = cJSON_AddArrayToObject(grp, "trees");
+	for (i = 0; i < n % 5; i++)
+		add_tree_elem(trees, i + 1);
+	cJSON_AddArrayToObject(grp, "none");
+	res = cJSON_AddObjectToObject(grp, "resilience");
+	cJSON_AddStringToObject(res, "survive", "node");
+	cJSON_AddNumberToObject(res, "count", 2);
+	cJSON_AddItemToObject(res, "list", cJSON_CreateArray());
+	cJSON_AddNullToObject(grp, "nothing");
+	cJSON_AddObjectToObject(doc, "void");
+	cJSON_AddNumberToObject(doc, "after", 0.25);
+	want = cJSON_Print(doc);
+
+	jsonout_begin(&jo, f);
+	cJSON_ArrayForEach(m, doc) {
+		if (!cJSON_IsObject(m)) {
+			jsonout_member(&jo, m);
+			continue;
+		}
+		jsonout_object_begin(&jo, m->string);
+		cJSON_ArrayForEach(c, m) {
+			if (c == rows) {
+				jsonout_array_begin(&jo, "rows");
+				for (i = 0; i < n; i++)
+					put_stream_elem(&jo, i);
+				jsonout_array_end(&jo);
+			} else if (c == trees) {
+				jsonout_array_begin(&jo, "trees");
+				for (i = 0; i < n % 5; i++)
+					jsonout_elem(&jo, cJSON_Duplicate(cJSON_GetArrayItem(trees, (int)i), 1));
+				jsonout_array_end(&jo);
+			} else {
+				jsonout_member(&jo, c);
+			}
+		}
+		jsonout_object_end(&jo);
+	}
+	jsonout_end(&jo);
+	got = slurp(f);
+	CHECK(want && got && !strcmp(want, got), "nested, %zu rows: streamed and cJSON_Print differ:\n%s\n---\n%s", n,
+	      got ? got : "(null)", want ? want : "(null)");
+	free(got);
+	cJSON_free(want);
+	cJSON_Delete(doc);
+	fclose(f);
+}
+
 int main(void)
 {
 	test_doc(0);
 	test_doc(1);
 	test_doc(3 * NSTR * NNUM);
+	test_nested(0);
+	test_nested(1);
+	test_nested(3 * NSTR * NNUM + 3);
 	return check_done();
 }
