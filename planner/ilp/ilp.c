@@ -302,17 +302,27 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
  * cheapest, the other chains' cheapest is the first of them: the
  * polishes end in different local optima from different starts); then
  * the better of it and the warm plan is the start.  Once the chains end,
- * the bound search beside (pv) no longer yields to them (ilp_prove_rounded).
+ * the bound search beside (pv) no longer yields to them (ilp_prove_rounded);
+ * in a starved run (ilp_round_keyed_alone: the thread that opened the run
+ * got less than ROUND_STARVED_RATE of a processor so far) it yields until
+ * the first polish ends, since that polish is where such a run's plan is
+ * made, and the chains round once each, the keyed chain first, alone.
  */
 static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r, struct ilp_prove *pv)
 {
 	struct round_starts more;
 	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep = HUGE_VAL;
 	size_t i;
-	int j;
+	int j, alone;
 
-	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), &more);
-	ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
+	alone = ilp_round_keyed_alone(util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads, !isinf(c->deadline));
+	if (alone)
+		glp_printf("gpuplan-ilp: starved (%.2f CPU s in %.2f s): the keyed chain rounds first, alone on %d threads, "
+			   "one rounding a chain; the bound search beside yields until the first polish ends\n",
+			   util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads);
+	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
+	if (!alone)
+		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
@@ -328,6 +338,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | polish_triples(c, y));
 		free(y);
 	}
+	ilp_prove_rounded(pv);	/* starved (alone), it yielded to the first polish as well */
 	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
 	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
 		solve_more(c, pl, lp, &more, deep);

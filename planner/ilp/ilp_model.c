@@ -415,6 +415,7 @@ void ilp_ctx_open(struct ilp_ctx *c, const struct problem *p, const struct ilp_o
 {
 	memset(c, 0, sizeof(*c));
 	c->t0 = util_now_s();
+	c->cpu0 = util_thread_cpu_s();
 	c->limit_s = o->node_limit > 0 ? HUGE_VAL : o->time_limit_s;
 	c->deadline = c->t0 + c->limit_s;
 	c->threads = 1;

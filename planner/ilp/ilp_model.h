@@ -54,6 +54,7 @@ struct ilp_ctx {
 	int threads;		/* for par_run, >= 1 */
 	int verbose;		/* ilp_opts.verbose */
 	double t0;		/* when ilp_solve started (util_now_s) */
+	double cpu0;		/* the opening thread's CPU seconds then (util_thread_cpu_s) */
 	double limit_s;		/* the time limit, seconds */
 	double deadline;	/* t0 + limit_s */
 	struct ilp_pack *pack;	/* deals pack short classes exactly (ilp_pack.c); NULL: not */

@@ -115,9 +115,10 @@ void ilp_prove_finish(struct ilp_prove *pv, double enough, double by);
  */
 void ilp_prove_until(struct ilp_prove *pv, double enough, double by);
 /*
- * The search for plans has its rounded plans: from now on the bound
- * search beside it keeps its pace (prove_pace in ilp_prove.c), whatever
- * share of a processor it gets.
+ * The search for plans has its rounded plans (in a starved run, ilp.c:
+ * their first polish ended): from now on the bound search beside it
+ * keeps its pace (prove_pace in ilp_prove.c), whatever share of a
+ * processor it gets.
  */
 void ilp_prove_rounded(struct ilp_prove *pv);
 /* Frees what a run left in pv (its plan). */

@@ -506,6 +506,8 @@ struct chain_jobs {
 	double first_cpu;	/* the first roundings ended with a plan: their thread CPU seconds, summed */
 	int nfirst;		/* and how many */
 	double wall_per_cpu;	/* the wall seconds a CPU second took in the round that ended last */
+	size_t job0;		/* the chain of job 0, less KEYED_CHAIN (ilp_round_chains: 1 once the keyed chain ran alone) */
+	int alone;		/* ilp_round_chains's: starved, one rounding a chain */
 };
 
 /*
@@ -558,13 +560,14 @@ static void round_ended(struct chain_jobs *cj, int fb, double wall, double cpu)
  * leaves that time to the polish, which gains more in it than the
  * chain's next draws do (docs/benchmarks.md); it
  * depends on the chain's own rounds only, so it is as deterministic as
- * they are.
+ * they are.  A starved run (ilp_round_chains's alone) rounds each chain
+ * once (chains_run).
  */
 static int chain_step(void *ctx, size_t job, int fb)
 {
 	struct chain_jobs *cj = ctx;
 	const struct ilp_ctx *ic = cj->ctx;
-	size_t j = (job + KEYED_CHAIN) % ROUND_CHAINS;
+	size_t j = (job + cj->job0 + KEYED_CHAIN) % ROUND_CHAINS;
 	struct chain *c = &cj->ch[j];
 	const struct cols *cl = &ic->cl;
 	struct chain_round *lg = &c->log[fb];
@@ -624,7 +627,7 @@ static int chain_step(void *ctx, size_t job, int fb)
 		c->best_obj = lg->fobj;
 	}
 	free(x);
-	return more && !c->stale && fb < FEEDBACK_ROUNDS;
+	return more && !c->stale && fb < FEEDBACK_ROUNDS && !cj->alone;
 }
 
 /* Chain c's plan of round fb made concrete, taken out of the chain (the caller frees it). */
@@ -694,7 +697,38 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 	}
 }
 
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, struct round_starts *more)
+int ilp_round_keyed_alone(double cpu, double wall, int threads, int timed)
+{
+	return timed && threads >= 2 && wall >= ROUND_STARVED_WALL && cpu < ROUND_STARVED_RATE * wall;
+}
+
+/*
+ * The chains' rounds (chain_step) on par_run_seq: all three side by side;
+ * or, alone (ilp_round_keyed_alone), the keyed chain first, alone, its
+ * class MIPs on every thread, then the other two, whose first roundings
+ * round_wall then rules out when they would end past FEEDBACK_SHARE;
+ * and no chain rounds again with feedback: starved, a feedback round
+ * took as long as the first rounding and was no cheaper made concrete,
+ * and the polish had that time the less.
+ */
+static void chains_run(struct chain_jobs *cj, int threads, int alone)
+{
+	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
+	cj->threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
+	cj->job0 = 0;
+	if (!alone) {
+		par_run_seq(ROUND_CHAINS, threads, chain_step, cj, ilp_glpk_thread_end);
+		return;
+	}
+	cj->threads = threads;
+	par_run_seq(1, threads, chain_step, cj, ilp_glpk_thread_end);
+	cj->threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
+	cj->job0 = 1;
+	par_run_seq(ROUND_CHAINS - 1, threads, chain_step, cj, ilp_glpk_thread_end);
+}
+
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, int alone,
+			 struct round_starts *more)
 {
 	const struct problem *p = ctx->p;
 	int threads = ctx->threads;
@@ -710,16 +744,15 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double sto
 		ch[j].best = -1;
 	}
 	cj.ctx = ctx;
-	/* each chain's class MIPs get their share of the threads (the plans do not depend on it) */
-	cj.threads = threads > ROUND_CHAINS ? threads / ROUND_CHAINS : 1;
 	cj.stop_by = stop_by;
+	cj.alone = alone;
 	cj.ch = ch;
 	cj.first_cpu = cj.wall_per_cpu = 0;
 	cj.nfirst = 0;
 	pthread_mutex_init(&cj.lock, NULL);
 	if (ctx->pack)	/* the roundings' deals pack within their share too: the rest is the polish's */
 		ctx->pack->stop_by = stop_by;
-	par_run_seq(ROUND_CHAINS, threads, chain_step, &cj, ilp_glpk_thread_end);
+	chains_run(&cj, threads, alone);
 	pthread_mutex_destroy(&cj.lock);
 	if (ctx->pack)
 		ctx->pack->stop_by = HUGE_VAL;

@@ -33,8 +33,31 @@ struct round_starts {
  * when the plan returned is the keyed chain's (ilp_round.c,
  * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
  * other plans, the cheapest first, each at a cost no plan before it has
- * (the same plan, most likely), up to ROUND_STARTS.
+ * (the same plan, most likely), up to ROUND_STARTS.  alone
+ * (ilp_round_keyed_alone): the keyed chain rounds first, alone, its class
+ * MIPs on every thread, and the other chains after it; each chain rounds
+ * once, with no feedback round.
  */
-double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, struct round_starts *more);
+double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double stop_by, int alone,
+			 struct round_starts *more);
+
+/*
+ * Below this share of a processor, measured on the thread that opened
+ * the run (ilp_ctx.cpu0, t0) over at least ROUND_STARVED_WALL wall
+ * seconds, the run is starved: the keyed chain rounds first, alone
+ * (ilp_round_chains), and the bound search beside yields until the first
+ * polish ends (ilp.c).  An idle two-processor machine gives each of three
+ * threads two thirds of one.
+ */
+#define ROUND_STARVED_RATE 0.5
+#define ROUND_STARVED_WALL 0.2
+/*
+ * Whether the run is starved: under a time limit (timed), with two
+ * threads or more, when the thread that opened the run got cpu CPU
+ * seconds in wall seconds (at least ROUND_STARVED_WALL) and that is less
+ * than ROUND_STARVED_RATE of a processor.  A pure function of its
+ * arguments.
+ */
+int ilp_round_keyed_alone(double cpu, double wall, int threads, int timed);
 
 #endif

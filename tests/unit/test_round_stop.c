@@ -40,7 +40,7 @@ static double stopped_chains(struct ilp_ctx *c, int stop, int threads, double *u
 	c->threads = threads;
 	c->t0 = util_now_s();
 	/* stop 0: no hook, the chains' stop_by already past */
-	best = ilp_round_chains(c, &best_obj, stop > 0 ? HUGE_VAL : c->t0 - 1, &more);
+	best = ilp_round_chains(c, &best_obj, stop > 0 ? HUGE_VAL : c->t0 - 1, 0, &more);
 	for (i = 0; i < more.n; i++)
 		free(more.x[i]);
 	if (!best)
