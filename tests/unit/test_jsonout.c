@@ -42,6 +42,19 @@ static char *slurp(FILE *f)
 	return b;
 }
 
+/* What was streamed into f is want (cJSON_Print of doc); frees want and doc, closes f. */
+static void check_same(FILE *f, cJSON *doc, char *want, const char *what, size_t n)
+{
+	char *got = slurp(f);
+
+	CHECK(want && got && !strcmp(want, got), "%s, %zu rows: streamed and cJSON_Print differ:\n%s\n---\n%s", what, n,
+	      got ? got : "(null)", want ? want : "(null)");
+	free(got);
+	cJSON_free(want);
+	cJSON_Delete(doc);
+	fclose(f);
+}
+
 /* Element i of the array: two strings, two numbers and a string array of i strings. */
 static void add_tree_elem(cJSON *arr, size_t i)
 {
@@ -80,7 +93,7 @@ static void test_doc(size_t n)
 	cJSON *doc = cJSON_CreateObject(), *arr, *m;
 	struct jsonout jo;
 	FILE *f = tmpfile();
-	char *want, *got;
+	char *want;
 	size_t i;
 
 	cJSON_AddStringToObject(doc, "schema_version", "1.2.3");
@@ -103,13 +116,7 @@ static void test_doc(size_t n)
 		}
 	}
 	jsonout_end(&jo);
-	got = slurp(f);
-	CHECK(want && got && !strcmp(want, got), "%zu rows: streamed and cJSON_Print differ:\n%s\n---\n%s", n,
-	      got ? got : "(null)", want ? want : "(null)");
-	free(got);
-	cJSON_free(want);
-	cJSON_Delete(doc);
-	fclose(f);
+	check_same(f, doc, want, "flat", n);
 }
 
 /*
@@ -122,7 +129,7 @@ static void test_nested(size_t n)
 	cJSON *doc = cJSON_CreateObject(), *grp, *rows, *trees, *res, *m, *c;
 	struct jsonout jo;
 	FILE *f = tmpfile();
-	char *want, *got;
+	char *want;
 	size_t i;
 
 	cJSON_AddStringToObject(doc, "schema_version", "1.2.3");
@@ -168,13 +175,7 @@ static void test_nested(size_t n)
 		jsonout_object_end(&jo);
 	}
 	jsonout_end(&jo);
-	got = slurp(f);
-	CHECK(want && got && !strcmp(want, got), "nested, %zu rows: streamed and cJSON_Print differ:\n%s\n---\n%s", n,
-	      got ? got : "(null)", want ? want : "(null)");
-	free(got);
-	cJSON_free(want);
-	cJSON_Delete(doc);
-	fclose(f);
+	check_same(f, doc, want, "nested", n);
 }
 
 int main(void)
