@@ -4,10 +4,11 @@
  * (ilp_sub_mip) for the replicas the plan gives the two, every other
  * class as the plan has it, with the plan offered as the first
  * incumbent and a short search.  A cheaper plan of
- * the two whose deal over real nodes loses no replica replaces theirs
- * when the whole plan, made concrete, is then cheaper too (the two may
- * each deal well alone and not together: a concrete plan deals all
- * classes one way, first-fit or balanced).
+ * the two replaces theirs when the whole plan, made concrete, is then
+ * cheaper too (the two may each deal well alone and not together: a
+ * concrete plan deals all classes one way, first-fit or balanced), also
+ * when its own deal over real nodes still loses replicas: made concrete
+ * with the rest, those are placed on the room other classes leave.
  *
  * Rounding fixes each class against an LP of the classes not yet
  * rounded; here each class sees the others whole, and replicas move
@@ -276,12 +277,37 @@ static void pair_mark(struct polish *ps, const struct pair *pr)
 		ps->moved[pr->kd] = 1;
 }
 
+int ilp_polish_worth_dealing(int rc, double obj, double old, int all_placed)
+{
+	return (rc == 0 || (rc == 1 && all_placed)) && obj < old;
+}
+
+/* Whether the plan's counts place every replica. */
+static int all_placed(const struct polish *ps)
+{
+	double u = 0;
+	size_t i;
+
+	for (i = 0; i < ps->c->p->ndemands; i++)
+		u += ps->cur.unplaced[i];
+	return u < 0.5;
+}
+
 /*
  * Takes the result of the wave's w-th pair: put off to the next wave
  * when a pair before it changed (or put off) one of its classes;
  * otherwise, when its MIP found the two cheaper (with the class they
  * empty), the pair's plan replaces theirs in ps->x if the whole plan,
- * made concrete, is cheaper too.  Past the polish's deadline no pair is
+ * made concrete, is cheaper too.  That holds also for a plan whose deal
+ * over the pair's own nodes still lost replicas after ilp_sub_mip's
+ * tries (its 1): made concrete with the other classes, the replicas it
+ * loses are placed as the greedy planner places them (ilp_repair_vector),
+ * on room the other classes leave, which can cost less than the pair
+ * saves (a class that leaves a licensed mode saves a licence per GPU);
+ * the whole plan's cost decides.  Only while the plan places every
+ * replica: before that, what such a deal loses competes for the room
+ * the unplaced replicas need, and the polish places those first (as
+ * it empties a class only then).  Past the polish's deadline no pair is
  * dealt: that time is kept for the deals of the plan (ilp_search_by).
  */
 static void polish_take(struct polish *ps, size_t w)
@@ -306,7 +332,7 @@ static void polish_take(struct polish *ps, size_t w)
 	ps->seen[wp[w].pi] = ps->stamp++;
 	b = &ps->pj.job[wp[w].job];
 	ps->tried += b->kd != NO_CLASS;
-	if (b->rc || b->obj >= b->old)
+	if (!ilp_polish_worth_dealing(b->rc, b->obj, b->old, all_placed(ps)))
 		return;
 	if (!ilp_ms_left(ps->pj.deadline))
 		return; /* no time for its deal: kept for the plan's (ilp_search_by) */

@@ -59,4 +59,14 @@ struct polish_opts {
 int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
 	       struct polish_stats *st);
 
+/*
+ * Whether the polish deals a pair MIP's plan with the whole plan (to
+ * keep it when the whole plan made concrete is cheaper): ilp_sub_mip
+ * found one (rc 0; or 1, the pair's own deal still lost replicas, which
+ * the whole plan's deal then places where it can, only while the plan
+ * places every replica: all_placed) and it costs less than the classes'
+ * part of the plan, old.
+ */
+int ilp_polish_worth_dealing(int rc, double obj, double old, int all_placed);
+
 #endif

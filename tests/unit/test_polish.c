@@ -2,7 +2,8 @@
  * test_polish.c - the polish (planner/ilp/ilp_polish.c) emptying a
  * class (POLISH_EJECT), the levels of its passes (the short ones
  * timed), the unplaced replicas it is offered, and its triples
- * (POLISH_TRIPLE).
+ * (POLISH_TRIPLE), and which pair MIP results it deals with the whole
+ * plan (ilp_polish_worth_dealing).
  *
  * Three rented classes: a, one H100 with 4 cores at 10 $/h; b, one L4
  * with 16 cores at 11 $/h; d, two H100s with 16 cores at 100 $/h.  w1
@@ -381,6 +382,22 @@ static void three_classes(void)
 	fixture_release(&fx);
 }
 
+/*
+ * Which pair MIP results the polish deals with the whole plan: any plan
+ * cheaper than the classes' part, also one whose own deal lost replicas
+ * (ilp_sub_mip's 1) while the plan places every replica, but not when
+ * the MIP found none (-1) or nothing cheaper.
+ */
+static void worth_dealing(void)
+{
+	CHECK(ilp_polish_worth_dealing(0, 90, 100, 1) && ilp_polish_worth_dealing(0, 90, 100, 0),
+	      "a cheaper plan that deals whole");
+	CHECK(ilp_polish_worth_dealing(1, 90, 100, 1), "a cheaper plan whose own deal lost replicas, all placed");
+	CHECK(!ilp_polish_worth_dealing(1, 90, 100, 0), "the same while the plan leaves replicas unplaced");
+	CHECK(!ilp_polish_worth_dealing(1, 100, 100, 1) && !ilp_polish_worth_dealing(0, 110, 100, 1), "no cheaper");
+	CHECK(!ilp_polish_worth_dealing(-1, 0, 100, 1), "no plan found");
+}
+
 int main(void)
 {
 	struct fixture fx;
@@ -419,6 +436,7 @@ int main(void)
 	short_plan(inv_short, wl_short);
 	short_plan(inv_two, wl_two);
 	three_classes();
+	worth_dealing();
 	ilp_cleanup();
 	fixture_teardown();
 	return check_done();
