@@ -282,17 +282,6 @@ int ilp_polish_worth_dealing(int rc, double obj, double old, int all_placed)
 	return (rc == 0 || (rc == 1 && all_placed)) && obj < old;
 }
 
-/* Whether the plan's counts place every replica. */
-static int all_placed(const struct polish *ps)
-{
-	double u = 0;
-	size_t i;
-
-	for (i = 0; i < ps->c->p->ndemands; i++)
-		u += ps->cur.unplaced[i];
-	return u < 0.5;
-}
-
 /*
  * Takes the result of the wave's w-th pair: put off to the next wave
  * when a pair before it changed (or put off) one of its classes;
@@ -332,7 +321,7 @@ static void polish_take(struct polish *ps, size_t w)
 	ps->seen[wp[w].pi] = ps->stamp++;
 	b = &ps->pj.job[wp[w].job];
 	ps->tried += b->kd != NO_CLASS;
-	if (!ilp_polish_worth_dealing(b->rc, b->obj, b->old, all_placed(ps)))
+	if (!ilp_polish_worth_dealing(b->rc, b->obj, b->old, ilp_result_unplaced(ps->c->p, &ps->cur) < 0.5))
 		return;
 	if (!ilp_ms_left(ps->pj.deadline))
 		return; /* no time for its deal: kept for the plan's (ilp_search_by) */
