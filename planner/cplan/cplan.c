@@ -524,14 +524,17 @@ void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, s
 	*by = b;
 }
 
-void cplan_slots_by_node(const struct cplan *cp, size_t **first, size_t **by)
+void cplan_slots_by_node(const struct cplan *cp, size_t **first, uint32_t **by)
 {
-	size_t *key = xmalloc((cp->nslots + 1) * sizeof(*key)), i;
+	size_t *at = *first = xcalloc(cp->nnodes + 2, sizeof(*at)), i;
+	uint32_t *b = *by = xmalloc((cp->nslots + 1) * sizeof(*b));
 
-	for (i = 0; i < cp->nslots; i++)
-		key[i] = (size_t)cp->slots[i].node;
-	cplan_group_by(key, cp->nslots, cp->nnodes, first, by);
-	free(key);
+	for (i = 0; i < cp->nslots; i++)	/* at[n + 2]: node n's count, summed: where node n + 1's begin */
+		at[cp->slots[i].node + 2]++;
+	for (i = 2; i < cp->nnodes + 2; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < cp->nslots; i++)	/* at[n + 1] walks node n's ids up to where n + 1's begin */
+		b[at[cp->slots[i].node + 1]++] = (uint32_t)i;
 }
 
 /* Puts replica `replica` of demand d into free slot `slot`, charging its node. */

@@ -23,6 +23,7 @@
 #define PLANNER_CPLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "deadline.h"
 #include "problem.h"
@@ -298,6 +299,16 @@ int cplan_node_key(const struct cplan *cp, const struct cnode *n);
  * nodes, else "<class>-<ordinal>" with 3 digits at least.  Caller frees.
  */
 char *cplan_node_name(const struct cplan *cp, const struct cnode *n);
+
+/*
+ * cp's slots grouped by node, a counting sort on each slot's node (no
+ * key array): node i's slot ids are by[first[i]] .. by[first[i + 1] - 1],
+ * ascending; first has nnodes + 2 entries, by nslots + 1.  The ids are
+ * held in 32 bits, half a size_t's room, which counts on a large plan:
+ * the struct cslot of 2^32 slots would take far more memory than a plan
+ * is given.  Caller frees *first and *by.
+ */
+void cplan_slots_by_node(const struct cplan *cp, size_t **first, uint32_t **by);
 
 /*
  * ================= incremental placement (simulate) =================

@@ -68,7 +68,7 @@ struct carry {
  * -1 when one finds none (a layout the same configurations did not make
  * again): the build is then given up.
  */
-static int carry_node(struct cplan *dst, const struct cplan *src, size_t ni, const size_t *first, const size_t *by,
+static int carry_node(struct cplan *dst, const struct cplan *src, size_t ni, const size_t *first, const uint32_t *by,
 		      struct carry *c)
 {
 	const struct cnode *on = &src->nodes[ni];
@@ -148,7 +148,8 @@ static int complete_into(struct cplan *dst, const struct cplan *src, int tiered)
 {
 	const struct problem *p = src->p;
 	struct carry c;
-	size_t *first, *by, i, kept;
+	size_t *first, i, kept;
+	uint32_t *by;
 	long *add;
 	int rc = 0;
 

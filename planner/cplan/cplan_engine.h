@@ -96,8 +96,6 @@ void cplan_swap_gpus(struct cplan *cp, int x, int a, int y, int b);
  * Caller frees *first and *by.
  */
 void cplan_group_by(const size_t *key, size_t n, size_t nkeys, size_t **first, size_t **by);
-/* cp's slots grouped by node (cplan_group_by): node i's are by[first[i]] .. by[first[i + 1] - 1]. */
-void cplan_slots_by_node(const struct cplan *cp, size_t **first, size_t **by);
 
 /* The caps' counts (cplan_caps.c): set up, grown to nnodes nodes, d's count on node moved by delta. */
 void cplan_caps_init(struct cplan *cp);

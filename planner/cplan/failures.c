@@ -65,8 +65,8 @@ struct nsave {
 struct fctx {
 	struct cplan cp;		/* the copy replicas are placed again into */
 	struct failures *f;
-	size_t *sfirst;			/* the slots by node: node i's are sby[sfirst[i]] .. sby[sfirst[i + 1] - 1] */
-	unsigned *sby;			/* in slot order (a plan's slot ids fit an unsigned: it holds them all) */
+	size_t *sfirst;			/* the slots by node (cplan_slots_by_node): node i's are */
+	uint32_t *sby;			/* sby[sfirst[i]] .. sby[sfirst[i + 1] - 1], in slot order */
 	size_t *off;			/* the free slots of a failed GPU, marked taken this failure */
 	size_t noff, offcap;
 	size_t *qoff;			/* per class: where its queues' marks start */
@@ -427,21 +427,6 @@ static void settle(struct fctx *c, enum fail_kind kind, size_t failure, const ch
 	undo(c);
 }
 
-/* c's slots by node, as cplan_slots_by_node groups them, the ids in half the room. */
-static void slots_by_node(struct fctx *c, const struct cplan *cp)
-{
-	size_t *at = xcalloc(cp->nnodes + 2, sizeof(*at)), i;
-
-	for (i = 0; i < cp->nslots; i++)
-		at[cp->slots[i].node + 2]++;
-	for (i = 2; i < cp->nnodes + 2; i++)
-		at[i] += at[i - 1];
-	c->sby = xmalloc((cp->nslots + 1) * sizeof(*c->sby));
-	for (i = 0; i < cp->nslots; i++)
-		c->sby[at[cp->slots[i].node + 1]++] = (unsigned)i;
-	c->sfirst = at;
-}
-
 static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp, int floor)
 {
 	const struct problem *p = cp->p;
@@ -453,7 +438,7 @@ static void ctx_init(struct fctx *c, struct failures *f, const struct cplan *cp,
 	cplan_copy(&c->cp, cp);
 	c->cp.no_avail_caps = 1;	/* a scheduler re-places under the spread rules, not the availability rule */
 	/* the slots, grouped by node (a failed node loses the occupied ones, a failed GPU also its free ones) */
-	slots_by_node(c, cp);
+	cplan_slots_by_node(cp, &c->sfirst, &c->sby);
 	c->qoff = xcalloc(p->nclasses + 1, sizeof(*c->qoff));
 	for (i = 0; i < p->nclasses; i++) {
 		c->qoff[i] = nq;

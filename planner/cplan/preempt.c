@@ -187,7 +187,8 @@ void preempt_leave_out_room(const struct cplan *cp, int d, int floor, const unsi
 {
 	const struct problem *p = cp->p;
 	const struct workload *w = p->demands[d].w;
-	size_t *first, *by, *mine, lo, hi, a, s, j, n;
+	size_t *first, *mine, lo, hi, a, s, j, n;
+	uint32_t *by;
 	unsigned char *tried = xcalloc(cp->nnodes + 1, 1);
 
 	r->slot = (size_t)-1;

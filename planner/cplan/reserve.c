@@ -312,7 +312,7 @@ static int gpus_lost(const struct reserve_loss *ls, long node, int gpu, int ngpu
  * failure's to give back), and a new layout laying a free group on it is
  * not made (d could land on a GPU that failed).
  */
-static int split_eval(const struct cplan *cp, const struct split_ask *a, const size_t *slots, size_t nslots,
+static int split_eval(const struct cplan *cp, const struct split_ask *a, const uint32_t *slots, size_t nslots,
 		      struct split *sp, unsigned char *mv)
 {
 	const struct cnode *n = &cp->nodes[sp->node];
@@ -380,7 +380,8 @@ static void split_best(const struct cplan *cp, int d, const struct reserve_loss 
 {
 	const struct problem *p = cp->p;
 	const struct split_ask ask = { d, ls, stuck };
-	size_t *first, *by, i, ci;
+	size_t *first, i, ci;
+	uint32_t *by;
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 
 	memset(best, 0, sizeof(*best));
@@ -437,7 +438,8 @@ static size_t move_off(struct cplan *cp, size_t i)
 static int split_do(struct cplan *cp, int d, const struct reserve_loss *ls, unsigned char *stuck,
 		    const struct split *sp)
 {
-	size_t *mine = xmalloc((cp->nslots + 1) * sizeof(*mine)), *to = xmalloc((cp->nslots + 1) * sizeof(*to));
+	uint32_t *mine = xmalloc((cp->nslots + 1) * sizeof(*mine));
+	size_t *to = xmalloc((cp->nslots + 1) * sizeof(*to));
 	unsigned char *mv = xmalloc(cp->nslots + 1);
 	size_t n = 0, i, done = 0;
 	const struct split_ask ask = { d, ls, stuck };
@@ -446,7 +448,7 @@ static int split_do(struct cplan *cp, int d, const struct reserve_loss *ls, unsi
 
 	for (i = 0; i < cp->nslots; i++)
 		if (cp->slots[i].node == sp->node)
-			mine[n++] = i;
+			mine[n++] = (uint32_t)i;
 	rc = split_eval(cp, &ask, mine, n, &again, mv);
 	for (i = 0; i < n && !rc; i++) {
 		if (!mv[i])

@@ -26,7 +26,7 @@ struct tally {
  * anew for a cover holds none once the cover's placements are taken out,
  * and is never emptied again.
  */
-static int tally_of(const struct cplan *cp, const size_t *by, size_t n, int gpu, int floor, struct tally *t)
+static int tally_of(const struct cplan *cp, const uint32_t *by, size_t n, int gpu, int floor, struct tally *t)
 {
 	const struct problem *p = cp->p;
 	size_t i;
@@ -111,14 +111,15 @@ static int better(const struct tally *t, const struct reserve_empty *e)
 struct want {
 	const struct cplan *cp;
 	int d, floor;
-	const size_t *first, *by;	/* node i's slots: by[first[i] .. first[i + 1]) */
+	const size_t *first;		/* node i's slots: by[first[i] .. first[i + 1]) */
+	const uint32_t *by;
 };
 
 /* Node i's GPUs to empty for q->d, into *e when better. */
 static void gpu_try(const struct want *q, int i, struct reserve_empty *e)
 {
 	const struct cplan *cp = q->cp;
-	const size_t *by = q->by + q->first[i];
+	const uint32_t *by = q->by + q->first[i];
 	size_t n = q->first[i + 1] - q->first[i];
 	int d = q->d, floor = q->floor;
 	const struct cnode *nd = &cp->nodes[i];
@@ -146,7 +147,7 @@ static void gpu_try(const struct want *q, int i, struct reserve_empty *e)
 static void node_try(const struct want *q, int i, struct reserve_empty *e)
 {
 	const struct cplan *cp = q->cp;
-	const size_t *by = q->by + q->first[i];
+	const uint32_t *by = q->by + q->first[i];
 	size_t n = q->first[i + 1] - q->first[i];
 	int d = q->d, floor = q->floor;
 	const struct problem *p = cp->p;
@@ -170,7 +171,8 @@ static void node_try(const struct want *q, int i, struct reserve_empty *e)
 
 void reserve_empty_find(const struct cplan *cp, int d, int floor, struct reserve_empty *e)
 {
-	size_t *first, *by, i;
+	size_t *first, i;
+	uint32_t *by;
 	struct want q;
 	int pass;
 

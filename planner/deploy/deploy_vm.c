@@ -150,7 +150,7 @@ static char *vm_name(const struct dplan *dp, size_t i, const char *suffix, int n
 }
 
 /* The VMs of hypervisor host i, whose slots are sl[0..n). */
-static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, struct diag *d)
+static int host_vms(struct dplan *dp, size_t i, const uint32_t *sl, size_t n, struct diag *d)
 {
 	const struct cplan *cp = dp->cp;
 	enum gpu_mode mode = dp->nodes[i].n->mode;
@@ -196,22 +196,6 @@ static int host_vms(struct dplan *dp, size_t i, const size_t *sl, size_t n, stru
 	return 0;
 }
 
-/* The plan's slots grouped by node, each group in slot order: node i's are at[i]..at[i+1]. */
-static size_t *slots_by_node(const struct cplan *cp, size_t **at)
-{
-	size_t *idx = xcalloc(cp->nslots + 1, sizeof(*idx)), *pos = xcalloc(cp->nnodes + 2, sizeof(*pos));
-	size_t s;
-
-	for (s = 0; s < cp->nslots; s++)
-		pos[cp->slots[s].node + 2]++;
-	for (s = 2; s < cp->nnodes + 2; s++)
-		pos[s] += pos[s - 1];
-	for (s = 0; s < cp->nslots; s++)
-		idx[pos[cp->slots[s].node + 1]++] = s;
-	*at = pos;
-	return idx;
-}
-
 /*
  * No VM takes a name a node already has: the plan's hosts, the inventory's
  * named nodes, the other VMs ("esx1-k8s" made up for host esx1 while the
@@ -246,16 +230,18 @@ static int unique_names(const struct dplan *dp, struct diag *d)
 int deploy_place_nodes(struct dplan *dp, struct diag *d)
 {
 	const struct cplan *cp = dp->cp;
-	size_t i, s, *at, *idx = slots_by_node(cp, &at);
+	size_t i, s, *at;
+	uint32_t *idx;
 	int rc = 0;
 
+	cplan_slots_by_node(cp, &at, &idx);	/* node i's slots: idx[at[i]] .. idx[at[i + 1] - 1] */
 	dp->slot_k8s = xcalloc(cp->nslots + 1, sizeof(*dp->slot_k8s));
 	dp->slot_vm = xcalloc(cp->nslots + 1, sizeof(*dp->slot_vm));
 	for (s = 0; s < cp->nslots; s++)
 		dp->slot_k8s[s] = dp->slot_vm[s] = -1;
 	for (i = 0; i < dp->n && !rc; i++) {
 		const struct dnode *dn = &dp->nodes[i];
-		const size_t *sl = idx + at[i];
+		const uint32_t *sl = idx + at[i];
 		size_t n = at[i + 1] - at[i], k;
 		if ((rc = check_name(dp, i, dn->name, d)) != 0)
 			break;

@@ -338,7 +338,8 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | polish_triples(c, y));
 		free(y);
 	}
-	ilp_prove_rounded(pv);	/* starved (alone), it yielded to the first polish as well */
+	if (alone)
+		ilp_prove_rounded(pv);	/* starved, it yielded to the first polish as well */
 	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
 	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
 		solve_more(c, pl, lp, &more, deep);

@@ -446,14 +446,14 @@ static int open_streams(struct docs *dc, struct outset *os, enum report_format f
  * plan.json's members in order, its big arrays made element by element
  * as the rows of hosts.csv, nodes.csv, gpus.csv and placements.csv, all
  * streamed; the node walk is released after placements, its last user,
- * so that "failures" (and failures.csv) are written without it.
+ * so that "failures" (and failures.csv) are written without it.  That is
+ * its one release: report_write puts "placements" in every tree.
  */
 static void write_streams(struct docs *dc, const struct plan_result *r)
 {
 	const struct cplan *cp = r->final;
 	struct slot_order so;
 	struct node_walk w;
-	int walking = 1;
 	cJSON *m;
 
 	slot_order_init(&so, cp);
@@ -474,14 +474,9 @@ static void write_streams(struct docs *dc, const struct plan_result *r)
 		if (m == dc->jp) {
 			node_walk_release(&w);
 			slot_order_release(&so);
-			walking = 0;
 		}
 	}
 	jsonout_end(&dc->jo);
-	if (walking) {
-		node_walk_release(&w);
-		slot_order_release(&so);
-	}
 }
 
 int report_write(const char *dir, enum report_format fmt, const struct plan_result *r, struct diag *d)

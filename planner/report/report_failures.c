@@ -9,7 +9,6 @@
 #include <cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "report_docs.h"
 #include "failures.h"
@@ -106,43 +105,53 @@ static void failure_json_row(struct jsonout *jo, const struct plan_result *r, co
 	free(reason);
 }
 
-/* The array of "failures" that holds the rows of kind k. */
-static const char *kind_array(enum fail_kind k)
+/* The arrays of "failures", in the tree's order: kind_arrays[kind_array(k)] holds the rows of kind k. */
+static const char *const kind_arrays[] = {
+	[FAIL_NODE] = "by_node", [FAIL_SITE] = "by_site", [FAIL_GPU] = "by_gpu", [FAIL_NODE_SET] = "by_set"
+};
+
+/* Its index, which grows with k: 5.0.0 put the worst set of a resilience (count k > 1, one kind a plan) in by_set. */
+static size_t kind_array(enum fail_kind k)
 {
-	if (k >= FAIL_NODE_SET)	/* 5.0.0: the worst set of a resilience: count k > 1, one kind a plan */
-		return "by_set";
-	return k == FAIL_NODE ? "by_node" : k == FAIL_SITE ? "by_site" : "by_gpu";
+	return k >= FAIL_NODE_SET ? FAIL_NODE_SET : (size_t)k;
 }
 
 void report_build_failures(struct docs *dc, const struct plan_result *r)
 {
+	size_t a;
+
 	dc->jf = cJSON_AddObjectToObject(dc->json, "failures");
-	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_NODE));
-	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_SITE));
-	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_GPU));
-	cJSON_AddArrayToObject(dc->jf, kind_array(FAIL_NODE_SET));
+	for (a = 0; a < sizeof(kind_arrays) / sizeof(kind_arrays[0]); a++)
+		cJSON_AddArrayToObject(dc->jf, kind_arrays[a]);
 	report_resilience_json(dc->jf, r);
 }
 
+/*
+ * failures.csv's rows, then "failures" with its arrays filled in one pass
+ * over the rows: they are in kind order (failures.h) and kind_array grows
+ * with the kind, so the a-th array's rows are the run that follows the
+ * rows of the arrays before it.
+ */
 void report_write_failures(struct docs *dc, const struct plan_result *r)
 {
-	size_t nrows = r->have_fail ? r->fail.nrows : 0, i;
+	size_t nrows = r->have_fail ? r->fail.nrows : 0, i, a = 0;
 	cJSON *m;
 
 	sb_adds(&dc->failures, FAILURES_HEADER);
 	for (i = 0; dc->fh && i < nrows; i++)	/* fh: the CSV files are written */
 		failure_csv_row(&dc->failures, r, &r->fail.rows[i]);
 	jsonout_object_begin(&dc->jo, dc->jf->string);
+	i = 0;
 	cJSON_ArrayForEach(m, dc->jf) {
 		if (!cJSON_IsArray(m)) {
 			jsonout_member(&dc->jo, m);
 			continue;
 		}
 		jsonout_array_begin(&dc->jo, m->string);
-		for (i = 0; dc->jo.f && i < nrows; i++)
-			if (!strcmp(kind_array(r->fail.rows[i].kind), m->string))
-				failure_json_row(&dc->jo, r, &r->fail.rows[i]);
+		for (; dc->jo.f && i < nrows && kind_array(r->fail.rows[i].kind) == a; i++)
+			failure_json_row(&dc->jo, r, &r->fail.rows[i]);
 		jsonout_array_end(&dc->jo);
+		a++;
 	}
 	jsonout_object_end(&dc->jo);
 }

@@ -10,8 +10,8 @@
  * README's cost formula with the literal inputs); node names; a greedy
  * pass cut by the deadline or by a signal says which; the greedy pass's
  * isolation tiers leave MIG slices to the replicas that need them, and its
- * sweeps split a passthrough node anew for a group size it lacks.  Scenarios
- * are written to a temp directory.
+ * sweeps split a passthrough node anew for a group size it lacks; the
+ * slots grouped by node.  Scenarios are written to a temp directory.
  */
 #include <math.h>
 #include <signal.h>
@@ -716,6 +716,61 @@ static void test_prio_unplaced(void)
 	fixture_release(&fx);
 }
 
+/* node's ids, by[first[node] .. first[node + 1]), are its slots, all of them, ascending. */
+static void slots_of_node(const struct cplan *cp, const size_t *first, const uint32_t *by, size_t node)
+{
+	size_t j, want = 0, s;
+
+	for (s = 0; s < cp->nslots; s++)
+		want += (size_t)cp->slots[s].node == node;
+	CHECK(first[node + 1] - first[node] == want, "node %zu: %zu ids for %zu slots", node,
+	      first[node + 1] - first[node], want);
+	for (j = first[node]; j < first[node + 1]; j++)
+		CHECK((size_t)cp->slots[by[j]].node == node && (j == first[node] || by[j - 1] < by[j]),
+		      "node %zu: slot %u (of node %d) at %zu", node, by[j], cp->slots[by[j]].node, j - first[node]);
+}
+
+/*
+ * cplan_slots_by_node: an empty plan has no ids; of three nodes opened,
+ * the middle one left idle has none, and the other two, their GPUs
+ * configured in turn (each node's ids not one run), have theirs ascending.
+ */
+static void test_slots_by_node(void)
+{
+	static const char inv3[] = INV_HEADER "bm,3,H100-SXM5-80GB,8,baremetal,dc1,64,512,owned,,,,1300\n";
+	struct fixture fx;
+	struct cplan cp;
+	size_t *first, ci, i;
+	uint32_t *by;
+	int a, b, c, cfg = -1;
+
+	if (fixture_build(&fx, SC_TEXT, inv3, wl_mig, 0))
+		return;
+	cplan_init(&cp, &fx.p);
+	cplan_slots_by_node(&cp, &first, &by);
+	CHECK(first[0] == 0 && first[1] == 0, "empty plan: first %zu %zu", first[0], first[1]);
+	free(first);
+	free(by);
+	for (ci = 0; ci < fx.p.classes[0].nconfigs && cfg < 0; ci++)
+		cfg = fx.p.classes[0].configs[ci].mode == MODE_MIG ? (int)ci : -1;
+	CHECK(cfg >= 0, "no MIG configuration");
+	a = cplan_open_node(&cp, 0, MODE_MIG, -1);
+	b = cplan_open_node(&cp, 0, MODE_MIG, -1);
+	c = cplan_open_node(&cp, 0, MODE_MIG, -1);
+	for (i = 0; i < 4 && cfg >= 0; i++)
+		cplan_configure_gpu(&cp, i % 2 ? a : c, (int)i / 2, cfg);
+	CHECK(cp.nslots >= 4 && cp.slots[0].node == c, "%zu slots", cp.nslots);
+	cplan_slots_by_node(&cp, &first, &by);
+	CHECK(first[b] == first[b + 1] && first[cp.nnodes] == cp.nslots, "idle node: %zu ids; %zu of %zu in all",
+	      first[b + 1] - first[b], first[cp.nnodes], cp.nslots);
+	for (i = 0; i < cp.nnodes; i++)
+		slots_of_node(&cp, first, by, i);
+	free(first);
+	free(by);
+	cplan_release(&cp);
+	fixture_release(&fx);
+}
+
 int main(void)
 {
 	if (fixture_setup("test_cplan"))
@@ -733,6 +788,7 @@ int main(void)
 	test_cost_buy();
 	test_cost_rent();
 	test_prio_unplaced();
+	test_slots_by_node();
 	fixture_teardown();
 	return check_done();
 }
