@@ -36,12 +36,23 @@ static const char inv_text[] = INV_HEADER
 
 #define WL_HEADER "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,modes,priority\n"
 
+/* The rows are in kind order (failures.h): plan.json's arrays are written in one pass over them. */
+static void rows_by_kind(const struct failures *f)
+{
+	size_t i;
+
+	for (i = 1; i < f->nrows; i++)
+		CHECK(f->rows[i - 1].kind <= f->rows[i].kind, "row %zu: kind %s after %s", i,
+		      fail_kind_name(f->rows[i].kind), fail_kind_name(f->rows[i - 1].kind));
+}
+
 /* failures_analyse_with, each kind of f's taken from an analysis of it alone, gives f exactly. */
 static void same_with_each_kind(const struct failures *f, const struct cplan *cp, int by_gpu)
 {
 	enum fail_kind k;
 	size_t i, j;
 
+	rows_by_kind(f);
 	for (k = FAIL_NODE; k <= (by_gpu ? FAIL_GPU : FAIL_SITE); k++) {
 		struct failures have, g;
 		failures_analyse_until(&have, cp, k, NULL, NULL, 0);
@@ -212,6 +223,7 @@ static void test_gpu(void)
 		      "gpu-set rows: %zu", f.nrows - before);
 		CHECK(f.worst[FAIL_GPU].have && !strcmp(f.names[FAIL_GPU][f.worst[FAIL_GPU].failure], "g-000/gpu 0"),
 		      "the single GPUs' worst is kept");
+		rows_by_kind(&f);
 		CHECK(cp.nodes[0].cpu_used == 45 && cp.nodes[0].gpu_used[1] == 2, "the plan is unchanged by the set");
 	}
 	failures_release(&f);
