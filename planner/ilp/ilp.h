@@ -20,12 +20,21 @@
 
 enum ilp_status {
 	ILP_OPTIMAL,		/* proven within the requested relative gap */
-	ILP_FEASIBLE,		/* an ILP plan, stopped by the time limit; gap stated */
-	ILP_TIME_LIMIT,		/* no ILP plan within the limit: the greedy plan stands */
+	ILP_FEASIBLE,		/* an ILP plan, stopped by a limit (time or nodes); gap stated */
+	ILP_TIME_LIMIT,		/* no ILP plan within the time limit: the greedy plan stands */
 	ILP_NO_PLAN,		/* the solver failed and there is no plan */
 	ILP_SKIPPED,		/* not solved (--greedy): the greedy plan stands */
+	ILP_NODE_LIMIT,		/* no ILP plan within the node limit: the greedy plan stands */
 };
 const char *ilp_status_name(enum ilp_status s);
+/*
+ * The status of a run a limit stopped before it held an ILP plan (the
+ * greedy plan stands): the limit that stopped it, ILP_NODE_LIMIT when
+ * node_stop (the node limit stopped the search), else ILP_TIME_LIMIT
+ * (the clock; an interrupt stops like it).  Under a node limit no clock
+ * stops any phase, so a run with both limits names the node limit.
+ */
+enum ilp_status ilp_stop_status(int node_stop);
 
 /*
  * Progress of a planning run, for a caller that shows it (the cli: the
@@ -123,7 +132,7 @@ struct ilp_result {
 	/* ilp_opts.start: its objective on the model, made concrete, and whether the plan returned is it */
 	double start_model, start_concrete;
 	int have_start, start_kept;
-	/* the solution in counts (valid unless ILP_TIME_LIMIT/ILP_NO_PLAN) */
+	/* the solution in counts (valid for ILP_OPTIMAL and ILP_FEASIBLE only) */
 	long *nmode;		/* [class * MODE_COUNT + mode] */
 	long **ncfg;		/* [class][config] */
 	double *arc;		/* [arc] */
@@ -135,7 +144,7 @@ struct ilp_result {
 	/*
 	 * The column generation's integer plan built over real nodes
 	 * (ilp_opts.colgen_s), whether or not the result has a plan of its
-	 * own (ILP_TIME_LIMIT: none); NULL: none.  Owned; ilp_take_colgen
+	 * own (ILP_TIME_LIMIT, ILP_NODE_LIMIT: none); NULL: none.  Owned; ilp_take_colgen
 	 * moves it out.
 	 */
 	struct cplan *colgen;

@@ -24,8 +24,15 @@ const char *ilp_status_name(enum ilp_status s)
 		return "no-plan";
 	case ILP_SKIPPED:
 		return "greedy-only";
+	case ILP_NODE_LIMIT:
+		return "node-limit";
 	}
 	return "?";
+}
+
+enum ilp_status ilp_stop_status(int node_stop)
+{
+	return node_stop ? ILP_NODE_LIMIT : ILP_TIME_LIMIT;
 }
 
 void ilp_result_alloc(const struct problem *p, struct ilp_result *r)

@@ -536,7 +536,7 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 			free(cb.made);
 			return 1;
 		}
-		r->status = ILP_TIME_LIMIT;
+		r->status = ilp_stop_status(cb.node_stop); /* the limit that stopped it, not always the clock */
 		free(cb.made);
 		return 0;
 	} else {

@@ -41,7 +41,8 @@ double ilp_search_by(const struct ilp_ctx *c);
  * plan where cheaper, goes to pl->x, with r's status, objective and
  * bound (and r->nodes); when it found no plan of its own the best
  * rounded start stands.  Returns 1 with a plan in pl->x, 0 with none
- * (ILP_TIME_LIMIT), -1 when GLPK failed (d filled, ILP_NO_PLAN).
+ * (ILP_TIME_LIMIT, or ILP_NODE_LIMIT when the node limit stopped it:
+ * ilp_stop_status), -1 when GLPK failed (d filled, ILP_NO_PLAN).
  */
 int ilp_search(const struct ilp_ctx *c, const struct ilp_opts *o, const struct ilp_plans *pl, struct ilp_result *r,
 	       struct diag *d);

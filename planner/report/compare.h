@@ -24,7 +24,7 @@
 #include "plan.h"
 #include "report.h"
 
-#define COMPARE_SCHEMA_VERSION "2.3.0"
+#define COMPARE_SCHEMA_VERSION "2.4.0"
 /* How compare_rank orders the options, as compare.json and the table say it. */
 #define COMPARE_RANKED_BY "fewest unplaced GPU-equivalents by priority, highest first; then least cost per year; then fewest GPUs and nodes in use"
 

@@ -18,7 +18,7 @@
 #include "diag.h"
 #include "plan.h"
 
-#define REPORT_SCHEMA_VERSION "5.1.0"
+#define REPORT_SCHEMA_VERSION "5.2.0"
 
 /* Flags: csv, json (both), html (report.html, a page with charts: docs/report-html.md), all. */
 enum report_format { REPORT_CSV = 1, REPORT_JSON = 2, REPORT_BOTH = 3, REPORT_HTML = 4, REPORT_ALL = 7 };

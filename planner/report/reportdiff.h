@@ -39,7 +39,7 @@
 #include "plan.h"
 #include "pricing.h"
 
-#define REPORTDIFF_SCHEMA_VERSION "1.6.0"	/* of the JSON comparison */
+#define REPORTDIFF_SCHEMA_VERSION "1.7.0"	/* of the JSON comparison */
 #define REPORTDIFF_MAX_BYTES (1024u * 1024u * 1024u)	/* largest report read */
 
 /* Unplaced replicas of one workload. */

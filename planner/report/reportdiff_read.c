@@ -263,7 +263,7 @@ static void read_priorities(const cJSON *root, struct rd_report *r)
  * no change a reader sees): reports/README.md lists what each added.
  */
 static const int known_versions[][2] = { { 2, 0 }, { 2, 1 }, { 3, 0 }, { 3, 1 }, { 3, 2 }, { 3, 3 },
-					 { 3, 4 }, { 3, 5 }, { 4, 0 }, { 5, 0 }, { 5, 1 } };
+					 { 3, 4 }, { 3, 5 }, { 4, 0 }, { 5, 0 }, { 5, 1 }, { 5, 2 } };
 #define NKNOWN (sizeof(known_versions) / sizeof(known_versions[0]))
 
 /* Digits at *s into *v (1 to 9 of them, no sign, no leading 0), *s moved past them; 0 or -1. */

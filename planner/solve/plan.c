@@ -262,7 +262,7 @@ static const char *plan_colgen(struct plan_result *r, struct cplan_cost *ic)
 }
 
 /*
- * With no plan of the solver's (its time ran out first), the column
+ * With no plan of the solver's (a limit stopped it first), the column
  * generation's plan (plan --colgen-seconds) into r->ilp, and r->final
  * when it is better than the greedy plan (gc: its cost) by the priority
  * rule, then by cost: an integer program's plan, so the status becomes
@@ -272,7 +272,7 @@ static void plan_colgen_only(struct plan_result *r, const struct cplan_cost *gc)
 {
 	struct cplan_cost ic;
 
-	if (!r->res.colgen || r->res.status != ILP_TIME_LIMIT)
+	if (!r->res.colgen || (r->res.status != ILP_TIME_LIMIT && r->res.status != ILP_NODE_LIMIT))
 		return;
 	cplan_init(&r->ilp, &r->p);
 	if (!ilp_take_colgen(&r->res, &r->greedy, gc, &r->ilp, &ic)) {

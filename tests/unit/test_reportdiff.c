@@ -85,16 +85,16 @@ static const struct {
 	const char *want;	/* the whole message */
 } bad_docs[] = {
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"1.0.0\"",
-	  "b.json:2:19: 'schema_version' was written by report schema 1.0.0; this gpuplan reads 2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0 and 5.1: "
+	  "b.json:2:19: 'schema_version' was written by report schema 1.0.0; this gpuplan reads 2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0, 5.1 and 5.2: "
 	  "regenerate the baseline with 'gpuplan plan SCENARIO --format json' (reports/README.md)" },
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"6.0.0\"",
-	  "b.json:2:19: 'schema_version' is 6.0.0, newer than this gpuplan reads (2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0 and 5.1): upgrade gpuplan "
+	  "b.json:2:19: 'schema_version' is 6.0.0, newer than this gpuplan reads (2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0, 5.1 and 5.2): upgrade gpuplan "
 	  "or regenerate the baseline with this one" },
-	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"5.2.0\"",
-	  "b.json:2:19: 'schema_version' is 5.2.0, newer than this gpuplan reads (2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0 and 5.1): upgrade gpuplan "
+	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"5.3.0\"",
+	  "b.json:2:19: 'schema_version' is 5.3.0, newer than this gpuplan reads (2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0, 5.1 and 5.2): upgrade gpuplan "
 	  "or regenerate the baseline with this one" },
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"2.5.0\"",
-	  "b.json:2:19: 'schema_version' is 2.5.0, a version gpuplan never wrote (it reads 2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0 and 5.1): "
+	  "b.json:2:19: 'schema_version' is 2.5.0, a version gpuplan never wrote (it reads 2.0, 2.1, 3.0, 3.1, 3.2, 3.3, 3.4, 3.5, 4.0, 5.0, 5.1 and 5.2): "
 	  "regenerate the baseline with 'gpuplan plan SCENARIO --format json' (reports/README.md)" },
 	{ "\"schema_version\": \"2.0.0\"", "\"schema_version\": \"two\"",
 	  "b.json:2:19: 'schema_version' is not a version MAJOR.MINOR.PATCH" },
