@@ -87,6 +87,7 @@
 #include "ilp_round.h"
 #include "ilp_search.h"
 #include "ilp_start.h"
+#include "ilp_dive.h"
 #include "ilp_vec.h"
 #include "banned.h"
 
@@ -296,6 +297,43 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
 }
 
 /*
+ * The share of the time limit the dive (solve_dive) may take, from the
+ * run's start: past it the dive stops with no plan and the roundings
+ * get the time.
+ */
+#define DIVE_SHARE 0.2
+
+/*
+ * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
+ * and kept as pl->start when cheaper than another solver's plan there
+ * (phase 0): it joins the rounded plans after the chains.  Within
+ * DIVE_SHARE of the time limit, before the chains; not on a sifted
+ * model, whose LP is a working set's.
+ */
+static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
+{
+	double t = util_now_s(), obj = 0, *x, *fixed, fobj;
+
+	if (pl->restricted || interrupt_pending())
+		return;
+	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : fmin(c->deadline, c->t0 + DIVE_SHARE * c->limit_s), &obj);
+	if (!x)
+		return;
+	fixed = ilp_repair_vector(c, x);
+	fobj = ilp_vec_obj(c->P, fixed);
+	glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f (%.2f s)\n",
+		   ilp_vec_doc_obj(c, x), ilp_unplaced_sum(c->p, &c->cl, x), ilp_vec_doc_obj(c, fixed),
+		   ilp_unplaced_sum(c->p, &c->cl, fixed), util_now_s() - t);
+	free(x);
+	if (!pl->start || fobj < pl->start_obj) {
+		free(pl->start);
+		pl->start = fixed;
+		pl->start_obj = fobj;
+	} else
+		free(fixed);
+}
+
+/*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (solve_polish), then the other starts in
  * the time left (solve_more: when the keyed chain's plan was the
@@ -320,6 +358,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		glp_printf("gpuplan-ilp: starved (%.2f CPU s in %.2f s): the keyed chain rounds first, alone on %d threads, "
 			   "one rounding a chain; the bound search beside yields until the first polish ends\n",
 			   util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads);
+	solve_dive(c, pl);
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
 	if (!alone)
 		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
