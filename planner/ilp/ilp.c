@@ -297,18 +297,19 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
 }
 
 /*
- * The share of the time limit the dive (solve_dive) may take, from the
- * run's start: past it the dive stops with no plan and the roundings
- * get the time.
+ * The share of the time left after the roundings that the dive
+ * (solve_dive) may take: past it the dive stops with no plan and the
+ * polish gets the time.
  */
 #define DIVE_SHARE 0.2
 
 /*
  * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
  * and kept as pl->start when cheaper than another solver's plan there
- * (phase 0): it joins the rounded plans after the chains.  Within
- * DIVE_SHARE of the time limit, before the chains; not on a sifted
- * model, whose LP is a working set's.
+ * (phase 0), which then joins the rounded plans.  After the chains,
+ * which it does not delay (a starved keyed chain cut short is completed
+ * with replicas left out), within DIVE_SHARE of the time left; not on a
+ * sifted model, whose LP is a working set's.
  */
 static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 {
@@ -316,7 +317,7 @@ static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 
 	if (pl->restricted || interrupt_pending())
 		return;
-	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : fmin(c->deadline, c->t0 + DIVE_SHARE * c->limit_s), &obj);
+	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * fmax(0, c->deadline - t), &obj);
 	if (!x)
 		return;
 	fixed = ilp_repair_vector(c, x);
@@ -358,10 +359,10 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		glp_printf("gpuplan-ilp: starved (%.2f CPU s in %.2f s): the keyed chain rounds first, alone on %d threads, "
 			   "one rounding a chain; the bound search beside yields until the first polish ends\n",
 			   util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads);
-	solve_dive(c, pl);
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
 	if (!alone)
 		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
+	solve_dive(c, pl);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
