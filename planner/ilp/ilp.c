@@ -301,23 +301,30 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
  * (solve_dive) may take: past it the dive stops with no plan and the
  * polish gets the time.
  */
-#define DIVE_SHARE 0.2
+#define DIVE_SHARE 0.15
+/*
+ * No dive when the chains left less than this share of the time limit:
+ * then the polish needs the time, and a dive cut short by its share is
+ * time lost.
+ */
+#define DIVE_LEFT 0.5
 
 /*
  * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
  * and kept as pl->start when cheaper than another solver's plan there
  * (phase 0), which then joins the rounded plans.  After the chains,
  * which it does not delay (a starved keyed chain cut short is completed
- * with replicas left out), within DIVE_SHARE of the time left; not on a
- * sifted model, whose LP is a working set's.
+ * with replicas left out), within DIVE_SHARE of the time left, when they
+ * left DIVE_LEFT of the limit; not on a sifted model, whose LP is a
+ * working set's.
  */
 static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 {
 	double t = util_now_s(), obj = 0, *x, *fixed, fobj;
 
-	if (pl->restricted || interrupt_pending())
+	if (pl->restricted || interrupt_pending() || (!isinf(c->deadline) && c->deadline - t < DIVE_LEFT * c->limit_s))
 		return;
-	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * fmax(0, c->deadline - t), &obj);
+	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * (c->deadline - t), &obj);
 	if (!x)
 		return;
 	fixed = ilp_repair_vector(c, x);
