@@ -37,6 +37,9 @@
  *     (struct shrink: in the rounding's copy only; the LP bound never
  *     sees it).  Three such chains of roundings run at once, each with its
  *     own feedback, batching the classes differently (ilp_round.c).
+ *     After them, when they left half the time, a dive on the LP
+ *     (ilp_dive.c: counts rounded up a batch at a time, the LP re-solved
+ *     between) gives one more start, made concrete like theirs.
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
  *     plan, made concrete, is cheaper too, and once the pairs change
