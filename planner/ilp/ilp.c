@@ -37,6 +37,9 @@
  *     (struct shrink: in the rounding's copy only; the LP bound never
  *     sees it).  Three such chains of roundings run at once, each with its
  *     own feedback, batching the classes differently (ilp_round.c).
+ *     After them, when they left half the time, a dive on the LP
+ *     (ilp_dive.c: counts rounded up a batch at a time, the LP re-solved
+ *     between) gives one more start, made concrete like theirs.
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
  *     plan, made concrete, is cheaper too, and once the pairs change
@@ -87,6 +90,7 @@
 #include "ilp_round.h"
 #include "ilp_search.h"
 #include "ilp_start.h"
+#include "ilp_dive.h"
 #include "ilp_vec.h"
 #include "banned.h"
 
@@ -296,6 +300,51 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
 }
 
 /*
+ * The share of the time left after the roundings that the dive
+ * (solve_dive) may take: past it the dive stops with no plan and the
+ * polish gets the time.
+ */
+#define DIVE_SHARE 0.15
+/*
+ * No dive when the chains left less than this share of the time limit:
+ * then the polish needs the time, and a dive cut short by its share is
+ * time lost.
+ */
+#define DIVE_LEFT 0.5
+
+/*
+ * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
+ * and kept as pl->start when cheaper than another solver's plan there
+ * (phase 0), which then joins the rounded plans.  After the chains,
+ * which it does not delay (a starved keyed chain cut short is completed
+ * with replicas left out), within DIVE_SHARE of the time left, when they
+ * left DIVE_LEFT of the limit; not on a sifted model, whose LP is a
+ * working set's.
+ */
+static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
+{
+	double t = util_now_s(), obj = 0, *x, *fixed, fobj;
+
+	if (pl->restricted || interrupt_pending() || (!isinf(c->deadline) && c->deadline - t < DIVE_LEFT * c->limit_s))
+		return;
+	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * (c->deadline - t), &obj);
+	if (!x)
+		return;
+	fixed = ilp_repair_vector(c, x);
+	fobj = ilp_vec_obj(c->P, fixed);
+	glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f (%.2f s)\n",
+		   ilp_vec_doc_obj(c, x), ilp_unplaced_sum(c->p, &c->cl, x), ilp_vec_doc_obj(c, fixed),
+		   ilp_unplaced_sum(c->p, &c->cl, fixed), util_now_s() - t);
+	free(x);
+	if (!pl->start || fobj < pl->start_obj) {
+		free(pl->start);
+		pl->start = fixed;
+		pl->start_obj = fobj;
+	} else
+		free(fixed);
+}
+
+/*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (solve_polish), then the other starts in
  * the time left (solve_more: when the keyed chain's plan was the
@@ -323,6 +372,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
 	if (!alone)
 		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
+	solve_dive(c, pl);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
