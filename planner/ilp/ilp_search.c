@@ -31,10 +31,10 @@ struct cbinfo {
 	int node_stop;		/* stopped by the node limit */
 	const struct ilp_progress_sink *progress; /* or NULL */
 	double lp_bound;	/* the whole model's, for the progress's gap */
-	const struct ilp_ctx *c;	/* to deal each new plan over real nodes (deal_bingo); NULL: not */
+	const struct ilp_ctx *c;	/* the model's demands and unplaced columns (set by intopt_run) */
+	int deal;		/* deal each new plan over real nodes (deal_bingo) */
 	double *made, made_obj;	/* the cheapest of them made concrete (1-based columns of c->P), or NULL */
 	/* the stopping gap (gap_reached), checked here, not by GLPK */
-	const struct ilp_ctx *gc;	/* the model's demands and unplaced columns */
 	double mip_gap;
 	int gap_stop;		/* it stopped the search */
 	double cost_obj, cost;	/* the last incumbent's objective whose cost was taken, and that cost */
@@ -51,14 +51,14 @@ struct cbinfo {
  */
 static double incumbent_cost(glp_prob *P, struct cbinfo *cb)
 {
-	const struct problem *p = cb->gc->p;
+	const struct problem *p = cb->c->p;
 	double obj = glp_mip_obj_val(P), z = obj;
 	size_t i;
 
 	if (cb->cost_obj == obj)
 		return cb->cost;
 	for (i = 0; i < p->ndemands; i++)
-		z -= p->demands[i].solve_penalty * glp_mip_col_val(P, cb->gc->cl.u[i]);
+		z -= p->demands[i].solve_penalty * glp_mip_col_val(P, cb->c->cl.u[i]);
 	cb->cost_obj = obj;
 	cb->cost = z;
 	return z;
@@ -67,12 +67,12 @@ static double incumbent_cost(glp_prob *P, struct cbinfo *cb)
 /* The incumbent's documented objective (ilp_vec_doc_obj), for the progress shown. */
 static double incumbent_doc(glp_prob *P, const struct cbinfo *cb)
 {
-	const struct problem *p = cb->gc->p;
+	const struct problem *p = cb->c->p;
 	double z = glp_mip_obj_val(P);
 	size_t i;
 
 	for (i = 0; p->prio_spread && i < p->ndemands; i++)
-		z += (p->demands[i].penalty - p->demands[i].solve_penalty) * glp_mip_col_val(P, cb->gc->cl.u[i]);
+		z += (p->demands[i].penalty - p->demands[i].solve_penalty) * glp_mip_col_val(P, cb->c->cl.u[i]);
 	return z;
 }
 
@@ -160,7 +160,7 @@ static void deal_bingo(glp_tree *T, struct cbinfo *cb)
 	double *x, *fx, fo;
 	int j;
 
-	if (!c || glp_mip_status(P) != GLP_FEAS)
+	if (!cb->deal || glp_mip_status(P) != GLP_FEAS)
 		return;
 	x = xcalloc((size_t)c->cl.ncols + 1, sizeof(*x));
 	for (j = 1; j <= c->cl.ncols; j++)
@@ -296,7 +296,7 @@ static int intopt_run(const struct ilp_ctx *c, const struct ilp_opts *o, glp_pro
 	iocp.cb_func = callback;
 	iocp.cb_info = cb;
 	cb->node_limit = o->node_limit;
-	cb->gc = c;
+	cb->c = c;
 	cb->mip_gap = o->mip_gap;
 	cb->cost_obj = HUGE_VAL;
 	if (!iocp.tm_lim || interrupt_pending()) {
@@ -511,7 +511,7 @@ static int search_on(const struct ilp_ctx *c, const struct ilp_opts *o, const st
 
 	memset(&cb, 0, sizeof(cb));
 	cb.lp_bound = r->lp_bound;
-	cb.c = c;
+	cb.deal = 1;
 	cb.tail_by = search_tail_by(c, o, pl);
 	tail = cb.tail_by > 0 ? ilp_search_by(c) - cb.tail_by : 0;
 	cb.over = pl->rounded ? pl->round_obj - 1e-6 * fmax(1, fabs(pl->round_obj)) : HUGE_VAL;
