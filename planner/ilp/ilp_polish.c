@@ -464,7 +464,7 @@ static int polish_deeper(const struct polish *ps)
  * The plan as the pairs left it when the first triple pass starts, made
  * concrete (ps->x is, until a pair made it cheaper: then *ps->made), into
  * ps->st.untripled: ilp.c starts the branch-and-cut from it when the
- * triples then made the plan cheaper (solve_polish).
+ * triples then made the plan cheaper (ilp_starts_polish).
  */
 static void polish_untripled(struct polish *ps)
 {
