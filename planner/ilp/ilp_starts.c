@@ -15,7 +15,10 @@
  * replicas find room.  So the cheapest lossy start on the model (another
  * solver's plan, plan --start; a rounding's) is polished first when it
  * costs less on the model than the cheapest plan made concrete by more
- * than LOSSY_MARGIN of it.  Its polish must earn its time: once its short
+ * than LOSSY_MARGIN of it, and that plan places every replica: its cost
+ * is then a plan's, a fair mark; one that leaves replicas out sheds their
+ * penalties in its own polish, so what it is worth is not known before
+ * it.  Its polish must earn its time: once its short
  * passes end, or past LOSSY_SHARE of the time left, it gives up unless
  * its plan made concrete is by then cheaper than the plan it went
  * before, which is then polished as it would have been.  When it is
@@ -54,9 +57,9 @@ void ilp_lossy_offer(struct lossy_start *l, double **x, double fobj, double funp
 	l->model = model;
 }
 
-int ilp_lossy_first(const struct lossy_start *l, double start_obj)
+int ilp_lossy_first(const struct lossy_start *l, double start_obj, double start_unplaced)
 {
-	return l->x && l->obj > start_obj + 1e-6 * fmax(1, fabs(start_obj)) &&
+	return l->x && start_unplaced < 0.5 && l->obj > start_obj + 1e-6 * fmax(1, fabs(start_obj)) &&
 	       l->model < start_obj - LOSSY_MARGIN * fabs(start_obj);
 }
 
@@ -173,13 +176,13 @@ double ilp_starts_first(const struct ilp_ctx *c, struct ilp_plans *pl, const dou
 {
 	struct lossy_start *l = lossy_pick(pl, more);
 	double deep = HUGE_VAL, *y;
+	int first = pl->rounded && ilp_lossy_first(l, pl->round_obj, ilp_unplaced_sum(c->p, &c->cl, pl->rounded));
 
-	if (l->x && pl->rounded && !ilp_lossy_first(l, pl->round_obj))
+	if (l->x && pl->rounded && !first)
 		glp_printf("gpuplan-ilp: lossy start: objective %.2f on the model, made concrete %.2f unplaced %.0f, the "
 			   "start %.2f: not polished first\n", l->model, l->obj, ilp_unplaced_sum(c->p, &c->cl, l->x),
 			   pl->round_obj);
-	if (pl->rounded && !interrupt_pending() && ilp_lossy_first(l, pl->round_obj) &&
-	    lossy_polish(c, pl, lp, more, l, &deep))
+	if (first && !interrupt_pending() && lossy_polish(c, pl, lp, more, l, &deep))
 		return deep;
 	free(l->x);
 	l->x = NULL;

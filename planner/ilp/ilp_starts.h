@@ -28,11 +28,12 @@ void ilp_lossy_offer(struct lossy_start *l, double **x, double fobj, double funp
 
 /*
  * Whether the lossy start l is polished before the start the polish
- * would take (made concrete costing start_obj): l holds a plan, dearer
- * made concrete than that start (else it is that start) and cheaper on
- * the model by more than LOSSY_MARGIN of start_obj.
+ * would take (made concrete costing start_obj, leaving start_unplaced
+ * replicas unplaced): that start places every replica, l holds a plan,
+ * dearer made concrete than that start (else it is that start) and
+ * cheaper on the model by more than LOSSY_MARGIN of start_obj.
  */
-int ilp_lossy_first(const struct lossy_start *l, double start_obj);
+int ilp_lossy_first(const struct lossy_start *l, double start_obj, double start_unplaced);
 
 /* Whether the polish still has time (ilp_search_by, no interrupt). */
 int ilp_starts_time(const struct ilp_ctx *c);

@@ -61,21 +61,22 @@ static void offer(void)
 	free(l.x);
 }
 
-/* ilp_lossy_first: dearer made concrete than the start, cheaper on the model by more than LOSSY_MARGIN. */
+/* ilp_lossy_first: a start placing every replica; dearer made concrete than it, cheaper on the model by LOSSY_MARGIN. */
 static void first(void)
 {
 	struct lossy_start l = { NULL, 200, 90 };
 	double x[2] = { 0, 0 };
 
-	CHECK(!ilp_lossy_first(&l, 100), "no lossy start");
+	CHECK(!ilp_lossy_first(&l, 100, 0), "no lossy start");
 	l.x = x;
-	CHECK(ilp_lossy_first(&l, 100), "10 %% cheaper on the model");
+	CHECK(ilp_lossy_first(&l, 100, 0), "10 %% cheaper on the model");
 	l.model = 100 * (1 - LOSSY_MARGIN) + 1e-3;
-	CHECK(!ilp_lossy_first(&l, 100), "cheaper on the model by less than the margin");
+	CHECK(!ilp_lossy_first(&l, 100, 0), "cheaper on the model by less than the margin");
 	l.model = 100 * (1 - LOSSY_MARGIN) - 1e-3;
-	CHECK(ilp_lossy_first(&l, 100), "cheaper on the model by more than the margin");
+	CHECK(ilp_lossy_first(&l, 100, 0), "cheaper on the model by more than the margin");
+	CHECK(!ilp_lossy_first(&l, 100, 1), "the start leaves a replica unplaced: no mark to beat");
 	l.obj = 100;
-	CHECK(!ilp_lossy_first(&l, 100), "as cheap made concrete: it is the start");
+	CHECK(!ilp_lossy_first(&l, 100, 0), "as cheap made concrete: it is the start");
 }
 
 /* The MIP's optimum with w4 held out (its arcs at 0): a new vector; *obj its cost.  The root LP solved again. */
@@ -126,8 +127,9 @@ static double polish_giving_up(struct ilp_ctx *c, const double *lp, const double
 
 /*
  * ilp_starts_first from the lossy start x (cost obj, model figure 0.5)
- * and a plan to go before costing round_obj (x itself, at that figure:
- * what the rule sees of it is its cost).  Returns the first polish's
+ * and a plan to go before costing round_obj that places every replica
+ * (a stand-in: no counts, nothing unplaced; what the rule sees of it is
+ * its cost, and no pair finds it dearer).  Returns the first polish's
  * result; *more_n: the other starts after it.
  */
 static double first_polish(struct ilp_ctx *c, const double *lp, const double *x, double obj, double round_obj,
@@ -142,7 +144,6 @@ static double first_polish(struct ilp_ctx *c, const double *lp, const double *x,
 	memset(&more, 0, sizeof(more));
 	pl.in_set = xcalloc(c->p->narcs + 1, 1);
 	pl.rounded = xcalloc(n, sizeof(*pl.rounded));
-	memcpy(pl.rounded, x, n * sizeof(*pl.rounded));
 	pl.round_obj = round_obj;
 	pl.lossy.x = xcalloc(n, sizeof(*pl.lossy.x));
 	memcpy(pl.lossy.x, x, n * sizeof(*pl.lossy.x));
