@@ -61,7 +61,7 @@ static void offer(void)
 	free(l.x);
 }
 
-/* ilp_lossy_first: a start placing every replica; dearer made concrete than it, cheaper on the model by LOSSY_MARGIN. */
+/* ilp_lossy_first: before a start placing every replica, dearer made concrete, cheaper on the model by the margin. */
 static void first(void)
 {
 	struct lossy_start l = { NULL, 200, 90 };
