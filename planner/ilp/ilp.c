@@ -44,7 +44,11 @@
  *     time (ilp_polish.c), a pair's cheaper plan kept when the whole
  *     plan, made concrete, is cheaper too, and once the pairs change
  *     nothing, three at a time (the first polish); in the time it leaves, the
- *     rounds' other plans are polished as well (2c, solve_more).  The
+ *     rounds' other plans are polished as well (2c).  A plan whose deal
+ *     lost replicas (another solver's, a rounding's) that costs less on
+ *     the model than the cheapest concrete plan by more than
+ *     LOSSY_MARGIN is polished first, and stands when it ends cheaper
+ *     made concrete (ilp_starts.c).  The
  *     cheapest is offered to the branch-and-cut as an incumbent next to
  *     the warm (greedy) plan; where triples made it cheaper, the plan
  *     the pairs left before them is offered instead (ilp_search.c,
@@ -90,6 +94,7 @@
 #include "ilp_round.h"
 #include "ilp_search.h"
 #include "ilp_start.h"
+#include "ilp_starts.h"
 #include "ilp_dive.h"
 #include "ilp_vec.h"
 #include "banned.h"
@@ -161,12 +166,14 @@ static int solve_root(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_
 /*
  * Phase 0 (plan --start): another solver's plan of the exported model,
  * checked against it and made concrete (pl->start), to join the rounded
- * plans (solve_round).  -1 with d set when it is not a plan of this model.
+ * plans (solve_round); when its deal lost replicas, a copy is a lossy
+ * start too (pl->lossy, ilp_starts.c).  -1 with d set when it is not a
+ * plan of this model.
  */
 static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct ilp_plans *pl, struct ilp_result *r,
 		       struct diag *d)
 {
-	double *x;
+	double *x, *lossy;
 	char *by;
 
 	if (ilp_start_vector(c, s, &x, d))
@@ -177,6 +184,11 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 	pl->start_obj = ilp_vec_obj(c->P, pl->start);
 	r->start_concrete = ilp_vec_doc_obj(c, pl->start);
 	r->have_start = 1;
+	lossy = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lossy));	/* kept when its deal lost replicas (ilp_starts.c) */
+	memcpy(lossy, pl->start, ((size_t)c->cl.ncols + 1) * sizeof(*lossy));
+	ilp_lossy_offer(&pl->lossy, &lossy, pl->start_obj, ilp_unplaced_sum(c->p, &c->cl, pl->start), ilp_vec_obj(c->P, x),
+			ilp_unplaced_sum(c->p, &c->cl, x));
+	free(lossy);
 	/* per priority too: the objective follows the priority rule only where its weights were not capped */
 	by = ilp_vec_prio_unplaced(c, pl->start);
 	glp_printf("gpuplan-ilp: start %s (%s, '%s', objective %.2f): objective %.2f unplaced %.0f; made concrete %.2f "
@@ -185,78 +197,6 @@ static int solve_start(const struct ilp_ctx *c, const struct solfile *s, struct 
 	free(by);
 	free(x);
 	return 0;
-}
-
-/*
- * Phase 2b: the plan y (costing *y_obj made concrete; lp: the root LP's
- * column values) polished in place with the passes `passes`
- * (ilp_polish.h); *y_obj becomes what the polished plan costs made
- * concrete, and that plan replaces pl->rounded when cheaper.
- */
-static void solve_polish(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, double *y, double *y_obj,
-			 unsigned passes)
-{
-	struct polish_opts po = { lp, ilp_search_by(c), passes };
-	struct polish_stats st;
-	double *fy, fo;
-	int better;
-
-	better = ilp_polish(c, y, *y_obj, &po, &fy, &st);
-	pl->wave_s = fmax(pl->wave_s, st.wave_s);
-	if (better) {
-		fo = ilp_vec_obj(c->P, fy);
-		glp_printf("gpuplan-ilp: polish: %d pairs cheaper; objective %.2f unplaced %.0f; made concrete %.2f "
-			   "unplaced %.0f (%.2f s)\n", better, ilp_vec_obj(c->P, y), ilp_unplaced_sum(c->p, &c->cl, y),
-			   fo, ilp_unplaced_sum(c->p, &c->cl, fy), util_now_s() - c->t0);
-		*y_obj = fo;
-		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, fy, fo);
-		if (pl->rounded == fy) {
-			ilp_admit_arcs(c, pl->rounded, pl->in_set);
-			free(pl->untripled);	/* the search's start goes with the plan (struct ilp_plans) */
-			pl->untripled = st.untripled;
-			st.untripled = NULL;
-		}
-	}
-	free(st.untripled);
-}
-
-/* Whether the polish still has time. */
-static int solve_polish_time(const struct ilp_ctx *c)
-{
-	return ilp_ms_left(ilp_search_by(c)) > 0 && !interrupt_pending();
-}
-
-/*
- * Phase 2c, in the time the first polish left: the other starts (more)
- * polished too, a short polish each in order, then deep polishes of
- * what those reached, the cheapest first, leaving out a plan that costs
- * what one polished deep already does (the same local optimum, most
- * likely; `deep`: the first polish's result).  Polishes from different
- * starts end in different local optima, and the cheapest of the other
- * starts' short polishes, polished deep, can beat the first polish's
- * plan (docs/benchmarks.md, "More starts for the polish").
- */
-static void solve_more(const struct ilp_ctx *c, struct ilp_plans *pl, const double *lp, struct round_starts *more,
-		       double deep)
-{
-	double done[ROUND_STARTS + 1];
-	size_t i, t, nd = 1, order[ROUND_STARTS];
-
-	done[0] = deep;
-	for (i = 0; i < more->n && solve_polish_time(c); i++)
-		solve_polish(c, pl, lp, more->x[i], &more->obj[i], POLISH_SHORT);
-	for (i = 0; i < more->n; i++) {	/* by cost, ties in list order: an insertion sort of ROUND_STARTS */
-		for (t = i; t > 0 && more->obj[order[t - 1]] > more->obj[i]; t--)
-			order[t] = order[t - 1];
-		order[t] = i;
-	}
-	for (i = 0; i < more->n && solve_polish_time(c); i++) {
-		size_t k = order[i];
-		if (ilp_same_cost(done, nd, more->obj[k]))
-			continue;
-		solve_polish(c, pl, lp, more->x[k], &more->obj[k], POLISH_DEEP);
-		done[nd++] = more->obj[k];
-	}
 }
 
 /*
@@ -284,19 +224,6 @@ static double round_by(const struct ilp_ctx *c, const struct ilp_plans *pl)
 	    (pl->start && ilp_unplaced_sum(p, &c->cl, pl->start) < 0.5))
 		return HUGE_VAL;
 	return now + ROUND_SHARE * fmax(0, c->deadline - now);
-}
-
-/*
- * The first polish's triples (POLISH_TRIPLE) when the plan y leaves
- * replicas unplaced, the case they were made for: a replica placed only
- * by a cycle over three classes.  Where y places every replica the time
- * they would take is the other starts' (solve_more), whose deep polishes
- * reach cheaper plans than triples did (docs/benchmarks.md, "Triples of
- * classes in the polish").
- */
-static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
-{
-	return ilp_unplaced_sum(c->p, &c->cl, y) >= 0.5 ? POLISH_TRIPLE : 0;
 }
 
 /*
@@ -346,8 +273,9 @@ static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 
 /*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
- * concrete is kept), polished (solve_polish), then the other starts in
- * the time left (solve_more: when the keyed chain's plan was the
+ * concrete is kept), polished (ilp_starts_first: a lossy start first
+ * where that is cheaper on the model), then the other starts in
+ * the time left (ilp_starts_more: when the keyed chain's plan was the
  * cheapest, the other chains' cheapest is the first of them: the
  * polishes end in different local optima from different starts); then
  * the better of it and the warm plan is the start.  Once the chains end,
@@ -360,8 +288,7 @@ static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r, struct ilp_prove *pv)
 {
 	struct round_starts more;
-	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep = HUGE_VAL;
-	size_t i;
+	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep;
 	int j, alone;
 
 	alone = ilp_round_keyed_alone(util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads, !isinf(c->deadline));
@@ -381,20 +308,10 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		ilp_admit_arcs(c, pl->rounded, pl->in_set);
 	for (j = 1; j <= c->cl.ncols; j++)
 		lp[j] = glp_get_col_prim(c->P, j);
-	if (pl->rounded && !interrupt_pending()) {
-		double *y = xcalloc((size_t)c->cl.ncols + 1, sizeof(*y));
-		memcpy(y, pl->rounded, ((size_t)c->cl.ncols + 1) * sizeof(*y));
-		deep = pl->round_obj;
-		solve_polish(c, pl, lp, y, &deep, POLISH_BOTH | POLISH_EJECT | polish_triples(c, y));
-		free(y);
-	}
+	deep = ilp_starts_first(c, pl, lp, &more);	/* the first polish (ilp_starts.c) */
 	if (alone)
 		ilp_prove_rounded(pv);	/* starved, it yielded to the first polish as well */
-	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
-	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
-		solve_more(c, pl, lp, &more, deep);
-	for (i = 0; i < more.n; i++)
-		free(more.x[i]);
+	ilp_starts_more(c, pl, lp, &more, deep);
 	pl->lp = lp;	/* for the polish after the search (solve_polish_search) */
 	r->round_objective = pl->rounded ? pl->round_obj : 0;
 	r->t_round = util_now_s() - c->t0;
@@ -439,13 +356,13 @@ static int solve_search(const struct ilp_ctx *c, const struct ilp_opts *o, struc
  */
 static void solve_polish_search(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r)
 {
-	struct polish_opts po = { pl->lp, ilp_search_by(c), POLISH_BOTH };
+	struct polish_opts po = { pl->lp, ilp_search_by(c), POLISH_BOTH, 0, 0 };
 	size_t n = (size_t)c->cl.ncols + 1;
 	double *y, *fy = NULL, fo, t = util_now_s();
 	int better, take;
 
 	if (!pl->lp || (pl->rounded && r->objective >= pl->round_obj - 1e-6 * fmax(1, fabs(pl->round_obj))) ||
-	    !solve_polish_time(c))
+	    !ilp_starts_time(c))
 		return;
 	y = xcalloc(n, sizeof(*y));
 	memcpy(y, pl->x, n * sizeof(*y));
@@ -758,6 +675,7 @@ out:
 	free(pl.warm);
 	free(pl.rounded);
 	free(pl.untripled);
+	free(pl.lossy.x);
 	free(pl.lp);
 	free(pl.in_set);
 	ilp_ctx_close(&c);

@@ -464,7 +464,7 @@ static int polish_deeper(const struct polish *ps)
  * The plan as the pairs left it when the first triple pass starts, made
  * concrete (ps->x is, until a pair made it cheaper: then *ps->made), into
  * ps->st.untripled: ilp.c starts the branch-and-cut from it when the
- * triples then made the plan cheaper (solve_polish).
+ * triples then made the plan cheaper (ilp_starts_polish).
  */
 static void polish_untripled(struct polish *ps)
 {
@@ -472,6 +472,20 @@ static void polish_untripled(struct polish *ps)
 
 	ps->st.untripled = xcalloc(n, sizeof(*ps->st.untripled));
 	memcpy(ps->st.untripled, *ps->made ? *ps->made : ps->x, n * sizeof(*ps->st.untripled));
+}
+
+/*
+ * Whether the polish gives up (polish_opts.give_up): its plan made
+ * concrete costs give_up or more when its short passes have converged
+ * (converged) or at check_by.
+ */
+static int polish_give_up(struct polish *ps, const struct polish_opts *po, int converged)
+{
+	if (!(po->give_up > 0) || ps->concrete < po->give_up)
+		return 0;
+	if (converged || (po->check_by > 0 && util_now_s() >= po->check_by))
+		ps->st.gave_up = 1;
+	return ps->st.gave_up;
 }
 
 int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct polish_opts *po, double **made,
@@ -497,8 +511,11 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 		ps.found = 0;
 		memset(ps.done, 0, ps.npairs);
 		ps.pj.deadline = ps.triples ? tri_by : deadline;
-		while (ilp_ms_left(ps.pj.deadline) > 0 && !interrupt_pending() && polish_wave(&ps))
+		while (ilp_ms_left(ps.pj.deadline) > 0 && !interrupt_pending() && !polish_give_up(&ps, po, 0) &&
+		       polish_wave(&ps))
 			;
+		if (ps.st.gave_up || (!ps.found && ps.pj.level == POLISH_LEVEL_SHORT && polish_give_up(&ps, po, 1)))
+			break;
 		if (ps.triples) {
 			ps.triples = 0; /* after a triple pass: the pairs again if it changed the plan, else the end */
 		} else if (!ps.found && (passes & POLISH_DEEP) && polish_deeper(&ps)) {
@@ -526,6 +543,8 @@ int ilp_polish(const struct ilp_ctx *c, double *x, double x_obj, const struct po
 		   ps.st.mips[POLISH_LEVEL_SHORT], ps.st.mips[POLISH_LEVEL_DEEP], ps.st.mips[POLISH_LEVEL_CUTS],
 		   ps.wasted, ps.better + (int)ps.dearer, ps.dearer, ps.emptied, ps.tried, ps.st.triples, ps.ntri,
 		   ps.tri_all, ps.st.triples_better, ps.t_deal, ps.st.wave_s);
+	if (ps.st.gave_up)
+		glp_printf("gpuplan-ilp: polish: gave up: made concrete %.2f, not under %.2f\n", ps.concrete, po->give_up);
 	if (!ps.st.triples_better || !st) {
 		free(ps.st.untripled);
 		ps.st.untripled = NULL;

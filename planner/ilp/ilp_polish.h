@@ -36,6 +36,7 @@ struct polish_stats {
 	long mips[POLISH_LEVELS];	/* pair MIPs solved at each level (an emptying's in the short one) */
 	long triples;		/* triple MIPs solved (POLISH_TRIPLE) */
 	int triples_better;	/* of those, ones that made the plan cheaper */
+	int gave_up;		/* the polish stopped at polish_opts.give_up */
 	double wave_s;			/* the longest wall time a wave of short pair MIPs took, seconds */
 	double *untripled;	/* triples_better > 0: the plan made concrete when the triples first started (caller frees) */
 };
@@ -45,6 +46,14 @@ struct polish_opts {
 	const double *lp;	/* the root LP's column values (1-based columns of c->P) */
 	double deadline;	/* util_now_s() time it stops by */
 	unsigned passes;	/* POLISH_SHORT, POLISH_DEEP, POLISH_EJECT, POLISH_TRIPLE */
+	/*
+	 * > 0: the polish stops (polish_stats.gave_up) when its plan made
+	 * concrete still costs this much or more once its short passes end,
+	 * or at check_by (util_now_s() time; 0: no such time); 0: it never
+	 * gives up.  A start whose deal lost replicas is polished this way
+	 * against the plan that would have been polished instead (ilp_starts.c).
+	 */
+	double give_up, check_by;
 };
 
 /*

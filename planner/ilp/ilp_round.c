@@ -33,6 +33,7 @@
 #include "ilp_pack.h"
 #include "ilp_round.h"
 #include "ilp_shrink.h"
+#include "ilp_starts.h"
 #include "ilp_sub.h"
 #include "ilp_vec.h"
 #include "banned.h"
@@ -673,7 +674,7 @@ static void round_more(struct chain *ch, size_t a, double best_obj, struct round
 	int fb;
 
 	seen[0] = best_obj;
-	more->n = 0;
+	memset(more, 0, sizeof(*more));
 	more->alt = a < ROUND_CHAINS;
 	if (a < ROUND_CHAINS) {
 		more->x[0] = chain_take(&ch[a], ch[a].best);
@@ -789,8 +790,11 @@ double *ilp_round_chains(const struct ilp_ctx *ctx, double *best_obj, double sto
 	}
 	round_more(ch, bj == KEYED_CHAIN ? pj : ROUND_CHAINS, best ? *best_obj : HUGE_VAL, more);
 	for (j = 0; j < ROUND_CHAINS; j++)
-		for (fb = 0; fb <= FEEDBACK_ROUNDS; fb++)
+		for (fb = 0; fb <= FEEDBACK_ROUNDS; fb++) {
+			const struct chain_round *g = &ch[j].log[fb];	/* a plan not taken (NULL past nrounds) */
+			ilp_lossy_offer(&more->lossy, &ch[j].made[fb], g->fobj, g->funplaced, g->obj, g->unplaced);
 			free(ch[j].made[fb]);
+		}
 	return best;
 }
 

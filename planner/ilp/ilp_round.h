@@ -10,12 +10,24 @@
 /* At most this many other starts for the polish (struct round_starts). */
 #define ROUND_STARTS 6
 
+/*
+ * A plan whose deal over real nodes lost replicas (made concrete it
+ * leaves more unplaced than in counts), kept as a start for the polish
+ * when cheaper on the model than the start it takes (ilp_starts.c).
+ */
+struct lossy_start {
+	double *x;		/* made concrete (1-based columns of c->P; caller frees); NULL: none */
+	double obj;		/* what it costs made concrete */
+	double model;		/* what the plan in counts costs: c->P's objective, the deal's losses not counted */
+};
+
 /* The rounds' other plans made concrete: starts for more polishing. */
 struct round_starts {
 	double *x[ROUND_STARTS];	/* [n]: the plans (1-based columns of c->P; caller frees) */
 	double obj[ROUND_STARTS];	/* [n]: what each costs */
 	size_t n;
 	int alt;			/* x[0] is the other chains' cheapest, the plan returned the keyed chain's */
+	struct lossy_start lossy;	/* of the rounds' plans whose deals lost replicas, the cheapest on the model */
 };
 
 /*
@@ -33,7 +45,8 @@ struct round_starts {
  * when the plan returned is the keyed chain's (ilp_round.c,
  * KEYED_CHAIN), the other chains' cheapest first; then the rounds'
  * other plans, the cheapest first, each at a cost no plan before it has
- * (the same plan, most likely), up to ROUND_STARTS.  alone
+ * (the same plan, most likely), up to ROUND_STARTS; and more->lossy
+ * (ilp_lossy_offer, in chain and round order).  alone
  * (ilp_round_keyed_alone): the keyed chain rounds first, alone, its class
  * MIPs on every thread, and the other chains after it; each chain rounds
  * once, with no feedback round.

@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "ilp.h"
 #include "ilp_model.h"
+#include "ilp_round.h"
 
 /* The plans of one ilp_solve (1-based columns of the whole model), and what the phases leave the next. */
 struct ilp_plans {
@@ -23,6 +24,7 @@ struct ilp_plans {
 	double *lp;			/* [ncols + 1]: the root LP's column values, for the polishes; NULL: none */
 	double wave_s;			/* the polishes' longest wave of short pair MIPs (polish_stats.wave_s), seconds */
 	double *untripled;		/* rounded as the pairs left it, when triples then made it cheaper: the search's start; or NULL */
+	struct lossy_start lossy;	/* the start (ilp_opts.start) when its deal lost replicas; x NULL: none */
 };
 
 /*

@@ -141,7 +141,7 @@ static double polish(struct ilp_ctx *c, const double *start, double start_obj, u
 	size_t n = (size_t)glp_get_num_cols(c->P) + 1;
 	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj;
 	int code = 0, j;
-	struct polish_opts po = { lp, HUGE_VAL, passes };
+	struct polish_opts po = { lp, HUGE_VAL, passes, 0, 0 };
 
 	CHECK(ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
 	for (j = 1; j < (int)n; j++)
@@ -264,7 +264,7 @@ static void short_plan(const char *inventory, const char *workloads)
 		return;
 	w4 = demand_named(&fx.p, "w4");
 	if (w4 < fx.p.ndemands && fixture_ilp_build(&c, &fx) == 0) {
-		struct polish_opts po = { NULL, HUGE_VAL, POLISH_BOTH };
+		struct polish_opts po = { NULL, HUGE_VAL, POLISH_BOTH, 0, 0 };
 		n = (size_t)glp_get_num_cols(c.P) + 1;
 		lp = xcalloc(n, sizeof(*lp));
 		for (j = 1; j < n; j++)
@@ -306,7 +306,7 @@ static double polish_placing(struct ilp_ctx *c, const double *start, double star
 {
 	size_t n = (size_t)glp_get_num_cols(c->P) + 1, j;
 	double *x = xcalloc(n, sizeof(*x)), *lp = xcalloc(n, sizeof(*lp)), *made = NULL, obj = start_obj, left;
-	struct polish_opts po = { lp, HUGE_VAL, passes };
+	struct polish_opts po = { lp, HUGE_VAL, passes, 0, 0 };
 
 	for (j = 1; j < n; j++)
 		lp[j] = glp_get_col_prim(c->P, (int)j);
