@@ -18,11 +18,11 @@
 #include "ilp_vec.h"
 #include "banned.h"
 
-enum dive_where ilp_dive_where(int restricted, int timed, int threads, int starved)
+enum dive_where ilp_dive_where(int restricted, int timed, int threads)
 {
 	if (restricted)
 		return DIVE_NONE;
-	if (!timed || threads < 2 || starved)
+	if (!timed || threads < 2)
 		return DIVE_AFTER;
 	return DIVE_BESIDE;
 }

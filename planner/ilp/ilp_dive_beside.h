@@ -21,12 +21,10 @@ enum dive_where {
  * Where the dive runs: nowhere on a sifted model (restricted: its LP is
  * a working set's); after the chains without a clock (timed 0: under a
  * node limit the plan must not depend on the threads, so the dive runs
- * where it always has, to its end), on one thread (no thread to spare),
- * and in a starved run (starved: ilp_round_keyed_alone, the chains get
- * less than their share of the processors and a thread beside them takes
- * from them); else beside the chains.  A pure function of its arguments.
+ * where it always has, to its end) and on one thread (no thread to
+ * spare); else beside the chains.  A pure function of its arguments.
  */
-enum dive_where ilp_dive_where(int restricted, int timed, int threads, int starved);
+enum dive_where ilp_dive_where(int restricted, int timed, int threads);
 
 /* One dive beside the chains and its plan. */
 struct ilp_dive_beside {
