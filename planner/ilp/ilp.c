@@ -91,7 +91,6 @@
 #include "ilp_round.h"
 #include "ilp_search.h"
 #include "ilp_start.h"
-#include "ilp_dive.h"
 #include "ilp_dive_beside.h"
 #include "ilp_vec.h"
 #include "banned.h"
@@ -302,122 +301,6 @@ static unsigned polish_triples(const struct ilp_ctx *c, const double *y)
 }
 
 /*
- * The share of the time left after the roundings that the dive
- * (solve_dive) may take: past it the dive stops with no plan and the
- * polish gets the time.
- */
-#define DIVE_SHARE 0.15
-/*
- * No dive when the chains left less than this share of the time limit:
- * then the polish needs the time, and a dive cut short by its share is
- * time lost.
- */
-#define DIVE_LEFT 0.5
-
-/*
- * When a dive beside the chains stops at the latest, a share of the time
- * limit from the start: the chains start no feedback round that would
- * end past half the limit, so by then they have ended or are ending, and
- * a dive that has not is one that would cost the polish its time.  In a
- * starved run (ilp_round_keyed_alone) the bound search beside yields its
- * processor already, so the dive's thread takes from the chains' and
- * stops sooner: there a dive that ends at all ends within it, and one
- * that does not would have been cut after the chains too.
- */
-#define DIVE_BESIDE_BY 0.5
-#define DIVE_STARVED_BY 0.3
-
-/* The dive's plan made concrete (fixed, costing fobj) as pl->start when cheaper than another solver's there. */
-static void dive_take(struct ilp_plans *pl, double *fixed, double fobj)
-{
-	if (!pl->start || fobj < pl->start_obj) {
-		free(pl->start);
-		pl->start = fixed;
-		pl->start_obj = fobj;
-	} else
-		free(fixed);
-}
-
-/*
- * Phase 2a, where it runs beside the chains (ilp_dive_where: a time
- * limit, two threads or more, not sifted): the dive starts at the root
- * LP's end on a thread of its own (db), until DIVE_BESIDE_BY of the
- * limit (DIVE_STARVED_BY when alone: a starved run), and the bound
- * search beside (pv, on its own thread) holds off while it runs
- * (ilp_prove_hold), so that the dive takes the bound search's processor,
- * not the chains'.  db->t_start stays 0 where it does not start here.
- */
-static void solve_dive_start(const struct ilp_ctx *c, const struct ilp_plans *pl, struct ilp_prove *pv, int alone,
-			     struct ilp_dive_beside *db)
-{
-	double by = c->t0 + (alone ? DIVE_STARVED_BY : DIVE_BESIDE_BY) * c->limit_s;
-
-	memset(db, 0, sizeof(*db));
-	if (ilp_dive_where(pl->restricted, !isinf(c->deadline), c->threads) != DIVE_BESIDE ||
-	    interrupt_pending() || ilp_ms_left(by) <= 0)
-		return;
-	ilp_dive_beside_start(db, c, by, pv->task ? ilp_prove_hold(pv) : NULL);
-}
-
-/*
- * Phase 2a at the chains' end, the dive beside them (db started): its
- * plan, made concrete there, is taken as the dive's after the chains is;
- * when it still runs the chains wait for it no longer than the dive
- * after them would have taken (DIVE_SHARE of the time left), and then
- * go on without it (it ends by its own stop, on the bound search's
- * processor; ilp_dive_beside_join before the search).
- */
-static void solve_dive_beside(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_dive_beside *db)
-{
-	double t = util_now_s();
-	int ended = ilp_dive_beside_wait(db, fmin(db->stop_by, t + DIVE_SHARE * fmax(0, c->deadline - t)));
-
-	glp_printf("gpuplan-ilp: dive beside the chains from %.2f s: %s at the chains' end (%.2f s), waited %.2f s\n",
-		   db->t_start - c->t0, ended ? "ended" : "still running, left", t - c->t0, util_now_s() - t);
-	if (!ended)
-		return;
-	if (db->fixed)
-		glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
-			   "(ended %.2f s)\n", db->doc, db->unplaced, db->fdoc, db->funplaced, db->t_end - c->t0);
-	if (db->fixed)
-		dive_take(pl, db->fixed, db->fobj);
-	db->fixed = NULL;
-}
-
-/*
- * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
- * and kept as pl->start when cheaper than another solver's plan there
- * (phase 0), which then joins the rounded plans.  Beside the chains
- * where it can be (solve_dive_start, solve_dive_beside); else after the
- * chains: on one thread, which it does not delay (a starved keyed chain
- * cut short is completed with replicas left out), within DIVE_SHARE of
- * the time left, when they left DIVE_LEFT of the limit; without a clock
- * (a node limit) to its end, on any number of threads; not on a sifted
- * model, whose LP is a working set's.
- */
-static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_dive_beside *db)
-{
-	double t = util_now_s(), obj = 0, *x, *fixed;
-
-	if (db->t_start > 0) {	/* started beside the chains */
-		solve_dive_beside(c, pl, db);
-		return;
-	}
-	if (pl->restricted || interrupt_pending() ||
-	    (!isinf(c->deadline) && c->deadline - t < DIVE_LEFT * c->limit_s))
-		return;
-	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * (c->deadline - t), &obj);
-	if (!x)
-		return;
-	fixed = ilp_repair_vector(c, x);
-	glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f (%.2f s)\n",
-		   ilp_vec_doc_obj(c, x), ilp_unplaced_sum(c->p, &c->cl, x), ilp_vec_doc_obj(c, fixed),
-		   ilp_unplaced_sum(c->p, &c->cl, fixed), util_now_s() - t);
-	free(x);
-	dive_take(pl, fixed, ilp_vec_obj(c->P, fixed));
-}
-
-/*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (solve_polish), then the other starts in
  * the time left (solve_more: when the keyed chain's plan was the
@@ -443,11 +326,11 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		glp_printf("gpuplan-ilp: starved (%.2f CPU s in %.2f s): the keyed chain rounds first, alone on %d threads, "
 			   "one rounding a chain; the bound search beside yields until the first polish ends\n",
 			   util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads);
-	solve_dive_start(c, pl, pv, alone, &db);
+	ilp_dive_begin(c, pl, pv, alone, &db);
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
 	if (!alone)
 		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
-	solve_dive(c, pl, &db);
+	ilp_dive_take(c, pl, &db);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
@@ -468,8 +351,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	/* a plan that leaves replicas out: the branch-and-cut gets the time (polishing it was time lost) */
 	if (!pl->rounded || ilp_unplaced_sum(c->p, &c->cl, pl->rounded) < 0.5)
 		solve_more(c, pl, lp, &more, deep);
-	ilp_dive_beside_join(&db);	/* before the search changes c->P */
-	free(db.fixed);
+	ilp_dive_end(&db);	/* before the search changes c->P */
 	for (i = 0; i < more.n; i++)
 		free(more.x[i]);
 	pl->lp = lp;	/* for the polish after the search (solve_polish_search) */
@@ -643,6 +525,8 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 	if (pv->slept > 0)
 		glp_printf("gpuplan-ilp: bound search: slept %.2f s beside the search for plans (its share of a "
 			   "processor fell to %.2f)\n", pv->slept, pv->rate);
+	if (pv->held > 0)
+		glp_printf("gpuplan-ilp: bound search: held off %.2f s while the dive ran beside the chains\n", pv->held);
 	if (!open)
 		return; /* no plan, or proven already: the bound stays what the search proved */
 	if (!pv->have_bound && o->node_limit > 0) {

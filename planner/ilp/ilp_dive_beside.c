@@ -1,20 +1,24 @@
 /*
- * ilp_dive_beside.c - the dive on the LP on a thread of its own, beside
- * the rounding chains (ilp_dive_beside.h).  The chains and the polish
+ * ilp_dive_beside.c - where the dive on the LP runs (ilp_dive_beside.h):
+ * on a thread of its own beside the rounding chains, or after them.  The chains and the polish
  * read the whole model c->P from several threads already; the dive
  * does the same (its copy, ilp_dive, and the deal, ilp_repair_vector),
  * and builds its own GLPK objects on its own thread (one GLPK
  * environment per thread).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "interrupt.h"
 #include "par.h"
 #include "util.h"
 #include "ilp_dive.h"
 #include "ilp_dive_beside.h"
 #include "ilp_glpk.h"
+#include "ilp_prove.h"
+#include "ilp_search.h"
 #include "ilp_vec.h"
 #include "banned.h"
 
@@ -85,4 +89,130 @@ void ilp_dive_beside_join(struct ilp_dive_beside *db)
 		return;
 	par_wait(db->task);
 	db->task = NULL;
+}
+
+/*
+ * The share of the time left after the roundings that the dive after
+ * them (ilp_dive_take) may take: past it the dive stops with no plan
+ * and the polish gets the time; and the longest the chains wait for a
+ * dive beside them that has not ended (dive_beside_take).
+ */
+#define DIVE_SHARE 0.15
+/*
+ * No dive when the chains left less than this share of the time limit:
+ * then the polish needs the time, and a dive cut short by its share is
+ * time lost.
+ */
+#define DIVE_LEFT 0.5
+
+/*
+ * When a dive beside the chains stops at the latest, a share of the time
+ * limit from the start: the chains start no feedback round that would
+ * end past half the limit, so by then they have ended or are ending, and
+ * a dive that has not is one that would cost the polish its time.  In a
+ * starved run (ilp_round_keyed_alone) the bound search beside yields its
+ * processor already, so the dive's thread takes from the chains' and
+ * stops sooner: there a dive that ends at all ends within it, and one
+ * that does not would have been cut after the chains too.
+ */
+#define DIVE_BESIDE_BY 0.5
+#define DIVE_STARVED_BY 0.3
+
+/* The dive's plan made concrete (fixed, costing fobj) as pl->start when cheaper than another solver's there. */
+static void dive_take(struct ilp_plans *pl, double *fixed, double fobj)
+{
+	if (!pl->start || fobj < pl->start_obj) {
+		free(pl->start);
+		pl->start = fixed;
+		pl->start_obj = fobj;
+	} else
+		free(fixed);
+}
+
+/*
+ * Phase 2a (ilp.c), where it runs beside the chains (ilp_dive_where: a
+ * time limit, two threads or more, not sifted): the dive starts at the
+ * root LP's end on a thread of its own (db), until DIVE_BESIDE_BY of
+ * the limit (DIVE_STARVED_BY when alone: a starved run), and the bound
+ * search beside (pv, on its own thread) holds off while it runs
+ * (ilp_prove_hold), so that the dive takes the bound search's
+ * processor, not the chains'.  db->t_start stays 0 where it does not
+ * start here.
+ */
+void ilp_dive_begin(const struct ilp_ctx *c, const struct ilp_plans *pl, struct ilp_prove *pv, int alone,
+		    struct ilp_dive_beside *db)
+{
+	double by = c->t0 + (alone ? DIVE_STARVED_BY : DIVE_BESIDE_BY) * c->limit_s;
+
+	memset(db, 0, sizeof(*db));
+	if (ilp_dive_where(pl->restricted, !isinf(c->deadline), c->threads) != DIVE_BESIDE ||
+	    interrupt_pending() || ilp_ms_left(by) <= 0)
+		return;
+	ilp_dive_beside_start(db, c, by, pv->task ? ilp_prove_hold(pv) : NULL);
+}
+
+/*
+ * Phase 2a (ilp.c) at the chains' end, the dive beside them (db
+ * started): its plan, made concrete there, is taken as the dive's after
+ * the chains is;
+ * when it still runs the chains wait for it no longer than the dive
+ * after them would have taken (DIVE_SHARE of the time left), and then
+ * go on without it (it ends by its own stop, on the bound search's
+ * processor; ilp_dive_beside_join before the search).
+ */
+static void dive_beside_take(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_dive_beside *db)
+{
+	double t = util_now_s();
+	int ended = ilp_dive_beside_wait(db, fmin(db->stop_by, t + DIVE_SHARE * fmax(0, c->deadline - t)));
+
+	glp_printf("gpuplan-ilp: dive beside the chains from %.2f s: %s at the chains' end (%.2f s), waited %.2f s\n",
+		   db->t_start - c->t0, ended ? "ended" : "still running, left", t - c->t0, util_now_s() - t);
+	if (!ended)
+		return;
+	if (db->fixed)
+		glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f "
+			   "(ended %.2f s)\n", db->doc, db->unplaced, db->fdoc, db->funplaced, db->t_end - c->t0);
+	if (db->fixed)
+		dive_take(pl, db->fixed, db->fobj);
+	db->fixed = NULL;
+}
+
+/*
+ * Phase 2a (ilp.c): a dive on the LP (ilp_dive), one more start, made
+ * concrete and kept as pl->start when cheaper than another solver's plan there
+ * (phase 0), which then joins the rounded plans.  Beside the chains
+ * where it can be (ilp_dive_begin, dive_beside_take); else after the
+ * chains: on one thread, which it does not delay (a starved keyed chain
+ * cut short is completed with replicas left out), within DIVE_SHARE of
+ * the time left, when they left DIVE_LEFT of the limit; without a clock
+ * (a node limit) to its end, on any number of threads; not on a sifted
+ * model, whose LP is a working set's.
+ */
+void ilp_dive_take(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_dive_beside *db)
+{
+	double t = util_now_s(), obj = 0, *x, *fixed;
+
+	if (db->t_start > 0) {	/* started beside the chains */
+		dive_beside_take(c, pl, db);
+		return;
+	}
+	if (pl->restricted || interrupt_pending() ||
+	    (!isinf(c->deadline) && c->deadline - t < DIVE_LEFT * c->limit_s))
+		return;
+	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * (c->deadline - t), &obj);
+	if (!x)
+		return;
+	fixed = ilp_repair_vector(c, x);
+	glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f (%.2f s)\n",
+		   ilp_vec_doc_obj(c, x), ilp_unplaced_sum(c->p, &c->cl, x), ilp_vec_doc_obj(c, fixed),
+		   ilp_unplaced_sum(c->p, &c->cl, fixed), util_now_s() - t);
+	free(x);
+	dive_take(pl, fixed, ilp_vec_obj(c->P, fixed));
+}
+
+void ilp_dive_end(struct ilp_dive_beside *db)
+{
+	ilp_dive_beside_join(db);
+	free(db->fixed);
+	db->fixed = NULL;
 }

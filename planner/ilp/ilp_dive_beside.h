@@ -56,4 +56,23 @@ int ilp_dive_beside_wait(struct ilp_dive_beside *db, double until);
 /* Waits for the thread to end (by db->stop_by at the latest, and its deal) and frees it; db's plan stays. */
 void ilp_dive_beside_join(struct ilp_dive_beside *db);
 
+struct ilp_plans;
+struct ilp_prove;
+/*
+ * Phase 2a of ilp_solve (ilp.c), at the root LP's end: starts the dive
+ * beside the chains into db where ilp_dive_where says so (alone: the run
+ * is starved, ilp_round_keyed_alone), the bound search pv holding off
+ * meanwhile; else leaves db empty.
+ */
+void ilp_dive_begin(const struct ilp_ctx *c, const struct ilp_plans *pl, struct ilp_prove *pv, int alone,
+		    struct ilp_dive_beside *db);
+/*
+ * At the chains' end: the dive's plan made concrete (beside: waited for
+ * a while; else the dive run now, after the chains) as pl->start when
+ * cheaper than another solver's plan there.
+ */
+void ilp_dive_take(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_dive_beside *db);
+/* Before the search changes c->P: joins the dive beside (it ends by its stop) and frees what it left. */
+void ilp_dive_end(struct ilp_dive_beside *db);
+
 #endif
