@@ -22,11 +22,11 @@
 #include "ilp_vec.h"
 #include "banned.h"
 
-enum dive_where ilp_dive_where(int restricted, int timed, int threads)
+enum dive_where ilp_dive_where(int restricted, int timed, int threads, int starved)
 {
 	if (restricted)
 		return DIVE_NONE;
-	if (!timed || threads < 2)
+	if (!timed || threads < 2 || starved)
 		return DIVE_AFTER;
 	return DIVE_BESIDE;
 }
@@ -109,14 +109,9 @@ void ilp_dive_beside_join(struct ilp_dive_beside *db)
  * When a dive beside the chains stops at the latest, a share of the time
  * limit from the start: the chains start no feedback round that would
  * end past half the limit, so by then they have ended or are ending, and
- * a dive that has not is one that would cost the polish its time.  In a
- * starved run (ilp_round_keyed_alone) the bound search beside yields its
- * processor already, so the dive's thread takes from the chains' and
- * stops sooner: there a dive that ends at all ends within it, and one
- * that does not would have been cut after the chains too.
+ * a dive that has not is one that would cost the polish its time.
  */
 #define DIVE_BESIDE_BY 0.5
-#define DIVE_STARVED_BY 0.3
 
 /* The dive's plan made concrete (fixed, costing fobj) as pl->start when cheaper than another solver's there. */
 static void dive_take(struct ilp_plans *pl, double *fixed, double fobj)
@@ -131,21 +126,20 @@ static void dive_take(struct ilp_plans *pl, double *fixed, double fobj)
 
 /*
  * Phase 2a (ilp.c), where it runs beside the chains (ilp_dive_where: a
- * time limit, two threads or more, not sifted): the dive starts at the
- * root LP's end on a thread of its own (db), until DIVE_BESIDE_BY of
- * the limit (DIVE_STARVED_BY when alone: a starved run), and the bound
- * search beside (pv, on its own thread) holds off while it runs
- * (ilp_prove_hold), so that the dive takes the bound search's
- * processor, not the chains'.  db->t_start stays 0 where it does not
+ * time limit, two threads or more, not starved, not sifted): the dive
+ * starts at the root LP's end on a thread of its own (db), until
+ * DIVE_BESIDE_BY of the limit, and the bound search beside (pv, on its
+ * own thread) holds off while it runs (ilp_prove_hold), so that the
+ * dive takes the bound search's processor, not the chains'.  db->t_start stays 0 where it does not
  * start here.
  */
 void ilp_dive_begin(const struct ilp_ctx *c, const struct ilp_plans *pl, struct ilp_prove *pv, int alone,
 		    struct ilp_dive_beside *db)
 {
-	double by = c->t0 + (alone ? DIVE_STARVED_BY : DIVE_BESIDE_BY) * c->limit_s;
+	double by = c->t0 + DIVE_BESIDE_BY * c->limit_s;
 
 	memset(db, 0, sizeof(*db));
-	if (ilp_dive_where(pl->restricted, !isinf(c->deadline), c->threads) != DIVE_BESIDE ||
+	if (ilp_dive_where(pl->restricted, !isinf(c->deadline), c->threads, alone) != DIVE_BESIDE ||
 	    interrupt_pending() || ilp_ms_left(by) <= 0)
 		return;
 	ilp_dive_beside_start(db, c, by, pv->task ? ilp_prove_hold(pv) : NULL);
@@ -182,8 +176,10 @@ static void dive_beside_take(const struct ilp_ctx *c, struct ilp_plans *pl, stru
  * concrete and kept as pl->start when cheaper than another solver's plan there
  * (phase 0), which then joins the rounded plans.  Beside the chains
  * where it can be (ilp_dive_begin, dive_beside_take); else after the
- * chains: on one thread, which it does not delay (a starved keyed chain
- * cut short is completed with replicas left out), within DIVE_SHARE of
+ * chains: on one thread or in a starved run, which it does not delay (a
+ * starved keyed chain cut short is completed with replicas left out;
+ * beside them it takes the chains' processor, whose budget then drops
+ * whole chains), within DIVE_SHARE of
  * the time left, when they left DIVE_LEFT of the limit; without a clock
  * (a node limit) to its end, on any number of threads; not on a sifted
  * model, whose LP is a working set's.

@@ -21,10 +21,13 @@ enum dive_where {
  * Where the dive runs: nowhere on a sifted model (restricted: its LP is
  * a working set's); after the chains without a clock (timed 0: under a
  * node limit the plan must not depend on the threads, so the dive runs
- * where it always has, to its end) and on one thread (no thread to
- * spare); else beside the chains.  A pure function of its arguments.
+ * where it always has, to its end), on one thread (no thread to spare),
+ * and in a starved run (starved: ilp_round_keyed_alone; there the bound
+ * search yields its processor already, so a thread beside the chains
+ * takes from theirs, and their budget then drops whole chains); else
+ * beside the chains.  A pure function of its arguments.
  */
-enum dive_where ilp_dive_where(int restricted, int timed, int threads);
+enum dive_where ilp_dive_where(int restricted, int timed, int threads, int starved);
 
 /* One dive beside the chains and its plan. */
 struct ilp_dive_beside {

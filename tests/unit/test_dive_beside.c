@@ -23,13 +23,14 @@
 /* ilp_dive_where: a pure function of its arguments. */
 static void test_where(void)
 {
-	CHECK(ilp_dive_where(1, 1, 2) == DIVE_NONE, "a sifted model: no dive");
-	CHECK(ilp_dive_where(1, 0, 1) == DIVE_NONE, "a sifted model under a node limit: no dive");
-	CHECK(ilp_dive_where(0, 1, 2) == DIVE_BESIDE, "a time limit, two threads: beside the chains");
-	CHECK(ilp_dive_where(0, 1, 8) == DIVE_BESIDE, "a time limit, eight threads: beside the chains");
-	CHECK(ilp_dive_where(0, 0, 2) == DIVE_AFTER, "a node limit: after the chains, whatever the threads");
-	CHECK(ilp_dive_where(0, 0, 1) == DIVE_AFTER, "a node limit, one thread: after the chains");
-	CHECK(ilp_dive_where(0, 1, 1) == DIVE_AFTER, "one thread: after the chains");
+	CHECK(ilp_dive_where(1, 1, 2, 0) == DIVE_NONE, "a sifted model: no dive");
+	CHECK(ilp_dive_where(1, 0, 1, 0) == DIVE_NONE, "a sifted model under a node limit: no dive");
+	CHECK(ilp_dive_where(0, 1, 2, 0) == DIVE_BESIDE, "a time limit, two threads: beside the chains");
+	CHECK(ilp_dive_where(0, 1, 8, 0) == DIVE_BESIDE, "a time limit, eight threads: beside the chains");
+	CHECK(ilp_dive_where(0, 0, 2, 0) == DIVE_AFTER, "a node limit: after the chains, whatever the threads");
+	CHECK(ilp_dive_where(0, 0, 1, 0) == DIVE_AFTER, "a node limit, one thread: after the chains");
+	CHECK(ilp_dive_where(0, 1, 1, 0) == DIVE_AFTER, "one thread: after the chains");
+	CHECK(ilp_dive_where(0, 1, 2, 1) == DIVE_AFTER, "starved: after the chains");
 }
 
 /* The dive beside on c (its root LP solved): the same plan as ilp_dive's made concrete, the hold cleared. */
