@@ -107,11 +107,13 @@ void ilp_dive_beside_join(struct ilp_dive_beside *db)
 
 /*
  * When a dive beside the chains stops at the latest, a share of the time
- * limit from the start: the chains start no feedback round that would
- * end past half the limit, so by then they have ended or are ending, and
- * a dive that has not is one that would cost the polish its time.
+ * limit from the start.  A dive that ends at all ends well within it; one
+ * that does not (the LP re-solves of some fleets are slow) holds the bound
+ * search off for nothing, and, where the load rises after the root LP
+ * (the run was not starved then), takes from the chains' processor what
+ * the bound search would have yielded to them; so the window is short.
  */
-#define DIVE_BESIDE_BY 0.5
+#define DIVE_BESIDE_BY 0.3
 
 /* The dive's plan made concrete (fixed, costing fobj) as pl->start when cheaper than another solver's there. */
 static void dive_take(struct ilp_plans *pl, double *fixed, double fobj)
