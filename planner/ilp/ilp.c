@@ -37,7 +37,8 @@
  *     (struct shrink: in the rounding's copy only; the LP bound never
  *     sees it).  Three such chains of roundings run at once, each with its
  *     own feedback, batching the classes differently (ilp_round.c).
- *     After them, when they left half the time, a dive on the LP
+ *     Beside them (a thread of its own, from the root LP's end; after
+ *     them on one thread, starved or under a node limit), a dive on the LP
  *     (ilp_dive.c: counts rounded up a batch at a time, the LP re-solved
  *     between) gives one more start, made concrete like theirs.
  *  2b. Polish: the cheapest concrete plan re-solved two classes at a
@@ -95,7 +96,7 @@
 #include "ilp_search.h"
 #include "ilp_start.h"
 #include "ilp_starts.h"
-#include "ilp_dive.h"
+#include "ilp_dive_beside.h"
 #include "ilp_vec.h"
 #include "banned.h"
 
@@ -227,51 +228,6 @@ static double round_by(const struct ilp_ctx *c, const struct ilp_plans *pl)
 }
 
 /*
- * The share of the time left after the roundings that the dive
- * (solve_dive) may take: past it the dive stops with no plan and the
- * polish gets the time.
- */
-#define DIVE_SHARE 0.15
-/*
- * No dive when the chains left less than this share of the time limit:
- * then the polish needs the time, and a dive cut short by its share is
- * time lost.
- */
-#define DIVE_LEFT 0.5
-
-/*
- * Phase 2a: a dive on the LP (ilp_dive), one more start, made concrete
- * and kept as pl->start when cheaper than another solver's plan there
- * (phase 0), which then joins the rounded plans.  After the chains,
- * which it does not delay (a starved keyed chain cut short is completed
- * with replicas left out), within DIVE_SHARE of the time left, when they
- * left DIVE_LEFT of the limit; not on a sifted model, whose LP is a
- * working set's.
- */
-static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
-{
-	double t = util_now_s(), obj = 0, *x, *fixed, fobj;
-
-	if (pl->restricted || interrupt_pending() || (!isinf(c->deadline) && c->deadline - t < DIVE_LEFT * c->limit_s))
-		return;
-	x = ilp_dive(c, isinf(c->deadline) ? c->deadline : t + DIVE_SHARE * (c->deadline - t), &obj);
-	if (!x)
-		return;
-	fixed = ilp_repair_vector(c, x);
-	fobj = ilp_vec_obj(c->P, fixed);
-	glp_printf("gpuplan-ilp: dive: objective %.2f unplaced %.0f; made concrete %.2f unplaced %.0f (%.2f s)\n",
-		   ilp_vec_doc_obj(c, x), ilp_unplaced_sum(c->p, &c->cl, x), ilp_vec_doc_obj(c, fixed),
-		   ilp_unplaced_sum(c->p, &c->cl, fixed), util_now_s() - t);
-	free(x);
-	if (!pl->start || fobj < pl->start_obj) {
-		free(pl->start);
-		pl->start = fixed;
-		pl->start_obj = fobj;
-	} else
-		free(fixed);
-}
-
-/*
  * Phase 2: rounding chains (ilp_round_chains; the cheapest plan made
  * concrete is kept), polished (ilp_starts_first: a lossy start first
  * where that is cheaper on the model), then the other starts in
@@ -288,6 +244,7 @@ static void solve_dive(const struct ilp_ctx *c, struct ilp_plans *pl)
 static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct ilp_result *r, struct ilp_prove *pv)
 {
 	struct round_starts more;
+	struct ilp_dive_beside db;
 	double *lp = xcalloc((size_t)c->cl.ncols + 1, sizeof(*lp)), deep;
 	int j, alone;
 
@@ -296,10 +253,11 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 		glp_printf("gpuplan-ilp: starved (%.2f CPU s in %.2f s): the keyed chain rounds first, alone on %d threads, "
 			   "one rounding a chain; the bound search beside yields until the first polish ends\n",
 			   util_thread_cpu_s() - c->cpu0, util_now_s() - c->t0, c->threads);
+	ilp_dive_begin(c, pl, pv, alone, &db);
 	pl->rounded = ilp_round_chains(c, &pl->round_obj, round_by(c, pl), alone, &more);
 	if (!alone)
 		ilp_prove_rounded(pv);	/* the bound search beside keeps its pace from now on */
-	solve_dive(c, pl);
+	ilp_dive_take(c, pl, &db);
 	if (pl->start) {	/* another solver's plan is one more rounded plan: the polish starts from the cheapest */
 		ilp_keep_cheapest(&pl->rounded, &pl->round_obj, pl->start, pl->start_obj);
 		pl->start = NULL;
@@ -312,6 +270,7 @@ static void solve_round(const struct ilp_ctx *c, struct ilp_plans *pl, struct il
 	if (alone)
 		ilp_prove_rounded(pv);	/* starved, it yielded to the first polish as well */
 	ilp_starts_more(c, pl, lp, &more, deep);
+	ilp_dive_end(&db);	/* before the search changes c->P */
 	pl->lp = lp;	/* for the polish after the search (solve_polish_search) */
 	r->round_objective = pl->rounded ? pl->round_obj : 0;
 	r->t_round = util_now_s() - c->t0;
@@ -483,6 +442,8 @@ static void solve_prove_take(const struct ilp_ctx *c, const struct ilp_opts *o, 
 	if (pv->slept > 0)
 		glp_printf("gpuplan-ilp: bound search: slept %.2f s beside the search for plans (its share of a "
 			   "processor fell to %.2f)\n", pv->slept, pv->rate);
+	if (pv->held > 0)
+		glp_printf("gpuplan-ilp: bound search: held off %.2f s while the dive ran beside the chains\n", pv->held);
 	if (!open)
 		return; /* no plan, or proven already: the bound stays what the search proved */
 	if (!pv->have_bound && o->node_limit > 0) {

@@ -144,6 +144,7 @@ void ilp_prove_init(struct ilp_prove *pv, const struct ilp_ctx *c, const double 
 	atomic_init(&pv->stop, 0);
 	atomic_init(&pv->finish, 0);
 	atomic_init(&pv->rounded, 0);
+	atomic_init(&pv->hold, 0);
 }
 
 /* Whether the run should end now: an interrupt, ilp_prove_wait, or ilp_prove_finish's bound or time reached. */
@@ -187,6 +188,25 @@ static double prove_sleep(const struct ilp_prove *pv, double s)
 }
 
 /*
+ * Sleeps while pv->hold is set (ilp_prove_hold), in slices, until the
+ * run stops or its deadline; the seconds slept are its pace's too.
+ */
+static void prove_held(struct ilp_prove *pv)
+{
+	double t0 = util_now_s();
+
+	while (atomic_load(&pv->hold) && !prove_stopping(pv) && util_now_s() < pv->deadline) {
+		struct timespec ts;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(PACE_SLICE * 1e9);
+		nanosleep(&ts, NULL);
+	}
+	pv->pace_slept += util_now_s() - t0;
+	pv->held += util_now_s() - t0;
+	pv->mark = util_now_s();
+}
+
+/*
  * Called from the tree's callback.  Beside the search for plans, the
  * bound search's thread takes a share of the processors like each of
  * the search's threads; where they are short (a busy machine, or fewer
@@ -206,6 +226,8 @@ static void prove_pace(struct ilp_prove *pv)
 {
 	double now, awake, s;
 
+	if (pv->beside && atomic_load(&pv->hold))
+		prove_held(pv);
 	if (!pv->beside || atomic_load(&pv->finish) || atomic_load(&pv->rounded))
 		return;
 	now = util_now_s();
@@ -604,6 +626,12 @@ void ilp_prove_start(struct ilp_prove *pv)
 void ilp_prove_rounded(struct ilp_prove *pv)
 {
 	atomic_store(&pv->rounded, 1);
+}
+
+atomic_int *ilp_prove_hold(struct ilp_prove *pv)
+{
+	atomic_store(&pv->hold, 1);
+	return &pv->hold;
 }
 
 void ilp_prove_free(struct ilp_prove *pv)

@@ -35,6 +35,7 @@ struct ilp_prove {
 	atomic_int stop;	/* set by ilp_prove_wait: stop now */
 	atomic_int finish;	/* set by ilp_prove_finish: stop once bound >= enough */
 	atomic_int rounded;	/* set by ilp_prove_rounded: the search for plans has its rounded plans */
+	atomic_int hold;	/* set by ilp_prove_hold: hold off (sleep) until it is cleared */
 	double enough;		/* the bound that proves the plan (set before finish) */
 	double finish_by;	/* util_now_s() to stop at once finish is set */
 	double bound;		/* out: the best proven lower bound of the model */
@@ -58,6 +59,7 @@ struct ilp_prove {
 	double win_wall;	/* ... over its wall seconds awake (0: no window yet) */
 	double rate;		/* out: the lowest rate a window measured (1 before any) */
 	double slept;		/* out: the seconds it gave up to the search for plans */
+	double held;		/* out: the seconds it held off for ilp_prove_hold */
 };
 
 /*
@@ -121,6 +123,14 @@ void ilp_prove_until(struct ilp_prove *pv, double enough, double by);
  * processor it gets.
  */
 void ilp_prove_rounded(struct ilp_prove *pv);
+/*
+ * The bound search beside the search for plans (on a thread of its own)
+ * holds off from now, asleep between the nodes of its tree, until the
+ * flag returned is cleared (atomic_store of 0), it is stopped or its
+ * deadline passes: the dive beside the roundings (ilp_dive_beside.h)
+ * takes its processor meanwhile, not the roundings'.
+ */
+atomic_int *ilp_prove_hold(struct ilp_prove *pv);
 /* Frees what a run left in pv (its plan). */
 void ilp_prove_free(struct ilp_prove *pv);
 
