@@ -34,6 +34,27 @@ static int fixture_ilp_build(struct ilp_ctx *c, struct fixture *fx)
 	return -1;
 }
 
+/*
+ * c->P's MIP solved to its optimum (presolve on, no clock): the plan as
+ * a new 1-based vector, or NULL when GLPK proved none.
+ */
+static inline double *fixture_ilp_mip(struct ilp_ctx *c)
+{
+	int j, n = glp_get_num_cols(c->P);
+	glp_iocp io;
+	double *x;
+
+	glp_init_iocp(&io);
+	io.msg_lev = GLP_MSG_OFF;
+	io.presolve = GLP_ON;
+	if (glp_intopt(c->P, &io) != 0 || glp_mip_status(c->P) != GLP_OPT)
+		return NULL;
+	x = xcalloc((size_t)n + 1, sizeof(*x));
+	for (j = 1; j <= n; j++)
+		x[j] = glp_mip_col_val(c->P, j);
+	return x;
+}
+
 static void fixture_ilp_release(struct ilp_ctx *c, struct fixture *fx)
 {
 	(void)fx;	/* c holds its problem */

@@ -110,18 +110,11 @@ static void hold_class(struct ilp_ctx *c, size_t k, double ub)
 /* The start: the MIP's optimum with b held at 0, made concrete, into x (caller frees); its cost. */
 static double *start_plan(struct ilp_ctx *c, size_t kb, double *obj)
 {
-	glp_iocp io;
-	double *x = NULL;
-	int j, n = glp_get_num_cols(c->P);
+	double *x = NULL, *y;
 
 	hold_class(c, kb, 0);
-	glp_init_iocp(&io);
-	io.msg_lev = GLP_MSG_OFF;
-	io.presolve = GLP_ON;
-	if (glp_intopt(c->P, &io) == 0 && glp_mip_status(c->P) == GLP_OPT) {
-		double *y = xcalloc((size_t)n + 1, sizeof(*y));
-		for (j = 1; j <= n; j++)
-			y[j] = glp_mip_col_val(c->P, j);
+	y = fixture_ilp_mip(c);
+	if (y) {
 		x = ilp_repair_vector(c, y);
 		free(y);
 		*obj = ilp_vec_obj(c->P, x);
@@ -227,21 +220,13 @@ static size_t demand_named(const struct problem *p, const char *name)
  */
 static double *held_out_start(struct ilp_ctx *c, size_t d, double *obj)
 {
-	size_t n = (size_t)glp_get_num_cols(c->P) + 1, j;
-	double *x = NULL;
-	glp_iocp io;
+	double *x;
 	int code = 0;
 
 	hold_demand(c, d, 0);
-	glp_init_iocp(&io);
-	io.msg_lev = GLP_MSG_OFF;
-	io.presolve = GLP_ON;
-	if (glp_intopt(c->P, &io) == 0 && glp_mip_status(c->P) == GLP_OPT) {
-		x = xcalloc(n, sizeof(*x));
-		for (j = 1; j < n; j++)
-			x[j] = glp_mip_col_val(c->P, (int)j);
+	x = fixture_ilp_mip(c);
+	if (x)
 		*obj = ilp_vec_obj(c->P, x);
-	}
 	hold_demand(c, d, HUGE_VAL);
 	CHECK(ilp_simplex(c->P, 1, 0, HUGE_VAL, &code) == LP_OPTIMAL, "the root LP again (code %d)", code);
 	CHECK(x && ilp_unplaced_sum(c->p, &c->cl, x) > 0.5, "the start leaves %s out", c->p->demands[d].w->name);

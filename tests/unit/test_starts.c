@@ -82,23 +82,16 @@ static void first(void)
 /* The MIP's optimum with w4 held out (its arcs at 0): a new vector; *obj its cost.  The root LP solved again. */
 static double *held_out(struct ilp_ctx *c, size_t d, double *obj)
 {
-	size_t n = (size_t)glp_get_num_cols(c->P) + 1, i, j;
-	double *x = NULL;
-	glp_iocp io;
+	size_t i;
+	double *x;
 	int code = 0;
 
 	for (i = 0; i < c->p->narcs; i++)
 		if ((size_t)c->p->arcs[i].d == d)
 			glp_set_col_bnds(c->P, c->cl.arc[i], GLP_FX, 0, 0);
-	glp_init_iocp(&io);
-	io.msg_lev = GLP_MSG_OFF;
-	io.presolve = GLP_ON;
-	if (glp_intopt(c->P, &io) == 0 && glp_mip_status(c->P) == GLP_OPT) {
-		x = xcalloc(n, sizeof(*x));
-		for (j = 1; j < n; j++)
-			x[j] = glp_mip_col_val(c->P, (int)j);
+	x = fixture_ilp_mip(c);
+	if (x)
 		*obj = ilp_vec_obj(c->P, x);
-	}
 	for (i = 0; i < c->p->narcs; i++)
 		if ((size_t)c->p->arcs[i].d == d)
 			glp_set_col_bnds(c->P, c->cl.arc[i], GLP_DB, 0, (double)c->p->demands[d].replicas);
