@@ -74,6 +74,19 @@ static void fixture_ilp_release(struct ilp_ctx *c, struct fixture *fx)
 	"b,t,2,0,2,0.1,none,false,3,5,mps,false,10\n"                                                \
 	"c,t,2,0,2,0.1,none,false,3,4,mps,false,10\n"
 
+/*
+ * test_polish's and test_starts's short plan: two nodes of one H100
+ * each; w3 (priority 1) x2 and w4 (priority 10) x1, a GPU each.
+ */
+#define SHORT_INV                                                                                  \
+	INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"                       \
+		   "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
+#define SHORT_WL                                                                                   \
+	"name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"    \
+	"modes,sites,needs_nvaie,priority\n"                                                         \
+	"w3,t,2,1,40,1,none,false,2,8,,,,false,1\n"                                                  \
+	"w4,t,1,1,40,1,none,false,2,8,,,,false,10\n"
+
 /* CHECK that cp, read back as a column vector, is x: ilp_concrete gave the plan ilp_repair_vector made. */
 static inline void fixture_ilp_same_plan(const struct ilp_ctx *c, const struct fixture *fx, const struct cplan *cp,
 					 const double *x)

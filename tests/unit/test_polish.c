@@ -56,12 +56,8 @@ static const char wl[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolatio
 			 "w1,t,1,1,79,1,none,false,2,8,H100-SXM5-80GB,,,false,10\n"
 			 "w2,t,1,1,16,1,none,false,8,8,,,,false,10\n";
 
-static const char inv_short[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
-					   "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n";
-static const char wl_short[] = "name,tenant,replicas,gpus,gpu_mem_gib,compute,isolation,vm,cpu_cores,ram_gib,gpu_types,"
-			       "modes,sites,needs_nvaie,priority\n"
-			       "w3,t,2,1,40,1,none,false,2,8,,,,false,1\n"
-			       "w4,t,1,1,40,1,none,false,2,8,,,,false,10\n";
+static const char inv_short[] = SHORT_INV;
+static const char wl_short[] = SHORT_WL;
 
 static const char inv_two[] = INV_HEADER "e,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
 					 "f,1,H100-SXM5-80GB,1,baremetal,dc1,8,64,rent,,,10,1300\n"
